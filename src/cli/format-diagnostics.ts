@@ -1,0 +1,77 @@
+// Diagnostics as text (for people), JSON (for programs) or GitHub workflow annotations.
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Style } from "./style.js";
+
+export interface FileReport {
+  file: string;
+  valid: boolean;
+  diagnostics: Diagnostic[];
+  /** Source text, for snippets (absent when the file could not be decoded). */
+  text?: string;
+}
+
+export function formatText(reports: FileReport[], style: Style): string {
+  if (reports.length === 0) return "";
+  const out: string[] = [];
+  for (const r of reports) {
+    const lines = r.text?.replace(/^\uFEFF/, "").split("\n");
+    for (const d of r.diagnostics) {
+      const sev = d.severity === "error" ? style.red("error") : style.yellow("warning");
+      const where = d.line > 0 ? `${r.file}:${d.line}:${d.column}` : r.file;
+      out.push(`${style.bold(where)}: ${sev} ${style.dim(d.code)} ${d.message}`);
+      if (d.pointer) out.push(`  ${style.dim("at")} ${d.pointer}`);
+      const src = lines && d.line > 0 ? lines[d.line - 1] : undefined;
+      if (src !== undefined) out.push(...snippet(src, d.column, d.line, style));
+      if (d.hint) out.push(`  ${style.cyan("hint:")} ${d.hint}`);
+    }
+    const errors = r.diagnostics.filter((d) => d.severity === "error").length;
+    const warnings = r.diagnostics.length - errors;
+    const verdict = r.valid ? "valid" : "invalid";
+    out.push(`${r.file}: ${verdict} (${plural(errors, "error")}, ${plural(warnings, "warning")})`);
+  }
+  return out.join("\n") + "\n";
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The source line around the column (long lines are cut) with a caret under the column. */
+function snippet(line: string, column: number, lineNo: number, style: Style): string[] {
+  const clean = line.replace(/\r$/, "").replace(/\t/g, " ");
+  const width = 100;
+  let start = 0;
+  if (clean.length > width) start = Math.max(0, Math.min(column - 1 - 40, clean.length - width));
+  const shown = (start > 0 ? "…" : "") + clean.slice(start, start + width) + (start + width < clean.length ? "…" : "");
+  const gutter = `${lineNo} | `;
+  const caretAt = column - 1 - start + (start > 0 ? 1 : 0);
+  return [`  ${style.dim(gutter)}${shown}`, `  ${" ".repeat(gutter.length)}${" ".repeat(Math.max(0, caretAt))}${style.red("^")}`];
+}
+
+export function formatJson(reports: FileReport[]): string {
+  const files = reports.map((r) => ({
+    file: r.file,
+    valid: r.valid,
+    errors: r.diagnostics.filter((d) => d.severity === "error").length,
+    warnings: r.diagnostics.filter((d) => d.severity === "warning").length,
+    diagnostics: r.diagnostics.map(({ file: _file, ...d }) => d),
+  }));
+  return JSON.stringify({ valid: reports.every((r) => r.valid), files }, null, 2) + "\n";
+}
+
+/** `::error file=…,line=…,col=…,title=CODE::message` — escaped as the runner expects. */
+export function formatGithub(reports: FileReport[]): string {
+  const data = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  const prop = (s: string) => data(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+  const out: string[] = [];
+  for (const r of reports) {
+    for (const d of r.diagnostics) {
+      const props = [`file=${prop(r.file)}`];
+      if (d.line > 0) props.push(`line=${d.line}`, `col=${d.column}`);
+      props.push(`title=${prop(d.code)}`);
+      const message = d.hint ? `${d.message} (${d.hint})` : d.message;
+      out.push(`::${d.severity} ${props.join(",")}::${data(message)}`);
+    }
+  }
+  return out.length ? out.join("\n") + "\n" : "";
+}

@@ -1,0 +1,85 @@
+// `envelope` command line: argument parsing and exit codes. Commands live in their own files.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { VERSION } from "../version.js";
+import { runInspect } from "./inspect-command.js";
+import { runValidate } from "./validate-command.js";
+
+export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+
+export interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export class UsageError extends Error {}
+
+const HELP = `envelope ${VERSION} — turn Envelope team definitions into runnable Python projects
+
+Usage:
+  envelope validate FILE... [--format text|json|github] [--strict]
+  envelope inspect FILE [--json] [--strict]
+  envelope --help | --version
+
+FILE is a path to an .envelope.json file, or - for standard input.
+
+Commands:
+  validate   Check definitions against the Envelope schema (v1.0 + v1.1/v1.2 fields) and the
+             rules the schema cannot express. Exit 0 valid (warnings allowed), 1 invalid,
+             2 usage or I/O error.
+  inspect    Print the normalized team model (--json for the machine-readable contract).
+
+Options:
+  --strict          Treat warnings as errors.
+  --format FORMAT   validate output: text (default), json, or github (workflow annotations).
+  --json            inspect: print the model as JSON.
+  -h, --help        Show this help.
+  -v, --version     Show the version.
+
+Colour is used only on a terminal, and never when NO_COLOR is set.
+`;
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+  strict: { type: "boolean" },
+  json: { type: "boolean" },
+  format: { type: "string" },
+} satisfies ParseArgsConfig["options"];
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    if (values.version) {
+      io.stdout.write(`${VERSION}\n`);
+      return EXIT.ok;
+    }
+    const [command, ...files] = positionals;
+    if (values.help || command === undefined || command === "help") {
+      io.stdout.write(HELP);
+      return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
+    }
+    switch (command) {
+      case "validate": {
+        const format = values.format ?? "text";
+        if (format !== "text" && format !== "json" && format !== "github") throw new UsageError(`--format must be text, json or github, not "${format}"`);
+        if (values.json) throw new UsageError("validate takes --format json, not --json");
+        if (files.length === 0) throw new UsageError("validate needs at least one FILE (or - for stdin)");
+        return await runValidate(files, { format, strict: values.strict ?? false }, io);
+      }
+      case "inspect": {
+        if (values.format !== undefined) throw new UsageError("inspect takes --json, not --format");
+        if (files.length !== 1) throw new UsageError("inspect takes exactly one FILE");
+        return await runInspect(files[0]!, { json: values.json ?? false, strict: values.strict ?? false }, io);
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.stderr.write(`envelope: ${(e as Error).message}\nRun 'envelope --help' for usage.\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+}

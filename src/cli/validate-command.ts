@@ -1,0 +1,46 @@
+import { sortDiagnostics, promoteWarnings, isError, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { readDefinitionFile, SourceReadError, type SourceDocument } from "../read/source.js";
+import { validateDocument } from "../validate/validate.js";
+import { formatGithub, formatJson, formatText, type FileReport } from "./format-diagnostics.js";
+import { EXIT, type Io } from "./main.js";
+import { styleFor } from "./style.js";
+
+export async function runValidate(files: string[], opts: { format: "text" | "json" | "github"; strict: boolean }, io: Io): Promise<number> {
+  if (files.filter((f) => f === "-").length > 1) {
+    io.stderr.write("envelope: standard input (-) can be read only once\n");
+    return EXIT.usage;
+  }
+  const reports: FileReport[] = [];
+  let ioFailed = false;
+  for (const file of files) {
+    const checked = await checkFile(file, opts.strict, io);
+    if (checked) reports.push(checked.report);
+    else ioFailed = true;
+  }
+  if (opts.format === "json") io.stdout.write(formatJson(reports));
+  else if (opts.format === "github") io.stdout.write(formatGithub(reports));
+  else io.stdout.write(formatText(reports, styleFor(io.stdout, io.env)));
+  if (ioFailed) return EXIT.usage;
+  return reports.every((r) => r.valid) ? EXIT.ok : EXIT.invalid;
+}
+
+/** Reads and validates one file; undefined (after printing why) when it cannot be read at all. */
+export async function checkFile(file: string, strict: boolean, io: Io): Promise<{ report: FileReport; document?: SourceDocument } | undefined> {
+  let read;
+  try {
+    read = await readDefinitionFile(file);
+  } catch (e) {
+    if (!(e instanceof SourceReadError)) throw e;
+    io.stderr.write(`envelope: ${e.message}\n`);
+    return undefined;
+  }
+  const label = file === "-" ? "<stdin>" : file;
+  let diagnostics: Diagnostic[] = read.diagnostics.map((d) => ({ ...d, file: label }));
+  if (read.document) diagnostics.push(...validateDocument(read.document).diagnostics);
+  if (strict) diagnostics = promoteWarnings(diagnostics);
+  diagnostics = sortDiagnostics(diagnostics);
+  const report: FileReport = { file: label, valid: !diagnostics.some(isError), diagnostics };
+  if (!read.document) return { report };
+  report.text = read.document.text;
+  return { report, document: read.document };
+}

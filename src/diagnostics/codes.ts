@@ -1,0 +1,74 @@
+// The catalogue of diagnostic codes. A code's severity is fixed here so that a rule cannot
+// report the same code once as an error and once as a warning.
+import type { Severity } from "./diagnostic.js";
+
+export const CODES = {
+  // Reading the file
+  E_READ: "error",
+  E_FILE_TOO_LARGE: "error",
+  E_EMPTY_FILE: "error",
+  E_ENCODING: "error",
+  E_JSON_SYNTAX: "error",
+  E_DUPLICATE_JSON_KEY: "error",
+  E_ROOT_NOT_OBJECT: "error",
+  W_UTF8_BOM: "warning",
+  // Schema
+  E_SCHEMA_URL: "error",
+  E_REQUIRED: "error",
+  E_UNKNOWN_PROPERTY: "error",
+  E_TYPE: "error",
+  E_ENUM: "error",
+  E_CONST: "error",
+  E_PATTERN: "error",
+  E_LENGTH: "error",
+  E_RANGE: "error",
+  E_ITEMS: "error",
+  E_FORMAT: "error",
+  E_SCHEMA: "error",
+  // Agents and hierarchy
+  E_DUPLICATE_AGENT_KEY: "error",
+  E_REPORTS_TO_UNKNOWN: "error",
+  E_REPORTS_TO_SELF: "error",
+  E_REPORTS_TO_CYCLE: "error",
+  E_MODEL_CONFLICT: "error",
+  E_POLICY_CONFLICT: "error",
+  W_MULTIPLE_ROOTS: "warning",
+  W_MODEL_FORMAT: "warning",
+  W_MODEL_PROVIDER_UNKNOWN: "warning",
+  W_LOCAL_ADAPTER: "warning",
+  // Pipeline and gates
+  E_DUPLICATE_STEP_KEY: "error",
+  E_STEP_AGENT_UNKNOWN: "error",
+  E_DEPENDS_ON_UNKNOWN: "error",
+  E_DEPENDS_ON_CYCLE: "error",
+  E_DUPLICATE_GATE_NAME: "error",
+  E_GATE_STEP_UNKNOWN: "error",
+  E_GATE_ORDER: "error",
+  E_THRESHOLD_COUNT_MISSING: "error",
+  // Access policy
+  W_REQUIRE_APPROVAL: "warning",
+  W_POLICY_HOST_PATTERN: "warning",
+  // Secrets, variables, placeholders
+  E_DUPLICATE_ENV_NAME: "error",
+  W_PLACEHOLDER_UNKNOWN: "warning",
+  W_SECRET_IN_PROMPT: "warning",
+  W_SECRET_UNUSED: "warning",
+  W_VARIABLE_UNUSED: "warning",
+  // Schedule and registry
+  E_CRON_INVALID: "error",
+  W_SCHEDULE_CONTINUOUS: "warning",
+  E_PRICING_AMOUNT_MISSING: "error",
+  E_PRICING_INTERVAL_MISSING: "error",
+  // Workspace (v1.2)
+  E_DUPLICATE_WORKSPACE_NAME: "error",
+  E_WORKSPACE_DUPLICATE_COLUMN: "error",
+  E_WORKSPACE_MULTIPLE_ID: "error",
+  E_WORKSPACE_TRIGGER_COLUMN: "error",
+  E_WORKSPACE_TRIGGER_STATUS: "error",
+} as const satisfies Record<string, Severity>;
+
+export type Code = keyof typeof CODES;
+
+export function severityOf(code: Code): Severity {
+  return CODES[code];
+}

@@ -1,0 +1,27 @@
+// normalize(): bytes → validated → TeamModel. The library's main entry besides validate().
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { SourceDocument } from "../read/source.js";
+import { validate, type ValidateOptions } from "../validate/validate.js";
+import type { EnvelopeDefinition } from "./definition.js";
+import { buildTeamModel } from "./normalize.js";
+import type { TeamModel } from "./types.js";
+
+export interface NormalizeResult {
+  /** Present only when the definition is valid. */
+  model?: TeamModel;
+  valid: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export function normalize(input: Uint8Array | string, options: ValidateOptions = {}): NormalizeResult {
+  const result = validate(input, options);
+  if (!result.valid || !result.document) return { valid: false, diagnostics: result.diagnostics };
+  return { valid: true, diagnostics: result.diagnostics, model: modelFromDocument(result.document) };
+}
+
+/** The model of a document that passed validation. */
+export function modelFromDocument(doc: SourceDocument): TeamModel {
+  // Round-trip through JSON so the model never holds the parser's null-prototype objects.
+  const def = JSON.parse(JSON.stringify(doc.parsed.value)) as EnvelopeDefinition;
+  return buildTeamModel(def);
+}

@@ -1,0 +1,82 @@
+// Words a generated Python identifier must not be. Lists are data, kept here in one place so
+// every name in every export goes through the same rules (quicktype's lesson).
+
+const words = (s: string): ReadonlySet<string> => new Set(s.split(/\s+/).filter(Boolean));
+
+/** Keywords and soft keywords (3.10–3.13). */
+export const PYTHON_KEYWORDS = words(`
+  False None True and as assert async await break class continue def del elif else except finally
+  for from global if import in is lambda nonlocal not or pass raise return try while with yield
+  case match type _
+`);
+
+/** Builtins: shadowing them works but breaks code that later needs them. */
+export const PYTHON_BUILTINS = words(`
+  ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup BlockingIOError
+  BrokenPipeError BufferError BytesWarning ChildProcessError ConnectionAbortedError
+  ConnectionError ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError Ellipsis
+  EncodingWarning EnvironmentError Exception ExceptionGroup False FileExistsError
+  FileNotFoundError FloatingPointError FutureWarning GeneratorExit IOError ImportError
+  ImportWarning IndentationError IndexError InterruptedError IsADirectoryError KeyError
+  KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError None NotADirectoryError
+  NotImplemented NotImplementedError OSError OverflowError PendingDeprecationWarning
+  PermissionError ProcessLookupError RecursionError ReferenceError ResourceWarning RuntimeError
+  RuntimeWarning StopAsyncIteration StopIteration SyntaxError SyntaxWarning SystemError SystemExit
+  TabError TimeoutError True TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError
+  UnicodeError UnicodeTranslateError UnicodeWarning UserWarning ValueError Warning
+  ZeroDivisionError abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
+  classmethod compile complex copyright credits delattr dict dir divmod enumerate eval exec exit
+  filter float format frozenset getattr globals hasattr hash help hex id input int isinstance
+  issubclass iter len license list locals map max memoryview min next object oct open ord pow
+  print property quit range repr reversed round set setattr slice sorted staticmethod str sum
+  super tuple type vars zip
+`);
+
+/** Top-level standard-library modules (sys.stdlib_module_names, 3.11, public ones). */
+export const PYTHON_STDLIB_MODULES = words(`
+  abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb
+  binascii bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop
+  collections colorsys compileall concurrent configparser contextlib contextvars copy copyreg
+  crypt csv ctypes curses dataclasses datetime dbm decimal difflib dis distutils doctest email
+  encodings ensurepip enum errno faulthandler fcntl filecmp fileinput fnmatch fractions ftplib
+  functools gc genericpath getopt getpass gettext glob graphlib grp gzip hashlib heapq hmac html
+  http idlelib imaplib imghdr imp importlib inspect io ipaddress itertools json keyword lib2to3
+  linecache locale logging lzma mailbox mailcap marshal math mimetypes mmap modulefinder msilib
+  msvcrt multiprocessing netrc nis nntplib nt ntpath nturl2path numbers opcode operator optparse
+  os ossaudiodev pathlib pdb pickle pickletools pipes pkgutil platform plistlib poplib posix
+  posixpath pprint profile pstats pty pwd py_compile pyclbr pydoc pydoc_data pyexpat queue quopri
+  random re readline reprlib resource rlcompleter runpy sched secrets select selectors shelve
+  shlex shutil signal site smtpd smtplib sndhdr socket socketserver spwd sqlite3 sre_compile
+  sre_constants sre_parse ssl stat statistics string stringprep struct subprocess sunau symtable
+  sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios textwrap this threading time
+  timeit tkinter token tokenize tomllib trace traceback tracemalloc tty turtle turtledemo types
+  typing unicodedata unittest urllib uu uuid venv warnings wave weakref webbrowser winreg winsound
+  wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo
+`);
+
+/**
+ * Third-party modules a generated project imports or depends on; a package with one of these
+ * names would shadow it. Also the test-runner and tool names that clash on `sys.path`.
+ */
+export const FRAMEWORK_MODULES = words(`
+  crewai crewai_tools crewai_core crewai_cli langgraph langchain langchain_core langchain_anthropic
+  langchain_openai langchain_google_genai langchain_mistralai langsmith litellm openai anthropic
+  google mistralai pydantic pydantic_core pydantic_settings httpx requests dotenv yaml pytest
+  _pytest ruff uv tests test conftest setuptools hatchling pip typing_extensions annotated_types
+  instructor chromadb lancedb opentelemetry aiosqlite mcp tomli tomli_w json5 click rich
+  sqlalchemy numpy pandas envelope
+`);
+
+/**
+ * Member names generated classes and state objects already use (crew/flow/graph plumbing,
+ * pydantic's BaseModel API). An agent, step or gate named like these would clash.
+ */
+export const RESERVED_MEMBERS = words(`
+  agents tasks crew crews flow state graph config agents_config tasks_config kickoff
+  kickoff_async run resume main llm llms tools tool manager inputs outputs result results
+  model_config model_fields model_computed_fields model_extra model_fields_set model_construct
+  model_copy model_dump model_dump_json model_json_schema model_parametrized_name
+  model_post_init model_rebuild model_validate model_validate_json model_validate_strings
+  dict json parse_obj parse_raw parse_file schema schema_json construct copy validate
+  update_forward_refs fields self cls
+`);

@@ -1,0 +1,100 @@
+// Agents: unique keys, a hierarchy without dangling or circular `reportsToKey`, one model
+// field, one egress field, and models/adapters the targets can run.
+import { findCycle } from "../../model/graph.js";
+import { LOCAL_ADAPTER_PROVIDER, PROVIDERS, isProvider, splitModelId } from "../../model/providers.js";
+import { pointerOf } from "../../read/json-pointer.js";
+import { has, objectItems, str, type RuleContext } from "../rule-context.js";
+
+export function checkAgents(ctx: RuleContext): void {
+  const agents = objectItems(ctx.root.agents);
+  const firstIndex = new Map<string, number>();
+  for (const [i, agent] of agents) {
+    const key = str(agent.key);
+    if (key === undefined) continue;
+    const first = firstIndex.get(key);
+    if (first !== undefined) {
+      ctx.report("E_DUPLICATE_AGENT_KEY", pointerOf("agents", i, "key"), `agent key "${key}" is already used by agents[${first}]`, {
+        hint: "agent keys must be unique within the team",
+      });
+    } else firstIndex.set(key, i);
+  }
+  checkHierarchy(ctx, agents, firstIndex);
+  for (const [i, agent] of agents) {
+    if (has(agent, "model") && has(agent, "modelConfig")) {
+      ctx.report("E_MODEL_CONFLICT", pointerOf("agents", i, "modelConfig"), "an agent sets both `model` and `modelConfig`; use one", {
+        hint: "keep `modelConfig` if you need temperature, maxTokens or timeoutMs, and drop `model`",
+        atKey: true,
+      });
+    }
+    if (has(agent, "allowedHosts") && has(agent, "accessPolicy")) {
+      ctx.report("E_POLICY_CONFLICT", pointerOf("agents", i, "accessPolicy"), "an agent sets both `allowedHosts` and `accessPolicy`; use one", {
+        hint: "express the allowed hosts as `allow` rules in `accessPolicy` with `defaultAction: \"deny\"`",
+        atKey: true,
+      });
+    }
+    const model = str(agent.model);
+    if (model !== undefined) checkModelId(ctx, model, pointerOf("agents", i, "model"));
+    const adapter = str(agent.adapterType);
+    if (adapter !== undefined && adapter.endsWith("_local")) {
+      const provider = LOCAL_ADAPTER_PROVIDER[adapter];
+      ctx.report("W_LOCAL_ADAPTER", pointerOf("agents", i, "adapterType"), `adapter "${adapter}" runs a tool on the builder's own machine; exported projects call the ${provider ?? "model provider's"} API instead`, {
+        hint: "use \"http\" to make the definition portable",
+      });
+    }
+  }
+}
+
+function checkModelId(ctx: RuleContext, model: string, pointer: string): void {
+  const parts = splitModelId(model);
+  if (!parts) {
+    ctx.report("W_MODEL_FORMAT", pointer, `model "${model}" is not in \`provider:model\` form`, {
+      hint: `write it as provider:model, e.g. "anthropic:claude-sonnet-4-5"; providers: ${PROVIDERS.join(", ")}`,
+    });
+  } else if (!isProvider(parts.provider)) {
+    ctx.report("W_MODEL_PROVIDER_UNKNOWN", pointer, `model provider "${parts.provider}" is not one the export targets support`, {
+      hint: `supported providers: ${PROVIDERS.join(", ")}; openrouter reaches most other vendors`,
+    });
+  }
+}
+
+function checkHierarchy(ctx: RuleContext, agents: Array<[number, Record<string, unknown>]>, index: Map<string, number>): void {
+  const parentOf = new Map<string, string>();
+  const roots: number[] = [];
+  for (const [i, agent] of agents) {
+    const key = str(agent.key);
+    const parent = str(agent.reportsToKey);
+    if (parent === undefined) {
+      roots.push(i);
+      continue;
+    }
+    const ptr = pointerOf("agents", i, "reportsToKey");
+    if (parent === key) {
+      ctx.report("E_REPORTS_TO_SELF", ptr, `agent "${key}" reports to itself`, { hint: "omit `reportsToKey` for a top-level agent" });
+    } else if (!index.has(parent)) {
+      ctx.report("E_REPORTS_TO_UNKNOWN", ptr, `\`reportsToKey\` "${parent}" does not name an agent of this team`, {
+        hint: knownList("agents", [...index.keys()]),
+      });
+    } else if (key !== undefined && index.get(key) === i) {
+      parentOf.set(key, parent);
+    }
+  }
+  const cycle = findCycle([...parentOf.keys()], (k) => (parentOf.has(k) ? [parentOf.get(k)!] : []));
+  if (cycle) {
+    const first = index.get(cycle[0]!)!;
+    ctx.report("E_REPORTS_TO_CYCLE", pointerOf("agents", first, "reportsToKey"), `the reporting lines form a cycle: ${cycle.join(" → ")}`, {
+      hint: "every chain of `reportsToKey` must end at an agent without one",
+    });
+  }
+  if (roots.length > 1 && !Array.isArray(ctx.root.pipeline)) {
+    const keys = roots.map((i) => str(agents.find(([j]) => j === i)?.[1].key) ?? `agents[${i}]`);
+    ctx.report("W_MULTIPLE_ROOTS", pointerOf("agents", roots[1]!), `the team has ${roots.length} top-level agents (${keys.join(", ")}) and no pipeline; the first, "${keys[0]}", receives the task`, {
+      hint: "give the others a `reportsToKey`, or add a `pipeline` to say how they run",
+    });
+  }
+}
+
+export function knownList(what: string, names: string[]): string {
+  if (names.length === 0) return `this team has no ${what}`;
+  const shown = names.slice(0, 12).map((n) => `"${n}"`).join(", ");
+  return `known ${what}: ${shown}${names.length > 12 ? ", …" : ""}`;
+}

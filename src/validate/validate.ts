@@ -1,0 +1,65 @@
+// Validation = read → JSON → schema → semantic rules. All problems are collected in one run
+// and ordered by position; the schema layer and every rule run even when others failed.
+import { promoteWarnings, sortDiagnostics, isError, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { parseDefinitionBytes, type SourceDocument } from "../read/source.js";
+import { makeRuleContext, type Rule } from "./rule-context.js";
+import { schemaDiagnostics } from "./schema-check.js";
+import { checkAccessPolicies } from "./rules/access-policy.js";
+import { checkAgents } from "./rules/agents.js";
+import { checkGates } from "./rules/gates.js";
+import { checkPipeline } from "./rules/pipeline.js";
+import { checkPlaceholders } from "./rules/placeholders.js";
+import { checkPricing } from "./rules/pricing.js";
+import { checkSchedule } from "./rules/schedule.js";
+import { checkWorkspace } from "./rules/workspace.js";
+
+export const RULES: readonly Rule[] = [
+  checkAgents,
+  checkPipeline,
+  checkGates,
+  checkAccessPolicies,
+  checkPlaceholders,
+  checkSchedule,
+  checkPricing,
+  checkWorkspace,
+];
+
+export interface ValidateOptions {
+  /** Turn warnings into errors. */
+  strict?: boolean;
+  /** A label for messages (a path, "<stdin>", "request body"). */
+  file?: string;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  diagnostics: Diagnostic[];
+  /** Present when the bytes were readable JSON with an object at the root. */
+  document?: SourceDocument;
+}
+
+function collectDiagnostics(doc: SourceDocument): Diagnostic[] {
+  const diagnostics = schemaDiagnostics(doc);
+  const ctx = makeRuleContext(doc, diagnostics);
+  for (const rule of RULES) rule(ctx);
+  return diagnostics;
+}
+
+export function validateDocument(doc: SourceDocument, options: ValidateOptions = {}): ValidationResult {
+  return finish(collectDiagnostics(doc), options, doc);
+}
+
+/** Validates a definition given as bytes or text. Never throws on bad input. */
+export function validate(input: Uint8Array | string, options: ValidateOptions = {}): ValidationResult {
+  const bytes = typeof input === "string" ? new TextEncoder().encode(input) : input;
+  const read = parseDefinitionBytes(bytes, options.file ?? "<input>");
+  if (!read.document) return finish(read.diagnostics, options);
+  return finish([...read.diagnostics, ...collectDiagnostics(read.document)], options, read.document);
+}
+
+function finish(list: Diagnostic[], options: ValidateOptions, document?: SourceDocument): ValidationResult {
+  const diagnostics = sortDiagnostics(options.strict ? promoteWarnings(list) : list);
+  const result: ValidationResult = { valid: !diagnostics.some(isError), diagnostics };
+  if (document) result.document = document;
+  return result;
+}
