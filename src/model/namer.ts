@@ -48,7 +48,7 @@ export class Namespace {
     if (base === "") base = prefix;
     else if (/^[0-9]/.test(base)) base = `${prefix}_${base}`;
     if (isReserved(base)) base = `${base}${reservedSuffix}`;
-    if (collisionSuffix && this.taken.has(base) && !this.taken.has(base + collisionSuffix)) base += collisionSuffix;
+    if (collisionSuffix && this.taken.has(base)) base += collisionSuffix;
     let name = base;
     for (let n = 2; this.taken.has(name) || isReserved(name); n++) name = `${base}_${n}`;
     this.taken.add(name);

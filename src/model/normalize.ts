@@ -43,6 +43,7 @@ export function buildTeamModel(def: EnvelopeDefinition): TeamModel {
   }
   const pkg = packageName(def.slug);
   const roots = agents.filter((a) => a.parent === undefined).map((a) => a.key);
+  const references = placeholderReferences(def);
   const model: TeamModel = {
     modelVersion: MODEL_VERSION,
     source: sourceInfo(def),
@@ -65,8 +66,8 @@ export function buildTeamModel(def: EnvelopeDefinition): TeamModel {
     gates,
     inputs: ioFields(def.inputs, "inputs"),
     outputs: ioFields(def.outputs, "outputs"),
-    secrets: envNames(def.requiredSecrets, "requiredSecrets", def),
-    variables: envNames(def.requiredVariables, "requiredVariables", def),
+    secrets: envNames(def.requiredSecrets, "requiredSecrets", references),
+    variables: envNames(def.requiredVariables, "requiredVariables", references),
     schedule: schedule(def),
     timeouts: {
       runMs: def.timeout?.runMs ?? DEFAULT_RUN_MS,
@@ -246,8 +247,7 @@ function ioFields(fields: Record<string, IOField> | undefined, where: "inputs" |
   });
 }
 
-function envNames(names: string[] | undefined, list: "requiredSecrets" | "requiredVariables", def: EnvelopeDefinition): EnvNameModel[] {
-  const refs = placeholderReferences(def);
+function envNames(names: string[] | undefined, list: "requiredSecrets" | "requiredVariables", refs: Map<string, string[]>): EnvNameModel[] {
   return (names ?? []).map((name, i) => ({ name, pointer: pointerOf(list, i), references: refs.get(name) ?? [] }));
 }
 

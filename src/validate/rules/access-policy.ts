@@ -23,11 +23,12 @@ export function checkAccessPolicies(ctx: RuleContext): void {
   }
 }
 
-/** The host with `{{NAME}}` placeholders standing for one DNS label each. */
+const LABEL = "(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)";
+const HOST_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$`, "i");
+
+/** A hostname, optionally with a leading `*.`; each `{{NAME}}` stands for (part of) a label. */
 export function isHostPattern(host: string): boolean {
-  const label = "(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)";
-  const withVars = host.replace(/\{\{[A-Za-z_][A-Za-z0-9_]*\}\}/g, "x");
-  return new RegExp(`^(?:\\*\\.)?${label}(?:\\.${label})*$`, "i").test(withVars);
+  return HOST_PATTERN.test(host.replace(/\{\{[A-Za-z_][A-Za-z0-9_]*\}\}/g, "x"));
 }
 
 function checkHost(ctx: RuleContext, host: string, pointer: string): void {

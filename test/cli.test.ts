@@ -1,0 +1,93 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, runBin, runCli } from "./helpers/cli.js";
+import { team, agent } from "./helpers/definitions.js";
+
+const EXAMPLE = ROOT + "examples/support-tier.envelope.json";
+const tmp = mkdtempSync(join(tmpdir(), "envelope-cli-"));
+const write = (name: string, content: string) => {
+  const p = join(tmp, name);
+  writeFileSync(p, content);
+  return p;
+};
+const invalid = write("bad.envelope.json", JSON.stringify(team({ slug: "Bad Slug", agents: [agent("a", { systemPrompt: "x" })] }), null, 2));
+const warning = write("warn.envelope.json", JSON.stringify(team({ schedule: { type: "continuous" } }), null, 2));
+
+describe("envelope validate", () => {
+  it("exits 0 on the support-tier example", async () => {
+    const r = await runCli(["validate", EXAMPLE]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("valid (0 errors, 0 warnings)");
+  });
+  it("exits 1 with positioned diagnostics, snippet and hint", async () => {
+    const r = await runCli(["validate", invalid]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${invalid}:4:11: error E_PATTERN`);
+    expect(r.stdout).toMatch(/hint: did you mean `prompt`\?/);
+    expect(r.stdout).toMatch(/\n {2}4 \| {3}"slug": "Bad Slug",\n {6}\s+\^/);
+  });
+  it("validates several files and reports each; exit reflects the worst", async () => {
+    const r = await runCli(["validate", EXAMPLE, invalid, "--format", "json"]);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.valid).toBe(false);
+    expect(out.files.map((f: { valid: boolean }) => f.valid)).toEqual([true, false]);
+    expect(out.files[1].diagnostics[0]).toEqual(expect.objectContaining({ code: "E_PATTERN", pointer: "/slug", line: 4, column: 11, severity: "error" }));
+  });
+  it("warnings pass, --strict fails them", async () => {
+    expect((await runCli(["validate", warning])).code).toBe(0);
+    const strict = await runCli(["validate", warning, "--strict"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain("error W_SCHEDULE_CONTINUOUS");
+  });
+  it("prints GitHub workflow annotations with escaped data", async () => {
+    const r = await runCli(["validate", invalid, "--format", "github"]);
+    expect(r.stdout).toContain(`::error file=${invalid.replace(/:/g, "%3A")},line=4,col=11,title=E_PATTERN::`);
+  });
+  it("exits 2 for a missing file or bad usage", async () => {
+    const missing = await runCli(["validate", join(tmp, "nope.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no such file");
+    expect((await runCli(["validate"])).code).toBe(2);
+    expect((await runCli(["validate", EXAMPLE, "--format", "xml"])).code).toBe(2);
+    expect((await runCli(["frobnicate"])).code).toBe(2);
+    expect((await runCli(["validate", EXAMPLE, "--bogus"])).code).toBe(2);
+  });
+  it("never colours output that is not a terminal", async () => {
+    const r = await runCli(["validate", invalid]);
+    expect(r.stdout).not.toContain("\u001b[");
+  });
+});
+
+describe("envelope inspect", () => {
+  it("prints the model as JSON", async () => {
+    const r = await runCli(["inspect", EXAMPLE, "--json"]);
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.stdout);
+    expect(m.modelVersion).toBe(1);
+    expect(m.agents.map((a: { ident: string }) => a.ident)).toEqual(["support_lead", "billing_specialist", "technical_specialist"]);
+  });
+  it("prints a readable summary", async () => {
+    const r = await runCli(["inspect", EXAMPLE]);
+    expect(r.stdout).toContain("- support-lead [support_lead] Head of Support · anthropic:claude-opus-4-5");
+    expect(r.stdout).toContain("Runs as a hierarchy: the task goes to support-lead");
+  });
+  it("refuses an invalid definition with exit 1, diagnostics on stderr", async () => {
+    const r = await runCli(["inspect", invalid, "--json"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("E_PATTERN");
+  });
+});
+
+describe("the installed bin", () => {
+  it("runs --version, --help and reads stdin", () => {
+    expect(runBin(["--version"]).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(runBin(["--help"]).stdout).toContain("envelope validate FILE...");
+    const r = runBin(["validate", "-"], '{\n  "a": 1,\n}');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("<stdin>:3:1: error E_JSON_SYNTAX");
+  });
+});
