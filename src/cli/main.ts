@@ -1,6 +1,7 @@
 // `envelope` command line: argument parsing and exit codes. Commands live in their own files.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { VERSION } from "../version.js";
+import { runExport } from "./export-command.js";
 import { runInspect } from "./inspect-command.js";
 import { runValidate } from "./validate-command.js";
 
@@ -19,6 +20,8 @@ const HELP = `envelope ${VERSION} — turn Envelope team definitions into runnab
 Usage:
   envelope validate FILE... [--format text|json|github] [--strict]
   envelope inspect FILE [--json] [--strict]
+  envelope export FILE --target crewai (--out DIR | --zip FILE | --dry-run)
+                  [--force] [--strict] [--json]
   envelope --help | --version
 
 FILE is a path to an .envelope.json file, or - for standard input.
@@ -28,11 +31,21 @@ Commands:
              rules the schema cannot express. Exit 0 valid (warnings allowed), 1 invalid,
              2 usage or I/O error.
   inspect    Print the normalized team model (--json for the machine-readable contract).
+  export     Generate a ready-to-run Python project. --out writes a directory atomically
+             (a non-empty one only with --force, which replaces it whole); --zip writes a
+             ZIP archive; --dry-run lists the files without writing. Prints the loss
+             report: what was carried, approximated or not carried.
 
 Options:
-  --strict          Treat warnings as errors.
+  --strict          Treat warnings as errors; export also fails when a field is not
+                    fully carried to the target.
+  --target NAME     export: the framework to generate for.
+  --out DIR         export: the project directory.
+  --zip FILE        export: a ZIP archive of the project.
+  --dry-run         export: list what would be written.
+  --force           export: replace a non-empty --out directory or an existing --zip.
   --format FORMAT   validate output: text (default), json, or github (workflow annotations).
-  --json            inspect: print the model as JSON.
+  --json            inspect: print the model as JSON; export: print a JSON summary.
   -h, --help        Show this help.
   -v, --version     Show the version.
 
@@ -45,6 +58,11 @@ const OPTIONS = {
   strict: { type: "boolean" },
   json: { type: "boolean" },
   format: { type: "string" },
+  target: { type: "string" },
+  out: { type: "string" },
+  zip: { type: "string" },
+  "dry-run": { type: "boolean" },
+  force: { type: "boolean" },
 } satisfies ParseArgsConfig["options"];
 
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -71,6 +89,23 @@ export async function main(argv: string[], io: Io): Promise<number> {
         if (values.format !== undefined) throw new UsageError("inspect takes --json, not --format");
         if (files.length !== 1) throw new UsageError("inspect takes exactly one FILE");
         return await runInspect(files[0]!, { json: values.json ?? false, strict: values.strict ?? false }, io);
+      }
+      case "export": {
+        if (values.format !== undefined) throw new UsageError("export takes --json, not --format");
+        if (files.length !== 1) throw new UsageError("export takes exactly one FILE");
+        return await runExport(
+          files[0]!,
+          {
+            target: values.target,
+            out: values.out,
+            zip: values.zip,
+            dryRun: values["dry-run"] ?? false,
+            force: values.force ?? false,
+            strict: values.strict ?? false,
+            json: values.json ?? false,
+          },
+          io,
+        );
       }
       default:
         throw new UsageError(`unknown command "${command}"`);

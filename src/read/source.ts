@@ -1,5 +1,5 @@
 // Bytes in → a parsed JSON document with positions, or diagnostics that say exactly why not.
-import { readFile, stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { makeDiagnostic } from "../diagnostics/make.js";
 import { JsonSyntaxError, parseJsonWithPositions, type Located, type ParsedJson } from "./json-with-positions.js";
@@ -32,18 +32,31 @@ export class SourceReadError extends Error {
 }
 
 export async function readDefinitionFile(path: string): Promise<ReadResult> {
-  if (path === "-") return parseDefinitionBytes(await readStdin(), "<stdin>");
-  let size: number;
+  return parseDefinitionBytes(await readDefinitionBytes(path), path === "-" ? "<stdin>" : path);
+}
+
+/**
+ * The raw bytes of a definition file or of stdin ("-"), never more than one byte over the
+ * size bound (enough for parseDefinitionBytes to report it). Throws SourceReadError when the
+ * path cannot be read at all.
+ */
+export async function readDefinitionBytes(path: string): Promise<Uint8Array> {
+  if (path === "-") return readStdin();
+  let handle;
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw new SourceReadError(`${path} is a directory, not a definition file`, path);
-    size = info.size;
+    handle = await open(path, "r");
+    const buf = Buffer.alloc(Math.min(info.size, MAX_DEFINITION_BYTES + 1));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
   } catch (e) {
     if (e instanceof SourceReadError) throw e;
-    throw new SourceReadError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`, path);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new SourceReadError(`cannot read ${path}: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (e as Error).message}`, path);
+  } finally {
+    await handle?.close();
   }
-  if (size > MAX_DEFINITION_BYTES) return { diagnostics: [tooLarge(path, size)] };
-  return parseDefinitionBytes(await readFile(path), path);
 }
 
 async function readStdin(): Promise<Uint8Array> {
@@ -52,7 +65,7 @@ async function readStdin(): Promise<Uint8Array> {
   for await (const chunk of process.stdin) {
     const buf = chunk as Buffer;
     total += buf.length;
-    // Keep one byte over the bound so the size check below still fires, without buffering more.
+    // Keep one byte over the bound so the size check still fires, without buffering more.
     if (total > MAX_DEFINITION_BYTES) {
       chunks.push(buf.subarray(0, MAX_DEFINITION_BYTES + 1 - (total - buf.length)));
       break;
@@ -62,8 +75,8 @@ async function readStdin(): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-function tooLarge(file: string, size: number): Diagnostic {
-  return makeDiagnostic("E_FILE_TOO_LARGE", "", { line: 0, column: 0 }, `the file is ${size} bytes, over the ${MAX_DEFINITION_BYTES / 1024 / 1024} MB limit; a team definition is expected to be a few kilobytes`, {
+function tooLarge(file: string): Diagnostic {
+  return makeDiagnostic("E_FILE_TOO_LARGE", "", { line: 0, column: 0 }, `the file is over the ${MAX_DEFINITION_BYTES / 1024 / 1024} MB limit; a team definition is expected to be a few kilobytes`, {
     file,
     hint: "check that this is an .envelope.json team definition and not a data export",
   });
@@ -71,7 +84,7 @@ function tooLarge(file: string, size: number): Diagnostic {
 
 /** Parses bytes that claim to be a definition. Never throws. */
 export function parseDefinitionBytes(bytes: Uint8Array, file: string): ReadResult {
-  if (bytes.length > MAX_DEFINITION_BYTES) return { diagnostics: [tooLarge(file, bytes.length)] };
+  if (bytes.length > MAX_DEFINITION_BYTES) return { diagnostics: [tooLarge(file)] };
   const diagnostics: Diagnostic[] = [];
   let text: string;
   try {

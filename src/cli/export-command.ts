@@ -1,0 +1,103 @@
+// `envelope export FILE --target T (--out DIR | --zip FILE | --dry-run) [--force] [--strict] [--json]`
+import { createWriteStream } from "node:fs";
+import { rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { exportDefinition } from "../export/export.js";
+import type { FileSet } from "../export/file-set.js";
+import { lossCounts, lossSummary } from "../export/loss-report.js";
+import { OutputExistsError, writeDirectory } from "../export/sinks/directory.js";
+import { writeZip } from "../export/sinks/zip.js";
+import { readDefinitionBytes, SourceReadError } from "../read/source.js";
+import { TARGETS, targetNames } from "../targets/index.js";
+import { formatText } from "./format-diagnostics.js";
+import { EXIT, UsageError, type Io } from "./main.js";
+import { styleFor } from "./style.js";
+
+export interface ExportCliOptions {
+  target?: string;
+  out?: string;
+  zip?: string;
+  dryRun: boolean;
+  force: boolean;
+  strict: boolean;
+  json: boolean;
+}
+
+export async function runExport(file: string, opts: ExportCliOptions, io: Io): Promise<number> {
+  if (!opts.target) throw new UsageError(`export needs --target (${targetNames().join(" or ")})`);
+  const target = TARGETS[opts.target];
+  if (!target) throw new UsageError(`unknown target "${opts.target}"; available: ${targetNames().join(", ")}`);
+  if (!opts.out && !opts.zip && !opts.dryRun) throw new UsageError("export needs --out DIR, --zip FILE or --dry-run");
+  let bytes: Uint8Array;
+  try {
+    bytes = await readDefinitionBytes(file);
+  } catch (e) {
+    if (!(e instanceof SourceReadError)) throw e;
+    io.stderr.write(`envelope: ${e.message}\n`);
+    return EXIT.usage;
+  }
+  const label = file === "-" ? "<stdin>" : file;
+  const result = exportDefinition(bytes, target, { strict: opts.strict, file: label });
+  if (result.diagnostics.length) {
+    const text = new TextDecoder().decode(bytes);
+    io.stderr.write(formatText([{ file: label, valid: result.ok || result.failure !== undefined, diagnostics: result.diagnostics, text }], styleFor(io.stderr, io.env)));
+  }
+  if (!result.ok || !result.files) {
+    if (result.loss) io.stderr.write(lossSummary(result.loss) + "\n");
+    if (result.failure) io.stderr.write(`envelope: ${result.failure}\n`);
+    return EXIT.invalid;
+  }
+  const files = result.files;
+  try {
+    if (opts.out && !opts.dryRun) await writeDirectory(files, opts.out, { force: opts.force });
+    if (opts.zip && !opts.dryRun) await writeZipFile(files, opts.zip, opts.force, result.model!.names.distribution);
+  } catch (e) {
+    if (e instanceof OutputExistsError) {
+      io.stderr.write(`envelope: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+  const loss = result.loss ?? [];
+  if (opts.json) {
+    const summary = {
+      target: target.name,
+      dryRun: opts.dryRun,
+      out: opts.out ?? null,
+      zip: opts.zip ?? null,
+      files: files.entries().map(([path, f]) => ({ path, size: f.bytes.length, mode: `0${f.mode.toString(8)}` })),
+      totalBytes: files.totalBytes(),
+      loss: { counts: lossCounts(loss), entries: loss },
+    };
+    io.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+  } else {
+    if (opts.dryRun) {
+      io.stdout.write(`would write ${files.size} files (${files.totalBytes()} bytes)${opts.out ? ` to ${opts.out}` : ""}${opts.zip ? ` into ${opts.zip}` : ""}:\n`);
+      for (const [path, f] of files.entries()) io.stdout.write(`  ${path}  ${f.bytes.length}${f.mode & 0o111 ? "  (executable)" : ""}\n`);
+    } else {
+      const where = [opts.out && `to ${opts.out}`, opts.zip && `into ${opts.zip}`].filter(Boolean).join(" and ");
+      io.stdout.write(`wrote ${files.size} files (${files.totalBytes()} bytes) ${where}\n`);
+    }
+    io.stdout.write(lossSummary(loss) + "\n");
+  }
+  return EXIT.ok;
+}
+
+/** The archive is streamed to a temporary file beside the target and renamed when complete. */
+async function writeZipFile(files: FileSet, path: string, force: boolean, rootName: string): Promise<void> {
+  const target = resolve(path);
+  const existing = await stat(target).catch(() => undefined);
+  if (existing && !force) throw new OutputExistsError(`${path} already exists; pass --force to replace it`);
+  if (existing?.isDirectory()) throw new OutputExistsError(`${path} is a directory`);
+  const temp = join(dirname(target), `.${basename(target)}.envelope-${process.pid}`);
+  const stream = createWriteStream(temp);
+  try {
+    await writeZip(files, (chunk) => (stream.write(chunk) ? undefined : new Promise<void>((r) => stream.once("drain", () => r()))), `${rootName}/`);
+    await new Promise<void>((res, rej) => stream.end((err?: Error | null) => (err ? rej(err) : res())));
+    await rename(temp, target);
+  } catch (e) {
+    stream.destroy();
+    await rm(temp, { force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,37 @@
+// Markdown and Mermaid text from a definition: shown as text, never interpreted as markup.
+
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
+/** Inline Markdown text on one line: every markup character escaped, HTML neutralized. */
+export function mdText(value: string): string {
+  return value
+    .replace(/\r\n|\r|\n/g, " ")
+    .replace(INVISIBLE, "")
+    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, "\\$&")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;");
+}
+
+/** Inline code span that contains `value` exactly (longest backtick run + 1 as fence). */
+export function mdCode(value: string): string {
+  const flat = value.replace(/\r\n|\r|\n/g, " ").replace(INVISIBLE, "");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") || flat === "" ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** A fenced code block holding `value` verbatim (the fence is longer than any inside). */
+export function mdCodeBlock(value: string, info = "text"): string {
+  const longest = Math.max(2, ...[...value.matchAll(/`{3,}|~{3,}/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${info}\n${value.replace(INVISIBLE, "")}\n${fence}`;
+}
+
+/** A Mermaid node label inside `["…"]`: quotes and markup as Mermaid entity codes. */
+export function mermaidLabel(value: string): string {
+  return value
+    .replace(/\r\n|\r|\n/g, " ")
+    .replace(INVISIBLE, "")
+    .replace(/[#"<>&`*_[\](){}|;:\\]/g, (ch) => `#${ch.charCodeAt(0)};`);
+}

@@ -1,0 +1,60 @@
+// Python string literals. Everything a definition says reaches Python code only through
+// these functions, so no text can end a literal early, inject code, or hide in the source
+// (bidi overrides, line separators and other invisible characters are written as escapes).
+
+/** Characters that must not appear raw in generated source: invisible, reordering or line-breaking. */
+const UNSAFE_RAW = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\", '"': '\\"' };
+
+function escapeChar(ch: string): string {
+  const short = SHORT_ESCAPES[ch];
+  if (short) return short;
+  const code = ch.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/** A double-quoted Python `str` literal equal to `value` (ast.literal_eval round-trips it). */
+export function pyStr(value: string): string {
+  return '"' + value.replace(/[\\"\n\r\t]/g, escapeChar).replace(UNSAFE_RAW, escapeChar) + '"';
+}
+
+/**
+ * A long, multi-line text as implicitly concatenated literals, one source line per text
+ * line, inside parentheses: readable in review and still exactly the original string.
+ */
+export function pyStrLines(value: string, indent = "    "): string {
+  const lines = value.split(/(?<=\n)/);
+  if (lines.length <= 1) return pyStr(value);
+  return "(\n" + lines.map((l) => indent + pyStr(l)).join("\n") + "\n" + indent.slice(4) + ")";
+}
+
+/** A Python literal for JSON-like data (str, number, bool, None, list, dict). */
+export function pyLiteral(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "string") return pyStr(value);
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`cannot write ${value} as a Python literal`);
+    return Number.isInteger(value) && Math.abs(value) < 2 ** 53 ? String(value) : String(value).replace(/^(-?)(\d+)e/, "$1$2.0e");
+  }
+  if (Array.isArray(value)) return "[" + value.map(pyLiteral).join(", ") + "]";
+  if (typeof value === "object") {
+    return "{" + Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyStr(k)}: ${pyLiteral(v)}`).join(", ") + "}";
+  }
+  throw new Error(`cannot write a ${typeof value} as a Python literal`);
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Asserts that a name chosen by the model's namer is a plain identifier; never escapes. */
+export function pyIdent(name: string): string {
+  if (!IDENT.test(name)) throw new Error(`not a Python identifier: ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** Text for a `# comment`: one line, no control or invisible characters, bounded length. */
+export function pyComment(text: string, max = 100): string {
+  const flat = text.replace(/\r\n|\r|\n/g, " ").replace(UNSAFE_RAW, "?");
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}

@@ -1,0 +1,46 @@
+// Export = validate → normalize → loss report → target → file set. No I/O here: sinks and
+// the CLI decide where the file set goes.
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { modelFromDocument } from "../model/index.js";
+import type { TeamModel } from "../model/types.js";
+import { validate } from "../validate/validate.js";
+import type { FileSet } from "./file-set.js";
+import { buildLossReport, type LossEntry } from "./loss-report.js";
+import type { ExportTarget } from "./target.js";
+
+export interface ExportOptions {
+  /** Warnings fail validation, and any approximated or dropped field fails the export. */
+  strict?: boolean;
+  file?: string;
+}
+
+export interface ExportResult {
+  ok: boolean;
+  diagnostics: Diagnostic[];
+  model?: TeamModel;
+  loss?: LossEntry[];
+  files?: FileSet;
+  /** Why a valid definition was not exported (strict loss). */
+  failure?: string;
+}
+
+export function exportDefinition(input: Uint8Array | string, target: ExportTarget, options: ExportOptions = {}): ExportResult {
+  const result = validate(input, { strict: options.strict ?? false, file: options.file ?? "<input>" });
+  if (!result.valid || !result.document) return { ok: false, diagnostics: result.diagnostics };
+  const model = modelFromDocument(result.document);
+  const loss = buildLossReport(result.document.parsed.value, target.fieldRules, model);
+  if (options.strict) {
+    const lossy = loss.filter((e) => e.status !== "carried");
+    if (lossy.length) {
+      return {
+        ok: false,
+        diagnostics: result.diagnostics,
+        model,
+        loss,
+        failure: `--strict: ${lossy.length} field${lossy.length === 1 ? " is" : "s are"} not fully carried to ${target.title}: ${lossy.map((e) => e.field).join(", ")}`,
+      };
+    }
+  }
+  const files = target.generate({ model, definitionText: result.document.text, loss });
+  return { ok: true, diagnostics: result.diagnostics, model, loss, files };
+}

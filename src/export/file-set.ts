@@ -1,0 +1,62 @@
+// An exported project in memory: relative POSIX paths → bytes + mode. Targets build one,
+// sinks write one. Paths are checked on the way in, so no sink can be steered outside its
+// root whatever a definition contains.
+
+export interface FileEntry {
+  bytes: Uint8Array;
+  /** 0o644 for files, 0o755 for executables. */
+  mode: number;
+}
+
+export class UnsafePathError extends Error {}
+
+/** Accepts only normalized relative paths: no absolute, `..`, `.`, empty, backslash or NUL segments. */
+export function checkRelativePath(path: string): string {
+  const bad =
+    path === "" ||
+    path.startsWith("/") ||
+    /^[A-Za-z]:/.test(path) ||
+    /[\\\u0000-\u001f]/.test(path) ||
+    path.split("/").some((seg) => seg === "" || seg === "." || seg === "..");
+  if (bad) throw new UnsafePathError(`unsafe output path: ${JSON.stringify(path)}`);
+  return path;
+}
+
+export class FileSet {
+  private readonly files = new Map<string, FileEntry>();
+
+  add(path: string, content: string | Uint8Array, mode = 0o644): void {
+    checkRelativePath(path);
+    if (this.files.has(path)) throw new Error(`file written twice: ${path}`);
+    const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+    this.files.set(path, { bytes, mode });
+  }
+
+  get(path: string): FileEntry | undefined {
+    return this.files.get(path);
+  }
+
+  text(path: string): string | undefined {
+    const f = this.files.get(path);
+    return f && new TextDecoder().decode(f.bytes);
+  }
+
+  /** Entries sorted by path: the one order every sink and manifest uses. */
+  entries(): Array<[string, FileEntry]> {
+    return [...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  paths(): string[] {
+    return this.entries().map(([p]) => p);
+  }
+
+  get size(): number {
+    return this.files.size;
+  }
+
+  totalBytes(): number {
+    let n = 0;
+    for (const f of this.files.values()) n += f.bytes.length;
+    return n;
+  }
+}

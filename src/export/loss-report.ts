@@ -1,0 +1,66 @@
+// The loss report: every field of the definition, listed as carried (and how), approximated
+// (and why) or not carried. The core walks the definition; each target supplies the rules
+// saying what it does with each field, so no field can be skipped silently — a field no rule
+// covers is reported as not carried, and tests require that to never happen.
+import { childPointer, pathLabel, parsePointer } from "../read/json-pointer.js";
+import type { TeamModel } from "../model/types.js";
+
+export type LossStatus = "carried" | "approximated" | "dropped";
+
+export interface LossEntry {
+  pointer: string;
+  field: string;
+  status: LossStatus;
+  detail: string;
+}
+
+export interface FieldRule {
+  /** JSON pointer pattern: `*` matches one segment, e.g. `/agents/*\/prompt`. */
+  pattern: string;
+  status: LossStatus;
+  detail: string;
+  /** For rules whose outcome depends on the value (e.g. `*_local` adapters). */
+  resolve?: (value: unknown, pointer: string, model: TeamModel) => { status: LossStatus; detail: string } | undefined;
+}
+
+/** Text used when no rule covers a field: it is listed, and tests fail on it. */
+export const UNMAPPED = "no mapping for this field in the target";
+
+function matches(pattern: string, pointer: string): boolean {
+  const p = parsePointer(pattern);
+  const t = parsePointer(pointer);
+  return p.length === t.length && p.every((seg, i) => seg === "*" || seg === t[i]);
+}
+
+export function buildLossReport(definition: unknown, rules: readonly FieldRule[], model: TeamModel): LossEntry[] {
+  const out: LossEntry[] = [];
+  const walk = (value: unknown, pointer: string) => {
+    const rule = pointer === "" ? undefined : rules.find((r) => matches(r.pattern, pointer));
+    if (rule) {
+      const resolved = rule.resolve?.(value, pointer, model) ?? { status: rule.status, detail: rule.detail };
+      out.push({ pointer, field: pathLabel(pointer), ...resolved });
+      return;
+    }
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, childPointer(pointer, i)));
+    else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, childPointer(pointer, k));
+    else out.push({ pointer, field: pathLabel(pointer), status: "dropped", detail: UNMAPPED });
+  };
+  walk(definition, "");
+  return out;
+}
+
+export function lossCounts(entries: readonly LossEntry[]): Record<LossStatus, number> {
+  const counts = { carried: 0, approximated: 0, dropped: 0 };
+  for (const e of entries) counts[e.status]++;
+  return counts;
+}
+
+/** One line for the terminal, plus the fields that are not fully carried. */
+export function lossSummary(entries: readonly LossEntry[]): string {
+  const c = lossCounts(entries);
+  const lines = [`loss report: ${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried`];
+  for (const e of entries) {
+    if (e.status !== "carried") lines.push(`  ${e.status === "approximated" ? "~" : "-"} ${e.field}: ${e.detail}`);
+  }
+  return lines.join("\n");
+}

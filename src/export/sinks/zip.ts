@@ -1,0 +1,81 @@
+// A streamed, deterministic ZIP archive (deflate, fixed timestamps, Unix modes), written
+// entry by entry so a large project never sits in memory twice. Entry names are the file
+// set's checked relative paths, so no entry can name `..` or an absolute path.
+import { crc32, deflateRawSync } from "node:zlib";
+import type { FileSet } from "../file-set.js";
+import { checkRelativePath } from "../file-set.js";
+
+// 1980-01-01 00:00 — the earliest DOS date: the same bytes for the same project, always.
+const DOS_TIME = 0;
+const DOS_DATE = (0 << 9) | (1 << 5) | 1;
+
+interface CentralRecord {
+  name: Buffer;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  method: number;
+  offset: number;
+  mode: number;
+}
+
+export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => void | Promise<void>, prefix = ""): Promise<number> {
+  // Plain ZIP (no ZIP64): plenty for a generated project, and refused rather than corrupted beyond.
+  if (files.size > 0xffff || files.totalBytes() > 0xfffffff0) throw new Error("project too large for a ZIP archive");
+  let offset = 0;
+  const central: CentralRecord[] = [];
+  const emit = async (chunk: Uint8Array) => {
+    await write(chunk);
+    offset += chunk.length;
+  };
+  for (const [path, entry] of files.entries()) {
+    const name = Buffer.from(prefix + checkRelativePath(path), "utf8");
+    const deflated = deflateRawSync(entry.bytes, { level: 9 });
+    const stored = deflated.length >= entry.bytes.length;
+    const data = stored ? entry.bytes : deflated;
+    const rec: CentralRecord = { name, crc: crc32(entry.bytes) >>> 0, compressedSize: data.length, size: entry.bytes.length, method: stored ? 0 : 8, offset, mode: entry.mode };
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt16LE(0x0800, 6); // flags: UTF-8 names
+    local.writeUInt16LE(rec.method, 8);
+    local.writeUInt16LE(DOS_TIME, 10);
+    local.writeUInt16LE(DOS_DATE, 12);
+    local.writeUInt32LE(rec.crc, 14);
+    local.writeUInt32LE(rec.compressedSize, 18);
+    local.writeUInt32LE(rec.size, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    await emit(local);
+    await emit(name);
+    await emit(data);
+    central.push(rec);
+  }
+  const centralStart = offset;
+  for (const rec of central) {
+    const h = Buffer.alloc(46);
+    h.writeUInt32LE(0x02014b50, 0);
+    h.writeUInt16LE((3 << 8) | 20, 4); // made by: Unix, spec 2.0
+    h.writeUInt16LE(20, 6);
+    h.writeUInt16LE(0x0800, 8);
+    h.writeUInt16LE(rec.method, 10);
+    h.writeUInt16LE(DOS_TIME, 12);
+    h.writeUInt16LE(DOS_DATE, 14);
+    h.writeUInt32LE(rec.crc, 16);
+    h.writeUInt32LE(rec.compressedSize, 20);
+    h.writeUInt32LE(rec.size, 24);
+    h.writeUInt16LE(rec.name.length, 28);
+    h.writeUInt32LE(((0o100000 | rec.mode) << 16) >>> 0, 38); // regular file + permissions
+    h.writeUInt32LE(rec.offset, 42);
+    await emit(h);
+    await emit(rec.name);
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(central.length, 8);
+  end.writeUInt16LE(central.length, 10);
+  end.writeUInt32LE(offset - centralStart, 12);
+  end.writeUInt32LE(centralStart, 16);
+  await emit(end);
+  return offset;
+}

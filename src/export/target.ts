@@ -1,0 +1,21 @@
+// What an export target is. The core drives targets only through this interface; the list
+// of targets lives in src/targets/index.ts and each target in its own folder with its
+// templates under templates/<name>/.
+import type { TeamModel } from "../model/types.js";
+import type { FileSet } from "./file-set.js";
+import type { FieldRule, LossEntry } from "./loss-report.js";
+
+export interface TargetInput {
+  model: TeamModel;
+  /** The definition file exactly as read, copied into the project for provenance. */
+  definitionText: string;
+  loss: LossEntry[];
+}
+
+export interface ExportTarget {
+  name: string;
+  title: string;
+  /** What the target does with each definition field (the loss report's rules). */
+  fieldRules: readonly FieldRule[];
+  generate(input: TargetInput): FileSet;
+}

@@ -1,0 +1,8 @@
+// The export targets this build knows. The only file that names them.
+import type { ExportTarget } from "../export/target.js";
+
+export const TARGETS: Readonly<Record<string, ExportTarget>> = {};
+
+export function targetNames(): string[] {
+  return Object.keys(TARGETS);
+}

@@ -1,0 +1,116 @@
+// Escaping helpers: every string a definition can hold must come back exactly from the
+// generated literal. Checked against the real parsers in one Python process per batch.
+import { spawnSync } from "node:child_process";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { mdCode, mdCodeBlock, mdText, mermaidLabel } from "../src/export/escape/markdown.js";
+import { pyComment, pyIdent, pyLiteral, pyStr, pyStrLines } from "../src/export/escape/python.js";
+import { tomlStr } from "../src/export/escape/toml.js";
+import { yamlStr } from "../src/export/escape/yaml.js";
+
+const HOSTILE = [
+  "",
+  'say "hi"',
+  "it's",
+  '"""',
+  "'''",
+  "\\",
+  "\\n is not a newline",
+  "a\nb\r\nc\rd",
+  "\u0000\u0001\u001f\u007f\u0085",
+  "\u2028\u2029",
+  "\u202e reversed \u202d",
+  "\u200b\ufeff",
+  "emoji 🎉 and 中文 and é",
+  "lone \ud800 high",
+  "lone \udc00 low",
+  "{{#each}} {{{x}}} {{> p}}",
+  '{word} {"json": 1} ${VAR} %s',
+  "key: value # comment\n- item\n&anchor *alias !tag ---\n...",
+  "</script><!-- -->```~~~",
+  "${{ secrets.X }}",
+  "x".repeat(5000),
+];
+
+/** Runs Python once: each line of input is a JSON array [kind, literal]; prints the values back as JSON. */
+function pythonEval(items: Array<[string, string]>): unknown[] {
+  const script = `
+import ast, json, sys, tomllib, yaml
+out = []
+for line in sys.stdin:
+    kind, lit = json.loads(line)
+    if kind == "py":
+        out.append(ast.literal_eval(lit))
+    elif kind == "yaml":
+        out.append(yaml.safe_load("v: " + lit)["v"])
+    elif kind == "toml":
+        out.append(tomllib.loads("v = " + lit)["v"])
+sys.stdout.write(json.dumps(out))
+`;
+  const input = items.map((i) => JSON.stringify(i)).join("\n");
+  const r = spawnSync("python3", ["-c", script], { input, encoding: "utf8", maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout) as unknown[];
+}
+
+// JSON cannot carry lone surrogates through Python's json.dumps (it escapes them), and
+// JSON.parse restores them, so the comparison below is exact.
+describe("pyStr", () => {
+  it("round-trips hostile strings exactly through ast.literal_eval", () => {
+    const values = pythonEval(HOSTILE.flatMap((s) => [["py", pyStr(s)], ["py", pyStrLines(s)]] as Array<[string, string]>));
+    expect(values).toEqual(HOSTILE.flatMap((s) => [s, s]));
+  });
+  it("property: any string round-trips", () => {
+    const samples = fc.sample(fc.string({ unit: "binary", maxLength: 200 }), { numRuns: 400, seed: 42 });
+    expect(pythonEval(samples.map((s) => ["py", pyStrLines(s)]))).toEqual(samples);
+  });
+  it("never leaves a raw line break or bidi control in the source", () => {
+    for (const s of HOSTILE) expect(pyStr(s)).not.toMatch(/[\n\r\u2028\u2029\u202a-\u202e\u0000]/);
+  });
+  it("writes JSON-like data as Python literals", () => {
+    expect(pyLiteral({ a: [1, 2.5, true, null, "x"], "b\"": { c: false } })).toBe('{"a": [1, 2.5, True, None, "x"], "b\\"": {"c": False}}');
+    expect(pythonEval([["py", pyLiteral([1e21, -0.5, 1e-7])]])).toEqual([[1e21, -0.5, 1e-7]]);
+  });
+  it("identifiers are asserted, comments flattened", () => {
+    expect(pyIdent("ok_name")).toBe("ok_name");
+    expect(() => pyIdent("bad-name")).toThrow();
+    expect(pyComment("a\nb\u202ec")).toBe("a b?c");
+  });
+});
+
+describe("tomlStr", () => {
+  it("round-trips through tomllib (lone surrogates become U+FFFD)", () => {
+    const values = pythonEval(HOSTILE.map((s) => ["toml", tomlStr(s)]));
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+    expect(values).toEqual(HOSTILE.map((s) => s.replace(lone, "\ufffd")));
+  });
+});
+
+describe("yamlStr", () => {
+  it("is a double-quoted scalar with no raw line breaks or specials", () => {
+    for (const s of HOSTILE) {
+      const y = yamlStr(s);
+      expect(y.startsWith('"') && y.endsWith('"')).toBe(true);
+      expect(y).not.toMatch(/[\n\r\u2028\u2029\u0085\u0000]/);
+    }
+    expect(yamlStr('a"b\\c\nd')).toBe('"a\\"b\\\\c\\nd"');
+  });
+  it("round-trips hostile strings exactly through PyYAML", () => {
+    expect(pythonEval(HOSTILE.map((s) => ["yaml", yamlStr(s)]))).toEqual(HOSTILE);
+    const samples = fc.sample(fc.string({ unit: "binary", maxLength: 200 }), { numRuns: 300, seed: 7 });
+    expect(pythonEval(samples.map((s) => ["yaml", yamlStr(s)]))).toEqual(samples);
+  });
+});
+
+describe("markdown", () => {
+  it("escapes markup and HTML in inline text", () => {
+    expect(mdText("**bold** <script> [x](y) # h\nnext")).toBe("\\*\\*bold\\*\\* &lt;script\\> \\[x\\]\\(y\\) \\# h next");
+  });
+  it("code spans and blocks fence longer than their content", () => {
+    expect(mdCode("a `b` c")).toBe("``a `b` c``");
+    expect(mdCodeBlock("```\ninside\n```")).toBe("````text\n```\ninside\n```\n````");
+  });
+  it("mermaid labels cannot close the node", () => {
+    expect(mermaidLabel('a"] --> b["x')).not.toMatch(/["\]\[]/);
+  });
+});

@@ -1,0 +1,129 @@
+// The target-independent export machinery: file sets, sinks, safe templates, loss report.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FileSet, UnsafePathError } from "../src/export/file-set.js";
+import { buildLossReport, UNMAPPED } from "../src/export/loss-report.js";
+import { createTemplateEnv } from "../src/export/render/template-env.js";
+import { OutputExistsError, writeDirectory } from "../src/export/sinks/directory.js";
+import { writeZip } from "../src/export/sinks/zip.js";
+import { pyStr } from "../src/export/escape/python.js";
+import { normalize } from "../src/model/index.js";
+import { team } from "./helpers/definitions.js";
+
+const tmp = () => mkdtempSync(join(tmpdir(), "envelope-sink-"));
+
+function sample(): FileSet {
+  const fs = new FileSet();
+  fs.add("README.md", "# hi\n");
+  fs.add("src/pkg/__init__.py", "");
+  fs.add("scripts/run.sh", "#!/bin/sh\necho ok\n", 0o755);
+  fs.add("data/blob.bin", new Uint8Array([0, 255, 1, 2]));
+  return fs;
+}
+
+describe("FileSet", () => {
+  it.each(["", "/etc/passwd", "../x", "a/../b", "a//b", "./a", "a\\b", "C:/x", "a\u0000b", "a/"])("rejects unsafe path %j", (p) => {
+    expect(() => new FileSet().add(p, "x")).toThrow(UnsafePathError);
+  });
+  it("lists entries in one sorted order and refuses duplicates", () => {
+    const fs = sample();
+    expect(fs.paths()).toEqual(["README.md", "data/blob.bin", "scripts/run.sh", "src/pkg/__init__.py"]);
+    expect(() => fs.add("README.md", "again")).toThrow(/twice/);
+  });
+});
+
+describe("directory sink", () => {
+  it("writes files with their modes", async () => {
+    const out = join(tmp(), "proj");
+    await writeDirectory(sample(), out);
+    expect(readFileSync(join(out, "README.md"), "utf8")).toBe("# hi\n");
+    expect(statSync(join(out, "scripts/run.sh")).mode & 0o777).toBe(0o755);
+    expect(statSync(join(out, "README.md")).mode & 0o777).toBe(0o644);
+    expect([...readFileSync(join(out, "data/blob.bin"))]).toEqual([0, 255, 1, 2]);
+  });
+  it("refuses a non-empty directory and leaves it untouched; --force replaces it whole", async () => {
+    const out = join(tmp(), "proj");
+    mkdirSync(out);
+    writeFileSync(join(out, "mine.txt"), "user data");
+    await expect(writeDirectory(sample(), out)).rejects.toThrow(OutputExistsError);
+    expect(readdirSync(out)).toEqual(["mine.txt"]);
+    await writeDirectory(sample(), out, { force: true });
+    expect(existsSync(join(out, "mine.txt"))).toBe(false);
+    expect(readdirSync(out).sort()).toEqual(["README.md", "data", "scripts", "src"]);
+    // No staging directories are left beside it.
+    expect(readdirSync(join(out, "..")).filter((n) => n.includes("envelope"))).toEqual([]);
+  });
+  it("accepts an existing empty directory", async () => {
+    const out = join(tmp(), "empty");
+    mkdirSync(out);
+    await writeDirectory(sample(), out);
+    expect(readdirSync(out).length).toBe(4);
+  });
+});
+
+describe("zip sink", () => {
+  async function zipBytes(prefix = ""): Promise<Buffer> {
+    const chunks: Uint8Array[] = [];
+    await writeZip(sample(), (c) => void chunks.push(c), prefix);
+    return Buffer.concat(chunks);
+  }
+  it("is deterministic and readable by Python's zipfile with modes kept", async () => {
+    const a = await zipBytes("proj/");
+    expect(a.equals(await zipBytes("proj/"))).toBe(true);
+    const file = join(tmp(), "p.zip");
+    writeFileSync(file, a);
+    const r = spawnSync("python3", ["-c", `
+import zipfile, json, sys
+z = zipfile.ZipFile(sys.argv[1])
+assert z.testzip() is None
+print(json.dumps([[i.filename, (i.external_attr >> 16) & 0o777, z.read(i).hex()] for i in z.infolist()]))
+`, file], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual([
+      ["proj/README.md", 0o644, Buffer.from("# hi\n").toString("hex")],
+      ["proj/data/blob.bin", 0o644, "00ff0102"],
+      ["proj/scripts/run.sh", 0o755, Buffer.from("#!/bin/sh\necho ok\n").toString("hex")],
+      ["proj/src/pkg/__init__.py", 0o644, ""],
+    ]);
+  });
+});
+
+describe("template environment", () => {
+  const helpers = { py_str: (s: unknown) => pyStr(String(s)) };
+  it("renders through helpers without HTML escaping", () => {
+    const env = createTemplateEnv({ "x.py.hbs": "name = {{py_str name}}\n{{#each items}}{{py_str this}}\n{{/each}}" }, helpers);
+    expect(env.render("x.py.hbs", { name: 'a<b>&"', items: ["c"] })).toBe('name = "a<b>&\\""\n"c"\n');
+  });
+  it.each([
+    ["bare value", "x = {{name}}"],
+    ["triple-stash", "x = {{{py_str name}}}"],
+    ["logic helper as output", "x = {{eq a b}}"],
+    ["unknown block helper", "{{#lookup x}}{{/lookup}}"],
+  ])("rejects a %s at compile time", (_why, source) => {
+    expect(() => createTemplateEnv({ "t.hbs": source }, helpers)).toThrow(/template t\.hbs:1:/);
+  });
+  it("fails on a missing field instead of printing nothing", () => {
+    const env = createTemplateEnv({ "t.hbs": "{{py_str missing.field}}" }, helpers);
+    expect(() => env.render("t.hbs", {})).toThrow();
+  });
+});
+
+describe("loss report", () => {
+  it("lists every leaf field, matched by rule or reported as unmapped", () => {
+    const def = team({ tags: ["a", "b"], pricing: { model: "free" } });
+    const model = normalize(JSON.stringify(def)).model!;
+    const entries = buildLossReport(def, [
+      { pattern: "/agents/*/prompt", status: "carried", detail: "system prompt" },
+      { pattern: "/tags", status: "dropped", detail: "registry only" },
+      { pattern: "/agents/*/key", status: "carried", detail: "agent id", resolve: (v) => ({ status: "approximated", detail: `key ${String(v)}` }) },
+    ], model);
+    expect(entries.find((e) => e.pointer === "/agents/0/prompt")).toMatchObject({ status: "carried", field: "agents[0].prompt" });
+    expect(entries.find((e) => e.pointer === "/tags")).toMatchObject({ status: "dropped" });
+    expect(entries.find((e) => e.pointer === "/agents/0/key")).toMatchObject({ status: "approximated", detail: "key lead" });
+    expect(entries.find((e) => e.pointer === "/pricing/model")).toMatchObject({ status: "dropped", detail: UNMAPPED });
+    expect(entries.some((e) => e.pointer.startsWith("/tags/"))).toBe(false);
+  });
+});
