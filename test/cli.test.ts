@@ -49,7 +49,10 @@ describe("envelope validate", () => {
   it("exits 2 for a missing file or bad usage", async () => {
     const missing = await runCli(["validate", join(tmp, "nope.json")]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("no such file");
+    expect(missing.stdout).toMatch(/nope\.json: error E_READ cannot read .*nope\.json: no such file/);
+    const asJson = await runCli(["validate", join(tmp, "nope.json"), EXAMPLE, "--format", "json"]);
+    expect(asJson.code).toBe(2);
+    expect(JSON.parse(asJson.stdout).files[0].diagnostics[0].code).toBe("E_READ");
     expect((await runCli(["validate"])).code).toBe(2);
     expect((await runCli(["validate", EXAMPLE, "--format", "xml"])).code).toBe(2);
     expect((await runCli(["frobnicate"])).code).toBe(2);

@@ -16,7 +16,8 @@ describe("parseJsonWithPositions", () => {
   });
 
   it.each([
-    ['{"a": 1,}', "trailing comma", 1, 9],
+    ['{"a": 1,}', "trailing comma", 1, 8],
+    ["[1,\n]", "trailing comma", 1, 3],
     ['{"a": 1 // c\n}', "expected ',' or '}'", 1, 9],
     ["{'a': 1}", "expected a property name", 1, 2],
     ['{"a": "x', "unterminated string", 1, 7],
@@ -64,6 +65,14 @@ describe("parseDefinitionBytes", () => {
     expect(r.document).toBeDefined();
     expect(locate(r.document!, "/a")).toEqual({ line: 1, column: 7 });
   });
+  it("points invalid UTF-8 at the sequence's first byte, column in characters", () => {
+    // "é" saved as Latin-1 (E9) before ASCII: E9 starts a 3-byte sequence that never completes.
+    const latin1 = parseDefinitionBytes(new Uint8Array([...enc('{"a": "caf'), 0xe9, ...enc('"}')]), "f");
+    expect(latin1.diagnostics).toMatchObject([{ code: "E_ENCODING", line: 1, column: 11 }]);
+    // A valid 3-byte "—" earlier on the line counts as one column.
+    const dash = parseDefinitionBytes(new Uint8Array([...enc('{"a": "—'), 0xff, ...enc('"}')]), "f");
+    expect(dash.diagnostics).toMatchObject([{ code: "E_ENCODING", line: 1, column: 9 }]);
+  });
   it("rejects invalid UTF-8 at the offending byte", () => {
     const r = parseDefinitionBytes(new Uint8Array([...enc('{\n "a": "'), 0xff, ...enc('"}')]), "f");
     expect(r.diagnostics).toMatchObject([{ code: "E_ENCODING", line: 2, column: 8 }]);
@@ -76,7 +85,7 @@ describe("parseDefinitionBytes", () => {
     expect(parseDefinitionBytes(big, "f").diagnostics.map((d) => d.code)).toEqual(["E_FILE_TOO_LARGE"]);
   });
   it("reports malformed JSON with line and column", () => {
-    expect(parseDefinitionBytes(enc('{\n  "a": 1,\n}'), "f").diagnostics).toMatchObject([{ code: "E_JSON_SYNTAX", line: 3, column: 1 }]);
+    expect(parseDefinitionBytes(enc('{\n  "a": 1,\n}'), "f").diagnostics).toMatchObject([{ code: "E_JSON_SYNTAX", line: 2, column: 9 }]);
   });
   it("locates a missing property at its nearest ancestor", () => {
     const r = parseDefinitionBytes(enc('{\n  "agents": [\n    {"key": "a"}\n  ]\n}'), "f");

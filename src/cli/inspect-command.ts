@@ -6,11 +6,10 @@ import { styleFor } from "./style.js";
 import { checkFile } from "./validate-command.js";
 
 export async function runInspect(file: string, opts: { json: boolean; strict: boolean }, io: Io): Promise<number> {
-  const checked = await checkFile(file, opts.strict, io);
-  if (!checked) return EXIT.usage;
-  const { report, document } = checked;
+  const { report, document, unreadable } = await checkFile(file, opts.strict);
   // Diagnostics go to stderr so stdout stays pure JSON (or the summary) for pipes.
   if (report.diagnostics.length) io.stderr.write(formatText([report], styleFor(io.stderr, io.env)));
+  if (unreadable) return EXIT.usage;
   if (!report.valid || !document) return EXIT.invalid;
   const model = modelFromDocument(document);
   io.stdout.write(opts.json ? JSON.stringify(model, null, 2) + "\n" : describeModel(model));

@@ -2,6 +2,7 @@ import { sortDiagnostics, promoteWarnings, isError, type Diagnostic } from "../d
 import { readDefinitionFile, SourceReadError, type SourceDocument } from "../read/source.js";
 import { validateDocument } from "../validate/validate.js";
 import { formatGithub, formatJson, formatText, type FileReport } from "./format-diagnostics.js";
+import { makeDiagnostic } from "../diagnostics/make.js";
 import { EXIT, type Io } from "./main.js";
 import { styleFor } from "./style.js";
 
@@ -13,9 +14,9 @@ export async function runValidate(files: string[], opts: { format: "text" | "jso
   const reports: FileReport[] = [];
   let ioFailed = false;
   for (const file of files) {
-    const checked = await checkFile(file, opts.strict, io);
-    if (checked) reports.push(checked.report);
-    else ioFailed = true;
+    const checked = await checkFile(file, opts.strict);
+    reports.push(checked.report);
+    if (checked.unreadable) ioFailed = true;
   }
   if (opts.format === "json") io.stdout.write(formatJson(reports));
   else if (opts.format === "github") io.stdout.write(formatGithub(reports));
@@ -24,17 +25,17 @@ export async function runValidate(files: string[], opts: { format: "text" | "jso
   return reports.every((r) => r.valid) ? EXIT.ok : EXIT.invalid;
 }
 
-/** Reads and validates one file; undefined (after printing why) when it cannot be read at all. */
-export async function checkFile(file: string, strict: boolean, io: Io): Promise<{ report: FileReport; document?: SourceDocument } | undefined> {
+/** Reads and validates one file. A file that cannot be read at all is an E_READ report. */
+export async function checkFile(file: string, strict: boolean): Promise<{ report: FileReport; document?: SourceDocument; unreadable?: true }> {
+  const label = file === "-" ? "<stdin>" : file;
   let read;
   try {
     read = await readDefinitionFile(file);
   } catch (e) {
     if (!(e instanceof SourceReadError)) throw e;
-    io.stderr.write(`envelope: ${e.message}\n`);
-    return undefined;
+    const diagnostic = makeDiagnostic("E_READ", "", { line: 0, column: 0 }, e.message, { file: label });
+    return { report: { file: label, valid: false, diagnostics: [diagnostic] }, unreadable: true };
   }
-  const label = file === "-" ? "<stdin>" : file;
   let diagnostics: Diagnostic[] = read.diagnostics.map((d) => ({ ...d, file: label }));
   if (read.document) diagnostics.push(...validateDocument(read.document).diagnostics);
   if (strict) diagnostics = promoteWarnings(diagnostics);

@@ -56,3 +56,39 @@ function valueOf(token: string, spec: FieldSpec): number | undefined {
   const idx = spec.names?.indexOf(token.toUpperCase()) ?? -1;
   return idx >= 0 ? idx + (spec.min === 0 ? 0 : 1) : undefined;
 }
+
+const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+function fieldWords(field: string, spec: FieldSpec, names?: readonly string[]): string {
+  const one = (token: string): string => {
+    const v = valueOf(token, spec);
+    return v === undefined ? token : names ? names[v - (spec.min === 0 ? 0 : 1)]! : String(v);
+  };
+  return field
+    .split(",")
+    .map((item) => {
+      const [range, step] = item.split("/");
+      const base = range === "*" ? "" : range!.includes("-") ? range!.split("-").map(one).join(" to ") : one(range!);
+      if (step) return `every ${step} ${spec.name}s${base ? ` from ${base}` : ""}`;
+      return base;
+    })
+    .join(", ");
+}
+
+/** A valid cron expression in plain English (times are UTC, as GitHub Actions runs them). */
+export function describeCron(expr: string): string {
+  const [min, hour, dom, month, dow] = expr.trim().split(/\s+/) as [string, string, string, string, string];
+  const pad = (s: string) => s.padStart(2, "0");
+  let when: string;
+  if (/^\d+$/.test(min) && /^\d+$/.test(hour)) when = `at ${pad(hour)}:${pad(min)} UTC`;
+  else if (/^\d+$/.test(min) && hour === "*") when = `at minute ${min} of every hour (UTC)`;
+  else if (min === "*" && hour === "*") when = "every minute";
+  else when = `at minute ${fieldWords(min, FIELDS[0]!) || "every"} of hour ${fieldWords(hour, FIELDS[1]!) || "every"} (UTC)`;
+  const parts = [when];
+  if (dow !== "*") parts.push(`on ${fieldWords(dow, FIELDS[4]!, DAY_NAMES)}`);
+  if (dom !== "*") parts.push(`on day ${fieldWords(dom, FIELDS[2]!)} of the month`);
+  if (month !== "*") parts.push(`in ${fieldWords(month, FIELDS[3]!, MONTH_NAMES)}`);
+  if (dow === "*" && dom === "*" && month === "*" && /^\d+$/.test(hour)) parts.push("every day");
+  return parts.join(" ");
+}

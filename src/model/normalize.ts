@@ -271,7 +271,14 @@ function placeholderReferences(def: EnvelopeDefinition): Map<string, string[]> {
     });
   });
   add(def.schedule?.conditionPrompt, "/schedule/conditionPrompt");
+  add(def.schedule?.webhookSecret, "/schedule/webhookSecret");
   return refs;
+}
+
+/** `"{{NAME}}"` naming a declared secret: the deployment reads the webhook secret from there. */
+function webhookRef(value: string | undefined, def: EnvelopeDefinition): { webhookSecretRef?: string } {
+  const m = value === undefined ? null : /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}$/.exec(value);
+  return m && (def.requiredSecrets ?? []).includes(m[1]!) ? { webhookSecretRef: m[1]! } : {};
 }
 
 function schedule(def: EnvelopeDefinition): ScheduleModel {
@@ -285,7 +292,7 @@ function schedule(def: EnvelopeDefinition): ScheduleModel {
     case "cron":
       return { type: "cron", cron: s.cron!.trim().split(/\s+/).join(" "), ...label };
     case "event":
-      return { type: "event", webhookSecretDeclared: s.webhookSecret !== undefined, ...label };
+      return { type: "event", webhookSecretDeclared: s.webhookSecret !== undefined, ...webhookRef(s.webhookSecret, def), ...label };
     case "condition":
       return { type: "condition", interval: s.conditionInterval ?? "1h", ...(s.conditionPrompt !== undefined ? { conditionPrompt: s.conditionPrompt } : {}), ...label };
     case "continuous":

@@ -248,7 +248,7 @@ export type ScheduleModel =
   | { type: "manual"; declared: boolean; label?: string }
   | { type: "cron"; cron: string; label?: string }
   // The webhook secret's value is never copied into the model: only whether one was given.
-  | { type: "event"; label?: string; webhookSecretDeclared: boolean }
+  | { type: "event"; label?: string; webhookSecretDeclared: boolean; webhookSecretRef?: string }
   | { type: "condition"; interval: "15min" | "1h" | "6h" | "24h"; conditionPrompt?: string; label?: string }
   | { type: "continuous"; label?: string };
 

@@ -138,9 +138,10 @@ class Parser {
       this.pos++;
       return result;
     }
+    let comma: Position | undefined;
     for (;;) {
       this.skipWhitespace();
-      if (this.text[this.pos] === "}") this.fail("trailing comma before '}' is not allowed in JSON");
+      if (this.text[this.pos] === "}" && comma) this.fail("trailing comma before '}' is not allowed in JSON", comma);
       if (this.text[this.pos] !== '"') {
         this.fail(`expected a property name in double quotes but found ${this.describeHere()}`);
       }
@@ -160,6 +161,7 @@ class Parser {
       this.skipWhitespace();
       const ch = this.text[this.pos];
       if (ch === ",") {
+        comma = this.here();
         this.pos++;
         continue;
       }
@@ -179,13 +181,15 @@ class Parser {
       this.pos++;
       return result;
     }
+    let comma: Position | undefined;
     for (;;) {
       this.skipWhitespace();
-      if (this.text[this.pos] === "]") this.fail("trailing comma before ']' is not allowed in JSON");
+      if (this.text[this.pos] === "]" && comma) this.fail("trailing comma before ']' is not allowed in JSON", comma);
       result.push(this.parseValue(childPointer(pointer, result.length), depth + 1, undefined));
       this.skipWhitespace();
       const ch = this.text[this.pos];
       if (ch === ",") {
+        comma = this.here();
         this.pos++;
         continue;
       }

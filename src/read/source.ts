@@ -153,23 +153,33 @@ export function locate(doc: SourceDocument, pointer: string, preferKey = false):
   return { line: 1, column: 1 };
 }
 
+/** Offset of the first byte of the first ill-formed UTF-8 sequence (RFC 3629). */
 function firstInvalidUtf8(bytes: Uint8Array): number {
-  let lo = 0;
-  let hi = bytes.length;
-  // Binary search for the shortest invalid prefix (streaming mode tolerates a truncated
-  // last character, so "prefix decodes" is monotonic); only used on the error path.
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, mid + 1), { stream: true });
-      lo = mid + 1;
-    } catch {
-      hi = mid;
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
     }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
   }
-  return lo;
+  return bytes.length;
 }
 
+/** Line and column (in UTF-16 units, like every other position) of a byte offset. */
 function locateByteOffset(bytes: Uint8Array, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
@@ -179,5 +189,7 @@ function locateByteOffset(bytes: Uint8Array, offset: number): { line: number; co
       lineStart = i + 1;
     }
   }
-  return { line, column: offset - lineStart + 1 };
+  // The line up to the offset is valid UTF-8 (the offset is the first invalid byte).
+  const before = new TextDecoder().decode(bytes.subarray(lineStart, offset));
+  return { line, column: before.length + 1 };
 }

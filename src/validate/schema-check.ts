@@ -98,7 +98,7 @@ function translate(err: ErrorObject, doc: SourceDocument): Diagnostic | undefine
       return d("E_PATTERN", pointer, `${field} ${describe(err.data)} does not match the required pattern ${String(p.pattern)}`, patternHint(String(p.pattern)));
     case "minLength":
     case "maxLength":
-      return d("E_LENGTH", pointer, `${field} must be ${err.keyword === "minLength" ? "at least" : "at most"} ${String(p.limit)} characters long (it has ${String((err.data as string).length)})`);
+      return d("E_LENGTH", pointer, `${field} must be ${err.keyword === "minLength" ? "at least" : "at most"} ${String(p.limit)} characters long (it has ${[...(err.data as string)].length})`);
     case "minimum":
     case "maximum":
     case "exclusiveMinimum":

@@ -85,7 +85,8 @@ function checkHierarchy(ctx: RuleContext, agents: Array<[number, Record<string, 
       hint: "every chain of `reportsToKey` must end at an agent without one",
     });
   }
-  if (roots.length > 1 && !Array.isArray(ctx.root.pipeline)) {
+  const hasPipeline = Array.isArray(ctx.root.pipeline) && ctx.root.pipeline.length > 0;
+  if (roots.length > 1 && !hasPipeline) {
     const keys = roots.map((i) => str(agents.find(([j]) => j === i)?.[1].key) ?? `agents[${i}]`);
     ctx.report("W_MULTIPLE_ROOTS", pointerOf("agents", roots[1]!), `the team has ${roots.length} top-level agents (${keys.join(", ")}) and no pipeline; the first, "${keys[0]}", receives the task`, {
       hint: "give the others a `reportsToKey`, or add a `pipeline` to say how they run",

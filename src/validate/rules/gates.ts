@@ -59,6 +59,8 @@ function checkGateDirection(
     return [Array.isArray(s.dependsOn) ? { key, dependsOn: stringItems(s.dependsOn).map(([, d]) => d).filter((d) => known.has(d)) } : { key }];
   });
   const deps = effectiveDependencies(declared);
+  // A cycle in the pipeline itself is E_DEPENDS_ON_CYCLE's to report; don't blame the gates.
+  const pipelineCycle = usesSteps && findCycle([...deps.keys()], (k) => deps.get(k)?.deps ?? []) !== undefined;
   for (const [i, gate] of gates) {
     const after = str(gate.afterStep);
     const triggers = str(gate.triggersStep);
@@ -69,7 +71,7 @@ function checkGateDirection(
       });
       continue;
     }
-    if (!usesSteps) continue;
+    if (!usesSteps || pipelineCycle) continue;
     const cycle = findCycle([triggers], (k) => (k === triggers ? [...(deps.get(k)?.deps ?? []), after] : (deps.get(k)?.deps ?? [])));
     if (cycle?.includes(triggers)) {
       ctx.report("E_GATE_ORDER", pointerOf("gates", i, "triggersStep"), `step "${triggers}" runs before "${after}", so a gate after "${after}" cannot trigger it`, {

@@ -46,7 +46,8 @@ export function checkPipeline(ctx: RuleContext): void {
   if (cycle) {
     const first = stepIndex.get(cycle[0]!)!;
     const implicit = cycle.slice(0, -1).filter((k) => deps.get(k)?.implicit);
-    ctx.report("E_DEPENDS_ON_CYCLE", pointerOf("pipeline", first, "dependsOn"), `the pipeline's dependencies form a cycle: ${[...cycle].reverse().join(" → ")}`, {
+    const at = deps.get(cycle[0]!)?.implicit ? pointerOf("pipeline", first) : pointerOf("pipeline", first, "dependsOn");
+    ctx.report("E_DEPENDS_ON_CYCLE", at, `the pipeline's dependencies form a cycle: ${[...cycle].reverse().join(" → ")}`, {
       hint:
         implicit.length > 0
           ? `a step without \`dependsOn\` runs after the step before it (${implicit.map((k) => `"${k}"`).join(", ")}); give it an explicit \`dependsOn\``

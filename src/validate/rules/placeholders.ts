@@ -32,6 +32,8 @@ function collectReferences(root: Record<string, unknown>): Reference[] {
   if (isObject(root.schedule)) {
     const p = str(root.schedule.conditionPrompt);
     if (p !== undefined) scan(p, pointerOf("schedule", "conditionPrompt"), true);
+    const w = str(root.schedule.webhookSecret);
+    if (w !== undefined) scan(w, pointerOf("schedule", "webhookSecret"), false);
   }
   return refs;
 }
