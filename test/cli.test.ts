@@ -91,6 +91,6 @@ describe("the installed bin", () => {
     expect(runBin(["--help"]).stdout).toContain("envelope validate FILE...");
     const r = runBin(["validate", "-"], '{\n  "a": 1,\n}');
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("<stdin>:3:1: error E_JSON_SYNTAX");
+    expect(r.stdout).toContain("<stdin>:2:9: error E_JSON_SYNTAX");
   });
 });
