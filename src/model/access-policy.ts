@@ -18,7 +18,7 @@ export function normalizeAccessPolicy(agentIndex: number, agent: { allowedHosts?
   }
   if (agent.allowedHosts) {
     const rules = agent.allowedHosts.map((host, j) =>
-      rule({ host, action: "allow", reason: `${host} is in allowedHosts` }, pointerOf("agents", agentIndex, "allowedHosts", j)),
+      rule({ host, action: "allow", reason: `${host} is an allowed host` }, pointerOf("agents", agentIndex, "allowedHosts", j)),
     );
     return finish("allowedHosts", pointerOf("agents", agentIndex, "allowedHosts"), "deny", rules);
   }
