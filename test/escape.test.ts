@@ -104,7 +104,10 @@ describe("yamlStr", () => {
 
 describe("markdown", () => {
   it("escapes markup and HTML in inline text", () => {
-    expect(mdText("**bold** <script> [x](y) # h\nnext")).toBe("\\*\\*bold\\*\\* &lt;script\\> \\[x\\]\\(y\\) \\# h next");
+    expect(mdText("**bold** <script> [x](y) # h\nnext & more")).toBe("\\*\\*bold\\*\\* \\<script\\> \\[x\\](y) # h next \\& more");
+    expect(mdText("# not a heading")).toBe("\\# not a heading");
+    expect(mdText("1. not a list")).toBe("1\\. not a list");
+    expect(mdText("a-b. c")).toBe("a-b. c");
   });
   it("code spans and blocks fence longer than their content", () => {
     expect(mdCode("a `b` c")).toBe("``a `b` c``");
@@ -112,5 +115,15 @@ describe("markdown", () => {
   });
   it("mermaid labels cannot close the node", () => {
     expect(mermaidLabel('a"] --> b["x')).not.toMatch(/["\]\[]/);
+  });
+});
+
+describe("pyStrWrapped", () => {
+  it("round-trips and keeps every source line short", async () => {
+    const { pyStrWrapped } = await import("../src/export/escape/python.js");
+    const samples = [...HOSTILE, "word ".repeat(60), "é".repeat(300), "🎉".repeat(100), "\u2028".repeat(50)];
+    const literals = samples.map((s) => pyStrWrapped(s));
+    for (const lit of literals) for (const line of lit.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+    expect(pythonEval(literals.map((l) => ["py", l]))).toEqual(samples);
   });
 });

@@ -14,14 +14,18 @@ export interface LossEntry {
   detail: string;
 }
 
-export interface FieldRule {
-  /** JSON pointer pattern: `*` matches one segment, e.g. `/agents/*\/prompt`. */
-  pattern: string;
-  status: LossStatus;
-  detail: string;
-  /** For rules whose outcome depends on the value (e.g. `*_local` adapters). */
-  resolve?: (value: unknown, pointer: string, model: TeamModel) => { status: LossStatus; detail: string } | undefined;
-}
+export type FieldRule =
+  | {
+      /** JSON pointer pattern: `*` matches one segment, e.g. `/agents/*\/prompt`. */
+      pattern: string;
+      status: LossStatus;
+      detail: string;
+    }
+  | {
+      pattern: string;
+      /** For outcomes that depend on the value or the team; undefined: the rule does not apply. */
+      resolve: (value: unknown, pointer: string, model: TeamModel) => { status: LossStatus; detail: string } | undefined;
+    };
 
 /** Text used when no rule covers a field: it is listed, and tests fail on it. */
 export const UNMAPPED = "no mapping for this field in the target";
@@ -35,10 +39,9 @@ function matches(pattern: string, pointer: string): boolean {
 export function buildLossReport(definition: unknown, rules: readonly FieldRule[], model: TeamModel): LossEntry[] {
   const out: LossEntry[] = [];
   const walk = (value: unknown, pointer: string) => {
-    const rule = pointer === "" ? undefined : rules.find((r) => matches(r.pattern, pointer));
-    if (rule) {
-      const resolved = rule.resolve?.(value, pointer, model) ?? { status: rule.status, detail: rule.detail };
-      out.push({ pointer, field: pathLabel(pointer), ...resolved });
+    const outcome = pointer === "" ? undefined : applyRules(rules, value, pointer, model);
+    if (outcome) {
+      out.push({ pointer, field: pathLabel(pointer), ...outcome });
       return;
     }
     if (Array.isArray(value)) value.forEach((v, i) => walk(v, childPointer(pointer, i)));
@@ -47,6 +50,16 @@ export function buildLossReport(definition: unknown, rules: readonly FieldRule[]
   };
   walk(definition, "");
   return out;
+}
+
+function applyRules(rules: readonly FieldRule[], value: unknown, pointer: string, model: TeamModel): { status: LossStatus; detail: string } | undefined {
+  for (const rule of rules) {
+    if (!matches(rule.pattern, pointer)) continue;
+    if (!("resolve" in rule)) return { status: rule.status, detail: rule.detail };
+    const outcome = rule.resolve(value, pointer, model);
+    if (outcome) return outcome;
+  }
+  return undefined;
 }
 
 export function lossCounts(entries: readonly LossEntry[]): Record<LossStatus, number> {

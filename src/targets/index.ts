@@ -1,7 +1,10 @@
 // The export targets this build knows. The only file that names them.
 import type { ExportTarget } from "../export/target.js";
+import { crewaiTarget } from "./crewai/index.js";
 
-export const TARGETS: Readonly<Record<string, ExportTarget>> = {};
+export const TARGETS: Readonly<Record<string, ExportTarget>> = {
+  crewai: crewaiTarget,
+};
 
 export function targetNames(): string[] {
   return Object.keys(TARGETS);

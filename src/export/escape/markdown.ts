@@ -2,14 +2,18 @@
 
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
 
-/** Inline Markdown text on one line: every markup character escaped, HTML neutralized. */
+/**
+ * Inline Markdown text on one line (a paragraph or a table cell): characters that start
+ * emphasis, code, links, HTML, entities, table cells or strikethrough are backslash-escaped,
+ * and so is a line-start marker (heading, list, quote); ordinary punctuation stays readable.
+ */
 export function mdText(value: string): string {
   return value
     .replace(/\r\n|\r|\n/g, " ")
     .replace(INVISIBLE, "")
-    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, "\\$&")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;");
+    .replace(/[\\`*_[\]<>|~&]/g, "\\$&")
+    .replace(/^(\s*)([#+\-=])/, "$1\\$2")
+    .replace(/^(\s*\d+)([.)])/, "$1\\$2");
 }
 
 /** Inline code span that contains `value` exactly (longest backtick run + 1 as fence). */

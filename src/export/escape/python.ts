@@ -29,6 +29,35 @@ export function pyStrLines(value: string, indent = "    "): string {
   return "(\n" + lines.map((l) => indent + pyStr(l)).join("\n") + "\n" + indent.slice(4) + ")";
 }
 
+/**
+ * A string literal that keeps generated lines under the linter's limit: short strings as one
+ * literal, long ones as parenthesized implicit concatenation, broken after spaces where
+ * possible (never inside a character), each piece's literal at most `max` columns.
+ */
+export function pyStrWrapped(value: string, max = 72): string {
+  const whole = pyStr(value);
+  if (whole.length <= max) return whole;
+  const pieces: string[] = [];
+  let current = "";
+  let lastSpace = -1;
+  for (const ch of value) {
+    if (pyStr(current + ch).length > max && current !== "") {
+      if (lastSpace > 0 && lastSpace < current.length) {
+        pieces.push(current.slice(0, lastSpace));
+        current = current.slice(lastSpace);
+      } else {
+        pieces.push(current);
+        current = "";
+      }
+      lastSpace = -1;
+    }
+    current += ch;
+    if (ch === " " || ch === "\n") lastSpace = current.length;
+  }
+  if (current !== "") pieces.push(current);
+  return "(\n" + pieces.map((p) => "    " + pyStr(p)).join("\n") + "\n)";
+}
+
 /** A Python literal for JSON-like data (str, number, bool, None, list, dict). */
 export function pyLiteral(value: unknown): string {
   if (value === null || value === undefined) return "None";
@@ -54,7 +83,7 @@ export function pyIdent(name: string): string {
 }
 
 /** Text for a `# comment`: one line, no control or invisible characters, bounded length. */
-export function pyComment(text: string, max = 100): string {
+export function pyComment(text: string, max = 72): string {
   const flat = text.replace(/\r\n|\r|\n/g, " ").replace(UNSAFE_RAW, "?");
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }

@@ -15,16 +15,27 @@ export interface TemplateEnv {
   render(name: string, context: object): string;
 }
 
-export function createTemplateEnv(templates: Record<string, string>, helpers: Record<string, Helper>): TemplateEnv {
+/**
+ * `helpers` escape for one syntax and may print; `valueHelpers` compute values (joining,
+ * concatenating) and may only feed another helper inside `(…)`, never print.
+ */
+export function createTemplateEnv(
+  templates: Record<string, string>,
+  helpers: Record<string, Helper>,
+  valueHelpers: Record<string, (...args: never[]) => unknown> = {},
+): TemplateEnv {
   const hb = Handlebars.create();
   for (const [name, fn] of Object.entries(helpers)) {
     hb.registerHelper(name, (...args: unknown[]) => fn(...args.slice(0, -1)));
   }
+  for (const [name, fn] of Object.entries(valueHelpers)) {
+    hb.registerHelper(name, (...args: unknown[]) => (fn as (...a: unknown[]) => unknown)(...args.slice(0, -1)));
+  }
   registerLogicHelpers(hb);
-  const allowed = new Set([...Object.keys(helpers), ...LOGIC_HELPERS]);
+  const printable = new Set(Object.keys(helpers));
   const compiled = new Map<string, HandlebarsTemplateDelegate>();
   for (const [name, source] of Object.entries(templates)) {
-    checkTemplate(name, hb.parse(source), allowed);
+    checkTemplate(name, hb.parse(source), printable);
     if (name.startsWith("_")) hb.registerPartial(name.slice(1).replace(/\.hbs$/, ""), source);
     compiled.set(name, hb.compile(source, { noEscape: true, strict: true, preventIndent: false }));
   }
@@ -32,7 +43,11 @@ export function createTemplateEnv(templates: Record<string, string>, helpers: Re
     render(name, context) {
       const t = compiled.get(name);
       if (!t) throw new Error(`no template ${name}`);
-      return t(context);
+      try {
+        return t(context);
+      } catch (e) {
+        throw new Error(`rendering template ${name}: ${(e as Error).message}`);
+      }
     },
   };
 }
@@ -62,7 +77,7 @@ function checkTemplate(name: string, ast: hbs.AST.Program, allowed: Set<string>)
     if (n.type === "MustacheStatement") {
       const path = n.path as hbs.AST.PathExpression;
       if (n.escaped === false) fail(n, "triple-stash {{{…}}} is not allowed; use an escaping helper");
-      if (path.type !== "PathExpression" || !allowed.has(path.original) || LOGIC_HELPERS.includes(path.original)) {
+      if (path.type !== "PathExpression" || !allowed.has(path.original)) {
         fail(n, `{{${path.original ?? "…"}}} outputs a value without an escaping helper`);
       }
     }

@@ -1,0 +1,118 @@
+// The escaping helpers every target's templates use. Each takes a value from the view and
+// returns text that is safe in one syntax; templates cannot output anything else.
+import { describeCron } from "../../model/cron.js";
+import { mdCode, mdCodeBlock, mdText, mermaidLabel } from "../escape/markdown.js";
+import { pyComment, pyIdent, pyLiteral, pyStr, pyStrLines, pyStrWrapped } from "../escape/python.js";
+import { tomlStr } from "../escape/toml.js";
+import { yamlStr } from "../escape/yaml.js";
+import type { Helper } from "./template-env.js";
+
+function asString(v: unknown, helper: string): string {
+  if (typeof v !== "string") throw new Error(`${helper} expects a string, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function asNumber(v: unknown, helper: string): number {
+  if (typeof v !== "number" || !Number.isFinite(v)) throw new Error(`${helper} expects a number, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+export const HELPERS: Record<string, Helper> = {
+  /** Python `str` literal. */
+  py_str: (v) => pyStr(asString(v, "py_str")),
+  /** Python `str` literal wrapped to stay within the line limit (any length of text). */
+  py_text: (v) => pyStrWrapped(asString(v, "py_text")),
+  /** Python `str` literal, one source line per text line. */
+  py_lines: (v) => pyStrLines(asString(v, "py_lines")),
+  /** Python literal of JSON-like data. */
+  py: (v) => pyLiteral(v),
+  /** A name the model's namer chose (asserted, never escaped). */
+  ident: (v) => pyIdent(asString(v, "ident")),
+  /** Text inside a """docstring""" (one line; quotes and backslashes escaped). */
+  py_doc: (v) => pyComment(asString(v, "py_doc")).replace(/\\/g, "\\\\").replace(/"/g, '\\"'),
+  /** Text inside a `# comment`. */
+  py_comment: (v) => pyComment(asString(v, "py_comment")),
+  /** An integer or float written as a literal. */
+  num: (v) => String(asNumber(v, "num")),
+  yaml_str: (v) => yamlStr(asString(v, "yaml_str")),
+  /** A YAML flow sequence of double-quoted strings. */
+  yaml_list: (v) => {
+    if (!Array.isArray(v)) throw new Error("yaml_list expects an array");
+    return "[" + v.map((x) => yamlStr(asString(x, "yaml_list"))).join(", ") + "]";
+  },
+  toml_str: (v) => tomlStr(asString(v, "toml_str")),
+  md_text: (v) => mdText(asString(v, "md_text")),
+  md_code: (v) => mdCode(asString(v, "md_code")),
+  md_block: (v) => mdCodeBlock(asString(v, "md_block")),
+  mermaid: (v) => mermaidLabel(asString(v, "mermaid")),
+  /** JSON text (for JSON files and values embedded in JSON). */
+  json: (v) => JSON.stringify(v),
+  cron_words: (v) => mdText(describeCron(asString(v, "cron_words"))),
+};
+
+const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+
+/** `${{ secrets.NAME }}` in a GitHub Actions workflow; NAME is asserted, never escaped. */
+HELPERS.gha_secret = (v) => {
+  const name = asString(v, "gha_secret");
+  if (!ENV_NAME.test(name)) throw new Error(`not an environment name: ${JSON.stringify(name)}`);
+  return "${{ secrets." + name + " }}";
+};
+/** `${{ vars.NAME }}` (repository variables, for non-secret settings). */
+HELPERS.gha_var = (v) => {
+  const name = asString(v, "gha_var");
+  if (!ENV_NAME.test(name)) throw new Error(`not an environment name: ${JSON.stringify(name)}`);
+  return "${{ vars." + name + " }}";
+};
+/** An environment variable name (asserted). */
+HELPERS.env_name = (v) => {
+  const name = asString(v, "env_name");
+  if (!ENV_NAME.test(name)) throw new Error(`not an environment name: ${JSON.stringify(name)}`);
+  return name;
+};
+
+/** A command-line flag name derived from an identifier (asserted). */
+HELPERS.cli_flag = (v) => {
+  const flag = asString(v, "cli_flag");
+  if (!/^[a-z][a-z0-9-]*$/.test(flag)) throw new Error(`not a flag name: ${JSON.stringify(flag)}`);
+  return flag;
+};
+
+/**
+ * A Markdown document written by the definition's author (its `readme`): kept as Markdown,
+ * but raw HTML is shown as text and invisible control characters are dropped.
+ */
+HELPERS.md_doc = (v) =>
+  asString(v, "md_doc")
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;");
+
+/** Value helpers: compute strings for the escaping helpers; they can never print. */
+export const VALUE_HELPERS = {
+  concat: (...parts: unknown[]) => parts.map(String).join(""),
+  join: (list: unknown, sep: unknown = ", ") => (Array.isArray(list) ? list.join(typeof sep === "string" ? sep : ", ") : ""),
+};
+
+const PY_TYPES: Record<string, string> = { string: "str", number: "float", boolean: "bool", object: "dict[str, Any]", array: "list[Any]" };
+
+/** The Python type of an input/output field: its JSON type, or a Literal of its enum. */
+HELPERS.py_type = (v) => {
+  const field = v as { type?: unknown; enum?: unknown };
+  if (Array.isArray(field.enum) && field.enum.length > 0 && (field.type === "string" || field.type === undefined)) {
+    return `Literal[${field.enum.map((e) => pyStr(asString(e, "py_type"))).join(", ")}]`;
+  }
+  const t = PY_TYPES[asString(field.type, "py_type")];
+  if (!t) throw new Error(`py_type: unknown type ${JSON.stringify(field.type)}`);
+  return t;
+};
+
+/** A CrewAI Flow decorator from its structured form (method names asserted, labels escaped). */
+HELPERS.flow_decorator = (v) => {
+  const d = v as { kind: string; triggers?: Array<{ method?: string; label?: string }>; after?: string };
+  if (d.kind === "start") return "start()";
+  if (d.kind === "router") return `router(${pyIdent(asString(d.after, "flow_decorator"))})`;
+  const parts = (d.triggers ?? []).map((t) => (t.method !== undefined ? pyIdent(t.method) : pyStr(asString(t.label, "flow_decorator"))));
+  if (parts.length === 0) throw new Error("flow_decorator: listen without triggers");
+  return `listen(${parts.length === 1 ? parts[0] : `and_(${parts.join(", ")})`})`;
+};

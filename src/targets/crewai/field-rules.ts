@@ -1,0 +1,111 @@
+// What the CrewAI target does with every definition field — the loss report's rules.
+// Ordered: the first matching pattern wins.
+import type { FieldRule } from "../../export/loss-report.js";
+import { parsePointer } from "../../read/json-pointer.js";
+import { isProvider } from "../../model/providers.js";
+import type { TeamModel } from "../../model/types.js";
+
+const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
+
+const REGISTRY = "registry-only: no runtime reads it; kept in the provenance copy src/<package>/envelope.json";
+
+export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
+  { pattern: "/$schema", status: "carried", detail: "provenance copy src/<package>/envelope.json" },
+  { pattern: "/name", status: "carried", detail: "team.NAME, README title, runner --help" },
+  { pattern: "/slug", status: "carried", detail: "pyproject name and the Python package name" },
+  { pattern: "/version", status: "carried", detail: "pyproject version and team.VERSION" },
+  { pattern: "/description", status: "carried", detail: "pyproject description, README, the team task's description" },
+  { pattern: "/readme", status: "carried", detail: "TEAM.md, linked from the README" },
+  { pattern: "/changelog", status: "dropped", detail: REGISTRY },
+  { pattern: "/category", status: "dropped", detail: REGISTRY },
+  { pattern: "/tags", status: "dropped", detail: REGISTRY },
+  { pattern: "/visibility", status: "dropped", detail: REGISTRY },
+  { pattern: "/pricing", status: "dropped", detail: REGISTRY },
+  { pattern: "/icon", status: "dropped", detail: REGISTRY },
+  { pattern: "/forkable", status: "dropped", detail: REGISTRY },
+  { pattern: "/forkedFrom", status: "dropped", detail: REGISTRY },
+  { pattern: "/metadata", status: "dropped", detail: REGISTRY },
+  { pattern: "/timeout/runMs", status: "carried", detail: "team.RUN_TIMEOUT_MS: the runner's whole-run deadline (exit 124)" },
+  { pattern: "/timeout/agentMs", status: "carried", detail: "team.AGENT_TIMEOUT_MS: LLM timeout and Agent.max_execution_time of agents without modelConfig.timeoutMs" },
+  { pattern: "/inputs/*", status: "carried", detail: "team.INPUTS: runner flags and --inputs JSON, checked (type, enum, required, default) before any model call" },
+  { pattern: "/outputs/*", status: "carried", detail: "team.TeamResult, the pydantic model of the final result" },
+  { pattern: "/requiredSecrets", status: "carried", detail: ".env.example (names only); checked at start; usable as {{NAME}} in HTTP requests; redacted from results" },
+  { pattern: "/requiredVariables", status: "carried", detail: ".env.example (names only); checked at start; substituted for {{NAME}} at run time" },
+  { pattern: "/agents/*/key", status: "carried", detail: "the agent's method in crew.py and its key in config/agents.yaml" },
+  { pattern: "/agents/*/name", status: "carried", detail: "CrewAI role" },
+  { pattern: "/agents/*/title", status: "carried", detail: "CrewAI goal" },
+  { pattern: "/agents/*/role", status: "carried", detail: "CrewAI goal" },
+  { pattern: "/agents/*/capabilities", status: "carried", detail: "CrewAI goal" },
+  { pattern: "/agents/*/prompt", status: "carried", detail: "prompts/<key>.txt, delivered to the model verbatim after {{NAME}} substitution" },
+  {
+    pattern: "/agents/*/model",
+    resolve: (v) => {
+      const provider = typeof v === "string" && v.includes(":") ? v.slice(0, v.indexOf(":")) : "";
+      return isProvider(provider)
+        ? { status: "carried", detail: "crewai.LLM in models.py" }
+        : { status: "approximated", detail: "not a known provider: passed to crewai.LLM as provider/model through LiteLLM" };
+    },
+  },
+  {
+    pattern: "/agents/*/modelConfig",
+    status: "carried",
+    detail: "crewai.LLM in models.py with temperature, max_tokens and timeout",
+  },
+  {
+    pattern: "/agents/*/adapterType",
+    resolve: (v) =>
+      typeof v === "string" && v.endsWith("_local")
+        ? { status: "approximated", detail: `${v} runs a local tool; the export calls the vendor's API instead` }
+        : { status: "carried", detail: "http: the model provider's API" },
+  },
+  {
+    pattern: "/agents/*/key",
+    resolve: (_v, pointer, model) => {
+      const agent = agentAt(pointer, model);
+      return model.execution.mode === "hierarchy" && model.execution.otherRoots.includes(agent.key)
+        ? { status: "approximated", detail: `a second top-level agent: it works as a coworker the first root (${model.execution.entryAgent}) can delegate to` }
+        : undefined;
+    },
+  },
+  { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager delegates to its reports (a sub-team tool below the top level)" },
+  ...(["allowedHosts", "accessPolicy"] as const).map(
+    (field): FieldRule => ({
+      pattern: `/agents/*/${field}`,
+      resolve: (_v, pointer, model) => {
+        const agent = agentAt(pointer, model);
+        const manager = model.execution.mode === "hierarchy" && agent.children.length > 0;
+        return manager
+          ? { status: "approximated", detail: "CrewAI allows no tools on a manager: a \"Requests\" coworker holds the manager's http_request tool and policy" }
+          : { status: "carried", detail: "config/access_policies.yaml, enforced by the agent's http_request tool" };
+      },
+    }),
+  ),
+  { pattern: "/agents/*/metadata", status: "dropped", detail: REGISTRY },
+  { pattern: "/pipeline", status: "carried", detail: "flow.py: a CrewAI Flow step per pipeline step; joins wait for every dependency" },
+  {
+    pattern: "/gates/*",
+    resolve: (_v, _p, model) =>
+      model.execution.mode === "hierarchy"
+        ? { status: "dropped", detail: "a gate between agents of a hierarchy (no pipeline) has no step boundary to pause at in a CrewAI crew" }
+        : undefined,
+  },
+  { pattern: "/gates/*/recordActions/*/endpointTemplate", status: "dropped", detail: "registry UI endpoint: reviewers decide through the runner's prompt or a decisions file" },
+  { pattern: "/gates/*/recordActions/*/style", status: "dropped", detail: "review UI colour; the terminal review has none" },
+  { pattern: "/gates/*/recordActions/*/label", status: "carried", detail: "the action's label in the terminal review and the decisions file" },
+  { pattern: "/gates/*/recordActions/*/verb", status: "carried", detail: "what the action does (approve, skip, reject, reset)" },
+  {
+    pattern: "/gates/*/trigger",
+    resolve: (v) =>
+      v === "scheduled"
+        ? { status: "approximated", detail: "scheduled release has no clock here: treated as all_resolved" }
+        : { status: "carried", detail: "gates.evaluate decides when the gate releases" },
+  },
+  { pattern: "/gates/*/*", status: "carried", detail: "team.GATES, enforced by gates.py in the flow" },
+  { pattern: "/schedule/type", status: "carried", detail: "README; cron: .github/workflows/scheduled-run.yml" },
+  { pattern: "/schedule/cron", status: "carried", detail: ".github/workflows/scheduled-run.yml `schedule`, and described in words in the README" },
+  { pattern: "/schedule/label", status: "carried", detail: "README" },
+  { pattern: "/schedule/webhookSecret", status: "dropped", detail: "event triggers need a webhook receiver, which the export does not include" },
+  { pattern: "/schedule/conditionInterval", status: "dropped", detail: "condition polling needs a scheduler, which the export does not include" },
+  { pattern: "/schedule/conditionPrompt", status: "dropped", detail: "condition polling needs a scheduler, which the export does not include" },
+  { pattern: "/workspace", status: "dropped", detail: "persistent workspace documents have no CrewAI equivalent" },
+];

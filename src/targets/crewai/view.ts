@@ -1,0 +1,320 @@
+// TeamModel → the view the CrewAI templates render. All decisions about CrewAI live here;
+// templates only lay text out, and every value they print passes an escaping helper.
+import type { LossEntry } from "../../export/loss-report.js";
+import { lossCounts } from "../../export/loss-report.js";
+import type { AgentModel, GateModel, IOFieldModel, StepModel, TeamModel } from "../../model/types.js";
+import { fieldNamespace } from "../../model/namer.js";
+import { pathLabel } from "../../read/json-pointer.js";
+import { crewaiModelId, crewaiProvider } from "./providers.js";
+
+export const CREWAI_VERSION = "1.15.30";
+
+export interface AgentView {
+  key: string;
+  ident: string;
+  index: number;
+  /** `agents[1] billing-specialist` — for comments pointing back to the definition. */
+  ref: string;
+  name: string;
+  title: string;
+  goal: string;
+  model?: string;
+  modelSource: string;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs: number;
+  hasEgress: boolean;
+  egressSource: string;
+  defaultAction: "allow" | "deny";
+  rules: Array<{ host?: string; methods?: string[]; pathPrefix?: string; action: string; reason?: string; ref: string }>;
+  allowedHosts?: string[];
+  parent?: string;
+  parentRef?: string;
+  children: string[];
+  isManager: boolean;
+  isRoot: boolean;
+  /** Hierarchy mode: the manager has egress, so a Requests coworker carries its tool. */
+  needsRequestsDelegate: boolean;
+  requestsIdent: string;
+}
+
+/** A flow.py decorator: `@start()`, `@listen(a)`, `@listen(and_("gate:released", b))`, `@router(a)`. */
+export type FlowDecorator = { kind: "start" } | { kind: "listen"; triggers: Array<{ method: string } | { label: string }> } | { kind: "router"; after: string };
+
+export interface FlowMethod {
+  ident: string;
+  key: string;
+  isGate: boolean;
+  comment: string;
+  decorator: FlowDecorator;
+}
+
+export interface CrewaiView {
+  package: string;
+  distribution: string;
+  className: string;
+  team: TeamModel["team"];
+  mode: "hierarchy" | "pipeline";
+  agents: AgentView[];
+  root?: AgentView;
+  otherRoots: AgentView[];
+  steps: Array<StepModel & { ref: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; gateIn: GateModel[]; ungatedDeps: string[] }>;
+  gates: Array<GateModel & { ref: string; recordClass: string; afterIdent: string }>;
+  inputs: Array<IOFieldModel & { pyType: string; flag: string; defaultJson: string; pointerLabel: string }>;
+  finalStep: string;
+  recordSteps: Array<{ stepKey: string; recordClass: string; recordsClass: string; gateRefs: string; fields: Array<{ name: string; ident: string }> }>;
+  timeoutsDefaulted: boolean;
+  teamTask: { description: string; expectedOutput: string };
+  flowMethods: FlowMethod[];
+  needsAnd: boolean;
+  needsAny: boolean;
+  needsConfigDict: boolean;
+  needsRecordAction: boolean;
+  agentIdents: Record<string, string>;
+  stepIdents: Record<string, string>;
+  outputs: Array<IOFieldModel & { pyType: string; pointerLabel: string }>;
+  secrets: string[];
+  variables: string[];
+  providerKeys: Array<{ keys: string[]; label: string; agents: string }>;
+  needsDefaultModel: boolean;
+  defaultModelAgents: string;
+  extras: string[];
+  dependency: string;
+  runTimeoutMs: number;
+  agentTimeoutMs: number;
+  schedule: TeamModel["schedule"];
+  hasCron: boolean;
+  /** Every environment name the runner reads: secrets, variables, provider keys, MODEL. */
+  envNames: string[];
+  workflowTimeoutMinutes: number;
+  hasGates: boolean;
+  loss: { counts: ReturnType<typeof lossCounts>; notCarried: LossEntry[] };
+}
+
+const PY_TYPES: Record<IOFieldModel["type"], string> = {
+  string: "str",
+  number: "float",
+  boolean: "bool",
+  object: "dict[str, Any]",
+  array: "list[Any]",
+};
+
+function goalOf(a: AgentModel): string {
+  const caps = a.capabilities.length ? ` Capabilities: ${a.capabilities.join(", ")}.` : "";
+  return `${a.title} (${a.role}).${caps}`;
+}
+
+export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
+  const byKey = new Map(model.agents.map((a) => [a.key, a]));
+  const hierarchy = model.execution.mode === "hierarchy";
+  const agents: AgentView[] = model.agents.map((a) => {
+    const isManager = hierarchy && a.children.length > 0;
+    const view: AgentView = {
+      key: a.key,
+      ident: a.ident,
+      index: a.index,
+      ref: `agents[${a.index}] ${a.key}`,
+      name: a.name,
+      title: a.title,
+      goal: goalOf(a),
+      modelSource: a.llm ? (a.llm.source === "model" ? `model ${a.llm.provider}:${a.llm.model}` : `modelConfig ${a.llm.provider} ${a.llm.model}`) : "no model: MODEL",
+      timeoutMs: a.timeoutMs,
+      hasEgress: a.egress.allowsAny,
+      egressSource: a.egress.source,
+      defaultAction: a.egress.defaultAction,
+      rules: a.egress.rules.map((r, j) => ({
+        ...(r.host !== undefined ? { host: r.host } : {}),
+        ...(r.methods !== undefined ? { methods: r.methods } : {}),
+        ...(r.pathPrefix !== undefined ? { pathPrefix: r.pathPrefix } : {}),
+        action: r.action,
+        ...(r.reason !== undefined ? { reason: r.reason } : {}),
+        ref: `rules[${j}]`,
+      })),
+      children: a.children,
+      isManager,
+      isRoot: a.parent === undefined,
+      needsRequestsDelegate: isManager && a.egress.allowsAny,
+      requestsIdent: `${a.ident}_requests`,
+    };
+    if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
+    if (a.llm) {
+      view.model = crewaiModelId(a.llm);
+      if (a.llm.temperature !== undefined) view.temperature = a.llm.temperature;
+      if (a.llm.maxTokens !== undefined) view.maxTokens = a.llm.maxTokens;
+    }
+    if (a.parent !== undefined) {
+      view.parent = a.parent;
+      view.parentRef = `agents[${byKey.get(a.parent)!.index}] ${a.parent}`;
+    }
+    return view;
+  });
+  const agentView = new Map(agents.map((a) => [a.key, a]));
+  const gates = model.gates.map((g) => ({
+    ...g,
+    ref: `gates[${g.index}] ${g.name}`,
+    recordClass: `${pascal(g.ident)}Record`,
+    afterIdent: "",
+  }));
+  const steps =
+    model.execution.mode === "pipeline"
+      ? model.execution.steps.map((s) => {
+          const gateIn = model.gates.filter((g) => g.triggersStep === s.key);
+          const gated = new Set(gateIn.map((g) => g.afterStep));
+          return {
+            ...s,
+            ref: `pipeline[${s.index}] ${s.key}`,
+            agentIdent: agentView.get(s.agentKey)!.ident,
+            label: s.label ?? s.key,
+            expectedOutput: "",
+            isFinal: false,
+            gateIn,
+            ungatedDeps: s.dependsOn.filter((d) => !gated.has(d)),
+          };
+        })
+      : [];
+  const used = model.agents.filter((a) => a.llm);
+  const providerKeys = [...new Set(used.map((a) => a.llm!.provider))].map((p) => {
+    const keys = crewaiProvider(p).keys;
+    return { keys, label: keys.join(" or "), agents: used.filter((a) => a.llm!.provider === p).map((a) => a.key).join(", ") };
+  }).filter((p) => p.keys.length > 0);
+  const extras = [...new Set(used.map((a) => crewaiProvider(a.llm!.provider).extra).filter((e): e is string => !!e))].sort();
+  const withoutModel = model.agents.filter((a) => !a.llm);
+  const root = hierarchy ? agentView.get(model.execution.mode === "hierarchy" ? model.execution.entryAgent : "")! : undefined;
+  const otherRoots = model.execution.mode === "hierarchy" ? model.execution.otherRoots.map((k) => agentView.get(k)!) : [];
+  const view: CrewaiView = {
+    package: model.names.package,
+    distribution: model.names.distribution,
+    className: model.names.className,
+    team: model.team,
+    mode: model.execution.mode,
+    agents,
+    otherRoots,
+    steps,
+    gates,
+    inputs: model.inputs.map((f) => ({ ...f, pyType: PY_TYPES[f.type], flag: f.ident.replace(/_/g, "-"), defaultJson: f.hasDefault ? JSON.stringify(f.default) : "", pointerLabel: pathLabel(f.pointer) })),
+    finalStep: [...steps].reverse().find((s) => s.dependents.length === 0)?.key ?? "",
+    recordSteps: recordSteps(model, steps),
+    timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",
+    flowMethods: [],
+    needsAnd: false,
+    teamTask: { description: `Handle this run of the ${model.team.name} team.\n\n${model.team.description}`, expectedOutput: outputsExpectation(model) },
+    needsAny: model.outputs.some((o) => o.type === "object" || o.type === "array"),
+    needsConfigDict: model.outputs.length > 0 || (model.execution.mode === "pipeline" && model.gates.length > 0),
+    needsRecordAction: model.execution.mode === "pipeline" && model.gates.some((g) => g.recordActions.length > 0),
+    agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
+    stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
+    outputs: model.outputs.map((f) => ({ ...f, pyType: PY_TYPES[f.type], pointerLabel: pathLabel(f.pointer) })),
+    secrets: model.secrets.map((s) => s.name),
+    variables: model.variables.map((v) => v.name),
+    providerKeys,
+    needsDefaultModel: withoutModel.length > 0,
+    defaultModelAgents: withoutModel.map((a) => `agents[${a.index}] ${a.key}`).join(", "),
+    extras,
+    dependency: `crewai${extras.length ? `[${extras.join(",")}]` : ""}>=${CREWAI_VERSION},<2.0.0`,
+    runTimeoutMs: model.timeouts.runMs,
+    agentTimeoutMs: model.timeouts.agentMs,
+    schedule: model.schedule,
+    hasCron: model.schedule.type === "cron",
+    envNames: [
+      ...new Set([
+        ...model.secrets.map((s) => s.name),
+        ...model.variables.map((v) => v.name),
+        ...providerKeys.map((p) => p.keys[0]!),
+        ...(withoutModel.length ? ["MODEL"] : []),
+      ]),
+    ],
+    workflowTimeoutMinutes: Math.ceil(model.timeouts.runMs / 60_000) + 10,
+    hasGates: model.gates.length > 0 && model.execution.mode === "pipeline",
+    loss: { counts: lossCounts(loss), notCarried: loss.filter((e) => e.status !== "carried") },
+  };
+  if (root) view.root = root;
+  view.flowMethods = flowMethods(model);
+  view.needsAnd = view.flowMethods.some((m) => m.decorator.kind === "listen" && m.decorator.triggers.length > 1);
+  for (const step of view.steps) {
+    step.isFinal = step.key === view.finalStep;
+    const records = view.recordSteps.find((r) => r.stepKey === step.key);
+    step.expectedOutput = records
+      ? `A JSON object {"records": [...]}; each record has the fields ${records.fields.map((f) => `${f.name} (string)`).join(" and ")}.`
+      : step.isFinal
+        ? outputsExpectation(model)
+        : "The result of this step.";
+  }
+  return view;
+}
+
+/** One records model per gated step: the union of its gates' fields, class names kept distinct. */
+function recordSteps(model: TeamModel, steps: Array<{ key: string; ident: string }>): CrewaiView["recordSteps"] {
+  if (model.execution.mode !== "pipeline") return [];
+  const taken = new Set<string>();
+  return steps.flatMap((step) => {
+    const gates = model.gates.filter((g) => g.afterStep === step.key);
+    if (gates.length === 0) return [];
+    const names = [...new Set(gates.flatMap((g) => g.fields.map((f) => f.name)))];
+    const ns = fieldNamespace();
+    let base = pascal(step.ident);
+    for (let n = 2; taken.has(base); n++) base = `${pascal(step.ident)}${n}`;
+    taken.add(base);
+    return [{
+      stepKey: step.key,
+      recordClass: `${base}Record`,
+      recordsClass: `${base}Records`,
+      gateRefs: gates.map((g) => `gates[${g.index}] ${g.name}`).join(", "),
+      fields: names.map((name) => ({ name, ident: ns.claim(name) })),
+    }];
+  });
+}
+
+/** flow.py: steps in topological order, each gate's router right after the step it reviews. */
+function flowMethods(model: TeamModel): FlowMethod[] {
+  if (model.execution.mode !== "pipeline") return [];
+  const steps = model.execution.steps;
+  const identOf = new Map(steps.map((s) => [s.key, s.ident]));
+  const agentOf = new Map(model.agents.map((a) => [a.key, a]));
+  const out: FlowMethod[] = [];
+  for (const step of steps) {
+    const gatesIn = model.gates.filter((g) => g.triggersStep === step.key);
+    const gated = new Set(gatesIn.map((g) => g.afterStep));
+    const triggers: Array<{ method: string } | { label: string }> = [
+      ...gatesIn.map((g) => ({ label: `${g.name}:released` })),
+      ...step.dependsOn.filter((d) => !gated.has(d)).map((d) => ({ method: identOf.get(d)! })),
+    ];
+    const agent = agentOf.get(step.agentKey)!;
+    const via = gatesIn.map((g) => `gates[${g.index}]`).join(", ");
+    const deps = step.dependsOn.length ? `, dependsOn ${step.dependsOn.join(", ")}${via ? ` (through ${via})` : ""}` : "";
+    out.push({
+      ident: step.ident,
+      key: step.key,
+      isGate: false,
+      comment: `pipeline[${step.index}] ${step.key} (agent ${agent.key})${deps}`,
+      decorator: triggers.length === 0 ? { kind: "start" } : { kind: "listen", triggers },
+    });
+    for (const gate of model.gates.filter((g) => g.afterStep === step.key)) {
+      out.push({
+        ident: gate.ident,
+        key: gate.name,
+        isGate: true,
+        comment: `gates[${gate.index}] ${gate.name}: afterStep ${gate.afterStep}, triggersStep ${gate.triggersStep}`,
+        decorator: { kind: "router", after: step.ident },
+      });
+    }
+  }
+  return out;
+}
+
+/** What the team's final answer must look like, for the task's expected_output. */
+function outputsExpectation(model: TeamModel): string {
+  if (model.outputs.length === 0) return 'A JSON object {"answer": "<the team\'s final answer>"}.';
+  const lines = model.outputs.map((o) => {
+    const details = [o.type, ...(o.required ? ["required"] : []), ...(o.enum ? [`one of ${o.enum.join(", ")}`] : [])].join(", ");
+    return `- ${o.key} (${details})${o.description ? `: ${o.description}` : ""}`;
+  });
+  return ["A JSON object with these fields:", ...lines].join("\n");
+}
+
+function pascal(ident: string): string {
+  return ident
+    .split("_")
+    .filter(Boolean)
+    .map((p) => p[0]!.toUpperCase() + p.slice(1))
+    .join("");
+}

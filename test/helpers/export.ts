@@ -1,0 +1,26 @@
+// Exporting test definitions in-process, for snapshot and end-to-end suites.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { exportDefinition } from "../../src/export/export.js";
+import type { FileSet } from "../../src/export/file-set.js";
+import { TARGETS } from "../../src/targets/index.js";
+import { ROOT } from "./cli.js";
+
+/** Every valid definition we ship: the bundled examples and the valid fixtures. */
+export function validDefinitions(): Array<{ name: string; path: string }> {
+  const dirs = [join(ROOT, "examples"), join(ROOT, "test/fixtures/valid")];
+  return dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".envelope.json"))
+      .sort()
+      .map((f) => ({ name: f.replace(/\.envelope\.json$/, ""), path: join(dir, f) })),
+  );
+}
+
+export function exportFile(path: string, target: string): FileSet {
+  const t = TARGETS[target];
+  if (!t) throw new Error(`no target ${target}`);
+  const result = exportDefinition(readFileSync(path), t, { file: path });
+  if (!result.ok || !result.files) throw new Error(`export of ${path} failed: ${JSON.stringify(result.diagnostics.filter((d) => d.severity === "error"))}${result.failure ?? ""}`);
+  return result.files;
+}
