@@ -6,6 +6,8 @@ export interface FileEntry {
   bytes: Uint8Array;
   /** 0o644 for files, 0o755 for executables. */
   mode: number;
+  /** Copied verbatim from a target's static files (the same for every team). */
+  verbatim?: boolean;
 }
 
 export class UnsafePathError extends Error {}
@@ -25,11 +27,11 @@ export function checkRelativePath(path: string): string {
 export class FileSet {
   private readonly files = new Map<string, FileEntry>();
 
-  add(path: string, content: string | Uint8Array, mode = 0o644): void {
+  add(path: string, content: string | Uint8Array, mode = 0o644, verbatim = false): void {
     checkRelativePath(path);
     if (this.files.has(path)) throw new Error(`file written twice: ${path}`);
     const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
-    this.files.set(path, { bytes, mode });
+    this.files.set(path, verbatim ? { bytes, mode, verbatim } : { bytes, mode });
   }
 
   get(path: string): FileEntry | undefined {

@@ -28,7 +28,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
 
   for (const s of statics) {
     if (!wantsStatic(s.path, view)) continue;
-    files.add(s.path.replace(/^src\/PKG\//, `${pkg}/`), s.bytes, s.executable ? 0o755 : 0o644);
+    files.add(s.path.replace(/^src\/PKG\//, `${pkg}/`), s.bytes, s.executable ? 0o755 : 0o644, true);
   }
   text("pyproject.toml", "pyproject.toml.hbs");
   text("README.md", "README.md.hbs");
@@ -49,7 +49,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   if (view.mode === "pipeline") python(`${pkg}/flow.py`, "src/flow.py.hbs");
   python("tests/project.py", "tests/project.py.hbs");
   // The access-policy vectors shared with every target and the TypeScript side (spec/).
-  files.add("tests/policy_vectors.json", readFileSync(new URL("../../../spec/access-policy-vectors.json", import.meta.url)));
+  files.add("tests/policy_vectors.json", readFileSync(new URL("../../../spec/access-policy-vectors.json", import.meta.url)), 0o644, true);
   return files;
 }
 

@@ -1,0 +1,109 @@
+// Cached Python environments for the end-to-end tests. Each lock under python/ gets one
+// virtual environment outside the repository, keyed by the lock's hash, created on first
+// use with uv (itself bootstrapped into the cache with pip), so CI and developers pay for
+// the install once per lock change.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const UV_VERSION = "0.13.9";
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export function cacheRoot(): string {
+  return process.env.ENVELOPE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "envelope-export");
+}
+
+export interface PythonEnv {
+  python: string;
+  bin: string;
+  root: string;
+}
+
+export type PythonAvailability = { ok: true; python: string; version: string } | { ok: false; reason: string };
+
+/** A Python ≥ 3.10 to build environments with, or why there is none. */
+export function findPython(): PythonAvailability {
+  for (const candidate of [process.env.ENVELOPE_PYTHON, "python3.11", "python3.12", "python3.13", "python3.10", "python3"].filter(Boolean) as string[]) {
+    const r = spawnSync(candidate, ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], { encoding: "utf8" });
+    if (r.status !== 0) continue;
+    const version = r.stdout.trim();
+    const [major, minor] = version.split(".").map(Number);
+    if (major === 3 && minor! >= 10 && minor! <= 13) return { ok: true, python: candidate, version };
+  }
+  return { ok: false, reason: "no Python 3.10–3.13 found (set ENVELOPE_PYTHON to one)" };
+}
+
+/**
+ * Whether the end-to-end suites run. Without Python they are skipped with a loud message —
+ * except under CI=true, where a missing Python must fail the run, not hide it.
+ */
+export function e2eGate(): { run: boolean; python?: string } {
+  const found = findPython();
+  if (found.ok) return { run: true, python: found.python };
+  const message = `\n!!! end-to-end Python tests SKIPPED: ${found.reason}\n`;
+  if (process.env.CI === "true") throw new Error(message + "CI=true: refusing to skip.");
+  process.stderr.write(message);
+  return { run: false };
+}
+
+function uvBinary(python: string): string {
+  const dir = join(cacheRoot(), `uv-${UV_VERSION}`);
+  const uv = join(dir, "bin", "uv");
+  buildOnce(dir, () => {
+    execFileSync(python, ["-m", "venv", dir], { stdio: "inherit" });
+    execFileSync(join(dir, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `uv==${UV_VERSION}`], { stdio: "inherit" });
+  });
+  return uv;
+}
+
+/**
+ * Builds `dir` in place exactly once across concurrent test workers: a lock directory
+ * serializes builders, and a `.complete` marker tells a finished build from a crashed one.
+ */
+function buildOnce(dir: string, build: () => void): void {
+  const marker = join(dir, ".complete");
+  if (existsSync(marker)) return;
+  mkdirSync(cacheRoot(), { recursive: true });
+  const lock = `${dir}.lock`;
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (existsSync(marker)) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}; remove it if no install is running`);
+      execFileSync("sleep", ["2"]);
+    }
+  }
+  try {
+    if (existsSync(marker)) return;
+    rmSync(dir, { recursive: true, force: true });
+    build();
+    writeFileSync(marker, new Date(0).toISOString());
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The environment for `python/<name>.lock`, created if missing. */
+export function ensureEnv(name: string, python: string): PythonEnv {
+  const lock = join(ROOT, "python", `${name}.lock`);
+  const hash = createHash("sha256").update(readFileSync(lock)).digest("hex").slice(0, 16);
+  const root = join(cacheRoot(), `venv-${name}-${hash}`);
+  const uv = uvBinary(python);
+  buildOnce(root, () => {
+    execFileSync(uv, ["venv", "--quiet", "--python", python, root], { stdio: "inherit" });
+    execFileSync(uv, ["pip", "install", "--quiet", "--python", join(root, "bin", "python"), "--require-hashes", "-r", lock], { stdio: "inherit" });
+  });
+  return { python: join(root, "bin", "python"), bin: join(root, "bin"), root };
+}
+
+/** Installs a generated project into the environment (editable, its own dependencies already locked). */
+export function installProject(env: PythonEnv, projectDir: string): void {
+  const uv = join(cacheRoot(), `uv-${UV_VERSION}`, "bin", "uv");
+  execFileSync(uv, ["pip", "install", "--quiet", "--python", env.python, "--no-deps", "-e", projectDir], { stdio: "pipe" });
+}

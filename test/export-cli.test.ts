@@ -1,0 +1,108 @@
+// `envelope export`: sinks, dry run, JSON summary, strictness, refusals — through the CLI.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { UNMAPPED } from "../src/export/loss-report.js";
+import { ROOT, runCli } from "./helpers/cli.js";
+import { validDefinitions } from "./helpers/export.js";
+import { exportDefinition } from "../src/export/export.js";
+import { crewaiTarget } from "../src/targets/crewai/index.js";
+
+const EXAMPLE = ROOT + "examples/support-tier.envelope.json";
+const tmp = () => mkdtempSync(join(tmpdir(), "envelope-export-"));
+
+describe("envelope export --target crewai", () => {
+  it("writes the project and prints the loss summary", async () => {
+    const out = join(tmp(), "support-tier");
+    const r = await runCli(["export", EXAMPLE, "--target", "crewai", "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^wrote \d+ files \(\d+ bytes\) to /);
+    expect(r.stdout).toMatch(/loss report: \d+ carried, \d+ approximated, \d+ not carried/);
+    for (const f of ["pyproject.toml", "README.md", ".env.example", ".gitignore", "ENVELOPE_EXPORT.md", "src/support_tier/crew.py", "src/support_tier/main.py", "src/support_tier/config/agents.yaml", "src/support_tier/config/tasks.yaml", "src/support_tier/envelope.json", "tests/conftest.py"]) {
+      expect(existsSync(join(out, f)), f).toBe(true);
+    }
+    expect(readFileSync(join(out, "src/support_tier/envelope.json"), "utf8")).toBe(readFileSync(EXAMPLE, "utf8"));
+  });
+
+  it("--dry-run lists files and writes nothing; --json summarizes", async () => {
+    const out = join(tmp(), "x");
+    const dry = await runCli(["export", EXAMPLE, "--target", "crewai", "--out", out, "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("would write");
+    expect(dry.stdout).toContain("  src/support_tier/crew.py");
+    expect(existsSync(out)).toBe(false);
+    const json = JSON.parse((await runCli(["export", EXAMPLE, "--target", "crewai", "--dry-run", "--json"])).stdout);
+    expect(json.target).toBe("crewai");
+    expect(json.files.find((f: { path: string }) => f.path === "pyproject.toml").size).toBeGreaterThan(100);
+    expect(json.loss.entries.length).toBeGreaterThan(40);
+  });
+
+  it("refuses a non-empty directory unless --force, and never touches it", async () => {
+    const out = tmp();
+    writeFileSync(join(out, "notes.txt"), "mine");
+    const r = await runCli(["export", EXAMPLE, "--target", "crewai", "--out", out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("is not empty");
+    expect(readdirSync(out)).toEqual(["notes.txt"]);
+    expect((await runCli(["export", EXAMPLE, "--target", "crewai", "--out", out, "--force"])).code).toBe(0);
+    expect(existsSync(join(out, "notes.txt"))).toBe(false);
+  });
+
+  it("--zip streams an archive that unpacks to the same files", async () => {
+    const dir = tmp();
+    const zip = join(dir, "p.zip");
+    expect((await runCli(["export", EXAMPLE, "--target", "crewai", "--zip", zip])).code).toBe(0);
+    expect((await runCli(["export", EXAMPLE, "--target", "crewai", "--zip", zip])).code).toBe(2);
+    const unpacked = join(dir, "u");
+    mkdirSync(unpacked);
+    const r = spawnSync("python3", ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", zip, unpacked]);
+    expect(r.status).toBe(0);
+    const out = join(dir, "o");
+    await runCli(["export", EXAMPLE, "--target", "crewai", "--out", out]);
+    expect(readFileSync(join(unpacked, "support-tier/src/support_tier/crew.py"), "utf8")).toBe(readFileSync(join(out, "src/support_tier/crew.py"), "utf8"));
+    expect(statSync(zip).size).toBeGreaterThan(1000);
+  });
+
+  it("--strict fails when a field is not fully carried, naming the fields", async () => {
+    const r = await runCli(["export", EXAMPLE, "--target", "crewai", "--dry-run", "--strict"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--strict: \d+ fields? (is|are) not fully carried to CrewAI: .*pricing/);
+  });
+
+  it("an invalid definition exits 1 with diagnostics and writes nothing", async () => {
+    const bad = join(tmp(), "bad.json");
+    writeFileSync(bad, '{"a": 1,}');
+    const out = join(tmp(), "never");
+    const r = await runCli(["export", bad, "--target", "crewai", "--out", out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("E_JSON_SYNTAX");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("usage errors exit 2", async () => {
+    expect((await runCli(["export", EXAMPLE, "--out", "x"])).code).toBe(2);
+    expect((await runCli(["export", EXAMPLE, "--target", "autogen", "--out", "x"])).code).toBe(2);
+    expect((await runCli(["export", EXAMPLE, "--target", "crewai"])).code).toBe(2);
+  });
+});
+
+describe("the CrewAI loss report", () => {
+  it.each(validDefinitions())("$name: every field has a rule", ({ path }) => {
+    const r = exportDefinition(readFileSync(path), crewaiTarget);
+    expect(r.ok).toBe(true);
+    expect(r.loss!.filter((e) => e.detail === UNMAPPED).map((e) => e.field)).toEqual([]);
+  });
+  it("support-tier: lists every field of the example, registry fields as not carried", () => {
+    const r = exportDefinition(readFileSync(EXAMPLE), crewaiTarget);
+    const byField = new Map(r.loss!.map((e) => [e.field, e]));
+    for (const f of ["name", "slug", "version", "description", "category", "tags", "visibility", "pricing", "inputs.ticket_text", "outputs.escalated", "requiredSecrets", "requiredVariables", "readme", "agents[0].prompt", "agents[1].accessPolicy", "agents[2].reportsToKey", "metadata"]) {
+      expect(byField.has(f), f).toBe(true);
+    }
+    expect(byField.get("pricing")!.status).toBe("dropped");
+    expect(byField.get("agents[0].accessPolicy")!.status).toBe("approximated");
+    expect(byField.get("agents[1].prompt")!.status).toBe("carried");
+    expect(r.files!.text("ENVELOPE_EXPORT.md")).toContain("| `pricing` |");
+  });
+});
