@@ -118,7 +118,8 @@ describe("loss report", () => {
     const entries = buildLossReport(def, [
       { pattern: "/agents/*/prompt", status: "carried", detail: "system prompt" },
       { pattern: "/tags", status: "dropped", detail: "registry only" },
-      { pattern: "/agents/*/key", status: "carried", detail: "agent id", resolve: (v) => ({ status: "approximated", detail: `key ${String(v)}` }) },
+      { pattern: "/agents/*/key", resolve: () => undefined },
+      { pattern: "/agents/*/key", resolve: (v) => ({ status: "approximated", detail: `key ${String(v)}` }) },
     ], model);
     expect(entries.find((e) => e.pointer === "/agents/0/prompt")).toMatchObject({ status: "carried", field: "agents[0].prompt" });
     expect(entries.find((e) => e.pointer === "/tags")).toMatchObject({ status: "dropped" });
