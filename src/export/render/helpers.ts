@@ -116,3 +116,10 @@ HELPERS.flow_decorator = (v) => {
   if (parts.length === 0) throw new Error("flow_decorator: listen without triggers");
   return `listen(${parts.length === 1 ? parts[0] : `and_(${parts.join(", ")})`})`;
 };
+
+/** A tuple of strings: `()`, `("a",)`, `("a", "b")` — no trailing comma to explode it. */
+HELPERS.py_tuple = (v) => {
+  if (!Array.isArray(v)) throw new Error("py_tuple expects an array");
+  const items = v.map((x) => pyStrWrapped(asString(x, "py_tuple")));
+  return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
+};

@@ -31,6 +31,16 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/outputs/*", status: "carried", detail: "team.TeamResult, the pydantic model of the final result" },
   { pattern: "/requiredSecrets", status: "carried", detail: ".env.example (names only); checked at start; usable as {{NAME}} in HTTP requests; redacted from results" },
   { pattern: "/requiredVariables", status: "carried", detail: ".env.example (names only); checked at start; substituted for {{NAME}} at run time" },
+  {
+    pattern: "/agents/*/key",
+    resolve: (_v, pointer, model) => {
+      const agent = agentAt(pointer, model);
+      return model.execution.mode === "hierarchy" && model.execution.otherRoots.includes(agent.key)
+        ? { status: "approximated", detail: `a second top-level agent: it works as a coworker the first root (${model.execution.entryAgent}) can delegate to` }
+        : undefined;
+    },
+  },
+  { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager delegates to its reports (a sub-team tool below the top level)" },
   { pattern: "/agents/*/key", status: "carried", detail: "the agent's method in crew.py and its key in config/agents.yaml" },
   { pattern: "/agents/*/name", status: "carried", detail: "CrewAI role" },
   { pattern: "/agents/*/title", status: "carried", detail: "CrewAI goal" },
@@ -58,16 +68,6 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
         ? { status: "approximated", detail: `${v} runs a local tool; the export calls the vendor's API instead` }
         : { status: "carried", detail: "http: the model provider's API" },
   },
-  {
-    pattern: "/agents/*/key",
-    resolve: (_v, pointer, model) => {
-      const agent = agentAt(pointer, model);
-      return model.execution.mode === "hierarchy" && model.execution.otherRoots.includes(agent.key)
-        ? { status: "approximated", detail: `a second top-level agent: it works as a coworker the first root (${model.execution.entryAgent}) can delegate to` }
-        : undefined;
-    },
-  },
-  { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager delegates to its reports (a sub-team tool below the top level)" },
   ...(["allowedHosts", "accessPolicy"] as const).map(
     (field): FieldRule => ({
       pattern: `/agents/*/${field}`,

@@ -59,7 +59,7 @@ export interface CrewaiView {
   root?: AgentView;
   otherRoots: AgentView[];
   steps: Array<StepModel & { ref: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; gateIn: GateModel[]; ungatedDeps: string[] }>;
-  gates: Array<GateModel & { ref: string; recordClass: string; afterIdent: string }>;
+  gates: Array<GateModel & { ref: string; fieldNames: string[] }>;
   inputs: Array<IOFieldModel & { pyType: string; flag: string; defaultJson: string; pointerLabel: string }>;
   finalStep: string;
   recordSteps: Array<{ stepKey: string; recordClass: string; recordsClass: string; gateRefs: string; fields: Array<{ name: string; ident: string }> }>;
@@ -152,8 +152,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   const gates = model.gates.map((g) => ({
     ...g,
     ref: `gates[${g.index}] ${g.name}`,
-    recordClass: `${pascal(g.ident)}Record`,
-    afterIdent: "",
+    fieldNames: g.fields.map((f) => f.name),
   }));
   const steps =
     model.execution.mode === "pipeline"

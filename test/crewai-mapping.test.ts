@@ -1,0 +1,135 @@
+// One test per row of the CrewAI mapping: what each definition field becomes in the files.
+// (The generated projects' own tests, run in test/e2e, prove the behaviour on CrewAI.)
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { exportDefinition } from "../src/export/export.js";
+import { crewaiTarget } from "../src/targets/crewai/index.js";
+import { ROOT } from "./helpers/cli.js";
+import { agent, team } from "./helpers/definitions.js";
+
+function exportOf(source: string | object) {
+  const text = typeof source === "string" ? readFileSync(ROOT + source, "utf8") : JSON.stringify(source, null, 2);
+  const r = exportDefinition(text, crewaiTarget);
+  if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+  return { files: r.files!, loss: r.loss!, model: r.model!, text: (p: string) => r.files!.text(p) ?? "" };
+}
+
+const support = exportOf("examples/support-tier.envelope.json");
+const panel = exportOf("test/fixtures/valid/investment-due-diligence-panel.envelope.json");
+const studio = exportOf("test/fixtures/valid/content-studio.envelope.json");
+const desk = exportOf("test/fixtures/valid/enterprise-support-desk.envelope.json");
+const weekly = exportOf("test/fixtures/valid/weekly-pipeline-review.envelope.json");
+
+describe("CrewAI mapping", () => {
+  it("agent name/title/role/capabilities → role/goal; the prompt file is the prompt byte for byte", () => {
+    const agents = support.text("src/support_tier/config/agents.yaml");
+    expect(agents).toContain('billing_specialist:\n  role: "Billing Specialist"\n  goal: "Billing Support Agent (specialist). Capabilities: billing, subscriptions, refunds."\n  backstory: "[[envelope-prompt:billing-specialist]]"');
+    const def = JSON.parse(readFileSync(ROOT + "examples/support-tier.envelope.json", "utf8"));
+    expect(support.text("src/support_tier/prompts/support-lead.txt")).toBe(def.agents[0].prompt);
+  });
+
+  it("model / modelConfig → crewai.LLM ids, parameters and exactly the needed extras", () => {
+    const models = panel.text("src/investment_due_diligence_panel/models.py");
+    expect(models).toMatch(/"lead-analyst": ModelSpec\(\s*model="anthropic\/claude-opus-4-5", timeout_ms=/);
+    expect(models).toMatch(/"product-analyst": ModelSpec\(\s*model="gemini\/gemini-2.5-pro"/);
+    expect(models).toMatch(/"legal-analyst": ModelSpec\(\s*model="mistral\/mistral-large-latest"/);
+    expect(models).toMatch(/"team-analyst": ModelSpec\(\s*model="openrouter\/meta-llama\/llama-3.3-70b-instruct"/);
+    expect(models).toMatch(/"financial-analyst": ModelSpec\(\s*model="openai\/o3", max_tokens=16000, timeout_ms=600000\s*\)/);
+    expect(models).toMatch(/"red-team-analyst": ModelSpec\(\s*model="anthropic\/claude-sonnet-4-5", temperature=1, max_tokens=6000, timeout_ms=300000\s*\)/);
+    expect(panel.text("pyproject.toml")).toContain('"crewai[anthropic,google-genai,litellm]>=1.15.30,<2.0.0"');
+    expect(support.text("pyproject.toml")).toContain('"crewai[anthropic]>=1.15.30,<2.0.0"');
+    const env = panel.text(".env.example");
+    for (const key of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"]) expect(env).toContain(`\n${key}=`);
+  });
+
+  it("an agent without a model uses MODEL, documented and required", () => {
+    const x = exportOf(team({ agents: [agent("lead")] }));
+    expect(x.text("src/test_team/models.py")).toContain('"lead": ModelSpec(model=None, timeout_ms=30000)');
+    expect(x.text(".env.example")).toContain("\nMODEL=");
+    expect(x.text("README.md")).toContain("use the `MODEL`");
+  });
+
+  it("*_local adapters are approximated by the vendor's API and reported", () => {
+    const x = exportOf(team({ agents: [agent("lead", { adapterType: "claude_local" })] }));
+    expect(x.loss.find((e) => e.field === "agents[0].adapterType")).toMatchObject({ status: "approximated" });
+  });
+
+  it("hierarchy: a hierarchical crew; a 3-level tree keeps every reporting line", () => {
+    expect(support.text("src/support_tier/crew.py")).toContain("def handle_request(self) -> Task:");
+    expect(support.text("pyproject.toml")).toContain('type = "crew"');
+    const team = desk.text("src/enterprise_support_desk/team.py");
+    expect(team).toContain('"refunds-specialist": AgentSpec(method="refunds_specialist", reports_to="billing-lead")');
+    expect(team).toContain('"billing-lead": AgentSpec(method="billing_lead", reports_to="head-of-support")');
+    expect(desk.model.hierarchy.maxDepth).toBe(2);
+  });
+
+  it("several roots: the first manages, the others are reported as its coworkers", () => {
+    const x = exportOf(team({ agents: [agent("a"), agent("b")] }));
+    expect(x.loss.find((e) => e.field === "agents[1].key")).toMatchObject({ status: "approximated", detail: expect.stringContaining("(a)") });
+  });
+
+  it("pipeline + dependsOn → a Flow with joins waiting for all dependencies", () => {
+    const flow = studio.text("src/content_studio/flow.py");
+    expect(studio.text("pyproject.toml")).toContain('type = "flow"');
+    expect(flow).toMatch(/@start\(\)\n\s+def research\(self\)/);
+    expect(flow).toMatch(/@listen\(research\)\n\s+def keyword_brief/);
+    expect(flow).toMatch(/@listen\(research\)\n\s+def audience_questions/);
+    expect(flow).toMatch(/@listen\(and_\(keyword_brief, audience_questions\)\)\n\s+def draft_article/);
+    expect(flow).toMatch(/@router\(final_edit\)\n\s+def editorial_approval\(self\) -> str:\n\s+return self.review\("editorial-approval"\)/);
+    // publish-draft has no dependsOn: after the previous step, final-edit, which is gated.
+    expect(flow).toMatch(/@listen\("editorial-approval:released"\)\n\s+def publish_draft/);
+  });
+
+  it("gates → team.GATES and a records model with the gate's fields", () => {
+    const t = studio.text("src/content_studio/team.py");
+    expect(t).toMatch(/"editorial-approval": GateSpec\(\n\s+name="editorial-approval",\n\s+type="content_generation",\n\s+after_step="final-edit",\n\s+triggers_step="publish-draft",/);
+    expect(t).toContain('timeout_after="2d"');
+    expect(t).toContain('timeout_behaviour="escalate"');
+    expect(t).toMatch(/class FinalEditRecord\(BaseModel\):[\s\S]*article_markdown: str = Field\(alias="article_markdown"\)/);
+    expect(t).toContain('RECORD_MODELS: dict[str, type[BaseModel]] = {\n    "final-edit": FinalEditRecords,\n}');
+    expect(studio.files.get("tests/test_gates.py")).toBeDefined();
+    expect(support.files.get("tests/test_gates.py")).toBeUndefined();
+  });
+
+  it("accessPolicy / allowedHosts → config/access_policies.yaml, escaped", () => {
+    const p = support.text("src/support_tier/config/access_policies.yaml");
+    expect(p).toContain('"billing-specialist":\n  accessPolicy:\n    defaultAction: "deny"\n    rules:');
+    expect(p).toContain('        reason: "Ticket deletion is irreversible — disabled for all agents."');
+    const x = exportOf(team({ agents: [agent("a", { allowedHosts: ["api.example.com", "*.x.org"] })] }));
+    expect(x.text("src/test_team/config/access_policies.yaml")).toContain('"a":\n  allowedHosts: ["api.example.com", "*.x.org"]');
+  });
+
+  it("secrets and variables → names only in .env.example", () => {
+    const env = support.text(".env.example");
+    expect(env).toContain("# requiredSecrets\nZENDESK_API_KEY=\nSLACK_BOT_TOKEN=\n");
+    expect(env).toContain("# requiredVariables\nSUPPORT_EMAIL=\nCOMPANY_NAME=\nZENDESK_SUBDOMAIN=\n");
+    expect(env).not.toMatch(/=[^\n]/);
+  });
+
+  it("inputs → runner specs; outputs → the TeamResult model", () => {
+    const t = support.text("src/support_tier/team.py");
+    expect(t).toMatch(/"priority_override": InputSpec\(\n\s+type="string",[\s\S]*?enum=\("low", "normal", "high", "urgent"\),/);
+    expect(t).toMatch(/"ticket_text": InputSpec\([\s\S]*?required=True,/);
+    expect(t).toMatch(/escalated: bool \| None = Field\(\s*default=None,\s*alias="escalated"/);
+  });
+
+  it("timeouts → run deadline and per-agent model timeouts", () => {
+    expect(panel.text("src/investment_due_diligence_panel/team.py")).toMatch(/RUN_TIMEOUT_MS = \d+\nAGENT_TIMEOUT_MS = \d+/);
+    expect(support.text("src/support_tier/team.py")).toContain("# timeout.runMs, timeout.agentMs (not set: the defaults)\nRUN_TIMEOUT_MS = 30000\nAGENT_TIMEOUT_MS = 30000");
+  });
+
+  it("schedule cron → a scheduled workflow with secrets from repository secrets, and words in the README", () => {
+    const wf = weekly.text(".github/workflows/scheduled-run.yml");
+    expect(wf).toContain('    - cron: "0 7 * * MON"');
+    expect(wf).toContain("          HUBSPOT_PRIVATE_APP_TOKEN: ${{ secrets.HUBSPOT_PRIVATE_APP_TOKEN }}");
+    expect(wf).toContain("          TEAM_INPUTS: ${{ vars.TEAM_INPUTS }}");
+    expect(weekly.text("README.md")).toContain("runs at 07:00 UTC on Monday");
+    expect(support.files.get(".github/workflows/scheduled-run.yml")).toBeUndefined();
+  });
+
+  it("readme, description, version, name → README, TEAM.md and pyproject", () => {
+    expect(support.text("pyproject.toml")).toMatch(/name = "support-tier"\nversion = "1.0.0"\ndescription = "A three-tier support team/);
+    expect(support.text("README.md").startsWith("# Support Tier\n")).toBe(true);
+    expect(support.text("TEAM.md")).toContain("| `ZENDESK_API_KEY` | Zendesk Admin → Apps \\&amp; Integrations → API |".replace("\\&amp;", "&amp;"));
+  });
+});
