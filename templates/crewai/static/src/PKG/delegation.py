@@ -1,0 +1,296 @@
+"""How the team's agents are assembled into crews, and how work is delegated.
+
+The generated crew.py is a CrewAI @CrewBase class deriving from `TeamCrewBase`, with one
+@agent method per definition agent, each `Agent(config=..., **self.agent_options(key))`.
+Everything else is here.
+
+hierarchy mode (`team.MODE == "hierarchy"`, agents[].reportsToKey):
+- The first root agent (no reportsToKey, in definition order) is the crew's
+  manager_agent: out of the crew's `agents` and without tools, as CrewAI requires.
+- Its workers are its direct reports and the other roots. When the manager has an
+  access policy, a "<role> Requests" worker makes its HTTP requests for it.
+- A worker that manages agents of its own (a mid-level manager) gets the tool
+  `delegate_to_team`, which runs its sub-team as a nested hierarchical crew with that
+  agent as the manager; the sub-team's mid-level managers get the same tool, to any depth.
+- A first root that manages nobody (a one-agent team) runs the task itself.
+
+pipeline mode (`team.MODE == "pipeline"`): pipeline.py asks for one single-task crew per
+step (`step_crew`) and one-off tasks for gates (`agent_crew`), each with fresh agents.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from crewai import Agent, Crew, CrewOutput, Process, Task
+from crewai.agents.agent_builder.base_agent import BaseAgent
+from crewai.tools import BaseTool
+from pydantic import BaseModel, Field
+
+from . import llms, models, prompts, team, tools
+
+TEAM_TASK = "handle_request"
+"""hierarchy: the @task method and config/tasks.yaml entry of the team's run."""
+
+SUB_TEAM_TOOL = "delegate_to_team"
+
+_LIVE: list[TeamCrewBase] = []
+"""Every crew object stays alive: CrewAI memoizes @agent and @task results by id(self),
+so a collected object's id must never be reused within a process."""
+
+
+def kickoff(crew: Crew) -> CrewOutput:
+    """Run a crew to the end (these crews never stream)."""
+    output = crew.kickoff()
+    if not isinstance(output, CrewOutput):
+        raise TypeError(f"expected a CrewOutput, got {type(output).__name__}")
+    return output
+
+
+# --- the hierarchy (agents[].reportsToKey) --------------------------------
+
+
+def roots() -> list[str]:
+    """Agents without reportsToKey, in definition order."""
+    return [key for key, spec in team.AGENTS.items() if spec.reports_to is None]
+
+
+def reports_of(agent_key: str) -> list[str]:
+    """The agents whose reportsToKey is `agent_key`, in definition order."""
+    return [key for key, spec in team.AGENTS.items() if spec.reports_to == agent_key]
+
+
+def top_manager() -> str | None:
+    """hierarchy: the first root, if it has anyone to delegate to; pipeline: None."""
+    if team.MODE != "hierarchy":
+        return None
+    first, *others = roots()
+    return first if others or reports_of(first) else None
+
+
+def workers_of(manager_key: str) -> list[str]:
+    """Whom a manager's crew delegates to: its reports, and for the top manager the other roots."""
+    others = [key for key in roots() if key != manager_key] if manager_key == top_manager() else []
+    return [*reports_of(manager_key), *others]
+
+
+def manager_of(agent_key: str) -> str:
+    """Who an agent's work escalates to: its reportsToKey, else the first root."""
+    return team.AGENTS[agent_key].reports_to or roots()[0]
+
+
+def has_sub_team(agent_key: str) -> bool:
+    """A mid-level manager: a worker in its parent's crew that has reports of its own."""
+    return team.MODE == "hierarchy" and agent_key != top_manager() and bool(reports_of(agent_key))
+
+
+def has_requests_delegate(agent_key: str) -> bool:
+    """The top manager's access policy is carried by its "<role> Requests" worker."""
+    return agent_key == top_manager() and agent_key in tools.POLICIES
+
+
+# --- the sub-team tool ----------------------------------------------------
+
+
+class SubTeamInput(BaseModel):
+    task: str = Field(description="The task for your team, with everything they need to do it.")
+
+
+class SubTeamTool(BaseTool):
+    """Runs a mid-level manager's sub-team as a nested hierarchical crew."""
+
+    name: str = SUB_TEAM_TOOL
+    description: str = "Hand a task to the team you manage and get their answer."
+    args_schema: type[BaseModel] = SubTeamInput
+    manager_key: str
+    run_team: Callable[[str, str], str] = Field(exclude=True)
+    """(manager key, task) -> the sub-team's answer."""
+
+    def _run(self, task: str) -> str:
+        return self.run_team(self.manager_key, task)
+
+
+# --- the crew base ---------------------------------------------------------
+
+
+class TeamCrewBase:
+    """Base of the generated @CrewBase class (crew.py): agents, tasks and crews."""
+
+    agents: list[BaseAgent]
+    tasks: list[Task]
+    crew: Callable[[], Crew]
+    """hierarchy mode: the generated @crew method (returns team_crew())."""
+    # CrewAI's defaults, read by @CrewBase; each becomes the loaded YAML (a dict).
+    agents_config: Any = "config/agents.yaml"
+    tasks_config: Any = "config/tasks.yaml"
+
+    def __init__(
+        self,
+        inputs: Mapping[str, Any] | None = None,
+        verbose: bool = False,
+        managing: str | None = None,
+    ) -> None:
+        """`managing`: the agent this object builds as a manager (default: the top manager)."""
+        self.inputs = dict(inputs or {})
+        self.verbose = verbose
+        self.managing = managing if managing is not None else top_manager()
+        _LIVE.append(self)
+
+    def role_of(self, agent_key: str) -> str:
+        """The agent's CrewAI role (agents[].name), which delegation addresses it by."""
+        return str(self.agents_config[team.AGENTS[agent_key].method]["role"])
+
+    def agent_options(self, agent_key: str) -> dict[str, Any]:
+        """Agent(...) arguments of one agent besides its config/agents.yaml entry."""
+        spec = models.MODELS[agent_key]
+        goal = str(self.agents_config[team.AGENTS[agent_key].method]["goal"])
+        options: dict[str, Any] = {
+            "llm": models.llm_for(agent_key),
+            "goal": prompts.verbatim(goal),
+            "verbose": self.verbose,
+        }
+        if agent_key == self.managing:
+            # CrewAI gives a manager its delegation tools and refuses any other tool.
+            return {**options, "allow_delegation": True, "tools": []}
+        agent_tools: list[BaseTool] = []
+        if agent_key in tools.POLICIES:
+            agent_tools.append(tools.http_tool(agent_key))
+        if has_sub_team(agent_key):
+            agent_tools.append(self._sub_team_tool(agent_key))
+        return {
+            **options,
+            "allow_delegation": False,
+            "tools": agent_tools,
+            # A sub-team's work runs inside its manager's execution: only runMs bounds it.
+            "max_execution_time": None if has_sub_team(agent_key) else llms.execution_limit_s(spec),
+        }
+
+    # hierarchy mode ------------------------------------------------------
+
+    def team_task(self) -> Task:
+        """The team's run (config/tasks.yaml handle_request, the run inputs, outputs)."""
+        config = self.tasks_config[TEAM_TASK]
+        inputs = json.dumps(self.inputs, indent=2, ensure_ascii=False)
+        return Task(
+            name=TEAM_TASK,
+            description=(
+                f"{prompts.verbatim(str(config['description']))}\n\n"
+                f"Run inputs (JSON):\n{prompts.verbatim(inputs)}"
+            ),
+            expected_output=prompts.verbatim(str(config["expected_output"])),
+            output_pydantic=team.TeamResult,
+            agent=None if self.managing is not None else self._agent(roots()[0]),
+        )
+
+    def team_crew(self) -> Crew:
+        """The crew of one run; the generated @crew method returns it."""
+        if self.managing is None:
+            worker = self._agent(roots()[0])
+            return Crew(
+                agents=[worker],
+                tasks=self.tasks,
+                process=Process.sequential,
+                verbose=self.verbose,
+            )
+        return self._hierarchical_crew(self.managing, self.tasks)
+
+    def _hierarchical_crew(self, manager_key: str, tasks: list[Task]) -> Crew:
+        workers: list[BaseAgent] = [self._agent(key) for key in workers_of(manager_key)]
+        if has_requests_delegate(manager_key):
+            workers.append(self._requests_delegate(manager_key))
+        return Crew(
+            agents=workers,
+            tasks=tasks,
+            process=Process.hierarchical,
+            manager_agent=self._agent(manager_key),
+            verbose=self.verbose,
+        )
+
+    def _requests_delegate(self, manager_key: str) -> Agent:
+        role = self.role_of(manager_key)
+        return Agent(
+            role=f"{role} Requests",
+            goal=f"Make the HTTP requests {role} asks for and report the results exactly.",
+            backstory=(
+                f"You make outbound HTTP requests on behalf of {role}, within {role}'s "
+                "access policy. You do nothing else."
+            ),
+            llm=models.llm_for(manager_key),
+            tools=[tools.http_tool(manager_key)],
+            max_execution_time=llms.execution_limit_s(models.MODELS[manager_key]),
+            verbose=self.verbose,
+        )
+
+    def _sub_team_tool(self, manager_key: str) -> SubTeamTool:
+        team_roles = ", ".join(self.role_of(key) for key in workers_of(manager_key))
+        return SubTeamTool(
+            manager_key=manager_key,
+            run_team=self._run_sub_team,
+            description=(
+                f"Hand a task to the team you manage ({team_roles}) and get their answer. "
+                "They cannot see your conversation: put everything they need into the task."
+            ),
+        )
+
+    def _run_sub_team(self, manager_key: str, task: str) -> str:
+        # A fresh crew object: its agents are new, and `manager_key` is built as a manager.
+        sub_team = self._fresh(managing=manager_key)
+        work = Task(
+            name=f"team:{manager_key}",
+            description=prompts.verbatim(task),
+            expected_output="The team's complete answer to the task.",
+        )
+        return kickoff(sub_team._hierarchical_crew(manager_key, [work])).raw
+
+    # pipeline mode -------------------------------------------------------
+
+    def step_crew(self, step_key: str, context: str) -> Crew:
+        """pipeline[] step: its agent, its task (config/tasks.yaml), what it receives."""
+        config = self.tasks_config[step_key]
+        output_model = team.RECORD_MODELS.get(step_key)
+        if step_key == team.FINAL_STEP:
+            output_model = team.TeamResult
+        return self.agent_crew(
+            team.PIPELINE[step_key].agent_key,
+            step_key,
+            f"{prompts.verbatim(str(config['description']))}\n\n{context}",
+            prompts.verbatim(str(config["expected_output"])),
+            output_model,
+        )
+
+    def agent_crew(
+        self,
+        agent_key: str,
+        name: str,
+        description: str,
+        expected_output: str,
+        output_model: type[BaseModel] | None,
+    ) -> Crew:
+        """One task for one agent (a step, or a gate's escalation), with a fresh agent."""
+        worker = self._fresh()._agent(agent_key)
+        work = Task(
+            name=name,
+            description=description,
+            expected_output=expected_output,
+            agent=worker,
+            output_pydantic=output_model,
+        )
+        return Crew(
+            agents=[worker],
+            tasks=[work],
+            process=Process.sequential,
+            verbose=self.verbose,
+        )
+
+    # helpers -------------------------------------------------------------
+
+    def _agent(self, agent_key: str) -> Agent:
+        """The agent from its @agent method (memoized per crew object)."""
+        agent: Agent = getattr(self, team.AGENTS[agent_key].method)()
+        return agent
+
+    def _fresh(self, managing: str | None = None) -> TeamCrewBase:
+        fresh: TeamCrewBase = type(self)(self.inputs, self.verbose, managing)
+        return fresh

@@ -1,0 +1,342 @@
+"""Command-line runner of the team, for both execution modes (team.MODE).
+
+`run` / `kickoff` start a run; in pipeline mode `resume RUN_ID --decisions FILE`
+continues one that stopped at a gate. Every required environment variable and input is
+checked before any model call; the whole run is bounded by timeout.runMs (a reviewer's
+time at the terminal does not count). The final result (outputs) is printed as JSON on
+stdout.
+
+- hierarchy: the crew of crew.py (`crew.TeamCrew`) with the first root as its manager.
+- pipeline: the Flow of flow.py (`flow.TeamFlow`), one crew per step, gates between.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from dotenv import load_dotenv
+from pydantic import ValidationError
+
+from . import crew, delegation, llms, models, prompts, runtime, state, team
+from .gates import DecisionItem, DeferredReviewer, Reviewer, TerminalReviewer, apply_decisions
+from .state import RunState, RunStore
+
+PIPELINE = team.MODE == "pipeline"
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--env-file", default=".env", help="dotenv file (default: .env)")
+    if PIPELINE:
+        parser.add_argument("--state-dir", default=".envelope-runs", help="where runs are kept")
+        parser.add_argument(
+            "--interactive",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="review gates at the terminal (default: when stdin is a terminal)",
+        )
+    parser.add_argument("--verbose", action="store_true", help="show CrewAI's progress")
+
+
+def _run_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=team.SLUG, description=f"Run the {team.NAME} team.")
+    parser.add_argument(
+        "--inputs", metavar="JSON", help="all inputs as a JSON object, or @file.json"
+    )
+    # inputs: one flag per input; flags override --inputs
+    for name, spec in team.INPUTS.items():
+        details = [spec.type, "required" if spec.required else "optional"]
+        if spec.enum is not None:
+            details.append("one of " + ", ".join(spec.enum))
+        if spec.default is not runtime.NO_DEFAULT:
+            details.append(f"default {json.dumps(spec.default)}")
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=f"input_{name}",
+            metavar="VALUE",
+            help=f"{spec.description} ({'; '.join(details)})".replace("%", "%%"),
+        )
+    _common(parser)
+    return parser
+
+
+def _resume_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{team.SLUG} resume", description="Continue a run that waits at a gate."
+    )
+    parser.add_argument("run_id")
+    parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
+    _common(parser)
+    return parser
+
+
+def _collect_inputs(args: argparse.Namespace) -> dict[str, Any]:
+    supplied: dict[str, Any] = {}
+    problems: list[str] = []
+    if args.inputs:
+        supplied.update(runtime.parse_inputs_json(args.inputs))
+    for name, spec in team.INPUTS.items():
+        raw = getattr(args, f"input_{name}")
+        if raw is None:
+            continue
+        try:
+            supplied[name] = runtime.coerce_flag(spec.type, raw)
+        except ValueError as error:
+            problems.append(f"--{name.replace('_', '-')}: {error}")
+    if problems:
+        raise runtime.InputError(problems)
+    return runtime.resolve_inputs(team.INPUTS, supplied)
+
+
+def _missing_env(env_file: str) -> list[str]:
+    load_dotenv(env_file, override=False)
+    # requiredSecrets, requiredVariables, provider keys: all missing ones at once
+    return runtime.missing_env(
+        [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)], os.environ
+    )
+
+
+def _report_problems(missing: Sequence[str], problems: Sequence[str]) -> bool:
+    if missing:
+        print(runtime.format_missing_env(missing), file=sys.stderr)
+    if problems:
+        print("Invalid request:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
+    return bool(missing or problems)
+
+
+def _activate_prompts(inputs: dict[str, Any]) -> None:
+    prompts.activate(
+        prompts.placeholder_values([*team.SECRETS, *team.VARIABLES], os.environ, inputs)
+    )
+
+
+# --- hierarchy mode ----------------------------------------------------------
+
+
+def _run_crew(inputs: dict[str, Any], verbose: bool) -> int:
+    _activate_prompts(inputs)
+    try:
+        output = runtime.run_with_deadline(
+            lambda: delegation.kickoff(crew.TeamCrew(inputs, verbose).crew()),
+            runtime.Deadline(team.RUN_TIMEOUT_MS),
+        )
+    except runtime.RunTimeout as error:
+        print(str(error), file=sys.stderr)
+        return runtime.EXIT_TIMEOUT
+    except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
+        print(f"Run failed: {type(error).__name__}: {error}", file=sys.stderr)
+        return runtime.EXIT_FAILED
+    result = output.pydantic
+    if not isinstance(result, team.TeamResult):
+        print("The final answer does not match the team's outputs:", file=sys.stderr)
+        print(output.raw, file=sys.stderr)
+        return runtime.EXIT_FAILED
+    print(json.dumps(result.model_dump(by_alias=True), indent=2, ensure_ascii=False))
+    return runtime.EXIT_OK
+
+
+# --- pipeline mode -----------------------------------------------------------
+
+
+def _reviewer(args: argparse.Namespace, decisions: dict[str, list[DecisionItem]]) -> Reviewer:
+    interactive = sys.stdin.isatty() if args.interactive is None else args.interactive
+    if interactive and not decisions:
+        return TerminalReviewer()
+    return DeferredReviewer(decisions)
+
+
+def _secret_values() -> list[str]:
+    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+
+
+def _run_flow(run: RunState, store: RunStore, reviewer: Reviewer, verbose: bool) -> int:
+    _activate_prompts(run.inputs)
+    flow_module = importlib.import_module(".flow", __package__)
+    pipeline_flow = flow_module.TeamFlow(suppress_flow_events=not verbose)
+    pipeline_flow.state.run = run
+    pipeline_flow.configure(crew.TeamCrew(run.inputs, verbose), store, reviewer)
+    run.status, run.message = "running", None
+    store.save(run)
+    try:
+        runtime.run_with_deadline(pipeline_flow.kickoff, runtime.Deadline(team.RUN_TIMEOUT_MS))
+    except runtime.RunTimeout as error:
+        run.status, run.message = "failed", str(error)
+        store.save(run)
+        print(str(error), file=sys.stderr)
+        return runtime.EXIT_TIMEOUT
+    except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
+        run.status, run.message = "failed", f"{type(error).__name__}: {error}"
+        store.save(run)
+        print(f"Run failed: {run.message}", file=sys.stderr)
+        return runtime.EXIT_FAILED
+    return _finish(run, store)
+
+
+def _finish(run: RunState, store: RunStore) -> int:
+    if run.status == "halted":
+        store.save(run)
+        print(f"Run {run.run_id} halted: {run.message}", file=sys.stderr)
+        return runtime.EXIT_HALTED
+    if run.status == "pending":
+        print(json.dumps(_pending_summary(run, store), indent=2, ensure_ascii=False))
+        return runtime.EXIT_PENDING
+    run.status = "done"
+    store.save(run)
+    print(json.dumps(run.result, indent=2, ensure_ascii=False))
+    return runtime.EXIT_OK
+
+
+def _pending_summary(run: RunState, store: RunStore) -> dict[str, Any]:
+    """Write a decisions template beside the run and describe what awaits review."""
+    waiting: dict[str, Any] = {}
+    for name, gate in run.gates.items():
+        if gate.status != "waiting":
+            continue
+        spec = team.GATES[name]
+        waiting[name] = {
+            "actions": [action.label for action in spec.actions],
+            "decisions": [
+                {
+                    "record": record.id,
+                    **{field: record.data.get(field) for field in spec.fields},
+                    "action": "",
+                    "feedback": "",
+                }
+                for record in gate.undecided()
+            ],
+        }
+    template = store.directory / f"{run.run_id}.decisions.json"
+    template.write_text(
+        json.dumps({"run": run.run_id, "gates": waiting}, indent=2, ensure_ascii=False) + "\n",
+        encoding="utf-8",
+    )
+    return {
+        "status": "pending",
+        "run_id": run.run_id,
+        "gates": waiting,
+        "decisions_file": str(template),
+        "resume": f"resume {run.run_id} --decisions {template}",
+    }
+
+
+def _read_decisions(path: Path) -> dict[str, list[DecisionItem]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        name: [DecisionItem.model_validate(item) for item in entry.get("decisions", [])]
+        for name, entry in data.get("gates", {}).items()
+    }
+
+
+def _check_decisions(run: RunState, decisions: dict[str, list[DecisionItem]]) -> list[str]:
+    problems: list[str] = []
+    for name, items in decisions.items():
+        gate = run.gates.get(name)
+        if name not in team.GATES or gate is None or gate.status != "waiting":
+            problems.append(f"gate {name!r} is not waiting for review in run {run.run_id}")
+            continue
+        trial = copy.deepcopy(gate)
+        problems += apply_decisions(team.GATES[name], trial, items, state.utc_now(), "check")
+    return problems
+
+
+# --- commands ----------------------------------------------------------------
+
+
+def start_run(argv: Sequence[str]) -> int:
+    args = _run_parser().parse_args(argv)
+    missing = _missing_env(args.env_file)
+    problems: list[str] = []
+    inputs: dict[str, Any] = {}
+    try:
+        inputs = _collect_inputs(args)
+    except runtime.InputError as error:
+        problems = error.problems
+    if _report_problems(missing, problems):
+        return runtime.EXIT_CONFIG
+    if not PIPELINE:
+        return _run_crew(inputs, args.verbose)
+    store = RunStore(Path(args.state_dir), _secret_values())
+    run = RunState(
+        run_id=state.new_run_id(),
+        team=team.SLUG,
+        version=team.VERSION,
+        created_at=state.utc_now(),
+        inputs=inputs,
+    )
+    print(f"Run {run.run_id} (state: {store.path(run.run_id)})", file=sys.stderr)
+    return _run_flow(run, store, _reviewer(args, {}), args.verbose)
+
+
+def resume_run(argv: Sequence[str]) -> int:
+    if not PIPELINE:
+        print(f"{team.NAME} has no pipeline: there is no run to resume.", file=sys.stderr)
+        return runtime.EXIT_CONFIG
+    args = _resume_parser().parse_args(argv)
+    missing = _missing_env(args.env_file)
+    store = RunStore(Path(args.state_dir), _secret_values())
+    problems: list[str] = []
+    decisions: dict[str, list[DecisionItem]] = {}
+    run = RunState()
+    try:
+        run = store.load(args.run_id)
+        if args.decisions is not None:
+            decisions = _read_decisions(args.decisions)
+    except FileNotFoundError as error:
+        problems.append(f"not found: {error.filename}")
+    except (ValueError, ValidationError) as error:
+        problems.append(f"unreadable: {error}")
+    if not problems and run.status != "pending":
+        problems.append(f"run {args.run_id} is not waiting for review (status: {run.status})")
+    if not problems:
+        problems = _check_decisions(run, decisions)
+    if _report_problems(missing, problems):
+        return runtime.EXIT_CONFIG
+    return _run_flow(run, store, _reviewer(args, decisions), args.verbose)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["resume"]:
+        return resume_run(arguments[1:])
+    return start_run(arguments)
+
+
+def _exit(code: int) -> None:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if code == runtime.EXIT_TIMEOUT:
+        # Do not wait for an in-flight model call of the abandoned worker thread.
+        os._exit(code)
+    sys.exit(code)
+
+
+def run() -> None:
+    """Console scripts `<package>`, `run_crew` (`crewai run`) and `kickoff`."""
+    _exit(main())
+
+
+kickoff = run
+
+
+def resume() -> None:
+    """Console script `resume RUN_ID --decisions FILE` (pipeline mode)."""
+    _exit(resume_run(sys.argv[1:]))
+
+
+def run_with_trigger() -> None:
+    """Console script `run_with_trigger`: argv[1] is a JSON payload of inputs."""
+    if len(sys.argv) < 2:
+        print("usage: run_with_trigger '<JSON payload of inputs>'", file=sys.stderr)
+        _exit(runtime.EXIT_CONFIG)
+    _exit(start_run(["--inputs", sys.argv[1], *sys.argv[2:]]))
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,118 @@
+"""Agent prompts (agents[].prompt), delivered to the model verbatim.
+
+Each prompt is stored byte for byte in `prompts/<agent key>.txt` (empty when the agent
+has no prompt). CrewAI rewrites
+`{word}` placeholders in role, goal, backstory and task text (and replaces
+`{input}`, `{tools}` and `{tool_names}` even inside the backstory), so the agent's
+backstory in config/agents.yaml is only a marker, `[[envelope-prompt:<key>]]`.
+A before-LLM-call hook swaps the marker for the rendered prompt in the messages
+right before they reach the model, after CrewAI has finished formatting them.
+Run-time text placed in a task description (inputs, earlier steps' outputs), task
+text from config/tasks.yaml and agent goals go through the same hook via
+`verbatim(text)`, since CrewAI also rewrites `{tools}` and `{tool_names}` there.
+
+Rendering replaces `{{NAME}}` with a variable, secret or input value and leaves
+every other character as it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from crewai.hooks import HookAborted, LLMCallHookContext, register_before_llm_call_hook
+
+_PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
+_MARKER = re.compile(r"\[\[envelope-(prompt|text):([A-Za-z0-9_-]+)\]\]")
+_MARKER_START = "[[envelope-"
+
+_lock = threading.Lock()
+_values: dict[str, str] = {}
+_texts: dict[str, str] = {}
+
+
+def marker(agent_key: str) -> str:
+    return f"[[envelope-prompt:{agent_key}]]"
+
+
+@cache
+def raw_prompt(agent_key: str) -> str:
+    """The prompt exactly as written in the definition."""
+    resource = files(__package__).joinpath("prompts", f"{agent_key}.txt")
+    return resource.read_bytes().decode("utf-8")
+
+
+def render(text: str, values: Mapping[str, str]) -> str:
+    """Replace each `{{NAME}}` that has a value; leave all other text untouched."""
+    return _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), text)
+
+
+def placeholder_values(
+    env_names: Sequence[str], environ: Mapping[str, str], inputs: Mapping[str, Any]
+) -> dict[str, str]:
+    """Values for `{{NAME}}`: variables and secrets first, then inputs.
+
+    An input is reachable by its own name and upper-cased (`{{TICKET_TEXT}}`).
+    Non-string inputs are written as JSON.
+    """
+    values: dict[str, str] = {}
+    for name, value in inputs.items():
+        text = value if isinstance(value, str) else json.dumps(value)
+        values[name.upper()] = text
+        values[name] = text
+    for name in env_names:
+        if name in environ:
+            values[name] = environ[name]
+    return values
+
+
+def activate(values: Mapping[str, str]) -> None:
+    """Set the values used to render prompts for the coming run."""
+    with _lock:
+        _values.clear()
+        _values.update(values)
+
+
+def rendered(agent_key: str) -> str:
+    with _lock:
+        values = dict(_values)
+    return render(raw_prompt(agent_key), values)
+
+
+def verbatim(text: str) -> str:
+    """A marker that reaches the model as exactly `text`."""
+    key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    with _lock:
+        _texts[key] = text
+    return f"[[envelope-text:{key}]]"
+
+
+def _substitute(match: re.Match[str]) -> str:
+    kind, key = match[1], match[2]
+    if kind == "text":
+        with _lock:
+            text = _texts.get(key)
+        if text is None:
+            raise HookAborted(f"unknown text marker {key!r}")
+        return text
+    try:
+        return rendered(key)
+    except FileNotFoundError:
+        raise HookAborted(f"no prompt file for agent {key!r}") from None
+
+
+def _deliver_prompts(context: LLMCallHookContext) -> None:
+    # Edits the messages in place, as CrewAI's hook contract requires.
+    for message in context.messages:
+        content = message.get("content")
+        if isinstance(content, str) and _MARKER_START in content:
+            message["content"] = _MARKER.sub(_substitute, content)
+
+
+register_before_llm_call_hook(_deliver_prompts)

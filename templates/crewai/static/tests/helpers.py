@@ -1,0 +1,226 @@
+"""Test data derived from the team's own definition modules, never written per team."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_llm import Call, FakeModels, act, delegate, final
+from project import crew, delegation, llms, models, runtime, team, tools
+
+SUB_TEAM_TOOL = delegation.SUB_TEAM_TOOL
+
+# --- environment and inputs -------------------------------------------------------
+
+
+def roles() -> dict[str, str]:
+    """Agent key -> CrewAI role, as config/agents.yaml defines it."""
+    config = crew.TeamCrew().agents_config
+    return {key: str(config[spec.method]["role"]) for key, spec in team.AGENTS.items()}
+
+
+def test_env() -> dict[str, str]:
+    """A value for every required environment name (secrets, variables, provider keys)."""
+    env: dict[str, str] = {}
+    for name in team.SECRETS:
+        env[name] = f"secret-{name.lower().replace('_', '-')}-7f3a"
+    for name in team.VARIABLES:
+        env[name] = f"test-{name.lower().replace('_', '-')}"
+    for requirement in llms.required_env(models.MODELS):
+        name = requirement if isinstance(requirement, str) else requirement[0]
+        env[name] = "openai/gpt-4.1-mini" if name == "MODEL" else f"unused-{name.lower()}"
+    return env
+
+
+def env_labels() -> list[str]:
+    """How the runner names every required environment variable when it is missing."""
+    labels: list[str] = []
+    for requirement in [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)]:
+        label = requirement if isinstance(requirement, str) else " or ".join(requirement)
+        if label not in labels:
+            labels.append(label)
+    return labels
+
+
+def list_length() -> int:
+    """Records per synthesized list: enough to approve a threshold and reject one more."""
+    counts = [spec.threshold_count or 1 for spec in team.GATES.values()]
+    return max([2, *(count + 1 for count in counts)])
+
+
+def sample_input(name: str, spec: runtime.InputSpec) -> Any:
+    if spec.enum is not None:
+        return spec.enum[-1]
+    values: dict[str, Any] = {
+        "string": f"sample {name}",
+        "number": 7,
+        "boolean": True,
+        "object": {"key": "value"},
+        "array": ["item"],
+    }
+    return values[spec.type]
+
+
+def valid_inputs() -> dict[str, Any]:
+    """A value for every input, of its declared type (and allowed, for an enum)."""
+    return {name: sample_input(name, spec) for name, spec in team.INPUTS.items()}
+
+
+def as_flags(inputs: dict[str, Any]) -> list[str]:
+    """Command-line flags for `inputs`, one per input."""
+    argv: list[str] = []
+    for name, value in inputs.items():
+        text = value if isinstance(value, str) else json.dumps(value)
+        argv += ["--" + name.replace("_", "-"), text]
+    return argv
+
+
+def string_input() -> str | None:
+    """The first free-text input (a string without enum), if any."""
+    return next((n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None), None)
+
+
+# --- access policies -------------------------------------------------------------
+
+
+def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | None:
+    """A request (method, url) the agent's policy refuses, preferring a rule's own reason."""
+    policy = tools.POLICIES[agent_key]
+    hosts = ["refused.envelope.invalid"]
+    for rule in policy.rules:
+        if rule.host is not None:
+            host = tools.http_request.expand(rule.host, env)
+            hosts.append("sub" + host[1:] if host.startswith("*.") else host)
+    candidates = [
+        (method, f"https://{host}{path}")
+        for host in reversed(hosts)
+        for method in ("DELETE", "POST", "PATCH", "PUT", "GET")
+        for path in ("/envelope/refused", "/")
+    ]
+    refused = [
+        (method, url)
+        for method, url in candidates
+        if not tools.evaluate(policy, method, url, env).allowed
+    ]
+    by_rule = [c for c in refused if tools.evaluate(policy, *c, env).rule is not None]
+    chosen = by_rule or refused
+    return chosen[0] if chosen else None
+
+
+def egress_agents() -> list[str]:
+    return sorted(tools.POLICIES)
+
+
+# --- driving a hierarchy with scripted replies --------------------------------
+
+
+def path_to(agent_key: str) -> list[str]:
+    """hierarchy: the chain of agents a task passes from the top manager to `agent_key`."""
+    chain = [agent_key]
+    while team.AGENTS[chain[0]].reports_to is not None:
+        chain.insert(0, team.AGENTS[chain[0]].reports_to)  # type: ignore[arg-type]
+    top = delegation.top_manager()
+    return chain if top is None or chain[0] == top else [top, *chain]
+
+
+def drive(board: FakeModels, agent_key: str, task: str, *replies: str) -> None:
+    """Script the hierarchy so that `task` reaches `agent_key`, which answers `replies`.
+
+    Each manager on the way delegates it; a mid-level manager first calls its
+    `delegate_to_team` tool (as a worker), then delegates inside its sub-team (as that
+    team's manager). Unscripted calls afterwards get the fake's generic answers.
+    """
+    chain = path_to(agent_key)
+    for upper, lower in zip(chain, chain[1:], strict=False):
+        if delegation.has_sub_team(upper):
+            board.script(upper, act(SUB_TEAM_TOOL, task=task))
+        board.script(upper, delegate(board.roles[lower], task))
+    board.script(agent_key, *replies)
+
+
+def relay(marker: str) -> Callable[[Call], str]:
+    """A reply that ends the task with the last line of the conversation holding `marker`."""
+
+    def reply(call: Call) -> str:
+        lines = [line for line in call.text().splitlines() if marker in line]
+        return final(lines[-1].strip() if lines else f"{marker} not found")
+
+    return reply
+
+
+def drive_everyone(board: FakeModels, task: str) -> None:
+    """Script the hierarchy so that every agent gets `task` once (depth first)."""
+
+    def visit(manager: str) -> None:
+        for worker in delegation.workers_of(manager):
+            board.script(manager, delegate(board.roles[worker], task))
+            if delegation.reports_of(worker):
+                board.script(worker, act(SUB_TEAM_TOOL, task=task))
+                visit(worker)
+
+    top = delegation.top_manager()
+    if top is not None:
+        visit(top)
+
+
+# --- pipeline runs and gates ----------------------------------------------------
+
+
+def approve_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Terminal review answers: approve every record of every gate."""
+    answers = iter(["approve"] * 500)
+
+    def read(*args: object) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", read)
+
+
+def run_argv(inputs: dict[str, Any] | None = None, interactive: bool = False) -> list[str]:
+    """Runner arguments: every input as --inputs JSON; in pipeline mode, how gates review."""
+    argv = ["--inputs", json.dumps(valid_inputs() if inputs is None else inputs)]
+    if team.MODE == "pipeline":
+        argv.append("--interactive" if interactive else "--no-interactive")
+    return argv
+
+
+def approved_records(call: Call, gate: str) -> list[dict[str, Any]]:
+    """The records a step received from a gate, parsed back from its task text."""
+    text = call.content("user")
+    marker = f"approved at gate {gate} (JSON):\n"
+    start = text.index(marker) + len(marker)
+    found, _ = json.JSONDecoder().raw_decode(text[start:])
+    return found  # type: ignore[no-any-return]
+
+
+def write_decisions(path: Path, run_id: str, decisions: dict[str, list[dict[str, str]]]) -> Path:
+    gates = {name: {"decisions": items} for name, items in decisions.items()}
+    path.write_text(json.dumps({"run": run_id, "gates": gates}), encoding="utf-8")
+    return path
+
+
+def approve_all(pending: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """Decisions approving every record of every waiting gate."""
+    return {
+        name: [{"record": item["record"], "action": "approve"} for item in gate["decisions"]]
+        for name, gate in pending["gates"].items()
+    }
+
+
+def steps_before(step_key: str) -> Iterator[str]:
+    """Every step `step_key` depends on, directly or not."""
+    for dep in team.PIPELINE[step_key].depends_on:
+        yield dep
+        yield from steps_before(dep)
+
+
+def gates_before(step_key: str) -> set[str]:
+    """Gates that must release before `step_key` can run."""
+    steps = {step_key, *steps_before(step_key)}
+    return {name for name, spec in team.GATES.items() if spec.triggers_step in steps}

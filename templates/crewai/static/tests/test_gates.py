@@ -1,0 +1,565 @@
+"""Review gates (gates[]): the rules on synthetic gates, then each of this team's gates
+run end to end (pause, decisions, onReject, timeout, resume in a new process).
+
+Emitted for teams with gates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import helpers
+import pytest
+from fake_llm import FakeModels, final
+from project import PACKAGE, delegation, gates, llms, main, runtime, state, team
+
+if not team.GATES:
+    pytest.skip("the team has no gates", allow_module_level=True)
+
+# --- the rules, on synthetic gates ---------------------------------------------------
+
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def spec(**changes: object) -> gates.GateSpec:
+    base: dict[str, object] = {
+        "name": "g",
+        "type": "decision",
+        "after_step": "a",
+        "triggers_step": "b",
+        "fields": ("title",),
+        "trigger": "any_approved",
+        "on_reject": "skip",
+    }
+    base.update(changes)
+    return gates.GateSpec(**base)  # type: ignore[arg-type]
+
+
+def gate_with(*decisions: str | None) -> gates.GateState:
+    gate = gates.GateState()
+    gate.add_round([{"title": f"t{n}"} for n in range(len(decisions))])
+    for record, decision in zip(gate.records, decisions, strict=True):
+        record.decision = decision  # type: ignore[assignment]
+    return gate
+
+
+@pytest.mark.parametrize(
+    ("changes", "decisions", "outcome"),
+    [
+        ({}, ("approve", None), "released"),
+        ({}, (None, None), "waiting"),
+        ({}, ("skip", "skip"), "halted"),
+        ({"trigger": "threshold", "threshold_count": 2}, ("approve", None), "waiting"),
+        (
+            {"trigger": "threshold", "threshold_count": 2},
+            ("approve", "approve"),
+            "released",
+        ),
+        ({"trigger": "threshold", "threshold_count": 2}, ("approve", "skip"), "halted"),
+        ({"trigger": "all_resolved"}, ("approve", None), "waiting"),
+        ({"trigger": "all_resolved"}, ("skip", "reject"), "released"),
+        ({"trigger": "scheduled"}, ("skip", "skip"), "released"),
+        ({"on_reject": "halt"}, ("approve", "reject"), "halted"),
+        ({"on_reject": "rerun"}, ("reject", None), "waiting"),
+        ({"on_reject": "rerun"}, ("reject", "skip"), "revise"),
+        ({"on_reject": "escalate"}, ("reject", "reject"), "revise"),
+        ({"on_reject": "rerun"}, ("approve", "reject"), "released"),
+        (
+            {"on_reject": "rerun", "trigger": "all_resolved"},
+            ("approve", "reject"),
+            "revise",
+        ),
+    ],
+)
+def test_evaluate(
+    changes: dict[str, object], decisions: tuple[str | None, ...], outcome: str
+) -> None:
+    assert gates.evaluate(spec(**changes), gate_with(*decisions))[0] == outcome
+
+
+def test_revise_stops_after_the_last_round() -> None:
+    gate = gate_with("reject")
+    for _ in range(gates.MAX_ROUNDS - 1):
+        gate.add_round([{"title": "again"}])
+        gate.current()[0].decision = "reject"
+    assert gate.round == gates.MAX_ROUNDS
+    outcome, message = gates.evaluate(spec(on_reject="rerun"), gate)
+    assert (outcome, message) == (
+        "halted",
+        "gate g: not released (0 approved, 1 needed)",
+    )
+
+
+def test_records_get_ids_across_rounds() -> None:
+    gate = gate_with("reject", "approve")
+    added = gate.add_round([{"title": "x"}])
+    assert [r.id for r in gate.records] == ["r1", "r2", "r3"]
+    assert added[0].round == 2 and gate.undecided() == added
+    assert [r.id for r in gate.approved()] == ["r2"]
+
+
+def test_apply_decisions_accepts_labels_and_verbs_and_validates_all_first() -> None:
+    custom = spec(
+        actions=(
+            gates.RecordAction("Use source", "approve"),
+            gates.RecordAction("Reject source", "reject"),
+            gates.RecordAction("Undo", "reset"),
+        )
+    )
+    gate = gate_with(None, None, None)
+    bad = [
+        gates.DecisionItem(record="r1", action="use SOURCE"),
+        gates.DecisionItem(record="r2", action="skip"),
+    ]
+    expected = (
+        "gate g: record r2: unknown action 'skip'; use one of "
+        "'Use source' (approve), 'Reject source' (reject), 'Undo' (reset)"
+    )
+    assert gates.apply_decisions(custom, gate, bad, NOW, "ana") == [expected]
+    assert gate.records[0].decision is None  # nothing applied
+
+    good = [
+        gates.DecisionItem(record="r1", action="use SOURCE"),
+        gates.DecisionItem(record="r2", action="reject", feedback=" too old "),
+        gates.DecisionItem(record="r3", action=""),
+    ]
+    assert gates.apply_decisions(custom, gate, good, NOW, "ana") == []
+    assert [(r.decision, r.feedback, r.decided_by) for r in gate.records] == [
+        ("approve", None, "ana"),
+        ("reject", "too old", "ana"),
+        (None, None, None),
+    ]
+    assert (
+        gates.apply_decisions(
+            custom, gate, [gates.DecisionItem(record="r2", action="Undo")], NOW, "b"
+        )
+        == []
+    )
+    assert gate.records[1].decision is None and gate.records[1].feedback is None
+
+
+def test_apply_decisions_refuses_unknown_and_closed_records() -> None:
+    gate = gate_with("reject")
+    gate.add_round([{"title": "new"}])
+    items = [
+        gates.DecisionItem(record="r1", action="approve"),
+        gates.DecisionItem(record="r7", action="approve"),
+    ]
+    assert gates.apply_decisions(spec(), gate, items, NOW, "ana") == [
+        "gate g: record r1 was reviewed already",
+        "gate g: unknown record 'r7'",
+    ]
+
+
+def test_durations_and_timeouts() -> None:
+    assert gates.parse_duration("24h") == timedelta(hours=24)
+    assert gates.parse_duration("30m") == timedelta(minutes=30)
+    assert gates.parse_duration("2d") == timedelta(days=2)
+    assert gates.parse_duration("45s") == timedelta(seconds=45)
+    with pytest.raises(ValueError, match="not a duration"):
+        gates.parse_duration("1w")
+    limited = spec(timeout_after="1h", timeout_behaviour="halt")
+    gate = gate_with(None)
+    assert not gates.timed_out(limited, gate, NOW)  # not waiting yet
+    gate.waiting_since = NOW
+    assert not gates.timed_out(limited, gate, NOW + timedelta(minutes=60))
+    assert gates.timed_out(limited, gate, NOW + timedelta(minutes=61))
+    assert not gates.timed_out(spec(), gate, NOW + timedelta(days=365))
+
+
+def test_terminal_reviewer_numbers_labels_reset_and_retry() -> None:
+    custom = spec(
+        fields=("title", "url"),
+        actions=(
+            gates.RecordAction("Use", "approve"),
+            gates.RecordAction("Drop", "reject"),
+            gates.RecordAction("Back", "reset"),
+        ),
+    )
+    gate = gates.GateState()
+    gate.add_round([{"title": "A", "url": "a"}, {"title": "B", "url": "b"}])
+    answers = iter(["1", "3", "nonsense", "drop", "stale", "use"])
+    shown: list[str] = []
+    reviewer = gates.TerminalReviewer(read=lambda prompt: next(answers), write=shown.append)
+
+    decided = reviewer.review(custom, gate)
+
+    assert decided == [
+        gates.DecisionItem(record="r1", action="reject", feedback="stale"),
+        gates.DecisionItem(record="r2", action="approve"),
+    ]
+    assert "Actions: [1] Use  [2] Drop  [3] Back" in shown[0]
+    assert "  Choose 1-3 or an action label." in shown
+    assert shown.count("\nRecord r1") == 3
+
+
+def test_terminal_reviewer_end_of_input_leaves_the_rest_pending() -> None:
+    gate = gates.GateState()
+    gate.add_round([{"title": "A"}, {"title": "B"}])
+    answers = iter(["approve"])
+
+    def read(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    assert gates.TerminalReviewer(read=read, write=lambda text: None).review(spec(), gate) == [
+        gates.DecisionItem(record="r1", action="approve")
+    ]
+    empty = gates.GateState()
+    empty.add_round([{"title": "A"}])
+    assert gates.TerminalReviewer(read=read, write=lambda text: None).review(spec(), empty) is None
+
+
+# --- this team's gates, end to end --------------------------------------------------
+
+GATE_NAMES = list(team.GATES)
+
+
+def _needed(spec: gates.GateSpec) -> int:
+    """Approvals that release the gate (all_resolved: one, the others skipped)."""
+    return (spec.threshold_count or 1) if spec.trigger == "threshold" else 1
+
+
+def _resume(run_id: str, path: Path | None = None) -> int:
+    argv = ["resume", run_id] + (["--decisions", str(path)] if path is not None else [])
+    return main.main(argv)
+
+
+def _pending_at(name: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> dict[str, Any]:
+    """Start a run; approve earlier gates until `name` waits. The pending summary."""
+    code = main.main(helpers.run_argv())
+    for attempt in range(len(team.GATES) + 1):
+        out = capsys.readouterr()
+        assert code == runtime.EXIT_PENDING, out.err
+        pending: dict[str, Any] = json.loads(out.out)
+        if name in pending["gates"]:
+            return pending
+        decisions = helpers.approve_all(pending)
+        path = helpers.write_decisions(
+            tmp_path / f"before-{attempt}.json", pending["run_id"], decisions
+        )
+        code = _resume(pending["run_id"], path)
+    raise AssertionError(f"gate {name} never waited for review")
+
+
+def _finish(code: int, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> int:
+    """Approve every gate that still waits until the run ends; the final exit code."""
+    for attempt in range(len(team.GATES) * gates.MAX_ROUNDS + 1):
+        if code != runtime.EXIT_PENDING:
+            return code
+        pending = json.loads(capsys.readouterr().out)
+        path = tmp_path / f"after-{attempt}.json"
+        helpers.write_decisions(path, pending["run_id"], helpers.approve_all(pending))
+        code = _resume(pending["run_id"], path)
+    return code
+
+
+def _fields(spec: gates.GateSpec, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{field: record[field] for field in spec.fields} for record in records]
+
+
+def _received(board: FakeModels, spec: gates.GateSpec) -> list[dict[str, Any]]:
+    """The records the gate's triggersStep received (its last run)."""
+    calls = [c for c in board.calls_for_task(spec.triggers_step) if "approved at gate" in c.text()]
+    assert calls, f"step {spec.triggers_step} did not run"
+    return _fields(spec, helpers.approved_records(calls[-1], spec.name))
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_the_gated_step_answers_records_with_the_gate_fields(
+    name: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    spec = team.GATES[name]
+    record_schema = team.RECORD_MODELS[spec.after_step].model_json_schema()
+    record_fields = next(iter(record_schema["$defs"].values()))["properties"]
+    assert set(spec.fields) <= set(record_fields)
+
+    pending = _pending_at(name, capsys, tmp_path)
+
+    waiting = pending["gates"][name]
+    assert waiting["actions"] == [action.label for action in spec.actions]
+    assert len(waiting["decisions"]) == fake_models.list_length
+    for item in waiting["decisions"]:
+        assert set(item) == {"record", *spec.fields, "action", "feedback"}
+    assert fake_models.calls_for_task(spec.triggers_step) == []
+    template = json.loads(Path(pending["decisions_file"]).read_text(encoding="utf-8"))
+    assert template["gates"][name] == waiting
+
+
+def _offers(spec: gates.GateSpec, verb: str) -> bool:
+    """Whether the gate's reviewers have an action with this verb (recordActions)."""
+    return any(action.verb == verb for action in spec.actions)
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_approving_releases_the_gate_with_only_the_approved_records(
+    name: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    spec = team.GATES[name]
+    pending = _pending_at(name, capsys, tmp_path)
+    items = pending["gates"][name]["decisions"]
+    approve, rest = items[: _needed(spec)], items[_needed(spec) :]
+    if not _offers(spec, "skip") and spec.trigger in ("all_resolved", "scheduled"):
+        # Every record must be decided and the gate offers no skip: approve them all.
+        approve, rest = items, []
+    decisions = [{"record": i["record"], "action": "approve"} for i in approve]
+    if _offers(spec, "skip"):
+        decisions += [{"record": i["record"], "action": "skip"} for i in rest]
+    # Without a skip action the other records stay undecided: the trigger releases anyway.
+    path = helpers.write_decisions(tmp_path / "d.json", pending["run_id"], {name: decisions})
+
+    code = _finish(_resume(pending["run_id"], path), capsys, tmp_path)
+
+    assert code == runtime.EXIT_OK, capsys.readouterr().err
+    assert _received(fake_models, spec) == _fields(spec, approve)
+
+
+@pytest.mark.parametrize("on_reject", ["skip", "halt", "rerun", "escalate"])
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_a_rejection_follows_on_reject(
+    name: str,
+    on_reject: gates.OnReject,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    spec = dataclasses.replace(team.GATES[name], on_reject=on_reject)
+    monkeypatch.setitem(team.GATES, name, spec)
+    pending = _pending_at(name, capsys, tmp_path)
+    run_id, items = pending["run_id"], pending["gates"][name]["decisions"]
+    feedback = "Not this one: {tools} \\ stays as written"
+
+    if on_reject in ("skip", "halt"):
+        rejected, approved = items[:1], items[1:]
+        decisions = [{"record": rejected[0]["record"], "action": "reject", "feedback": feedback}]
+        decisions += [{"record": i["record"], "action": "approve"} for i in approved]
+        path = helpers.write_decisions(tmp_path / "d.json", run_id, {name: decisions})
+        code = _resume(run_id, path)
+        if on_reject == "halt":
+            assert code == runtime.EXIT_HALTED
+            err = capsys.readouterr().err
+            assert f"gate {name}: rejected {rejected[0]['record']} (onReject: halt)" in err
+            assert fake_models.calls_for_task(spec.triggers_step) == []
+            return
+        assert _finish(code, capsys, tmp_path) == runtime.EXIT_OK
+        assert _received(fake_models, spec) == _fields(spec, approved)
+        return
+
+    before = len(fake_models.calls_for_task(spec.after_step))
+    decisions = [{"record": i["record"], "action": "reject", "feedback": feedback} for i in items]
+    path = helpers.write_decisions(tmp_path / "d.json", run_id, {name: decisions})
+
+    assert _resume(run_id, path) == runtime.EXIT_PENDING
+
+    again = json.loads(capsys.readouterr().out)["gates"][name]["decisions"]
+    assert {i["record"] for i in again}.isdisjoint({i["record"] for i in items})
+    rerun = fake_models.calls_for_task(spec.after_step)[before:]
+    revised = fake_models.calls_for_task(f"revise:{name}")
+    if on_reject == "rerun":
+        assert rerun and revised == []
+        task = rerun[0].content("user")
+    else:
+        manager = delegation.manager_of(team.PIPELINE[spec.after_step].agent_key)
+        assert revised and rerun == []
+        assert revised[0].agent_key == manager
+        task = revised[0].content("user")
+    assert f"Reviewers rejected these records at gate {name} (round 1 of" in task
+    assert json.dumps(feedback)[1:-1] in task
+    path = helpers.write_decisions(
+        tmp_path / "d2.json",
+        run_id,
+        {name: [{"record": i["record"], "action": "approve"} for i in again]},
+    )
+    assert _finish(_resume(run_id, path), capsys, tmp_path) == runtime.EXIT_OK
+    assert _received(fake_models, spec) == _fields(spec, again)
+
+
+@pytest.mark.parametrize("behaviour", ["halt", "proceed", "escalate"])
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_a_gate_timeout_applies_its_behaviour_on_resume(
+    name: str,
+    behaviour: gates.TimeoutBehaviour,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    after = team.GATES[name].timeout_after or "1h"
+    spec = dataclasses.replace(team.GATES[name], timeout_after=after, timeout_behaviour=behaviour)
+    monkeypatch.setitem(team.GATES, name, spec)
+    pending = _pending_at(name, capsys, tmp_path)
+    run_id, items = pending["run_id"], pending["gates"][name]["decisions"]
+    later = state.utc_now() + gates.parse_duration(after) + timedelta(minutes=1)
+    monkeypatch.setattr(state, "utc_now", lambda: later)
+    chosen = items[: _needed(spec)]
+    if behaviour == "escalate":
+        decided = [{"record": i["record"], "action": "approve", "feedback": "ok"} for i in chosen]
+        fake_models.script_task(f"escalate:{name}", final({"decisions": decided}))
+
+    code = _resume(run_id)
+
+    if behaviour == "halt":
+        assert code == runtime.EXIT_HALTED
+        assert f"gate {name}: no decision within {after} (halt)" in capsys.readouterr().err
+        assert fake_models.calls_for_task(spec.triggers_step) == []
+        return
+    assert _finish(code, capsys, tmp_path) == runtime.EXIT_OK
+    if behaviour == "proceed":
+        assert _received(fake_models, spec) == []
+        return
+    assert _received(fake_models, spec) == _fields(spec, chosen)
+    saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
+    manager = delegation.manager_of(team.PIPELINE[spec.after_step].agent_key)
+    by_id = {r["id"]: r for r in saved["gates"][name]["records"]}
+    for item in items:
+        record = by_id[item["record"]]
+        expected = ("approve", f"agent:{manager}") if item in chosen else ("skip", "timeout")
+        assert (record["decision"], record["decided_by"]) == expected
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_a_paused_run_resumes_in_a_new_process(
+    name: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    spec = team.GATES[name]
+    pending = _pending_at(name, capsys, tmp_path)
+    run_id = pending["run_id"]
+    saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
+    finished_steps = set(saved["outputs"])
+    items = pending["gates"][name]["decisions"]
+    chosen, others = items[: _needed(spec)], items[_needed(spec) :]
+    if not _offers(spec, "skip") and spec.trigger in ("all_resolved", "scheduled"):
+        chosen, others = items, []  # every record must be decided: approve them all
+    decided = [{"record": i["record"], "action": "approve"} for i in chosen]
+    skip = [{"record": i["record"], "action": "skip"} for i in others]
+    decisions = {name: decided + (skip if _offers(spec, "skip") else [])}
+    for other, waiting in pending["gates"].items():
+        if other != name:
+            decisions[other] = helpers.approve_all({"gates": {other: waiting}})[other]
+    path = helpers.write_decisions(tmp_path / "d.json", run_id, decisions)
+    log = tmp_path / "calls.jsonl"
+    env = {
+        **os.environ,
+        llms.FACTORY_ENV: "fake_llm:llm_from_env",
+        "FAKE_LLM_LOG": str(log),
+        "FAKE_LLM_LIST_LENGTH": str(fake_models.list_length),
+        "PYTHONPATH": os.pathsep.join(
+            [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+        ),
+    }
+    command = [sys.executable, "-m", f"{PACKAGE}.main", "resume", run_id, "--decisions", str(path)]
+
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    while done.returncode == runtime.EXIT_PENDING:  # later gates: approve them too
+        later = json.loads(done.stdout)
+        path = helpers.write_decisions(tmp_path / "later.json", run_id, helpers.approve_all(later))
+        command[-1] = str(path)
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+    assert done.returncode == runtime.EXIT_OK, done.stderr
+    team.TeamResult.model_validate(json.loads(done.stdout))
+    calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert calls, "the new process called no model"
+    assert not finished_steps & {call["task"] for call in calls}, "finished steps ran again"
+    triggered = [c for c in calls if c["task"] == spec.triggers_step]
+    user = next(m["content"] for m in triggered[0]["messages"] if m["role"] == "user")
+    marker = f"approved at gate {name} (JSON):\n"
+    received, _ = json.JSONDecoder().raw_decode(user[user.index(marker) + len(marker) :])
+    assert _fields(spec, received) == _fields(spec, chosen)
+    saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
+    assert saved["status"] == "done"
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_review_at_the_terminal(
+    name: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    spec = team.GATES[name]
+    helpers.approve_everything(monkeypatch)
+
+    code = main.main(helpers.run_argv(interactive=True))
+
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_OK, out.err
+    count = fake_models.list_length
+    assert (
+        f"Review gate {name} ({spec.type}) after step {spec.after_step}: {count} record(s)."
+        in out.err
+    )
+    menu = "  ".join(f"[{n}] {a.label}" for n, a in enumerate(spec.actions, start=1))
+    assert f"Actions: {menu}" in out.err
+    assert len(_received(fake_models, spec)) == count
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_invalid_decisions_are_refused_before_anything_runs(
+    name: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    pending = _pending_at(name, capsys, tmp_path)
+    run_id, first = pending["run_id"], pending["gates"][name]["decisions"][0]["record"]
+    calls_before = len(fake_models.calls)
+    bad = [{"record": "r999", "action": "approve"}, {"record": first, "action": "publish it"}]
+    path = helpers.write_decisions(tmp_path / "d.json", run_id, {name: bad, "no-such-gate": []})
+
+    assert _resume(run_id, path) == runtime.EXIT_CONFIG
+
+    err = capsys.readouterr().err
+    assert f"gate {name}: unknown record 'r999'" in err
+    assert f"record {first}: unknown action 'publish it'" in err
+    assert f"gate 'no-such-gate' is not waiting for review in run {run_id}" in err
+    assert len(fake_models.calls) == calls_before
+
+
+def test_reviewer_time_does_not_count_against_the_run_deadline(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 1000)
+    answers = iter(["approve"] * 500)
+    slept: list[float] = []
+
+    def slow_human(*args: object) -> str:
+        if not slept:
+            time.sleep(1.3)  # longer than the whole run may take
+            slept.append(1.3)
+        return next(answers)
+
+    monkeypatch.setattr("builtins.input", slow_human)
+
+    assert main.main(helpers.run_argv(interactive=True)) == runtime.EXIT_OK, capsys.readouterr()
+    assert slept

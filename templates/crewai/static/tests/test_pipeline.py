@@ -1,0 +1,131 @@
+"""The pipeline as a CrewAI Flow: what each step receives, concurrency, the run state.
+
+Emitted for teams with a pipeline.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import helpers
+import pytest
+from fake_llm import Call, FakeModels, final, sample
+from project import main, team
+
+if team.MODE != "pipeline":
+    pytest.skip("the team has no pipeline", allow_module_level=True)
+
+
+def _finished_run(
+    board: FakeModels, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> dict[str, Any]:
+    """Run the whole pipeline (every record approved at the terminal); the saved state."""
+    helpers.approve_everything(monkeypatch)
+    code = main.main(helpers.run_argv(interactive=True))
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    (state_file,) = Path(".envelope-runs").glob("*[0-9a-f].json")
+    return json.loads(state_file.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def test_each_step_receives_exactly_its_dependencies(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    state = _finished_run(fake_models, monkeypatch, capsys)
+
+    for key, step in team.PIPELINE.items():
+        calls = fake_models.calls_for_task(key)
+        assert calls, f"step {key} did not run"
+        task = calls[0].content("user")
+        gates_in = [n for n, g in team.GATES.items() if g.triggers_step == key]
+        gated = {team.GATES[name].after_step for name in gates_in}
+        plain = [dep for dep in step.depends_on if dep not in gated]
+        if not step.depends_on:
+            dumped = json.dumps(state["inputs"], indent=2, ensure_ascii=False)
+            assert f"Run inputs (JSON):\n{dumped}" in task, key
+        else:
+            assert "Run inputs (JSON)" not in task, key
+        for dep in plain:
+            label = team.PIPELINE[dep].label
+            text = state["outputs"][dep]["text"]
+            assert f"Output of step {dep} ({label}):\n{text}" in task, (key, dep)
+        assert task.count("Output of step ") == len(plain), key
+        for name in gates_in:
+            records = state["gates"][name]["records"]
+            approved = [r["data"] for r in records if r["decision"] == "approve"]
+            assert helpers.approved_records(calls[0], name) == approved, (key, name)
+        assert calls[0].agent_key == step.agent_key
+
+
+def _siblings() -> list[tuple[str, str]]:
+    """Step pairs that wait for the same steps and gates: they must run concurrently."""
+    return [
+        (a, b)
+        for a, b in itertools.combinations(team.PIPELINE, 2)
+        if set(team.PIPELINE[a].depends_on) == set(team.PIPELINE[b].depends_on)
+        and helpers.gates_before(a) == helpers.gates_before(b)
+    ]
+
+
+@pytest.mark.parametrize("pair", _siblings() or [None])
+def test_parallel_branches_run_concurrently(
+    pair: tuple[str, str] | None,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if pair is None:
+        pytest.skip("no two steps of this pipeline can run at the same time")
+    # Each step's model call waits until the other step's call has started too:
+    # run one after the other, they would wait in vain.
+    both_running = threading.Barrier(2, timeout=10)
+    waited_in_vain: list[str] = []
+
+    def meet(call: Call) -> str:
+        try:
+            both_running.wait()
+        except threading.BrokenBarrierError:
+            waited_in_vain.append(str(call.task))
+        return fake_models.generic_reply(call)
+
+    for key in pair:
+        fake_models.script_task(key, meet)
+
+    _finished_run(fake_models, monkeypatch, capsys)
+
+    assert waited_in_vain == []
+
+
+def test_secrets_are_never_written_to_the_run_state(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if not team.SECRETS:
+        pytest.skip("the team has no secrets")
+    secret = team_env[team.SECRETS[0]]
+
+    def leaky(call: Call) -> str:
+        # The first step's answer quotes the secret, in a string field when structured.
+        if call.schema is None:
+            return final(f"note {secret}")
+        data = json.dumps(sample(call.schema, fake_models.list_length))
+        return final(data.replace('"sample ', f'"{secret} ', 1))
+
+    first = next(iter(team.PIPELINE))
+    fake_models.script_task(first, leaky)
+
+    state = _finished_run(fake_models, monkeypatch, capsys)
+
+    text = json.dumps(state)
+    assert secret not in text
+    assert "[redacted]" in state["outputs"][first]["text"]

@@ -1,0 +1,165 @@
+"""Access policies: the shared decision vectors, and each agent's own HTTP tool."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import helpers
+import httpx
+import pytest
+from fake_llm import FakeModels
+from project import PACKAGE, crew, delegation, team, tools
+
+VECTORS: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "policy_vectors.json").read_text(encoding="utf-8")
+)
+
+
+def _policy(entry: dict[str, Any]) -> tools.AccessPolicy:
+    if "allowedHosts" in entry:
+        return tools.AccessPolicy.from_allowed_hosts(entry["allowedHosts"])
+    return tools.AccessPolicy.model_validate(entry["accessPolicy"])
+
+
+def _definition() -> dict[str, Any]:
+    text = files(PACKAGE).joinpath("envelope.json").read_text(encoding="utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
+def test_policy_vector(vector: dict[str, Any]) -> None:
+    decision = tools.evaluate(
+        _policy(vector["policy"]), vector["method"], vector["url"], vector["variables"]
+    )
+    expected = vector["expect"]
+    assert ("allow" if decision.allowed else "deny") == expected["decision"]
+    assert decision.reason == expected["reason"]
+    assert decision.rule == expected["rule"]
+
+
+def test_vectors_cover_every_rule_feature() -> None:
+    rules = [r for v in VECTORS for r in v["policy"].get("accessPolicy", {}).get("rules", [])]
+    assert {r["action"] for r in rules} == {"allow", "deny", "require_approval"}
+    assert any(r.get("host", "").startswith("*.") for r in rules)
+    assert any("{{" in r.get("host", "") for r in rules)
+    assert any("pathPrefix" in r for r in rules) and any("host" not in r for r in rules)
+    assert any("allowedHosts" in v["policy"] for v in VECTORS)
+    assert len(VECTORS) >= 20
+
+
+def test_shipped_policies_match_the_definition() -> None:
+    expected = {
+        agent["key"]: _policy(agent)
+        for agent in _definition()["agents"]
+        if "accessPolicy" in agent or "allowedHosts" in agent
+    }
+    assert tools.POLICIES == expected
+
+
+def test_dot_segment_normalized_url_is_what_gets_requested() -> None:
+    policy = tools.AccessPolicy.model_validate({"defaultAction": "allow", "rules": []})
+    decision = tools.evaluate(policy, "GET", "https://h.test/a/./b/../c?q=1#frag", {})
+    assert decision.url == "https://h.test/a/c?q=1"
+
+
+def _http_tools_by_holder(team_crew: Any) -> dict[str, list[tools.HttpRequestTool]]:
+    """Every agent of the run's crew (workers and manager) -> its HTTP tools."""
+    members = [*team_crew.agents, team_crew.manager_agent]
+    return {
+        member.role: [
+            tool for tool in member.tools or [] if isinstance(tool, tools.HttpRequestTool)
+        ]
+        for member in members
+        if member is not None
+    }
+
+
+def _holder_of(agent_key: str) -> str:
+    """The CrewAI role that makes the agent's requests (a manager's Requests delegate)."""
+    role = helpers.roles()[agent_key]
+    return f"{role} Requests" if delegation.has_requests_delegate(agent_key) else role
+
+
+@pytest.mark.parametrize("agent_key", sorted(team.AGENTS))
+def test_each_agent_has_an_http_tool_exactly_when_it_has_egress(
+    agent_key: str, team_env: dict[str, str], fake_models: FakeModels
+) -> None:
+    holder = _holder_of(agent_key)
+    crews = crew.TeamCrew(helpers.valid_inputs())
+    agent = crews._agent(agent_key)
+    held = [t for t in agent.tools or [] if isinstance(t, tools.HttpRequestTool)]
+    if agent_key == crews.managing:
+        assert held == [], "a manager holds no tools"
+        by_holder = _http_tools_by_holder(crews.crew())
+        held = by_holder.get(holder, [])
+    if agent_key in tools.POLICIES:
+        assert [t.agent_key for t in held] == [agent_key], holder
+        assert held[0].policy == tools.POLICIES[agent_key]
+    else:
+        assert held == []
+
+
+@pytest.mark.parametrize("agent_key", helpers.egress_agents())
+def test_a_refused_request_returns_the_reason_and_sends_nothing(
+    agent_key: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    no_network: list[httpx.Request],
+) -> None:
+    refused = helpers.refused_request(agent_key, team_env)
+    if refused is None:
+        pytest.skip(f"the policy of {agent_key} allows every request")
+    method, url = refused
+    decision = tools.evaluate(tools.POLICIES[agent_key], method, url, team_env)
+    tool = tools.http_tool(agent_key)
+
+    result = tool.run(method=method, url=url)
+
+    assert result == f"REFUSED by access policy of {agent_key}: {decision.reason}"
+    assert no_network == []
+
+
+def test_the_tool_sends_allowed_requests_with_secrets_filled_in_and_redacted(
+    team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    allowed = [
+        (key, method, url)
+        for key in helpers.egress_agents()
+        for method, url in _allowed_requests(key, team_env)
+    ]
+    if not allowed:
+        pytest.skip("no agent's policy allows a request")
+    agent_key, method, url = allowed[0]
+    sent: list[httpx.Request] = []
+
+    def echo(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, text=f"echo {request.headers.get('x-token', '')}")
+
+    monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(echo))
+    secret = team.SECRETS[0] if team.SECRETS else None
+    header = "{{" + secret + "}}" if secret else "none"
+
+    result = tools.http_tool(agent_key).run(method=method, url=url, headers={"X-Token": header})
+
+    assert [str(request.url) for request in sent] == [url]
+    if secret is not None:
+        assert sent[0].headers["x-token"] == team_env[secret]
+        assert result == "HTTP 200 OK\necho [redacted]"
+
+
+def _allowed_requests(agent_key: str, env: dict[str, str]) -> list[tuple[str, str]]:
+    policy = tools.POLICIES[agent_key]
+    candidates = []
+    for rule in policy.rules:
+        if rule.action != "allow" or rule.host is None:
+            continue
+        host = tools.http_request.expand(rule.host, env)
+        host = "sub" + host[1:] if host.startswith("*.") else host
+        method = (rule.methods or ("GET",))[0]
+        path = tools.http_request.expand(rule.path_prefix or "/", env)
+        candidates.append((method, f"https://{host}{path}"))
+    return [c for c in candidates if tools.evaluate(policy, *c, env).allowed]

@@ -1,0 +1,320 @@
+"""The whole team, run offline through the command-line runner with fake models."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from typing import Any
+
+import fake_llm
+import helpers
+import httpx
+import pytest
+from fake_llm import FakeModels, act
+from project import crew, delegation, llms, main, models, runtime, team, tools
+
+EXPECTED_OK = runtime.EXIT_PENDING if team.GATES else runtime.EXIT_OK
+"""Exit code of a run without a reviewer at the terminal: gates make it wait."""
+
+
+@pytest.mark.parametrize("how", ["inputs-json", "flags"])
+def test_a_run_returns_the_team_result(
+    how: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    helpers.approve_everything(monkeypatch)
+    argv = helpers.run_argv(interactive=True)
+    if how == "flags":
+        argv = [*helpers.as_flags(helpers.valid_inputs()), *argv[2:]]
+
+    code = main.main(argv)
+
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    result = json.loads(out.out)
+    team.TeamResult.model_validate(result)
+    assert set(result) == {
+        field.alias or name for name, field in team.TeamResult.model_fields.items()
+    }
+    assert fake_models.calls, "no model was called"
+
+
+def test_omitted_inputs_take_their_defaults(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    given = {
+        name: helpers.sample_input(name, spec)
+        for name, spec in team.INPUTS.items()
+        if spec.required and spec.default is runtime.NO_DEFAULT
+    }
+    expected = {**given}
+    for name, spec in team.INPUTS.items():
+        if spec.default is not runtime.NO_DEFAULT:
+            expected[name] = spec.default
+    expected = {name: expected[name] for name in team.INPUTS if name in expected}
+
+    main.main(helpers.run_argv(given))
+
+    dumped = json.dumps(expected, indent=2, ensure_ascii=False)
+    assert f"Run inputs (JSON):\n{dumped}" in fake_models.calls[0].content("user")
+
+
+def test_missing_env_is_reported_all_at_once_before_any_model_call(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    labels = helpers.env_labels()
+    kept = labels[0] if len(labels) > 1 else None
+    for label in labels:
+        if label != kept:
+            for name in label.split(" or "):
+                monkeypatch.delenv(name, raising=False)
+
+    code = main.main(helpers.run_argv())
+
+    err = capsys.readouterr().err
+    assert code == runtime.EXIT_CONFIG
+    missing = [label for label in labels if label != kept]
+    assert f"Missing {len(missing)} required environment variable(s):" in err
+    for label in missing:
+        assert f"  - {label}\n" in err
+    if kept is not None:
+        assert f"  - {kept}\n" not in err
+    assert fake_models.calls == []
+
+
+def _invalid_cases() -> list[tuple[str, list[str], str]]:
+    valid = helpers.valid_inputs()
+    wrong = {"string": 5, "number": "many", "boolean": "yes", "object": [1], "array": {"a": 1}}
+
+    def with_inputs(changes: dict[str, Any], *, drop: str | None = None) -> list[str]:
+        inputs = {**valid, **changes}
+        inputs.pop(drop or "", None)
+        return ["--inputs", json.dumps(inputs)]
+
+    cases = [
+        ("unknown", with_inputs({"envelope_unknown": 1}), "unknown input 'envelope_unknown'"),
+        ("not-an-object", ["--inputs", "[1]"], "--inputs must be a JSON object"),
+        ("not-json", ["--inputs", "{oops"], "--inputs is not valid JSON"),
+    ]
+    for name, spec in team.INPUTS.items():
+        problem = f"input {name!r} must be of type {spec.type}"
+        cases.append((f"{name}-type", with_inputs({name: wrong[spec.type]}), problem))
+        if spec.enum is not None:
+            problem = f"input {name!r} must be one of: {', '.join(spec.enum)}"
+            cases.append((f"{name}-enum", with_inputs({name: "not-an-option"}), problem))
+        if spec.required and spec.default is runtime.NO_DEFAULT:
+            problem = f"input {name!r} is required"
+            cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
+        if spec.type in ("number", "boolean"):
+            flag = "--" + name.replace("_", "-")
+            cases.append((f"{name}-flag", [flag, "many"], f"{flag}: expected"))
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [(argv, problem) for _, argv, problem in _invalid_cases()],
+    ids=[case for case, _, _ in _invalid_cases()],
+)
+def test_invalid_inputs_stop_the_run_before_any_model_call(
+    argv: list[str],
+    problem: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main.main(argv) == runtime.EXIT_CONFIG
+    assert problem in capsys.readouterr().err
+    assert fake_models.calls == []
+
+
+def test_run_deadline_stops_the_run_with_a_clear_message(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 300)
+    fake_models.delay = 0.8
+
+    started = time.monotonic()
+    code = main.main(helpers.run_argv())
+    elapsed = time.monotonic() - started
+
+    assert code == runtime.EXIT_TIMEOUT
+    assert elapsed < 0.7
+    assert (
+        "Run deadline exceeded: the team did not finish within 300 ms (timeout.runMs)"
+        in capsys.readouterr().err
+    )
+    # The abandoned worker finishes its in-flight calls (0.8 s each); the guard refuses
+    # every later one. (A call may begin just after 300 ms if the guard passed it before.)
+    for thread in threading.enumerate():
+        if thread.name == "envelope-run":
+            thread.join(timeout=10)
+    assert all(call.started - started < 0.55 for call in fake_models.calls)
+
+
+def _egress_target() -> tuple[str, str] | None:
+    """An agent with egress that a run reaches, and the CrewAI role that holds its tool."""
+    in_steps = {step.agent_key for step in team.PIPELINE.values()}
+    for agent_key in helpers.egress_agents():
+        if team.MODE == "pipeline" and agent_key not in in_steps:
+            continue
+        role = helpers.roles()[agent_key]
+        return agent_key, f"{role} Requests" if delegation.has_requests_delegate(
+            agent_key
+        ) else role
+    return None
+
+
+def test_a_refused_request_reaches_the_agent_as_the_rule_reason(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    no_network: list[httpx.Request],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    target = _egress_target()
+    refused = target and helpers.refused_request(target[0], team_env)
+    if not target or not refused:
+        pytest.skip("no agent that a run reaches has a policy that refuses a request")
+    agent_key, holder = target
+    method, url = refused
+    request = act("http_request", method=method, url=url)
+    if team.MODE == "pipeline":
+        step = next(k for k, s in team.PIPELINE.items() if s.agent_key == agent_key)
+        fake_models.script_task(step, request)
+        helpers.approve_everything(monkeypatch)
+    elif delegation.has_requests_delegate(agent_key):
+        fake_models.script(agent_key, fake_llm.delegate(holder, "Make this request."))
+        fake_models.script(holder, request)
+    else:
+        helpers.drive(fake_models, agent_key, "Make this request.", request)
+
+    assert main.main(helpers.run_argv(interactive=True)) == 0, capsys.readouterr().err
+
+    reason = tools.evaluate(tools.POLICIES[agent_key], method, url, team_env).reason
+    calls = fake_models.calls_of(holder)
+    refusal = f"REFUSED by access policy of {agent_key}: {reason}"
+    assert any(refusal in call.text() for call in calls[1:]), [c.text() for c in calls]
+    assert no_network == []
+
+
+def test_each_agent_gets_its_configured_model_arguments(
+    team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[dict[str, Any]] = []
+
+    def record(**arguments: Any) -> dict[str, Any]:
+        built.append(arguments)
+        return arguments
+
+    monkeypatch.setattr(llms, "LLM", record)
+
+    for agent_key, spec in models.MODELS.items():
+        built.clear()
+        models.llm_for(agent_key)
+        (arguments,) = built
+        model = llms.model_id(spec)
+        assert arguments["model"] == model and arguments["temperature"] == spec.temperature
+        if llms.provider(model) == "gemini":  # CrewAI's Gemini client has its own names
+            assert arguments["max_output_tokens"] == spec.max_tokens
+            assert arguments["client_params"] == {"http_options": {"timeout": spec.timeout_ms}}
+        else:
+            assert arguments["max_tokens"] == spec.max_tokens
+            assert arguments["timeout"] == spec.timeout_ms / 1000
+    assert llms.execution_limit_s(llms.ModelSpec(model=None, timeout_ms=1500)) == 2
+
+
+def test_provider_keys_and_model_are_required_once_each() -> None:
+    expected: list[Any] = []
+    for spec in models.MODELS.values():
+        needed: Any
+        if spec.model is None:
+            needed = "MODEL"
+        else:
+            needed = llms.PROVIDER_KEYS.get(llms.provider(spec.model))
+        if needed is not None and needed not in expected:
+            expected.append(needed)
+    assert llms.required_env(models.MODELS) == expected
+
+
+# Routed through LiteLLM, whose import alone takes about ten seconds.
+SLOW_PROVIDERS = {"mistral"}
+
+
+def test_crewai_builds_every_configured_provider(team_env: dict[str, str]) -> None:
+    seen: set[str] = set()
+    for agent_key, spec in models.MODELS.items():
+        model = llms.model_id(spec)
+        if llms.provider(model) in SLOW_PROVIDERS | seen:
+            continue
+        seen.add(llms.provider(model))
+        llm = models.llm_for(agent_key)
+        assert not isinstance(llm, fake_llm.FakeLLM)
+        assert llm.model in (model, model.split("/", 1)[1]), agent_key
+        assert llm.temperature == spec.temperature
+
+
+def test_a_model_factory_named_in_the_environment_supplies_every_model(
+    team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    monkeypatch.setenv(llms.FACTORY_ENV, "fake_llm:llm_from_env")
+    monkeypatch.setenv("FAKE_LLM_LOG", str(tmp_path / "calls.jsonl"))
+    monkeypatch.setattr(fake_llm, "_process_board", None)
+
+    built = [models.llm_for(agent_key) for agent_key in models.MODELS]
+
+    assert all(isinstance(llm, fake_llm.FakeLLM) for llm in built)
+    assert llms.required_env(models.MODELS) == []
+
+
+def test_run_with_trigger_takes_the_inputs_as_a_json_payload(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["run_with_trigger", json.dumps(helpers.valid_inputs())])
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)
+
+    with pytest.raises(SystemExit) as stopped:
+        main.run_with_trigger()
+
+    assert stopped.value.code == EXPECTED_OK, capsys.readouterr().err
+    assert "Run inputs (JSON)" in fake_models.calls[0].content("user")
+
+
+def test_the_crew_class_has_one_agent_method_per_definition_agent() -> None:
+    crews = crew.TeamCrew()
+    for agent_key, spec in team.AGENTS.items():
+        assert callable(getattr(crews, spec.method)), agent_key
+        assert crews.agents_config[spec.method]["backstory"] == f"[[envelope-prompt:{agent_key}]]"
+    assert set(crews.agents_config) == {spec.method for spec in team.AGENTS.values()}
+    if team.MODE == "pipeline":
+        assert set(crews.tasks_config) == set(team.PIPELINE)
+    else:
+        assert set(crews.tasks_config) == {delegation.TEAM_TASK}
+    assert set(models.MODELS) == set(team.AGENTS)
+
+
+def test_resume_needs_a_pipeline(
+    team_env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    if team.MODE == "pipeline":
+        assert main.main(["resume", "no-such-run"]) == runtime.EXIT_CONFIG
+        assert "not found" in capsys.readouterr().err
+    else:
+        assert main.main(["resume", "some-run"]) == runtime.EXIT_CONFIG
+        assert "has no pipeline" in capsys.readouterr().err
