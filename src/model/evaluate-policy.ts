@@ -65,7 +65,10 @@ export function evaluatePolicy(policy: AccessPolicyModel, method: string, url: s
       if (/\{\{[A-Za-z_][A-Za-z0-9_]*\}\}/.test(pattern) || !hostMatches(pattern, parts.host)) continue;
     }
     if (rule.methods !== undefined && !rule.methods.map((m) => m.toUpperCase()).includes(verb)) continue;
-    if (rule.pathPrefix !== undefined && !path.startsWith(rule.pathPrefix)) continue;
+    if (rule.pathPrefix !== undefined) {
+      const prefix = expandPlaceholders(rule.pathPrefix, variables);
+      if (/\{\{[A-Za-z_][A-Za-z0-9_]*\}\}/.test(prefix) || !path.startsWith(prefix)) continue;
+    }
     if (rule.action === "allow") return { decision: "allow", reason: rule.reason ?? `allowed by rule ${index}`, rule: index };
     if (rule.action === "require_approval") return { decision: "deny", reason: rule.reason ?? "this request requires human approval", rule: index };
     return { decision: "deny", reason: rule.reason ?? `denied by rule ${index}`, rule: index };

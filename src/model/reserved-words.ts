@@ -82,4 +82,7 @@ export const RESERVED_MEMBERS = words(`
   handle_request agent_options team_task team_crew role_of step_crew agent_crew configure
   review run_step step_context crews store reviewer lock verbose name description method
   persistence initial_state plot kickoff_async akickoff ask emit listen start router and_ or_
+  managing base_directory load_configurations load_yaml map_all_agent_variables
+  map_all_task_variables close_mcp_server get_mcp_tools mcp_server_params mcp_connect_timeout
+  is_crew_class original_agents_config_path original_tasks_config_path
 `);

@@ -73,7 +73,7 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
       pattern: `/agents/*/${field}`,
       resolve: (_v, pointer, model) => {
         const agent = agentAt(pointer, model);
-        const manager = model.execution.mode === "hierarchy" && agent.children.length > 0;
+        const manager = model.execution.mode === "hierarchy" && model.execution.entryAgent === agent.key && agent.children.length > 0;
         return manager
           ? { status: "approximated", detail: "CrewAI allows no tools on a manager: a \"Requests\" coworker holds the manager's http_request tool and policy" }
           : { status: "carried", detail: "config/access_policies.yaml, enforced by the agent's http_request tool" };

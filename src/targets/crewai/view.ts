@@ -16,8 +16,12 @@ export interface AgentView {
   /** `agents[1] billing-specialist` — for comments pointing back to the definition. */
   ref: string;
   name: string;
+  /** CrewAI role: the agent's name, made unique (delegation addresses coworkers by role). */
+  role: string;
   title: string;
   goal: string;
+  /** The comment above its @agent method. */
+  crewNote: string;
   model?: string;
   modelSource: string;
   temperature?: number;
@@ -26,7 +30,7 @@ export interface AgentView {
   hasEgress: boolean;
   egressSource: string;
   defaultAction: "allow" | "deny";
-  rules: Array<{ host?: string; methods?: string[]; pathPrefix?: string; action: string; reason?: string; ref: string }>;
+  rules: Array<{ ref: string; fields: Array<{ name: string; value: string | string[]; list: boolean }> }>;
   allowedHosts?: string[];
   parent?: string;
   parentRef?: string;
@@ -62,17 +66,20 @@ export interface CrewaiView {
   gates: Array<GateModel & { ref: string; fieldNames: string[] }>;
   inputs: Array<IOFieldModel & { pyType: string; flag: string; defaultJson: string; pointerLabel: string }>;
   finalStep: string;
-  recordSteps: Array<{ stepKey: string; recordClass: string; recordsClass: string; gateRefs: string; fields: Array<{ name: string; ident: string }> }>;
+  recordSteps: Array<{ stepKey: string; recordClass: string; recordsClass: string; gateRefs: string; aliased: boolean; fields: Array<{ name: string; ident: string; aliased: boolean }> }>;
   timeoutsDefaulted: boolean;
   teamTask: { description: string; expectedOutput: string };
   flowMethods: FlowMethod[];
   needsAnd: boolean;
+  needsListen: boolean;
   needsAny: boolean;
   needsConfigDict: boolean;
   needsRecordAction: boolean;
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
-  outputs: Array<IOFieldModel & { pyType: string; pointerLabel: string }>;
+  outputs: Array<IOFieldModel & { pyType: string; pointerLabel: string; aliased: boolean }>;
+  outputsAliased: boolean;
+  anyEgress: boolean;
   secrets: string[];
   variables: string[];
   providerKeys: Array<{ keys: string[]; label: string; agents: string }>;
@@ -115,25 +122,31 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       index: a.index,
       ref: `agents[${a.index}] ${a.key}`,
       name: a.name,
+      role: a.name,
       title: a.title,
       goal: goalOf(a),
+      crewNote: "",
       modelSource: a.llm ? (a.llm.source === "model" ? `model ${a.llm.provider}:${a.llm.model}` : `modelConfig ${a.llm.provider} ${a.llm.model}`) : "no model: MODEL",
       timeoutMs: a.timeoutMs,
       hasEgress: a.egress.allowsAny,
       egressSource: a.egress.source,
       defaultAction: a.egress.defaultAction,
       rules: a.egress.rules.map((r, j) => ({
-        ...(r.host !== undefined ? { host: r.host } : {}),
-        ...(r.methods !== undefined ? { methods: r.methods } : {}),
-        ...(r.pathPrefix !== undefined ? { pathPrefix: r.pathPrefix } : {}),
-        action: r.action,
-        ...(r.reason !== undefined ? { reason: r.reason } : {}),
         ref: `rules[${j}]`,
+        // The present keys, in the order people write them.
+        fields: [
+          ...(r.host !== undefined ? [{ name: "host", value: r.host, list: false }] : []),
+          ...(r.methods !== undefined ? [{ name: "methods", value: r.methods, list: true }] : []),
+          ...(r.pathPrefix !== undefined ? [{ name: "pathPrefix", value: r.pathPrefix, list: false }] : []),
+          { name: "action", value: r.action, list: false },
+          ...(r.reason !== undefined ? [{ name: "reason", value: r.reason, list: false }] : []),
+        ],
       })),
       children: a.children,
       isManager,
       isRoot: a.parent === undefined,
-      needsRequestsDelegate: isManager && a.egress.allowsAny,
+      // Only the crew's manager (the first root) can hold no tools; see delegation.py.
+      needsRequestsDelegate: isManager && a.parent === undefined && model.execution.mode === "hierarchy" && model.execution.entryAgent === a.key && a.egress.allowsAny,
       requestsIdent: `${a.ident}_requests`,
     };
     if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
@@ -148,7 +161,18 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     }
     return view;
   });
+  makeRolesUnique(agents);
   const agentView = new Map(agents.map((a) => [a.key, a]));
+  const entry = model.execution.mode === "hierarchy" ? model.execution.entryAgent : undefined;
+  for (const a of agents) {
+    const parts = [`agents[${a.index}] ${a.key}`];
+    if (a.parent !== undefined) parts.push(`(reportsToKey ${a.parent})`);
+    let note = parts.join(" ");
+    if (hierarchy && a.key === entry) note += ": the first root, the crew's manager";
+    else if (hierarchy && a.isRoot) note += ": another root, a worker of the manager";
+    else if (hierarchy && a.children.length) note += `: manages ${a.children.join(", ")}`;
+    a.crewNote = note;
+  }
   const gates = model.gates.map((g) => ({
     ...g,
     ref: `gates[${g.index}] ${g.name}`,
@@ -191,18 +215,21 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     steps,
     gates,
     inputs: model.inputs.map((f) => ({ ...f, pyType: PY_TYPES[f.type], flag: f.ident.replace(/_/g, "-"), defaultJson: f.hasDefault ? JSON.stringify(f.default) : "", pointerLabel: pathLabel(f.pointer) })),
-    finalStep: [...steps].reverse().find((s) => s.dependents.length === 0)?.key ?? "",
+    finalStep: [...steps].reverse().find((s) => s.dependents.length === 0 && s.gatesAfter.length === 0)?.key ?? "",
     recordSteps: recordSteps(model, steps),
     timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",
     flowMethods: [],
     needsAnd: false,
+    needsListen: false,
     teamTask: { description: `Handle this run of the ${model.team.name} team.\n\n${model.team.description}`, expectedOutput: outputsExpectation(model) },
     needsAny: model.outputs.some((o) => o.type === "object" || o.type === "array"),
-    needsConfigDict: model.outputs.length > 0 || (model.execution.mode === "pipeline" && model.gates.length > 0),
+    needsConfigDict: false,
     needsRecordAction: model.execution.mode === "pipeline" && model.gates.some((g) => g.recordActions.length > 0),
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
     stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
-    outputs: model.outputs.map((f) => ({ ...f, pyType: PY_TYPES[f.type], pointerLabel: pathLabel(f.pointer) })),
+    outputs: model.outputs.map((f) => ({ ...f, pyType: PY_TYPES[f.type], pointerLabel: pathLabel(f.pointer), aliased: f.ident !== f.key })),
+    outputsAliased: model.outputs.some((f) => f.ident !== f.key),
+    anyEgress: agents.some((a) => a.hasEgress),
     secrets: model.secrets.map((s) => s.name),
     variables: model.variables.map((v) => v.name),
     providerKeys,
@@ -227,8 +254,10 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     loss: { counts: lossCounts(loss), notCarried: loss.filter((e) => e.status !== "carried") },
   };
   if (root) view.root = root;
+  view.needsConfigDict = view.outputsAliased || view.recordSteps.some((r) => r.aliased);
   view.flowMethods = flowMethods(model);
   view.needsAnd = view.flowMethods.some((m) => m.decorator.kind === "listen" && m.decorator.triggers.length > 1);
+  view.needsListen = view.flowMethods.some((m) => m.decorator.kind === "listen");
   for (const step of view.steps) {
     step.isFinal = step.key === view.finalStep;
     const records = view.recordSteps.find((r) => r.stepKey === step.key);
@@ -258,8 +287,12 @@ function recordSteps(model: TeamModel, steps: Array<{ key: string; ident: string
       recordClass: `${base}Record`,
       recordsClass: `${base}Records`,
       gateRefs: gates.map((g) => `gates[${g.index}] ${g.name}`).join(", "),
-      fields: names.map((name) => ({ name, ident: ns.claim(name) })),
-    }];
+      fields: names.map((name) => {
+        const ident = ns.claim(name);
+        return { name, ident, aliased: ident !== name };
+      }),
+      aliased: false,
+    }].map((r) => ({ ...r, aliased: r.fields.some((f) => f.aliased) }));
   });
 }
 
@@ -274,14 +307,14 @@ function flowMethods(model: TeamModel): FlowMethod[] {
     const gatesIn = model.gates.filter((g) => g.triggersStep === step.key);
     const gated = new Set(gatesIn.map((g) => g.afterStep));
     const triggers: Array<{ method: string } | { label: string }> = [
+      ...step.dependsOn.filter((d) => !gated.has(d)).map((d) => ({ method: `step_${identOf.get(d)!}` })),
       ...gatesIn.map((g) => ({ label: `${g.name}:released` })),
-      ...step.dependsOn.filter((d) => !gated.has(d)).map((d) => ({ method: identOf.get(d)! })),
     ];
     const agent = agentOf.get(step.agentKey)!;
     const via = gatesIn.map((g) => `gates[${g.index}]`).join(", ");
     const deps = step.dependsOn.length ? `, dependsOn ${step.dependsOn.join(", ")}${via ? ` (through ${via})` : ""}` : "";
     out.push({
-      ident: step.ident,
+      ident: `step_${step.ident}`,
       key: step.key,
       isGate: false,
       comment: `pipeline[${step.index}] ${step.key} (agent ${agent.key})${deps}`,
@@ -289,11 +322,11 @@ function flowMethods(model: TeamModel): FlowMethod[] {
     });
     for (const gate of model.gates.filter((g) => g.afterStep === step.key)) {
       out.push({
-        ident: gate.ident,
+        ident: `gate_${gate.ident}`,
         key: gate.name,
         isGate: true,
         comment: `gates[${gate.index}] ${gate.name}: afterStep ${gate.afterStep}, triggersStep ${gate.triggersStep}`,
-        decorator: { kind: "router", after: step.ident },
+        decorator: { kind: "router", after: `step_${step.ident}` },
       });
     }
   }
@@ -308,6 +341,16 @@ function outputsExpectation(model: TeamModel): string {
     return `- ${o.key} (${details})${o.description ? `: ${o.description}` : ""}`;
   });
   return ["A JSON object with these fields:", ...lines].join("\n");
+}
+
+/** Roles must be unique: on a clash (or with a manager's "<role> Requests" worker) add the key. */
+function makeRolesUnique(agents: AgentView[]): void {
+  const count = new Map<string, number>();
+  for (const a of agents) count.set(a.name, (count.get(a.name) ?? 0) + 1);
+  const requests = new Set(agents.filter((a) => a.needsRequestsDelegate).map((a) => `${a.name} Requests`));
+  for (const a of agents) {
+    if ((count.get(a.name) ?? 0) > 1 || requests.has(a.name)) a.role = `${a.name} (${a.key})`;
+  }
 }
 
 function pascal(ident: string): string {
