@@ -1,0 +1,43 @@
+"""The team's agents: one @agent method per definition agent (agents[]).
+
+Tools, the manager, the team's task and sub-teams are built by delegation.py.
+"""
+
+from __future__ import annotations
+
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+from .delegation import TeamCrewBase
+
+
+@CrewBase
+class ChargebackResponderCrew(TeamCrewBase):
+    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+
+    # agents[0] evidence-collector: the first root, the crew's manager
+    @agent
+    def evidence_collector(self) -> Agent:
+        return Agent(
+            config=self.agents_config["evidence_collector"],
+            **self.agent_options("evidence-collector"),
+        )
+
+    # agents[1] response-writer (reportsToKey evidence-collector)
+    @agent
+    def response_writer(self) -> Agent:
+        return Agent(
+            config=self.agents_config["response_writer"], **self.agent_options("response-writer")
+        )
+
+    # description, outputs: the team's run, handed to the manager
+    @task
+    def handle_request(self) -> Task:
+        return self.team_task()
+
+    @crew
+    def crew(self) -> Crew:
+        return self.team_crew()
+
+
+TeamCrew = ChargebackResponderCrew

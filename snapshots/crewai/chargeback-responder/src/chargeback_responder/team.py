@@ -1,0 +1,79 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .gates import GateSpec
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Chargeback Responder"
+SLUG = "chargeback-responder"
+VERSION = "0.9.0"
+
+# no pipeline: the hierarchy runs as a hierarchical crew
+MODE: Literal["hierarchy", "pipeline"] = "hierarchy"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ("STRIPE_WEBHOOK_SECRET", "STRIPE_RESTRICTED_KEY", "SHOPIFY_ADMIN_TOKEN")
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = ("SHOP_DOMAIN", "STORE_NAME", "RETURN_POLICY_URL")
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.dispute_id
+    "dispute_id": InputSpec(
+        type="string",
+        description="Stripe dispute ID from the webhook payload.",
+        required=True,
+    ),
+    # inputs.charge_id
+    "charge_id": InputSpec(
+        type="string",
+        description="The disputed charge.",
+        required=True,
+    ),
+    # inputs.reason
+    "reason": InputSpec(
+        type="string",
+        description="Stripe's dispute reason code, e.g. 'product_not_received'.",
+        required=True,
+    ),
+}
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    # outputs.evidence_packet
+    evidence_packet: dict[str, Any] | None = Field(
+        default=None,
+        description="Evidence fields in the shape of Stripe's dispute evidence object.",
+    )
+
+    # outputs.win_likelihood
+    win_likelihood: Literal["low", "medium", "high"] | None = Field(default=None)
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] evidence-collector
+    "evidence-collector": AgentSpec(method="evidence_collector"),
+    # agents[1] response-writer
+    "response-writer": AgentSpec(method="response_writer", reports_to="evidence-collector"),
+}
+
+# pipeline: none
+PIPELINE: dict[str, StepSpec] = {}
+FINAL_STEP: str | None = None
+
+# gates: none
+GATES: dict[str, GateSpec] = {}
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000

@@ -1,0 +1,34 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from chargeback_responder import (
+    crew,
+    delegation,
+    gates,
+    llms,
+    main,
+    models,
+    pipeline,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "chargeback_responder"
+
+__all__ = [
+    "PACKAGE",
+    "crew",
+    "delegation",
+    "gates",
+    "llms",
+    "main",
+    "models",
+    "pipeline",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

@@ -1,0 +1,178 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .gates import GateSpec
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Content Studio"
+SLUG = "content-studio"
+VERSION = "2.3.1"
+
+# pipeline: the steps run as a CrewAI Flow (flow.py)
+MODE: Literal["hierarchy", "pipeline"] = "pipeline"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ("WORDPRESS_APP_PASSWORD", "SEMRUSH_API_KEY")
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = ("BRAND_NAME", "TARGET_AUDIENCE", "WORDPRESS_HOST")
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.topic
+    "topic": InputSpec(
+        type="string",
+        description=(
+            "The subject of the article, e.g. 'How mid-size manufacturers cut "
+            "energy costs in 2025'."
+        ),
+        required=True,
+    ),
+    # inputs.primary_keyword
+    "primary_keyword": InputSpec(
+        type="string",
+        description="The search phrase the article should rank for.",
+        required=True,
+    ),
+    # inputs.word_count
+    "word_count": InputSpec(
+        type="number",
+        description="Target length of the article in words.",
+        default=1800,
+    ),
+    # inputs.tone
+    "tone": InputSpec(
+        type="string",
+        description="Voice of the article.",
+        enum=("authoritative", "conversational", "playful"),
+        default="authoritative",
+    ),
+}
+
+
+# outputs: the final result of a run (the answer of FINAL_STEP)
+class TeamResult(BaseModel):
+    # outputs.article_markdown
+    article_markdown: str | None = Field(default=None, description="The final article in Markdown.")
+
+    # outputs.social_posts
+    social_posts: list[Any] | None = Field(
+        default=None, description="LinkedIn and X posts promoting the article."
+    )
+
+    # outputs.newsletter_html
+    newsletter_html: str | None = Field(
+        default=None, description="The newsletter edition, ready to paste into the ESP."
+    )
+
+    # outputs.wordpress_post_id
+    wordpress_post_id: str | None = Field(
+        default=None, description="ID of the draft created in WordPress."
+    )
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] managing-editor
+    "managing-editor": AgentSpec(method="managing_editor"),
+    # agents[1] researcher
+    "researcher": AgentSpec(method="researcher", reports_to="managing-editor"),
+    # agents[2] seo-strategist
+    "seo-strategist": AgentSpec(method="seo_strategist", reports_to="managing-editor"),
+    # agents[3] audience-analyst
+    "audience-analyst": AgentSpec(method="audience_analyst", reports_to="managing-editor"),
+    # agents[4] writer
+    "writer": AgentSpec(method="writer", reports_to="managing-editor"),
+    # agents[5] social-writer
+    "social-writer": AgentSpec(method="social_writer", reports_to="managing-editor"),
+    # agents[6] newsletter-writer
+    "newsletter-writer": AgentSpec(method="newsletter_writer", reports_to="managing-editor"),
+    # agents[7] publisher
+    "publisher": AgentSpec(method="publisher", reports_to="managing-editor"),
+}
+
+# pipeline[] in topological order, with the steps each one waits for
+PIPELINE: dict[str, StepSpec] = {
+    # pipeline[0] research
+    "research": StepSpec(agent_key="researcher", label="Gather sources and statistics"),
+    # pipeline[1] keyword-brief
+    "keyword-brief": StepSpec(
+        agent_key="seo-strategist", label="Keyword brief", depends_on=("research",)
+    ),
+    # pipeline[2] audience-questions
+    "audience-questions": StepSpec(
+        agent_key="audience-analyst",
+        label="Reader questions and objections",
+        depends_on=("research",),
+    ),
+    # pipeline[3] draft-article
+    "draft-article": StepSpec(
+        agent_key="writer",
+        label="Draft the article",
+        depends_on=("keyword-brief", "audience-questions"),
+    ),
+    # pipeline[4] social-posts
+    "social-posts": StepSpec(
+        agent_key="social-writer", label="LinkedIn and X posts", depends_on=("draft-article",)
+    ),
+    # pipeline[5] newsletter
+    "newsletter": StepSpec(
+        agent_key="newsletter-writer", label="Newsletter edition", depends_on=("draft-article",)
+    ),
+    # pipeline[6] final-edit
+    "final-edit": StepSpec(
+        agent_key="managing-editor",
+        label="Edit the whole package",
+        depends_on=("draft-article", "social-posts", "newsletter"),
+    ),
+    # pipeline[7] publish-draft (no dependsOn: after the previous step)
+    "publish-draft": StepSpec(
+        agent_key="publisher", label="Create the WordPress draft", depends_on=("final-edit",)
+    ),
+}
+# The step whose answer is the team's result (outputs): the last step nothing depends on.
+FINAL_STEP: str | None = "publish-draft"
+
+# gates[]
+GATES: dict[str, GateSpec] = {
+    # gates[0] editorial-approval
+    "editorial-approval": GateSpec(
+        name="editorial-approval",
+        type="content_generation",
+        after_step="final-edit",
+        triggers_step="publish-draft",
+        fields=("title", "meta_description", "article_markdown", "change_log"),
+        trigger="any_approved",
+        on_reject="rerun",
+        timeout_after="2d",
+        timeout_behaviour="escalate",
+    ),
+}
+
+
+# gates[0] editorial-approval: a record of step final-edit
+class FinalEditRecord(BaseModel):
+    title: str
+    meta_description: str
+    article_markdown: str
+    change_log: str
+
+
+# step final-edit answers with the records its gates review
+class FinalEditRecords(BaseModel):
+    records: list[FinalEditRecord]
+
+
+RECORD_MODELS: dict[str, type[BaseModel]] = {
+    "final-edit": FinalEditRecords,
+}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000

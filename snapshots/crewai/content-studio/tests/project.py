@@ -1,0 +1,34 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from content_studio import (
+    crew,
+    delegation,
+    gates,
+    llms,
+    main,
+    models,
+    pipeline,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "content_studio"
+
+__all__ = [
+    "PACKAGE",
+    "crew",
+    "delegation",
+    "gates",
+    "llms",
+    "main",
+    "models",
+    "pipeline",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

@@ -1,0 +1,259 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .gates import GateSpec, RecordAction
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Engineering Hiring Loop"
+SLUG = "engineering-hiring-loop"
+VERSION = "1.4.0"
+
+# pipeline: the steps run as a CrewAI Flow (flow.py)
+MODE: Literal["hierarchy", "pipeline"] = "pipeline"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ("GREENHOUSE_API_KEY", "GOOGLE_CALENDAR_TOKEN")
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "HIRING_MANAGER_NAME", "SALARY_BAND_TABLE_URL")
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.job_id
+    "job_id": InputSpec(
+        type="string",
+        description="Greenhouse job ID of the open requisition.",
+        required=True,
+    ),
+    # inputs.role_title
+    "role_title": InputSpec(
+        type="string",
+        description="Title of the role, e.g. 'Senior Backend Engineer'.",
+        required=True,
+    ),
+    # inputs.must_haves
+    "must_haves": InputSpec(
+        type="array",
+        description="Non-negotiable requirements from the hiring manager.",
+        required=True,
+    ),
+    # inputs.shortlist_size
+    "shortlist_size": InputSpec(
+        type="number",
+        description="How many approved candidates release outreach.",
+        default=5,
+    ),
+}
+
+
+# outputs: the final result of a run (the answer of FINAL_STEP)
+class TeamResult(BaseModel):
+    # outputs.shortlist
+    shortlist: list[Any] | None = Field(
+        default=None, description="Screened candidates with a score and a rationale."
+    )
+
+    # outputs.scheduled_interviews
+    scheduled_interviews: list[Any] | None = Field(
+        default=None, description="Interview slots booked in Greenhouse."
+    )
+
+    # outputs.offer_drafts
+    offer_drafts: list[Any] | None = Field(
+        default=None, description="Offer letters awaiting signature."
+    )
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] recruiting-lead
+    "recruiting-lead": AgentSpec(method="recruiting_lead"),
+    # agents[1] sourcer
+    "sourcer": AgentSpec(method="sourcer", reports_to="recruiting-lead"),
+    # agents[2] screener
+    "screener": AgentSpec(method="screener", reports_to="recruiting-lead"),
+    # agents[3] outreach-writer
+    "outreach-writer": AgentSpec(method="outreach_writer", reports_to="recruiting-lead"),
+    # agents[4] interview-coordinator
+    "interview-coordinator": AgentSpec(
+        method="interview_coordinator", reports_to="recruiting-lead"
+    ),
+    # agents[5] debrief-analyst
+    "debrief-analyst": AgentSpec(method="debrief_analyst", reports_to="recruiting-lead"),
+    # agents[6] offer-drafter
+    "offer-drafter": AgentSpec(method="offer_drafter", reports_to="recruiting-lead"),
+}
+
+# pipeline[] in topological order, with the steps each one waits for
+PIPELINE: dict[str, StepSpec] = {
+    # pipeline[0] source
+    "source": StepSpec(agent_key="sourcer", label="Build the prospect list"),
+    # pipeline[1] screen (no dependsOn: after the previous step)
+    "screen": StepSpec(
+        agent_key="screener", label="Score against the rubric", depends_on=("source",)
+    ),
+    # pipeline[2] outreach (no dependsOn: after the previous step)
+    "outreach": StepSpec(
+        agent_key="outreach-writer", label="Write first-contact messages", depends_on=("screen",)
+    ),
+    # pipeline[3] schedule-interviews (no dependsOn: after the previous step)
+    "schedule-interviews": StepSpec(
+        agent_key="interview-coordinator", label="Book the interview loop", depends_on=("outreach",)
+    ),
+    # pipeline[4] debrief (no dependsOn: after the previous step)
+    "debrief": StepSpec(
+        agent_key="debrief-analyst", label="Prepare debriefs", depends_on=("schedule-interviews",)
+    ),
+    # pipeline[5] draft-offers (no dependsOn: after the previous step)
+    "draft-offers": StepSpec(
+        agent_key="offer-drafter", label="Draft offers", depends_on=("debrief",)
+    ),
+    # pipeline[6] loop-summary (no dependsOn: after the previous step)
+    "loop-summary": StepSpec(
+        agent_key="recruiting-lead",
+        label="Summarise for the hiring manager",
+        depends_on=("draft-offers",),
+    ),
+}
+# The step whose answer is the team's result (outputs): the last step nothing depends on.
+FINAL_STEP: str | None = "loop-summary"
+
+# gates[]
+GATES: dict[str, GateSpec] = {
+    # gates[0] shortlist-review
+    "shortlist-review": GateSpec(
+        name="shortlist-review",
+        type="classification",
+        after_step="screen",
+        triggers_step="outreach",
+        fields=("candidate_id", "name", "overall_recommendation", "rationale"),
+        trigger="threshold",
+        threshold_count=5,
+        on_reject="skip",
+        actions=(
+            RecordAction(label="Advance", verb="approve"),
+            RecordAction(label="Not now", verb="skip"),
+            RecordAction(label="Decline", verb="reject"),
+        ),
+        timeout_after="72h",
+        timeout_behaviour="proceed",
+    ),
+    # gates[1] outreach-approval
+    "outreach-approval": GateSpec(
+        name="outreach-approval",
+        type="content_generation",
+        after_step="outreach",
+        triggers_step="schedule-interviews",
+        fields=("candidate_id", "subject", "message"),
+        trigger="any_approved",
+        on_reject="rerun",
+        actions=(
+            RecordAction(label="Send", verb="approve"),
+            RecordAction(label="Rewrite", verb="reject"),
+            RecordAction(label="Undo decision", verb="reset"),
+        ),
+        timeout_after="1d",
+        timeout_behaviour="escalate",
+    ),
+    # gates[2] debrief-decision
+    "debrief-decision": GateSpec(
+        name="debrief-decision",
+        type="decision",
+        after_step="debrief",
+        triggers_step="draft-offers",
+        fields=("candidate_id", "name", "competency_summary", "flags"),
+        trigger="all_resolved",
+        on_reject="escalate",
+        timeout_after="5d",
+        timeout_behaviour="halt",
+    ),
+    # gates[3] offer-release
+    "offer-release": GateSpec(
+        name="offer-release",
+        type="action",
+        after_step="draft-offers",
+        triggers_step="loop-summary",
+        fields=("candidate_id", "level", "base_salary", "offer_pdf_url"),
+        trigger="scheduled",
+        on_reject="halt",
+        actions=(
+            RecordAction(label="Release offer", verb="approve"),
+            RecordAction(label="Withdraw", verb="reject"),
+        ),
+        timeout_after="30m",
+        timeout_behaviour="halt",
+    ),
+}
+
+
+# gates[0] shortlist-review: a record of step screen
+class ScreenRecord(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    candidate_id: str
+    name_: str = Field(alias="name")
+    overall_recommendation: str
+    rationale: str
+
+
+# step screen answers with the records its gates review
+class ScreenRecords(BaseModel):
+    records: list[ScreenRecord]
+
+
+# gates[1] outreach-approval: a record of step outreach
+class OutreachRecord(BaseModel):
+    candidate_id: str
+    subject: str
+    message: str
+
+
+# step outreach answers with the records its gates review
+class OutreachRecords(BaseModel):
+    records: list[OutreachRecord]
+
+
+# gates[2] debrief-decision: a record of step debrief
+class DebriefRecord(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    candidate_id: str
+    name_: str = Field(alias="name")
+    competency_summary: str
+    flags: str
+
+
+# step debrief answers with the records its gates review
+class DebriefRecords(BaseModel):
+    records: list[DebriefRecord]
+
+
+# gates[3] offer-release: a record of step draft-offers
+class DraftOffersRecord(BaseModel):
+    candidate_id: str
+    level: str
+    base_salary: str
+    offer_pdf_url: str
+
+
+# step draft-offers answers with the records its gates review
+class DraftOffersRecords(BaseModel):
+    records: list[DraftOffersRecord]
+
+
+RECORD_MODELS: dict[str, type[BaseModel]] = {
+    "screen": ScreenRecords,
+    "outreach": OutreachRecords,
+    "debrief": DebriefRecords,
+    "draft-offers": DraftOffersRecords,
+}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000

@@ -1,0 +1,34 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from engineering_hiring_loop import (
+    crew,
+    delegation,
+    gates,
+    llms,
+    main,
+    models,
+    pipeline,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "engineering_hiring_loop"
+
+__all__ = [
+    "PACKAGE",
+    "crew",
+    "delegation",
+    "gates",
+    "llms",
+    "main",
+    "models",
+    "pipeline",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

@@ -1,0 +1,95 @@
+"""The team's agents: one @agent method per definition agent (agents[]).
+
+Tools, the manager, the team's task and sub-teams are built by delegation.py.
+"""
+
+from __future__ import annotations
+
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+from .delegation import TeamCrewBase
+
+
+@CrewBase
+class EnterpriseSupportDeskCrew(TeamCrewBase):
+    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+
+    # agents[0] head-of-support: the first root, the crew's manager
+    @agent
+    def head_of_support(self) -> Agent:
+        return Agent(
+            config=self.agents_config["head_of_support"], **self.agent_options("head-of-support")
+        )
+
+    # agents[1] billing-lead (reportsToKey head-of-support): manages refunds-…
+    @agent
+    def billing_lead(self) -> Agent:
+        return Agent(
+            config=self.agents_config["billing_lead"], **self.agent_options("billing-lead")
+        )
+
+    # agents[2] refunds-specialist (reportsToKey billing-lead)
+    @agent
+    def refunds_specialist(self) -> Agent:
+        return Agent(
+            config=self.agents_config["refunds_specialist"],
+            **self.agent_options("refunds-specialist"),
+        )
+
+    # agents[3] invoicing-specialist (reportsToKey billing-lead)
+    @agent
+    def invoicing_specialist(self) -> Agent:
+        return Agent(
+            config=self.agents_config["invoicing_specialist"],
+            **self.agent_options("invoicing-specialist"),
+        )
+
+    # agents[4] technical-lead (reportsToKey head-of-support): manages api-sp…
+    @agent
+    def technical_lead(self) -> Agent:
+        return Agent(
+            config=self.agents_config["technical_lead"], **self.agent_options("technical-lead")
+        )
+
+    # agents[5] api-specialist (reportsToKey technical-lead)
+    @agent
+    def api_specialist(self) -> Agent:
+        return Agent(
+            config=self.agents_config["api_specialist"], **self.agent_options("api-specialist")
+        )
+
+    # agents[6] integrations-specialist (reportsToKey technical-lead)
+    @agent
+    def integrations_specialist(self) -> Agent:
+        return Agent(
+            config=self.agents_config["integrations_specialist"],
+            **self.agent_options("integrations-specialist"),
+        )
+
+    # agents[7] trust-safety-lead (reportsToKey head-of-support): manages fra…
+    @agent
+    def trust_safety_lead(self) -> Agent:
+        return Agent(
+            config=self.agents_config["trust_safety_lead"],
+            **self.agent_options("trust-safety-lead"),
+        )
+
+    # agents[8] fraud-analyst (reportsToKey trust-safety-lead)
+    @agent
+    def fraud_analyst(self) -> Agent:
+        return Agent(
+            config=self.agents_config["fraud_analyst"], **self.agent_options("fraud-analyst")
+        )
+
+    # description, outputs: the team's run, handed to the manager
+    @task
+    def handle_request(self) -> Task:
+        return self.team_task()
+
+    @crew
+    def crew(self) -> Crew:
+        return self.team_crew()
+
+
+TeamCrew = EnterpriseSupportDeskCrew

@@ -1,0 +1,105 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .gates import GateSpec
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Enterprise Support Desk"
+SLUG = "enterprise-support-desk"
+VERSION = "3.0.2"
+
+# no pipeline: the hierarchy runs as a hierarchical crew
+MODE: Literal["hierarchy", "pipeline"] = "hierarchy"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ("ZENDESK_API_TOKEN", "STRIPE_RESTRICTED_KEY")
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = (
+    "COMPANY_NAME",
+    "ZENDESK_SUBDOMAIN",
+    "STATUS_PAGE_URL",
+    "REFUND_LIMIT_USD",
+)
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.ticket_id
+    "ticket_id": InputSpec(
+        type="string",
+        description="Zendesk ticket ID.",
+        required=True,
+    ),
+    # inputs.ticket_text
+    "ticket_text": InputSpec(
+        type="string",
+        description="Subject and body of the ticket.",
+        required=True,
+    ),
+    # inputs.account_tier
+    "account_tier": InputSpec(
+        type="string",
+        description="The customer's plan.",
+        required=True,
+        enum=("starter", "growth", "enterprise"),
+    ),
+}
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    # outputs.reply
+    reply: str | None = Field(default=None, description="The reply posted to the customer.")
+
+    # outputs.handled_by
+    handled_by: str | None = Field(
+        default=None, description="Key of the specialist who wrote the reply."
+    )
+
+    # outputs.refund_proposed
+    refund_proposed: bool | None = Field(
+        default=None, description="Whether a refund was proposed for human approval."
+    )
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] head-of-support
+    "head-of-support": AgentSpec(method="head_of_support"),
+    # agents[1] billing-lead
+    "billing-lead": AgentSpec(method="billing_lead", reports_to="head-of-support"),
+    # agents[2] refunds-specialist
+    "refunds-specialist": AgentSpec(method="refunds_specialist", reports_to="billing-lead"),
+    # agents[3] invoicing-specialist
+    "invoicing-specialist": AgentSpec(method="invoicing_specialist", reports_to="billing-lead"),
+    # agents[4] technical-lead
+    "technical-lead": AgentSpec(method="technical_lead", reports_to="head-of-support"),
+    # agents[5] api-specialist
+    "api-specialist": AgentSpec(method="api_specialist", reports_to="technical-lead"),
+    # agents[6] integrations-specialist
+    "integrations-specialist": AgentSpec(
+        method="integrations_specialist", reports_to="technical-lead"
+    ),
+    # agents[7] trust-safety-lead
+    "trust-safety-lead": AgentSpec(method="trust_safety_lead", reports_to="head-of-support"),
+    # agents[8] fraud-analyst
+    "fraud-analyst": AgentSpec(method="fraud_analyst", reports_to="trust-safety-lead"),
+}
+
+# pipeline: none
+PIPELINE: dict[str, StepSpec] = {}
+FINAL_STEP: str | None = None
+
+# gates: none that can run here (see ENVELOPE_EXPORT.md)
+GATES: dict[str, GateSpec] = {}
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000

@@ -1,0 +1,98 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .gates import GateSpec
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Incident Response Crew"
+SLUG = "incident-response-crew"
+VERSION = "4.1.0"
+
+# no pipeline: the hierarchy runs as a hierarchical crew
+MODE: Literal["hierarchy", "pipeline"] = "hierarchy"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = (
+    "DATADOG_API_KEY",
+    "DATADOG_APP_KEY",
+    "PAGERDUTY_TOKEN",
+    "GITHUB_TOKEN",
+    "STATUSPAGE_API_KEY",
+)
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = (
+    "GITHUB_ORG",
+    "STATUSPAGE_PAGE_ID",
+    "DATADOG_SITE",
+    "INCIDENT_CHANNEL",
+)
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.alert_title
+    "alert_title": InputSpec(
+        type="string",
+        description="Title of the triggering alert.",
+        required=True,
+    ),
+    # inputs.service
+    "service": InputSpec(
+        type="string",
+        description="Affected service name as used in Datadog and GitHub.",
+        required=True,
+    ),
+    # inputs.severity
+    "severity": InputSpec(
+        type="string",
+        required=True,
+        enum=("sev1", "sev2", "sev3"),
+    ),
+}
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    # outputs.root_cause_hypotheses
+    root_cause_hypotheses: list[Any] | None = Field(
+        default=None, description="Ranked hypotheses with evidence."
+    )
+
+    # outputs.mitigation
+    mitigation: str | None = Field(
+        default=None, description="The proposed mitigation and its rollback."
+    )
+
+    # outputs.postmortem_markdown
+    postmortem_markdown: str | None = Field(default=None, description="Draft post-mortem.")
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] incident-commander
+    "incident-commander": AgentSpec(method="incident_commander"),
+    # agents[1] investigator
+    "investigator": AgentSpec(method="investigator", reports_to="incident-commander"),
+    # agents[2] deploy-analyst
+    "deploy-analyst": AgentSpec(method="deploy_analyst", reports_to="incident-commander"),
+    # agents[3] comms-writer
+    "comms-writer": AgentSpec(method="comms_writer", reports_to="incident-commander"),
+}
+
+# pipeline: none
+PIPELINE: dict[str, StepSpec] = {}
+FINAL_STEP: str | None = None
+
+# gates: none
+GATES: dict[str, GateSpec] = {}
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+# timeout.runMs, timeout.agentMs
+RUN_TIMEOUT_MS = 900000
+AGENT_TIMEOUT_MS = 120000

@@ -1,0 +1,44 @@
+"""The team's agents: one @agent method per definition agent (agents[]).
+
+Tools, the manager, the team's task and sub-teams are built by delegation.py.
+"""
+
+from __future__ import annotations
+
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+from .delegation import TeamCrewBase
+
+
+@CrewBase
+class InventoryRestockWatchCrew(TeamCrewBase):
+    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+
+    # agents[0] inventory-planner: the first root, the crew's manager
+    @agent
+    def inventory_planner(self) -> Agent:
+        return Agent(
+            config=self.agents_config["inventory_planner"],
+            **self.agent_options("inventory-planner"),
+        )
+
+    # agents[1] purchasing-assistant (reportsToKey inventory-planner)
+    @agent
+    def purchasing_assistant(self) -> Agent:
+        return Agent(
+            config=self.agents_config["purchasing_assistant"],
+            **self.agent_options("purchasing-assistant"),
+        )
+
+    # description, outputs: the team's run, handed to the manager
+    @task
+    def handle_request(self) -> Task:
+        return self.team_task()
+
+    @crew
+    def crew(self) -> Crew:
+        return self.team_crew()
+
+
+TeamCrew = InventoryRestockWatchCrew

@@ -1,0 +1,66 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .gates import GateSpec
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Inventory Restock Watch"
+SLUG = "inventory-restock-watch"
+VERSION = "1.1.0"
+
+# no pipeline: the hierarchy runs as a hierarchical crew
+MODE: Literal["hierarchy", "pipeline"] = "hierarchy"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ("SHOPIFY_ADMIN_TOKEN",)
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = (
+    "WAREHOUSE_NAME",
+    "REORDER_COVER_DAYS",
+    "SHOP_DOMAIN",
+    "SUPPLIER_LEAD_TIMES_URL",
+)
+
+# inputs
+INPUTS: dict[str, InputSpec] = {}
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    # outputs.purchase_orders
+    purchase_orders: list[Any] | None = Field(
+        default=None, description="Draft purchase orders grouped by supplier."
+    )
+
+    # outputs.merch_alert
+    merch_alert: str | None = Field(default=None, description="Message for the merchandising team.")
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] inventory-planner
+    "inventory-planner": AgentSpec(method="inventory_planner"),
+    # agents[1] purchasing-assistant
+    "purchasing-assistant": AgentSpec(
+        method="purchasing_assistant", reports_to="inventory-planner"
+    ),
+}
+
+# pipeline: none
+PIPELINE: dict[str, StepSpec] = {}
+FINAL_STEP: str | None = None
+
+# gates: none
+GATES: dict[str, GateSpec] = {}
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000

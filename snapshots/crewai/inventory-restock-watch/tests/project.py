@@ -1,0 +1,34 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from inventory_restock_watch import (
+    crew,
+    delegation,
+    gates,
+    llms,
+    main,
+    models,
+    pipeline,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "inventory_restock_watch"
+
+__all__ = [
+    "PACKAGE",
+    "crew",
+    "delegation",
+    "gates",
+    "llms",
+    "main",
+    "models",
+    "pipeline",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

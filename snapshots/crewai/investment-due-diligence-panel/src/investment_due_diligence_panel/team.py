@@ -1,0 +1,99 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .gates import GateSpec
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Investment Due Diligence Panel"
+SLUG = "investment-due-diligence-panel"
+VERSION = "1.2.0"
+
+# no pipeline: the hierarchy runs as a hierarchical crew
+MODE: Literal["hierarchy", "pipeline"] = "hierarchy"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ("PITCHBOOK_API_KEY",)
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = ("FUND_NAME", "INVESTMENT_THESIS")
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.target_company
+    "target_company": InputSpec(
+        type="string",
+        description="Legal name of the company under review.",
+        required=True,
+    ),
+    # inputs.deal_size_musd
+    "deal_size_musd": InputSpec(
+        type="number",
+        description="Proposed investment in millions of USD.",
+        required=True,
+    ),
+    # inputs.data_room_index
+    "data_room_index": InputSpec(
+        type="string",
+        description="Index of the virtual data room (folder and file names).",
+        required=True,
+    ),
+}
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    # outputs.memo_markdown
+    memo_markdown: str | None = Field(default=None, description="The investment committee memo.")
+
+    # outputs.red_flags
+    red_flags: list[Any] | None = Field(
+        default=None, description="Issues that would block or re-price the deal."
+    )
+
+    # outputs.recommendation
+    recommendation: Literal["proceed", "proceed_with_conditions", "pass"] | None = Field(
+        default=None
+    )
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] lead-analyst
+    "lead-analyst": AgentSpec(method="lead_analyst"),
+    # agents[1] market-analyst
+    "market-analyst": AgentSpec(method="market_analyst", reports_to="lead-analyst"),
+    # agents[2] financial-analyst
+    "financial-analyst": AgentSpec(method="financial_analyst", reports_to="lead-analyst"),
+    # agents[3] product-analyst
+    "product-analyst": AgentSpec(method="product_analyst", reports_to="lead-analyst"),
+    # agents[4] customer-analyst
+    "customer-analyst": AgentSpec(method="customer_analyst", reports_to="lead-analyst"),
+    # agents[5] legal-analyst
+    "legal-analyst": AgentSpec(method="legal_analyst", reports_to="lead-analyst"),
+    # agents[6] regulatory-analyst
+    "regulatory-analyst": AgentSpec(method="regulatory_analyst", reports_to="lead-analyst"),
+    # agents[7] team-analyst
+    "team-analyst": AgentSpec(method="team_analyst", reports_to="lead-analyst"),
+    # agents[8] esg-analyst
+    "esg-analyst": AgentSpec(method="esg_analyst", reports_to="lead-analyst"),
+    # agents[9] red-team-analyst
+    "red-team-analyst": AgentSpec(method="red_team_analyst", reports_to="lead-analyst"),
+}
+
+# pipeline: none
+PIPELINE: dict[str, StepSpec] = {}
+FINAL_STEP: str | None = None
+
+# gates: none
+GATES: dict[str, GateSpec] = {}
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+# timeout.runMs, timeout.agentMs
+RUN_TIMEOUT_MS = 1800000
+AGENT_TIMEOUT_MS = 240000

@@ -1,0 +1,34 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from investment_due_diligence_panel import (
+    crew,
+    delegation,
+    gates,
+    llms,
+    main,
+    models,
+    pipeline,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "investment_due_diligence_panel"
+
+__all__ = [
+    "PACKAGE",
+    "crew",
+    "delegation",
+    "gates",
+    "llms",
+    "main",
+    "models",
+    "pipeline",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

@@ -1,0 +1,42 @@
+"""The team's agents: one @agent method per definition agent (agents[]).
+
+Tools, the manager, the team's task and sub-teams are built by delegation.py.
+"""
+
+from __future__ import annotations
+
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+from .delegation import TeamCrewBase
+
+
+@CrewBase
+class OutboundLeadDeskCrew(TeamCrewBase):
+    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+
+    # agents[0] lead-researcher: the first root, the crew's manager
+    @agent
+    def lead_researcher(self) -> Agent:
+        return Agent(
+            config=self.agents_config["lead_researcher"], **self.agent_options("lead-researcher")
+        )
+
+    # agents[1] email-drafter (reportsToKey lead-researcher)
+    @agent
+    def email_drafter(self) -> Agent:
+        return Agent(
+            config=self.agents_config["email_drafter"], **self.agent_options("email-drafter")
+        )
+
+    # description, outputs: the team's run, handed to the manager
+    @task
+    def handle_request(self) -> Task:
+        return self.team_task()
+
+    @crew
+    def crew(self) -> Crew:
+        return self.team_crew()
+
+
+TeamCrew = OutboundLeadDeskCrew

@@ -1,0 +1,51 @@
+"""The team's agents: one @agent method per definition agent (agents[]).
+
+Tools, the manager, the team's task and sub-teams are built by delegation.py.
+"""
+
+from __future__ import annotations
+
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+from .delegation import TeamCrewBase
+
+
+@CrewBase
+class SupportTierCrew(TeamCrewBase):
+    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+
+    # agents[0] support-lead: the first root, the crew's manager
+    @agent
+    def support_lead(self) -> Agent:
+        return Agent(
+            config=self.agents_config["support_lead"], **self.agent_options("support-lead")
+        )
+
+    # agents[1] billing-specialist (reportsToKey support-lead)
+    @agent
+    def billing_specialist(self) -> Agent:
+        return Agent(
+            config=self.agents_config["billing_specialist"],
+            **self.agent_options("billing-specialist"),
+        )
+
+    # agents[2] technical-specialist (reportsToKey support-lead)
+    @agent
+    def technical_specialist(self) -> Agent:
+        return Agent(
+            config=self.agents_config["technical_specialist"],
+            **self.agent_options("technical-specialist"),
+        )
+
+    # description, outputs: the team's run, handed to the manager
+    @task
+    def handle_request(self) -> Task:
+        return self.team_task()
+
+    @crew
+    def crew(self) -> Crew:
+        return self.team_crew()
+
+
+TeamCrew = SupportTierCrew

@@ -1,0 +1,94 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .gates import GateSpec
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Support Tier"
+SLUG = "support-tier"
+VERSION = "1.0.0"
+
+# no pipeline: the hierarchy runs as a hierarchical crew
+MODE: Literal["hierarchy", "pipeline"] = "hierarchy"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ("ZENDESK_API_KEY", "SLACK_BOT_TOKEN")
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = ("SUPPORT_EMAIL", "COMPANY_NAME", "ZENDESK_SUBDOMAIN")
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.ticket_text
+    "ticket_text": InputSpec(
+        type="string",
+        description="The raw ticket content to be triaged.",
+        required=True,
+    ),
+    # inputs.customer_name
+    "customer_name": InputSpec(
+        type="string",
+        description="Customer's name, if known.",
+    ),
+    # inputs.priority_override
+    "priority_override": InputSpec(
+        type="string",
+        description=(
+            "Optional manual priority. If omitted, the support lead determines "
+            "priority from ticket content."
+        ),
+        enum=("low", "normal", "high", "urgent"),
+    ),
+}
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    # outputs.resolution
+    resolution: str | None = Field(
+        default=None, description="The final response drafted for the customer."
+    )
+
+    # outputs.assigned_agent
+    assigned_agent: str | None = Field(
+        default=None, description="The key of the agent that handled the ticket."
+    )
+
+    # outputs.escalated
+    escalated: bool | None = Field(
+        default=None, description="Whether the ticket was escalated to a human."
+    )
+
+    # outputs.zendesk_ticket_id
+    zendesk_ticket_id: str | None = Field(
+        default=None, description="The Zendesk ticket ID that was updated."
+    )
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] support-lead
+    "support-lead": AgentSpec(method="support_lead"),
+    # agents[1] billing-specialist
+    "billing-specialist": AgentSpec(method="billing_specialist", reports_to="support-lead"),
+    # agents[2] technical-specialist
+    "technical-specialist": AgentSpec(method="technical_specialist", reports_to="support-lead"),
+}
+
+# pipeline: none
+PIPELINE: dict[str, StepSpec] = {}
+FINAL_STEP: str | None = None
+
+# gates: none
+GATES: dict[str, GateSpec] = {}
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000

@@ -1,0 +1,40 @@
+"""The team's agents: one @agent method per definition agent (agents[]).
+
+Tools, the manager, the team's task and sub-teams are built by delegation.py.
+"""
+
+from __future__ import annotations
+
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+from .delegation import TeamCrewBase
+
+
+@CrewBase
+class WeeklyPipelineReviewCrew(TeamCrewBase):
+    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+
+    # agents[0] revops-analyst: the first root, the crew's manager
+    @agent
+    def revops_analyst(self) -> Agent:
+        return Agent(
+            config=self.agents_config["revops_analyst"], **self.agent_options("revops-analyst")
+        )
+
+    # agents[1] deal-coach (reportsToKey revops-analyst)
+    @agent
+    def deal_coach(self) -> Agent:
+        return Agent(config=self.agents_config["deal_coach"], **self.agent_options("deal-coach"))
+
+    # description, outputs: the team's run, handed to the manager
+    @task
+    def handle_request(self) -> Task:
+        return self.team_task()
+
+    @crew
+    def crew(self) -> Crew:
+        return self.team_crew()
+
+
+TeamCrew = WeeklyPipelineReviewCrew

@@ -1,0 +1,19 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them."""
+
+from __future__ import annotations
+
+from crewai import BaseLLM
+
+from .llms import ModelSpec, build_llm
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] revops-analyst: model openai:gpt-4.1
+    "revops-analyst": ModelSpec(model="openai/gpt-4.1", timeout_ms=30000),
+    # agents[1] deal-coach: model anthropic:claude-sonnet-4-5
+    "deal-coach": ModelSpec(model="anthropic/claude-sonnet-4-5", timeout_ms=30000),
+}
+
+
+def llm_for(agent_key: str) -> BaseLLM:
+    """The model of one agent: the one seam for supplying models (tests replace it)."""
+    return build_llm(agent_key, MODELS[agent_key])

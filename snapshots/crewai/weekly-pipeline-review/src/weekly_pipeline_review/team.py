@@ -1,0 +1,62 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .gates import GateSpec
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version
+NAME = "Weekly Pipeline Review"
+SLUG = "weekly-pipeline-review"
+VERSION = "1.0.3"
+
+# no pipeline: the hierarchy runs as a hierarchical crew
+MODE: Literal["hierarchy", "pipeline"] = "hierarchy"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ("HUBSPOT_PRIVATE_APP_TOKEN", "SLACK_BOT_TOKEN")
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "FISCAL_QUARTER_END", "SLACK_CHANNEL", "QUOTA_USD")
+
+# inputs
+INPUTS: dict[str, InputSpec] = {}
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    # outputs.forecast_summary
+    forecast_summary: str | None = Field(
+        default=None,
+        description="Commit, best case and pipeline totals with week-over-week change.",
+    )
+
+    # outputs.at_risk_deals
+    at_risk_deals: list[Any] | None = Field(
+        default=None, description="Deals with a risk reason and a recommended next action."
+    )
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] revops-analyst
+    "revops-analyst": AgentSpec(method="revops_analyst"),
+    # agents[1] deal-coach
+    "deal-coach": AgentSpec(method="deal_coach", reports_to="revops-analyst"),
+}
+
+# pipeline: none
+PIPELINE: dict[str, StepSpec] = {}
+FINAL_STEP: str | None = None
+
+# gates: none
+GATES: dict[str, GateSpec] = {}
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000
