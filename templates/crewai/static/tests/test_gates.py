@@ -305,6 +305,23 @@ def _offers(spec: gates.GateSpec, verb: str) -> bool:
     return any(action.verb == verb for action in spec.actions)
 
 
+def _approve_enough(
+    spec: gates.GateSpec, items: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The records to approve so the gate releases, and the decisions for all records.
+
+    The rest are skipped when the gate offers skip; otherwise they stay undecided, unless
+    every record must be decided (all_resolved, scheduled): then all are approved.
+    """
+    chosen, others = items[: _needed(spec)], items[_needed(spec) :]
+    if not _offers(spec, "skip") and spec.trigger in ("all_resolved", "scheduled"):
+        chosen, others = items, []
+    decisions = [{"record": i["record"], "action": "approve"} for i in chosen]
+    if _offers(spec, "skip"):
+        decisions += [{"record": i["record"], "action": "skip"} for i in others]
+    return chosen, decisions
+
+
 @pytest.mark.parametrize("name", GATE_NAMES)
 def test_approving_releases_the_gate_with_only_the_approved_records(
     name: str,
@@ -315,14 +332,7 @@ def test_approving_releases_the_gate_with_only_the_approved_records(
 ) -> None:
     spec = team.GATES[name]
     pending = _pending_at(name, capsys, tmp_path)
-    items = pending["gates"][name]["decisions"]
-    approve, rest = items[: _needed(spec)], items[_needed(spec) :]
-    if not _offers(spec, "skip") and spec.trigger in ("all_resolved", "scheduled"):
-        # Every record must be decided and the gate offers no skip: approve them all.
-        approve, rest = items, []
-    decisions = [{"record": i["record"], "action": "approve"} for i in approve]
-    if _offers(spec, "skip"):
-        decisions += [{"record": i["record"], "action": "skip"} for i in rest]
+    approve, decisions = _approve_enough(spec, pending["gates"][name]["decisions"])
     # Without a skip action the other records stay undecided: the trigger releases anyway.
     path = helpers.write_decisions(tmp_path / "d.json", pending["run_id"], {name: decisions})
 
@@ -451,13 +461,8 @@ def test_a_paused_run_resumes_in_a_new_process(
     run_id = pending["run_id"]
     saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
     finished_steps = set(saved["outputs"])
-    items = pending["gates"][name]["decisions"]
-    chosen, others = items[: _needed(spec)], items[_needed(spec) :]
-    if not _offers(spec, "skip") and spec.trigger in ("all_resolved", "scheduled"):
-        chosen, others = items, []  # every record must be decided: approve them all
-    decided = [{"record": i["record"], "action": "approve"} for i in chosen]
-    skip = [{"record": i["record"], "action": "skip"} for i in others]
-    decisions = {name: decided + (skip if _offers(spec, "skip") else [])}
+    chosen, mine = _approve_enough(spec, pending["gates"][name]["decisions"])
+    decisions = {name: mine}
     for other, waiting in pending["gates"].items():
         if other != name:
             decisions[other] = helpers.approve_all({"gates": {other: waiting}})[other]
