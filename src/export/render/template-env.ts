@@ -52,9 +52,7 @@ export function createTemplateEnv(
   };
 }
 
-/** Helpers for template logic only (they return booleans or values for #if/#each, never text). */
-const LOGIC_HELPERS = ["eq", "ne", "and", "or", "not", "gt"];
-
+/** Helpers for template logic only (eq, ne, and, or, not, gt): they feed #if, never print. */
 function registerLogicHelpers(hb: typeof Handlebars): void {
   hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
   hb.registerHelper("ne", (a: unknown, b: unknown) => a !== b);

@@ -33,13 +33,10 @@ export interface AgentView {
   rules: Array<{ ref: string; fields: Array<{ name: string; value: string | string[]; list: boolean }> }>;
   allowedHosts?: string[];
   parent?: string;
-  parentRef?: string;
   children: string[];
-  isManager: boolean;
   isRoot: boolean;
-  /** Hierarchy mode: the manager has egress, so a Requests coworker carries its tool. */
+  /** The crew's manager has egress, so a "<role> Requests" worker carries its tool. */
   needsRequestsDelegate: boolean;
-  requestsIdent: string;
 }
 
 /** A flow.py decorator: `@start()`, `@listen(a)`, `@listen(and_("gate:released", b))`, `@router(a)`. */
@@ -61,10 +58,9 @@ export interface CrewaiView {
   mode: "hierarchy" | "pipeline";
   agents: AgentView[];
   root?: AgentView;
-  otherRoots: AgentView[];
-  steps: Array<StepModel & { ref: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; gateIn: GateModel[]; ungatedDeps: string[] }>;
+  steps: Array<StepModel & { ref: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; ungatedDeps: string[] }>;
   gates: Array<GateModel & { ref: string; fieldNames: string[] }>;
-  inputs: Array<IOFieldModel & { pyType: string; flag: string; defaultJson: string; pointerLabel: string }>;
+  inputs: Array<IOFieldModel & { flag: string; defaultJson: string; pointerLabel: string }>;
   finalStep: string;
   recordSteps: Array<{ stepKey: string; recordClass: string; recordsClass: string; gateRefs: string; aliased: boolean; fields: Array<{ name: string; ident: string; aliased: boolean }> }>;
   timeoutsDefaulted: boolean;
@@ -77,7 +73,7 @@ export interface CrewaiView {
   needsRecordAction: boolean;
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
-  outputs: Array<IOFieldModel & { pyType: string; pointerLabel: string; aliased: boolean }>;
+  outputs: Array<IOFieldModel & { pointerLabel: string; aliased: boolean }>;
   outputsAliased: boolean;
   anyEgress: boolean;
   secrets: string[];
@@ -85,7 +81,7 @@ export interface CrewaiView {
   providerKeys: Array<{ keys: string[]; label: string; agents: string }>;
   needsDefaultModel: boolean;
   defaultModelAgents: string;
-  extras: string[];
+  /** The crewai requirement with exactly the provider extras the team's models need. */
   dependency: string;
   runTimeoutMs: number;
   agentTimeoutMs: number;
@@ -98,24 +94,14 @@ export interface CrewaiView {
   loss: { counts: ReturnType<typeof lossCounts>; notCarried: LossEntry[] };
 }
 
-const PY_TYPES: Record<IOFieldModel["type"], string> = {
-  string: "str",
-  number: "float",
-  boolean: "bool",
-  object: "dict[str, Any]",
-  array: "list[Any]",
-};
-
 function goalOf(a: AgentModel): string {
   const caps = a.capabilities.length ? ` Capabilities: ${a.capabilities.join(", ")}.` : "";
   return `${a.title} (${a.role}).${caps}`;
 }
 
 export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
-  const byKey = new Map(model.agents.map((a) => [a.key, a]));
   const hierarchy = model.execution.mode === "hierarchy";
   const agents: AgentView[] = model.agents.map((a) => {
-    const isManager = hierarchy && a.children.length > 0;
     const view: AgentView = {
       key: a.key,
       ident: a.ident,
@@ -143,11 +129,10 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
         ],
       })),
       children: a.children,
-      isManager,
       isRoot: a.parent === undefined,
       // Only the crew's manager (the first root) can hold no tools; see delegation.py.
-      needsRequestsDelegate: isManager && a.parent === undefined && model.execution.mode === "hierarchy" && model.execution.entryAgent === a.key && a.egress.allowsAny,
-      requestsIdent: `${a.ident}_requests`,
+      needsRequestsDelegate:
+        model.execution.mode === "hierarchy" && model.execution.entryAgent === a.key && a.children.length > 0 && a.egress.allowsAny,
     };
     if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
     if (a.llm) {
@@ -155,10 +140,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       if (a.llm.temperature !== undefined) view.temperature = a.llm.temperature;
       if (a.llm.maxTokens !== undefined) view.maxTokens = a.llm.maxTokens;
     }
-    if (a.parent !== undefined) {
-      view.parent = a.parent;
-      view.parentRef = `agents[${byKey.get(a.parent)!.index}] ${a.parent}`;
-    }
+    if (a.parent !== undefined) view.parent = a.parent;
     return view;
   });
   makeRolesUnique(agents);
@@ -190,7 +172,6 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
             label: s.label ?? s.key,
             expectedOutput: "",
             isFinal: false,
-            gateIn,
             ungatedDeps: s.dependsOn.filter((d) => !gated.has(d)),
           };
         })
@@ -203,7 +184,6 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   const extras = [...new Set(used.map((a) => crewaiProvider(a.llm!.provider).extra).filter((e): e is string => !!e))].sort();
   const withoutModel = model.agents.filter((a) => !a.llm);
   const root = hierarchy ? agentView.get(model.execution.mode === "hierarchy" ? model.execution.entryAgent : "")! : undefined;
-  const otherRoots = model.execution.mode === "hierarchy" ? model.execution.otherRoots.map((k) => agentView.get(k)!) : [];
   const view: CrewaiView = {
     package: model.names.package,
     distribution: model.names.distribution,
@@ -211,10 +191,9 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     team: model.team,
     mode: model.execution.mode,
     agents,
-    otherRoots,
     steps,
     gates,
-    inputs: model.inputs.map((f) => ({ ...f, pyType: PY_TYPES[f.type], flag: f.ident.replace(/_/g, "-"), defaultJson: f.hasDefault ? JSON.stringify(f.default) : "", pointerLabel: pathLabel(f.pointer) })),
+    inputs: model.inputs.map((f) => ({ ...f, flag: f.ident.replace(/_/g, "-"), defaultJson: f.hasDefault ? JSON.stringify(f.default) : "", pointerLabel: pathLabel(f.pointer) })),
     finalStep: [...steps].reverse().find((s) => s.dependents.length === 0 && s.gatesAfter.length === 0)?.key ?? "",
     recordSteps: recordSteps(model, steps),
     timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",
@@ -227,7 +206,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     needsRecordAction: model.execution.mode === "pipeline" && model.gates.some((g) => g.recordActions.length > 0),
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
     stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
-    outputs: model.outputs.map((f) => ({ ...f, pyType: PY_TYPES[f.type], pointerLabel: pathLabel(f.pointer), aliased: f.ident !== f.key })),
+    outputs: model.outputs.map((f) => ({ ...f, pointerLabel: pathLabel(f.pointer), aliased: f.ident !== f.key })),
     outputsAliased: model.outputs.some((f) => f.ident !== f.key),
     anyEgress: agents.some((a) => a.hasEgress),
     secrets: model.secrets.map((s) => s.name),
@@ -235,7 +214,6 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     providerKeys,
     needsDefaultModel: withoutModel.length > 0,
     defaultModelAgents: withoutModel.map((a) => `agents[${a.index}] ${a.key}`).join(", "),
-    extras,
     dependency: `crewai${extras.length ? `[${extras.join(",")}]` : ""}>=${CREWAI_VERSION},<2.0.0`,
     runTimeoutMs: model.timeouts.runMs,
     agentTimeoutMs: model.timeouts.agentMs,
