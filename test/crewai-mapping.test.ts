@@ -113,6 +113,14 @@ describe("CrewAI mapping", () => {
     expect(t).toMatch(/escalated: bool \| None = Field\(\s*default=None,\s*description="Whether the ticket was escalated/);
   });
 
+  it("the README names each input's flag exactly as the runner derives it", () => {
+    const x = exportOf(team({ inputs: { ticket_text: { type: "string", required: true }, "Max Items": { type: "number", required: true } } }));
+    const readme = x.text("README.md");
+    expect(readme).toContain("uv run test_team --ticket-text VALUE\n");
+    expect(readme).toContain("| `--ticket-text` | string | yes |");
+    expect(readme).toContain("| `--Max Items` | number | yes |");
+  });
+
   it("timeouts → run deadline and per-agent model timeouts", () => {
     expect(panel.text("src/investment_due_diligence_panel/team.py")).toMatch(/RUN_TIMEOUT_MS = \d+\nAGENT_TIMEOUT_MS = \d+/);
     expect(support.text("src/support_tier/team.py")).toContain("# timeout.runMs, timeout.agentMs (not set: the defaults)\nRUN_TIMEOUT_MS = 30000\nAGENT_TIMEOUT_MS = 30000");

@@ -74,7 +74,7 @@ HELPERS.env_name = (v) => {
 /** A command-line flag name derived from an identifier (asserted). */
 HELPERS.cli_flag = (v) => {
   const flag = asString(v, "cli_flag");
-  if (!/^[a-z][a-z0-9-]*$/.test(flag)) throw new Error(`not a flag name: ${JSON.stringify(flag)}`);
+  if (!/^--[a-z][a-z0-9-]*$/.test(flag)) throw new Error(`not a flag name: ${JSON.stringify(flag)}`);
   return flag;
 };
 

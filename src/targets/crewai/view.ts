@@ -60,7 +60,7 @@ export interface CrewaiView {
   root?: AgentView;
   steps: Array<StepModel & { ref: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; ungatedDeps: string[] }>;
   gates: Array<GateModel & { ref: string; fieldNames: string[] }>;
-  inputs: Array<IOFieldModel & { flag: string; defaultJson: string; pointerLabel: string }>;
+  inputs: Array<IOFieldModel & { flag: string; flagSafe: boolean; defaultJson: string; pointerLabel: string }>;
   finalStep: string;
   recordSteps: Array<{ stepKey: string; recordClass: string; recordsClass: string; gateRefs: string; aliased: boolean; fields: Array<{ name: string; ident: string; aliased: boolean }> }>;
   timeoutsDefaulted: boolean;
@@ -193,7 +193,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     agents,
     steps,
     gates,
-    inputs: model.inputs.map((f) => ({ ...f, flag: f.ident.replace(/_/g, "-"), defaultJson: f.hasDefault ? JSON.stringify(f.default) : "", pointerLabel: pathLabel(f.pointer) })),
+    // The runner's flag for an input: "--" + the key with "_" as "-" (main.py does the same).
+    inputs: model.inputs.map((f) => ({ ...f, flag: `--${f.key.replace(/_/g, "-")}`, flagSafe: /^--[a-z][a-z0-9-]*$/.test(`--${f.key.replace(/_/g, "-")}`), defaultJson: f.hasDefault ? JSON.stringify(f.default) : "", pointerLabel: pathLabel(f.pointer) })),
     finalStep: [...steps].reverse().find((s) => s.dependents.length === 0 && s.gatesAfter.length === 0)?.key ?? "",
     recordSteps: recordSteps(model, steps),
     timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",
