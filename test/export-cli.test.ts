@@ -85,6 +85,12 @@ describe("envelope export --target crewai", () => {
     expect((await runCli(["export", EXAMPLE, "--out", "x"])).code).toBe(2);
     expect((await runCli(["export", EXAMPLE, "--target", "autogen", "--out", "x"])).code).toBe(2);
     expect((await runCli(["export", EXAMPLE, "--target", "crewai"])).code).toBe(2);
+    expect((await runCli(["export", EXAMPLE, "--target", "__proto__", "--dry-run"])).code).toBe(2);
+    const blocker = join(tmp(), "file");
+    writeFileSync(blocker, "x");
+    const r = await runCli(["export", EXAMPLE, "--target", "crewai", "--out", join(blocker, "sub")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^envelope: /);
   });
 });
 

@@ -25,7 +25,7 @@ export interface ExportCliOptions {
 
 export async function runExport(file: string, opts: ExportCliOptions, io: Io): Promise<number> {
   if (!opts.target) throw new UsageError(`export needs --target (${targetNames().join(" or ")})`);
-  const target = TARGETS[opts.target];
+  const target = Object.hasOwn(TARGETS, opts.target) ? TARGETS[opts.target] : undefined;
   if (!target) throw new UsageError(`unknown target "${opts.target}"; available: ${targetNames().join(", ")}`);
   if (!opts.out && !opts.zip && !opts.dryRun) throw new UsageError("export needs --out DIR, --zip FILE or --dry-run");
   let bytes: Uint8Array;
@@ -52,8 +52,9 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     if (opts.out && !opts.dryRun) await writeDirectory(files, opts.out, { force: opts.force });
     if (opts.zip && !opts.dryRun) await writeZipFile(files, opts.zip, opts.force, result.model!.names.distribution);
   } catch (e) {
-    if (e instanceof OutputExistsError) {
-      io.stderr.write(`envelope: ${e.message}\n`);
+    // The output cannot be written (exists, permissions, disk): a clear message, exit 2.
+    if (e instanceof OutputExistsError || typeof (e as NodeJS.ErrnoException).code === "string") {
+      io.stderr.write(`envelope: ${(e as Error).message}\n`);
       return EXIT.usage;
     }
     throw e;
