@@ -49,6 +49,13 @@ describe("CrewAI mapping", () => {
     expect(x.text("README.md")).toContain("use the `MODEL`");
   });
 
+  it("an unknown provider (even one named like an Object member) goes through LiteLLM, reported", () => {
+    const x = exportOf(team({ agents: [agent("lead", { model: "__proto__:m" })] }));
+    expect(x.text("src/test_team/models.py")).toContain('model="__proto__/m"');
+    expect(x.text("pyproject.toml")).toContain('"crewai[litellm]>=1.15.30,<2.0.0"');
+    expect(x.loss.find((e) => e.field === "agents[0].model")).toMatchObject({ status: "approximated" });
+  });
+
   it("*_local adapters are approximated by the vendor's API and reported", () => {
     const x = exportOf(team({ agents: [agent("lead", { adapterType: "claude_local" })] }));
     expect(x.loss.find((e) => e.field === "agents[0].adapterType")).toMatchObject({ status: "approximated" });

@@ -56,7 +56,7 @@ export function levenshtein(a: string, b: string): number {
 /** The allowed name closest to `name`, or undefined when nothing is close enough. */
 export function suggestName(name: string, allowed: readonly string[]): string | undefined {
   const lower = name.toLowerCase();
-  const synonym = SYNONYMS[lower];
+  const synonym = Object.hasOwn(SYNONYMS, lower) ? SYNONYMS[lower] : undefined;
   if (synonym && allowed.includes(synonym)) return synonym;
   const byCase = allowed.find((a) => a.toLowerCase() === lower);
   if (byCase) return byCase;

@@ -22,7 +22,8 @@ export const CREWAI_PROVIDERS: Record<string, CrewaiProvider> = {
 
 /** Unknown providers go through LiteLLM under their own prefix. */
 export function crewaiProvider(provider: string): CrewaiProvider {
-  return CREWAI_PROVIDERS[provider] ?? { prefix: provider || "openai", extra: "litellm", keys: [] };
+  // Own keys only: a provider named "__proto__" or "constructor" is just unknown.
+  return Object.hasOwn(CREWAI_PROVIDERS, provider) ? CREWAI_PROVIDERS[provider]! : { prefix: provider || "openai", extra: "litellm", keys: [] };
 }
 
 export function crewaiModelId(llm: LlmModel): string {
