@@ -333,7 +333,6 @@ def test_approving_releases_the_gate_with_only_the_approved_records(
     spec = team.GATES[name]
     pending = _pending_at(name, capsys, tmp_path)
     approve, decisions = _approve_enough(spec, pending["gates"][name]["decisions"])
-    # Without a skip action the other records stay undecided: the trigger releases anyway.
     path = helpers.write_decisions(tmp_path / "d.json", pending["run_id"], {name: decisions})
 
     code = _finish(_resume(pending["run_id"], path), capsys, tmp_path)
