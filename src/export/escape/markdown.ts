@@ -25,13 +25,6 @@ export function mdCode(value: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
-/** A fenced code block holding `value` verbatim (the fence is longer than any inside). */
-export function mdCodeBlock(value: string, info = "text"): string {
-  const longest = Math.max(2, ...[...value.matchAll(/`{3,}|~{3,}/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}${info}\n${value.replace(INVISIBLE, "")}\n${fence}`;
-}
-
 /** A Mermaid node label inside `["…"]`: quotes and markup as Mermaid entity codes. */
 export function mermaidLabel(value: string): string {
   return value

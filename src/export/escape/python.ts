@@ -20,16 +20,6 @@ export function pyStr(value: string): string {
 }
 
 /**
- * A long, multi-line text as implicitly concatenated literals, one source line per text
- * line, inside parentheses: readable in review and still exactly the original string.
- */
-export function pyStrLines(value: string, indent = "    "): string {
-  const lines = value.split(/(?<=\n)/);
-  if (lines.length <= 1) return pyStr(value);
-  return "(\n" + lines.map((l) => indent + pyStr(l)).join("\n") + "\n" + indent.slice(4) + ")";
-}
-
-/**
  * A string literal that keeps generated lines under the linter's limit: short strings as one
  * literal, long ones as parenthesized implicit concatenation, broken after spaces where
  * possible (never inside a character), each piece's literal at most `max` columns.

@@ -1,8 +1,8 @@
 // The escaping helpers every target's templates use. Each takes a value from the view and
 // returns text that is safe in one syntax; templates cannot output anything else.
 import { describeCron } from "../../model/cron.js";
-import { mdCode, mdCodeBlock, mdText, mermaidLabel } from "../escape/markdown.js";
-import { pyComment, pyIdent, pyLiteral, pyStr, pyStrLines, pyStrWrapped } from "../escape/python.js";
+import { mdCode, mdText, mermaidLabel } from "../escape/markdown.js";
+import { pyComment, pyIdent, pyLiteral, pyStr, pyStrWrapped } from "../escape/python.js";
 import { tomlStr } from "../escape/toml.js";
 import { yamlStr } from "../escape/yaml.js";
 import type { Helper } from "./template-env.js";
@@ -22,14 +22,10 @@ export const HELPERS: Record<string, Helper> = {
   py_str: (v) => pyStr(asString(v, "py_str")),
   /** Python `str` literal wrapped to stay within the line limit (any length of text). */
   py_text: (v) => pyStrWrapped(asString(v, "py_text")),
-  /** Python `str` literal, one source line per text line. */
-  py_lines: (v) => pyStrLines(asString(v, "py_lines")),
   /** Python literal of JSON-like data. */
   py: (v) => pyLiteral(v),
   /** A name the model's namer chose (asserted, never escaped). */
   ident: (v) => pyIdent(asString(v, "ident")),
-  /** Text inside a """docstring""" (one line; quotes and backslashes escaped). */
-  py_doc: (v) => pyComment(asString(v, "py_doc")).replace(/\\/g, "\\\\").replace(/"/g, '\\"'),
   /** Text inside a `# comment`. */
   py_comment: (v) => pyComment(asString(v, "py_comment")),
   /** An integer or float written as a literal. */
@@ -43,10 +39,7 @@ export const HELPERS: Record<string, Helper> = {
   toml_str: (v) => tomlStr(asString(v, "toml_str")),
   md_text: (v) => mdText(asString(v, "md_text")),
   md_code: (v) => mdCode(asString(v, "md_code")),
-  md_block: (v) => mdCodeBlock(asString(v, "md_block")),
   mermaid: (v) => mermaidLabel(asString(v, "mermaid")),
-  /** JSON text (for JSON files and values embedded in JSON). */
-  json: (v) => JSON.stringify(v),
   cron_words: (v) => mdText(describeCron(asString(v, "cron_words"))),
 };
 
