@@ -94,3 +94,17 @@ describe("the installed bin", () => {
     expect(r.stdout).toContain("<stdin>:2:9: error E_JSON_SYNTAX");
   });
 });
+
+describe("terminal safety", () => {
+  it("shows control characters from a definition as escapes, never raw", async () => {
+    const hostile = write("esc.envelope.json", JSON.stringify(team({ name: "Evil \u001b[2J Team", agents: [agent("a", { "\u001b]0;x\u0007": 1 })] }), null, 2));
+    const v = await runCli(["validate", hostile]);
+    expect(v.stdout).not.toContain("\u001b");
+    expect(v.stdout).toContain("\\u{1b}]0;x\\u{7}");
+    const ok = write("esc-ok.envelope.json", JSON.stringify(team({ name: "Evil \u001b[2J Team" }), null, 2));
+    const i = await runCli(["inspect", ok]);
+    expect(i.code).toBe(0);
+    expect(i.stdout).not.toContain("\u001b");
+    expect(i.stdout).toContain("Evil \\u{1b}[2J Team");
+  });
+});

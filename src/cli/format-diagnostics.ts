@@ -1,6 +1,6 @@
 // Diagnostics as text (for people), JSON (for programs) or GitHub workflow annotations.
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { Style } from "./style.js";
+import { printable, type Style } from "./style.js";
 
 export interface FileReport {
   file: string;
@@ -18,11 +18,11 @@ export function formatText(reports: FileReport[], style: Style): string {
     for (const d of r.diagnostics) {
       const sev = d.severity === "error" ? style.red("error") : style.yellow("warning");
       const where = d.line > 0 ? `${r.file}:${d.line}:${d.column}` : r.file;
-      out.push(`${style.bold(where)}: ${sev} ${style.dim(d.code)} ${d.message}`);
-      if (d.pointer) out.push(`  ${style.dim("at")} ${d.pointer}`);
+      out.push(`${style.bold(printable(where))}: ${sev} ${style.dim(d.code)} ${printable(d.message)}`);
+      if (d.pointer) out.push(`  ${style.dim("at")} ${printable(d.pointer)}`);
       const src = lines && d.line > 0 ? lines[d.line - 1] : undefined;
-      if (src !== undefined) out.push(...snippet(src, d.column, d.line, style));
-      if (d.hint) out.push(`  ${style.cyan("hint:")} ${d.hint}`);
+      if (src !== undefined) out.push(...snippet(printable(src), d.column, d.line, style));
+      if (d.hint) out.push(`  ${style.cyan("hint:")} ${printable(d.hint)}`);
     }
     const errors = r.diagnostics.filter((d) => d.severity === "error").length;
     const warnings = r.diagnostics.length - errors;

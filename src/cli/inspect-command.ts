@@ -2,7 +2,7 @@ import { modelFromDocument } from "../model/index.js";
 import { describeModel } from "./describe-model.js";
 import { formatText } from "./format-diagnostics.js";
 import { EXIT, type Io } from "./main.js";
-import { styleFor } from "./style.js";
+import { printable, styleFor } from "./style.js";
 import { checkFile } from "./validate-command.js";
 
 export async function runInspect(file: string, opts: { json: boolean; strict: boolean }, io: Io): Promise<number> {
@@ -12,6 +12,6 @@ export async function runInspect(file: string, opts: { json: boolean; strict: bo
   if (unreadable) return EXIT.usage;
   if (!report.valid || !document) return EXIT.invalid;
   const model = modelFromDocument(document);
-  io.stdout.write(opts.json ? JSON.stringify(model, null, 2) + "\n" : describeModel(model));
+  io.stdout.write(opts.json ? JSON.stringify(model, null, 2) + "\n" : printable(describeModel(model)));
   return EXIT.ok;
 }

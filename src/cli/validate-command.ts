@@ -1,6 +1,5 @@
-import { sortDiagnostics, promoteWarnings, isError, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { readDefinitionFile, SourceReadError, type SourceDocument } from "../read/source.js";
-import { validateDocument } from "../validate/validate.js";
+import { readDefinitionBytes, SourceReadError, type SourceDocument } from "../read/source.js";
+import { validate } from "../validate/validate.js";
 import { formatGithub, formatJson, formatText, type FileReport } from "./format-diagnostics.js";
 import { makeDiagnostic } from "../diagnostics/make.js";
 import { EXIT, type Io } from "./main.js";
@@ -28,20 +27,16 @@ export async function runValidate(files: string[], opts: { format: "text" | "jso
 /** Reads and validates one file. A file that cannot be read at all is an E_READ report. */
 export async function checkFile(file: string, strict: boolean): Promise<{ report: FileReport; document?: SourceDocument; unreadable?: true }> {
   const label = file === "-" ? "<stdin>" : file;
-  let read;
+  let bytes: Uint8Array;
   try {
-    read = await readDefinitionFile(file);
+    bytes = await readDefinitionBytes(file);
   } catch (e) {
     if (!(e instanceof SourceReadError)) throw e;
     const diagnostic = makeDiagnostic("E_READ", "", { line: 0, column: 0 }, e.message, { file: label });
     return { report: { file: label, valid: false, diagnostics: [diagnostic] }, unreadable: true };
   }
-  let diagnostics: Diagnostic[] = read.diagnostics.map((d) => ({ ...d, file: label }));
-  if (read.document) diagnostics.push(...validateDocument(read.document).diagnostics);
-  if (strict) diagnostics = promoteWarnings(diagnostics);
-  diagnostics = sortDiagnostics(diagnostics);
-  const report: FileReport = { file: label, valid: !diagnostics.some(isError), diagnostics };
-  if (!read.document) return { report };
-  report.text = read.document.text;
-  return { report, document: read.document };
+  // The library's validate() is the one place that merges, promotes (--strict) and orders.
+  const { valid, diagnostics, document } = validate(bytes, { strict, file: label });
+  if (!document) return { report: { file: label, valid, diagnostics } };
+  return { report: { file: label, valid, diagnostics, text: document.text }, document };
 }
