@@ -51,7 +51,8 @@ export function pyStrWrapped(value: string, max = 72): string {
 /** A Python literal for JSON-like data (str, number, bool, None, list, dict). */
 export function pyLiteral(value: unknown): string {
   if (value === null || value === undefined) return "None";
-  if (typeof value === "string") return pyStr(value);
+  // Wrapped, so a long default or enum value keeps the generated line under the limit.
+  if (typeof value === "string") return pyStrWrapped(value);
   if (typeof value === "boolean") return value ? "True" : "False";
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new Error(`cannot write ${value} as a Python literal`);
