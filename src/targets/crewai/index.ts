@@ -10,6 +10,14 @@ import type { ExportTarget, TargetInput } from "../../export/target.js";
 import { CREWAI_FIELD_RULES } from "./field-rules.js";
 import { buildView, type CrewaiView } from "./view.js";
 
+let vectors: Uint8Array | undefined;
+
+/** The shared access-policy vectors (spec/), read once per process, not once per export. */
+function policyVectors(): Uint8Array {
+  vectors ??= readFileSync(new URL("../../../spec/access-policy-vectors.json", import.meta.url));
+  return vectors;
+}
+
 /** Static test modules only some teams need; every static source module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {
   if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
@@ -49,7 +57,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   if (view.mode === "pipeline") python(`${pkg}/flow.py`, "src/flow.py.hbs");
   python("tests/project.py", "tests/project.py.hbs");
   // The access-policy vectors shared with every target and the TypeScript side (spec/).
-  files.add("tests/policy_vectors.json", readFileSync(new URL("../../../spec/access-policy-vectors.json", import.meta.url)), 0o644, true);
+  files.add("tests/policy_vectors.json", policyVectors(), 0o644, true);
   return files;
 }
 
