@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -106,5 +107,15 @@ describe("terminal safety", () => {
     expect(i.code).toBe(0);
     expect(i.stdout).not.toContain("\u001b");
     expect(i.stdout).toContain("Evil \\u{1b}[2J Team");
+  });
+});
+
+describe("pipes", () => {
+  it("a reader that closes the pipe early is not a crash", () => {
+    // `true` exits without reading, so every write the CLI makes meets a closed pipe.
+    const command = `"${process.execPath}" "${ROOT}bin/envelope.js" export "${ROOT}examples/support-tier.envelope.json" --target crewai --dry-run | true; echo "status \${PIPESTATUS[0]}" >&2`;
+    const r = spawnSync("bash", ["-c", command], { encoding: "utf8" });
+    expect(r.stderr).not.toContain("EPIPE");
+    expect(r.stderr).toContain("status 0");
   });
 });
