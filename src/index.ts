@@ -15,3 +15,5 @@ export { writeZip } from "./export/sinks/zip.js";
 export type { ExportTarget, TargetInput } from "./export/target.js";
 export type { LossEntry, LossStatus } from "./export/loss-report.js";
 export { TARGETS, targetNames } from "./targets/index.js";
+export { publishToGitHub, PublishError, readDirectoryFiles, parseRepositoryName, DEFAULT_API_URL, DEFAULT_LIMITS } from "./publish/index.js";
+export type { PublishOptions, PublishResult, PublishErrorKind, PublishTiming, UploadLimits, LeftRepository, RepositoryName } from "./publish/index.js";

@@ -1,4 +1,4 @@
-// `envelope export FILE --target T (--out DIR | --zip FILE | --dry-run) [--force] [--strict] [--json]`
+// `envelope export FILE --target T (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME) [--force] [--strict] [--json]`
 import { createWriteStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
@@ -9,7 +9,9 @@ import { OutputExistsError, writeDirectory } from "../export/sinks/directory.js"
 import { writeZip } from "../export/sinks/zip.js";
 import { readDefinitionBytes, SourceReadError } from "../read/source.js";
 import { TARGETS, targetNames } from "../targets/index.js";
+import { VERSION } from "../version.js";
 import { formatText } from "./format-diagnostics.js";
+import { dryRunLine, githubJson, prepareGitHub, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
 import { EXIT, UsageError, type Io } from "./main.js";
 import { styleFor } from "./style.js";
 
@@ -21,13 +23,17 @@ export interface ExportCliOptions {
   force: boolean;
   strict: boolean;
   json: boolean;
+  /** --github OWNER/NAME and its options: also publish the project as a new repository. */
+  github?: GitHubFlags | undefined;
 }
 
 export async function runExport(file: string, opts: ExportCliOptions, io: Io): Promise<number> {
   if (!opts.target) throw new UsageError(`export needs --target (${targetNames().join(" or ")})`);
   const target = Object.hasOwn(TARGETS, opts.target) ? TARGETS[opts.target] : undefined;
   if (!target) throw new UsageError(`unknown target "${opts.target}"; available: ${targetNames().join(", ")}`);
-  if (!opts.out && !opts.zip && !opts.dryRun) throw new UsageError("export needs --out DIR, --zip FILE or --dry-run");
+  if (!opts.out && !opts.zip && !opts.dryRun && !opts.github) throw new UsageError("export needs --out DIR, --zip FILE, --dry-run or --github OWNER/NAME");
+  // Flags and token are checked before any work, so a typo or a missing token costs nothing.
+  const github: GitHubRequest | undefined = opts.github && (await prepareGitHub(opts.github, io, { stdinTaken: file === "-", needToken: !opts.dryRun }));
   let bytes: Uint8Array;
   try {
     bytes = await readDefinitionBytes(file);
@@ -60,6 +66,15 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     throw e;
   }
   const loss = result.loss ?? [];
+  let published: GitHubOutcome | undefined;
+  if (github && !opts.dryRun) {
+    if (!opts.json) {
+      if (opts.out || opts.zip) writeWritten(io, files, opts);
+      io.stdout.write(lossSummary(loss) + "\n");
+    }
+    const message = `Initial commit\n\nExported from an Envelope team definition by envelope-export ${VERSION} (target ${target.name}).\n`;
+    published = await publishWithProgress(files, github, io, message, !opts.json);
+  }
   if (opts.json) {
     const summary = {
       target: target.name,
@@ -69,19 +84,28 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
       files: files.entries().map(([path, f]) => ({ path, size: f.bytes.length, mode: `0${f.mode.toString(8)}` })),
       totalBytes: files.totalBytes(),
       loss: { counts: lossCounts(loss), entries: loss },
+      ...(github ? { github: published ? githubJson(published, github.token) : { dryRun: true, repository: github.repository, private: github.private } } : {}),
     };
     io.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+  } else if (published) {
+    // The URL is the last line: what a person (or a script with tail -1) wants.
+    if (published.ok) io.stdout.write(publishedLine(published.result));
   } else {
     if (opts.dryRun) {
       io.stdout.write(`would write ${files.size} files (${files.totalBytes()} bytes)${opts.out ? ` to ${opts.out}` : ""}${opts.zip ? ` into ${opts.zip}` : ""}:\n`);
       for (const [path, f] of files.entries()) io.stdout.write(`  ${path}  ${f.bytes.length}${f.mode & 0o111 ? "  (executable)" : ""}\n`);
+      if (github) io.stdout.write(dryRunLine(files, github));
     } else {
-      const where = [opts.out && `to ${opts.out}`, opts.zip && `into ${opts.zip}`].filter(Boolean).join(" and ");
-      io.stdout.write(`wrote ${files.size} files (${files.totalBytes()} bytes) ${where}\n`);
+      writeWritten(io, files, opts);
     }
     io.stdout.write(lossSummary(loss) + "\n");
   }
-  return EXIT.ok;
+  return published ? published.code : EXIT.ok;
+}
+
+function writeWritten(io: Io, files: FileSet, opts: ExportCliOptions): void {
+  const where = [opts.out && `to ${opts.out}`, opts.zip && `into ${opts.zip}`].filter(Boolean).join(" and ");
+  io.stdout.write(`wrote ${files.size} files (${files.totalBytes()} bytes) ${where}\n`);
 }
 
 /** The archive is streamed to a temporary file beside the target and renamed when complete. */

@@ -2,7 +2,9 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { VERSION } from "../version.js";
 import { runExport } from "./export-command.js";
+import type { GitHubFlags } from "./github-publish.js";
 import { runInspect } from "./inspect-command.js";
+import { runPublish } from "./publish-command.js";
 import { runValidate } from "./validate-command.js";
 
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
@@ -11,6 +13,8 @@ export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** For --token-stdin; process.stdin when absent. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 export class UsageError extends Error {}
@@ -20,8 +24,9 @@ const HELP = `envelope ${VERSION} — turn Envelope team definitions into runnab
 Usage:
   envelope validate FILE... [--format text|json|github] [--strict]
   envelope inspect FILE [--json] [--strict]
-  envelope export FILE --target crewai (--out DIR | --zip FILE | --dry-run)
-                  [--force] [--strict] [--json]
+  envelope export FILE --target crewai (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME)
+                  [--force] [--strict] [--json] [GitHub options]
+  envelope publish DIR --github OWNER/NAME [GitHub options] [--json]
   envelope --help | --version
 
 FILE is a path to an .envelope.json file, or - for standard input.
@@ -34,7 +39,9 @@ Commands:
   export     Generate a ready-to-run Python project. --out writes a directory atomically
              (a non-empty one only with --force, which replaces it whole); --zip writes a
              ZIP archive; --dry-run lists the files without writing. Prints the loss
-             report: what was carried, approximated or not carried.
+             report: what was carried, approximated or not carried. --github also
+             creates a new GitHub repository holding the project in one commit.
+  publish    Create a new GitHub repository from an already exported project directory.
 
 Options:
   --strict          Treat warnings as errors; export also fails when a field is not
@@ -45,9 +52,21 @@ Options:
   --dry-run         export: list what would be written.
   --force           export: replace a non-empty --out directory or an existing --zip.
   --format FORMAT   validate output: text (default), json, or github (workflow annotations).
-  --json            inspect: print the model as JSON; export: print a JSON summary.
+  --json            inspect: print the model as JSON; export, publish: a JSON summary.
   -h, --help        Show this help.
   -v, --version     Show the version.
+
+GitHub options (export --github, publish):
+  --github OWNER/NAME     The repository to create, in your account or an organization.
+                          The token comes from GITHUB_TOKEN, never from an argument.
+  --private               Create a private repository (default: public).
+  --description TEXT      The repository's description.
+  --github-api-url URL    GitHub Enterprise Server: https://HOST/api/v3 (or GITHUB_API_URL).
+  --token-stdin           Read the token from standard input instead of GITHUB_TOKEN.
+  --verbose               Also print one line per GitHub API request.
+  Exit codes: 20 name taken, 21 token rejected, 22 missing scope or permission,
+  23 owner not found, 24 rate limited, 25 GitHub unavailable, 26 creation may have
+  happened (not retried), 27 GitHub refused the request or a file.
 
 Colour is used only on a terminal, and never when NO_COLOR is set.
 `;
@@ -63,7 +82,36 @@ const OPTIONS = {
   zip: { type: "string" },
   "dry-run": { type: "boolean" },
   force: { type: "boolean" },
+  github: { type: "string" },
+  private: { type: "boolean" },
+  description: { type: "string" },
+  "github-api-url": { type: "string" },
+  "token-stdin": { type: "boolean" },
+  verbose: { type: "boolean" },
+  // Accepted only to be refused with a reason: a token in argv shows in ps and shell history.
+  token: { type: "string" },
 } satisfies ParseArgsConfig["options"];
+
+const GITHUB_ONLY = ["private", "description", "github-api-url", "token-stdin", "verbose"] as const;
+
+/** The GitHub flags, or undefined without --github (then the others are refused). */
+function githubFlags(values: { [K in keyof typeof OPTIONS]?: string | boolean | undefined }, command: string | undefined): GitHubFlags | undefined {
+  if (values.github === undefined) {
+    const stray = GITHUB_ONLY.find((flag) => values[flag] !== undefined);
+    if (stray) throw new UsageError(`--${stray} only goes with --github OWNER/NAME`);
+    return undefined;
+  }
+  if (command !== "export" && command !== "publish") throw new UsageError(`--github goes with export or publish, not ${command ?? "no command"}`);
+  const flags: GitHubFlags = {
+    repository: values.github as string,
+    private: values.private === true,
+    tokenStdin: values["token-stdin"] === true,
+    verbose: values.verbose === true,
+  };
+  if (typeof values.description === "string") flags.description = values.description;
+  if (typeof values["github-api-url"] === "string") flags.apiUrl = values["github-api-url"];
+  return flags;
+}
 
 export async function main(argv: string[], io: Io): Promise<number> {
   try {
@@ -73,10 +121,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     const [command, ...files] = positionals;
+    if (values.token !== undefined) {
+      throw new UsageError("a token is never taken on the command line (it would show in ps and the shell history): set GITHUB_TOKEN, or pipe it in with --token-stdin");
+    }
     if (values.help || command === undefined || command === "help") {
       io.stdout.write(HELP);
       return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
     }
+    const github = githubFlags(values, command);
     switch (command) {
       case "validate": {
         const format = values.format ?? "text";
@@ -89,6 +141,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
         if (values.format !== undefined) throw new UsageError("inspect takes --json, not --format");
         if (files.length !== 1) throw new UsageError("inspect takes exactly one FILE");
         return await runInspect(files[0]!, { json: values.json ?? false, strict: values.strict ?? false }, io);
+      }
+      case "publish": {
+        if (files.length !== 1) throw new UsageError("publish takes exactly one DIR (an exported project)");
+        if (!github) throw new UsageError("publish needs --github OWNER/NAME");
+        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format"] as const) {
+          if (values[flag] !== undefined) throw new UsageError(`publish does not take --${flag}`);
+        }
+        return await runPublish(files[0]!, { github, json: values.json ?? false }, io);
       }
       case "export": {
         if (values.format !== undefined) throw new UsageError("export takes --json, not --format");
@@ -103,6 +163,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
             force: values.force ?? false,
             strict: values.strict ?? false,
             json: values.json ?? false,
+            github,
           },
           io,
         );

@@ -1,0 +1,197 @@
+// `envelope export … --github` and `envelope publish DIR --github` against the fake GitHub:
+// the repository equals the export, progress goes to stderr, the URL is the last line of
+// stdout, --json carries the result or the error, and each failure has its exit code.
+import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { exportDefinition } from "../../src/export/export.js";
+import { readDirectoryFiles } from "../../src/publish/read-directory.js";
+import { TARGETS } from "../../src/targets/index.js";
+import { ROOT } from "../helpers/cli.js";
+import { primaryRateLimit, secondaryRateLimit, serverError, start, TOKEN, type FakeGitHub, type FakeGitHubOptions } from "./fake/index.js";
+import { expectCleanContract, expectRepositoryEquals, git } from "./helpers.js";
+import { Capture } from "./capture.js";
+
+const EXAMPLE = ROOT + "examples/support-tier.envelope.json";
+const exported = () => exportDefinition(readFileSync(EXAMPLE), TARGETS.crewai!).files!;
+const ENV = { GITHUB_TOKEN: TOKEN, ENVELOPE_GITHUB_DELAY_SCALE: "0" };
+
+export async function envelope(args: string[], env: NodeJS.ProcessEnv = ENV, stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const code = await main(args, { stdout, stderr, env, stdin: Readable.from(stdin === undefined ? [] : [Buffer.from(stdin)]) });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+let gh: FakeGitHub | undefined;
+afterEach(async () => {
+  if (gh) expectCleanContract(gh);
+  await gh?.close();
+  gh = undefined;
+});
+
+describe("envelope export --github", () => {
+  it("creates the repository with the export in one commit; progress on stderr, the URL last on stdout", async () => {
+    gh = await start();
+    const r = await envelope(["export", EXAMPLE, "--target", "crewai", "--github", "me/support-tier", "--github-api-url", gh.url]);
+    expect(r.code, r.stderr).toBe(0);
+    expectRepositoryEquals(gh, "me", "support-tier", exported());
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines.at(-1)).toMatch(new RegExp(`^published \\d+ files \\(\\d+ bytes\\) to ${gh.url}/me/support-tier$`));
+    expect(lines[0]).toMatch(/^loss report: /);
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      expect.stringMatching(/^github: checking me on 127\.0\.0\.1:\d+$/),
+      "github: creating me/support-tier (public)",
+      "github: waiting for GitHub to set up main",
+      expect.stringMatching(/^github: writing \d+ files \(\d+ bytes\) in one tree request$/),
+      "github: committing",
+      "github: pointing main at the commit",
+    ]);
+    expect(git(gh.repoDir("me", "support-tier"), "log", "-1", "--format=%B").trim()).toMatch(/^Initial commit\n\nExported from an Envelope team definition by envelope-export \S+ \(target crewai\)\.$/);
+  });
+
+  it("--out and --github together: the directory is written and published; --json carries the result; GITHUB_API_URL is honoured", async () => {
+    gh = await start();
+    const out = join(mkdtempSync(join(tmpdir(), "envelope-gh-")), "project");
+    const r = await envelope(["export", EXAMPLE, "--target", "crewai", "--out", out, "--github", "acme/support-tier", "--private", "--description", "Support", "--json"], { ...ENV, GITHUB_API_URL: gh.url });
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.out).toBe(out);
+    expect(json.github).toMatchObject({ url: `${gh.url}/acme/support-tier`, fullName: "acme/support-tier", private: true, defaultBranch: "main", trees: 1, blobs: 0, recovered: false });
+    expect(json.github.requests).toEqual({ total: 7, writes: 4 });
+    expect(json.github.commit).toMatch(/^[0-9a-f]{40}$/);
+    expectRepositoryEquals(gh, "acme", "support-tier", await readDirectoryFiles(out));
+  });
+
+  it("--dry-run --github says what would be published and sends nothing (no token needed)", async () => {
+    gh = await start();
+    const r = await envelope(["export", EXAMPLE, "--target", "crewai", "--dry-run", "--github", "me/x", "--github-api-url", gh.url], {});
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/would publish \d+ files to me\/x \(public\) on 127\.0\.0\.1:\d+/);
+    expect(gh.requests).toEqual([]);
+  });
+
+  it("reads the token from standard input with --token-stdin", async () => {
+    gh = await start();
+    const r = await envelope(["export", EXAMPLE, "--target", "crewai", "--github", "me/from-stdin", "--github-api-url", gh.url, "--token-stdin"], { ENVELOPE_GITHUB_DELAY_SCALE: "0" }, `${TOKEN}\n`);
+    expect(r.code, r.stderr).toBe(0);
+    expectRepositoryEquals(gh, "me", "from-stdin", exported());
+  });
+
+  it("--verbose adds one line per request", async () => {
+    gh = await start();
+    const r = await envelope(["export", EXAMPLE, "--target", "crewai", "--github", "me/v", "--github-api-url", gh.url, "--verbose"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^github: GET \/users\/me - 200 with id FAKE:1 in \d+ms$/m);
+    expect(r.stderr).toMatch(/^github: PATCH \/repos\/me\/v\/git\/refs\/heads%2Fmain - 200 with id FAKE:\d+ in \d+ms$/m);
+  });
+
+  it("runs as a real process (the source through tsx), pointed at the fake with --github-api-url", async () => {
+    gh = await start();
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/run.ts", "export", EXAMPLE, "--target", "crewai", "--github", "me/process", "--github-api-url", gh.url], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, GITHUB_TOKEN: TOKEN, NO_COLOR: "1" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code, stderr).toBe(0);
+    expect(stdout.trimEnd().split("\n").at(-1)).toContain(`${gh.url}/me/process`);
+    expectRepositoryEquals(gh, "me", "process", exported());
+  });
+});
+
+describe("envelope publish DIR --github", () => {
+  it("publishes an exported directory, executable bits included", async () => {
+    gh = await start();
+    const out = join(mkdtempSync(join(tmpdir(), "envelope-gh-")), "project");
+    expect((await envelope(["export", EXAMPLE, "--target", "crewai", "--out", out])).code).toBe(0);
+    chmodSync(join(out, "pyproject.toml"), 0o755);
+    const r = await envelope(["publish", out, "--github", "me/from-dir", "--github-api-url", gh.url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`published ${exported().size} files (${exported().totalBytes()} bytes) to ${gh.url}/me/from-dir\n`);
+    const files = await readDirectoryFiles(out);
+    expect(files.get("pyproject.toml")!.mode).toBe(0o755);
+    expectRepositoryEquals(gh, "me", "from-dir", files);
+    expect(git(gh.repoDir("me", "from-dir"), "log", "-1", "--format=%B").trim()).toMatch(/^Initial commit\n\nPublished by envelope-export/);
+  });
+
+  it("--json prints the files and the result", async () => {
+    gh = await start();
+    const out = join(mkdtempSync(join(tmpdir(), "envelope-gh-")), "project");
+    await envelope(["export", EXAMPLE, "--target", "crewai", "--out", out]);
+    const r = await envelope(["publish", out, "--github", "me/j", "--github-api-url", gh.url, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.source).toBe(out);
+    expect(json.files.length).toBe(exported().size);
+    expect(json.github.fullName).toBe("me/j");
+  });
+});
+
+describe("usage errors: exit 2, nothing sent", () => {
+  const cases: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
+    ["no token", ["export", EXAMPLE, "--target", "crewai", "--github", "me/x"], {}, /needs a token: set GITHUB_TOKEN, or pipe it in with --token-stdin/],
+    ["a token on the command line", ["export", EXAMPLE, "--target", "crewai", "--github", "me/x", "--token", "abc"], ENV, /a token is never taken on the command line/],
+    ["a bad OWNER/NAME", ["export", EXAMPLE, "--target", "crewai", "--github", "me/bad name"], ENV, /--github: "bad name" is not a valid repository name: .* \(try me\/bad-name\)/],
+    ["no slash", ["export", EXAMPLE, "--target", "crewai", "--github", "x"], ENV, /expected OWNER\/NAME/],
+    ["--private without --github", ["export", EXAMPLE, "--target", "crewai", "--dry-run", "--private"], ENV, /--private only goes with --github OWNER\/NAME/],
+    ["plain http elsewhere", ["export", EXAMPLE, "--target", "crewai", "--github", "me/x", "--github-api-url", "http://example.com/api/v3"], ENV, /--github-api-url: refusing to send the token to http:\/\/example\.com/],
+    ["a bad GITHUB_API_URL", ["export", EXAMPLE, "--target", "crewai", "--github", "me/x"], { ...ENV, GITHUB_API_URL: "not a url" }, /GITHUB_API_URL: the GitHub API URL "not a url" is not a URL/],
+    ["--token-stdin with the definition on stdin", ["export", "-", "--target", "crewai", "--github", "me/x", "--token-stdin"], ENV, /--token-stdin cannot be used when the definition is read from standard input/],
+    ["publish without --github", ["publish", "somewhere"], ENV, /publish needs --github OWNER\/NAME/],
+    ["publish with --target", ["publish", "somewhere", "--github", "me/x", "--target", "crewai"], ENV, /publish does not take --target/],
+    ["publish of a missing directory", ["publish", "/nonexistent/dir", "--github", "me/x"], ENV, /cannot read \/nonexistent\/dir: no such directory/],
+    ["--github on validate", ["validate", EXAMPLE, "--github", "me/x"], ENV, /--github goes with export or publish, not validate/],
+  ];
+  it.each(cases)("%s", async (_label, args, env, message) => {
+    gh = await start();
+    const withUrl = args.includes("--github-api-url") || env.GITHUB_API_URL || !args.includes("--github") ? args : [...args, "--github-api-url", gh.url];
+    const r = await envelope(withUrl, env);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(2);
+    expect(gh.requests).toEqual([]);
+  });
+});
+
+describe("each failure has its own exit code and a clear message", () => {
+  const cases: Array<[string, number, FakeGitHubOptions, string, RegExp]> = [
+    ["name taken", 20, { existing: ["me/x"] }, "me/x", /^envelope: github: me\/x already exists\n {2}hint: free names: me\/x-2, me\/x-3, me\/x-4$/m],
+    ["bad token", 21, { tokens: { other: { login: "me", scopes: ["repo"] } } }, "me/x", /^envelope: github: GitHub rejected the token \(401: Bad credentials\)/m],
+    ["missing scope", 22, { tokens: { [TOKEN]: { login: "me", scopes: [] } } }, "me/x", /^envelope: github: the token lacks the scope public_repo; nothing was created$/m],
+    ["owner not found", 23, {}, "ghost/x", /^envelope: github: there is no GitHub user or organization called ghost$/m],
+    ["rate limited", 24, { faults: [primaryRateLimit("users/get-by-username")] }, "me/x", /^envelope: github: GitHub's rate limit stopped the publish/m],
+    ["GitHub unavailable", 25, { faults: [serverError("git/create-commit", { times: 10 })] }, "me/x", /^envelope: github: GitHub failed \(502\) while creating the commit, even after retrying\. The repository me\/x was created/m],
+    ["create may have happened", 26, { faults: [serverError("repos/create-for-authenticated-user")] }, "me/x", /^envelope: github: GitHub failed while creating me\/x \(502\), and whether the repository now exists cannot be told/m],
+    ["GitHub refuses the request", 27, { faults: [{ operation: "git/create-commit", status: 422, body: { message: "Validation Failed", documentation_url: "https://docs.github.com/rest" } }] }, "me/x", /^envelope: github: GitHub refused the request \(422: Validation Failed\) while creating the commit\./m],
+  ];
+  it.each(cases)("%s → %i", async (_label, code, options, repository, message) => {
+    gh = await start(options);
+    const r = await envelope(["export", EXAMPLE, "--target", "crewai", "--github", repository, "--github-api-url", gh.url]);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(code);
+    expect(r.stdout).not.toMatch(/^published/m);
+  });
+
+  it("with --json the error is in the summary: kind, exit code, message, hint, suggestions", async () => {
+    gh = await start({ existing: ["me/x"] });
+    const r = await envelope(["export", EXAMPLE, "--target", "crewai", "--github", "me/x", "--github-api-url", gh.url, "--json"]);
+    expect(r.code).toBe(20);
+    expect(JSON.parse(r.stdout).github).toEqual({
+      error: { kind: "name-taken", exitCode: 20, message: "me/x already exists", hint: "free names: me/x-2, me/x-3, me/x-4", suggestions: ["x-2", "x-3", "x-4"], repository: null, status: 422 },
+    });
+  });
+
+  it("a secondary rate limit is waited out and the export still succeeds", async () => {
+    gh = await start({ faults: [secondaryRateLimit("git/create-tree", { retryAfter: 3 })] });
+    const r = await envelope(["export", EXAMPLE, "--target", "crewai", "--github", "me/x", "--github-api-url", gh.url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("github: GitHub asked to slow down (rate limit); waiting 3 s before retrying POST /repos/{owner}/{repo}/git/trees");
+  });
+});
