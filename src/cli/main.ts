@@ -24,7 +24,8 @@ const HELP = `envelope ${VERSION} — turn Envelope team definitions into runnab
 Usage:
   envelope validate FILE... [--format text|json|github] [--strict]
   envelope inspect FILE [--json] [--strict]
-  envelope export FILE --target crewai (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME)
+  envelope export FILE --target crewai|langgraph
+                  (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME)
                   [--force] [--strict] [--json] [GitHub options]
   envelope publish DIR --github OWNER/NAME [GitHub options] [--json]
   envelope --help | --version
@@ -46,7 +47,7 @@ Commands:
 Options:
   --strict          Treat warnings as errors; export also fails when a field is not
                     fully carried to the target.
-  --target NAME     export: the framework to generate for.
+  --target NAME     export: the framework to generate for: crewai or langgraph.
   --out DIR         export: the project directory.
   --zip FILE        export: a ZIP archive of the project.
   --dry-run         export: list what would be written.

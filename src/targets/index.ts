@@ -1,9 +1,11 @@
 // The export targets this build knows. The only file that names them.
 import type { ExportTarget } from "../export/target.js";
 import { crewaiTarget } from "./crewai/index.js";
+import { langgraphTarget } from "./langgraph/index.js";
 
 export const TARGETS: Readonly<Record<string, ExportTarget>> = {
   crewai: crewaiTarget,
+  langgraph: langgraphTarget,
 };
 
 export function targetNames(): string[] {

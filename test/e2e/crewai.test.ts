@@ -1,41 +1,4 @@
-// End to end: every valid definition is exported to CrewAI, installed into a cached virtual
-// environment with the pinned CrewAI (python/crewai.lock), linted with ruff, and its own
-// generated test suite is run on the real framework, offline.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { writeDirectory } from "../../src/export/sinks/directory.js";
-import { exportFile, validDefinitions } from "../helpers/export.js";
-import { e2eGate, ensureEnv, installProject, type PythonEnv } from "./python-env.js";
+// Every valid definition exported to CrewAI runs its own tests on CrewAI (python/crewai.lock).
+import { describeProjectsOnFramework } from "./projects.js";
 
-const gate = e2eGate();
-const work = mkdtempSync(join(tmpdir(), "envelope-e2e-crewai-"));
-
-function run(env: PythonEnv, cwd: string, args: string[]): { code: number; output: string } {
-  const r = spawnSync(env.python, args, {
-    cwd,
-    encoding: "utf8",
-    env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: process.env.HOME, CI: "true", NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1" },
-    timeout: 300_000,
-  });
-  return { code: r.status ?? -1, output: `${r.stdout}\n${r.stderr}` };
-}
-
-describe.runIf(gate.run)("CrewAI projects on real CrewAI", () => {
-  let env: PythonEnv;
-  beforeAll(() => {
-    env = ensureEnv("crewai", gate.python!);
-  }, 1_800_000);
-
-  it.each(validDefinitions())("$name: installs, lints clean, and its tests pass", async ({ name, path }) => {
-    const dir = join(work, name);
-    await writeDirectory(exportFile(path, "crewai"), dir);
-    installProject(env, dir);
-    for (const args of [["-m", "ruff", "check", "--no-cache", "."], ["-m", "ruff", "format", "--check", "--no-cache", "."], ["-m", "pytest", "-q", "-p", "no:cacheprovider"]]) {
-      const r = run(env, dir, args);
-      expect(r.code, `${name}: python ${args.join(" ")}\n${r.output}`).toBe(0);
-    }
-  }, 600_000);
-});
+describeProjectsOnFramework("crewai", "CrewAI");

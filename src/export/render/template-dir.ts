@@ -13,8 +13,13 @@ export interface TemplateDir {
   statics: Array<{ path: string; bytes: Uint8Array; executable: boolean }>;
 }
 
+// Tool caches a developer's local runs leave among static files (git ignores them too);
+// shipping them would put machine-specific junk into every exported project.
+const CACHE_DIRS = new Set(["__pycache__", ".ruff_cache", ".pytest_cache", ".mypy_cache"]);
+
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !(e.isDirectory() && CACHE_DIRS.has(e.name)))
     .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
     .sort();
 }

@@ -1,22 +1,14 @@
 // The CrewAI target: TeamModel → a classic CrewAI project (src/<package>/crew.py, config/,
 // tools/, main.py), runnable and tested offline. Templates live in templates/crewai/.
-import { readFileSync } from "node:fs";
 import { FileSet } from "../../export/file-set.js";
 import { formatPython } from "../../export/format/python.js";
 import { lossReportMarkdown } from "../../export/loss-markdown.js";
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
+import { policyVectors } from "../python-common/policy-vectors.js";
 import { CREWAI_FIELD_RULES } from "./field-rules.js";
 import { buildView, type CrewaiView } from "./view.js";
-
-let vectors: Uint8Array | undefined;
-
-/** The shared access-policy vectors (spec/), read once per process, not once per export. */
-function policyVectors(): Uint8Array {
-  vectors ??= readFileSync(new URL("../../../spec/access-policy-vectors.json", import.meta.url));
-  return vectors;
-}
 
 /** Static test modules only some teams need; every static source module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {

@@ -1,0 +1,47 @@
+"""The team's graph: LangGraph wiring of the definition (agents[], pipeline[], gates[]).
+
+Wiring only; the node functions are nodes.TeamNodes. `graph` is what langgraph.json
+serves (`langgraph dev` brings its own checkpointer, and loads this file by path, hence
+the absolute imports); the runner (main.py) and the tests call build_graph with a
+checkpointer and, for tests, their own models.
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from chargeback_responder import team
+from chargeback_responder.llms import ModelFactory
+from chargeback_responder.nodes import TeamNodes
+from chargeback_responder.state import TeamInput, TeamState
+
+
+def build_graph(
+    *,
+    checkpointer: BaseCheckpointSaver[str] | None = None,
+    model_for: ModelFactory | None = None,
+) -> CompiledStateGraph[TeamState, None, TeamInput, TeamState]:
+    """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
+    (default: models.model_for, the configured model, built on first use)."""
+    nodes = TeamNodes(model_for)
+    builder = StateGraph(TeamState, input_schema=TeamInput)
+    # inputs: checked before any model call
+    builder.add_node("prepare", nodes.prepare)
+    # agents[0] evidence-collector: the entry agent; its reports are its tools
+    builder.add_node("team", nodes.team)
+    # outputs: the entry agent's answer as state.TeamResult
+    builder.add_node("finalize", nodes.finalize)
+
+    builder.add_edge(START, "prepare")
+    builder.add_edge("prepare", "team")
+    builder.add_edge("team", "finalize")
+    builder.add_edge("finalize", END)
+    # An explicit limit for every invocation, `langgraph dev`'s included.
+    compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)
+    return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
+
+
+# For langgraph.json (`langgraph dev`): no checkpointer, the server supplies one.
+graph = build_graph()

@@ -1,0 +1,21 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them lazily."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+
+from .llms import ModelSpec, build_chat_model
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] evidence-collector: model anthropic:claude-sonnet-4-5
+    "evidence-collector": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[1] response-writer: modelConfig anthropic claude-opus-4-5
+    "response-writer": ModelSpec(
+        model="anthropic:claude-opus-4-5", temperature=0.2, max_tokens=4000, timeout_s=30
+    ),
+}
+
+
+def model_for(agent_key: str) -> BaseChatModel:
+    """The model of one agent: the default of build_graph's model_for seam."""
+    return build_chat_model(agent_key, MODELS[agent_key])

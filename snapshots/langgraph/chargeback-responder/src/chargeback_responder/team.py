@@ -1,0 +1,114 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .gates import GateSpec
+from .policy import AccessPolicy, PolicyRule
+from .runtime import AgentSpec, InputSpec, StepSpec
+
+# name, slug, version, description
+NAME = "Chargeback Responder"
+SLUG = "chargeback-responder"
+VERSION = "0.9.0"
+DESCRIPTION = (
+    "Starts when Stripe sends a charge.dispute.created webhook, gathers "
+    "the evidence for the disputed order from Shopify and the support "
+    "inbox, and drafts the dispute response for a finance person to submit."
+)
+
+# no pipeline: the entry agent runs the team, its reports are its tools
+MODE: Literal["hierarchy", "pipeline"] = "hierarchy"
+
+# requiredSecrets: values are read from the environment, never written to state
+SECRETS: tuple[str, ...] = ("STRIPE_WEBHOOK_SECRET", "STRIPE_RESTRICTED_KEY", "SHOPIFY_ADMIN_TOKEN")
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = ("SHOP_DOMAIN", "STORE_NAME", "RETURN_POLICY_URL")
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.dispute_id
+    "dispute_id": InputSpec(
+        type="string",
+        description="Stripe dispute ID from the webhook payload.",
+        required=True,
+        flag="--dispute-id",
+    ),
+    # inputs.charge_id
+    "charge_id": InputSpec(
+        type="string",
+        description="The disputed charge.",
+        required=True,
+        flag="--charge-id",
+    ),
+    # inputs.reason
+    "reason": InputSpec(
+        type="string",
+        description="Stripe's dispute reason code, e.g. 'product_not_received'.",
+        required=True,
+        flag="--reason",
+    ),
+}
+
+# agents[]: key -> identifier (the model's name for it), description, manager
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] evidence-collector
+    "evidence-collector": AgentSpec(
+        name="evidence_collector",
+        description=(
+            "Eve: Dispute Evidence Collector (specialist). Capabilities: stripe, "
+            "shopify, evidence-gathering."
+        ),
+    ),
+    # agents[1] response-writer
+    "response-writer": AgentSpec(
+        name="response_writer",
+        description=(
+            "Rhys: Dispute Response Writer (specialist). Capabilities: writing, card-network-rules."
+        ),
+        reports_to="evidence-collector",
+    ),
+}
+
+# pipeline: none
+PIPELINE: dict[str, StepSpec] = {}
+FINAL_STEP: str | None = None
+
+# gates: none
+GATES: dict[str, GateSpec] = {}
+
+# agents[].accessPolicy / allowedHosts, enforced by tools.py before any request;
+# agents without either get no http_request tool
+POLICIES: dict[str, AccessPolicy] = {
+    # agents[0] evidence-collector: accessPolicy
+    "evidence-collector": AccessPolicy(
+        default_action="deny",
+        rules=(
+            # rules[0]
+            PolicyRule(
+                host="api.stripe.com",
+                methods=("GET",),
+                path_prefix="/v1/",
+                action="allow",
+                reason="Read the dispute, charge and customer.",
+            ),
+            # rules[1]
+            PolicyRule(
+                host="{{SHOP_DOMAIN}}",
+                methods=("GET",),
+                path_prefix="/admin/api/",
+                action="allow",
+                reason="Read the order and its fulfillments.",
+            ),
+        ),
+    ),
+}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000
+
+# Super-steps per invocation before LangGraph stops a run (a guard against loops).
+RECURSION_LIMIT = 37

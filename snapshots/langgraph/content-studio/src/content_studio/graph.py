@@ -1,0 +1,125 @@
+"""The team's graph: LangGraph wiring of the definition (agents[], pipeline[], gates[]).
+
+Wiring only; the node functions are nodes.TeamNodes. `graph` is what langgraph.json
+serves (`langgraph dev` brings its own checkpointer, and loads this file by path, hence
+the absolute imports); the runner (main.py) and the tests call build_graph with a
+checkpointer and, for tests, their own models.
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from content_studio import team
+from content_studio.llms import ModelFactory
+from content_studio.nodes import TeamNodes
+from content_studio.state import TeamInput, TeamState
+
+
+def build_graph(
+    *,
+    checkpointer: BaseCheckpointSaver[str] | None = None,
+    model_for: ModelFactory | None = None,
+) -> CompiledStateGraph[TeamState, None, TeamInput, TeamState]:
+    """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
+    (default: models.model_for, the configured model, built on first use)."""
+    nodes = TeamNodes(model_for)
+    builder = StateGraph(TeamState, input_schema=TeamInput)
+    # inputs: checked before any model call
+    builder.add_node("prepare", nodes.prepare)
+    # pipeline[0] research (agent researcher)
+    builder.add_node(
+        "step_research", nodes.step("research"), timeout=nodes.step_timeout("research")
+    )
+    # pipeline[1] keyword-brief (agent seo-strategist)
+    builder.add_node(
+        "step_keyword-brief",
+        nodes.step("keyword-brief"),
+        timeout=nodes.step_timeout("keyword-brief"),
+    )
+    # pipeline[2] audience-questions (agent audience-analyst)
+    builder.add_node(
+        "step_audience-questions",
+        nodes.step("audience-questions"),
+        timeout=nodes.step_timeout("audience-questions"),
+    )
+    # pipeline[3] draft-article (agent writer)
+    builder.add_node(
+        "step_draft-article",
+        nodes.step("draft-article"),
+        timeout=nodes.step_timeout("draft-article"),
+    )
+    # pipeline[4] social-posts (agent social-writer)
+    builder.add_node(
+        "step_social-posts", nodes.step("social-posts"), timeout=nodes.step_timeout("social-posts")
+    )
+    # pipeline[5] newsletter (agent newsletter-writer)
+    builder.add_node(
+        "step_newsletter", nodes.step("newsletter"), timeout=nodes.step_timeout("newsletter")
+    )
+    # pipeline[6] final-edit (agent managing-editor)
+    builder.add_node(
+        "step_final-edit",
+        nodes.step("final-edit"),
+        timeout=nodes.step_timeout("final-edit"),
+        destinations=("gate_editorial-approval",),
+    )
+    # gates[0] editorial-approval: afterStep final-edit, triggersStep publish-draft
+    builder.add_node(
+        "gate_editorial-approval",
+        nodes.gate("editorial-approval"),
+        destinations=(
+            "gate_editorial-approval",
+            "released_editorial-approval",
+            "step_final-edit",
+            "escalate_editorial-approval",
+            END,
+        ),
+    )
+    builder.add_node(
+        "escalate_editorial-approval",
+        nodes.escalate("editorial-approval"),
+        timeout=nodes.escalation_timeout("editorial-approval"),
+        destinations=("gate_editorial-approval", END),
+    )
+    builder.add_node("released_editorial-approval", nodes.released("editorial-approval"))
+    # pipeline[7] publish-draft (agent publisher)
+    builder.add_node(
+        "step_publish-draft",
+        nodes.step("publish-draft"),
+        timeout=nodes.step_timeout("publish-draft"),
+    )
+    # outputs: the answer of FINAL_STEP as state.TeamResult
+    builder.add_node("finalize", nodes.finalize)
+
+    builder.add_edge(START, "prepare")
+    # pipeline[0] research: the first step
+    builder.add_edge("prepare", "step_research")
+    # pipeline[1] keyword-brief: waits for research
+    builder.add_edge("step_research", "step_keyword-brief")
+    # pipeline[2] audience-questions: waits for research
+    builder.add_edge("step_research", "step_audience-questions")
+    # pipeline[3] draft-article: waits for keyword-brief, audience-questions
+    builder.add_edge(["step_keyword-brief", "step_audience-questions"], "step_draft-article")
+    # pipeline[4] social-posts: waits for draft-article
+    builder.add_edge("step_draft-article", "step_social-posts")
+    # pipeline[5] newsletter: waits for draft-article
+    builder.add_edge("step_draft-article", "step_newsletter")
+    # pipeline[6] final-edit: waits for draft-article, social-posts, newslett…
+    builder.add_edge(
+        ["step_draft-article", "step_social-posts", "step_newsletter"], "step_final-edit"
+    )
+    # pipeline[7] publish-draft: waits for gates[0] editorial-approval
+    builder.add_edge("released_editorial-approval", "step_publish-draft")
+    # the result, once every last step is done
+    builder.add_edge("step_publish-draft", "finalize")
+    builder.add_edge("finalize", END)
+    # An explicit limit for every invocation, `langgraph dev`'s included.
+    compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)
+    return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
+
+
+# For langgraph.json (`langgraph dev`): no checkpointer, the server supplies one.
+graph = build_graph()

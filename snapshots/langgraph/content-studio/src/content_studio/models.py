@@ -1,0 +1,33 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them lazily."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+
+from .llms import ModelSpec, build_chat_model
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] managing-editor: model anthropic:claude-opus-4-5
+    "managing-editor": ModelSpec(model="anthropic:claude-opus-4-5", timeout_s=30),
+    # agents[1] researcher: model anthropic:claude-sonnet-4-5
+    "researcher": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[2] seo-strategist: model anthropic:claude-sonnet-4-5
+    "seo-strategist": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[3] audience-analyst: model anthropic:claude-haiku-4-5
+    "audience-analyst": ModelSpec(model="anthropic:claude-haiku-4-5", timeout_s=30),
+    # agents[4] writer: modelConfig anthropic claude-opus-4-5
+    "writer": ModelSpec(
+        model="anthropic:claude-opus-4-5", temperature=0.7, max_tokens=8000, timeout_s=180
+    ),
+    # agents[5] social-writer: model anthropic:claude-haiku-4-5
+    "social-writer": ModelSpec(model="anthropic:claude-haiku-4-5", timeout_s=30),
+    # agents[6] newsletter-writer: model anthropic:claude-sonnet-4-5
+    "newsletter-writer": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[7] publisher: model anthropic:claude-haiku-4-5
+    "publisher": ModelSpec(model="anthropic:claude-haiku-4-5", timeout_s=30),
+}
+
+
+def model_for(agent_key: str) -> BaseChatModel:
+    """The model of one agent: the default of build_graph's model_for seam."""
+    return build_chat_model(agent_key, MODELS[agent_key])

@@ -1,0 +1,97 @@
+"""The graph's state: the team's inputs and outputs as types, and what the nodes share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, Required, TypedDict
+
+from pydantic import BaseModel, Field
+
+from .runtime import GateStates, first_reason, merge
+
+# inputs: keys as written in the definition (the functional form allows any key)
+TeamInputs = TypedDict(  # noqa: UP013
+    "TeamInputs",
+    {
+        # inputs.topic
+        "topic": Required[str],
+        # inputs.primary_keyword
+        "primary_keyword": Required[str],
+        # inputs.word_count
+        "word_count": NotRequired[float],
+        # inputs.tone
+        "tone": NotRequired[Literal["authoritative", "conversational", "playful"]],
+    },
+)
+
+
+# outputs: the final result of a run (the answer of FINAL_STEP)
+class TeamResult(BaseModel):
+    """The team's result (outputs)."""
+
+    # outputs.article_markdown
+    article_markdown: str | None = Field(default=None, description="The final article in Markdown.")
+
+    # outputs.social_posts
+    social_posts: list[Any] | None = Field(
+        default=None, description="LinkedIn and X posts promoting the article."
+    )
+
+    # outputs.newsletter_html
+    newsletter_html: str | None = Field(
+        default=None, description="The newsletter edition, ready to paste into the ESP."
+    )
+
+    # outputs.wordpress_post_id
+    wordpress_post_id: str | None = Field(
+        default=None, description="ID of the draft created in WordPress."
+    )
+
+
+# gates[0] editorial-approval: a record of step final-edit
+class FinalEditRecord(BaseModel):
+    """One record a reviewer decides on."""
+
+    title: str
+    meta_description: str
+    article_markdown: str
+    change_log: str
+
+
+# step final-edit answers with the records its gates review
+class FinalEditRecords(BaseModel):
+    """The records of one answer."""
+
+    records: list[FinalEditRecord]
+
+
+# The structured answer of each step followed by gates (step key -> model).
+RECORD_MODELS: dict[str, type[BaseModel]] = {
+    "final-edit": FinalEditRecords,
+}
+
+
+class TeamInput(TypedDict):
+    """What a run starts with (the graph's input schema)."""
+
+    inputs: TeamInputs
+
+
+class TeamState(TypedDict, total=False):
+    """Shared by every node. The dicts keyed by step or gate are merged, so parallel steps
+    never collide; no secret value is ever stored here (state is checkpointed)."""
+
+    inputs: TeamInputs
+    answers: Annotated[dict[str, str], merge]
+    """Step key (or "team" in hierarchy mode) -> the answer, as text or JSON."""
+    records: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Step key -> the records of its latest answer (steps followed by gates)."""
+    approved: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Gate name -> the records it released: what its triggersStep receives."""
+    gates: Annotated[GateStates, merge]
+    """Gate name -> its review state (gates.GateState as data)."""
+    feedback: Annotated[dict[str, str], merge]
+    """Gate name -> the reviewers' feedback for a revision (onReject rerun / escalate)."""
+    halted: Annotated[str | None, first_reason]
+    """Why a gate halted the run; every node does nothing once it is set."""
+    result: dict[str, Any]
+    """The team's result (outputs, by key), set by finalize."""

@@ -1,0 +1,150 @@
+"""The team's graph: LangGraph wiring of the definition (agents[], pipeline[], gates[]).
+
+Wiring only; the node functions are nodes.TeamNodes. `graph` is what langgraph.json
+serves (`langgraph dev` brings its own checkpointer, and loads this file by path, hence
+the absolute imports); the runner (main.py) and the tests call build_graph with a
+checkpointer and, for tests, their own models.
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from engineering_hiring_loop import team
+from engineering_hiring_loop.llms import ModelFactory
+from engineering_hiring_loop.nodes import TeamNodes
+from engineering_hiring_loop.state import TeamInput, TeamState
+
+
+def build_graph(
+    *,
+    checkpointer: BaseCheckpointSaver[str] | None = None,
+    model_for: ModelFactory | None = None,
+) -> CompiledStateGraph[TeamState, None, TeamInput, TeamState]:
+    """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
+    (default: models.model_for, the configured model, built on first use)."""
+    nodes = TeamNodes(model_for)
+    builder = StateGraph(TeamState, input_schema=TeamInput)
+    # inputs: checked before any model call
+    builder.add_node("prepare", nodes.prepare)
+    # pipeline[0] source (agent sourcer)
+    builder.add_node("step_source", nodes.step("source"), timeout=nodes.step_timeout("source"))
+    # pipeline[1] screen (agent screener)
+    builder.add_node(
+        "step_screen",
+        nodes.step("screen"),
+        timeout=nodes.step_timeout("screen"),
+        destinations=("gate_shortlist-review",),
+    )
+    # gates[0] shortlist-review: afterStep screen, triggersStep outreach
+    builder.add_node(
+        "gate_shortlist-review",
+        nodes.gate("shortlist-review"),
+        destinations=("gate_shortlist-review", "released_shortlist-review", END),
+    )
+    builder.add_node("released_shortlist-review", nodes.released("shortlist-review"))
+    # pipeline[2] outreach (agent outreach-writer)
+    builder.add_node(
+        "step_outreach",
+        nodes.step("outreach"),
+        timeout=nodes.step_timeout("outreach"),
+        destinations=("gate_outreach-approval",),
+    )
+    # gates[1] outreach-approval: afterStep outreach, triggersStep schedule-interviews
+    builder.add_node(
+        "gate_outreach-approval",
+        nodes.gate("outreach-approval"),
+        destinations=(
+            "gate_outreach-approval",
+            "released_outreach-approval",
+            "step_outreach",
+            "escalate_outreach-approval",
+            END,
+        ),
+    )
+    builder.add_node(
+        "escalate_outreach-approval",
+        nodes.escalate("outreach-approval"),
+        timeout=nodes.escalation_timeout("outreach-approval"),
+        destinations=("gate_outreach-approval", END),
+    )
+    builder.add_node("released_outreach-approval", nodes.released("outreach-approval"))
+    # pipeline[3] schedule-interviews (agent interview-coordinator)
+    builder.add_node(
+        "step_schedule-interviews",
+        nodes.step("schedule-interviews"),
+        timeout=nodes.step_timeout("schedule-interviews"),
+    )
+    # pipeline[4] debrief (agent debrief-analyst)
+    builder.add_node(
+        "step_debrief",
+        nodes.step("debrief"),
+        timeout=nodes.step_timeout("debrief"),
+        destinations=("gate_debrief-decision",),
+    )
+    # gates[2] debrief-decision: afterStep debrief, triggersStep draft-offers
+    builder.add_node(
+        "gate_debrief-decision",
+        nodes.gate("debrief-decision"),
+        destinations=(
+            "gate_debrief-decision",
+            "released_debrief-decision",
+            "escalate_debrief-decision",
+            END,
+        ),
+    )
+    builder.add_node(
+        "escalate_debrief-decision",
+        nodes.escalate("debrief-decision"),
+        timeout=nodes.escalation_timeout("debrief-decision"),
+        destinations=("gate_debrief-decision", END),
+    )
+    builder.add_node("released_debrief-decision", nodes.released("debrief-decision"))
+    # pipeline[5] draft-offers (agent offer-drafter)
+    builder.add_node(
+        "step_draft-offers",
+        nodes.step("draft-offers"),
+        timeout=nodes.step_timeout("draft-offers"),
+        destinations=("gate_offer-release",),
+    )
+    # gates[3] offer-release: afterStep draft-offers, triggersStep loop-summary
+    builder.add_node(
+        "gate_offer-release",
+        nodes.gate("offer-release"),
+        destinations=("gate_offer-release", "released_offer-release", END),
+    )
+    builder.add_node("released_offer-release", nodes.released("offer-release"))
+    # pipeline[6] loop-summary (agent recruiting-lead)
+    builder.add_node(
+        "step_loop-summary", nodes.step("loop-summary"), timeout=nodes.step_timeout("loop-summary")
+    )
+    # outputs: the answer of FINAL_STEP as state.TeamResult
+    builder.add_node("finalize", nodes.finalize)
+
+    builder.add_edge(START, "prepare")
+    # pipeline[0] source: the first step
+    builder.add_edge("prepare", "step_source")
+    # pipeline[1] screen: waits for source
+    builder.add_edge("step_source", "step_screen")
+    # pipeline[2] outreach: waits for gates[0] shortlist-review
+    builder.add_edge("released_shortlist-review", "step_outreach")
+    # pipeline[3] schedule-interviews: waits for gates[1] outreach-approval
+    builder.add_edge("released_outreach-approval", "step_schedule-interviews")
+    # pipeline[4] debrief: waits for schedule-interviews
+    builder.add_edge("step_schedule-interviews", "step_debrief")
+    # pipeline[5] draft-offers: waits for gates[2] debrief-decision
+    builder.add_edge("released_debrief-decision", "step_draft-offers")
+    # pipeline[6] loop-summary: waits for gates[3] offer-release
+    builder.add_edge("released_offer-release", "step_loop-summary")
+    # the result, once every last step is done
+    builder.add_edge("step_loop-summary", "finalize")
+    builder.add_edge("finalize", END)
+    # An explicit limit for every invocation, `langgraph dev`'s included.
+    compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)
+    return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
+
+
+# For langgraph.json (`langgraph dev`): no checkpointer, the server supplies one.
+graph = build_graph()

@@ -1,0 +1,31 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them lazily."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+
+from .llms import ModelSpec, build_chat_model
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] recruiting-lead: model anthropic:claude-sonnet-4-5
+    "recruiting-lead": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[1] sourcer: model anthropic:claude-sonnet-4-5
+    "sourcer": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[2] screener: modelConfig anthropic claude-opus-4-5
+    "screener": ModelSpec(
+        model="anthropic:claude-opus-4-5", temperature=0, max_tokens=4000, timeout_s=30
+    ),
+    # agents[3] outreach-writer: model anthropic:claude-sonnet-4-5
+    "outreach-writer": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[4] interview-coordinator: model anthropic:claude-haiku-4-5
+    "interview-coordinator": ModelSpec(model="anthropic:claude-haiku-4-5", timeout_s=30),
+    # agents[5] debrief-analyst: model anthropic:claude-opus-4-5
+    "debrief-analyst": ModelSpec(model="anthropic:claude-opus-4-5", timeout_s=30),
+    # agents[6] offer-drafter: model anthropic:claude-sonnet-4-5
+    "offer-drafter": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+}
+
+
+def model_for(agent_key: str) -> BaseChatModel:
+    """The model of one agent: the default of build_graph's model_for seam."""
+    return build_chat_model(agent_key, MODELS[agent_key])

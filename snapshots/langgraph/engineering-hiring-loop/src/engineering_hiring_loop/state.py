@@ -1,0 +1,151 @@
+"""The graph's state: the team's inputs and outputs as types, and what the nodes share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, NotRequired, Required, TypedDict
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .runtime import GateStates, first_reason, merge
+
+# inputs: keys as written in the definition (the functional form allows any key)
+TeamInputs = TypedDict(  # noqa: UP013
+    "TeamInputs",
+    {
+        # inputs.job_id
+        "job_id": Required[str],
+        # inputs.role_title
+        "role_title": Required[str],
+        # inputs.must_haves
+        "must_haves": Required[list[Any]],
+        # inputs.shortlist_size
+        "shortlist_size": NotRequired[float],
+    },
+)
+
+
+# outputs: the final result of a run (the answer of FINAL_STEP)
+class TeamResult(BaseModel):
+    """The team's result (outputs)."""
+
+    # outputs.shortlist
+    shortlist: list[Any] | None = Field(
+        default=None, description="Screened candidates with a score and a rationale."
+    )
+
+    # outputs.scheduled_interviews
+    scheduled_interviews: list[Any] | None = Field(
+        default=None, description="Interview slots booked in Greenhouse."
+    )
+
+    # outputs.offer_drafts
+    offer_drafts: list[Any] | None = Field(
+        default=None, description="Offer letters awaiting signature."
+    )
+
+
+# gates[0] shortlist-review: a record of step screen
+class ScreenRecord(BaseModel):
+    """One record a reviewer decides on."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    candidate_id: str
+    name_: str = Field(alias="name")
+    overall_recommendation: str
+    rationale: str
+
+
+# step screen answers with the records its gates review
+class ScreenRecords(BaseModel):
+    """The records of one answer."""
+
+    records: list[ScreenRecord]
+
+
+# gates[1] outreach-approval: a record of step outreach
+class OutreachRecord(BaseModel):
+    """One record a reviewer decides on."""
+
+    candidate_id: str
+    subject: str
+    message: str
+
+
+# step outreach answers with the records its gates review
+class OutreachRecords(BaseModel):
+    """The records of one answer."""
+
+    records: list[OutreachRecord]
+
+
+# gates[2] debrief-decision: a record of step debrief
+class DebriefRecord(BaseModel):
+    """One record a reviewer decides on."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    candidate_id: str
+    name_: str = Field(alias="name")
+    competency_summary: str
+    flags: str
+
+
+# step debrief answers with the records its gates review
+class DebriefRecords(BaseModel):
+    """The records of one answer."""
+
+    records: list[DebriefRecord]
+
+
+# gates[3] offer-release: a record of step draft-offers
+class DraftOffersRecord(BaseModel):
+    """One record a reviewer decides on."""
+
+    candidate_id: str
+    level: str
+    base_salary: str
+    offer_pdf_url: str
+
+
+# step draft-offers answers with the records its gates review
+class DraftOffersRecords(BaseModel):
+    """The records of one answer."""
+
+    records: list[DraftOffersRecord]
+
+
+# The structured answer of each step followed by gates (step key -> model).
+RECORD_MODELS: dict[str, type[BaseModel]] = {
+    "screen": ScreenRecords,
+    "outreach": OutreachRecords,
+    "debrief": DebriefRecords,
+    "draft-offers": DraftOffersRecords,
+}
+
+
+class TeamInput(TypedDict):
+    """What a run starts with (the graph's input schema)."""
+
+    inputs: TeamInputs
+
+
+class TeamState(TypedDict, total=False):
+    """Shared by every node. The dicts keyed by step or gate are merged, so parallel steps
+    never collide; no secret value is ever stored here (state is checkpointed)."""
+
+    inputs: TeamInputs
+    answers: Annotated[dict[str, str], merge]
+    """Step key (or "team" in hierarchy mode) -> the answer, as text or JSON."""
+    records: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Step key -> the records of its latest answer (steps followed by gates)."""
+    approved: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Gate name -> the records it released: what its triggersStep receives."""
+    gates: Annotated[GateStates, merge]
+    """Gate name -> its review state (gates.GateState as data)."""
+    feedback: Annotated[dict[str, str], merge]
+    """Gate name -> the reviewers' feedback for a revision (onReject rerun / escalate)."""
+    halted: Annotated[str | None, first_reason]
+    """Why a gate halted the run; every node does nothing once it is set."""
+    result: dict[str, Any]
+    """The team's result (outputs, by key), set by finalize."""

@@ -1,0 +1,71 @@
+"""The graph's state: the team's inputs and outputs as types, and what the nodes share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Required, TypedDict
+
+from pydantic import BaseModel, Field
+
+from .runtime import GateStates, first_reason, merge
+
+# inputs: keys as written in the definition (the functional form allows any key)
+TeamInputs = TypedDict(  # noqa: UP013
+    "TeamInputs",
+    {
+        # inputs.ticket_id
+        "ticket_id": Required[str],
+        # inputs.ticket_text
+        "ticket_text": Required[str],
+        # inputs.account_tier
+        "account_tier": Required[Literal["starter", "growth", "enterprise"]],
+    },
+)
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    """The team's result (outputs)."""
+
+    # outputs.reply
+    reply: str | None = Field(default=None, description="The reply posted to the customer.")
+
+    # outputs.handled_by
+    handled_by: str | None = Field(
+        default=None, description="Key of the specialist who wrote the reply."
+    )
+
+    # outputs.refund_proposed
+    refund_proposed: bool | None = Field(
+        default=None, description="Whether a refund was proposed for human approval."
+    )
+
+
+# The structured answer of each step followed by gates (step key -> model).
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+
+class TeamInput(TypedDict):
+    """What a run starts with (the graph's input schema)."""
+
+    inputs: TeamInputs
+
+
+class TeamState(TypedDict, total=False):
+    """Shared by every node. The dicts keyed by step or gate are merged, so parallel steps
+    never collide; no secret value is ever stored here (state is checkpointed)."""
+
+    inputs: TeamInputs
+    answers: Annotated[dict[str, str], merge]
+    """Step key (or "team" in hierarchy mode) -> the answer, as text or JSON."""
+    records: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Step key -> the records of its latest answer (steps followed by gates)."""
+    approved: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Gate name -> the records it released: what its triggersStep receives."""
+    gates: Annotated[GateStates, merge]
+    """Gate name -> its review state (gates.GateState as data)."""
+    feedback: Annotated[dict[str, str], merge]
+    """Gate name -> the reviewers' feedback for a revision (onReject rerun / escalate)."""
+    halted: Annotated[str | None, first_reason]
+    """Why a gate halted the run; every node does nothing once it is set."""
+    result: dict[str, Any]
+    """The team's result (outputs, by key), set by finalize."""

@@ -1,0 +1,25 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them lazily."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+
+from .llms import ModelSpec, build_chat_model
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] incident-commander: model anthropic:claude-opus-4-5
+    "incident-commander": ModelSpec(model="anthropic:claude-opus-4-5", timeout_s=120),
+    # agents[1] investigator: modelConfig openai gpt-4.1
+    "investigator": ModelSpec(
+        model="openai:gpt-4.1", temperature=0.1, max_tokens=8000, timeout_s=240
+    ),
+    # agents[2] deploy-analyst: model anthropic:claude-sonnet-4-5
+    "deploy-analyst": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=120),
+    # agents[3] comms-writer: model google:gemini-2.5-flash
+    "comms-writer": ModelSpec(model="google_genai:gemini-2.5-flash", timeout_s=120),
+}
+
+
+def model_for(agent_key: str) -> BaseChatModel:
+    """The model of one agent: the default of build_graph's model_for seam."""
+    return build_chat_model(agent_key, MODELS[agent_key])

@@ -1,0 +1,36 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from incident_response_crew import (
+    agents,
+    gates,
+    graph,
+    llms,
+    main,
+    models,
+    nodes,
+    policy,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "incident_response_crew"
+
+__all__ = [
+    "PACKAGE",
+    "agents",
+    "gates",
+    "graph",
+    "llms",
+    "main",
+    "models",
+    "nodes",
+    "policy",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

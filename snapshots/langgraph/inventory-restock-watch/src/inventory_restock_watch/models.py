@@ -1,0 +1,19 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them lazily."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+
+from .llms import ModelSpec, build_chat_model
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] inventory-planner: model google:gemini-2.5-flash
+    "inventory-planner": ModelSpec(model="google_genai:gemini-2.5-flash", timeout_s=30),
+    # agents[1] purchasing-assistant: model mistral:mistral-small-latest
+    "purchasing-assistant": ModelSpec(model="mistralai:mistral-small-latest", timeout_s=30),
+}
+
+
+def model_for(agent_key: str) -> BaseChatModel:
+    """The model of one agent: the default of build_graph's model_for seam."""
+    return build_chat_model(agent_key, MODELS[agent_key])

@@ -1,0 +1,36 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from inventory_restock_watch import (
+    agents,
+    gates,
+    graph,
+    llms,
+    main,
+    models,
+    nodes,
+    policy,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "inventory_restock_watch"
+
+__all__ = [
+    "PACKAGE",
+    "agents",
+    "gates",
+    "graph",
+    "llms",
+    "main",
+    "models",
+    "nodes",
+    "policy",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

@@ -1,0 +1,36 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from investment_due_diligence_panel import (
+    agents,
+    gates,
+    graph,
+    llms,
+    main,
+    models,
+    nodes,
+    policy,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "investment_due_diligence_panel"
+
+__all__ = [
+    "PACKAGE",
+    "agents",
+    "gates",
+    "graph",
+    "llms",
+    "main",
+    "models",
+    "nodes",
+    "policy",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

@@ -1,0 +1,36 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from outbound_lead_desk import (
+    agents,
+    gates,
+    graph,
+    llms,
+    main,
+    models,
+    nodes,
+    policy,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "outbound_lead_desk"
+
+__all__ = [
+    "PACKAGE",
+    "agents",
+    "gates",
+    "graph",
+    "llms",
+    "main",
+    "models",
+    "nodes",
+    "policy",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

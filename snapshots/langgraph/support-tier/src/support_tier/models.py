@@ -1,0 +1,21 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them lazily."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+
+from .llms import ModelSpec, build_chat_model
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] support-lead: model anthropic:claude-opus-4-5
+    "support-lead": ModelSpec(model="anthropic:claude-opus-4-5", timeout_s=30),
+    # agents[1] billing-specialist: model anthropic:claude-sonnet-4-5
+    "billing-specialist": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[2] technical-specialist: model anthropic:claude-sonnet-4-5
+    "technical-specialist": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+}
+
+
+def model_for(agent_key: str) -> BaseChatModel:
+    """The model of one agent: the default of build_graph's model_for seam."""
+    return build_chat_model(agent_key, MODELS[agent_key])

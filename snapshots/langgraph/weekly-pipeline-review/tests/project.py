@@ -1,0 +1,36 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from weekly_pipeline_review import (
+    agents,
+    gates,
+    graph,
+    llms,
+    main,
+    models,
+    nodes,
+    policy,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "weekly_pipeline_review"
+
+__all__ = [
+    "PACKAGE",
+    "agents",
+    "gates",
+    "graph",
+    "llms",
+    "main",
+    "models",
+    "nodes",
+    "policy",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

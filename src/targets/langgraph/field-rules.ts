@@ -1,0 +1,116 @@
+// What the LangGraph target does with every definition field — the loss report's rules.
+// Ordered: the first matching pattern wins.
+import type { FieldRule } from "../../export/loss-report.js";
+import { parsePointer } from "../../read/json-pointer.js";
+import type { TeamModel } from "../../model/types.js";
+import { langchainProvider } from "./providers.js";
+
+const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
+
+const REGISTRY = "registry-only: no runtime reads it; kept in the provenance copy src/<package>/envelope.json";
+
+export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
+  { pattern: "/$schema", status: "carried", detail: "provenance copy src/<package>/envelope.json" },
+  { pattern: "/name", status: "carried", detail: "team.NAME, the compiled graph's name, README title, runner --help" },
+  { pattern: "/slug", status: "carried", detail: "pyproject name, the Python package name, the graph id in langgraph.json" },
+  { pattern: "/version", status: "carried", detail: "pyproject version and team.VERSION" },
+  { pattern: "/description", status: "carried", detail: "pyproject description, README, team.DESCRIPTION (the team task)" },
+  { pattern: "/readme", status: "carried", detail: "TEAM.md, linked from the README" },
+  { pattern: "/changelog", status: "dropped", detail: REGISTRY },
+  { pattern: "/category", status: "dropped", detail: REGISTRY },
+  { pattern: "/tags", status: "dropped", detail: REGISTRY },
+  { pattern: "/visibility", status: "dropped", detail: REGISTRY },
+  { pattern: "/pricing", status: "dropped", detail: REGISTRY },
+  { pattern: "/icon", status: "dropped", detail: REGISTRY },
+  { pattern: "/forkable", status: "dropped", detail: REGISTRY },
+  { pattern: "/forkedFrom", status: "dropped", detail: REGISTRY },
+  { pattern: "/metadata", status: "dropped", detail: REGISTRY },
+  { pattern: "/timeout/runMs", status: "carried", detail: "team.RUN_TIMEOUT_MS: the runner's whole-run limit, model time summed over run and resumes (exit 124)" },
+  { pattern: "/timeout/agentMs", status: "carried", detail: "team.AGENT_TIMEOUT_MS: model timeout and step-node timeout of agents without modelConfig.timeoutMs" },
+  { pattern: "/inputs/*", status: "carried", detail: "state.TeamInputs and team.INPUTS: runner flags and --inputs JSON, checked (type, enum, required, default) before any model call" },
+  { pattern: "/outputs/*", status: "carried", detail: "state.TeamResult, the typed final result (the graph's `result`)" },
+  { pattern: "/requiredSecrets", status: "carried", detail: ".env.example (names only); checked at start; usable as {{NAME}} in HTTP requests; never in graph state or checkpoints" },
+  { pattern: "/requiredVariables", status: "carried", detail: ".env.example (names only); checked at start; substituted for {{NAME}} at run time" },
+  {
+    pattern: "/agents/*/key",
+    resolve: (_v, pointer, model) => {
+      const agent = agentAt(pointer, model);
+      return model.execution.mode === "hierarchy" && model.execution.otherRoots.includes(agent.key)
+        ? { status: "approximated", detail: `a second top-level agent: it becomes a report (an ask_ tool) of the first root, ${model.execution.entryAgent}, which runs the team` }
+        : undefined;
+    },
+  },
+  { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager's ask_<report> tools (agent-as-tool, recursively)" },
+  { pattern: "/agents/*/key", status: "carried", detail: "team.AGENTS, models.MODELS and prompts/<key>.txt" },
+  { pattern: "/agents/*/name", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool) and the README" },
+  { pattern: "/agents/*/title", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool)" },
+  { pattern: "/agents/*/role", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool)" },
+  { pattern: "/agents/*/capabilities", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool)" },
+  { pattern: "/agents/*/prompt", status: "carried", detail: "prompts/<key>.txt, the agent's system prompt verbatim after {{NAME}} substitution" },
+  {
+    pattern: "/agents/*/model",
+    resolve: (v) => {
+      const provider = typeof v === "string" && v.includes(":") ? v.slice(0, v.indexOf(":")) : "";
+      return langchainProvider(provider)
+        ? { status: "carried", detail: "init_chat_model in models.py / llms.py, created on first use" }
+        : { status: "approximated", detail: "not a known provider: passed to init_chat_model as written; add its LangChain package" };
+    },
+  },
+  {
+    pattern: "/agents/*/modelConfig",
+    resolve: (v) => {
+      const provider = v !== null && typeof v === "object" && "provider" in v ? String(v.provider) : "";
+      return langchainProvider(provider)
+        ? { status: "carried", detail: "init_chat_model in models.py with temperature, max_tokens and timeout" }
+        : { status: "approximated", detail: "not a known provider: passed to init_chat_model as provider:model; add its LangChain package" };
+    },
+  },
+  {
+    pattern: "/agents/*/adapterType",
+    resolve: (v) =>
+      typeof v === "string" && v.endsWith("_local")
+        ? { status: "approximated", detail: `${v} runs a local tool; the export calls the vendor's API instead` }
+        : { status: "carried", detail: "http: the model provider's API" },
+  },
+  { pattern: "/agents/*/allowedHosts", status: "carried", detail: "team.POLICIES, enforced by the agent's http_request tool" },
+  { pattern: "/agents/*/accessPolicy", status: "carried", detail: "team.POLICIES, enforced by the agent's http_request tool" },
+  { pattern: "/agents/*/metadata", status: "dropped", detail: REGISTRY },
+  { pattern: "/pipeline", status: "carried", detail: "graph.py: a StateGraph node per step; a join waits for every dependency; parallel steps share a super-step" },
+  {
+    pattern: "/gates/*",
+    resolve: (_v, _p, model) =>
+      model.execution.mode === "hierarchy"
+        ? { status: "dropped", detail: "a gate between agents of a hierarchy (no pipeline) would pause inside the manager's model conversation, which a resume re-runs: there is no step boundary to interrupt at" }
+        : undefined,
+  },
+  { pattern: "/gates/*/recordActions/*/endpointTemplate", status: "dropped", detail: "registry UI endpoint: reviewers decide through the runner's prompt, a decisions file or Command(resume=...)" },
+  { pattern: "/gates/*/recordActions/*/style", status: "dropped", detail: "review UI colour; the terminal review has none" },
+  { pattern: "/gates/*/recordActions/*/label", status: "carried", detail: "the action's label in the interrupt payload, the terminal review and the decisions file" },
+  { pattern: "/gates/*/recordActions/*/verb", status: "carried", detail: "what the action does (approve, skip, reject, reset)" },
+  {
+    pattern: "/gates/*/trigger",
+    resolve: (v) =>
+      v === "scheduled"
+        ? { status: "approximated", detail: "scheduled release has no clock here: treated as all_resolved" }
+        : { status: "carried", detail: "gates.evaluate decides when the gate node releases" },
+  },
+  {
+    pattern: "/gates/*/*",
+    // recordActions is listed action by action, field by field (the rules above).
+    resolve: (_v, pointer) =>
+      pointer.endsWith("/recordActions") ? undefined : { status: "carried", detail: "team.GATES: a gate node with interrupt() after the step (graph.py), rules in gates.py" },
+  },
+  {
+    pattern: "/schedule/type",
+    resolve: (v) =>
+      v === "event" || v === "condition"
+        ? { status: "approximated", detail: `the export has no ${v === "event" ? "webhook receiver" : "scheduler"}: the team runs on demand, as the README says` }
+        : { status: "carried", detail: "README; cron: .github/workflows/scheduled-run.yml" },
+  },
+  { pattern: "/schedule/cron", status: "carried", detail: ".github/workflows/scheduled-run.yml `schedule`, and described in words in the README" },
+  { pattern: "/schedule/label", status: "carried", detail: "README" },
+  { pattern: "/schedule/webhookSecret", status: "dropped", detail: "event triggers need a webhook receiver, which the export does not include" },
+  { pattern: "/schedule/conditionInterval", status: "dropped", detail: "condition polling needs a scheduler, which the export does not include" },
+  { pattern: "/schedule/conditionPrompt", status: "dropped", detail: "condition polling needs a scheduler, which the export does not include" },
+  { pattern: "/workspace", status: "dropped", detail: "persistent workspace documents have no LangGraph equivalent in the export (no store is configured)" },
+];

@@ -1,0 +1,60 @@
+// The LangGraph target: TeamModel → a LangGraph 1.x project (src/<package>/graph.py wiring a
+// StateGraph over static node functions, langgraph.json for `langgraph dev`, a runner with a
+// SQLite checkpointer), runnable and tested offline. Templates live in templates/langgraph/.
+import { FileSet } from "../../export/file-set.js";
+import { formatPython } from "../../export/format/python.js";
+import { lossReportMarkdown } from "../../export/loss-markdown.js";
+import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
+import { loadTemplateDir } from "../../export/render/template-dir.js";
+import type { ExportTarget, TargetInput } from "../../export/target.js";
+import { policyVectors } from "../python-common/policy-vectors.js";
+import { LANGGRAPH_FIELD_RULES } from "./field-rules.js";
+import { buildView, type LanggraphView } from "./view.js";
+
+/** Static test modules only some teams need; every static source module ships always. */
+function wantsStatic(path: string, view: LanggraphView): boolean {
+  if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
+  if (path === "tests/test_gates.py") return view.hasGates;
+  if (path === "tests/test_hierarchy.py") return view.mode === "hierarchy";
+  return true;
+}
+
+function generate({ model, definitionText, loss }: TargetInput): FileSet {
+  const view = buildView(model, loss);
+  const { env, statics } = loadTemplateDir("langgraph", HELPERS, VALUE_HELPERS);
+  const files = new FileSet();
+  const pkg = `src/${view.package}`;
+  const text = (path: string, template: string) => files.add(path, env.render(template, view));
+  const python = (path: string, template: string) => files.add(path, formatPython(env.render(template, view), path));
+
+  for (const s of statics) {
+    if (!wantsStatic(s.path, view)) continue;
+    files.add(s.path.replace(/^src\/PKG\//, `${pkg}/`), s.bytes, s.executable ? 0o755 : 0o644, true);
+  }
+  text("pyproject.toml", "pyproject.toml.hbs");
+  text("langgraph.json", "langgraph.json.hbs");
+  text("README.md", "README.md.hbs");
+  text(".env.example", "env.example.hbs");
+  files.add("ENVELOPE_EXPORT.md", lossReportMarkdown(loss, model.team.name, "LangGraph"));
+  if (model.team.readme !== undefined) text("TEAM.md", "TEAM.md.hbs");
+  if (view.hasCron) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
+
+  files.add(`${pkg}/envelope.json`, definitionText);
+  for (const agent of model.agents) files.add(`${pkg}/prompts/${agent.key}.txt`, agent.prompt.raw);
+  python(`${pkg}/__init__.py`, "src/__init__.py.hbs");
+  python(`${pkg}/team.py`, "src/team.py.hbs");
+  python(`${pkg}/state.py`, "src/state.py.hbs");
+  python(`${pkg}/models.py`, "src/models.py.hbs");
+  python(`${pkg}/graph.py`, "src/graph.py.hbs");
+  python("tests/project.py", "tests/project.py.hbs");
+  // The access-policy vectors shared with every target and the TypeScript side (spec/).
+  files.add("tests/policy_vectors.json", policyVectors(), 0o644, true);
+  return files;
+}
+
+export const langgraphTarget: ExportTarget = {
+  name: "langgraph",
+  title: "LangGraph",
+  fieldRules: LANGGRAPH_FIELD_RULES,
+  generate,
+};

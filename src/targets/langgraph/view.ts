@@ -1,0 +1,344 @@
+// TeamModel → the view the LangGraph templates render. All decisions about LangGraph live
+// here; templates only lay text out, and every value they print passes an escaping helper.
+import type { LossEntry } from "../../export/loss-report.js";
+import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/types.js";
+import {
+  finalStepOf,
+  flaggedInputsView,
+  gatesView,
+  lossSummary,
+  modelSourceOf,
+  outputsExpectation,
+  outputsView,
+  recordStepsOf,
+  scheduleWords,
+  workflowTimeoutMinutes,
+  type GateView,
+  type FlaggedInputView,
+  type LossSummary,
+  type OutputView,
+  type RecordStepView,
+} from "../python-common/team-view.js";
+import { DEFAULT_PROVIDER, langchainModelId, langchainProvider } from "./providers.js";
+
+export interface PolicyRuleView {
+  ref: string;
+  fields: Array<{ name: string; value: string | string[]; list: boolean }>;
+}
+
+export interface AgentView {
+  key: string;
+  ident: string;
+  index: number;
+  /** `agents[1] billing-specialist` — for comments pointing back to the definition. */
+  ref: string;
+  name: string;
+  /** What the agent is for, as its manager's `ask_<ident>` tool describes it. */
+  description: string;
+  model?: string;
+  modelSource: string;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutS: number;
+  /** The agent's manager in the running team (several roots: the others report to the first). */
+  reportsTo?: string;
+  hasEgress: boolean;
+  egressSource: AgentModel["egress"]["source"];
+  defaultAction: "allow" | "deny";
+  allowedHosts?: string[];
+  rules: PolicyRuleView[];
+}
+
+export interface StepView extends StepModel {
+  ref: string;
+  agentIdent: string;
+  label: string;
+  node: string;
+  /** Node names this step's node waits for (one edge, or one list edge: a join). */
+  waitsFor: string[];
+  /** The same, as the README diagram's node ids (s_<step>, g_<gate>). */
+  diagramFrom: string[];
+  /** Gate nodes a gated step routes to with Command(goto=...); empty: static edges. */
+  gateNodes: string[];
+  /** The gates reviewing this step, in definition order (graph.py adds them after it). */
+  reviewedBy: GateNodeView[];
+  timeoutS: number;
+  isFinal: boolean;
+  comment: string;
+  /** team.py's comment: the step, and how its dependencies were given. */
+  specComment: string;
+  /** Where the step's incoming edge comes from in the definition. */
+  edgeComment: string;
+}
+
+export interface GateNodeView extends GateView {
+  node: string;
+  escalateNode: string;
+  releasedNode: string;
+  /** Needs an escalation node: onReject escalate or timeout.behaviour escalate. */
+  escalates: boolean;
+  /** Where the gate node may route (Command goto): itself, released, rerun, escalate; END is added by the template. */
+  destinations: string[];
+  afterNode: string;
+  triggersNode: string;
+}
+
+export interface LanggraphView {
+  package: string;
+  distribution: string;
+  className: string;
+  team: TeamModel["team"];
+  mode: "hierarchy" | "pipeline";
+  agents: AgentView[];
+  entryAgent?: AgentView;
+  steps: StepView[];
+  gates: GateNodeView[];
+  hasGates: boolean;
+  gatesDropped: boolean;
+  /** First steps: they wait for `prepare` only. */
+  firstSteps: string[];
+  /** Nodes that join into `finalize`. */
+  sinks: string[];
+  inputs: FlaggedInputView[];
+  outputs: OutputView[];
+  outputsAliased: boolean;
+  /** The typing names state.py uses beyond the fixed ones. */
+  stateTyping: string[];
+  needsConfigDict: boolean;
+  needsRecordAction: boolean;
+  needsPolicyRule: boolean;
+  needsCommandTypes: boolean;
+  finalStep: string;
+  recordSteps: RecordStepView[];
+  teamTask: { expectedOutput: string };
+  agentIdents: Record<string, string>;
+  stepIdents: Record<string, string>;
+  anyEgress: boolean;
+  secrets: string[];
+  variables: string[];
+  providerKeys: Array<{ keys: string[]; label: string; agents: string }>;
+  needsDefaultModel: boolean;
+  defaultModelAgents: string;
+  /** Exactly the LangChain integration packages the team's models need. */
+  providerPackages: string[];
+  runTimeoutMs: number;
+  agentTimeoutMs: number;
+  timeoutsDefaulted: boolean;
+  recursionLimit: number;
+  schedule: TeamModel["schedule"];
+  hasCron: boolean;
+  /** A declared schedule other than cron, in words for the README (empty when none was declared). */
+  scheduleWords: string;
+  envNames: string[];
+  workflowTimeoutMinutes: number;
+  loss: LossSummary;
+}
+
+function descriptionOf(a: AgentModel): string {
+  const caps = a.capabilities.length ? ` Capabilities: ${a.capabilities.join(", ")}.` : "";
+  return `${a.name}: ${a.title} (${a.role}).${caps}`;
+}
+
+function rulesOf(a: AgentModel): PolicyRuleView[] {
+  return a.egress.rules.map((r, j) => ({
+    ref: `rules[${j}]`,
+    // The present keys, in the order people write them.
+    fields: [
+      ...(r.host !== undefined ? [{ name: "host", value: r.host, list: false }] : []),
+      ...(r.methods !== undefined ? [{ name: "methods", value: r.methods, list: true }] : []),
+      ...(r.pathPrefix !== undefined ? [{ name: "path_prefix", value: r.pathPrefix, list: false }] : []),
+      { name: "action", value: r.action, list: false },
+      ...(r.reason !== undefined ? [{ name: "reason", value: r.reason, list: false }] : []),
+    ],
+  }));
+}
+
+export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
+  const pipeline = model.execution.mode === "pipeline";
+  const entry = model.execution.mode === "hierarchy" ? model.execution.entryAgent : undefined;
+  const otherRoots = new Set(model.execution.mode === "hierarchy" ? model.execution.otherRoots : []);
+  const agents: AgentView[] = model.agents.map((a) => {
+    const view: AgentView = {
+      key: a.key,
+      ident: a.ident,
+      index: a.index,
+      ref: `agents[${a.index}] ${a.key}`,
+      name: a.name,
+      description: descriptionOf(a),
+      modelSource: a.llm ? modelSourceOf(a) : "no model: MODEL, else llms.DEFAULT_MODEL",
+      timeoutS: a.timeoutMs / 1000,
+      // Every declared policy is shipped and enforced, even one that allows nothing (an empty
+      // allowedHosts, deny rules only): the tool then refuses each request with its reason.
+      hasEgress: a.egress.source !== "none",
+      egressSource: a.egress.source,
+      defaultAction: a.egress.defaultAction,
+      rules: rulesOf(a),
+    };
+    if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
+    if (a.llm) {
+      view.model = langchainModelId(a.llm);
+      if (a.llm.temperature !== undefined) view.temperature = a.llm.temperature;
+      if (a.llm.maxTokens !== undefined) view.maxTokens = a.llm.maxTokens;
+    }
+    // Several roots (no pipeline): the first root runs the team and the others report to it.
+    if (a.parent !== undefined) view.reportsTo = a.parent;
+    else if (otherRoots.has(a.key) && entry !== undefined) view.reportsTo = entry;
+    return view;
+  });
+  const agentByKey = new Map(agents.map((a) => [a.key, a]));
+  const gates: GateNodeView[] = pipeline ? gateNodes(model) : [];
+  const steps = pipeline ? stepViews(model, gates, agentByKey) : [];
+  const used = model.agents.filter((a) => a.llm);
+  const withoutModel = model.agents.filter((a) => !a.llm);
+  const providers = [...new Set([...used.map((a) => a.llm!.provider), ...(withoutModel.length ? [DEFAULT_PROVIDER] : [])])];
+  const providerKeys = providers
+    .map((p) => {
+      const keys = langchainProvider(p)?.keys ?? [];
+      const users = p === DEFAULT_PROVIDER && withoutModel.length ? [...used.filter((a) => a.llm!.provider === p), ...withoutModel] : used.filter((a) => a.llm!.provider === p);
+      return { keys, label: keys.join(" or "), agents: users.map((a) => a.key).join(", ") };
+    })
+    .filter((p) => p.keys.length > 0);
+  const recordSteps = recordStepsOf(model);
+  const outputs = outputsView(model);
+  const view: LanggraphView = {
+    package: model.names.package,
+    distribution: model.names.distribution,
+    className: model.names.className,
+    team: model.team,
+    mode: model.execution.mode,
+    agents,
+    steps,
+    gates,
+    hasGates: gates.length > 0,
+    gatesDropped: !pipeline && model.gates.length > 0,
+    firstSteps: steps.filter((s) => s.waitsFor.length === 0).map((s) => s.node),
+    sinks: steps.filter((s) => s.dependents.length === 0 && s.gatesAfter.length === 0).map((s) => s.node),
+    inputs: flaggedInputsView(model),
+    outputs,
+    outputsAliased: outputs.some((o) => o.aliased),
+    stateTyping: [
+      "Annotated",
+      "Any",
+      ...([...model.inputs, ...model.outputs].some((f) => f.enum && f.enum.length > 0 && f.type === "string") ? ["Literal"] : []),
+      ...(model.inputs.some((f) => !f.required) ? ["NotRequired"] : []),
+      ...(model.inputs.some((f) => f.required) ? ["Required"] : []),
+      "TypedDict",
+    ],
+    needsConfigDict: outputs.some((o) => o.aliased) || recordSteps.some((r) => r.aliased),
+    needsRecordAction: gates.some((g) => g.recordActions.length > 0),
+    needsPolicyRule: agents.some((a) => a.hasEgress && a.egressSource === "accessPolicy"),
+    needsCommandTypes: steps.some((s) => s.gateNodes.length > 0),
+    finalStep: finalStepOf(model),
+    recordSteps,
+    teamTask: { expectedOutput: outputsExpectation(model) },
+    agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
+    stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
+    anyEgress: agents.some((a) => a.hasEgress),
+    secrets: model.secrets.map((s) => s.name),
+    variables: model.variables.map((v) => v.name),
+    providerKeys,
+    needsDefaultModel: withoutModel.length > 0,
+    defaultModelAgents: withoutModel.map((a) => `agents[${a.index}] ${a.key}`).join(", "),
+    providerPackages: providers.flatMap((p) => (langchainProvider(p) ? [langchainProvider(p)!.package] : [])).sort(),
+    runTimeoutMs: model.timeouts.runMs,
+    agentTimeoutMs: model.timeouts.agentMs,
+    timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",
+    recursionLimit: recursionLimit(model),
+    schedule: model.schedule,
+    hasCron: model.schedule.type === "cron",
+    scheduleWords: scheduleWords(model.schedule),
+    envNames: [
+      ...new Set([
+        ...model.secrets.map((s) => s.name),
+        ...model.variables.map((v) => v.name),
+        ...providerKeys.map((p) => p.keys[0]!),
+      ]),
+    ],
+    workflowTimeoutMinutes: workflowTimeoutMinutes(model),
+    loss: lossSummary(loss),
+  };
+  if (entry !== undefined) view.entryAgent = agentByKey.get(entry)!;
+  for (const s of view.steps) s.isFinal = s.key === view.finalStep;
+  return view;
+}
+
+function gateNodes(model: TeamModel): GateNodeView[] {
+  return gatesView(model).map((g: GateView & GateModel) => ({
+    ...g,
+    node: `gate_${g.name}`,
+    escalateNode: `escalate_${g.name}`,
+    releasedNode: `released_${g.name}`,
+    escalates: g.onReject === "escalate" || g.timeout?.behaviour === "escalate",
+    destinations: [
+      `gate_${g.name}`,
+      `released_${g.name}`,
+      ...(g.onReject === "rerun" ? [`step_${g.afterStep}`] : []),
+      ...(g.onReject === "escalate" || g.timeout?.behaviour === "escalate" ? [`escalate_${g.name}`] : []),
+    ],
+    afterNode: `step_${g.afterStep}`,
+    triggersNode: `step_${g.triggersStep}`,
+  }));
+}
+
+/**
+ * What each step's node waits for. A dependency reviewed by a gate that triggers this step
+ * is replaced by that gate's `released_` node; a dependency reviewed only by other gates is
+ * waited for through all of its gates (the step receives the reviewed answer); any other
+ * dependency is its step node.
+ */
+function stepViews(model: TeamModel, gates: GateNodeView[], agents: Map<string, AgentView>): StepView[] {
+  if (model.execution.mode !== "pipeline") return [];
+  const steps = model.execution.steps;
+  const identOf = new Map(steps.map((s) => [s.key, s.ident]));
+  return steps.map((s) => {
+    // [node name, README diagram id] of everything the step waits for.
+    const waits: Array<[string, string]> = [];
+    const add = (node: string, id: string) => {
+      if (!waits.some(([n]) => n === node)) waits.push([node, id]);
+    };
+    for (const d of s.dependsOn) {
+      const reviewing = gates.filter((g) => g.afterStep === d);
+      const mine = reviewing.filter((g) => g.triggersStep === s.key);
+      if (reviewing.length === 0) add(`step_${d}`, `s_${identOf.get(d)!}`);
+      for (const g of mine.length ? mine : reviewing) add(g.releasedNode, `g_${g.ident}`);
+    }
+    // A gate may trigger a step that does not list the gated step in dependsOn.
+    for (const g of gates.filter((g) => g.triggersStep === s.key)) add(g.releasedNode, `g_${g.ident}`);
+    const waitsFor = waits.map(([n]) => n);
+    const agent = agents.get(s.agentKey)!;
+    const said = waitsFor.map((n) => {
+      const g = gates.find((x) => x.releasedNode === n);
+      return g ? `gates[${g.index}] ${g.name}` : n.slice("step_".length);
+    });
+    return {
+      ...s,
+      ref: `pipeline[${s.index}] ${s.key}`,
+      agentIdent: agent.ident,
+      label: s.label ?? s.key,
+      // Node names keep the definition's keys (schema: [a-z0-9_-], never ":" or "|"): what
+      // LangGraph Studio and stream events show is what the builder wrote.
+      node: `step_${s.key}`,
+      waitsFor,
+      diagramFrom: waits.map(([, id]) => id),
+      gateNodes: gates.filter((g) => g.afterStep === s.key).map((g) => g.node),
+      reviewedBy: gates.filter((g) => g.afterStep === s.key),
+      timeoutS: agent.timeoutS,
+      isFinal: false,
+      comment: `pipeline[${s.index}] ${s.key} (agent ${s.agentKey})`,
+      specComment: `pipeline[${s.index}] ${s.key}${s.dependsOnImplicit && s.dependsOn.length ? " (no dependsOn: after the previous step)" : ""}`,
+      edgeComment: `pipeline[${s.index}] ${s.key}${waitsFor.length ? `: waits for ${said.join(", ")}` : ": the first step"}`,
+    };
+  });
+}
+
+/**
+ * An explicit recursion limit (LangGraph's default changed between releases). It counts
+ * super-steps per invocation: a pass through the graph takes at most one per node, and a
+ * gate's review rounds (at most gates.MAX_ROUNDS, each re-running the step, the gate and
+ * its escalation) repeat part of it. Four passes plus a margin keep it a guard against
+ * loops, never a constraint on a legitimate run.
+ */
+function recursionLimit(model: TeamModel): number {
+  const nodes = model.execution.mode === "pipeline" ? 2 + model.execution.steps.length + 3 * model.gates.length : 3;
+  return 25 + 4 * nodes;
+}

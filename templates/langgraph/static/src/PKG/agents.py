@@ -1,0 +1,151 @@
+"""The team's agents: one LangChain `create_agent` agent per definition agent.
+
+Every agent gets its prompt as system prompt (rendered for the run, see prompts.py), its
+identifier as name, its own chat model (the `model_for` seam) and its tools:
+
+- `http_request` when it has egress (agents[].accessPolicy / allowedHosts, tools.py);
+- in hierarchy mode, one `ask_<report>` tool per direct report (agents[].reportsToKey):
+  the tool runs that report's own agent, with the report's reports as its tools, so a
+  tree of any depth works (agent-as-tool). Several roots: the generated team.py makes
+  the other roots report to the first, the entry agent.
+
+Agents are built when a node needs them, never at import, and compiled without a
+checkpointer of their own (`checkpointer=False`): a conversation lives inside one node
+execution; the graph's state keeps its answer, never its messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain.agents.structured_output import ToolStrategy
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel, Field
+
+from . import llms, prompts, team, tools
+
+ASK_PREFIX = "ask_"
+
+
+# --- the hierarchy (agents[].reportsToKey) --------------------------------
+
+
+def roots() -> list[str]:
+    """Agents without a manager, in definition order; the first is the entry agent."""
+    return [key for key, spec in team.AGENTS.items() if spec.reports_to is None]
+
+
+def entry_agent() -> str:
+    """The agent that receives the team's task in hierarchy mode."""
+    return roots()[0]
+
+
+def reports_of(agent_key: str) -> list[str]:
+    """The agents whose manager is `agent_key`, in definition order."""
+    return [key for key, spec in team.AGENTS.items() if spec.reports_to == agent_key]
+
+
+def manager_of(agent_key: str) -> str:
+    """Who an agent's work escalates to: its manager, else the entry agent."""
+    return team.AGENTS[agent_key].reports_to or entry_agent()
+
+
+def delegates(agent_key: str) -> list[str]:
+    """The reports an agent can ask (hierarchy mode only: a pipeline step works alone)."""
+    return reports_of(agent_key) if team.MODE == "hierarchy" else []
+
+
+def ask_tool_name(agent_key: str) -> str:
+    return f"{ASK_PREFIX}{team.AGENTS[agent_key].name}"
+
+
+def run_config(task: str) -> RunnableConfig:
+    """Config of every agent invocation: the recursion limit, and the task in metadata."""
+    return {"recursion_limit": team.RECURSION_LIMIT, "metadata": {"envelope_task": task}}
+
+
+def answer_text(result: Mapping[str, Any]) -> str:
+    """The agent's final answer: the text of its last message."""
+    messages = result.get("messages") or []
+    last = messages[-1] if messages else None
+    return last.text if isinstance(last, AIMessage) else ""
+
+
+class AskInput(BaseModel):
+    task: str = Field(
+        description="The task, with everything needed to do it: they cannot see your conversation."
+    )
+
+
+class TeamAgents:
+    """Builds the definition's agents; each agent's chat model is created once, on first use."""
+
+    def __init__(self, model_for: llms.ModelFactory) -> None:
+        self._model_for = model_for
+        self._models: dict[str, BaseChatModel] = {}
+
+    def model(self, agent_key: str) -> BaseChatModel:
+        if agent_key not in self._models:
+            self._models[agent_key] = self._model_for(agent_key)
+        return self._models[agent_key]
+
+    def tools(self, agent_key: str, inputs: Mapping[str, Any]) -> list[BaseTool]:
+        """The agent's http_request tool (egress), then one ask_<report> tool per report."""
+        found: list[BaseTool] = []
+        if agent_key in team.POLICIES:
+            found.append(tools.http_tool(agent_key))
+        found += [self.ask_tool(report, inputs) for report in delegates(agent_key)]
+        return found
+
+    def agent(
+        self,
+        agent_key: str,
+        inputs: Mapping[str, Any],
+        response_format: type[BaseModel] | None = None,
+    ) -> CompiledStateGraph[Any, Any, Any, Any]:
+        """The agent for one task of this run (`response_format`: its structured answer)."""
+        prompt = prompts.system_prompt(agent_key, inputs)
+        return create_agent(
+            self.model(agent_key),
+            self.tools(agent_key, inputs),
+            system_prompt=prompt or None,
+            response_format=ToolStrategy(response_format) if response_format else None,
+            name=team.AGENTS[agent_key].name,
+            checkpointer=False,
+        )
+
+    async def ask(
+        self,
+        agent_key: str,
+        inputs: Mapping[str, Any],
+        task: str,
+        task_name: str,
+        response_format: type[BaseModel] | None = None,
+    ) -> dict[str, Any]:
+        """Run one task through an agent; the agent graph's final state. `task_name` goes
+        into the run's metadata (`envelope_task`) for tracing."""
+        agent = self.agent(agent_key, inputs, response_format)
+        message = HumanMessage(content=task)
+        result: dict[str, Any] = await agent.ainvoke({"messages": [message]}, run_config(task_name))
+        return result
+
+    def ask_tool(self, report_key: str, inputs: Mapping[str, Any]) -> BaseTool:
+        """Agent-as-tool: `ask_<report>` runs the report's agent on a task, returns its answer."""
+        spec = team.AGENTS[report_key]
+
+        async def ask(task: str) -> str:
+            result = await self.ask(report_key, inputs, task, f"ask:{report_key}")
+            return answer_text(result)
+
+        return StructuredTool.from_function(
+            coroutine=ask,
+            name=ask_tool_name(report_key),
+            description=f"Delegate a task to your report {spec.description} Returns the answer.",
+            args_schema=AskInput,
+        )

@@ -1,0 +1,313 @@
+"""Human review gates (the definition's `gates`).
+
+A gate holds the records of its `afterStep`. A human approves, skips or rejects
+each one; `trigger` decides when the gate releases `triggersStep`, which then
+receives the approved records only. `onReject` says what a rejection does and
+`timeout` bounds the wait. Everything here is plain logic: no model calls.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+Verb = Literal["approve", "skip", "reject", "reset"]
+Trigger = Literal["any_approved", "all_resolved", "threshold", "scheduled"]
+OnReject = Literal["skip", "rerun", "escalate", "halt"]
+TimeoutBehaviour = Literal["escalate", "halt", "proceed"]
+Outcome = Literal["released", "waiting", "revise", "halted"]
+
+MAX_ROUNDS = 3
+"""Review rounds per gate; a rerun or escalation starts a new one."""
+
+_DURATION = re.compile(r"^(\d+)([smhd])$")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+
+
+@dataclass(frozen=True)
+class RecordAction:
+    """One of the gate's `recordActions` (label and verb)."""
+
+    label: str
+    verb: Verb
+
+
+DEFAULT_ACTIONS = (
+    RecordAction("Approve", "approve"),
+    RecordAction("Skip", "skip"),
+    RecordAction("Reject", "reject"),
+)
+
+
+@dataclass(frozen=True)
+class GateSpec:
+    name: str
+    type: str
+    after_step: str
+    triggers_step: str
+    fields: tuple[str, ...]
+    trigger: Trigger
+    on_reject: OnReject
+    threshold_count: int | None = None
+    actions: tuple[RecordAction, ...] = DEFAULT_ACTIONS
+    timeout_after: str | None = None
+    timeout_behaviour: TimeoutBehaviour | None = None
+
+    def timeout(self) -> timedelta | None:
+        return parse_duration(self.timeout_after) if self.timeout_after else None
+
+
+def parse_duration(text: str) -> timedelta:
+    """`30m`, `24h`, `7d` (the schema's GateTimeout.after)."""
+    match = _DURATION.match(text)
+    if match is None:
+        raise ValueError(f"not a duration: {text!r}")
+    return timedelta(**{_UNITS[match[2]]: int(match[1])})
+
+
+class GateRecord(BaseModel):
+    id: str
+    round: int
+    data: dict[str, Any]
+    decision: Literal["approve", "skip", "reject"] | None = None
+    feedback: str | None = None
+    decided_at: datetime | None = None
+    decided_by: str | None = None
+
+
+class GateState(BaseModel):
+    status: Literal["open", "waiting", "released", "halted"] = "open"
+    round: int = 0
+    records: list[GateRecord] = Field(default_factory=list)
+    waiting_since: datetime | None = None
+    message: str | None = None
+
+    def current(self) -> list[GateRecord]:
+        return [record for record in self.records if record.round == self.round]
+
+    def undecided(self) -> list[GateRecord]:
+        return [record for record in self.current() if record.decision is None]
+
+    def approved(self) -> list[GateRecord]:
+        return [record for record in self.records if record.decision == "approve"]
+
+    def add_round(self, rows: Sequence[dict[str, Any]]) -> list[GateRecord]:
+        self.round += 1
+        start = len(self.records) + 1
+        added = [
+            GateRecord(id=f"r{start + offset}", round=self.round, data=dict(row))
+            for offset, row in enumerate(rows)
+        ]
+        self.records.extend(added)
+        self.status = "open"
+        self.waiting_since = None
+        return added
+
+
+class DecisionItem(BaseModel):
+    """One line of a decisions file, or one answer at the terminal."""
+
+    record: str
+    action: str = ""
+    """A recordActions label or verb; empty leaves the record undecided."""
+    feedback: str = ""
+
+
+def verb_of(spec: GateSpec, action: str) -> Verb | None:
+    wanted = action.strip().casefold()
+    for candidate in spec.actions:
+        if wanted in (candidate.label.casefold(), candidate.verb):
+            return candidate.verb
+    return None
+
+
+def apply_decisions(
+    spec: GateSpec,
+    gate: GateState,
+    items: Sequence[DecisionItem],
+    now: datetime,
+    reviewer: str,
+    system: bool = False,
+) -> list[str]:
+    """Validate every item first; apply them all only if none is wrong.
+
+    `system` decisions (a timeout, a manager's escalation) are not a reviewer's: any of
+    approve/skip/reject may be used whatever `recordActions` offers, and items naming
+    records that do not exist are ignored instead of failing the run.
+    """
+    by_id = {record.id: record for record in gate.records}
+    problems: list[str] = []
+    planned: list[tuple[GateRecord, Verb, str]] = []
+    for item in items:
+        if not item.action.strip():
+            continue
+        record = by_id.get(item.record)
+        verb = _system_verb(item.action) if system else verb_of(spec, item.action)
+        if record is None and system:
+            continue
+        if record is None:
+            problems.append(f"gate {spec.name}: unknown record {item.record!r}")
+        elif record.round != gate.round:
+            problems.append(f"gate {spec.name}: record {record.id} was reviewed already")
+        elif verb is None:
+            allowed = ", ".join(f"{a.label!r} ({a.verb})" for a in spec.actions)
+            problems.append(
+                f"gate {spec.name}: record {record.id}: unknown action "
+                f"{item.action!r}; use one of {allowed}"
+            )
+        else:
+            planned.append((record, verb, item.feedback.strip()))
+    if problems:
+        return problems
+    for record, verb, feedback in planned:
+        if verb == "reset":
+            record.decision = record.feedback = record.decided_at = record.decided_by = None
+            continue
+        record.decision = verb
+        record.feedback = feedback or None
+        record.decided_at = now
+        record.decided_by = reviewer
+    return []
+
+
+def _system_verb(action: str) -> Verb | None:
+    verb = action.strip().lower()
+    return verb if verb in ("approve", "skip", "reject") else None  # type: ignore[return-value]
+
+
+def trigger_met(spec: GateSpec, gate: GateState) -> bool:
+    approved = len(gate.approved())
+    if spec.trigger == "any_approved":
+        return approved >= 1
+    if spec.trigger == "threshold":
+        return approved >= (spec.threshold_count or 1)
+    # all_resolved; `scheduled` has no schedule in a v1 definition and is
+    # treated as all_resolved.
+    return all(record.decision is not None for record in gate.records)
+
+
+def evaluate(spec: GateSpec, gate: GateState) -> tuple[Outcome, str]:
+    """What the gate does next, from the decisions made so far."""
+    rejected = [record for record in gate.current() if record.decision == "reject"]
+    if rejected and spec.on_reject == "halt":
+        ids = ", ".join(record.id for record in rejected)
+        return "halted", f"gate {spec.name}: rejected {ids} (onReject: halt)"
+    met = trigger_met(spec, gate)
+    if met and spec.trigger in ("any_approved", "threshold"):
+        return (
+            "released",
+            f"gate {spec.name}: {len(gate.approved())} record(s) approved",
+        )
+    if gate.undecided():
+        return (
+            "waiting",
+            f"gate {spec.name}: {len(gate.undecided())} record(s) to review",
+        )
+    if rejected and spec.on_reject in ("rerun", "escalate") and gate.round < MAX_ROUNDS:
+        return "revise", f"gate {spec.name}: {len(rejected)} record(s) rejected"
+    if met:
+        return "released", f"gate {spec.name}: every record resolved"
+    needed = spec.threshold_count if spec.trigger == "threshold" else 1
+    approved = len(gate.approved())
+    return (
+        "halted",
+        f"gate {spec.name}: not released ({approved} approved, {needed} needed)",
+    )
+
+
+def timed_out(spec: GateSpec, gate: GateState, now: datetime) -> bool:
+    limit = spec.timeout()
+    return limit is not None and gate.waiting_since is not None and now - gate.waiting_since > limit
+
+
+# --- reviewers -------------------------------------------------------------
+
+
+class Reviewer(Protocol):
+    interactive: bool
+
+    def review(self, spec: GateSpec, gate: GateState) -> list[DecisionItem] | None:
+        """Decisions on the gate's undecided records, or None: nobody can answer now."""
+
+
+class DeferredReviewer:
+    """Non-interactive: decisions come from a file given to `resume`, once."""
+
+    interactive = False
+
+    def __init__(self, decisions: dict[str, list[DecisionItem]] | None = None) -> None:
+        self._decisions = dict(decisions or {})
+
+    def review(self, spec: GateSpec, gate: GateState) -> list[DecisionItem] | None:
+        return self._decisions.pop(spec.name, None)
+
+
+def _read_line(prompt: str) -> str:
+    # The prompt goes to stderr: stdout carries the run's JSON result.
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    return input()
+
+
+class TerminalReviewer:
+    """Interactive: asks on the terminal, record by record."""
+
+    interactive = True
+
+    def __init__(
+        self,
+        read: Callable[[str], str] | None = None,
+        write: Callable[[str], None] | None = None,
+    ) -> None:
+        self._read = read or _read_line
+        self._write = write or (lambda text: print(text, file=sys.stderr))
+
+    def review(self, spec: GateSpec, gate: GateState) -> list[DecisionItem] | None:
+        pending = gate.undecided()
+        menu = "  ".join(f"[{n}] {a.label}" for n, a in enumerate(spec.actions, start=1))
+        self._write(
+            f"\nReview gate {spec.name} ({spec.type}) after step {spec.after_step}: "
+            f"{len(pending)} record(s).\nActions: {menu}"
+        )
+        answers: list[DecisionItem] = []
+        index = 0
+        while index < len(pending):
+            record = pending[index]
+            self._write(f"\nRecord {record.id}")
+            for field in spec.fields:
+                self._write(f"  {field}: {record.data.get(field, '')}")
+            try:
+                choice = self._read(f"Action for {record.id}: ").strip()
+            except EOFError:
+                return answers or None
+            action = self._action(spec, choice)
+            if action is None:
+                self._write(f"  Choose 1-{len(spec.actions)} or an action label.")
+                continue
+            if action.verb == "reset":
+                if answers:
+                    answers.pop()
+                    index -= 1
+                continue
+            feedback = ""
+            if action.verb == "reject":
+                try:
+                    feedback = self._read("Feedback (why rejected): ").strip()
+                except EOFError:
+                    feedback = ""
+            answers.append(DecisionItem(record=record.id, action=action.verb, feedback=feedback))
+            index += 1
+        return answers
+
+    @staticmethod
+    def _action(spec: GateSpec, choice: str) -> RecordAction | None:
+        if choice.isdigit() and 1 <= int(choice) <= len(spec.actions):
+            return spec.actions[int(choice) - 1]
+        verb = verb_of(spec, choice) if choice else None
+        return next((a for a in spec.actions if a.verb == verb), None)

@@ -1,0 +1,471 @@
+"""Command-line runner of the team's graph (graph.py), with durable runs.
+
+    <team> [run] [--inputs JSON|@FILE] [--<input> VALUE ...]   start a run
+    <team> resume THREAD_ID [--decisions FILE]                 continue one waiting at a gate
+
+Every required environment variable and every input is checked before any model call
+(all problems at once, exit 2). Runs are checkpointed by LangGraph's AsyncSqliteSaver in
+`<state-dir>/checkpoints.sqlite` (default `.envelope/`), one thread per run, so a run that
+stops at a review gate (exit 3) can be resumed by another process. At a terminal, gates
+are reviewed right away unless `--no-interactive`; otherwise the runner prints what awaits
+review and writes a decisions file to fill in. The result (outputs) is printed as JSON.
+
+The whole run is bounded by timeout.runMs of work (exit 124), summed over the run and its
+resumes; time waiting for a reviewer does not count. Exit codes: 0 done, 1 failed,
+2 configuration/inputs/decisions, 3 waiting for review, 4 halted by a gate, 124 timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import sys
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from dotenv import load_dotenv
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.errors import GraphRecursionError, NodeTimeoutError
+from langgraph.types import Command, Interrupt, StateSnapshot
+from pydantic import ValidationError
+
+from . import graph, llms, models, runtime, team
+from .gates import DecisionItem, GateState, Reviewer, TerminalReviewer, apply_decisions
+
+CHECKPOINTS = "checkpoints.sqlite"
+
+COMMAND = __package__ or "team"
+"""The console script (pyproject.toml): the package's name, always a safe shell word."""
+
+Decisions = dict[str, list[DecisionItem]]
+"""Gate name -> decisions: a decisions file, or the answers given at the terminal."""
+
+
+# --- command line --------------------------------------------------------------
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--env-file", default=".env", help="dotenv file (default: .env)")
+    parser.add_argument(
+        "--state-dir", type=Path, default=Path(".envelope"), help="checkpoints (default: .envelope)"
+    )
+    parser.add_argument(
+        "--interactive",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="review gates at the terminal (default: when stdin is a terminal)",
+    )
+    parser.add_argument("--verbose", action="store_true", help="print each node as it finishes")
+
+
+def _run_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=COMMAND, description=f"Run the {team.NAME} team.")
+    parser.add_argument(
+        "--inputs", metavar="JSON", help="all inputs as a JSON object, or @file.json"
+    )
+    # inputs: one flag per input; flags override --inputs
+    # inputs: one flag per input that has one (team.INPUTS); flags override --inputs
+    for name, spec in team.INPUTS.items():
+        if spec.flag is None:
+            continue
+        details = [spec.type, "required" if spec.required else "optional"]
+        if spec.enum is not None:
+            details.append("one of " + ", ".join(spec.enum))
+        if spec.default is not runtime.NO_DEFAULT:
+            details.append(f"default {json.dumps(spec.default)}")
+        parser.add_argument(
+            spec.flag,
+            dest=f"input_{name}",
+            metavar="VALUE",
+            help=f"{spec.description} ({'; '.join(details)})".replace("%", "%%"),
+        )
+    _common(parser)
+    return parser
+
+
+def _resume_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{COMMAND} resume", description="Continue a run that waits at a review gate."
+    )
+    parser.add_argument("thread_id")
+    parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
+    _common(parser)
+    return parser
+
+
+def _collect_inputs(args: argparse.Namespace) -> dict[str, Any]:
+    supplied: dict[str, Any] = {}
+    problems: list[str] = []
+    if args.inputs:
+        supplied.update(runtime.parse_inputs_json(args.inputs))
+    for name, spec in team.INPUTS.items():
+        raw = getattr(args, f"input_{name}", None)
+        if raw is None:
+            continue
+        try:
+            supplied[name] = runtime.coerce_flag(spec.type, raw)
+        except ValueError as error:
+            problems.append(f"{spec.flag}: {error}")
+    if problems:
+        raise runtime.InputError(problems)
+    return runtime.resolve_inputs(team.INPUTS, supplied)
+
+
+def _missing_env(env_file: str) -> list[str]:
+    load_dotenv(env_file, override=False)
+    # requiredSecrets, requiredVariables, provider keys: all missing ones at once
+    return runtime.missing_env(
+        [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)], os.environ
+    )
+
+
+def _report_problems(missing: Sequence[str], problems: Sequence[str]) -> bool:
+    if missing:
+        print(runtime.format_missing_env(missing), file=sys.stderr)
+    if problems:
+        print("Invalid request:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
+    return bool(missing or problems)
+
+
+def _interactive(args: argparse.Namespace) -> bool:
+    return sys.stdin.isatty() if args.interactive is None else bool(args.interactive)
+
+
+# --- durable runs ----------------------------------------------------------------
+
+
+class RunLog:
+    """Per-thread bookkeeping beside LangGraph's checkpoints: each run's working time.
+
+    Kept in the checkpoint database (one more table), so that timeout.runMs bounds the
+    work of a run across every process that resumes it.
+    """
+
+    def __init__(self, saver: AsyncSqliteSaver) -> None:
+        self._saver = saver
+
+    async def setup(self) -> None:
+        async with self._saver.lock:
+            await self._saver.conn.execute(
+                "CREATE TABLE IF NOT EXISTS envelope_runs "
+                "(thread_id TEXT PRIMARY KEY, team TEXT, started_at TEXT, spent_ms INTEGER)"
+            )
+            await self._saver.conn.commit()
+
+    async def start(self, thread_id: str) -> None:
+        async with self._saver.lock:
+            await self._saver.conn.execute(
+                "INSERT INTO envelope_runs VALUES (?, ?, ?, 0)",
+                (thread_id, team.SLUG, runtime.utc_now().isoformat()),
+            )
+            await self._saver.conn.commit()
+
+    async def spent_ms(self, thread_id: str) -> int | None:
+        """Working time so far; None for a thread this database does not know."""
+        async with (
+            self._saver.lock,
+            self._saver.conn.execute(
+                "SELECT spent_ms FROM envelope_runs WHERE thread_id = ?", (thread_id,)
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return None if row is None else int(row[0])
+
+    async def add(self, thread_id: str, ms: int) -> None:
+        async with self._saver.lock:
+            await self._saver.conn.execute(
+                "UPDATE envelope_runs SET spent_ms = spent_ms + ? WHERE thread_id = ?",
+                (ms, thread_id),
+            )
+            await self._saver.conn.commit()
+
+
+@asynccontextmanager
+async def _checkpoints(state_dir: Path) -> AsyncIterator[tuple[AsyncSqliteSaver, RunLog]]:
+    state_dir.mkdir(parents=True, exist_ok=True)
+    async with AsyncSqliteSaver.from_conn_string(str(state_dir / CHECKPOINTS)) as saver:
+        await saver.setup()
+        log = RunLog(saver)
+        await log.setup()
+        yield saver, log
+
+
+def new_thread_id() -> str:
+    return runtime.utc_now().strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
+
+
+def thread_config(thread_id: str) -> RunnableConfig:
+    return {"configurable": {"thread_id": thread_id}, "recursion_limit": team.RECURSION_LIMIT}
+
+
+def _deadline_message() -> str:
+    return (
+        f"Run deadline exceeded: the team did not finish within {team.RUN_TIMEOUT_MS} ms "
+        "(timeout.runMs). No further model calls are made."
+    )
+
+
+class Runner:
+    """Drives one thread of the graph: runs, reviews at gates, reports the outcome."""
+
+    def __init__(self, saver: AsyncSqliteSaver, log: RunLog, args: argparse.Namespace) -> None:
+        self.graph = graph.build_graph(checkpointer=saver)
+        self.log = log
+        self.args = args
+
+    async def drive(self, thread_id: str, payload: Any) -> int:
+        """Advance the thread until it ends, halts or waits for a review nobody gives now."""
+        config = thread_config(thread_id)
+        while True:
+            failed = await self._advance(thread_id, payload)
+            if failed is not None:
+                return failed
+            snapshot = await self.graph.aget_state(config)
+            halted = snapshot.values.get("halted")
+            if halted:
+                print(f"Run {thread_id} halted: {halted}", file=sys.stderr)
+                return runtime.EXIT_HALTED
+            if snapshot.interrupts:
+                decisions = self.review_now(snapshot) if _interactive(self.args) else None
+                if decisions:
+                    payload = resume_command(snapshot.interrupts, decisions)
+                    continue
+                self._report_pending(thread_id, snapshot.interrupts)
+                return runtime.EXIT_PENDING
+            result = snapshot.values.get("result")
+            if result is None:
+                print(f"Run {thread_id} failed: it ended without a result", file=sys.stderr)
+                return runtime.EXIT_FAILED
+            print(json.dumps(result, indent=2, ensure_ascii=False))
+            return runtime.EXIT_OK
+
+    async def _advance(self, thread_id: str, payload: Any) -> int | None:
+        """Run the graph until it stops; an exit code when it failed, else None."""
+        spent = await self.log.spent_ms(thread_id) or 0
+        if spent >= team.RUN_TIMEOUT_MS:
+            print(_deadline_message(), file=sys.stderr)
+            return runtime.EXIT_TIMEOUT
+        deadline = asyncio.timeout((team.RUN_TIMEOUT_MS - spent) / 1000)
+        started = time.monotonic()
+        try:
+            async with deadline:
+                async for update in self.graph.astream(
+                    payload, thread_config(thread_id), stream_mode="updates"
+                ):
+                    if self.args.verbose:
+                        for node in update:
+                            print(f"[{thread_id}] {node}", file=sys.stderr)
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            print(_deadline_message(), file=sys.stderr)
+            return runtime.EXIT_TIMEOUT
+        except NodeTimeoutError as error:
+            print(
+                f"Run failed: {error} A step is bounded by its agent's timeout "
+                "(modelConfig.timeoutMs, else timeout.agentMs).",
+                file=sys.stderr,
+            )
+            return runtime.EXIT_FAILED
+        except GraphRecursionError as error:
+            print(
+                f"Run failed: more than {team.RECURSION_LIMIT} steps (team.RECURSION_LIMIT): "
+                f"{error}",
+                file=sys.stderr,
+            )
+            return runtime.EXIT_FAILED
+        except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
+            print(f"Run failed: {type(error).__name__}: {error}", file=sys.stderr)
+            return runtime.EXIT_FAILED
+        finally:
+            await self.log.add(thread_id, round((time.monotonic() - started) * 1000))
+        return None
+
+    def review_now(self, snapshot: StateSnapshot) -> Decisions:
+        """Ask at the terminal, gate by gate; a reviewer's time does not count as work."""
+        reviewer: Reviewer = TerminalReviewer()
+        return collect_decisions(snapshot, reviewer)
+
+    def _report_pending(self, thread_id: str, interrupts: Sequence[Interrupt]) -> None:
+        """Print what awaits review and write a decisions file to fill in."""
+        waiting = {request["gate"]: request for request in (i.value for i in interrupts)}
+        template = {
+            name: [
+                {"record": record["id"], "fields": record["fields"], "action": "", "feedback": ""}
+                for record in request["records"]
+            ]
+            for name, request in waiting.items()
+        }
+        state_dir: Path = self.args.state_dir
+        path = state_dir / f"{thread_id}.decisions.json"
+        path.write_text(json.dumps(template, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        summary = {
+            "status": "pending",
+            "thread_id": thread_id,
+            "gates": {
+                name: {
+                    "step": request["step"],
+                    "round": request["round"],
+                    "actions": [action["label"] for action in request["actions"]],
+                    "deadline": request["deadline"],
+                    "records": [
+                        {"record": record["id"], "fields": record["fields"]}
+                        for record in request["records"]
+                    ],
+                }
+                for name, request in waiting.items()
+            },
+            "decisions_file": str(path),
+            "resume": f"{COMMAND} resume {thread_id} --decisions {path}",
+        }
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
+        for name, request in waiting.items():
+            print(
+                f"Waiting for review at gate {name}: {len(request['records'])} record(s).",
+                file=sys.stderr,
+            )
+        print(f"Fill in {path}, then run: {summary['resume']}", file=sys.stderr)
+
+
+# --- gates: decisions onto interrupts ---------------------------------------------
+
+
+def pending_gates(snapshot: StateSnapshot) -> dict[str, GateState]:
+    """The gates the thread waits for, with their state."""
+    gates = snapshot.values.get("gates") or {}
+    names = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
+    return {name: GateState.model_validate(gates[name]) for name in names}
+
+
+def collect_decisions(snapshot: StateSnapshot, reviewer: Reviewer) -> Decisions:
+    """Each waiting gate's decisions from a reviewer (gates it has nothing for are left out)."""
+    decisions: Decisions = {}
+    for name, gate in pending_gates(snapshot).items():
+        items = reviewer.review(team.GATES[name], gate)
+        if items:
+            decisions[name] = items
+    return decisions
+
+
+def resume_command(interrupts: Sequence[Interrupt], decisions: Mapping[str, Any]) -> Command[Any]:
+    """One resume value per pending interrupt, by interrupt id: a gate without decisions
+    gets none, so it checks its timeout and waits again."""
+    values: dict[str, Any] = {}
+    for interrupt in interrupts:
+        items = decisions.get(interrupt.value["gate"], [])
+        values[interrupt.id] = {
+            "decisions": [
+                item.model_dump() if isinstance(item, DecisionItem) else item for item in items
+            ]
+        }
+    return Command(resume=values)
+
+
+def read_decisions(path: Path) -> Decisions:
+    """A decisions file: `{"<gate name>": [{"record": "r1", "action": "...", ...}, ...]}`."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+        raise ValueError("a decisions file maps each gate name to a list of decisions")
+    return {
+        str(name): [DecisionItem.model_validate(item) for item in items]
+        for name, items in data.items()
+    }
+
+
+def check_decisions(
+    thread_id: str, pending: Mapping[str, GateState], decisions: Decisions
+) -> list[str]:
+    """Every problem of the decisions, found on copies before anything runs."""
+    problems: list[str] = []
+    for name, items in decisions.items():
+        gate = pending.get(name)
+        if gate is None:
+            problems.append(f"gate {name!r} is not waiting for review in thread {thread_id}")
+            continue
+        trial = gate.model_copy(deep=True)
+        problems += apply_decisions(team.GATES[name], trial, items, runtime.utc_now(), "check")
+    return problems
+
+
+# --- commands --------------------------------------------------------------------
+
+
+async def start_run(argv: Sequence[str]) -> int:
+    args = _run_parser().parse_args(argv)
+    missing = _missing_env(args.env_file)
+    problems: list[str] = []
+    inputs: dict[str, Any] = {}
+    try:
+        inputs = _collect_inputs(args)
+    except runtime.InputError as error:
+        problems = error.problems
+    if _report_problems(missing, problems):
+        return runtime.EXIT_CONFIG
+    async with _checkpoints(args.state_dir) as (saver, log):
+        thread_id = new_thread_id()
+        await log.start(thread_id)
+        print(f"Thread {thread_id} ({args.state_dir / CHECKPOINTS})", file=sys.stderr)
+        return await Runner(saver, log, args).drive(thread_id, {"inputs": inputs})
+
+
+async def resume_run(argv: Sequence[str]) -> int:
+    args = _resume_parser().parse_args(argv)
+    missing = _missing_env(args.env_file)
+    problems: list[str] = []
+    decisions: Decisions = {}
+    if args.decisions is not None:
+        try:
+            decisions = read_decisions(args.decisions)
+        except FileNotFoundError as error:
+            problems.append(f"not found: {error.filename}")
+        except (ValueError, ValidationError) as error:
+            problems.append(f"{args.decisions}: unreadable: {error}")
+    if missing or problems:
+        _report_problems(missing, problems)
+        return runtime.EXIT_CONFIG
+    async with _checkpoints(args.state_dir) as (saver, log):
+        runner = Runner(saver, log, args)
+        thread_id = args.thread_id
+        snapshot = await runner.graph.aget_state(thread_config(thread_id))
+        if await log.spent_ms(thread_id) is None or not snapshot.values:
+            problems.append(f"thread {thread_id} not found in {args.state_dir / CHECKPOINTS}")
+        elif not snapshot.interrupts:
+            problems.append(f"thread {thread_id} is not waiting for review")
+        else:
+            pending = pending_gates(snapshot)
+            problems += check_decisions(thread_id, pending, decisions)
+            if not decisions and _interactive(args):
+                decisions = runner.review_now(snapshot)
+        if _report_problems([], problems):
+            return runtime.EXIT_CONFIG
+        return await runner.drive(thread_id, resume_command(snapshot.interrupts, decisions))
+
+
+async def amain(argv: Sequence[str] | None = None) -> int:
+    """The runner, for callers that already run an event loop (tests)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["resume"]:
+        return await resume_run(arguments[1:])
+    if arguments[:1] == ["run"]:
+        arguments = arguments[1:]
+    return await start_run(arguments)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return asyncio.run(amain(argv))
+
+
+def run() -> None:
+    """The console script."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,461 @@
+"""The node functions the generated graph.py wires into the team's `StateGraph`.
+
+Node names (graph.py): `prepare`, `finalize`, `team` (hierarchy), `step_<step key>`,
+`gate_<gate name>`, `escalate_<gate name>`, `released_<gate name>`.
+
+- `prepare` checks the environment and the inputs before any model call.
+- `team` (hierarchy mode) runs the entry agent on the team's task; its reports are its
+  tools (agents.py).
+- `step_<key>` runs one pipeline step: one conversation of the step's agent. It receives
+  the run's inputs and exactly what it waits for: its dependencies' answers, or the
+  records a gate approved. A step followed by gates answers with records and routes to
+  its gates itself (`Command(goto=...)`).
+- `gate_<name>` never calls a model: it opens a review round, then pauses the run with
+  `interrupt()` until a human decides. Resuming re-runs only this node, so no model is
+  called twice. Decisions apply the rules of gates.py; the gate then releases
+  (`released_<name>`), waits again, sends the step back with the reviewers' feedback
+  (onReject rerun), escalates (`escalate_<name>`) or halts the whole run.
+- `escalate_<name>` hands rejected records (onReject escalate) or undecided ones
+  (timeout.behaviour escalate) to the step agent's manager.
+- `released_<name>` hands the approved records to the step the gate triggers.
+- `finalize` validates the team's result (outputs).
+
+Every node does nothing once the run is halted, so a halt stops all branches. No secret
+value is written to the state: answers are redacted before they are stored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from langgraph.graph import END
+from langgraph.types import Command, interrupt
+from pydantic import BaseModel, ValidationError
+
+from . import agents, llms, models, runtime, team
+from .gates import (
+    MAX_ROUNDS,
+    DecisionItem,
+    GateRecord,
+    GateSpec,
+    GateState,
+    Outcome,
+    apply_decisions,
+    evaluate,
+    timed_out,
+)
+from .state import RECORD_MODELS, TeamInput, TeamResult, TeamState
+
+TEAM_ANSWER = "team"
+"""hierarchy: the key of the team's answer in `answers` (and the team node's name)."""
+
+Update = dict[str, Any]
+Node = Callable[[TeamState], Awaitable[Update | Command[str]]]
+Answer = TypeVar("Answer", bound=BaseModel)
+
+
+def step_node(step_key: str) -> str:
+    return f"step_{step_key}"
+
+
+def gate_node(gate_name: str) -> str:
+    return f"gate_{gate_name}"
+
+
+def escalate_node(gate_name: str) -> str:
+    return f"escalate_{gate_name}"
+
+
+def released_node(gate_name: str) -> str:
+    return f"released_{gate_name}"
+
+
+class StepFailed(RuntimeError):
+    """A step's answer could not be used."""
+
+
+class GateDecisionError(ValueError):
+    """Decisions a gate cannot apply; `problems` lists every one of them."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+class GateDecisions(BaseModel):
+    """A manager's decisions on the records nobody reviewed in time."""
+
+    decisions: list[DecisionItem]
+
+
+def gates_after(step_key: str) -> list[str]:
+    """The gates that review a step's answer, in definition order."""
+    return [name for name, spec in team.GATES.items() if spec.after_step == step_key]
+
+
+def gates_into(step_key: str) -> list[str]:
+    """The gates whose release the step waits for (triggersStep)."""
+    return [name for name, spec in team.GATES.items() if spec.triggers_step == step_key]
+
+
+def gate_state(state: Mapping[str, Any], name: str) -> GateState:
+    return GateState.model_validate((state.get("gates") or {}).get(name) or {})
+
+
+def review_request(spec: GateSpec, gate: GateState) -> dict[str, Any]:
+    """What a gate's interrupt() presents: the records to decide and how to decide them."""
+    limit = spec.timeout()
+    since = gate.waiting_since
+    deadline = since + limit if since is not None and limit is not None else None
+    return {
+        "gate": spec.name,
+        "type": spec.type,
+        "step": spec.after_step,
+        "triggers": spec.triggers_step,
+        "round": gate.round,
+        "trigger": spec.trigger,
+        "threshold": spec.threshold_count,
+        "records": [
+            {"id": record.id, "fields": {field: record.data.get(field) for field in spec.fields}}
+            for record in gate.undecided()
+        ],
+        "actions": [{"label": action.label, "verb": action.verb} for action in spec.actions],
+        "waiting_since": since.isoformat() if since is not None else None,
+        "deadline": deadline.isoformat() if deadline is not None else None,
+    }
+
+
+def decisions_of(spec: GateSpec, value: Any) -> list[DecisionItem]:
+    """The resume value of a gate's interrupt: `{"decisions": [{"record", "action", ...}]}`."""
+    items = value.get("decisions") if isinstance(value, dict) else None
+    if not isinstance(items, list):
+        raise GateDecisionError([f'gate {spec.name}: resume with {{"decisions": [...]}}'])
+    try:
+        return [DecisionItem.model_validate(item) for item in items]
+    except ValidationError as error:
+        raise GateDecisionError([f"gate {spec.name}: {error}"]) from None
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _secret_values() -> list[str]:
+    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+
+
+def _stored(update: Update) -> Update:
+    # Everything a node writes is checkpointed: no secret value may reach it.
+    return runtime.redact(update, _secret_values())
+
+
+class TeamNodes:
+    """The node functions of the team's graph (graph.py wires them).
+
+    `model_for(agent_key)` supplies each agent's chat model (default: models.model_for,
+    which builds the configured one on first use).
+    """
+
+    def __init__(self, model_for: llms.ModelFactory | None = None) -> None:
+        self.default_models = model_for is None
+        self.agents = agents.TeamAgents(model_for or models.model_for)
+
+    # --- timeouts ----------------------------------------------------------
+
+    def step_timeout(self, step_key: str) -> float:
+        """A step node's limit (add_node timeout): its agent's timeout."""
+        return models.MODELS[team.PIPELINE[step_key].agent_key].timeout_s
+
+    def escalation_timeout(self, gate_name: str) -> float:
+        """An escalation node's limit: the escalation manager's timeout."""
+        return models.MODELS[self._manager(team.GATES[gate_name])].timeout_s
+
+    # --- start and end -----------------------------------------------------
+
+    async def prepare(self, state: TeamInput) -> Update:
+        """Check the environment and the inputs, apply input defaults; no model call."""
+        required: list[runtime.EnvRequirement] = [*team.SECRETS, *team.VARIABLES]
+        if self.default_models:
+            required += llms.required_env(models.MODELS)
+        missing = runtime.missing_env(required, os.environ)
+        if missing:
+            raise runtime.MissingEnvError(missing)
+        return {"inputs": runtime.resolve_inputs(team.INPUTS, state.get("inputs") or {})}
+
+    async def finalize(self, state: TeamState) -> Update:
+        """The team's result (outputs), from the final step's or the team's answer."""
+        if state.get("halted"):
+            return {}
+        source = team.FINAL_STEP or TEAM_ANSWER
+        result = TeamResult.model_validate_json(state["answers"][source])
+        return {"result": result.model_dump(mode="json", by_alias=True)}
+
+    # --- hierarchy ---------------------------------------------------------
+
+    async def team(self, state: TeamState) -> Update:
+        """hierarchy: the entry agent runs the team's task, asking its reports as tools."""
+        inputs = state["inputs"]
+        task = (
+            f"Handle this run of the {team.NAME} team.\n\n{team.DESCRIPTION}\n\n"
+            f"Run inputs (JSON):\n{_json(inputs)}\n\n"
+            f"Finish by calling {TeamResult.__name__} with the team's result."
+        )
+        result = await self.agents.ask(agents.entry_agent(), inputs, task, TEAM_ANSWER, TeamResult)
+        answer = self._structured(result, TeamResult, "the team")
+        return _stored({"answers": {TEAM_ANSWER: answer.model_dump_json(by_alias=True)}})
+
+    # --- pipeline steps ----------------------------------------------------
+
+    def step(self, step_key: str) -> Node:
+        """The node of pipeline step `step_key`."""
+
+        async def run_step(state: TeamState) -> Update | Command[str]:
+            return await self._run_step(step_key, state)
+
+        return run_step
+
+    def step_task(self, step_key: str, state: Mapping[str, Any]) -> str:
+        """What the step's agent is asked: label, inputs, what it waits for, how to answer."""
+        step = team.PIPELINE[step_key]
+        parts = [step.label, f"Run inputs (JSON):\n{_json(state['inputs'])}"]
+        into = gates_into(step_key)
+        gated = {team.GATES[name].after_step for name in into}
+        answers = state.get("answers") or {}
+        for dep in step.depends_on:
+            if dep not in gated:
+                label = team.PIPELINE[dep].label
+                parts.append(f"Output of step {dep} ({label}):\n{answers[dep]}")
+        approved = state.get("approved") or {}
+        for name in into:
+            spec = team.GATES[name]
+            parts.append(
+                f"Records of step {spec.after_step} approved at gate {name} (JSON):\n"
+                f"{_json(approved.get(name, []))}"
+            )
+        schema = self._schema(step_key)
+        if schema is TeamResult:
+            parts.append(f"Finish by calling {schema.__name__} with the team's result.")
+        elif schema is not None:
+            fields = ", ".join(self._record_fields(step_key))
+            parts.append(
+                f"Finish by calling {schema.__name__} with the records for review; "
+                f"each record has the fields {fields}."
+            )
+        return "\n\n".join(parts)
+
+    async def _run_step(self, step_key: str, state: TeamState) -> Update | Command[str]:
+        if state.get("halted"):
+            return {}
+        step = team.PIPELINE[step_key]
+        reviewed_by = gates_after(step_key)
+        # A rerun (onReject rerun): only the gates that sent the step back review it again.
+        revising = [name for name in reviewed_by if self._revising(state, name)]
+        task = self.step_task(step_key, state)
+        feedback = state.get("feedback") or {}
+        for name in revising:
+            task += f"\n\n{feedback[name]}"
+        schema = self._schema(step_key)
+        result = await self.agents.ask(step.agent_key, state["inputs"], task, step_key, schema)
+        update = self._answer(step_key, result, schema)
+        if not reviewed_by:
+            return update
+        return Command(update=update, goto=[gate_node(name) for name in revising or reviewed_by])
+
+    def _schema(self, step_key: str) -> type[BaseModel] | None:
+        if step_key == team.FINAL_STEP:
+            return TeamResult
+        return RECORD_MODELS.get(step_key)
+
+    @staticmethod
+    def _record_fields(step_key: str) -> list[str]:
+        """The fields of the step's records: those of its gates, in gate order."""
+        fields = (field for name in gates_after(step_key) for field in team.GATES[name].fields)
+        return list(dict.fromkeys(fields))
+
+    def _answer(
+        self, step_key: str, result: Mapping[str, Any], schema: type[BaseModel] | None
+    ) -> Update:
+        if schema is None:
+            return _stored({"answers": {step_key: agents.answer_text(result)}})
+        answer = self._structured(result, schema, f"step {step_key}")
+        if schema is TeamResult:
+            return _stored({"answers": {step_key: answer.model_dump_json(by_alias=True)}})
+        rows: list[dict[str, Any]] = answer.model_dump(mode="json", by_alias=True)["records"]
+        return _stored({"answers": {step_key: _json(rows)}, "records": {step_key: rows}})
+
+    @staticmethod
+    def _structured(result: Mapping[str, Any], schema: type[Answer], who: str) -> Answer:
+        """The agent's structured answer (create_agent's `structured_response`)."""
+        answer = result.get("structured_response")
+        if not isinstance(answer, schema):
+            raise StepFailed(f"{who}: the answer is not a {schema.__name__}")
+        return answer
+
+    # --- gates ---------------------------------------------------------------
+
+    def gate(self, gate_name: str) -> Node:
+        """The review node of gate `gate_name` (one interrupt per execution)."""
+
+        async def review(state: TeamState) -> Command[str]:
+            return self._review(team.GATES[gate_name], state)
+
+        return review
+
+    def _review(self, spec: GateSpec, state: TeamState) -> Command[str]:
+        if state.get("halted"):
+            return Command(goto=END)
+        gate = gate_state(state, spec.name)
+        if gate.round == 0 or gate.status == "open":
+            # A new round: the step's (new) records. It is stored before anyone is asked,
+            # so the execution that pauses has nothing left to do but ask.
+            gate.add_round((state.get("records") or {}).get(spec.after_step, []))
+            gate.status, gate.waiting_since = "waiting", runtime.utc_now()
+            return self._gate_command(spec, gate, goto=gate_node(spec.name))
+        # On resume LangGraph runs this node again from the top: decisions that come after
+        # the deadline never reach interrupt()'s return, timeout.behaviour applies instead.
+        if timed_out(spec, gate, runtime.utc_now()):
+            return self._on_timeout(spec, gate)
+        outcome, message = evaluate(spec, gate)
+        if outcome == "waiting":
+            items = decisions_of(spec, interrupt(review_request(spec, gate)))
+            problems = apply_decisions(spec, gate, items, runtime.utc_now(), "human")
+            if problems:
+                raise GateDecisionError(problems)
+            outcome, message = evaluate(spec, gate)
+        return self._route(spec, gate, outcome, message)
+
+    def _route(
+        self, spec: GateSpec, gate: GateState, outcome: Outcome, message: str
+    ) -> Command[str]:
+        name = spec.name
+        if outcome == "released":
+            gate.status, gate.message = "released", message
+            return self._gate_command(spec, gate, goto=released_node(name))
+        if outcome == "waiting":
+            return self._gate_command(spec, gate, goto=gate_node(name))
+        if outcome == "revise":
+            # "open": the next visit starts a round with the revised records.
+            gate.status, gate.message = "open", message
+            revise = step_node(spec.after_step) if spec.on_reject == "rerun" else None
+            return self._gate_command(
+                spec,
+                gate,
+                goto=revise or escalate_node(name),
+                feedback=self._revision_request(spec, gate),
+            )
+        gate.status, gate.message = "halted", message
+        return self._gate_command(spec, gate, goto=END, halted=message)
+
+    def _on_timeout(self, spec: GateSpec, gate: GateState) -> Command[str]:
+        """timeout.behaviour: proceed releases, halt halts, escalate asks the manager."""
+        message = f"gate {spec.name}: no decision within {spec.timeout_after}"
+        if spec.timeout_behaviour == "escalate":
+            return Command(goto=escalate_node(spec.name))
+        if spec.timeout_behaviour == "proceed":
+            gate.status, gate.message = "released", f"{message} (proceed)"
+            return self._gate_command(spec, gate, goto=released_node(spec.name))
+        gate.status, gate.message = "halted", f"{message} (halt)"
+        return self._gate_command(spec, gate, goto=END, halted=gate.message)
+
+    @staticmethod
+    def _gate_command(
+        spec: GateSpec,
+        gate: GateState,
+        goto: str,
+        feedback: str | None = None,
+        halted: str | None = None,
+    ) -> Command[str]:
+        update: Update = {"gates": {spec.name: gate.model_dump(mode="json")}}
+        if feedback is not None:
+            update["feedback"] = {spec.name: feedback}
+        if halted is not None:
+            update["halted"] = halted
+        return Command(update=_stored(update), goto=goto)
+
+    @staticmethod
+    def _revising(state: Mapping[str, Any], name: str) -> bool:
+        gate = gate_state(state, name)
+        return gate.round > 0 and gate.status == "open"
+
+    @staticmethod
+    def _records_json(records: Sequence[GateRecord]) -> str:
+        return _json([{"id": r.id, **r.data, "feedback": r.feedback} for r in records])
+
+    def _revision_request(self, spec: GateSpec, gate: GateState) -> str:
+        rejected = [record for record in gate.current() if record.decision == "reject"]
+        return (
+            f"Reviewers rejected these records at gate {spec.name} "
+            f"(round {gate.round} of {MAX_ROUNDS}), with their feedback (JSON):\n"
+            f"{self._records_json(rejected)}\n\n"
+            f"Already approved, do not repeat (JSON):\n{self._records_json(gate.approved())}\n\n"
+            "Answer with replacement records only."
+        )
+
+    # --- escalation and release ------------------------------------------------
+
+    def escalate(self, gate_name: str) -> Node:
+        """The node that takes gate `gate_name`'s records to the step agent's manager."""
+
+        async def run_escalation(state: TeamState) -> Command[str]:
+            return await self._escalate(team.GATES[gate_name], state)
+
+        return run_escalation
+
+    def _manager(self, spec: GateSpec) -> str:
+        return agents.manager_of(team.PIPELINE[spec.after_step].agent_key)
+
+    async def _escalate(self, spec: GateSpec, state: TeamState) -> Command[str]:
+        if state.get("halted"):
+            return Command(goto=END)
+        gate = gate_state(state, spec.name)
+        manager = self._manager(spec)
+        inputs = state["inputs"]
+        if gate.status == "waiting":
+            # timeout.behaviour escalate: the manager decides what nobody reviewed.
+            verbs = ", ".join(a.verb for a in spec.actions if a.verb != "reset")
+            task = (
+                f"Nobody reviewed these records of step {spec.after_step} at gate "
+                f"{spec.name} within {spec.timeout_after}. Decide each one ({verbs}) "
+                f"(JSON):\n{self._records_json(gate.undecided())}\n\n"
+                f"Finish by calling {GateDecisions.__name__} with one decision per record."
+            )
+            result = await self.agents.ask(
+                manager, inputs, task, f"escalate:{spec.name}", GateDecisions
+            )
+            decided = self._structured(result, GateDecisions, f"gate {spec.name}")
+            now = runtime.utc_now()
+            reviewer = f"agent:{manager}"
+            problems = apply_decisions(spec, gate, decided.decisions, now, reviewer, system=True)
+            if problems:
+                raise GateDecisionError(problems)
+            # Records the manager left undecided (or named wrongly) are skipped.
+            leftovers = [DecisionItem(record=r.id, action="skip") for r in gate.undecided()]
+            apply_decisions(spec, gate, leftovers, now, "timeout", system=True)
+            gate.waiting_since = None
+            return self._gate_command(spec, gate, goto=gate_node(spec.name))
+        # onReject escalate: the manager writes replacement records for the next round.
+        model = RECORD_MODELS[spec.after_step]
+        feedback = (state.get("feedback") or {}).get(spec.name, "")
+        fields = ", ".join(self._record_fields(spec.after_step))
+        task = (
+            f"Revise records of step {spec.after_step}.\n\n{feedback}\n\n"
+            f"Finish by calling {model.__name__} with the records; "
+            f"each record has the fields {fields}."
+        )
+        result = await self.agents.ask(manager, inputs, task, f"revise:{spec.name}", model)
+        update = self._answer(spec.after_step, result, model)
+        return Command(update=update, goto=gate_node(spec.name))
+
+    def released(self, gate_name: str) -> Node:
+        """The node that hands gate `gate_name`'s approved records to its triggersStep."""
+
+        async def release(state: TeamState) -> Update:
+            if state.get("halted"):
+                return {}
+            gate = gate_state(state, gate_name)
+            return {"approved": {gate_name: [record.data for record in gate.approved()]}}
+
+        return release

@@ -1,0 +1,60 @@
+"""Offline test setup: no tracing, no network, fake models, a fresh working directory."""
+
+from __future__ import annotations
+
+import os
+
+# LangSmith tracing would send runs over the network (and serialize the fakes' state).
+for _name in [name for name in os.environ if name.startswith(("LANGSMITH_", "LANGCHAIN_"))]:
+    del os.environ[_name]
+
+from pathlib import Path  # noqa: E402
+
+import helpers  # noqa: E402
+import httpx  # noqa: E402
+import pytest  # noqa: E402
+from fakes import FakeBoard  # noqa: E402
+from project import llms, models, tools  # noqa: E402
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test runs in its own directory (no stray .env) without model settings."""
+    monkeypatch.delenv(llms.FACTORY_ENV, raising=False)
+    monkeypatch.delenv(llms.MODEL_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def team_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Every required secret, variable and provider key, with test values."""
+    env = helpers.test_env()
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return env
+
+
+@pytest.fixture
+def board(monkeypatch: pytest.MonkeyPatch) -> FakeBoard:
+    """Fake models for every agent; also behind models.model_for, which the runner uses."""
+    fakes = FakeBoard(list_length=helpers.list_length())
+    monkeypatch.setattr(models, "model_for", fakes.model_for)
+    return fakes
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> list[httpx.Request]:
+    """Every http_request tool uses a transport that records the request and fails it."""
+    seen: list[httpx.Request] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        raise AssertionError(f"unexpected network request: {request.method} {request.url}")
+
+    monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(refuse))
+    return seen

@@ -1,0 +1,310 @@
+"""Fake chat models that answer any team offline, one per agent.
+
+`FakeBoard.model_for` is the seam `build_graph(model_for=...)` takes: every agent gets its
+own `FakeChatModel`, so parallel branches stay deterministic. Every call is recorded
+(agent, task, messages, bound tools) for the tests to inspect.
+
+A call answers from the agent's (or the task's) script when there is one; otherwise:
+1. `ask_*` tools bound and not called yet in this conversation: call them all;
+2. a structured-output tool bound (create_agent's ToolStrategy forces a tool call):
+   call it with arguments built from its JSON schema (enums respected);
+3. else a line of text naming the agent and its task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForLLMRun,
+    CallbackManagerForLLMRun,
+)
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import ConfigDict, Field
+
+ASK_PREFIX = "ask_"
+HTTP_TOOL = "http_request"
+TASK_KEY = "envelope_task"
+"""Run metadata the nodes set on every agent invocation: which task a call belongs to."""
+
+
+def sample(schema: Mapping[str, Any], list_length: int = 2) -> Any:
+    """A value valid against a JSON schema; strings name their path."""
+    root = schema
+
+    def resolve(reference: str) -> Mapping[str, Any]:
+        node: Any = root
+        for part in reference.removeprefix("#/").split("/"):
+            node = node[part]
+        return node  # type: ignore[no-any-return]
+
+    def build(node: Mapping[str, Any], path: str) -> Any:
+        if "$ref" in node:
+            return build(resolve(node["$ref"]), path)
+        if "const" in node:
+            return node["const"]
+        if "enum" in node:
+            return next(value for value in node["enum"] if value is not None)
+        for combinator in ("anyOf", "oneOf", "allOf"):
+            if combinator in node:
+                options = [o for o in node[combinator] if o.get("type") != "null"]
+                return build(options[0], path) if options else None
+        kind = node.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "null")
+        if kind == "object":
+            properties: Mapping[str, Any] = node.get("properties", {})
+            return {
+                name: build(sub, f"{path}.{name}" if path else name)
+                for name, sub in properties.items()
+            }
+        if kind == "array":
+            items: Mapping[str, Any] = node.get("items") or {}
+            return [build(items, f"{path}[{index}]") for index in range(list_length)]
+        if kind == "integer":
+            return 1
+        if kind == "number":
+            return 1.5
+        if kind == "boolean":
+            return True
+        if kind == "null":
+            return None
+        return f"sample {path}"
+
+    return build(schema, "")
+
+
+def message_text(message: BaseMessage) -> str:
+    return message.text if isinstance(message.content, list) else str(message.content)
+
+
+@dataclass
+class Call:
+    """One model call: whose, for which task, what the model saw and could call."""
+
+    agent_key: str
+    task: str | None
+    messages: list[BaseMessage]
+    tools: dict[str, dict[str, Any]]
+    """Bound tool name -> its parameters' JSON schema."""
+    tool_choice: Any = None
+    reply: AIMessage | None = None
+    """What the fake answered (None while the call is in flight)."""
+    started: float = field(default_factory=time.monotonic)
+    ended: float = 0.0
+
+    @property
+    def system(self) -> str | None:
+        """The system prompt, None when the conversation has none."""
+        first = self.messages[0] if self.messages else None
+        return message_text(first) if first is not None and first.type == "system" else None
+
+    @property
+    def human(self) -> str:
+        """The task the agent was given (its first user message)."""
+        return next(message_text(m) for m in self.messages if m.type == "human")
+
+    def text(self) -> str:
+        return "\n".join(message_text(message) for message in self.messages)
+
+    def tool_results(self) -> list[ToolMessage]:
+        return [m for m in self.messages if isinstance(m, ToolMessage)]
+
+    def called_tools(self) -> set[str]:
+        """Tools this conversation called already."""
+        return {
+            call["name"]
+            for message in self.messages
+            if isinstance(message, AIMessage)
+            for call in message.tool_calls
+        }
+
+    def structured_tool(self) -> str | None:
+        """The structured-output tool create_agent bound (ToolStrategy), if any."""
+        others = [n for n in self.tools if not n.startswith(ASK_PREFIX) and n != HTTP_TOOL]
+        return others[0] if others else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent_key": self.agent_key,
+            "task": self.task,
+            "tools": sorted(self.tools),
+            "messages": [{"type": m.type, "content": message_text(m)} for m in self.messages],
+        }
+
+
+Reply = AIMessage | str | Callable[[Call], "AIMessage | str"]
+
+
+def tool_call(name: str, **arguments: Any) -> AIMessage:
+    """A reply calling one tool."""
+    return AIMessage(content="", tool_calls=[{"name": name, "args": arguments, "id": _id(name)}])
+
+
+def structured(data: Mapping[str, Any]) -> Callable[[Call], AIMessage]:
+    """A reply answering the bound structured-output tool with `data`."""
+
+    def reply(call: Call) -> AIMessage:
+        name = call.structured_tool()
+        assert name is not None, f"{call.agent_key} has no structured-output tool bound"
+        return tool_call(name, **data)
+
+    return reply
+
+
+_ids = 0
+
+
+def _id(name: str) -> str:
+    global _ids
+    _ids += 1
+    return f"call_{name}_{_ids}"
+
+
+class FakeBoard:
+    """Scripts and the record of every call, shared by the fakes of one test."""
+
+    def __init__(self, list_length: int = 2, log_path: str | None = None) -> None:
+        self.list_length = list_length
+        """Items in every synthesized list (e.g. the records a gate reviews)."""
+        self.delay = 0.0
+        """Seconds every call takes (asyncio.sleep: a node timeout can cancel it)."""
+        self.log_path = log_path
+        """When set, every call is also appended to this file as a JSON line."""
+        self.scripts: dict[str, list[Reply]] = {}
+        self.calls: list[Call] = []
+        self.built: list[str] = []
+        """Agent keys whose model was requested, in order."""
+
+    def script(self, agent_key: str, *replies: Reply) -> None:
+        """Replies, in order, for an agent's calls."""
+        self.scripts.setdefault(f"agent:{agent_key}", []).extend(replies)
+
+    def script_task(self, task: str, *replies: Reply) -> None:
+        """Replies, in order, for the calls of a task (a step key, "team", "ask:<agent>")."""
+        self.scripts.setdefault(f"task:{task}", []).extend(replies)
+
+    def calls_of(self, agent_key: str) -> list[Call]:
+        return [call for call in self.calls if call.agent_key == agent_key]
+
+    def calls_for_task(self, task: str) -> list[Call]:
+        return [call for call in self.calls if call.task == task]
+
+    def model_for(self, agent_key: str) -> FakeChatModel:
+        self.built.append(agent_key)
+        return FakeChatModel(agent_key=agent_key, board=self)
+
+    def answer(self, call: Call) -> AIMessage:
+        """The reply to a call (recorded when it started)."""
+        reply: Reply | None = None
+        for queue in (f"task:{call.task}", f"agent:{call.agent_key}"):
+            if self.scripts.get(queue):
+                reply = self.scripts[queue].pop(0)
+                break
+        if reply is None:
+            reply = self.generic_reply
+        answer = reply(call) if callable(reply) else reply
+        call.reply = AIMessage(content=answer) if isinstance(answer, str) else answer
+        call.ended = time.monotonic()
+        if self.log_path:
+            with open(self.log_path, "a", encoding="utf-8") as log:
+                log.write(json.dumps(call.to_json()) + "\n")
+        return call.reply
+
+    def generic_reply(self, call: Call) -> AIMessage:
+        uncalled = [n for n in call.tools if n.startswith(ASK_PREFIX)]
+        uncalled = [n for n in uncalled if n not in call.called_tools()]
+        if uncalled:
+            calls = [
+                {"name": n, "args": {"task": f"{call.agent_key} asks: {call.human}"}, "id": _id(n)}
+                for n in uncalled
+            ]
+            return AIMessage(content="", tool_calls=calls)
+        name = call.structured_tool()
+        if name is not None:
+            return tool_call(name, **sample(call.tools[name], self.list_length))
+        return AIMessage(content=f"{call.agent_key} has done the task {call.task}.")
+
+
+class FakeChatModel(BaseChatModel):
+    """A chat model that answers from its board; never touches the network."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    agent_key: str
+    board: FakeBoard = Field(exclude=True)
+    bound_tools: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    tool_choice: Any = None
+
+    @property
+    def _llm_type(self) -> str:
+        return "envelope-fake"
+
+    def bind_tools(  # type: ignore[override]
+        self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any
+    ) -> FakeChatModel:
+        """A copy that knows the tools (create_agent binds them before every call)."""
+        schemas = [convert_to_openai_tool(tool)["function"] for tool in tools]
+        bound = {schema["name"]: schema.get("parameters", {}) for schema in schemas}
+        return self.model_copy(update={"bound_tools": bound, "tool_choice": tool_choice})
+
+    def _call(self, messages: list[BaseMessage], metadata: Mapping[str, Any]) -> Call:
+        return Call(
+            agent_key=self.agent_key,
+            task=metadata.get(TASK_KEY),
+            messages=list(messages),
+            tools=dict(self.bound_tools),
+            tool_choice=self.tool_choice,
+        )
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        call = self._call(messages, run_manager.metadata if run_manager else {})
+        self.board.calls.append(call)
+        if self.board.delay:
+            time.sleep(self.board.delay)
+        return ChatResult(generations=[ChatGeneration(message=self.board.answer(call))])
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        call = self._call(messages, run_manager.metadata if run_manager else {})
+        self.board.calls.append(call)
+        if self.board.delay:
+            await asyncio.sleep(self.board.delay)
+        return ChatResult(generations=[ChatGeneration(message=self.board.answer(call))])
+
+
+_process_board: FakeBoard | None = None
+
+
+def model_from_env(agent_key: str) -> FakeChatModel:
+    """ENVELOPE_MODEL_FACTORY for a runner started in a subprocess by the tests.
+
+    Generic answers only; every call is logged to the file named by FAKE_LLM_LOG.
+    """
+    global _process_board
+    if _process_board is None:
+        _process_board = FakeBoard(
+            list_length=int(os.environ.get("FAKE_LLM_LIST_LENGTH", "2")),
+            log_path=os.environ["FAKE_LLM_LOG"],
+        )
+    return _process_board.model_for(agent_key)

@@ -1,0 +1,545 @@
+"""Review gates (gates[]): the rules on synthetic gates, each of this team's gates run in
+the graph (interrupt, decisions, onReject, timeout), and synthetic pipelines for a halt
+beside a parallel branch and for two gates waiting at once.
+
+Emitted for teams with gates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import helpers
+import pytest
+from fakes import FakeBoard, structured
+from langgraph.checkpoint.memory import InMemorySaver
+from project import agents, gates, main, nodes, runtime, state, team
+from pydantic import BaseModel, create_model
+
+pytestmark = pytest.mark.anyio
+
+if not team.GATES:
+    pytest.skip("the team has no gates", allow_module_level=True)
+
+# --- the rules, on synthetic gates -----------------------------------------------------
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def spec(**changes: object) -> gates.GateSpec:
+    base: dict[str, object] = {
+        "name": "g",
+        "type": "decision",
+        "after_step": "a",
+        "triggers_step": "b",
+        "fields": ("title",),
+        "trigger": "any_approved",
+        "on_reject": "skip",
+    }
+    base.update(changes)
+    return gates.GateSpec(**base)  # type: ignore[arg-type]
+
+
+def gate_with(*decisions: str | None) -> gates.GateState:
+    gate = gates.GateState()
+    gate.add_round([{"title": f"t{n}"} for n in range(len(decisions))])
+    for record, decision in zip(gate.records, decisions, strict=True):
+        record.decision = decision  # type: ignore[assignment]
+    return gate
+
+
+@pytest.mark.parametrize(
+    ("changes", "decisions", "outcome"),
+    [
+        ({}, ("approve", None), "released"),
+        ({}, (None, None), "waiting"),
+        ({}, ("skip", "skip"), "halted"),
+        ({"trigger": "threshold", "threshold_count": 2}, ("approve", None), "waiting"),
+        ({"trigger": "threshold", "threshold_count": 2}, ("approve", "approve"), "released"),
+        ({"trigger": "threshold", "threshold_count": 2}, ("approve", "skip"), "halted"),
+        ({"trigger": "all_resolved"}, ("approve", None), "waiting"),
+        ({"trigger": "all_resolved"}, ("skip", "reject"), "released"),
+        ({"trigger": "scheduled"}, ("skip", "skip"), "released"),
+        ({"on_reject": "halt"}, ("approve", "reject"), "halted"),
+        ({"on_reject": "rerun"}, ("reject", None), "waiting"),
+        ({"on_reject": "rerun"}, ("reject", "skip"), "revise"),
+        ({"on_reject": "escalate"}, ("reject", "reject"), "revise"),
+        ({"on_reject": "rerun"}, ("approve", "reject"), "released"),
+        ({"on_reject": "rerun", "trigger": "all_resolved"}, ("approve", "reject"), "revise"),
+    ],
+)
+def test_evaluate(
+    changes: dict[str, object], decisions: tuple[str | None, ...], outcome: str
+) -> None:
+    assert gates.evaluate(spec(**changes), gate_with(*decisions))[0] == outcome
+
+
+def test_revise_stops_after_the_last_round() -> None:
+    gate = gate_with("reject")
+    for _ in range(gates.MAX_ROUNDS - 1):
+        gate.add_round([{"title": "again"}])
+        gate.current()[0].decision = "reject"
+    assert gate.round == gates.MAX_ROUNDS
+    outcome, message = gates.evaluate(spec(on_reject="rerun"), gate)
+    assert (outcome, message) == ("halted", "gate g: not released (0 approved, 1 needed)")
+
+
+def test_records_get_ids_across_rounds() -> None:
+    gate = gate_with("reject", "approve")
+    added = gate.add_round([{"title": "x"}])
+    assert [r.id for r in gate.records] == ["r1", "r2", "r3"]
+    assert added[0].round == 2 and gate.undecided() == added
+    assert [r.id for r in gate.approved()] == ["r2"]
+
+
+def test_apply_decisions_accepts_labels_and_verbs_and_validates_all_first() -> None:
+    custom = spec(
+        actions=(
+            gates.RecordAction("Use source", "approve"),
+            gates.RecordAction("Reject source", "reject"),
+            gates.RecordAction("Undo", "reset"),
+        )
+    )
+    gate = gate_with(None, None, None)
+    bad = [
+        gates.DecisionItem(record="r1", action="use SOURCE"),
+        gates.DecisionItem(record="r2", action="skip"),
+    ]
+    expected = (
+        "gate g: record r2: unknown action 'skip'; use one of "
+        "'Use source' (approve), 'Reject source' (reject), 'Undo' (reset)"
+    )
+    assert gates.apply_decisions(custom, gate, bad, NOW, "ana") == [expected]
+    assert gate.records[0].decision is None  # nothing applied
+
+    good = [
+        gates.DecisionItem(record="r1", action="use SOURCE"),
+        gates.DecisionItem(record="r2", action="reject", feedback=" too old "),
+        gates.DecisionItem(record="r3", action=""),
+    ]
+    assert gates.apply_decisions(custom, gate, good, NOW, "ana") == []
+    assert [(r.decision, r.feedback, r.decided_by) for r in gate.records] == [
+        ("approve", None, "ana"),
+        ("reject", "too old", "ana"),
+        (None, None, None),
+    ]
+    undo = [gates.DecisionItem(record="r2", action="Undo")]
+    assert gates.apply_decisions(custom, gate, undo, NOW, "b") == []
+    assert gate.records[1].decision is None and gate.records[1].feedback is None
+
+
+def test_apply_decisions_refuses_unknown_and_closed_records() -> None:
+    gate = gate_with("reject")
+    gate.add_round([{"title": "new"}])
+    items = [
+        gates.DecisionItem(record="r1", action="approve"),
+        gates.DecisionItem(record="r7", action="approve"),
+    ]
+    assert gates.apply_decisions(spec(), gate, items, NOW, "ana") == [
+        "gate g: record r1 was reviewed already",
+        "gate g: unknown record 'r7'",
+    ]
+
+
+def test_durations_and_timeouts() -> None:
+    assert gates.parse_duration("24h") == timedelta(hours=24)
+    assert gates.parse_duration("30m") == timedelta(minutes=30)
+    assert gates.parse_duration("2d") == timedelta(days=2)
+    assert gates.parse_duration("45s") == timedelta(seconds=45)
+    with pytest.raises(ValueError, match="not a duration"):
+        gates.parse_duration("1w")
+    limited = spec(timeout_after="1h", timeout_behaviour="halt")
+    gate = gate_with(None)
+    assert not gates.timed_out(limited, gate, NOW)  # not waiting yet
+    gate.waiting_since = NOW
+    assert not gates.timed_out(limited, gate, NOW + timedelta(minutes=60))
+    assert gates.timed_out(limited, gate, NOW + timedelta(minutes=61))
+    assert not gates.timed_out(spec(), gate, NOW + timedelta(days=365))
+
+
+def test_terminal_reviewer_numbers_labels_reset_and_retry() -> None:
+    custom = spec(
+        fields=("title", "url"),
+        actions=(
+            gates.RecordAction("Use", "approve"),
+            gates.RecordAction("Drop", "reject"),
+            gates.RecordAction("Back", "reset"),
+        ),
+    )
+    gate = gates.GateState()
+    gate.add_round([{"title": "A", "url": "a"}, {"title": "B", "url": "b"}])
+    answers = iter(["1", "3", "nonsense", "drop", "stale", "use"])
+    shown: list[str] = []
+    reviewer = gates.TerminalReviewer(read=lambda prompt: next(answers), write=shown.append)
+
+    decided = reviewer.review(custom, gate)
+
+    assert decided == [
+        gates.DecisionItem(record="r1", action="reject", feedback="stale"),
+        gates.DecisionItem(record="r2", action="approve"),
+    ]
+    assert "Actions: [1] Use  [2] Drop  [3] Back" in shown[0]
+    assert "  Choose 1-3 or an action label." in shown
+    assert shown.count("\nRecord r1") == 3
+
+
+# --- this team's gates, in the graph ---------------------------------------------------------
+
+GATE_NAMES = list(team.GATES)
+
+
+def _needed(gate: gates.GateSpec) -> int:
+    """Approvals that release the gate (all_resolved: one, the others skipped)."""
+    return (gate.threshold_count or 1) if gate.trigger == "threshold" else 1
+
+
+def _offers(gate: gates.GateSpec, verb: str) -> bool:
+    return any(action.verb == verb for action in gate.actions)
+
+
+def _approve_enough(
+    gate: gates.GateSpec, records: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The records to approve so the gate releases, and decisions for all of them.
+
+    The rest are skipped when the gate offers skip; otherwise they stay undecided, unless
+    every record must be decided (all_resolved, scheduled): then all are approved.
+    """
+    chosen, others = records[: _needed(gate)], records[_needed(gate) :]
+    if not _offers(gate, "skip") and gate.trigger in ("all_resolved", "scheduled"):
+        chosen, others = records, []
+    decisions = [{"record": r["id"], "action": "approve"} for r in chosen]
+    if _offers(gate, "skip"):
+        decisions += [{"record": r["id"], "action": "skip"} for r in others]
+    return chosen, decisions
+
+
+def _fields(gate: gates.GateSpec, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{field: record[field] for field in gate.fields} for record in records]
+
+
+def _received(board: FakeBoard, gate: gates.GateSpec) -> list[dict[str, Any]]:
+    """The records the gate's triggersStep received (its last run)."""
+    calls = board.calls_for_task(gate.triggers_step)
+    assert calls, f"step {gate.triggers_step} did not run"
+    return _fields(gate, helpers.approved_records(calls[-1], gate.name))
+
+
+async def _finish(g: helpers.Graph, payload: Any) -> dict[str, Any]:
+    """Resume with `payload`, then approve whatever waits later; the final state."""
+    for _ in range(len(team.GATES) * gates.MAX_ROUNDS + 1):
+        await g.ainvoke(payload, helpers.config())
+        snapshot = await g.aget_state(helpers.config())
+        if not snapshot.interrupts:
+            return snapshot.values
+        payload = helpers.approve_all(snapshot.interrupts)
+    raise AssertionError("the run kept waiting for review")
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+async def test_the_gate_presents_the_records_of_its_step(
+    name: str, team_env: dict[str, str], board: FakeBoard
+) -> None:
+    gate = team.GATES[name]
+    g = helpers.build(board)
+
+    snapshot = await helpers.run_until_gate(g, name)
+
+    request = helpers.request_of(snapshot, name)
+    assert request["gate"] == name and request["type"] == gate.type
+    assert (request["step"], request["triggers"]) == (gate.after_step, gate.triggers_step)
+    assert (request["round"], request["trigger"]) == (1, gate.trigger)
+    assert request["threshold"] == gate.threshold_count
+    assert request["actions"] == [{"label": a.label, "verb": a.verb} for a in gate.actions]
+    assert len(request["records"]) == board.list_length
+    stored = snapshot.values["records"][gate.after_step]
+    for record, row in zip(request["records"], stored, strict=True):
+        assert record["fields"] == {field: row[field] for field in gate.fields}
+    assert [r["id"] for r in request["records"]] == [f"r{n + 1}" for n in range(len(stored))]
+    schema = state.RECORD_MODELS[gate.after_step].model_json_schema()
+    record_fields = next(iter(schema["$defs"].values()))["properties"]
+    assert set(gate.fields) <= set(record_fields)
+    if gate.timeout_after:
+        since = datetime.fromisoformat(request["waiting_since"])
+        deadline = datetime.fromisoformat(request["deadline"])
+        assert deadline - since == gate.timeout()
+    assert board.calls_for_task(gate.triggers_step) == []
+    assert snapshot.next == (nodes.gate_node(name),)
+    # The round was stored before the gate asked: a resume re-runs the node, not the round.
+    kept = gates.GateState.model_validate(snapshot.values["gates"][name])
+    assert (kept.status, kept.round) == ("waiting", 1)
+    assert [r.id for r in kept.undecided()] == [r["id"] for r in request["records"]]
+    assert kept.waiting_since is not None
+    answer = board.calls_for_task(gate.after_step)[-1]
+    assert answer.structured_tool() == state.RECORD_MODELS[gate.after_step].__name__
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+async def test_resuming_never_calls_a_model_again(
+    name: str, team_env: dict[str, str], board: FakeBoard
+) -> None:
+    gate = team.GATES[name]
+    g = helpers.build(board)
+    snapshot = await helpers.run_until_gate(g, name)
+    before = len(board.calls)
+    # No decisions first: the gate asks again, still without any model call.
+    request = helpers.request_of(snapshot, name)
+    await g.ainvoke(helpers.decide(snapshot.interrupts, {name: []}), helpers.config())
+    again = await g.aget_state(helpers.config())
+    assert helpers.request_of(again, name)["records"] == request["records"]
+    assert len(board.calls) == before
+
+    await _finish(g, helpers.approve_all(again.interrupts))
+
+    after_step = [c for c in board.calls[before:] if c.task == gate.after_step]
+    assert after_step == [], "the gated step's model was called again on resume"
+    assert board.calls_for_task(gate.triggers_step), "the run did not go on"
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+async def test_approving_releases_only_the_approved_records(
+    name: str, team_env: dict[str, str], board: FakeBoard
+) -> None:
+    gate = team.GATES[name]
+    g = helpers.build(board)
+    snapshot = await helpers.run_until_gate(g, name)
+    records = helpers.request_of(snapshot, name)["records"]
+    chosen, decisions = _approve_enough(gate, records)
+
+    values = await _finish(g, helpers.decide(snapshot.interrupts, {name: decisions}))
+
+    assert values.get("result") is not None
+    expected = [record["fields"] for record in chosen]
+    assert _received(board, gate) == _fields(gate, expected)
+    assert _fields(gate, values["approved"][name]) == expected
+
+
+@pytest.mark.parametrize("on_reject", ["skip", "halt", "rerun", "escalate"])
+@pytest.mark.parametrize("name", GATE_NAMES)
+async def test_a_rejection_follows_on_reject(
+    name: str,
+    on_reject: gates.OnReject,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = dataclasses.replace(team.GATES[name], on_reject=on_reject)
+    monkeypatch.setitem(team.GATES, name, gate)
+    g = helpers.build(board)
+    if on_reject == "escalate" and nodes.escalate_node(name) not in g.nodes:
+        pytest.skip(f"gate {name} never escalates, so its graph has no escalation node")
+    snapshot = await helpers.run_until_gate(g, name)
+    records = helpers.request_of(snapshot, name)["records"]
+    feedback = 'Not this one: {tools} \\ "stays" as written'
+
+    if on_reject in ("skip", "halt"):
+        rejected, approved = records[:1], records[1:]
+        decisions = [{"record": rejected[0]["id"], "action": "reject", "feedback": feedback}]
+        decisions += [{"record": r["id"], "action": "approve"} for r in approved]
+        resume = helpers.decide(snapshot.interrupts, {name: decisions})
+        if on_reject == "halt":
+            await g.ainvoke(resume, helpers.config())
+            halted = await g.aget_state(helpers.config())
+            message = f"gate {name}: rejected {rejected[0]['id']} (onReject: halt)"
+            assert halted.values["halted"] == message
+            assert halted.next == () and halted.values.get("result") is None
+            assert board.calls_for_task(gate.triggers_step) == []
+            return
+        values = await _finish(g, resume)
+        assert values.get("result") is not None
+        assert _received(board, gate) == _fields(gate, [r["fields"] for r in approved])
+        return
+
+    before = len(board.calls_for_task(gate.after_step))
+    decisions = [{"record": r["id"], "action": "reject", "feedback": feedback} for r in records]
+    await g.ainvoke(helpers.decide(snapshot.interrupts, {name: decisions}), helpers.config())
+    again = await g.aget_state(helpers.config())
+
+    revised = helpers.request_of(again, name)
+    assert revised["round"] == 2
+    assert {r["id"] for r in revised["records"]}.isdisjoint({r["id"] for r in records})
+    reruns = board.calls_for_task(gate.after_step)[before:]
+    escalations = board.calls_for_task(f"revise:{name}")
+    if on_reject == "rerun":
+        assert reruns and escalations == []
+        task = reruns[0].human
+        assert task.startswith(board.calls_for_task(gate.after_step)[0].human)
+    else:
+        manager = agents.manager_of(team.PIPELINE[gate.after_step].agent_key)
+        assert escalations and reruns == []
+        assert escalations[0].agent_key == manager
+        task = escalations[0].human
+    assert f"Reviewers rejected these records at gate {name} (round 1 of" in task
+    assert json.dumps(feedback)[1:-1] in task
+    approve = [{"record": r["id"], "action": "approve"} for r in revised["records"]]
+    values = await _finish(g, helpers.decide(again.interrupts, {name: approve}))
+    assert values.get("result") is not None
+    assert _received(board, gate) == _fields(gate, [r["fields"] for r in revised["records"]])
+
+
+@pytest.mark.parametrize("behaviour", ["halt", "proceed", "escalate"])
+@pytest.mark.parametrize("name", GATE_NAMES)
+async def test_a_gate_timeout_applies_its_behaviour_on_resume(
+    name: str,
+    behaviour: gates.TimeoutBehaviour,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    after = team.GATES[name].timeout_after or "1h"
+    gate = dataclasses.replace(team.GATES[name], timeout_after=after, timeout_behaviour=behaviour)
+    monkeypatch.setitem(team.GATES, name, gate)
+    g = helpers.build(board)
+    if behaviour == "escalate" and nodes.escalate_node(name) not in g.nodes:
+        pytest.skip(f"gate {name} never escalates, so its graph has no escalation node")
+    snapshot = await helpers.run_until_gate(g, name)
+    records = helpers.request_of(snapshot, name)["records"]
+    later = runtime.utc_now() + gates.parse_duration(after) + timedelta(minutes=1)
+    monkeypatch.setattr(runtime, "utc_now", lambda: later)
+    chosen = records[: _needed(gate)]
+    if behaviour == "escalate":
+        decided = [{"record": r["id"], "action": "approve", "feedback": "ok"} for r in chosen]
+        board.script_task(f"escalate:{name}", structured({"decisions": decided}))
+    # Decisions that come after the deadline are ignored: the timeout behaviour applies.
+    late = helpers.decide(snapshot.interrupts, {name: helpers.approvals({"records": records})})
+
+    if behaviour == "halt":
+        await g.ainvoke(late, helpers.config())
+        halted = await g.aget_state(helpers.config())
+        assert halted.values["halted"] == f"gate {name}: no decision within {after} (halt)"
+        assert board.calls_for_task(gate.triggers_step) == []
+        return
+    values = await _finish(g, late)
+    assert values.get("result") is not None
+    stored = {r["id"]: r for r in values["gates"][name]["records"]}
+    if behaviour == "proceed":
+        assert _received(board, gate) == []
+        assert all(stored[r["id"]]["decision"] is None for r in records)
+        return
+    assert _received(board, gate) == _fields(gate, [r["fields"] for r in chosen])
+    manager = agents.manager_of(team.PIPELINE[gate.after_step].agent_key)
+    assert board.calls_for_task(f"escalate:{name}")[0].agent_key == manager
+    for record in records:
+        expected = ("approve", f"agent:{manager}") if record in chosen else ("skip", "timeout")
+        assert (stored[record["id"]]["decision"], stored[record["id"]]["decided_by"]) == expected
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+async def test_invalid_decisions_fail_the_gate_without_a_model_call(
+    name: str, team_env: dict[str, str], board: FakeBoard
+) -> None:
+    g = helpers.build(board)
+    snapshot = await helpers.run_until_gate(g, name)
+    first = helpers.request_of(snapshot, name)["records"][0]["id"]
+    before = len(board.calls)
+    bad = [{"record": "r999", "action": "approve"}, {"record": first, "action": "publish it"}]
+
+    with pytest.raises(nodes.GateDecisionError) as raised:
+        await g.ainvoke(helpers.decide(snapshot.interrupts, {name: bad}), helpers.config())
+
+    assert f"gate {name}: unknown record 'r999'" in raised.value.problems
+    assert any(f"record {first}: unknown action 'publish it'" in p for p in raised.value.problems)
+    assert len(board.calls) == before
+
+
+# --- synthetic pipelines: what this team's shape may not show -------------------------------
+
+
+def _records_model(*fields: str) -> type[BaseModel]:
+    record = create_model("SyntheticRecord", **{f: (str, ...) for f in fields})  # type: ignore[call-overload]
+    return create_model("SyntheticRecords", records=(list[record], ...))  # type: ignore[valid-type]
+
+
+def _synthetic(
+    monkeypatch: pytest.MonkeyPatch,
+    steps: dict[str, tuple[str, ...]],
+    reviews: dict[str, tuple[str, str, gates.OnReject]],
+    final: str,
+) -> None:
+    """Replace the team's pipeline: steps (key -> depends_on), gates (name -> after,
+    triggers, onReject); every step is run by the team's first agent."""
+    agent_key = next(iter(team.AGENTS))
+    monkeypatch.setattr(team, "MODE", "pipeline")
+    monkeypatch.setattr(
+        team,
+        "PIPELINE",
+        {
+            key: runtime.StepSpec(agent_key=agent_key, label=f"Synthetic {key}", depends_on=deps)
+            for key, deps in steps.items()
+        },
+    )
+    monkeypatch.setattr(
+        team,
+        "GATES",
+        {
+            name: gates.GateSpec(
+                name=name,
+                type="decision",
+                after_step=after,
+                triggers_step=triggers,
+                fields=("title",),
+                trigger="any_approved",
+                on_reject=on_reject,
+            )
+            for name, (after, triggers, on_reject) in reviews.items()
+        },
+    )
+    monkeypatch.setattr(team, "FINAL_STEP", final)
+    for after, _, _ in reviews.values():
+        monkeypatch.setitem(state.RECORD_MODELS, after, _records_model("title"))
+
+
+async def test_a_halt_stops_every_parallel_branch(
+    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a -> gate g (halt) -> c, and beside it a long branch b1 .. b5; z joins both.
+    branch = {f"b{n}": ((f"b{n - 1}",) if n > 1 else ()) for n in range(1, 6)}
+    steps = {"a": (), **branch, "c": ("a",), "z": ("c", "b5")}
+    _synthetic(monkeypatch, steps, {"g": ("a", "c", "halt")}, final="z")
+    g = helpers.wire(board.model_for, InMemorySaver())
+    await g.ainvoke(helpers.start(), helpers.config())
+    snapshot = await g.aget_state(helpers.config())
+    request = helpers.request_of(snapshot, "g")
+    ran_before = {call.task for call in board.calls}
+    assert {"b1", "b2"} <= ran_before and "b5" not in ran_before
+
+    reject = [{"record": request["records"][0]["id"], "action": "reject"}]
+    await g.ainvoke(helpers.decide(snapshot.interrupts, {"g": reject}), helpers.config())
+
+    halted = await g.aget_state(helpers.config())
+    assert halted.values["halted"] == "gate g: rejected r1 (onReject: halt)"
+    assert halted.next == ()
+    for key in ("b4", "b5", "c", "z"):
+        assert board.calls_for_task(key) == [], f"step {key} ran after the halt"
+    assert halted.values.get("result") is None
+
+
+async def test_two_gates_waiting_at_once_resume_by_interrupt_id(
+    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps = {"a1": (), "a2": (), "c": ("a1", "a2")}
+    reviews: dict[str, tuple[str, str, gates.OnReject]] = {
+        "g1": ("a1", "c", "skip"),
+        "g2": ("a2", "c", "skip"),
+    }
+    _synthetic(monkeypatch, steps, reviews, final="c")
+    g = helpers.wire(board.model_for, InMemorySaver())
+    await g.ainvoke(helpers.start(), helpers.config())
+    snapshot = await g.aget_state(helpers.config())
+    assert sorted(i.value["gate"] for i in snapshot.interrupts) == ["g1", "g2"]
+    first = {name: helpers.request_of(snapshot, name)["records"][0] for name in ("g1", "g2")}
+    decisions = {
+        "g1": [gates.DecisionItem(record=first["g1"]["id"], action="approve")],
+        "g2": [gates.DecisionItem(record=first["g2"]["id"], action="Approve")],
+    }
+
+    await g.ainvoke(main.resume_command(snapshot.interrupts, decisions), helpers.config())
+
+    done = await g.aget_state(helpers.config())
+    assert done.next == () and done.values.get("result") is not None
+    (call,) = board.calls_for_task("c")
+    for name in ("g1", "g2"):
+        assert helpers.approved_records(call, name) == [first[name]["fields"]]

@@ -1,0 +1,187 @@
+"""The pipeline as a StateGraph: the wiring, what each step receives, parallel branches in
+one super-step, joins, node timeouts and what the state keeps.
+
+Emitted for teams with a pipeline.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import time
+from typing import Any
+
+import fakes
+import helpers
+import pytest
+from fakes import Call, FakeBoard
+from project import main, models, nodes, runtime, state, team
+
+pytestmark = pytest.mark.anyio
+
+if team.MODE != "pipeline":
+    pytest.skip("the team has no pipeline", allow_module_level=True)
+
+
+def test_graph_py_wires_the_contract() -> None:
+    generated = helpers.build(FakeBoard())
+    expected = helpers.wire(FakeBoard().model_for, escalation=False)
+
+    assert helpers.topology(generated) == helpers.topology(expected)
+    assert helpers.joins(generated) == helpers.joins(expected)
+    for key, step in team.PIPELINE.items():
+        waits = helpers.waits_for(key)
+        if len(waits) > 1:  # one list edge: LangGraph waits for all of them
+            assert (tuple(sorted(waits)), nodes.step_node(key)) in helpers.joins(generated), key
+        assert set(step.depends_on) <= set(helpers.steps_before(key)), key
+
+
+def test_node_timeouts_are_the_agents_timeouts() -> None:
+    generated = helpers.build(FakeBoard())
+    for key, step in team.PIPELINE.items():
+        node = generated.builder.nodes[nodes.step_node(key)]
+        assert node.timeout is not None, key
+        assert node.timeout.run_timeout == models.MODELS[step.agent_key].timeout_s, key
+
+
+async def _run_with_tasks(board: FakeBoard) -> tuple[dict[str, Any], dict[str, list[int]]]:
+    """A whole run (every record approved); the final state and each node's super-steps."""
+    g = helpers.build(board)
+    steps: dict[str, list[int]] = {}
+    payload: Any = helpers.start()
+    for _ in range(len(team.GATES) * 4 + 1):
+        async for event in g.astream(payload, helpers.config(), stream_mode="debug"):
+            if event["type"] == "task":
+                steps.setdefault(event["payload"]["name"], []).append(event["step"])
+        snapshot = await g.aget_state(helpers.config())
+        if not snapshot.interrupts:
+            return snapshot.values, steps
+        payload = helpers.approve_all(snapshot.interrupts)
+    raise AssertionError("the run kept waiting for review")
+
+
+async def test_each_step_receives_exactly_what_it_waits_for(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    values, _ = await _run_with_tasks(board)
+
+    dumped = json.dumps(values["inputs"], indent=2, ensure_ascii=False)
+    for key, step in team.PIPELINE.items():
+        calls = board.calls_for_task(key)
+        assert calls, f"step {key} did not run"
+        assert {call.agent_key for call in calls} == {step.agent_key}, key
+        task = calls[0].human
+        assert f"{task}\n\n".startswith(f"{step.label}\n\nRun inputs (JSON):\n{dumped}\n\n"), key
+        gates_in = nodes.gates_into(key)
+        gated = {team.GATES[name].after_step for name in gates_in}
+        plain = [dep for dep in step.depends_on if dep not in gated]
+        for dep in plain:
+            label = team.PIPELINE[dep].label
+            assert f"Output of step {dep} ({label}):\n{values['answers'][dep]}" in task, key
+        assert task.count("Output of step ") == len(plain), key
+        for name in gates_in:
+            assert helpers.approved_records(calls[0], name) == values["approved"][name]
+        assert task.count(" approved at gate ") == len(gates_in), key
+
+
+def _siblings() -> list[tuple[str, str]]:
+    """Step pairs that wait for exactly the same nodes: they run in one super-step."""
+    return [
+        (a, b)
+        for a, b in itertools.combinations(team.PIPELINE, 2)
+        if set(helpers.waits_for(a)) == set(helpers.waits_for(b))
+    ]
+
+
+@pytest.mark.parametrize("pair", _siblings() or [None])
+async def test_parallel_branches_run_in_one_super_step(
+    pair: tuple[str, str] | None, team_env: dict[str, str], board: FakeBoard
+) -> None:
+    if pair is None:
+        pytest.skip("no two steps of this pipeline wait for the same steps")
+
+    _, steps = await _run_with_tasks(board)
+
+    first, second = (steps[nodes.step_node(key)] for key in pair)
+    assert first == second, pair
+    # ...and their model calls overlap in time when they take a while.
+    board.calls.clear()
+    board.delay = 0.2
+    await _run_with_tasks(board)
+    a, b = (board.calls_for_task(key)[0] for key in pair)
+    assert a.started < b.ended and b.started < a.ended, pair
+
+
+async def test_a_step_runs_once_after_everything_it_waits_for(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    _, steps = await _run_with_tasks(board)
+
+    for key in team.PIPELINE:
+        (mine,) = steps[nodes.step_node(key)]
+        for waited in helpers.waits_for(key):
+            assert max(steps[waited]) < mine, (key, waited)
+        assert len(board.calls_for_task(key)) == 1, key
+    (last,) = steps["finalize"]
+    assert all(max(ran) <= last for ran in steps.values())
+
+
+async def test_the_final_step_answer_is_the_team_result(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    values, _ = await _run_with_tasks(board)
+
+    final = board.calls_for_task(str(team.FINAL_STEP))[-1]
+    assert final.structured_tool() == state.TeamResult.__name__
+    expected = state.TeamResult.model_validate_json(values["answers"][team.FINAL_STEP])
+    assert values["result"] == expected.model_dump(mode="json", by_alias=True)
+    state.TeamResult.model_validate(values["result"])
+
+
+async def test_a_slow_step_hits_its_node_timeout_with_a_clear_message(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first = next(iter(team.PIPELINE))
+    agent_key = team.PIPELINE[first].agent_key
+    spec = dataclasses.replace(models.MODELS[agent_key], timeout_s=0.2)
+    monkeypatch.setitem(models.MODELS, agent_key, spec)
+    board.delay = 5.0
+
+    started = time.monotonic()
+    code = await main.amain(helpers.run_argv())
+
+    assert code == runtime.EXIT_FAILED
+    assert time.monotonic() - started < 3.0
+    err = capsys.readouterr().err
+    node = nodes.step_node(first)
+    assert f"Run failed: Node '{node}' exceeded its run timeout of 0.200s" in err
+    assert "A step is bounded by its agent's timeout" in err
+
+
+async def test_answers_are_stored_without_secret_values(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    if not team.SECRETS:
+        pytest.skip("the team has no secrets")
+    secret = team_env[team.SECRETS[0]]
+    first = next(iter(team.PIPELINE))
+
+    def leak(call: Call) -> Any:
+        # The first step's answer quotes the secret, in a string field when structured.
+        reply = board.generic_reply(call)
+        if not reply.tool_calls:
+            return f"note {secret}"
+        dumped = json.dumps(reply.tool_calls[0]["args"]).replace('"sample ', f'"{secret} ', 1)
+        return fakes.tool_call(reply.tool_calls[0]["name"], **json.loads(dumped))
+
+    board.script_task(first, leak)
+
+    values, _ = await _run_with_tasks(board)
+
+    text = json.dumps(values)
+    assert secret not in text
+    assert runtime.REDACTED in values["answers"][first]

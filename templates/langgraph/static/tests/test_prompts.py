@@ -1,0 +1,149 @@
+"""Prompts reach the model verbatim, as each agent's system prompt, with only {{NAME}}
+substituted; the run's inputs reach the agents as JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import helpers
+import pytest
+from fakes import FakeBoard
+from project import agents, nodes, prompts, team
+
+pytestmark = pytest.mark.anyio
+
+# A stand-in for every agent's prompt: everything a template engine could touch.
+TRICKY_PROMPT = (
+    "  \n Env: {{ENV_NAME}} | Input: {{INPUT_UPPER}} | {{input_name}}\n"
+    "Keep {word}, {input}, {tools}, {tool_names}, {messages}, {agent_scratchpad}.\n"
+    'JSON: {"json": 1} and {{"double": 2}}\n'
+    "Quotes: \"\"\"triple\"\"\" and '''single'''\n"
+    "Backslashes: C:\\new\\table \\n \\\\ \\1\n"
+    "Unicode: ünïcødé — 東京 🚀\n"
+    "Unknown: {{NOT_DECLARED}} {{ spaced }} {{{ENV_NAME}}}\n"
+    "\tTabbed\r\nCRLF end\n\n  "
+)
+ENV_VALUE = "Acme \\1 {Corp} \\g<0>"
+INPUT_VALUE = "Charged {tools} twice \\n"
+
+
+def _tricky_names() -> tuple[str | None, str | None]:
+    """A secret or variable, and a free-text input, of this team (if it has them)."""
+    env_names = [*team.SECRETS, *team.VARIABLES]
+    return (env_names[0] if env_names else None), helpers.string_input()
+
+
+def _tricky_prompt() -> str:
+    env_name, input_name = _tricky_names()
+    text = TRICKY_PROMPT.replace("ENV_NAME", env_name or "NO_ENV_NAME")
+    text = text.replace("INPUT_UPPER", (input_name or "no_input").upper())
+    return text.replace("input_name", input_name or "no_input")
+
+
+def _expected_tricky() -> str:
+    """What the model must receive, written out by plain replacement (not prompts.render)."""
+    env_name, input_name = _tricky_names()
+    text = _tricky_prompt()
+    if env_name is not None:
+        text = text.replace("{{" + env_name + "}}", ENV_VALUE)
+    if input_name is not None:
+        text = text.replace("{{" + input_name.upper() + "}}", INPUT_VALUE)
+        text = text.replace("{{" + input_name + "}}", INPUT_VALUE)
+    return text
+
+
+def _tricky_inputs() -> dict[str, Any]:
+    inputs = helpers.valid_inputs()
+    input_name = helpers.string_input()
+    if input_name is not None:
+        inputs[input_name] = INPUT_VALUE
+    return inputs
+
+
+async def _reach_every_agent(board: FakeBoard, inputs: dict[str, Any]) -> None:
+    """A whole run (every gate approved); agents no run reaches get one task each."""
+    await helpers.run_to_end(helpers.build(board), inputs)
+    team_agents = nodes.TeamNodes(board.model_for).agents
+    for agent_key in team.AGENTS:
+        if agent_key not in helpers.reached_agents():
+            await team_agents.ask(agent_key, helpers.resolved(inputs), "Say hello.", "probe")
+
+
+def test_prompt_files_hold_the_definition_prompts_byte_for_byte() -> None:
+    prompts.raw_prompt.cache_clear()
+    for agent_key, prompt in helpers.definition_prompts().items():
+        assert prompts.raw_prompt(agent_key) == prompt, agent_key
+    assert set(helpers.definition_prompts()) == set(team.AGENTS)
+
+
+async def test_every_agent_receives_its_prompt_with_values_filled_in(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    inputs = helpers.valid_inputs()
+
+    await _reach_every_agent(board, inputs)
+
+    values = {name: team_env[name] for name in [*team.SECRETS, *team.VARIABLES]}
+    for name, value in helpers.resolved(inputs).items():
+        text = value if isinstance(value, str) else json.dumps(value)
+        values[name] = values[name.upper()] = text
+    for agent_key, prompt in helpers.definition_prompts().items():
+        expected = prompt
+        for name, value in values.items():
+            expected = expected.replace("{{" + name + "}}", value)
+        calls = board.calls_of(agent_key)
+        assert calls, f"{agent_key} was never called"
+        for call in calls:
+            assert call.system == (expected or None), agent_key
+
+
+async def test_a_tricky_prompt_reaches_every_agent_exactly(
+    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env_name, _ = _tricky_names()
+    if env_name is not None:
+        monkeypatch.setenv(env_name, ENV_VALUE)
+    monkeypatch.setattr(prompts, "raw_prompt", lambda key: _tricky_prompt())
+
+    await _reach_every_agent(board, _tricky_inputs())
+
+    for agent_key in team.AGENTS:
+        assert board.calls_of(agent_key)[0].system == _expected_tricky(), agent_key
+
+
+async def test_run_inputs_reach_the_first_agent_as_json(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    inputs = _tricky_inputs()
+
+    await helpers.run_to_end(helpers.build(board), inputs)
+
+    dumped = json.dumps(helpers.resolved(inputs), indent=2, ensure_ascii=False)
+    first = board.calls[0]
+    assert first.agent_key == (
+        agents.entry_agent()
+        if team.MODE == "hierarchy"
+        else next(iter(team.PIPELINE.values())).agent_key
+    )
+    assert f"Run inputs (JSON):\n{dumped}" in first.human
+
+
+def test_render_replaces_known_names_only() -> None:
+    values = {"A": "x\\1", "b": "{y}"}
+    assert prompts.render("{{A}}-{{b}}-{{C}}-{A}-{{ A }}", values) == "x\\1-{y}-{{C}}-{A}-{{ A }}"
+
+
+def test_inputs_are_reachable_by_name_and_upper_cased() -> None:
+    values = prompts.placeholder_values(
+        ["KEY", "ABSENT"], {"KEY": "v", "OTHER": "o"}, {"topic": "t", "n": 3, "tags": ["a"]}
+    )
+    assert values == {
+        "topic": "t",
+        "TOPIC": "t",
+        "n": "3",
+        "N": "3",
+        "tags": '["a"]',
+        "TAGS": '["a"]',
+        "KEY": "v",
+    }

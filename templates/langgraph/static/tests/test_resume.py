@@ -1,0 +1,242 @@
+"""Durable runs through the runner: a run stops at a gate (exit 3), says what awaits review,
+and continues from the SQLite checkpoint, in this process or in a new one."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import helpers
+import pytest
+from fakes import FakeBoard
+from project import PACKAGE, llms, main, runtime, state, team
+
+pytestmark = pytest.mark.anyio
+
+NO_GATES = "the team has no gates: a run never waits for review"
+
+
+def _thread_of(err: str) -> str:
+    """The thread id the runner announces on stderr."""
+    line = next(line for line in err.splitlines() if line.startswith("Thread "))
+    return line.split()[1]
+
+
+async def _pause(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """Start a run without a reviewer: it stops at the first gate. The pending summary."""
+    code = await main.amain(helpers.run_argv())
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_PENDING, out.err
+    summary: dict[str, Any] = json.loads(out.out)
+    assert _thread_of(out.err) == summary["thread_id"]
+    return summary
+
+
+async def test_resume_of_an_unknown_thread_is_refused(
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert await main.amain(["resume", "no-such-thread"]) == runtime.EXIT_CONFIG
+    assert "thread no-such-thread not found" in capsys.readouterr().err
+    assert board.calls == []
+
+
+async def test_a_finished_run_is_not_resumed(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    helpers.approve_everything(monkeypatch)
+    assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_OK
+    thread_id = _thread_of(capsys.readouterr().err)
+    calls = len(board.calls)
+
+    assert await main.amain(["resume", thread_id]) == runtime.EXIT_CONFIG
+
+    assert f"thread {thread_id} is not waiting for review" in capsys.readouterr().err
+    assert len(board.calls) == calls
+
+
+async def test_a_run_stops_at_a_gate_and_says_what_awaits_review(
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+
+    summary = await _pause(capsys)
+
+    assert summary["status"] == "pending"
+    (name,) = summary["gates"]
+    gate = team.GATES[name]
+    waiting = summary["gates"][name]
+    assert waiting["step"] == gate.after_step and waiting["round"] == 1
+    assert waiting["actions"] == [action.label for action in gate.actions]
+    assert len(waiting["records"]) == board.list_length
+    for record in waiting["records"]:
+        assert set(record["fields"]) == set(gate.fields)
+    template = json.loads(Path(summary["decisions_file"]).read_text(encoding="utf-8"))
+    assert template == {
+        name: [
+            {"record": r["record"], "fields": r["fields"], "action": "", "feedback": ""}
+            for r in waiting["records"]
+        ]
+    }
+    thread_id = summary["thread_id"]
+    expected = f"{PACKAGE} resume {thread_id} --decisions {summary['decisions_file']}"
+    assert summary["resume"] == expected
+    assert board.calls_for_task(gate.triggers_step) == []
+
+
+async def test_resuming_without_decisions_keeps_the_run_waiting(
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    summary = await _pause(capsys)
+    calls = len(board.calls)
+
+    code = await main.amain(["resume", summary["thread_id"], "--no-interactive"])
+
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_PENDING, out.err
+    assert json.loads(out.out)["gates"] == summary["gates"]
+    assert len(board.calls) == calls
+
+
+async def test_a_paused_run_resumes_in_a_new_process(
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    summary = await _pause(capsys)
+    thread_id = summary["thread_id"]
+    finished = {call.task for call in board.calls}
+    (first_gate,) = summary["gates"]
+    log = tmp_path / "calls.jsonl"
+    env = {
+        **os.environ,
+        llms.FACTORY_ENV: "fakes:model_from_env",
+        "FAKE_LLM_LOG": str(log),
+        "FAKE_LLM_LIST_LENGTH": str(board.list_length),
+        "PYTHONPATH": os.pathsep.join(
+            [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+        ),
+    }
+    command = [sys.executable, "-m", f"{PACKAGE}.main", "resume", thread_id, "--no-interactive"]
+    path = helpers.write_decisions(tmp_path / "d0.json", helpers.approve_pending(summary))
+
+    done = subprocess.run(
+        [*command, "--decisions", str(path)], env=env, capture_output=True, text=True, timeout=120
+    )
+    for attempt in range(1, len(team.GATES) + 1):  # later gates: approve them too
+        if done.returncode != runtime.EXIT_PENDING:
+            break
+        decisions = helpers.approve_pending(json.loads(done.stdout))
+        path = helpers.write_decisions(tmp_path / f"d{attempt}.json", decisions)
+        done = subprocess.run(
+            [*command, "--decisions", str(path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    assert done.returncode == runtime.EXIT_OK, done.stderr
+    state.TeamResult.model_validate(json.loads(done.stdout))
+    calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert calls, "the new process called no model"
+    assert not finished & {call["task"] for call in calls}, "finished steps ran again"
+    gate = team.GATES[first_gate]
+    triggered = next(call for call in calls if call["task"] == gate.triggers_step)
+    task = next(m["content"] for m in triggered["messages"] if m["type"] == "human")
+    marker = f"approved at gate {first_gate} (JSON):\n"
+    received, _ = json.JSONDecoder().raw_decode(task[task.index(marker) + len(marker) :])
+    approved = [r["fields"] for r in summary["gates"][first_gate]["records"]]
+    assert [{f: row[f] for f in gate.fields} for row in received] == approved
+
+
+async def test_invalid_decisions_are_refused_before_anything_runs(
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    summary = await _pause(capsys)
+    thread_id = summary["thread_id"]
+    (name,) = summary["gates"]
+    first = summary["gates"][name]["records"][0]["record"]
+    calls = len(board.calls)
+    bad = [{"record": "r999", "action": "approve"}, {"record": first, "action": "publish it"}]
+    path = helpers.write_decisions(tmp_path / "d.json", {name: bad, "no-such-gate": []})
+
+    assert await main.amain(["resume", thread_id, "--decisions", str(path)]) == 2
+
+    err = capsys.readouterr().err
+    assert f"gate {name}: unknown record 'r999'" in err
+    assert f"record {first}: unknown action 'publish it'" in err
+    assert f"gate 'no-such-gate' is not waiting for review in thread {thread_id}" in err
+    assert len(board.calls) == calls
+    unreadable = tmp_path / "bad.json"
+    unreadable.write_text('{"gate": "not a list"}', encoding="utf-8")
+    assert await main.amain(["resume", thread_id, "--decisions", str(unreadable)]) == 2
+    assert "a decisions file maps each gate name to a list of decisions" in (
+        capsys.readouterr().err
+    )
+
+
+async def test_review_at_the_terminal(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    helpers.approve_everything(monkeypatch)
+
+    code = await main.amain(helpers.run_argv(interactive=True))
+
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_OK, out.err
+    state.TeamResult.model_validate(json.loads(out.out))
+    for name, gate in team.GATES.items():
+        count = board.list_length
+        header = (
+            f"Review gate {name} ({gate.type}) after step {gate.after_step}: {count} record(s)."
+        )
+        assert header in out.err
+        menu = "  ".join(f"[{n}] {a.label}" for n, a in enumerate(gate.actions, start=1))
+        assert f"Actions: {menu}" in out.err
+
+
+async def test_the_run_deadline_counts_the_work_of_every_process(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    summary = await _pause(capsys)
+    thread_id = summary["thread_id"]
+    with sqlite3.connect(Path(".envelope") / main.CHECKPOINTS) as db:
+        query = "SELECT spent_ms FROM envelope_runs WHERE thread_id = ?"
+        (spent,) = db.execute(query, (thread_id,)).fetchone()
+    assert spent > 0
+    path = helpers.write_decisions(tmp_path / "d.json", helpers.approve_pending(summary))
+    calls = len(board.calls)
+    resume = ["resume", thread_id, "--decisions", str(path), "--no-interactive"]
+
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", spent)  # all of it used before the pause
+    assert await main.amain(resume) == runtime.EXIT_TIMEOUT
+    assert "Run deadline exceeded" in capsys.readouterr().err
+    assert len(board.calls) == calls
+
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", spent + 60_000)
+    assert await main.amain(resume) in (runtime.EXIT_OK, runtime.EXIT_PENDING)
+    assert len(board.calls) > calls

@@ -1,0 +1,492 @@
+"""The whole team run offline: the runner, inputs, environment, models, limits, egress."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import fakes
+import helpers
+import httpx
+import pytest
+from fakes import Call, FakeBoard
+from langchain_core.language_models import BaseChatModel
+from langgraph.errors import GraphRecursionError
+from project import (
+    PACKAGE,
+    agents,
+    graph,
+    llms,
+    main,
+    models,
+    nodes,
+    policy,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+pytestmark = pytest.mark.anyio
+
+PROVIDER_MODULES = (
+    "langchain_anthropic",
+    "langchain_openai",
+    "langchain_google_genai",
+    "langchain_mistralai",
+    "langchain_openrouter",
+    "anthropic",
+    "openai",
+    "google",
+    "mistralai",
+    "openrouter",
+)
+
+
+def _result_keys() -> set[str]:
+    return {field.alias or name for name, field in state.TeamResult.model_fields.items()}
+
+
+# --- the runner ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["inputs-json", "flags"])
+async def test_a_run_prints_the_team_result(
+    how: str,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    helpers.approve_everything(monkeypatch)
+    argv = helpers.run_argv(interactive=True)
+    if how == "flags":
+        argv = ["run", *helpers.as_flags(helpers.valid_inputs()), *argv[2:]]
+
+    code = await main.amain(argv)
+
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_OK, out.err
+    result = json.loads(out.out)
+    state.TeamResult.model_validate(result)
+    assert set(result) == _result_keys()
+    assert board.calls, "no model was called"
+
+
+async def test_omitted_inputs_take_their_defaults(
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str]
+) -> None:
+    given = {
+        name: helpers.sample_input(name, spec)
+        for name, spec in team.INPUTS.items()
+        if spec.required and spec.default is runtime.NO_DEFAULT
+    }
+
+    await main.amain(helpers.run_argv(given))
+
+    expected = {**given}
+    for name, spec in team.INPUTS.items():
+        if spec.default is not runtime.NO_DEFAULT:
+            expected[name] = spec.default
+    expected = {name: expected[name] for name in team.INPUTS if name in expected}
+    dumped = json.dumps(expected, indent=2, ensure_ascii=False)
+    assert f"Run inputs (JSON):\n{dumped}" in board.calls[0].human
+
+
+async def test_missing_env_is_reported_all_at_once_before_any_model_call(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    labels = helpers.env_labels()
+    kept = labels[0] if len(labels) > 1 else None
+    for label in labels:
+        if label != kept:
+            for name in label.split(" or "):
+                monkeypatch.delenv(name, raising=False)
+
+    code = await main.amain(helpers.run_argv())
+
+    err = capsys.readouterr().err
+    assert code == runtime.EXIT_CONFIG
+    missing = [label for label in labels if label != kept]
+    assert f"Missing {len(missing)} required environment variable(s):" in err
+    for label in missing:
+        assert f"  - {label}\n" in err
+    if kept is not None:
+        assert f"  - {kept}\n" not in err
+    assert board.calls == []
+
+
+async def test_the_graph_checks_the_environment_before_any_model_call(
+    board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = [*team.SECRETS, *team.VARIABLES]
+    if not names:
+        pytest.skip("the team requires no secrets or variables")
+    for name in names:
+        monkeypatch.delenv(name, raising=False)
+
+    with pytest.raises(runtime.MissingEnvError) as raised:
+        await helpers.build(board).ainvoke(helpers.start(), helpers.config())
+
+    assert raised.value.missing == names
+    assert board.calls == []
+
+
+def _invalid_cases() -> list[tuple[str, list[str], str]]:
+    valid = helpers.valid_inputs()
+    wrong = {"string": 5, "number": "many", "boolean": "yes", "object": [1], "array": {"a": 1}}
+
+    def with_inputs(changes: dict[str, Any], *, drop: str | None = None) -> list[str]:
+        inputs = {**valid, **changes}
+        inputs.pop(drop or "", None)
+        return ["--inputs", json.dumps(inputs)]
+
+    cases = [
+        ("unknown", with_inputs({"envelope_unknown": 1}), "unknown input 'envelope_unknown'"),
+        ("not-an-object", ["--inputs", "[1]"], "--inputs must be a JSON object"),
+        ("not-json", ["--inputs", "{oops"], "--inputs is not valid JSON"),
+    ]
+    for name, spec in team.INPUTS.items():
+        problem = f"input {name!r} must be of type {spec.type}"
+        cases.append((f"{name}-type", with_inputs({name: wrong[spec.type]}), problem))
+        if spec.enum is not None:
+            problem = f"input {name!r} must be one of: {', '.join(spec.enum)}"
+            cases.append((f"{name}-enum", with_inputs({name: "not-an-option"}), problem))
+        if spec.required and spec.default is runtime.NO_DEFAULT:
+            problem = f"input {name!r} is required"
+            cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
+        if spec.type in ("number", "boolean") and spec.flag is not None:
+            cases.append((f"{name}-flag", [spec.flag, "many"], f"{spec.flag}: expected"))
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [(argv, problem) for _, argv, problem in _invalid_cases()],
+    ids=[case for case, _, _ in _invalid_cases()],
+)
+async def test_invalid_inputs_stop_the_run_before_any_model_call(
+    argv: list[str],
+    problem: str,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert await main.amain(argv) == runtime.EXIT_CONFIG
+    assert problem in capsys.readouterr().err
+    assert board.calls == []
+
+
+async def test_invalid_inputs_given_to_the_graph_fail_before_any_model_call(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    bad = {**helpers.valid_inputs(), "envelope_unknown": 1}
+
+    with pytest.raises(runtime.InputError, match="unknown input 'envelope_unknown'"):
+        await helpers.build(board).ainvoke({"inputs": bad}, helpers.config())
+
+    assert board.calls == []
+
+
+async def test_the_run_deadline_stops_the_run_with_a_clear_message(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 500)
+    board.delay = 5.0
+
+    started = time.monotonic()
+    code = await main.amain(helpers.run_argv())
+    elapsed = time.monotonic() - started
+
+    assert code == runtime.EXIT_TIMEOUT
+    assert elapsed < 3.0, "the deadline did not cancel the model call in flight"
+    assert (
+        "Run deadline exceeded: the team did not finish within 500 ms (timeout.runMs)"
+        in capsys.readouterr().err
+    )
+    assert board.calls, "no model call started"
+    assert all(call.ended == 0.0 for call in board.calls), "a model call finished"
+
+
+async def test_the_recursion_limit_stops_a_looping_graph(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(team, "RECURSION_LIMIT", 2)
+
+    code = await main.amain(helpers.run_argv())
+
+    assert code == runtime.EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "Run failed: more than 2 steps (team.RECURSION_LIMIT)" in err
+    assert "Recursion limit of 2 reached" in err
+
+
+async def test_the_recursion_limit_bounds_every_agent(
+    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    limit = 7
+    monkeypatch.setattr(team, "RECURSION_LIMIT", limit)
+    agent_key = next(iter(team.AGENTS))
+    # A model that never stops calling a tool that does not exist.
+    board.script(agent_key, *[fakes.tool_call("no_such_tool") for _ in range(500)])
+    team_agents = nodes.TeamNodes(board.model_for).agents
+
+    with pytest.raises(GraphRecursionError):
+        await team_agents.ask(
+            agent_key, helpers.resolved(helpers.valid_inputs()), "Loop.", "probe", state.TeamResult
+        )
+
+    assert 1 < len(board.calls_of(agent_key)) <= limit
+
+
+# --- models ------------------------------------------------------------------------------------
+
+
+async def test_each_agent_gets_its_configured_model_arguments(
+    team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[tuple[str, dict[str, Any]]] = []
+
+    def record(model: str, **kwargs: Any) -> BaseChatModel:
+        built.append((model, kwargs))
+        return FakeBoard().model_for("recorded")
+
+    monkeypatch.setattr(llms, "init_chat_model", record)
+
+    for agent_key, spec in models.MODELS.items():
+        built.clear()
+        models.model_for(agent_key)
+        ((model, kwargs),) = built
+        assert model == llms.model_id(spec), agent_key
+        assert kwargs.get("temperature") == spec.temperature, agent_key
+        assert kwargs.get("max_tokens") == spec.max_tokens, agent_key
+        # Each integration's own unit for the request timeout.
+        expected = {"mistralai": -(-spec.timeout_s // 1), "openrouter": spec.timeout_s * 1000}
+        timeout = expected.get(llms.provider(model), spec.timeout_s)
+        assert kwargs["timeout"] == timeout, agent_key
+
+
+async def test_langchain_builds_every_configured_provider(team_env: dict[str, str]) -> None:
+    seen: set[str] = set()
+    for agent_key, spec in models.MODELS.items():
+        prefix = llms.provider(llms.model_id(spec))
+        if prefix in seen:
+            continue
+        seen.add(prefix)
+        chat = models.model_for(agent_key)
+        assert isinstance(chat, BaseChatModel) and not isinstance(chat, fakes.FakeChatModel)
+        name = llms.model_id(spec).partition(":")[2]
+        names = [str(getattr(chat, a, "")) for a in ("model", "model_name")]
+        assert any(found.endswith(name) for found in names), (agent_key, names)
+        if spec.temperature is not None:
+            assert getattr(chat, "temperature", None) == spec.temperature, agent_key
+        timeout = llms.model_kwargs(spec)["timeout"]
+        held = [getattr(chat, a, None) for a in ("timeout", "default_request_timeout")]
+        held.append(getattr(chat, "request_timeout", None))
+        assert timeout in held, (agent_key, held)
+
+
+@pytest.mark.parametrize("prefix", sorted(llms.PROVIDER_KEYS))
+def test_every_provider_takes_the_model_arguments_in_its_own_units(
+    prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = llms.ModelSpec(model=f"{prefix}:envelope-test", timeout_s=12.5, temperature=0.2)
+    kwargs = llms.model_kwargs(spec)
+    expected = {"mistralai": 13, "openrouter": 12500}.get(prefix, 12.5)
+    assert kwargs == {"temperature": 0.2, "timeout": expected}
+    package = f"langchain_{prefix}" if prefix != "google_genai" else "langchain_google_genai"
+    if importlib.util.find_spec(package) is None:
+        pytest.skip(f"{package} is not installed (no agent of this team uses {prefix})")
+    requirement = llms.PROVIDER_KEYS[prefix]
+    monkeypatch.setenv(requirement if isinstance(requirement, str) else requirement[0], "unused")
+    # The real constructor validates the types (an integer timeout for some integrations).
+    chat = llms.build_chat_model("probe", spec)
+    held = [getattr(chat, a, None) for a in ("timeout", "default_request_timeout")]
+    assert expected in [*held, getattr(chat, "request_timeout", None)]
+
+
+def test_provider_keys_are_required_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected: list[runtime.EnvRequirement] = []
+    for spec in models.MODELS.values():
+        needed = llms.PROVIDER_KEYS.get(llms.provider(llms.model_id(spec)))
+        if needed is not None and needed not in expected:
+            expected.append(needed)
+    assert llms.required_env(models.MODELS) == expected
+
+
+def test_an_agent_without_a_model_uses_model_else_the_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec = llms.ModelSpec(model=None, timeout_s=30)
+    assert llms.model_id(spec) == llms.DEFAULT_MODEL
+    assert llms.required_env({"a": spec}) == [llms.PROVIDER_KEYS[llms.provider(llms.DEFAULT_MODEL)]]
+    monkeypatch.setenv(llms.MODEL_ENV, "google:gemini-2.5-flash")
+    assert llms.model_id(spec) == "google_genai:gemini-2.5-flash"
+    assert llms.required_env({"a": spec}) == [("GOOGLE_API_KEY", "GEMINI_API_KEY")]
+    assert llms.model_kwargs(spec) == {"timeout": 30.0}
+
+
+def test_a_model_factory_named_in_the_environment_supplies_every_model(
+    team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(llms.FACTORY_ENV, "fakes:model_from_env")
+    monkeypatch.setenv("FAKE_LLM_LOG", str(tmp_path / "calls.jsonl"))
+    monkeypatch.setattr(fakes, "_process_board", None)
+
+    built = [models.model_for(agent_key) for agent_key in models.MODELS]
+
+    assert all(isinstance(chat, fakes.FakeChatModel) for chat in built)
+    assert [chat.agent_key for chat in built] == list(models.MODELS)
+    assert llms.required_env(models.MODELS) == []
+
+
+def test_importing_the_graph_needs_no_key_and_no_provider_package(tmp_path: Path) -> None:
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.endswith(("_API_KEY", "_TOKEN")) and name not in team.SECRETS
+    }
+    probe = (
+        "import json, sys\n"
+        f"from {PACKAGE} import graph\n"
+        f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {PROVIDER_MODULES!r})\n"
+        "print(json.dumps({'loaded': loaded, 'checkpointer': repr(graph.graph.checkpointer)}))\n"
+    )
+
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"loaded": [], "checkpointer": "None"}
+
+
+def test_the_served_graph_has_no_checkpointer_and_an_explicit_recursion_limit() -> None:
+    assert graph.graph.checkpointer is None
+    assert (graph.graph.config or {}).get("recursion_limit") == team.RECURSION_LIMIT
+    assert set(graph.graph.nodes) == set(helpers.build(FakeBoard()).nodes)
+
+
+# --- access policies and secrets -------------------------------------------------------------
+
+
+def _reached_egress_agent(allowed: bool) -> tuple[str, tuple[str, str]] | None:
+    """An agent with egress that a run reaches, and a request its policy allows/refuses."""
+    env = helpers.test_env()
+    for agent_key in helpers.reached_agents():
+        if agent_key not in team.POLICIES:
+            continue
+        find = helpers.allowed_request if allowed else helpers.refused_request
+        request = find(agent_key, env)
+        if request is not None:
+            return agent_key, request
+    return None
+
+
+async def test_a_refused_request_reaches_the_agent_as_a_tool_result(
+    team_env: dict[str, str], board: FakeBoard, no_network: list[httpx.Request]
+) -> None:
+    target = _reached_egress_agent(allowed=False)
+    if target is None:
+        pytest.skip("no agent that a run reaches has a policy that refuses a request")
+    agent_key, (method, url) = target
+    board.script(agent_key, fakes.tool_call("http_request", method=method, url=url))
+
+    snapshot = await helpers.run_to_end(helpers.build(board))
+
+    assert snapshot.values.get("result") is not None, "the run did not complete"
+    reason = policy.evaluate(team.POLICIES[agent_key], method, url, team_env).reason
+    refusal = f"REFUSED by access policy of {agent_key}: {reason}"
+    results = [m.text for call in board.calls_of(agent_key) for m in call.tool_results()]
+    assert refusal in results, results
+    assert no_network == []
+
+
+async def test_secrets_never_reach_the_checkpoints(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if not team.SECRETS:
+        pytest.skip("the team has no secrets")
+    name = team.SECRETS[0]
+    secret = team_env[name]
+    seen: list[httpx.Request] = []
+
+    def echo(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, text=f"echo {request.headers.get('authorization')}")
+
+    monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(echo))
+    target = _reached_egress_agent(allowed=True)
+    leaky = target[0] if target else helpers.reached_agents()[0]
+    if target is not None:
+        method, url = target[1]
+        header = {"Authorization": "Bearer {{" + name + "}}"}
+        board.script(leaky, fakes.tool_call("http_request", method=method, url=url, headers=header))
+
+    leaked: set[str] = set()
+
+    def leak(call: Call) -> Any:
+        # The agent's answer quotes the secret, in a string field when it is structured.
+        reply = board.generic_reply(call)
+        if reply.tool_calls and reply.tool_calls[0]["name"] == call.structured_tool():
+            text = json.dumps(reply.tool_calls[0]["args"]).replace('"sample ', f'"{secret} ', 1)
+            if secret in text:
+                leaked.add(call.agent_key)
+            return fakes.tool_call(reply.tool_calls[0]["name"], **json.loads(text))
+        if reply.tool_calls:
+            return reply
+        leaked.add(call.agent_key)
+        return f"{reply.text} {secret}"
+
+    # Every agent the run reaches leaks, so answers that land in state (not only tool
+    # results inside an agent's own conversation) carry the secret too.
+    for agent_key in helpers.reached_agents():
+        board.script(agent_key, *[leak] * 20)
+    helpers.approve_everything(monkeypatch)
+
+    code = await main.amain(helpers.run_argv(interactive=True))
+
+    assert code == runtime.EXIT_OK, capsys.readouterr().err
+    if target is not None:
+        assert seen and seen[0].headers["authorization"] == f"Bearer {secret}"
+        results = [m.text for call in board.calls_of(leaky) for m in call.tool_results()]
+        assert f"echo Bearer {runtime.REDACTED}" in "\n".join(results)
+    stored = b"".join(path.read_bytes() for path in Path(".envelope").glob("checkpoints.sqlite*"))
+    assert secret.encode() not in stored
+    # An answer that quoted the secret and is kept in state was stored redacted (checkpoints
+    # hold plain msgpack strings). Answers without a free-text field cannot quote it.
+    kept = {agents.entry_agent()} if team.MODE == "hierarchy" else set(helpers.reached_agents())
+    if leaked & kept:
+        assert runtime.REDACTED.encode() in stored
+    with sqlite3.connect(".envelope/checkpoints.sqlite") as db:
+        (count,) = db.execute("SELECT COUNT(*) FROM checkpoints").fetchone()
+    assert count > 0
+
+
+def test_agents_are_named_by_their_identifiers() -> None:
+    names = [spec.name for spec in team.AGENTS.values()]
+    assert len(set(names)) == len(names)
+    for agent_key, spec in team.AGENTS.items():
+        # create_agent(name=...) is copied to every AIMessage; providers accept [A-Za-z0-9_-].
+        assert spec.name.isascii() and spec.name.replace("_", "").isalnum(), agent_key
+        assert agents.ask_tool_name(agent_key) == f"ask_{spec.name}"
+    assert set(models.MODELS) == set(team.AGENTS)

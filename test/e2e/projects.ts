@@ -1,0 +1,43 @@
+// End to end, for any Python target: every valid definition is exported, installed into the
+// target's cached virtual environment (python/<lock>.lock), linted with ruff, and its own
+// generated test suite is run on the real framework, offline.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { writeDirectory } from "../../src/export/sinks/directory.js";
+import { exportFile, validDefinitions } from "../helpers/export.js";
+import { e2eGate, ensureEnv, installProject, type PythonEnv } from "./python-env.js";
+
+export function runPython(env: PythonEnv, cwd: string, args: string[], extraEnv: Record<string, string> = {}): { code: number; output: string } {
+  const r = spawnSync(env.python, args, {
+    cwd,
+    encoding: "utf8",
+    env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: process.env.HOME, CI: "true", NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1", ...extraEnv },
+    timeout: 300_000,
+  });
+  return { code: r.status ?? -1, output: `${r.stdout}\n${r.stderr}` };
+}
+
+export function describeProjectsOnFramework(target: string, title: string): void {
+  const gate = e2eGate();
+  const work = mkdtempSync(join(tmpdir(), `envelope-e2e-${target}-`));
+
+  describe.runIf(gate.run)(`${title} projects on real ${title}`, () => {
+    let env: PythonEnv;
+    beforeAll(() => {
+      env = ensureEnv(target, gate.python!);
+    }, 1_800_000);
+
+    it.each(validDefinitions())("$name: installs, lints clean, and its tests pass", async ({ name, path }) => {
+      const dir = join(work, name);
+      await writeDirectory(exportFile(path, target), dir);
+      installProject(env, dir);
+      for (const args of [["-m", "ruff", "check", "--no-cache", "."], ["-m", "ruff", "format", "--check", "--no-cache", "."], ["-m", "pytest", "-q", "-p", "no:cacheprovider"]]) {
+        const r = runPython(env, dir, args);
+        expect(r.code, `${name}: python ${args.join(" ")}\n${r.output}`).toBe(0);
+      }
+    }, 600_000);
+  });
+}

@@ -1,0 +1,178 @@
+// One test per row of the LangGraph mapping: what each definition field becomes in the files.
+// (The generated projects' own tests, run in test/e2e, prove the behaviour on LangGraph.)
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { exportDefinition } from "../src/export/export.js";
+import { UNMAPPED } from "../src/export/loss-report.js";
+import { langgraphTarget } from "../src/targets/langgraph/index.js";
+import { ROOT } from "./helpers/cli.js";
+import { agent, team } from "./helpers/definitions.js";
+import { validDefinitions } from "./helpers/export.js";
+
+function exportOf(source: string | object) {
+  const text = typeof source === "string" ? readFileSync(ROOT + source, "utf8") : JSON.stringify(source, null, 2);
+  const r = exportDefinition(text, langgraphTarget);
+  if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+  return { files: r.files!, loss: r.loss!, model: r.model!, text: (p: string) => r.files!.text(p) ?? "" };
+}
+
+const support = exportOf("examples/support-tier.envelope.json");
+const panel = exportOf("test/fixtures/valid/investment-due-diligence-panel.envelope.json");
+const studio = exportOf("test/fixtures/valid/content-studio.envelope.json");
+const hiring = exportOf("test/fixtures/valid/engineering-hiring-loop.envelope.json");
+const desk = exportOf("test/fixtures/valid/enterprise-support-desk.envelope.json");
+const weekly = exportOf("test/fixtures/valid/weekly-pipeline-review.envelope.json");
+
+describe("LangGraph mapping", () => {
+  it("every field of every valid definition has a rule (nothing silently dropped)", () => {
+    for (const { path } of validDefinitions()) {
+      const x = exportOf(path.slice(ROOT.length));
+      expect(x.loss.filter((e) => e.detail === UNMAPPED).map((e) => e.field), path).toEqual([]);
+    }
+  });
+
+  it("agents → team.AGENTS (identifier, description, manager); the prompt file is the prompt byte for byte", () => {
+    const t = support.text("src/support_tier/team.py");
+    expect(t).toMatch(/"billing-specialist": AgentSpec\(\n\s+name="billing_specialist",\n\s+description=\(\n\s+"Billing Specialist: Billing Support Agent \(specialist\)\. Capabilities: "\n\s+"billing, subscriptions, refunds\."\n\s+\),\n\s+reports_to="support-lead",/);
+    const def = JSON.parse(readFileSync(ROOT + "examples/support-tier.envelope.json", "utf8"));
+    expect(support.text("src/support_tier/prompts/support-lead.txt")).toBe(def.agents[0].prompt);
+  });
+
+  it("model / modelConfig → init_chat_model ids with LangChain's provider prefixes, parameters, and exactly the needed packages", () => {
+    const models = panel.text("src/investment_due_diligence_panel/models.py");
+    expect(models).toMatch(/"lead-analyst": ModelSpec\(\s*model="anthropic:claude-opus-4-5", timeout_s=/);
+    expect(models).toMatch(/"product-analyst": ModelSpec\(\s*model="google_genai:gemini-2.5-pro"/);
+    expect(models).toMatch(/"legal-analyst": ModelSpec\(\s*model="mistralai:mistral-large-latest"/);
+    expect(models).toMatch(/"team-analyst": ModelSpec\(\s*model="openrouter:meta-llama\/llama-3.3-70b-instruct"/);
+    expect(models).toMatch(/"financial-analyst": ModelSpec\(\s*model="openai:o3", max_tokens=16000, timeout_s=600\s*\)/);
+    expect(models).toMatch(/"red-team-analyst": ModelSpec\(\s*model="anthropic:claude-sonnet-4-5", temperature=1, max_tokens=6000, timeout_s=300\s*\)/);
+    const deps = panel.text("pyproject.toml");
+    for (const p of ["langchain-anthropic", "langchain-google-genai", "langchain-mistralai", "langchain-openai", "langchain-openrouter"]) expect(deps).toContain(`"${p}>=`);
+    const supportDeps = support.text("pyproject.toml");
+    expect(supportDeps).toContain('"langchain-anthropic>=');
+    expect(supportDeps).not.toMatch(/langchain-(openai|google-genai|mistralai|openrouter)/);
+    const env = panel.text(".env.example");
+    for (const key of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"]) expect(env).toContain(`\n${key}=`);
+  });
+
+  it("an agent without a model uses MODEL, else the documented default (whose package and key are included)", () => {
+    const x = exportOf(team({ agents: [agent("lead")] }));
+    expect(x.text("src/test_team/models.py")).toContain('"lead": ModelSpec(model=None, timeout_s=30)');
+    expect(x.text(".env.example")).toContain("\n# MODEL=");
+    expect(x.text(".env.example")).toContain("\nOPENAI_API_KEY=");
+    expect(x.text("pyproject.toml")).toContain('"langchain-openai>=');
+    expect(x.text("README.md")).toContain("use the `MODEL`");
+  });
+
+  it("an unknown provider (even one named like an Object member) is passed as written, reported", () => {
+    const x = exportOf(team({ agents: [agent("lead", { model: "__proto__:m" })] }));
+    expect(x.text("src/test_team/models.py")).toContain('model="__proto__:m"');
+    expect(x.loss.find((e) => e.field === "agents[0].model")).toMatchObject({ status: "approximated" });
+  });
+
+  it("hierarchy: the entry agent runs the team; reports_to keeps every line of a 3-level tree", () => {
+    expect(support.text("src/support_tier/graph.py")).toContain('builder.add_node("team", nodes.team)');
+    const t = desk.text("src/enterprise_support_desk/team.py");
+    expect(t).toMatch(/"refunds-specialist": AgentSpec\([\s\S]*?reports_to="billing-lead",/);
+    expect(t).toMatch(/"billing-lead": AgentSpec\([\s\S]*?reports_to="head-of-support",/);
+    expect(desk.model.hierarchy.maxDepth).toBe(2);
+    expect(desk.files.get("tests/test_hierarchy.py")).toBeDefined();
+  });
+
+  it("several roots: the others report to the first, reported as approximated", () => {
+    const x = exportOf(team({ agents: [agent("a"), agent("b")] }));
+    expect(x.text("src/test_team/team.py")).toMatch(/"b": AgentSpec\([\s\S]*?reports_to="a",/);
+    expect(x.loss.find((e) => e.field === "agents[1].key")).toMatchObject({ status: "approximated", detail: expect.stringContaining(", a,") });
+  });
+
+  it("pipeline + dependsOn → a node per step; joins are list edges; sinks join into finalize", () => {
+    const g = studio.text("src/content_studio/graph.py");
+    expect(g).toMatch(/builder\.add_node\(\s*"step_research", nodes\.step\("research"\), timeout=nodes\.step_timeout\("research"\)\s*\)/);
+    expect(g).toContain('builder.add_edge("prepare", "step_research")');
+    expect(g).toContain('builder.add_edge("step_research", "step_keyword-brief")');
+    expect(g).toContain('builder.add_edge(["step_keyword-brief", "step_audience-questions"], "step_draft-article")');
+    expect(g).toMatch(/builder\.add_edge\(\s*\["step_draft-article", "step_social-posts", "step_newsletter"\], "step_final-edit"\s*\)/);
+    expect(g).toContain('builder.add_edge("step_publish-draft", "finalize")');
+  });
+
+  it("gates → a gate node after the step (routed by Command), a released node before the triggered step", () => {
+    const g = studio.text("src/content_studio/graph.py");
+    expect(g).toMatch(/"step_final-edit",\s+nodes\.step\("final-edit"\),\s+timeout=nodes\.step_timeout\("final-edit"\),\s+destinations=\("gate_editorial-approval",\)/);
+    // rerun: back to the step; escalate (timeout.behaviour): the escalation node; halt: END
+    expect(g).toMatch(/"gate_editorial-approval",\s+nodes\.gate\("editorial-approval"\),\s+destinations=\(\s*"gate_editorial-approval",\s+"released_editorial-approval",\s+"step_final-edit",\s+"escalate_editorial-approval",\s+END,\s+\),/);
+    expect(g).toMatch(/"escalate_editorial-approval",\s+nodes\.escalate\("editorial-approval"\),\s+timeout=nodes\.escalation_timeout\("editorial-approval"\),\s+destinations=\("gate_editorial-approval", END\),/);
+    expect(g).toContain('builder.add_edge("released_editorial-approval", "step_publish-draft")');
+    expect(g).not.toMatch(/add_edge\("step_final-edit"/);
+    const t = studio.text("src/content_studio/team.py");
+    expect(t).toMatch(/"editorial-approval": GateSpec\(\n\s+name="editorial-approval",\n\s+type="content_generation",\n\s+after_step="final-edit",\n\s+triggers_step="publish-draft",/);
+    expect(studio.text("src/content_studio/state.py")).toMatch(/class FinalEditRecord\(BaseModel\):\n\s+"""One record a reviewer decides on."""\n\n\s+title: str\n\s+meta_description: str\n\s+article_markdown: str\n\s+change_log: str\n/);
+    expect(hiring.text("src/engineering_hiring_loop/team.py")).toContain("threshold_count=");
+    expect(studio.files.get("tests/test_gates.py")).toBeDefined();
+    expect(support.files.get("tests/test_gates.py")).toBeUndefined();
+  });
+
+  it("gates in a team without a pipeline are reported as not carried", () => {
+    expect(desk.text("src/enterprise_support_desk/team.py")).toContain("GATES: dict[str, GateSpec] = {}");
+    expect(desk.loss.filter((e) => e.field.startsWith("gates[")).every((e) => e.status === "dropped")).toBe(true);
+  });
+
+  it("accessPolicy / allowedHosts → team.POLICIES, escaped", () => {
+    const t = support.text("src/support_tier/team.py");
+    expect(t).toMatch(/"billing-specialist": AccessPolicy\(\n\s+default_action="deny",\n\s+rules=\(\n\s+# rules\[0\]\n\s+PolicyRule\(\n\s+host="\{\{ZENDESK_SUBDOMAIN\}\}\.zendesk\.com",\n\s+methods=\("GET", "POST", "PUT"\),\n\s+path_prefix="\/api\/v2\/tickets",\n\s+action="allow",/);
+    const x = exportOf(team({ agents: [agent("a", { allowedHosts: ["api.example.com", "*.x.org"] })] }));
+    expect(x.text("src/test_team/team.py")).toContain('"a": AccessPolicy.from_allowed_hosts(("api.example.com", "*.x.org"))');
+    expect(exportOf(team()).text("src/test_team/team.py")).toContain("POLICIES: dict[str, AccessPolicy] = {}");
+  });
+
+  it("secrets and variables → names only in .env.example", () => {
+    const env = support.text(".env.example");
+    expect(env).toContain("# requiredSecrets\nZENDESK_API_KEY=\nSLACK_BOT_TOKEN=\n");
+    expect(env).toContain("# requiredVariables\nSUPPORT_EMAIL=\nCOMPANY_NAME=\nZENDESK_SUBDOMAIN=\n");
+    expect(env).not.toMatch(/=[^\n]/);
+  });
+
+  it("inputs → typed TeamInputs and runner specs; outputs → the TeamResult model", () => {
+    const s = support.text("src/support_tier/state.py");
+    expect(s).toContain('"ticket_text": Required[str],');
+    expect(s).toContain('"priority_override": NotRequired[Literal["low", "normal", "high", "urgent"]],');
+    expect(s).toMatch(/escalated: bool \| None = Field\(\s*default=None,\s*description="Whether the ticket was escalated/);
+    expect(support.text("src/support_tier/team.py")).toMatch(/"ticket_text": InputSpec\([\s\S]*?required=True,/);
+  });
+
+  it("timeouts → run limit, step-node timeouts, model timeouts, an explicit recursion limit", () => {
+    expect(support.text("src/support_tier/team.py")).toContain("# timeout.runMs, timeout.agentMs (not set: the defaults)\nRUN_TIMEOUT_MS = 30000\nAGENT_TIMEOUT_MS = 30000");
+    expect(support.text("src/support_tier/team.py")).toMatch(/\nRECURSION_LIMIT = \d+\n/);
+    expect(studio.text("src/content_studio/models.py")).toMatch(/"writer": ModelSpec\(\s*model="anthropic:claude-opus-4-5", temperature=0\.7, max_tokens=8000, timeout_s=180\s*\)/);
+    expect(studio.text("src/content_studio/graph.py")).toMatch(/nodes\.step\("draft-article"\),\s+timeout=nodes\.step_timeout\("draft-article"\)/);
+  });
+
+  it("langgraph.json serves the module-level graph; the README documents run, resume and test", () => {
+    expect(JSON.parse(support.text("langgraph.json"))).toEqual({
+      $schema: "https://langgra.ph/schema.json",
+      dependencies: ["."],
+      graphs: { support_tier: "./src/support_tier/graph.py:graph" },
+      env: ".env",
+      python_version: "3.11",
+    });
+    expect(support.text("src/support_tier/graph.py")).toContain("\ngraph = build_graph()\n");
+    const readme = studio.text("README.md");
+    expect(readme).toContain("uv sync --extra dev");
+    expect(readme).toContain("uv run pytest");
+    expect(readme).toContain("uv run content_studio resume THREAD_ID --decisions .envelope/THREAD_ID.decisions.json");
+  });
+
+  it("schedule cron → a scheduled workflow with secrets from repository secrets, and words in the README", () => {
+    const wf = weekly.text(".github/workflows/scheduled-run.yml");
+    expect(wf).toContain('    - cron: "0 7 * * MON"');
+    expect(wf).toContain("          HUBSPOT_PRIVATE_APP_TOKEN: ${{ secrets.HUBSPOT_PRIVATE_APP_TOKEN }}");
+    expect(weekly.text("README.md")).toContain("runs at 07:00 UTC on Monday");
+    expect(support.files.get(".github/workflows/scheduled-run.yml")).toBeUndefined();
+  });
+
+  it("name, slug, version, description, readme → pyproject, README, TEAM.md", () => {
+    expect(support.text("pyproject.toml")).toMatch(/name = "support-tier"\nversion = "1.0.0"\ndescription = "A three-tier support team/);
+    expect(support.text("pyproject.toml")).toContain('requires-python = ">=3.11"');
+    expect(support.text("README.md").startsWith("# Support Tier\n")).toBe(true);
+    expect(support.files.get("TEAM.md")).toBeDefined();
+  });
+});
