@@ -17,3 +17,7 @@ export type { LossEntry, LossStatus } from "./export/loss-report.js";
 export { TARGETS, targetNames } from "./targets/index.js";
 export { publishToGitHub, PublishError, readDirectoryFiles, parseRepositoryName, DEFAULT_API_URL, DEFAULT_LIMITS } from "./publish/index.js";
 export type { PublishOptions, PublishResult, PublishErrorKind, PublishTiming, UploadLimits, LeftRepository, RepositoryName } from "./publish/index.js";
+export { createServer, negotiate, type EnvelopeServer, type ServerOptions } from "./serve/server.js";
+export { resolveSettings, BODY_LIMIT, type ServeSettings } from "./serve/settings.js";
+export { openApiDocument } from "./serve/openapi.js";
+export { teamDiagram, type Diagram, type DiagramNode, type DiagramEdge } from "./serve/diagram.js";

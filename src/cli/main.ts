@@ -5,6 +5,7 @@ import { runExport } from "./export-command.js";
 import type { GitHubFlags } from "./github-publish.js";
 import { runInspect } from "./inspect-command.js";
 import { runPublish } from "./publish-command.js";
+import { runServe } from "./serve-command.js";
 import { runValidate } from "./validate-command.js";
 
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
@@ -28,6 +29,7 @@ Usage:
                   (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME)
                   [--force] [--strict] [--json] [GitHub options]
   envelope publish DIR --github OWNER/NAME [GitHub options] [--json]
+  envelope serve [--port 8787] [--host 127.0.0.1] [--workers N]
   envelope --help | --version
 
 FILE is a path to an .envelope.json file, or - for standard input.
@@ -43,6 +45,9 @@ Commands:
              report: what was carried, approximated or not carried. --github also
              creates a new GitHub repository holding the project in one commit.
   publish    Create a new GitHub repository from an already exported project directory.
+  serve      Serve the HTTP API (/v1/validate, /v1/exports, /v1/exports/github, /openapi.json)
+             and the handoff page at /: paste a definition, preview, copy, download the
+             zip, create the repository. Prints the URL; Ctrl+C stops it gracefully.
 
 Options:
   --strict          Treat warnings as errors; export also fails when a field is not
@@ -54,6 +59,14 @@ Options:
   --force           export: replace a non-empty --out directory or an existing --zip.
   --format FORMAT   validate output: text (default), json, or github (workflow annotations).
   --json            inspect: print the model as JSON; export, publish: a JSON summary.
+  --port N          serve: the port (default 8787, or ENVELOPE_PORT; 0 picks a free one).
+  --host HOST       serve: the address to listen on (default 127.0.0.1, or ENVELOPE_HOST).
+  --workers N       serve: worker threads for exports (default: one per core, or
+                    ENVELOPE_WORKERS). Other settings come from the environment:
+                    ENVELOPE_TIMEOUT_MS, ENVELOPE_MAX_QUEUE, ENVELOPE_CACHE_MB,
+                    ENVELOPE_MAX_PUBLISHES, ENVELOPE_PUBLISH_TIMEOUT_MS,
+                    ENVELOPE_REQUEST_TIMEOUT_MS, ENVELOPE_ALLOWED_HOSTS,
+                    ENVELOPE_LOG_LEVEL, GITHUB_API_URL.
   -h, --help        Show this help.
   -v, --version     Show the version.
 
@@ -89,6 +102,9 @@ const OPTIONS = {
   "github-api-url": { type: "string" },
   "token-stdin": { type: "boolean" },
   verbose: { type: "boolean" },
+  port: { type: "string" },
+  host: { type: "string" },
+  workers: { type: "string" },
   // Accepted only to be refused with a reason: a token in argv shows in ps and shell history.
   token: { type: "string" },
 } satisfies ParseArgsConfig["options"];
@@ -130,6 +146,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
     }
     const github = githubFlags(values, command);
+    if (command !== "serve") {
+      const stray = (["port", "host", "workers"] as const).find((flag) => values[flag] !== undefined);
+      if (stray) throw new UsageError(`--${stray} goes with serve`);
+    }
     switch (command) {
       case "validate": {
         const format = values.format ?? "text";
@@ -168,6 +188,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
           },
           io,
         );
+      }
+      case "serve": {
+        if (files.length) throw new UsageError("serve takes no FILE: definitions come in HTTP requests");
+        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "json"] as const) {
+          if (values[flag] !== undefined) throw new UsageError(`serve does not take --${flag}`);
+        }
+        return await runServe({ port: values.port, host: values.host, workers: values.workers }, io);
       }
       default:
         throw new UsageError(`unknown command "${command}"`);

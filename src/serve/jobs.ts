@@ -1,0 +1,115 @@
+// The CPU work behind the HTTP API, as plain functions of bytes: validate, export as a zip,
+// export as a preview (JSON), export as files (for GitHub). They run in worker threads
+// (pool.ts) or inline; either way the answer is plain data that crosses a thread boundary.
+// The zip is made by the CLI's own sink with the CLI's own root folder, so the bytes are the
+// same as `envelope export --zip` for the same input.
+import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { exportDefinition } from "../export/export.js";
+import { lossCounts, type LossEntry, type LossStatus } from "../export/loss-report.js";
+import { writeZip } from "../export/sinks/zip.js";
+import { TARGETS } from "../targets/index.js";
+import { validate } from "../validate/validate.js";
+import { teamDiagram } from "./diagram.js";
+
+export type ExportFormat = "zip" | "json" | "files";
+
+export type Job = { kind: "validate"; body: Uint8Array; strict: boolean } | { kind: "export"; body: Uint8Array; target: string; strict: boolean; format: ExportFormat };
+
+/** Why a definition was refused: unreadable (not JSON, not UTF-8, empty), invalid, or --strict loss. */
+export type Refusal = "malformed" | "invalid" | "lossy";
+
+export interface ValidateAnswer {
+  kind: "validate";
+  /** False when the body could not be read as a JSON object (the API answers 400). */
+  readable: boolean;
+  valid: boolean;
+  errors: number;
+  warnings: number;
+  diagnostics: Diagnostic[];
+}
+
+export interface LossReport {
+  counts: Record<LossStatus, number>;
+  entries: LossEntry[];
+}
+
+export type ExportAnswer =
+  | { kind: "export"; ok: false; refusal: Refusal; diagnostics: Diagnostic[]; loss?: LossReport; failure?: string }
+  | { kind: "export"; ok: true; format: "zip"; zip: Uint8Array; fileName: string; diagnostics: Diagnostic[]; lossCounts: Record<LossStatus, number>; files: number }
+  | { kind: "export"; ok: true; format: "json"; json: string; diagnostics: Diagnostic[] }
+  | { kind: "export"; ok: true; format: "files"; files: Array<{ path: string; bytes: Uint8Array; mode: number }>; diagnostics: Diagnostic[]; name: string; lossCounts: Record<LossStatus, number> };
+
+export type JobAnswer = ValidateAnswer | ExportAnswer;
+
+/** The label diagnostics carry internally; it is removed before they leave the server. */
+const LABEL = "request body";
+
+function publicDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return list.map(({ file: _file, ...d }) => d);
+}
+
+function counts(list: Diagnostic[]): { errors: number; warnings: number } {
+  const errors = list.filter(isError).length;
+  return { errors, warnings: list.length - errors };
+}
+
+/** A file name for the archive that any file system and any header accepts. */
+export function zipFileName(distribution: string, target: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[.-]+|[.-]+$/g, "").slice(0, 80);
+  return `${safe(distribution) || "envelope-team"}-${safe(target) || "export"}.zip`;
+}
+
+export async function runJob(job: Job): Promise<JobAnswer> {
+  if (job.kind === "validate") {
+    const result = validate(job.body, { strict: job.strict, file: LABEL });
+    const diagnostics = publicDiagnostics(result.diagnostics);
+    return { kind: "validate", readable: result.document !== undefined, valid: result.valid, ...counts(diagnostics), diagnostics };
+  }
+  const target = Object.hasOwn(TARGETS, job.target) ? TARGETS[job.target] : undefined;
+  if (!target) throw new Error(`unknown target ${job.target}`); // the API checks targets before queueing
+  const result = exportDefinition(job.body, target, { strict: job.strict, file: LABEL });
+  const diagnostics = publicDiagnostics(result.diagnostics);
+  const loss = result.loss && { counts: lossCounts(result.loss), entries: result.loss };
+  if (!result.ok || !result.files || !result.model) {
+    // A definition that cannot be read at all has no model and no loss report.
+    const readable = result.model !== undefined || validate(job.body, { file: LABEL }).document !== undefined;
+    const refusal: Refusal = result.failure !== undefined ? "lossy" : readable ? "invalid" : "malformed";
+    return { kind: "export", ok: false, refusal, diagnostics, ...(loss ? { loss } : {}), ...(result.failure ? { failure: result.failure } : {}) };
+  }
+  const files = result.files;
+  const model = result.model;
+  if (job.format === "zip") {
+    const chunks: Uint8Array[] = [];
+    // Exactly what `envelope export --zip` writes: the same sink, the same root folder.
+    await writeZip(files, (chunk) => void chunks.push(chunk), `${model.names.distribution}/`);
+    return { kind: "export", ok: true, format: "zip", zip: Buffer.concat(chunks), fileName: zipFileName(model.names.distribution, target.name), diagnostics, lossCounts: loss!.counts, files: files.size };
+  }
+  if (job.format === "files") {
+    return { kind: "export", ok: true, format: "files", files: files.entries().map(([path, f]) => ({ path, bytes: f.bytes, mode: f.mode })), diagnostics, name: model.names.distribution, lossCounts: loss!.counts };
+  }
+  const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const preview = {
+    target: target.name,
+    title: target.title,
+    name: model.names.distribution,
+    zipName: zipFileName(model.names.distribution, target.name),
+    team: { name: model.team.name, slug: model.team.slug, version: model.team.version, description: model.team.description, mode: model.execution.mode, agents: model.agents.length },
+    ...counts(diagnostics),
+    diagnostics,
+    files: files.entries().map(([path, f]) => {
+      let content: string;
+      let encoding: "utf-8" | "base64" = "utf-8";
+      try {
+        content = utf8.decode(f.bytes);
+      } catch {
+        content = Buffer.from(f.bytes).toString("base64");
+        encoding = "base64";
+      }
+      return { path, size: f.bytes.length, mode: `0${f.mode.toString(8)}`, executable: (f.mode & 0o111) !== 0, encoding, content };
+    }),
+    totalBytes: files.totalBytes(),
+    loss,
+    diagram: teamDiagram(model),
+  };
+  return { kind: "export", ok: true, format: "json", json: JSON.stringify(preview), diagnostics };
+}

@@ -1,0 +1,331 @@
+// The OpenAPI 3.1 description of `envelope serve`, served at /openapi.json. The HTTP tests
+// check every answer the server gives against it (status, media type, body schema), and
+// that the server's routes and the described paths are the same set.
+import { VERSION } from "../version.js";
+
+const problem = (description: string, extra: Record<string, unknown> = {}) => ({
+  description,
+  ...extra,
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+});
+
+const definitionBody = {
+  required: true,
+  description: "An Envelope team definition (`*.envelope.json`), byte for byte, as UTF-8 JSON. At most 1 MiB.",
+  content: {
+    "application/json": { schema: { type: "object" } },
+    "application/*+json": { schema: { type: "object" } },
+  },
+};
+
+const strictParam = {
+  name: "strict",
+  in: "query",
+  required: false,
+  description: "Warnings count as errors; for exports, a field that is not fully carried to the target fails the export (like `--strict`).",
+  schema: { type: "string", enum: ["true", "false", "1", "0"] },
+};
+
+const targetParam = {
+  name: "target",
+  in: "query",
+  required: true,
+  description: "The framework to generate for (see GET /v1/targets).",
+  schema: { type: "string", enum: ["crewai", "langgraph"] },
+};
+
+const commonErrors = {
+  "400": problem("Malformed: the body is not a readable JSON object (with the diagnostics that say where), or a query parameter is wrong."),
+  "403": problem("The Host header names no host this server answers to (it is bound to this machine)."),
+  "413": problem("The body is over 1 MiB."),
+  "415": problem("The body is not sent as application/json (or application/*+json) in UTF-8."),
+  "503": problem("The server is at its concurrency bound (retry after the Retry-After seconds), or the request hit the per-request time limit.", {
+    headers: { "Retry-After": { schema: { type: "string" }, description: "Seconds to wait before retrying (overload only)." } },
+  }),
+};
+
+export function openApiDocument(): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "envelope-export",
+      version: VERSION,
+      description:
+        "Validate Envelope team definitions and export them as CrewAI or LangGraph Python projects (a zip, a JSON preview, or a new GitHub repository). Stateless: every request carries the definition; nothing is stored. Errors are application/problem+json (RFC 9457).",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    paths: {
+      "/healthz": {
+        get: {
+          operationId: "health",
+          summary: "Liveness: 200 while the server accepts requests (503 once it is shutting down).",
+          responses: {
+            "200": { description: "Serving.", content: { "application/json": { schema: { $ref: "#/components/schemas/Health" } } } },
+            "503": problem("Shutting down."),
+          },
+        },
+      },
+      "/openapi.json": {
+        get: {
+          operationId: "openapi",
+          summary: "This description.",
+          responses: { "200": { description: "The OpenAPI document.", content: { "application/json": { schema: { type: "object", required: ["openapi", "paths"] } } } } },
+        },
+      },
+      "/v1/targets": {
+        get: {
+          operationId: "listTargets",
+          summary: "The export targets this server knows.",
+          responses: { "200": { description: "The targets.", content: { "application/json": { schema: { $ref: "#/components/schemas/Targets" } } } } },
+        },
+      },
+      "/v1/validate": {
+        post: {
+          operationId: "validate",
+          summary: "Validate a definition: the CLI's diagnostics (codes, JSON pointers, line and column).",
+          parameters: [strictParam],
+          requestBody: definitionBody,
+          responses: {
+            "200": { description: "The definition was read; `valid` says whether it passed.", content: { "application/json": { schema: { $ref: "#/components/schemas/ValidationReport" } } } },
+            ...commonErrors,
+          },
+        },
+      },
+      "/v1/exports": {
+        post: {
+          operationId: "createExport",
+          summary: "Export a definition. `Accept: application/zip` (the default) answers the project as a zip archive, byte for byte what `envelope export --zip` writes; `Accept: application/json` answers every file with its content, the loss report and the team diagram, for a preview.",
+          parameters: [targetParam, strictParam],
+          requestBody: definitionBody,
+          responses: {
+            "200": {
+              description: "The exported project.",
+              headers: {
+                "Content-Disposition": { schema: { type: "string" }, description: "attachment, with a file name made of the team's distribution name and the target (zip only)." },
+                "Envelope-Loss": { schema: { type: "string" }, description: "The loss report's counts: `carried=N, approximated=N, dropped=N` (the full report is ENVELOPE_EXPORT.md in the archive, and in the JSON answer)." },
+                "Envelope-Warnings": { schema: { type: "string" }, description: "The number of warnings." },
+              },
+              content: {
+                "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } },
+                "application/json": { schema: { $ref: "#/components/schemas/ExportPreview" } },
+              },
+            },
+            "406": problem("The Accept header allows neither application/zip nor application/json."),
+            "422": problem("The definition is invalid (`diagnostics`), or with strict=true a field is not fully carried (`loss`)."),
+            ...commonErrors,
+          },
+        },
+      },
+      "/v1/exports/github": {
+        post: {
+          operationId: "publishExport",
+          summary: "Export a definition and create a new GitHub repository holding the project in one commit. The caller's token comes in the Authorization header, is used for this request only, and is never stored or logged.",
+          security: [{ githubToken: [] }],
+          parameters: [
+            targetParam,
+            { name: "repository", in: "query", required: true, description: "OWNER/NAME of the repository to create.", schema: { type: "string", pattern: "^[^/]+/[^/]+$" } },
+            { name: "private", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"] } },
+            { name: "description", in: "query", required: false, schema: { type: "string", maxLength: 350 } },
+            strictParam,
+          ],
+          requestBody: definitionBody,
+          responses: {
+            "201": {
+              description: "Created. Location is the repository's web page.",
+              headers: { Location: { schema: { type: "string" } } },
+              content: { "application/json": { schema: { $ref: "#/components/schemas/PublishResult" } } },
+            },
+            "401": problem("No token in the Authorization header, or GitHub rejected it (`kind: bad-credentials`).", { headers: { "WWW-Authenticate": { schema: { type: "string" } } } }),
+            "409": problem("The repository name is taken (`kind: name-taken`, with free `suggestions`)."),
+            "422": problem("The definition is invalid or not fully carried (strict), or GitHub refused the request or a file (`kind`)."),
+            "404": problem("The owner does not exist (`kind: owner-not-found`)."),
+            "429": problem("GitHub's rate limit, even after waiting (`kind: rate-limited`)."),
+            "502": problem("GitHub failed or could not be reached (`kind: github-unavailable`), or creating may have succeeded (`kind: create-uncertain`: check before trying again)."),
+            ...commonErrors,
+            "403": problem("The token lacks a scope or permission, or may not create there (`kind: missing-permission`); or the Host header is not allowed."),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { githubToken: { type: "http", scheme: "bearer", description: "A GitHub token (classic: public_repo or repo, plus workflow; fine-grained: Administration, Contents, Workflows read and write)." } },
+      schemas: {
+        Health: { type: "object", required: ["status", "version"], properties: { status: { const: "ok" }, version: { type: "string" } }, additionalProperties: false },
+        Targets: {
+          type: "object",
+          required: ["targets"],
+          additionalProperties: false,
+          properties: {
+            targets: {
+              type: "array",
+              items: { type: "object", required: ["name", "title"], additionalProperties: false, properties: { name: { type: "string" }, title: { type: "string" } } },
+            },
+          },
+        },
+        Diagnostic: {
+          type: "object",
+          required: ["code", "severity", "pointer", "line", "column", "message"],
+          additionalProperties: false,
+          properties: {
+            code: { type: "string", pattern: "^[EW]_[A-Z0-9_]+$" },
+            severity: { enum: ["error", "warning"] },
+            pointer: { type: "string", description: "RFC 6901 JSON pointer into the definition." },
+            line: { type: "integer", minimum: 0, description: "1-based; 0 when the position is unknown." },
+            column: { type: "integer", minimum: 0, description: "1-based, in UTF-16 code units." },
+            message: { type: "string" },
+            hint: { type: "string" },
+          },
+        },
+        ValidationReport: {
+          type: "object",
+          required: ["valid", "errors", "warnings", "diagnostics"],
+          additionalProperties: false,
+          properties: {
+            valid: { type: "boolean" },
+            errors: { type: "integer", minimum: 0 },
+            warnings: { type: "integer", minimum: 0 },
+            diagnostics: { type: "array", items: { $ref: "#/components/schemas/Diagnostic" } },
+          },
+        },
+        LossEntry: {
+          type: "object",
+          required: ["pointer", "field", "status", "detail"],
+          additionalProperties: false,
+          properties: { pointer: { type: "string" }, field: { type: "string" }, status: { enum: ["carried", "approximated", "dropped"] }, detail: { type: "string" } },
+        },
+        LossCounts: {
+          type: "object",
+          required: ["carried", "approximated", "dropped"],
+          additionalProperties: false,
+          properties: { carried: { type: "integer", minimum: 0 }, approximated: { type: "integer", minimum: 0 }, dropped: { type: "integer", minimum: 0 } },
+        },
+        LossReport: {
+          type: "object",
+          required: ["counts", "entries"],
+          additionalProperties: false,
+          properties: { counts: { $ref: "#/components/schemas/LossCounts" }, entries: { type: "array", items: { $ref: "#/components/schemas/LossEntry" } } },
+        },
+        ExportFile: {
+          type: "object",
+          required: ["path", "size", "mode", "executable", "encoding", "content"],
+          additionalProperties: false,
+          properties: {
+            path: { type: "string" },
+            size: { type: "integer", minimum: 0 },
+            mode: { enum: ["0644", "0755"] },
+            executable: { type: "boolean" },
+            encoding: { enum: ["utf-8", "base64"], description: "utf-8: `content` is the text; base64: the file is not UTF-8 and `content` holds its bytes." },
+            content: { type: "string" },
+          },
+        },
+        Diagram: {
+          type: "object",
+          required: ["width", "height", "nodes", "edges", "labels", "summary", "tooLarge"],
+          additionalProperties: false,
+          properties: {
+            width: { type: "number" },
+            height: { type: "number" },
+            summary: { type: "string" },
+            tooLarge: { type: "boolean" },
+            labels: { type: "array", items: { type: "object", required: ["x", "y", "text"], additionalProperties: false, properties: { x: { type: "number" }, y: { type: "number" }, text: { type: "string" } } } },
+            nodes: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["id", "kind", "x", "y", "width", "height", "title", "tooltip"],
+                additionalProperties: false,
+                properties: {
+                  id: { type: "string" },
+                  kind: { enum: ["agent", "step", "gate"] },
+                  x: { type: "number" },
+                  y: { type: "number" },
+                  width: { type: "number" },
+                  height: { type: "number" },
+                  title: { type: "string" },
+                  subtitle: { type: "string" },
+                  tooltip: { type: "string" },
+                },
+              },
+            },
+            edges: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["kind", "from", "to", "points"],
+                additionalProperties: false,
+                properties: {
+                  kind: { enum: ["manages", "then", "gate"] },
+                  from: { type: "string" },
+                  to: { type: "string" },
+                  points: { type: "array", items: { type: "array", items: { type: "number" }, minItems: 2, maxItems: 2 } },
+                },
+              },
+            },
+          },
+        },
+        ExportPreview: {
+          type: "object",
+          required: ["target", "title", "name", "zipName", "team", "errors", "warnings", "diagnostics", "files", "totalBytes", "loss", "diagram"],
+          additionalProperties: false,
+          properties: {
+            target: { type: "string" },
+            title: { type: "string" },
+            name: { type: "string", description: "The project's distribution name (the zip's root folder)." },
+            zipName: { type: "string" },
+            team: {
+              type: "object",
+              required: ["name", "slug", "version", "description", "mode", "agents"],
+              additionalProperties: false,
+              properties: { name: { type: "string" }, slug: { type: "string" }, version: { type: "string" }, description: { type: "string" }, mode: { enum: ["hierarchy", "pipeline"] }, agents: { type: "integer" } },
+            },
+            errors: { type: "integer", minimum: 0 },
+            warnings: { type: "integer", minimum: 0 },
+            diagnostics: { type: "array", items: { $ref: "#/components/schemas/Diagnostic" } },
+            files: { type: "array", items: { $ref: "#/components/schemas/ExportFile" } },
+            totalBytes: { type: "integer", minimum: 0 },
+            loss: { $ref: "#/components/schemas/LossReport" },
+            diagram: { $ref: "#/components/schemas/Diagram" },
+          },
+        },
+        PublishResult: {
+          type: "object",
+          required: ["url", "cloneUrl", "fullName", "owner", "name", "private", "defaultBranch", "commit", "tree", "files", "bytes", "target", "loss"],
+          properties: {
+            url: { type: "string" },
+            cloneUrl: { type: "string" },
+            fullName: { type: "string" },
+            owner: { type: "string" },
+            name: { type: "string" },
+            private: { type: "boolean" },
+            defaultBranch: { type: "string" },
+            commit: { type: "string" },
+            tree: { type: "string" },
+            files: { type: "integer" },
+            bytes: { type: "integer" },
+            target: { type: "string" },
+            loss: { $ref: "#/components/schemas/LossCounts" },
+          },
+        },
+        Problem: {
+          type: "object",
+          description: "RFC 9457 problem details, with the definition's diagnostics and loss report where they explain the problem.",
+          required: ["type", "title", "status", "detail"],
+          properties: {
+            type: { type: "string", pattern: "^urn:envelope-export:problem:[a-z-]+$" },
+            title: { type: "string" },
+            status: { type: "integer", minimum: 400, maximum: 599 },
+            detail: { type: "string" },
+            requestId: { type: "string" },
+            diagnostics: { type: "array", items: { $ref: "#/components/schemas/Diagnostic" } },
+            loss: { $ref: "#/components/schemas/LossReport" },
+            targets: { type: "array", items: { type: "string" } },
+            kind: { type: "string", description: "For GitHub failures: the publisher's error kind." },
+            hint: { type: "string" },
+            suggestions: { type: "array", items: { type: "string" } },
+            repository: { type: "object", required: ["fullName", "url"], properties: { fullName: { type: "string" }, url: { type: "string" } } },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,407 @@
+// `envelope serve`: the HTTP API behind the Export button, and the handoff page at /.
+// Stateless: each request carries the definition and gets the whole answer, so instances
+// scale out behind any load balancer. CPU work runs in a bounded worker pool (pool.ts) with a
+// per-request time limit; answers are reused by content (cache.ts). Logs are one JSON line
+// per request (id, method, path, status, time) — never a body, a query string or a header.
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { FileSet } from "../export/file-set.js";
+import { PublishError, type PublishErrorKind } from "../publish/errors.js";
+import { redactor } from "../publish/errors.js";
+import { checkApiUrl, publishToGitHub } from "../publish/publish.js";
+import { parseRepositoryName } from "../publish/repository-name.js";
+import { TARGETS, targetNames } from "../targets/index.js";
+import { VERSION } from "../version.js";
+import { API_CSP, PAGE_CSP, pageAssets } from "./assets.js";
+import { AnswerCache } from "./cache.js";
+import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer } from "./jobs.js";
+import { openApiDocument } from "./openapi.js";
+import { InlineRunner, JobTimeoutError, OverloadedError, WorkerPool, type JobRunner } from "./pool.js";
+import { BODY_LIMIT, SettingsError, type ServeSettings } from "./settings.js";
+
+export interface EnvelopeServer {
+  app: FastifyInstance;
+  /** Starts listening; resolves to the base URL (http://host:port/). */
+  listen(): Promise<string>;
+  /** Graceful: refuses new requests, lets those in flight finish (up to the shutdown timeout), stops the workers. */
+  close(): Promise<void>;
+  runner: JobRunner;
+  cache: AnswerCache;
+}
+
+export interface ServerOptions {
+  /** Where the JSON log lines go (default: standard error). */
+  logStream?: { write(line: string): unknown };
+}
+
+const PROBLEM_TYPE = "urn:envelope-export:problem:";
+
+class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    detail: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+/** The commit message of `envelope export --github`, so both make the same repository. */
+function commitMessage(target: string): string {
+  return `Initial commit\n\nExported from an Envelope team definition by envelope-export ${VERSION} (target ${target}).\n`;
+}
+
+const GITHUB_STATUS: Record<PublishErrorKind, number> = {
+  "invalid-input": 400,
+  "bad-credentials": 401,
+  "missing-permission": 403,
+  "owner-not-found": 404,
+  "name-taken": 409,
+  rejected: 422,
+  "rate-limited": 429,
+  "github-unavailable": 502,
+  "create-uncertain": 502,
+};
+
+/** Which methods each path answers, for 405 and the OpenAPI check. */
+export const ROUTES: Record<string, string[]> = {
+  "/": ["GET", "HEAD"],
+  "/healthz": ["GET", "HEAD"],
+  "/openapi.json": ["GET", "HEAD"],
+  "/v1/targets": ["GET", "HEAD"],
+  "/v1/validate": ["POST"],
+  "/v1/exports": ["POST"],
+  "/v1/exports/github": ["POST"],
+};
+
+export async function createServer(settings: ServeSettings, options: ServerOptions = {}): Promise<EnvelopeServer> {
+  let githubApiUrl: string;
+  try {
+    githubApiUrl = checkApiUrl(settings.githubApiUrl);
+  } catch (e) {
+    throw new SettingsError(`GITHUB_API_URL: ${(e as Error).message}`);
+  }
+  const assets = pageAssets();
+  const openapi = JSON.stringify(openApiDocument());
+  const runner: JobRunner = settings.workers > 0 ? new WorkerPool(settings.workers, settings.maxQueue) : new InlineRunner(settings.maxQueue);
+  const cache = new AnswerCache(settings.cacheBytes);
+  let publishing = 0;
+  let seq = 0;
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: {
+      level: settings.logLevel,
+      stream: options.logStream ?? process.stderr,
+      // Nothing from a request is logged except its method and path (no query, headers, body).
+      serializers: { req: () => ({}), res: () => ({}) },
+    },
+    // Fastify's own per-request lines are off: onResponse writes one line per request instead.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "reqId" }),
+    // An incoming X-Request-Id (from a load balancer) is kept when it is a plain token.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : `r${Date.now().toString(36)}-${(++seq).toString(36)}`;
+    },
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    serverFactory: (handler) =>
+      createHttpServer(
+        {
+          // A client must send its whole request in time; a stalled one gets 408 and is closed.
+          requestTimeout: settings.requestTimeoutMs,
+          headersTimeout: Math.min(settings.requestTimeoutMs, 10_000),
+          connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(settings.requestTimeoutMs / 4))),
+          keepAliveTimeout: 5_000,
+        },
+        handler as (req: IncomingMessage, res: ServerResponse) => void,
+      ),
+  }) as unknown as FastifyInstance;
+
+  // Bodies are kept as bytes: the definition's own reader reports JSON errors with line and
+  // column, and the export copies the definition byte for byte.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(/^application\/[a-z0-9.!#$&^_-]+\+json(\s*;.*)?$/i, { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "no-referrer");
+    reply.header("cross-origin-resource-policy", "same-origin");
+    reply.header("cross-origin-opener-policy", "same-origin");
+    reply.header("x-frame-options", "DENY");
+    reply.header("content-security-policy", API_CSP);
+    if (settings.allowedHosts !== "any") {
+      const host = hostName(req.headers.host);
+      if (host === undefined || !settings.allowedHosts.includes(host)) {
+        throw new HttpProblem(403, "host-not-allowed", "Host not allowed", `this server answers only to ${settings.allowedHosts.join(", ")} (set ENVELOPE_ALLOWED_HOSTS to serve other names)`);
+      }
+    }
+    if (req.url.startsWith("/v1/")) reply.header("cache-control", "no-store");
+    req.log.debug({ method: req.method, path: req.url.split("?")[0] }, "incoming");
+  });
+
+  app.addHook("onResponse", async (req, reply) => {
+    const path = req.url.split("?")[0];
+    req.log.info({ method: req.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ...(reply.getHeader("envelope-cache") ? { cache: reply.getHeader("envelope-cache") } : {}) }, "request");
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpProblem, req, reply) => {
+    if (error instanceof HttpProblem) return sendProblem(reply, error);
+    const status = error.statusCode ?? 500;
+    if (status === 413) return sendProblem(reply, new HttpProblem(413, "payload-too-large", "Definition too large", `the body is over the ${BODY_LIMIT / 1024 / 1024} MiB limit; a team definition is a few kilobytes`));
+    if (status === 415) return sendProblem(reply, new HttpProblem(415, "unsupported-media-type", "Unsupported media type", "send the definition as application/json (UTF-8)"));
+    if (status >= 400 && status < 500) return sendProblem(reply, new HttpProblem(status, "bad-request", "Bad request", error.message));
+    req.log.error({ err: { message: error.message, stack: error.stack } }, "internal error");
+    return sendProblem(reply, new HttpProblem(500, "internal", "Internal error", "the server failed; the request id identifies it in the server's log"));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0] ?? "";
+    const allowed = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
+    if (allowed) return sendProblem(reply, new HttpProblem(405, "method-not-allowed", "Method not allowed", `${path} answers ${allowed.join(", ")}`, {}, { allow: allowed.join(", ") }));
+    return sendProblem(reply, new HttpProblem(404, "not-found", "Not found", `nothing at ${path.slice(0, 200)}`));
+  });
+
+  // The page.
+  for (const [path, a] of assets) {
+    app.get(path, async (req, reply) => {
+      reply.header("cache-control", "no-cache").header("etag", a.etag);
+      if (path === "/") reply.header("content-security-policy", PAGE_CSP);
+      if (req.headers["if-none-match"] === a.etag) return reply.code(304).send();
+      return reply.type(a.type).send(a.body);
+    });
+  }
+
+  app.get("/healthz", async (_req, reply) => reply.type("application/json; charset=utf-8").send(JSON.stringify({ status: "ok", version: VERSION })));
+  app.get("/openapi.json", async (_req, reply) => reply.type("application/json; charset=utf-8").send(openapi));
+  app.get("/v1/targets", async (_req, reply) => reply.type("application/json; charset=utf-8").send(JSON.stringify({ targets: targetNames().map((name) => ({ name, title: TARGETS[name]!.title })) })));
+
+  /** Runs a job through the cache and the pool; overload and time limit become 503s. */
+  const run = async (reply: FastifyReply, job: Job): Promise<JobAnswer> => {
+    try {
+      const { answer, hit } = await cache.get(job, () => runner.run(job, settings.timeoutMs));
+      reply.header("envelope-cache", hit ? "hit" : "miss");
+      return answer;
+    } catch (e) {
+      if (e instanceof OverloadedError) throw new HttpProblem(503, "overloaded", "Server busy", e.message, {}, { "retry-after": "1" });
+      if (e instanceof JobTimeoutError) throw new HttpProblem(503, "time-limit", "Time limit", e.message);
+      throw e;
+    }
+  };
+
+  app.post("/v1/validate", async (req, reply) => {
+    const q = query(req, ["strict"]);
+    const body = bodyOf(req);
+    const answer = (await run(reply, { kind: "validate", body, strict: flag(q, "strict") })) as ValidateAnswer;
+    if (!answer.readable) throw malformed(answer.diagnostics);
+    return reply.type("application/json; charset=utf-8").send(JSON.stringify({ valid: answer.valid, errors: answer.errors, warnings: answer.warnings, diagnostics: answer.diagnostics }));
+  });
+
+  app.post("/v1/exports", async (req, reply) => {
+    const q = query(req, ["target", "strict"]);
+    const target = targetOf(q);
+    const format = negotiate(req.headers.accept);
+    reply.header("vary", "Accept");
+    if (!format) throw new HttpProblem(406, "not-acceptable", "Not acceptable", "this answers application/zip (the project) or application/json (a preview)");
+    const body = bodyOf(req);
+    const answer = (await run(reply, { kind: "export", body, target, strict: flag(q, "strict"), format })) as ExportAnswer;
+    if (!answer.ok) throw refusal(answer, target);
+    reply.header("envelope-warnings", String(answer.diagnostics.filter((d) => d.severity === "warning").length));
+    if (answer.format === "json") return reply.type("application/json; charset=utf-8").send(answer.json);
+    if (answer.format !== "zip") throw new Error("unexpected answer");
+    const c = answer.lossCounts;
+    reply.header("envelope-loss", `carried=${c.carried}, approximated=${c.approximated}, dropped=${c.dropped}`);
+    reply.header("content-disposition", `attachment; filename="${answer.fileName}"`);
+    const zip = Buffer.from(answer.zip.buffer, answer.zip.byteOffset, answer.zip.byteLength);
+    return reply.type("application/zip").send(zip);
+  });
+
+  app.post("/v1/exports/github", async (req, reply) => {
+    const q = query(req, ["target", "strict", "repository", "private", "description"]);
+    const target = targetOf(q);
+    const token = bearer(req.headers.authorization);
+    if (!token) {
+      throw new HttpProblem(401, "unauthorized", "GitHub token needed", "send a GitHub token in the Authorization header: Bearer TOKEN (it is used for this request only)", {}, { "www-authenticate": 'Bearer realm="GitHub token"' });
+    }
+    const repository = q.get("repository");
+    if (!repository) throw new HttpProblem(400, "bad-request", "Bad request", "repository=OWNER/NAME is required");
+    try {
+      parseRepositoryName(repository);
+    } catch (e) {
+      if (e instanceof PublishError) throw new HttpProblem(400, "bad-request", "Bad repository name", e.message, e.hint ? { hint: e.hint } : {});
+      throw e;
+    }
+    const description = q.get("description") ?? undefined;
+    if (description !== undefined && description.length > 350) throw new HttpProblem(400, "bad-request", "Bad request", "description is limited to 350 characters");
+    const body = bodyOf(req);
+    if (publishing >= settings.maxPublishes) throw new HttpProblem(503, "overloaded", "Server busy", "too many repositories are being created; try again shortly", {}, { "retry-after": "5" });
+    publishing++;
+    try {
+      const answer = (await run(reply, { kind: "export", body, target, strict: flag(q, "strict"), format: "files" })) as ExportAnswer;
+      if (!answer.ok) throw refusal(answer, target);
+      if (answer.format !== "files") throw new Error("unexpected answer");
+      const files = new FileSet();
+      for (const f of answer.files) files.add(f.path, f.bytes, f.mode);
+      const redact = redactor(token);
+      const deadline = AbortSignal.timeout(settings.publishTimeoutMs);
+      const fetchWithDeadline: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+      try {
+        const result = await publishToGitHub(files, {
+          repository,
+          token,
+          apiUrl: githubApiUrl,
+          private: flag(q, "private"),
+          ...(description ? { description } : {}),
+          message: commitMessage(target),
+          fetch: fetchWithDeadline,
+          onWarning: (line) => req.log.warn({ github: redact(line) }, "github warning"),
+          timing: { delayScale: settings.githubDelayScale },
+        });
+        const loss = answer.lossCounts;
+        return reply
+          .code(201)
+          .header("location", result.url)
+          .type("application/json; charset=utf-8")
+          .send(JSON.stringify({ ...result, target, loss }));
+      } catch (e) {
+        if (e instanceof PublishError) {
+          const extra: Record<string, unknown> = { kind: e.kind };
+          if (e.hint) extra.hint = redact(e.hint);
+          if (e.details.suggestions) extra.suggestions = e.details.suggestions;
+          if (e.details.repository) extra.repository = e.details.repository;
+          const headers: Record<string, string> = e.kind === "bad-credentials" ? { "www-authenticate": 'Bearer realm="GitHub token", error="invalid_token"' } : {};
+          throw new HttpProblem(GITHUB_STATUS[e.kind], `github-${e.kind}`, "GitHub refused or failed", redact(e.message), extra, headers);
+        }
+        req.log.error({ err: { message: redact(String((e as Error).message)) } }, "publish failed");
+        throw new HttpProblem(502, "github-github-unavailable", "GitHub failed", "publishing failed unexpectedly; nothing can be said about the repository: check it before trying again", { kind: "github-unavailable" });
+      }
+    } finally {
+      publishing--;
+    }
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    runner,
+    cache,
+    async listen() {
+      await runner.ready();
+      await app.listen({ host: settings.host, port: settings.port });
+      const address = app.server.address() as AddressInfo;
+      const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+      return `http://${host}:${address.port}/`;
+    },
+    close() {
+      closing ??= (async () => {
+        const force = setTimeout(() => app.server.closeAllConnections(), settings.shutdownTimeoutMs);
+        force.unref();
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(force);
+          await runner.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+function sendProblem(reply: FastifyReply, p: HttpProblem): FastifyReply {
+  for (const [k, v] of Object.entries(p.headers)) reply.header(k, v);
+  const body = { type: PROBLEM_TYPE + p.code, title: p.title, status: p.status, detail: p.message, requestId: reply.request.id, ...p.extra };
+  return reply.code(p.status).type("application/problem+json; charset=utf-8").send(JSON.stringify(body));
+}
+
+function malformed(diagnostics: ValidateAnswer["diagnostics"]): HttpProblem {
+  const first = diagnostics.find((d) => d.severity === "error");
+  const where = first && first.line > 0 ? ` (line ${first.line}, column ${first.column})` : "";
+  return new HttpProblem(400, "malformed-definition", "Malformed definition", `${first?.message ?? "the body is not a JSON object"}${where}`, { diagnostics });
+}
+
+function refusal(answer: Extract<ExportAnswer, { ok: false }>, target: string): HttpProblem {
+  if (answer.refusal === "malformed") return malformed(answer.diagnostics);
+  if (answer.refusal === "lossy") {
+    return new HttpProblem(422, "lossy-export", `Not every field is carried to ${target}`, answer.failure ?? "strict: a field is not fully carried", { diagnostics: answer.diagnostics, ...(answer.loss ? { loss: answer.loss } : {}) });
+  }
+  const errors = answer.diagnostics.filter((d) => d.severity === "error").length;
+  return new HttpProblem(422, "invalid-definition", "Invalid definition", `the definition has ${errors} error${errors === 1 ? "" : "s"}`, { diagnostics: answer.diagnostics });
+}
+
+/** The query string, with unknown or repeated parameters refused (a typo should not pass silently). */
+function query(req: FastifyRequest, allowed: string[]): URLSearchParams {
+  const raw = req.url.includes("?") ? req.url.slice(req.url.indexOf("?") + 1) : "";
+  const q = new URLSearchParams(raw);
+  const seen = new Set<string>();
+  for (const key of q.keys()) {
+    if (!allowed.includes(key)) throw new HttpProblem(400, "bad-request", "Bad request", `unknown query parameter ${JSON.stringify(key.slice(0, 40))}; this route takes ${allowed.join(", ")}`);
+    if (seen.has(key)) throw new HttpProblem(400, "bad-request", "Bad request", `query parameter ${key} given twice`);
+    seen.add(key);
+  }
+  return q;
+}
+
+function flag(q: URLSearchParams, name: string): boolean {
+  const v = q.get(name);
+  if (v === null || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1" || v === "") return true;
+  throw new HttpProblem(400, "bad-request", "Bad request", `${name} must be true or false`);
+}
+
+function targetOf(q: URLSearchParams): string {
+  const target = q.get("target");
+  if (target === null) throw new HttpProblem(400, "unknown-target", "Target needed", `target= is required: ${targetNames().join(" or ")}`, { targets: targetNames() });
+  if (!Object.hasOwn(TARGETS, target)) throw new HttpProblem(400, "unknown-target", "Unknown target", `unknown target ${JSON.stringify(target.slice(0, 40))}; available: ${targetNames().join(", ")}`, { targets: targetNames() });
+  return target;
+}
+
+function bodyOf(req: FastifyRequest): Uint8Array {
+  const type = req.headers["content-type"];
+  if (!type || !Buffer.isBuffer(req.body)) throw new HttpProblem(415, "unsupported-media-type", "Unsupported media type", "send the definition as the body, with Content-Type: application/json");
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
+  if (charset && charset !== "utf-8" && charset !== "utf8") throw new HttpProblem(415, "unsupported-media-type", "Unsupported media type", `the definition must be UTF-8, not ${charset.slice(0, 40)}`);
+  return req.body;
+}
+
+function bearer(header: string | undefined): string | undefined {
+  const m = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header ?? "");
+  return m?.[1];
+}
+
+/** zip unless the client prefers JSON; undefined when it accepts neither (the most specific range decides). */
+export function negotiate(accept: string | undefined): Exclude<ExportFormat, "files"> | undefined {
+  if (!accept || !accept.trim()) return "zip";
+  const ranges = accept.split(",").map((part) => {
+    const [range = "", ...params] = part.trim().toLowerCase().split(";");
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    return { range: range.trim(), q: Number.isFinite(q) ? q : 0 };
+  });
+  const quality = (type: string) => {
+    let best = { specificity: -1, q: 0 };
+    for (const { range, q } of ranges) {
+      const specificity = range === type ? 2 : range === `${type.split("/")[0]}/*` ? 1 : range === "*/*" ? 0 : -1;
+      if (specificity > best.specificity) best = { specificity, q };
+    }
+    return best.q;
+  };
+  const zip = quality("application/zip");
+  const json = quality("application/json");
+  if (zip <= 0 && json <= 0) return undefined;
+  return json > zip ? "json" : "zip";
+}
+
+function hostName(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const h = header.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  return h.replace(/:\d+$/, "");
+}
