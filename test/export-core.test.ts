@@ -89,6 +89,26 @@ print(json.dumps([[i.filename, (i.external_attr >> 16) & 0o777, z.read(i).hex()]
       ["proj/src/pkg/__init__.py", 0o644, ""],
     ]);
   });
+  it("keeps verbatim files compressed across archives without changing a byte", async () => {
+    const files = new FileSet();
+    const shared = new TextEncoder().encode("static module\n".repeat(50));
+    files.add("a.py", shared, 0o644, true);
+    files.add("b.py", "generated\n");
+    const zip = async () => {
+      const chunks: Uint8Array[] = [];
+      await writeZip(files, (c) => void chunks.push(c));
+      return Buffer.concat(chunks);
+    };
+    const first = await zip();
+    expect((await zip()).equals(first)).toBe(true);
+    // The same content as a fresh, non-verbatim array compresses to the same archive.
+    const plain = new FileSet();
+    plain.add("a.py", new TextEncoder().encode("static module\n".repeat(50)));
+    plain.add("b.py", "generated\n");
+    const chunks: Uint8Array[] = [];
+    await writeZip(plain, (c) => void chunks.push(c));
+    expect(Buffer.concat(chunks).equals(first)).toBe(true);
+  });
 });
 
 describe("template environment", () => {

@@ -19,6 +19,23 @@ interface CentralRecord {
   mode: number;
 }
 
+interface Packed {
+  data: Uint8Array;
+  crc: number;
+  stored: boolean;
+}
+
+// Files copied verbatim from a target's static/ folder are the same byte arrays in every
+// export (the template folder is read once per process), and compressing them was half the
+// CPU of a served export: their compressed form is kept, keyed by the array itself.
+const packedStatics = new WeakMap<Uint8Array, Packed>();
+
+function pack(bytes: Uint8Array): Packed {
+  const deflated = deflateRawSync(bytes, { level: 9 });
+  const stored = deflated.length >= bytes.length;
+  return { data: stored ? bytes : deflated, crc: crc32(bytes) >>> 0, stored };
+}
+
 export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => void | Promise<void>, prefix = ""): Promise<number> {
   // Plain ZIP (no ZIP64): plenty for a generated project, and refused rather than corrupted beyond.
   if (files.size > 0xffff || files.totalBytes() > 0xfffffff0) throw new Error("project too large for a ZIP archive");
@@ -30,10 +47,13 @@ export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => voi
   };
   for (const [path, entry] of files.entries()) {
     const name = Buffer.from(prefix + checkRelativePath(path), "utf8");
-    const deflated = deflateRawSync(entry.bytes, { level: 9 });
-    const stored = deflated.length >= entry.bytes.length;
-    const data = stored ? entry.bytes : deflated;
-    const rec: CentralRecord = { name, crc: crc32(entry.bytes) >>> 0, compressedSize: data.length, size: entry.bytes.length, method: stored ? 0 : 8, offset, mode: entry.mode };
+    let packed = entry.verbatim ? packedStatics.get(entry.bytes) : undefined;
+    if (!packed) {
+      packed = pack(entry.bytes);
+      if (entry.verbatim) packedStatics.set(entry.bytes, packed);
+    }
+    const { data, stored } = packed;
+    const rec: CentralRecord = { name, crc: packed.crc, compressedSize: data.length, size: entry.bytes.length, method: stored ? 0 : 8, offset, mode: entry.mode };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed
