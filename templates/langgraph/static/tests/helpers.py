@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -23,10 +24,23 @@ Graph = CompiledStateGraph[Any, Any, Any, Any]
 # --- the definition ------------------------------------------------------------------
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _well_formed(value: Any) -> Any:
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_well_formed(v) for v in value]
+    if isinstance(value, dict):
+        return {_well_formed(k): _well_formed(v) for k, v in value.items()}
+    return value
+
+
 def definition() -> dict[str, Any]:
-    """envelope.json, as shipped in the package."""
+    """envelope.json, with U+FFFD for each lone surrogate, as the generated modules hold it."""
     text = files(PACKAGE).joinpath("envelope.json").read_text(encoding="utf-8")
-    return json.loads(text)  # type: ignore[no-any-return]
+    return _well_formed(json.loads(text))  # type: ignore[no-any-return]
 
 
 def definition_prompts() -> dict[str, str]:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, get_args
 
+import helpers
 import httpx
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
-from project import PACKAGE, policy, team, tools
+from project import policy, runtime, team, tools
 
 pytestmark = pytest.mark.anyio
 
@@ -36,8 +36,7 @@ def _policy(entry: dict[str, Any]) -> policy.AccessPolicy:
 
 
 def _definition() -> dict[str, Any]:
-    text = files(PACKAGE).joinpath("envelope.json").read_text(encoding="utf-8")
-    return json.loads(text)  # type: ignore[no-any-return]
+    return helpers.definition()
 
 
 def _egress_agents() -> list[Any]:
@@ -235,7 +234,10 @@ async def test_a_network_failure_comes_back_as_text(
     result = await tools.http_tool(agent_key).ainvoke({"method": method, "url": url})
 
     host = httpx.URL(policy.expand(url, env)).host
-    assert result == f"REQUEST FAILED: {error.__name__}: no route to {host}"
+    # A host built from a secret ({{SECRET}}.example.com) is redacted like any other text.
+    secrets = [env[name] for name in team.SECRETS if name in env]
+    expected = runtime.redact(f"REQUEST FAILED: {error.__name__}: no route to {host}", secrets)
+    assert result == expected
 
 
 async def test_a_failure_inside_a_graph_is_a_tool_message_not_an_exception(

@@ -4,6 +4,7 @@ substituted; the run's inputs reach the agents as JSON."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import helpers
@@ -28,16 +29,29 @@ ENV_VALUE = "Acme \\1 {Corp} \\g<0>"
 INPUT_VALUE = "Charged {tools} twice \\n"
 
 
+def _plainly_named(name: str) -> bool:
+    """`{{name}}` and `{{NAME}}` both name this input and nothing else."""
+    upper = prompts.reference_name(name)
+    others = [key for key in team.INPUTS if key != name]
+    return (
+        re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is not None
+        and name not in [*team.SECRETS, *team.VARIABLES]
+        and upper not in [*team.SECRETS, *team.VARIABLES, *others]
+        and all(prompts.reference_name(key) != upper for key in others)
+    )
+
+
 def _tricky_names() -> tuple[str | None, str | None]:
     """A secret or variable, and a free-text input, of this team (if it has them)."""
     env_names = [*team.SECRETS, *team.VARIABLES]
-    return (env_names[0] if env_names else None), helpers.string_input()
+    inputs = [n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None]
+    return (env_names[0] if env_names else None), next(filter(_plainly_named, inputs), None)
 
 
 def _tricky_prompt() -> str:
     env_name, input_name = _tricky_names()
     text = TRICKY_PROMPT.replace("ENV_NAME", env_name or "NO_ENV_NAME")
-    text = text.replace("INPUT_UPPER", (input_name or "no_input").upper())
+    text = text.replace("INPUT_UPPER", prompts.reference_name(input_name or "no_input"))
     return text.replace("input_name", input_name or "no_input")
 
 
@@ -48,14 +62,14 @@ def _expected_tricky() -> str:
     if env_name is not None:
         text = text.replace("{{" + env_name + "}}", ENV_VALUE)
     if input_name is not None:
-        text = text.replace("{{" + input_name.upper() + "}}", INPUT_VALUE)
+        text = text.replace("{{" + prompts.reference_name(input_name) + "}}", INPUT_VALUE)
         text = text.replace("{{" + input_name + "}}", INPUT_VALUE)
     return text
 
 
 def _tricky_inputs() -> dict[str, Any]:
     inputs = helpers.valid_inputs()
-    input_name = helpers.string_input()
+    _, input_name = _tricky_names()
     if input_name is not None:
         inputs[input_name] = INPUT_VALUE
     return inputs
@@ -84,14 +98,19 @@ async def test_every_agent_receives_its_prompt_with_values_filled_in(
 
     await _reach_every_agent(board, inputs)
 
-    values = {name: team_env[name] for name in [*team.SECRETS, *team.VARIABLES]}
-    for name, value in helpers.resolved(inputs).items():
-        text = value if isinstance(value, str) else json.dumps(value)
-        values[name] = values[name.upper()] = text
+    # The documented rules, written out: secrets and variables, then inputs by exact key,
+    # then by upper-case name (the first declared input of that name).
+    resolved = helpers.resolved(inputs)
+    texts = {k: resolved[k] for k in team.INPUTS if k in resolved}
+    texts = {k: v if isinstance(v, str) else json.dumps(v) for k, v in texts.items()}
+    values = dict(texts)
+    for name, text in texts.items():
+        values.setdefault(prompts.reference_name(name), text)
+    values.update({n: team_env[n] for n in [*team.SECRETS, *team.VARIABLES] if n in team_env})
     for agent_key, prompt in helpers.definition_prompts().items():
-        expected = prompt
-        for name, value in values.items():
-            expected = expected.replace("{{" + name + "}}", value)
+        expected = re.sub(
+            r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}", lambda m: values.get(m[1], m[0]), prompt
+        )
         calls = board.calls_of(agent_key)
         assert calls, f"{agent_key} was never called"
         for call in calls:

@@ -51,7 +51,10 @@ PROVIDER_MODULES = (
 
 
 def _result_keys() -> set[str]:
-    return {field.alias or name for name, field in state.TeamResult.model_fields.items()}
+    return {
+        name if field.alias is None else field.alias
+        for name, field in state.TeamResult.model_fields.items()
+    }
 
 
 # --- the runner ---------------------------------------------------------------------------
@@ -148,7 +151,8 @@ def _invalid_cases() -> list[tuple[str, list[str], str]]:
 
     def with_inputs(changes: dict[str, Any], *, drop: str | None = None) -> list[str]:
         inputs = {**valid, **changes}
-        inputs.pop(drop or "", None)
+        if drop is not None:
+            inputs.pop(drop)
         return ["--inputs", json.dumps(inputs)]
 
     cases = [
