@@ -137,7 +137,7 @@ describe("CrewAI mapping", () => {
     const wf = weekly.text(".github/workflows/scheduled-run.yml");
     expect(wf).toContain('    - cron: "0 7 * * MON"');
     expect(wf).toContain("          HUBSPOT_PRIVATE_APP_TOKEN: ${{ secrets.HUBSPOT_PRIVATE_APP_TOKEN }}");
-    expect(wf).toContain("          TEAM_INPUTS: ${{ vars.TEAM_INPUTS }}");
+    expect(wf).toContain("          team_inputs: ${{ vars.TEAM_INPUTS }}");
     expect(weekly.text("README.md")).toContain("runs at 07:00 UTC on Monday");
     expect(support.files.get(".github/workflows/scheduled-run.yml")).toBeUndefined();
   });

@@ -4,6 +4,7 @@
 // covers is reported as not carried, and tests require that to never happen.
 import { childPointer, pathLabel, parsePointer } from "../read/json-pointer.js";
 import type { TeamModel } from "../model/types.js";
+import { hasLoneSurrogate, holdsLoneSurrogate } from "../model/well-formed.js";
 
 export type LossStatus = "carried" | "approximated" | "dropped";
 
@@ -27,6 +28,12 @@ export type FieldRule =
       resolve: (value: unknown, pointer: string, model: TeamModel) => { status: LossStatus; detail: string } | undefined;
     };
 
+/**
+ * Appended to a carried field that holds a lone surrogate: the model, so every target, has
+ * U+FFFD in its place (src/model/well-formed.ts), and the field is approximated.
+ */
+export const LONE_SURROGATE_NOTE = "; its lone surrogates (half characters that JSON allows and no Unicode text can hold) are U+FFFD";
+
 /** Text used when no rule covers a field: it is listed, and tests fail on it. */
 export const UNMAPPED = "no mapping for this field in the target";
 
@@ -41,7 +48,8 @@ export function buildLossReport(definition: unknown, rules: readonly FieldRule[]
   const walk = (value: unknown, pointer: string) => {
     const outcome = pointer === "" ? undefined : applyRules(rules, value, pointer, model);
     if (outcome) {
-      out.push({ pointer, field: pathLabel(pointer), ...outcome });
+      const lossy = outcome.status === "carried" && (hasLoneSurrogate(pointer) || holdsLoneSurrogate(value));
+      out.push(lossy ? { pointer, field: pathLabel(pointer), status: "approximated", detail: outcome.detail + LONE_SURROGATE_NOTE } : { pointer, field: pathLabel(pointer), ...outcome });
       return;
     }
     if (Array.isArray(value)) value.forEach((v, i) => walk(v, childPointer(pointer, i)));

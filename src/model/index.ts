@@ -5,6 +5,7 @@ import { validate, type ValidateOptions } from "../validate/validate.js";
 import type { EnvelopeDefinition } from "./definition.js";
 import { buildTeamModel } from "./normalize.js";
 import type { TeamModel } from "./types.js";
+import { wellFormedDeep } from "./well-formed.js";
 
 export interface NormalizeResult {
   /** Present only when the definition is valid. */
@@ -21,7 +22,8 @@ export function normalize(input: Uint8Array | string, options: ValidateOptions =
 
 /** The model of a document that passed validation. */
 export function modelFromDocument(doc: SourceDocument): TeamModel {
-  // Round-trip through JSON so the model never holds the parser's null-prototype objects.
-  const def = JSON.parse(JSON.stringify(doc.parsed.value)) as EnvelopeDefinition;
+  // A copy in plain objects (never the parser's null-prototype ones), with lone surrogates
+  // as U+FFFD: every string of the model is Unicode text (see well-formed.ts).
+  const def = wellFormedDeep(doc.parsed.value) as EnvelopeDefinition;
   return buildTeamModel(def);
 }

@@ -1,7 +1,7 @@
 // Collision-free Python identifiers, chosen once per team in the model. Each namespace hands
 // out names in definition order, so the same definition always gets the same names, and two
 // keys that normalize alike (`data-analyst`, `data_analyst`) get distinct ones.
-import { FRAMEWORK_MODULES, PYTHON_BUILTINS, PYTHON_KEYWORDS, PYTHON_STDLIB_MODULES, RESERVED_MEMBERS } from "./reserved-words.js";
+import { DEPENDENCY_DISTRIBUTIONS, FRAMEWORK_MODULES, PYTHON_BUILTINS, PYTHON_KEYWORDS, PYTHON_STDLIB_MODULES, RESERVED_MEMBERS } from "./reserved-words.js";
 
 /** Lowercase snake_case ASCII; accents folded, everything else becomes `_`. May be empty. */
 export function toSnake(raw: string): string {
@@ -77,6 +77,16 @@ export function packageName(slug: string): string {
     reservedSuffix: "_team",
   });
   return ns.claim(slug);
+}
+
+/**
+ * The pyproject `name`: the slug as a valid distribution name (PEP 508: no hyphen at either
+ * end, `team` when nothing is left), `-team` added when it is a distribution the project
+ * installs (`crewai` → `crewai-team`, which would otherwise replace CrewAI itself).
+ */
+export function distributionName(slug: string): string {
+  const name = slug.replace(/-+/g, "-").replace(/^-|-$/g, "") || "team";
+  return DEPENDENCY_DISTRIBUTIONS.has(name) ? `${name}-team` : name;
 }
 
 export function className(pkg: string): string {

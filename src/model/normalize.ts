@@ -4,7 +4,7 @@ import { pointerOf } from "../read/json-pointer.js";
 import { normalizeAccessPolicy } from "./access-policy.js";
 import type { DefinitionAgent, EnvelopeDefinition, IOField } from "./definition.js";
 import { stableTopoOrder } from "./graph.js";
-import { className, fieldNamespace, memberNamespace, packageName } from "./namer.js";
+import { className, distributionName, fieldNamespace, memberNamespace, packageName } from "./namer.js";
 import { buildScope, findPlaceholders, inputReferenceName, type PlaceholderScope } from "./placeholders.js";
 import { promptSegments } from "./prompt-segments.js";
 import { LOCAL_ADAPTER_PROVIDER, isProvider, splitModelId } from "./providers.js";
@@ -59,7 +59,7 @@ export function buildTeamModel(def: EnvelopeDefinition): TeamModel {
       tags: def.tags ?? [],
       ...pick(def, ["category", "icon", "pricing", "forkable", "forkedFrom", "changelog", "metadata"]),
     },
-    names: { package: pkg, distribution: def.slug, className: className(pkg) },
+    names: { package: pkg, distribution: distributionName(def.slug), className: className(pkg) },
     agents,
     hierarchy: { roots, maxDepth: Math.max(...agents.map((a) => a.depth)), multipleRoots: roots.length > 1 },
     execution,

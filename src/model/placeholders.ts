@@ -15,7 +15,7 @@ export function findPlaceholders(text: string): PlaceholderUse[] {
 
 /** How inputs are referenced: `{{OUTPUT_FORMAT}}` names input `output_format`. */
 export function inputReferenceName(inputKey: string): string {
-  return inputKey.toUpperCase().replace(/[^A-Z0-9_]/g, "_");
+  return inputKey.toUpperCase().replace(/[^A-Z0-9_]/gu, "_");
 }
 
 export type PlaceholderKind = "secret" | "variable" | "input";
@@ -23,14 +23,18 @@ export type PlaceholderKind = "secret" | "variable" | "input";
 export interface PlaceholderScope {
   secrets: ReadonlySet<string>;
   variables: ReadonlySet<string>;
-  /** Reference name (exact key and upper-cased form) → input key. */
+  /**
+   * Reference name → input key: every exact key, then each upper-cased form no key and no
+   * earlier input already has (`{{A_B}}` is input `A_B` if there is one, else the first of
+   * `a-b`, `a_b`).
+   */
   inputs: ReadonlyMap<string, string>;
 }
 
 export function buildScope(secrets: Iterable<string>, variables: Iterable<string>, inputKeys: Iterable<string>): PlaceholderScope {
-  const inputs = new Map<string, string>();
-  for (const key of inputKeys) {
-    if (!inputs.has(key)) inputs.set(key, key);
+  const keys = [...inputKeys];
+  const inputs = new Map<string, string>(keys.map((key) => [key, key]));
+  for (const key of keys) {
     const upper = inputReferenceName(key);
     if (!inputs.has(upper)) inputs.set(upper, key);
   }

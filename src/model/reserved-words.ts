@@ -86,3 +86,40 @@ export const RESERVED_MEMBERS = words(`
   map_all_task_variables close_mcp_server get_mcp_tools mcp_server_params mcp_connect_timeout
   is_crew_class original_agents_config_path original_tasks_config_path
 `);
+
+/**
+ * Distributions an exported project installs, directly or through its dependencies (every
+ * name pinned in python/*.lock, PEP 503-normalized). A project distributed under one of
+ * these names would replace that package on install, or depend on itself.
+ */
+export const DEPENDENCY_DISTRIBUTIONS = words(`
+  hatchling pip wheel
+  aiofiles aiohappyeyeballs aiohttp aiosignal aiosqlite annotated-doc annotated-types anthropic
+  anyio appdirs attrs bcrypt blockbuster boto3 botocore build cel-python certifi cffi
+  charset-normalizer chromadb click cloudpickle crewai crewai-cli crewai-core croniter
+  cryptography deprecation distro docstring-parser durationpy et-xmlfile fastuuid filelock
+  filetype flatbuffers forbiddenfruit frozenlist fsspec google-auth google-genai google-re2
+  googleapis-common-protos grpcio grpcio-health-checking grpcio-tools h11 h2 hf-xet hpack
+  httpcore httpcore2 httptools httpx httpx-sse httpx2 huggingface-hub hyperframe idna
+  importlib-metadata importlib-resources iniconfig instructor jinja2 jiter jmespath json-repair
+  json5 jsonpatch jsonpath-python jsonpointer jsonref jsonschema jsonschema-rs
+  jsonschema-specifications kubernetes lance-namespace lance-namespace-urllib3-client lancedb
+  langchain langchain-anthropic langchain-core langchain-google-genai langchain-mistralai
+  langchain-openai langchain-openrouter langchain-protocol langgraph langgraph-api
+  langgraph-checkpoint langgraph-checkpoint-sqlite langgraph-cli langgraph-prebuilt
+  langgraph-runtime-inmem langgraph-sdk langsmith lark linkify-it-py litellm markdown-it-py
+  markupsafe mcp mdit-py-plugins mdurl mmh3 multidict numpy oauthlib onnxruntime openai openpyxl
+  openrouter opentelemetry-api opentelemetry-exporter-http-transport
+  opentelemetry-exporter-otlp-common opentelemetry-exporter-otlp-proto-common
+  opentelemetry-exporter-otlp-proto-grpc opentelemetry-exporter-otlp-proto-http
+  opentelemetry-exporter-prometheus opentelemetry-proto opentelemetry-sdk
+  opentelemetry-semantic-conventions orjson ormsgpack overrides packaging pathspec pdfminer-six
+  pdfplumber pendulum pillow platformdirs pluggy portalocker prometheus-client propcache protobuf
+  pyarrow pyasn1 pyasn1-modules pybase64 pycparser pydantic pydantic-core pydantic-settings
+  pygments pyjwt pypdfium2 pypika pyproject-hooks pytest python-dateutil python-dotenv
+  python-multipart pyyaml referencing regex requests requests-oauthlib requests-toolbelt rich
+  rpds-py ruff s3transfer setuptools shellingham six sniffio sqlite-vec sse-starlette starlette
+  structlog tenacity textual tiktoken tokenizers tomli tomli-w tqdm truststore typer
+  typing-extensions typing-inspection tzdata urllib3 uuid-utils uv uvicorn uvloop watchfiles
+  websocket-client websockets xxhash yarl zipp zstandard
+`);

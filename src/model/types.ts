@@ -64,7 +64,7 @@ export interface RegistryFields {
 export interface TeamNames {
   /** Python import package, e.g. `support_tier`; never a keyword, builtin or shadowing module. */
   package: string;
-  /** Distribution name for pyproject, e.g. `support-tier`. */
+  /** Distribution name for pyproject, e.g. `support-tier`; never one the project depends on. */
   distribution: string;
   /** PascalCase class name, e.g. `SupportTier`. */
   className: string;
@@ -116,7 +116,7 @@ export interface LlmModel {
 }
 
 export interface PromptModel {
-  /** The prompt exactly as written ("" when the agent has none). */
+  /** The prompt exactly as written ("" when the agent has none); like every string of the model, with U+FFFD for a lone surrogate. */
   raw: string;
   present: boolean;
   segments: PromptSegment[];

@@ -2,8 +2,12 @@
 // these functions, so no text can end a literal early, inject code, or hide in the source
 // (bidi overrides, line separators and other invisible characters are written as escapes).
 
-/** Characters that must not appear raw in generated source: invisible, reordering or line-breaking. */
-const UNSAFE_RAW = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/**
+ * Characters that must not appear raw in generated source: invisible, reordering or
+ * line-breaking, and the noncharacters U+FFFE/U+FFFF, which YAML readers refuse even in a
+ * comment (`pyComment` text also goes into YAML comments).
+ */
+const UNSAFE_RAW = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\", '"': '\\"' };
 

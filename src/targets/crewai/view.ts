@@ -1,10 +1,25 @@
 // TeamModel → the view the CrewAI templates render. All decisions about CrewAI live here;
 // templates only lay text out, and every value they print passes an escaping helper.
 import type { LossEntry } from "../../export/loss-report.js";
-import { lossCounts } from "../../export/loss-report.js";
-import type { AgentModel, GateModel, IOFieldModel, StepModel, TeamModel } from "../../model/types.js";
-import { fieldNamespace } from "../../model/namer.js";
-import { pathLabel } from "../../read/json-pointer.js";
+import type { AgentModel, StepModel, TeamModel } from "../../model/types.js";
+import {
+  finalStepOf,
+  gatesView,
+  inputsView,
+  lossSummary,
+  modelSourceOf,
+  outputsExpectation,
+  outputsView,
+  recordStepsOf,
+  inputFlags,
+  scheduleWords,
+  workflowTimeoutMinutes,
+  type GateView,
+  type InputView,
+  type LossSummary,
+  type OutputView,
+  type RecordStepView,
+} from "../python-common/team-view.js";
 import { crewaiModelId, crewaiProvider } from "./providers.js";
 
 export const CREWAI_VERSION = "1.15.30";
@@ -59,10 +74,10 @@ export interface CrewaiView {
   agents: AgentView[];
   root?: AgentView;
   steps: Array<StepModel & { ref: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; ungatedDeps: string[] }>;
-  gates: Array<GateModel & { ref: string; fieldNames: string[] }>;
-  inputs: Array<IOFieldModel & { flag: string; flagSafe: boolean; defaultJson: string; pointerLabel: string }>;
+  gates: GateView[];
+  inputs: Array<InputView & { hasFlag: boolean }>;
   finalStep: string;
-  recordSteps: Array<{ stepKey: string; recordClass: string; recordsClass: string; gateRefs: string; aliased: boolean; fields: Array<{ name: string; ident: string; aliased: boolean }> }>;
+  recordSteps: RecordStepView[];
   timeoutsDefaulted: boolean;
   teamTask: { description: string; expectedOutput: string };
   flowMethods: FlowMethod[];
@@ -73,7 +88,7 @@ export interface CrewaiView {
   needsRecordAction: boolean;
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
-  outputs: Array<IOFieldModel & { pointerLabel: string; aliased: boolean }>;
+  outputs: OutputView[];
   outputsAliased: boolean;
   anyEgress: boolean;
   secrets: string[];
@@ -87,11 +102,13 @@ export interface CrewaiView {
   agentTimeoutMs: number;
   schedule: TeamModel["schedule"];
   hasCron: boolean;
+  /** A declared schedule other than cron, in words for the README (empty when none was declared). */
+  scheduleWords: string;
   /** Every environment name the runner reads: secrets, variables, provider keys, MODEL. */
   envNames: string[];
   workflowTimeoutMinutes: number;
   hasGates: boolean;
-  loss: { counts: ReturnType<typeof lossCounts>; notCarried: LossEntry[] };
+  loss: LossSummary;
 }
 
 function goalOf(a: AgentModel): string {
@@ -112,9 +129,11 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       title: a.title,
       goal: goalOf(a),
       crewNote: "",
-      modelSource: a.llm ? (a.llm.source === "model" ? `model ${a.llm.provider}:${a.llm.model}` : `modelConfig ${a.llm.provider} ${a.llm.model}`) : "no model: MODEL",
+      modelSource: a.llm ? modelSourceOf(a) : "no model: MODEL",
       timeoutMs: a.timeoutMs,
-      hasEgress: a.egress.allowsAny,
+      // Every declared policy is shipped and enforced, even one that allows nothing (an empty
+      // allowedHosts, deny rules only): the tool then refuses each request with its reason.
+      hasEgress: a.egress.source !== "none",
       egressSource: a.egress.source,
       defaultAction: a.egress.defaultAction,
       rules: a.egress.rules.map((r, j) => ({
@@ -132,7 +151,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       isRoot: a.parent === undefined,
       // Only the crew's manager (the first root) can hold no tools; see delegation.py.
       needsRequestsDelegate:
-        model.execution.mode === "hierarchy" && model.execution.entryAgent === a.key && a.children.length > 0 && a.egress.allowsAny,
+        model.execution.mode === "hierarchy" && model.execution.entryAgent === a.key && a.children.length > 0 && a.egress.source !== "none",
     };
     if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
     if (a.llm) {
@@ -155,11 +174,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     else if (hierarchy && a.children.length) note += `: manages ${a.children.join(", ")}`;
     a.crewNote = note;
   }
-  const gates = model.gates.map((g) => ({
-    ...g,
-    ref: `gates[${g.index}] ${g.name}`,
-    fieldNames: g.fields.map((f) => f.name),
-  }));
+  const gates = gatesView(model);
   const steps =
     model.execution.mode === "pipeline"
       ? model.execution.steps.map((s) => {
@@ -183,6 +198,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   }).filter((p) => p.keys.length > 0);
   const extras = [...new Set(used.map((a) => crewaiProvider(a.llm!.provider).extra).filter((e): e is string => !!e))].sort();
   const withoutModel = model.agents.filter((a) => !a.llm);
+  const flags = inputFlags(model.inputs.map((i) => i.key));
   const root = hierarchy ? agentView.get(model.execution.mode === "hierarchy" ? model.execution.entryAgent : "")! : undefined;
   const view: CrewaiView = {
     package: model.names.package,
@@ -193,10 +209,9 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     agents,
     steps,
     gates,
-    // The runner's flag for an input: "--" + the key with "_" as "-" (main.py does the same).
-    inputs: model.inputs.map((f) => ({ ...f, flag: `--${f.key.replace(/_/g, "-")}`, flagSafe: /^--[a-z][a-z0-9-]*$/.test(`--${f.key.replace(/_/g, "-")}`), defaultJson: f.hasDefault ? JSON.stringify(f.default) : "", pointerLabel: pathLabel(f.pointer) })),
-    finalStep: [...steps].reverse().find((s) => s.dependents.length === 0 && s.gatesAfter.length === 0)?.key ?? "",
-    recordSteps: recordSteps(model, steps),
+    inputs: inputsView(model).map((input, i) => ({ ...input, flag: flags[i] ?? "", hasFlag: flags[i] !== undefined, flagSafe: flags[i] !== undefined && input.flagSafe })),
+    finalStep: finalStepOf(model),
+    recordSteps: recordStepsOf(model),
     timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",
     flowMethods: [],
     needsAnd: false,
@@ -207,7 +222,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     needsRecordAction: model.execution.mode === "pipeline" && model.gates.some((g) => g.recordActions.length > 0),
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
     stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
-    outputs: model.outputs.map((f) => ({ ...f, pointerLabel: pathLabel(f.pointer), aliased: f.ident !== f.key })),
+    outputs: outputsView(model),
     outputsAliased: model.outputs.some((f) => f.ident !== f.key),
     anyEgress: agents.some((a) => a.hasEgress),
     secrets: model.secrets.map((s) => s.name),
@@ -220,6 +235,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     agentTimeoutMs: model.timeouts.agentMs,
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
+    scheduleWords: scheduleWords(model.schedule),
     envNames: [
       ...new Set([
         ...model.secrets.map((s) => s.name),
@@ -228,9 +244,9 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
         ...(withoutModel.length ? ["MODEL"] : []),
       ]),
     ],
-    workflowTimeoutMinutes: Math.ceil(model.timeouts.runMs / 60_000) + 10,
+    workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     hasGates: model.gates.length > 0 && model.execution.mode === "pipeline",
-    loss: { counts: lossCounts(loss), notCarried: loss.filter((e) => e.status !== "carried") },
+    loss: lossSummary(loss),
   };
   if (root) view.root = root;
   view.needsConfigDict = view.outputsAliased || view.recordSteps.some((r) => r.aliased);
@@ -249,31 +265,6 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   return view;
 }
 
-/** One records model per gated step: the union of its gates' fields, class names kept distinct. */
-function recordSteps(model: TeamModel, steps: Array<{ key: string; ident: string }>): CrewaiView["recordSteps"] {
-  if (model.execution.mode !== "pipeline") return [];
-  const taken = new Set<string>();
-  return steps.flatMap((step) => {
-    const gates = model.gates.filter((g) => g.afterStep === step.key);
-    if (gates.length === 0) return [];
-    const names = [...new Set(gates.flatMap((g) => g.fields.map((f) => f.name)))];
-    const ns = fieldNamespace();
-    let base = pascal(step.ident);
-    for (let n = 2; taken.has(base); n++) base = `${pascal(step.ident)}${n}`;
-    taken.add(base);
-    return [{
-      stepKey: step.key,
-      recordClass: `${base}Record`,
-      recordsClass: `${base}Records`,
-      gateRefs: gates.map((g) => `gates[${g.index}] ${g.name}`).join(", "),
-      fields: names.map((name) => {
-        const ident = ns.claim(name);
-        return { name, ident, aliased: ident !== name };
-      }),
-      aliased: false,
-    }].map((r) => ({ ...r, aliased: r.fields.some((f) => f.aliased) }));
-  });
-}
 
 /** flow.py: steps in topological order, each gate's router right after the step it reviews. */
 function flowMethods(model: TeamModel): FlowMethod[] {
@@ -312,15 +303,7 @@ function flowMethods(model: TeamModel): FlowMethod[] {
   return out;
 }
 
-/** What the team's final answer must look like, for the task's expected_output. */
-function outputsExpectation(model: TeamModel): string {
-  if (model.outputs.length === 0) return 'A JSON object {"answer": "<the team\'s final answer>"}.';
-  const lines = model.outputs.map((o) => {
-    const details = [o.type, ...(o.required ? ["required"] : []), ...(o.enum ? [`one of ${o.enum.join(", ")}`] : [])].join(", ");
-    return `- ${o.key} (${details})${o.description ? `: ${o.description}` : ""}`;
-  });
-  return ["A JSON object with these fields:", ...lines].join("\n");
-}
+
 
 /** Roles must be unique: on a clash (or with a manager's "<role> Requests" worker) add the key. */
 function makeRolesUnique(agents: AgentView[]): void {
@@ -332,10 +315,3 @@ function makeRolesUnique(agents: AgentView[]): void {
   }
 }
 
-function pascal(ident: string): string {
-  return ident
-    .split("_")
-    .filter(Boolean)
-    .map((p) => p[0]!.toUpperCase() + p.slice(1))
-    .join("");
-}

@@ -3,15 +3,38 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fake_llm import Call, FakeModels, act, delegate, final
-from project import crew, delegation, llms, models, runtime, team, tools
+from project import PACKAGE, crew, delegation, llms, models, runtime, team, tools
 
 SUB_TEAM_TOOL = delegation.SUB_TEAM_TOOL
+
+# --- the definition --------------------------------------------------------------
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _well_formed(value: Any) -> Any:
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_well_formed(v) for v in value]
+    if isinstance(value, dict):
+        return {_well_formed(k): _well_formed(v) for k, v in value.items()}
+    return value
+
+
+def definition() -> dict[str, Any]:
+    """envelope.json, with U+FFFD for each lone surrogate, as the generated modules hold it."""
+    text = files(PACKAGE).joinpath("envelope.json").read_text(encoding="utf-8")
+    return _well_formed(json.loads(text))  # type: ignore[no-any-return]
+
 
 # --- environment and inputs -------------------------------------------------------
 
@@ -70,12 +93,16 @@ def valid_inputs() -> dict[str, Any]:
 
 
 def as_flags(inputs: dict[str, Any]) -> list[str]:
-    """Command-line flags for `inputs`, one per input."""
+    """Command-line flags for `inputs`: one per input that has a flag, the rest as --inputs."""
     argv: list[str] = []
+    rest: dict[str, Any] = {}
     for name, value in inputs.items():
-        text = value if isinstance(value, str) else json.dumps(value)
-        argv += ["--" + name.replace("_", "-"), text]
-    return argv
+        flag = team.INPUTS[name].flag
+        if flag is None:
+            rest[name] = value
+            continue
+        argv += [flag, value if isinstance(value, str) else json.dumps(value)]
+    return [*argv, "--inputs", json.dumps(rest)] if rest else argv
 
 
 def string_input() -> str | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ import helpers
 import httpx
 import pytest
 from fake_llm import FakeModels
-from project import PACKAGE, crew, delegation, team, tools
+from project import crew, delegation, team, tools
 
 VECTORS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "policy_vectors.json").read_text(encoding="utf-8")
@@ -25,8 +24,7 @@ def _policy(entry: dict[str, Any]) -> tools.AccessPolicy:
 
 
 def _definition() -> dict[str, Any]:
-    text = files(PACKAGE).joinpath("envelope.json").read_text(encoding="utf-8")
-    return json.loads(text)  # type: ignore[no-any-return]
+    return helpers.definition()
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from importlib.resources import files
+import re
 from typing import Any
 
 import helpers
 import pytest
 from fake_llm import Call, FakeModels
-from project import PACKAGE, crew, main, models, prompts, team
+from project import crew, main, models, prompts, team
 
 # A stand-in for every agent's prompt: everything CrewAI or a template engine could touch.
 TRICKY_PROMPT = (
@@ -26,17 +26,30 @@ ENV_VALUE = "Acme \\1 {Corp} \\g<0>"
 INPUT_VALUE = "Charged {tools} twice \\n"
 
 
+def _plainly_named(name: str) -> bool:
+    """`{{name}}` and `{{NAME}}` both name this input and nothing else."""
+    upper = prompts.reference_name(name)
+    others = [key for key in team.INPUTS if key != name]
+    return (
+        re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is not None
+        and name not in [*team.SECRETS, *team.VARIABLES]
+        and upper not in [*team.SECRETS, *team.VARIABLES, *others]
+        and all(prompts.reference_name(key) != upper for key in others)
+    )
+
+
 def _tricky_names() -> tuple[str | None, str | None]:
     """A secret or variable, and a free-text input, of this team (if it has them)."""
     env_names = [*team.SECRETS, *team.VARIABLES]
-    return (env_names[0] if env_names else None), helpers.string_input()
+    inputs = [n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None]
+    return (env_names[0] if env_names else None), next(filter(_plainly_named, inputs), None)
 
 
 def _tricky_prompt() -> str:
     env_name, input_name = _tricky_names()
     text = TRICKY_PROMPT
     text = text.replace("ENV_NAME", env_name or "NO_ENV_NAME")
-    text = text.replace("INPUT_UPPER", (input_name or "no_input").upper())
+    text = text.replace("INPUT_UPPER", prompts.reference_name(input_name or "no_input"))
     return text.replace("input_name", input_name or "no_input")
 
 
@@ -47,14 +60,14 @@ def _expected_tricky() -> str:
     if env_name is not None:
         text = text.replace("{{" + env_name + "}}", ENV_VALUE)
     if input_name is not None:
-        text = text.replace("{{" + input_name.upper() + "}}", INPUT_VALUE)
+        text = text.replace("{{" + prompts.reference_name(input_name) + "}}", INPUT_VALUE)
         text = text.replace("{{" + input_name + "}}", INPUT_VALUE)
     return text
 
 
 def _tricky_inputs() -> dict[str, Any]:
     inputs = helpers.valid_inputs()
-    input_name = helpers.string_input()
+    _, input_name = _tricky_names()
     if input_name is not None:
         inputs[input_name] = INPUT_VALUE
     return inputs
@@ -68,8 +81,7 @@ def _use_tricky_values(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _definition_prompts() -> dict[str, str]:
-    text = files(PACKAGE).joinpath("envelope.json").read_text(encoding="utf-8")
-    return {agent["key"]: agent.get("prompt", "") for agent in json.loads(text)["agents"]}
+    return {agent["key"]: agent.get("prompt", "") for agent in helpers.definition()["agents"]}
 
 
 def _run_reaching_every_agent(
@@ -107,16 +119,19 @@ def test_every_agent_receives_its_prompt_with_values_filled_in(
 
     assert _run_reaching_every_agent(fake_models, monkeypatch, inputs) == 0, capsys.readouterr()
 
-    values = {**team_env}
-    for name, value in inputs.items():
-        text = value if isinstance(value, str) else json.dumps(value)
-        values[name] = values[name.upper()] = text
+    # The documented rules, written out: secrets and variables, then inputs by exact key,
+    # then by upper-case name (the first declared input of that name).
+    texts = {k: v if isinstance(v, str) else json.dumps(v) for k, v in inputs.items()}
+    values = dict(texts)
+    for name, text in texts.items():
+        values.setdefault(prompts.reference_name(name), text)
+    values.update({n: team_env[n] for n in [*team.SECRETS, *team.VARIABLES] if n in team_env})
     config = crew.TeamCrew().agents_config
     goals = {key: config[spec.method]["goal"] for key, spec in team.AGENTS.items()}
     for agent_key, prompt in _definition_prompts().items():
-        expected = prompt
-        for name, value in values.items():
-            expected = expected.replace("{{" + name + "}}", value)
+        expected = re.sub(
+            r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}", lambda m: values.get(m[1], m[0]), prompt
+        )
         calls = fake_models.calls_of(agent_key)
         assert calls, f"{agent_key} was never called"
         role = fake_models.roles[agent_key]

@@ -39,7 +39,8 @@ def test_a_run_returns_the_team_result(
     result = json.loads(out.out)
     team.TeamResult.model_validate(result)
     assert set(result) == {
-        field.alias or name for name, field in team.TeamResult.model_fields.items()
+        name if field.alias is None else field.alias
+        for name, field in team.TeamResult.model_fields.items()
     }
     assert fake_models.calls, "no model was called"
 
@@ -98,7 +99,8 @@ def _invalid_cases() -> list[tuple[str, list[str], str]]:
 
     def with_inputs(changes: dict[str, Any], *, drop: str | None = None) -> list[str]:
         inputs = {**valid, **changes}
-        inputs.pop(drop or "", None)
+        if drop is not None:
+            inputs.pop(drop)
         return ["--inputs", json.dumps(inputs)]
 
     cases = [
@@ -115,9 +117,8 @@ def _invalid_cases() -> list[tuple[str, list[str], str]]:
         if spec.required and spec.default is runtime.NO_DEFAULT:
             problem = f"input {name!r} is required"
             cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
-        if spec.type in ("number", "boolean"):
-            flag = "--" + name.replace("_", "-")
-            cases.append((f"{name}-flag", [flag, "many"], f"{flag}: expected"))
+        if spec.type in ("number", "boolean") and spec.flag is not None:
+            cases.append((f"{name}-flag", [spec.flag, "many"], f"{spec.flag}: expected"))
     return cases
 
 

@@ -30,18 +30,21 @@ INPUTS: dict[str, InputSpec] = {
         type="string",
         description="Stripe dispute ID from the webhook payload.",
         required=True,
+        flag="--dispute-id",
     ),
     # inputs.charge_id
     "charge_id": InputSpec(
         type="string",
         description="The disputed charge.",
         required=True,
+        flag="--charge-id",
     ),
     # inputs.reason
     "reason": InputSpec(
         type="string",
         description="Stripe's dispute reason code, e.g. 'product_not_received'.",
         required=True,
+        flag="--reason",
     ),
 }
 

@@ -33,18 +33,21 @@ INPUTS: dict[str, InputSpec] = {
             "energy costs in 2025'."
         ),
         required=True,
+        flag="--topic",
     ),
     # inputs.primary_keyword
     "primary_keyword": InputSpec(
         type="string",
         description="The search phrase the article should rank for.",
         required=True,
+        flag="--primary-keyword",
     ),
     # inputs.word_count
     "word_count": InputSpec(
         type="number",
         description="Target length of the article in words.",
         default=1800,
+        flag="--word-count",
     ),
     # inputs.tone
     "tone": InputSpec(
@@ -52,6 +55,7 @@ INPUTS: dict[str, InputSpec] = {
         description="Voice of the article.",
         enum=("authoritative", "conversational", "playful"),
         default="authoritative",
+        flag="--tone",
     ),
 }
 

@@ -30,24 +30,28 @@ INPUTS: dict[str, InputSpec] = {
         type="string",
         description="Greenhouse job ID of the open requisition.",
         required=True,
+        flag="--job-id",
     ),
     # inputs.role_title
     "role_title": InputSpec(
         type="string",
         description="Title of the role, e.g. 'Senior Backend Engineer'.",
         required=True,
+        flag="--role-title",
     ),
     # inputs.must_haves
     "must_haves": InputSpec(
         type="array",
         description="Non-negotiable requirements from the hiring manager.",
         required=True,
+        flag="--must-haves",
     ),
     # inputs.shortlist_size
     "shortlist_size": InputSpec(
         type="number",
         description="How many approved candidates release outreach.",
         default=5,
+        flag="--shortlist-size",
     ),
 }
 

@@ -35,12 +35,14 @@ INPUTS: dict[str, InputSpec] = {
         type="string",
         description="Zendesk ticket ID.",
         required=True,
+        flag="--ticket-id",
     ),
     # inputs.ticket_text
     "ticket_text": InputSpec(
         type="string",
         description="Subject and body of the ticket.",
         required=True,
+        flag="--ticket-text",
     ),
     # inputs.account_tier
     "account_tier": InputSpec(
@@ -48,6 +50,7 @@ INPUTS: dict[str, InputSpec] = {
         description="The customer's plan.",
         required=True,
         enum=("starter", "growth", "enterprise"),
+        flag="--account-tier",
     ),
 }
 

@@ -41,18 +41,21 @@ INPUTS: dict[str, InputSpec] = {
         type="string",
         description="Title of the triggering alert.",
         required=True,
+        flag="--alert-title",
     ),
     # inputs.service
     "service": InputSpec(
         type="string",
         description="Affected service name as used in Datadog and GitHub.",
         required=True,
+        flag="--service",
     ),
     # inputs.severity
     "severity": InputSpec(
         type="string",
         required=True,
         enum=("sev1", "sev2", "sev3"),
+        flag="--severity",
     ),
 }
 

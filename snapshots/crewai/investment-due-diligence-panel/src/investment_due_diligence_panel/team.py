@@ -30,18 +30,21 @@ INPUTS: dict[str, InputSpec] = {
         type="string",
         description="Legal name of the company under review.",
         required=True,
+        flag="--target-company",
     ),
     # inputs.deal_size_musd
     "deal_size_musd": InputSpec(
         type="number",
         description="Proposed investment in millions of USD.",
         required=True,
+        flag="--deal-size-musd",
     ),
     # inputs.data_room_index
     "data_room_index": InputSpec(
         type="string",
         description="Index of the virtual data room (folder and file names).",
         required=True,
+        flag="--data-room-index",
     ),
 }
 

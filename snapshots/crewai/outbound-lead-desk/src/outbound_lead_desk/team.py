@@ -30,6 +30,7 @@ INPUTS: dict[str, InputSpec] = {
         type="string",
         description="Who we sell to, e.g. 'EU logistics companies, 200-2000 employees'.",
         required=True,
+        flag="--ideal-customer-profile",
     ),
 }
 

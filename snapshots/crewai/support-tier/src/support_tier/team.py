@@ -30,11 +30,13 @@ INPUTS: dict[str, InputSpec] = {
         type="string",
         description="The raw ticket content to be triaged.",
         required=True,
+        flag="--ticket-text",
     ),
     # inputs.customer_name
     "customer_name": InputSpec(
         type="string",
         description="Customer's name, if known.",
+        flag="--customer-name",
     ),
     # inputs.priority_override
     "priority_override": InputSpec(
@@ -44,6 +46,7 @@ INPUTS: dict[str, InputSpec] = {
             "priority from ticket content."
         ),
         enum=("low", "normal", "high", "urgent"),
+        flag="--priority-override",
     ),
 }
 

@@ -50,15 +50,17 @@ def _run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--inputs", metavar="JSON", help="all inputs as a JSON object, or @file.json"
     )
-    # inputs: one flag per input; flags override --inputs
+    # inputs: one flag per input that has one (team.INPUTS); flags override --inputs
     for name, spec in team.INPUTS.items():
+        if spec.flag is None:
+            continue
         details = [spec.type, "required" if spec.required else "optional"]
         if spec.enum is not None:
             details.append("one of " + ", ".join(spec.enum))
         if spec.default is not runtime.NO_DEFAULT:
             details.append(f"default {json.dumps(spec.default)}")
         parser.add_argument(
-            "--" + name.replace("_", "-"),
+            spec.flag,
             dest=f"input_{name}",
             metavar="VALUE",
             help=f"{spec.description} ({'; '.join(details)})".replace("%", "%%"),
@@ -83,13 +85,13 @@ def _collect_inputs(args: argparse.Namespace) -> dict[str, Any]:
     if args.inputs:
         supplied.update(runtime.parse_inputs_json(args.inputs))
     for name, spec in team.INPUTS.items():
-        raw = getattr(args, f"input_{name}")
+        raw = getattr(args, f"input_{name}", None)
         if raw is None:
             continue
         try:
             supplied[name] = runtime.coerce_flag(spec.type, raw)
         except ValueError as error:
-            problems.append(f"--{name.replace('_', '-')}: {error}")
+            problems.append(f"{spec.flag}: {error}")
     if problems:
         raise runtime.InputError(problems)
     return runtime.resolve_inputs(team.INPUTS, supplied)
@@ -113,7 +115,9 @@ def _report_problems(missing: Sequence[str], problems: Sequence[str]) -> bool:
 
 def _activate_prompts(inputs: dict[str, Any]) -> None:
     prompts.activate(
-        prompts.placeholder_values([*team.SECRETS, *team.VARIABLES], os.environ, inputs)
+        prompts.placeholder_values(
+            [*team.SECRETS, *team.VARIABLES], os.environ, inputs, list(team.INPUTS)
+        )
     )
 
 

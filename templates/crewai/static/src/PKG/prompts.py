@@ -53,19 +53,32 @@ def render(text: str, values: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), text)
 
 
+def reference_name(input_key: str) -> str:
+    """An input's upper-case name in prompts: `{{TICKET_TEXT}}` for `ticket-text`."""
+    return re.sub(r"[^A-Z0-9_]", "_", input_key.upper())
+
+
 def placeholder_values(
-    env_names: Sequence[str], environ: Mapping[str, str], inputs: Mapping[str, Any]
+    env_names: Sequence[str],
+    environ: Mapping[str, str],
+    inputs: Mapping[str, Any],
+    declared: Sequence[str] = (),
 ) -> dict[str, str]:
     """Values for `{{NAME}}`: variables and secrets first, then inputs.
 
-    An input is reachable by its own name and upper-cased (`{{TICKET_TEXT}}`).
-    Non-string inputs are written as JSON.
+    An input is reachable by its own key and by its upper-case name (`{{TICKET_TEXT}}`).
+    An exact key wins over another input's upper-case name, and of inputs that share one
+    the first declared (`declared`: team.INPUTS order) wins. Non-string inputs are JSON.
     """
+    keys = list(declared) or list(inputs)
+    targets = {key: key for key in keys}
+    for key in keys:
+        targets.setdefault(reference_name(key), key)
     values: dict[str, str] = {}
-    for name, value in inputs.items():
-        text = value if isinstance(value, str) else json.dumps(value)
-        values[name.upper()] = text
-        values[name] = text
+    for name, key in targets.items():
+        if key in inputs:
+            value = inputs[key]
+            values[name] = value if isinstance(value, str) else json.dumps(value)
     for name in env_names:
         if name in environ:
             values[name] = environ[name]

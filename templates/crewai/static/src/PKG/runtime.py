@@ -49,6 +49,9 @@ class InputSpec:
     required: bool = False
     enum: tuple[str, ...] | None = None
     default: Any = NO_DEFAULT
+    flag: str | None = None
+    """The runner's flag for this input; None when the key cannot be one (a flag another
+    input or the runner already uses, or a key that is no plain flag): --inputs JSON only."""
 
 
 @dataclass(frozen=True)
