@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -22,6 +23,13 @@ from project import PACKAGE, agents, graph, llms, models, nodes, policy, runtime
 Graph = CompiledStateGraph[Any, Any, Any, Any]
 
 # --- the definition ------------------------------------------------------------------
+
+
+def source_root() -> str:
+    """The directory holding the package: a new process imports this very copy of it, even
+    while other projects are installed into or removed from the same environment."""
+    module = importlib.import_module(PACKAGE)
+    return str(Path(module.__file__ or ".").resolve().parent.parent)
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -124,7 +124,7 @@ async def test_a_paused_run_resumes_in_a_new_process(
         "FAKE_LLM_LOG": str(log),
         "FAKE_LLM_LIST_LENGTH": str(board.list_length),
         "PYTHONPATH": os.pathsep.join(
-            [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+            [str(Path(__file__).parent), helpers.source_root(), os.environ.get("PYTHONPATH", "")]
         ),
     }
     command = [sys.executable, "-m", f"{PACKAGE}.main", "resume", thread_id, "--no-interactive"]

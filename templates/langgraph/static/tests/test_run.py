@@ -366,6 +366,7 @@ def test_importing_the_graph_needs_no_key_and_no_provider_package(tmp_path: Path
         for name, value in os.environ.items()
         if not name.endswith(("_API_KEY", "_TOKEN")) and name not in team.SECRETS
     }
+    env["PYTHONPATH"] = os.pathsep.join([helpers.source_root(), env.get("PYTHONPATH", "")])
     probe = (
         "import json, sys\n"
         f"from {PACKAGE} import graph\n"
