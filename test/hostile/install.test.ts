@@ -4,11 +4,11 @@
 // `crewai`), ruff is clean, and the project's own generated tests pass on the real
 // framework, offline. Same skip rule as the end-to-end suites.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportDefinition } from "../../src/export/export.js";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { DEPENDENCY_DISTRIBUTIONS } from "../../src/model/reserved-words.js";
@@ -34,6 +34,8 @@ function run(env: PythonEnv, cwd: string, args: string[]): { code: number; outpu
 
 const gate = e2eGate();
 const work = mkdtempSync(join(tmpdir(), "envelope-hostile-install-"));
+// Each project is uninstalled after its test, so its directory can go.
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe.runIf(gate.run).each(targetNames())("hostile projects on the real framework: %s", (target) => {
   const hasLock = existsSync(join(ROOT, "python", `${target}.lock`));
