@@ -37,32 +37,63 @@ export const LONE_SURROGATE_NOTE = "; its lone surrogates (half characters that 
 /** Text used when no rule covers a field: it is listed, and tests fail on it. */
 export const UNMAPPED = "no mapping for this field in the target";
 
-function matches(pattern: string, pointer: string): boolean {
-  const p = parsePointer(pattern);
-  const t = parsePointer(pointer);
-  return p.length === t.length && p.every((seg, i) => seg === "*" || seg === t[i]);
+interface CompiledRule {
+  rule: FieldRule;
+  segments: string[];
+}
+
+// A target's rules are one module-level array: compile each list once (the export of a
+// 3-agent team walks a few hundred fields, each tried against ~50 patterns).
+const compiledRules = new WeakMap<readonly FieldRule[], CompiledRule[]>();
+
+function compile(rules: readonly FieldRule[]): CompiledRule[] {
+  let compiled = compiledRules.get(rules);
+  if (!compiled) {
+    compiled = rules.map((rule) => ({ rule, segments: parsePointer(rule.pattern) }));
+    compiledRules.set(rules, compiled);
+  }
+  return compiled;
+}
+
+function matches(segments: readonly string[], tokens: readonly string[]): boolean {
+  if (segments.length !== tokens.length) return false;
+  for (let i = 0; i < segments.length; i++) if (segments[i] !== "*" && segments[i] !== tokens[i]) return false;
+  return true;
 }
 
 export function buildLossReport(definition: unknown, rules: readonly FieldRule[], model: TeamModel): LossEntry[] {
+  const compiled = compile(rules);
   const out: LossEntry[] = [];
+  const tokens: string[] = [];
   const walk = (value: unknown, pointer: string) => {
-    const outcome = pointer === "" ? undefined : applyRules(rules, value, pointer, model);
+    const outcome = pointer === "" ? undefined : applyRules(compiled, value, pointer, tokens, model);
     if (outcome) {
       const lossy = outcome.status === "carried" && (hasLoneSurrogate(pointer) || holdsLoneSurrogate(value));
       out.push(lossy ? { pointer, field: pathLabel(pointer), status: "approximated", detail: outcome.detail + LONE_SURROGATE_NOTE } : { pointer, field: pathLabel(pointer), ...outcome });
       return;
     }
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, childPointer(pointer, i)));
-    else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, childPointer(pointer, k));
+    const child = (token: string, v: unknown) => {
+      tokens.push(token);
+      walk(v, childPointer(pointer, token));
+      tokens.pop();
+    };
+    if (Array.isArray(value)) value.forEach((v, i) => child(String(i), v));
+    else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) child(k, v);
     else out.push({ pointer, field: pathLabel(pointer), status: "dropped", detail: UNMAPPED });
   };
   walk(definition, "");
   return out;
 }
 
-function applyRules(rules: readonly FieldRule[], value: unknown, pointer: string, model: TeamModel): { status: LossStatus; detail: string } | undefined {
-  for (const rule of rules) {
-    if (!matches(rule.pattern, pointer)) continue;
+function applyRules(
+  rules: readonly CompiledRule[],
+  value: unknown,
+  pointer: string,
+  tokens: readonly string[],
+  model: TeamModel,
+): { status: LossStatus; detail: string } | undefined {
+  for (const { rule, segments } of rules) {
+    if (!matches(segments, tokens)) continue;
     if (!("resolve" in rule)) return { status: rule.status, detail: rule.detail };
     const outcome = rule.resolve(value, pointer, model);
     if (outcome) return outcome;
