@@ -33,9 +33,13 @@ export function pyStrWrapped(value: string, max = 72): string {
   if (whole.length <= max) return whole;
   const pieces: string[] = [];
   let current = "";
+  // The literal length of `current`, kept as characters are added (each code point escapes
+  // on its own), so a long value costs one pass, not one escape of the piece per character.
+  let width = 2;
   let lastSpace = -1;
   for (const ch of value) {
-    if (pyStr(current + ch).length > max && current !== "") {
+    const chWidth = pyStr(ch).length - 2;
+    if (width + chWidth > max && current !== "") {
       if (lastSpace > 0 && lastSpace < current.length) {
         pieces.push(current.slice(0, lastSpace));
         current = current.slice(lastSpace);
@@ -43,9 +47,11 @@ export function pyStrWrapped(value: string, max = 72): string {
         pieces.push(current);
         current = "";
       }
+      width = pyStr(current).length;
       lastSpace = -1;
     }
     current += ch;
+    width += chWidth;
     if (ch === " " || ch === "\n") lastSpace = current.length;
   }
   if (current !== "") pieces.push(current);
