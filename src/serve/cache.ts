@@ -15,7 +15,7 @@ export function jobKey(job: Job): string {
 
 function sizeOf(answer: JobAnswer): number {
   if (answer.kind === "export" && answer.ok) {
-    if (answer.format === "zip") return answer.zip.length + 1024;
+    if (answer.format === "zip") return (answer.zip?.length ?? 0) + 1024;
     if (answer.format === "json") return answer.json.length * 2 + 1024;
     return answer.files.reduce((n, f) => n + f.bytes.length + f.path.length * 2 + 64, 1024);
   }
@@ -30,6 +30,11 @@ export class AnswerCache {
   misses = 0;
 
   constructor(private readonly maxBytes: number) {}
+
+  /** False when the cache is off (size 0): answers are neither kept nor shared. */
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
 
   /** The cached answer, or `compute()`'s (shared with identical requests in flight). */
   async get(job: Job, compute: () => Promise<JobAnswer>): Promise<{ answer: JobAnswer; hit: boolean }> {

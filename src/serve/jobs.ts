@@ -2,7 +2,9 @@
 // export as a preview (JSON), export as files (for GitHub). They run in worker threads
 // (pool.ts) or inline; either way the answer is plain data that crosses a thread boundary.
 // The zip is made by the CLI's own sink with the CLI's own root folder, so the bytes are the
-// same as `envelope export --zip` for the same input.
+// same as `envelope export --zip` for the same input. Given a stream, a zip export announces
+// its head (name, counts) and hands over the archive as the sink writes it, instead of
+// answering with the bytes.
 import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { exportDefinition } from "../export/export.js";
 import { lossCounts, type LossEntry, type LossStatus } from "../export/loss-report.js";
@@ -33,9 +35,27 @@ export interface LossReport {
   entries: LossEntry[];
 }
 
+/** What an HTTP answer needs before the archive's first byte: its headers. */
+export interface ZipHead {
+  kind: "export";
+  ok: true;
+  format: "zip";
+  fileName: string;
+  diagnostics: Diagnostic[];
+  lossCounts: Record<LossStatus, number>;
+  files: number;
+}
+
+/** Where a streamed zip goes: `head` once, then `chunk`s in order, then the job's answer. */
+export interface ZipStream {
+  head(head: ZipHead): void;
+  chunk(bytes: Uint8Array): void;
+}
+
 export type ExportAnswer =
   | { kind: "export"; ok: false; refusal: Refusal; diagnostics: Diagnostic[]; loss?: LossReport; failure?: string }
-  | { kind: "export"; ok: true; format: "zip"; zip: Uint8Array; fileName: string; diagnostics: Diagnostic[]; lossCounts: Record<LossStatus, number>; files: number }
+  /** `zip` is absent when the archive went to a ZipStream. */
+  | (ZipHead & { zip?: Uint8Array })
   | { kind: "export"; ok: true; format: "json"; json: string; diagnostics: Diagnostic[] }
   | { kind: "export"; ok: true; format: "files"; files: Array<{ path: string; bytes: Uint8Array; mode: number }>; diagnostics: Diagnostic[]; name: string; lossCounts: Record<LossStatus, number> };
 
@@ -59,7 +79,7 @@ export function zipFileName(distribution: string, target: string): string {
   return `${safe(distribution) || "envelope-team"}-${safe(target) || "export"}.zip`;
 }
 
-export async function runJob(job: Job): Promise<JobAnswer> {
+export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
   if (job.kind === "validate") {
     const result = validate(job.body, { strict: job.strict, file: LABEL });
     const diagnostics = publicDiagnostics(result.diagnostics);
@@ -79,10 +99,17 @@ export async function runJob(job: Job): Promise<JobAnswer> {
   const files = result.files;
   const model = result.model;
   if (job.format === "zip") {
-    const chunks: Uint8Array[] = [];
+    const head: ZipHead = { kind: "export", ok: true, format: "zip", fileName: zipFileName(model.names.distribution, target.name), diagnostics, lossCounts: loss!.counts, files: files.size };
     // Exactly what `envelope export --zip` writes: the same sink, the same root folder.
-    await writeZip(files, (chunk) => void chunks.push(chunk), `${model.names.distribution}/`);
-    return { kind: "export", ok: true, format: "zip", zip: Buffer.concat(chunks), fileName: zipFileName(model.names.distribution, target.name), diagnostics, lossCounts: loss!.counts, files: files.size };
+    const root = `${model.names.distribution}/`;
+    if (stream) {
+      stream.head(head);
+      await writeZip(files, (chunk) => stream.chunk(chunk), root);
+      return head;
+    }
+    const chunks: Uint8Array[] = [];
+    await writeZip(files, (chunk) => void chunks.push(chunk), root);
+    return { ...head, zip: Buffer.concat(chunks) };
   }
   if (job.format === "files") {
     return { kind: "export", ok: true, format: "files", files: files.entries().map(([path, f]) => ({ path, bytes: f.bytes, mode: f.mode })), diagnostics, name: model.names.distribution, lossCounts: loss!.counts };

@@ -94,7 +94,7 @@ export function openApiDocument(): Record<string, unknown> {
       "/v1/exports": {
         post: {
           operationId: "createExport",
-          summary: "Export a definition. `Accept: application/zip` (the default) answers the project as a zip archive, byte for byte what `envelope export --zip` writes; `Accept: application/json` answers every file with its content, the loss report and the team diagram, for a preview.",
+          summary: "Export a definition. `Accept: application/zip` (the default) answers the project as a zip archive, byte for byte what `envelope export --zip` writes, streamed as it is written (chunked) unless it comes from the answer cache (then with Content-Length); a failure after the first byte closes the connection without the final chunk, so a cut archive is never a complete answer; `Accept: application/json` answers every file with its content, the loss report and the team diagram, for a preview.",
           parameters: [targetParam, strictParam],
           requestBody: definitionBody,
           responses: {

@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { runJob, type Job, type JobAnswer } from "./jobs.js";
+import { runJob, type Job, type JobAnswer, type ZipHead, type ZipStream } from "./jobs.js";
 
 export class OverloadedError extends Error {
   constructor() {
@@ -24,7 +24,8 @@ export class JobTimeoutError extends Error {
 }
 
 export interface JobRunner {
-  run(job: Job, timeoutMs: number): Promise<JobAnswer>;
+  /** With a stream, a zip export's archive goes there as it is written (see jobs.ts). */
+  run(job: Job, timeoutMs: number, stream?: ZipStream): Promise<JobAnswer>;
   /** Resolves when every worker has loaded the exporter (templates, schema, formatter). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +34,7 @@ export interface JobRunner {
 
 interface Pending {
   job: Job;
+  stream?: ZipStream;
   timeoutMs: number;
   deadline: number;
   resolve: (a: JobAnswer) => void;
@@ -81,10 +83,13 @@ export class WorkerPool implements JobRunner {
     });
     ready.catch(() => {}); // observed by ready(); never an unhandled rejection
     const slot: Slot = { worker, ready };
-    worker.on("message", (msg: { type: "ready" } | { type: "done"; answer: JobAnswer } | { type: "failed"; message: string }) => {
+    type Message = { type: "ready" } | { type: "head"; head: ZipHead } | { type: "chunk"; bytes: Uint8Array } | { type: "done"; answer: JobAnswer } | { type: "failed"; message: string };
+    worker.on("message", (msg: Message) => {
       if (msg.type === "ready") return markReady();
       const job = slot.current;
       if (!job) return;
+      if (msg.type === "head") return job.stream?.head(msg.head);
+      if (msg.type === "chunk") return job.stream?.chunk(msg.bytes);
       this.finish(slot, job);
       if (msg.type === "done") job.resolve(msg.answer);
       else job.reject(new Error(msg.message));
@@ -124,12 +129,12 @@ export class WorkerPool implements JobRunner {
     return Promise.all(this.slots.map((s) => s.ready)).then(() => undefined);
   }
 
-  run(job: Job, timeoutMs: number): Promise<JobAnswer> {
+  run(job: Job, timeoutMs: number, stream?: ZipStream): Promise<JobAnswer> {
     if (this.closed) return Promise.reject(new OverloadedError());
     const busy = this.slots.filter((s) => s.current).length;
     if (busy === this.slots.length && this.queue.length >= this.maxQueue) return Promise.reject(new OverloadedError());
     return new Promise<JobAnswer>((resolve, reject) => {
-      const pending: Pending = { job, timeoutMs, deadline: Date.now() + timeoutMs, resolve, reject };
+      const pending: Pending = { job, ...(stream ? { stream } : {}), timeoutMs, deadline: Date.now() + timeoutMs, resolve, reject };
       pending.timer = setTimeout(() => this.expire(pending), timeoutMs);
       this.queue.push(pending);
       this.pump();
@@ -156,7 +161,7 @@ export class WorkerPool implements JobRunner {
       const job = this.queue.shift();
       if (!job) return;
       slot.current = job;
-      slot.worker.postMessage({ type: "run", job: job.job });
+      slot.worker.postMessage({ type: "run", job: job.job, stream: job.stream !== undefined });
     }
   }
 
@@ -178,12 +183,12 @@ export class WorkerPool implements JobRunner {
 export class InlineRunner implements JobRunner {
   private running = 0;
   constructor(private readonly maxQueue: number) {}
-  async run(job: Job, timeoutMs: number): Promise<JobAnswer> {
+  async run(job: Job, timeoutMs: number, stream?: ZipStream): Promise<JobAnswer> {
     if (this.running > this.maxQueue) throw new OverloadedError();
     this.running++;
     const started = Date.now();
     try {
-      const answer = await runJob(job);
+      const answer = await runJob(job, stream);
       // Inline work cannot be interrupted; an answer past the deadline is still refused.
       if (Date.now() - started > timeoutMs) throw new JobTimeoutError(timeoutMs);
       return answer;

@@ -5,7 +5,9 @@
 // per request (id, method, path, status, time) — never a body, a query string or a header.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PassThrough } from "node:stream";
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { FileSet } from "../export/file-set.js";
 import { PublishError, type PublishErrorKind } from "../publish/errors.js";
 import { redactor } from "../publish/errors.js";
@@ -15,7 +17,7 @@ import { TARGETS, targetNames } from "../targets/index.js";
 import { VERSION } from "../version.js";
 import { API_CSP, PAGE_CSP, pageAssets } from "./assets.js";
 import { AnswerCache } from "./cache.js";
-import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer } from "./jobs.js";
+import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
 import { openApiDocument } from "./openapi.js";
 import { InlineRunner, JobTimeoutError, OverloadedError, WorkerPool, type JobRunner } from "./pool.js";
 import { BODY_LIMIT, SettingsError, type ServeSettings } from "./settings.js";
@@ -183,11 +185,27 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   app.get("/openapi.json", async (_req, reply) => reply.type("application/json; charset=utf-8").send(openapi));
   app.get("/v1/targets", async (_req, reply) => reply.type("application/json; charset=utf-8").send(JSON.stringify({ targets: targetNames().map((name) => ({ name, title: TARGETS[name]!.title })) })));
 
-  /** Runs a job through the cache and the pool; overload and time limit become 503s. */
-  const run = async (reply: FastifyReply, job: Job): Promise<JobAnswer> => {
+  /**
+   * Runs a job through the cache and the pool; overload and time limit become 503s. With a
+   * stream, a zip computed now goes there as it is written (the cache keeps a copy); an
+   * answer from the cache, or shared with an identical request in flight, holds the bytes.
+   */
+  const run = async (reply: FastifyReply, job: Job, stream?: ZipStream): Promise<JobAnswer> => {
+    const compute = async (): Promise<JobAnswer> => {
+      if (!stream) return runner.run(job, settings.timeoutMs);
+      const chunks: Uint8Array[] = [];
+      const answer = await runner.run(job, settings.timeoutMs, {
+        head: stream.head,
+        chunk(bytes) {
+          if (cache.enabled) chunks.push(bytes);
+          stream.chunk(bytes);
+        },
+      });
+      return cache.enabled && answer.kind === "export" && answer.ok && answer.format === "zip" ? { ...answer, zip: Buffer.concat(chunks) } : answer;
+    };
     try {
-      const { answer, hit } = await cache.get(job, () => runner.run(job, settings.timeoutMs));
-      reply.header("envelope-cache", hit ? "hit" : "miss");
+      const { answer, hit } = await cache.get(job, compute);
+      if (!reply.raw.headersSent) reply.header("envelope-cache", hit ? "hit" : "miss");
       return answer;
     } catch (e) {
       if (e instanceof OverloadedError) throw new HttpProblem(503, "overloaded", "Server busy", e.message, {}, { "retry-after": "1" });
@@ -210,18 +228,46 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     const format = negotiate(req.headers.accept);
     reply.header("vary", "Accept");
     if (!format) throw new HttpProblem(406, "not-acceptable", "Not acceptable", "this answers application/zip (the project) or application/json (a preview)");
-    const body = bodyOf(req);
-    const answer = (await run(reply, { kind: "export", body, target, strict: flag(q, "strict"), format })) as ExportAnswer;
+    const job: Job = { kind: "export", body: bodyOf(req), target, strict: flag(q, "strict"), format };
+    if (format === "zip") return sendZip(reply, job, target);
+    const answer = (await run(reply, job)) as ExportAnswer;
     if (!answer.ok) throw refusal(answer, target);
-    reply.header("envelope-warnings", String(answer.diagnostics.filter((d) => d.severity === "warning").length));
-    if (answer.format === "json") return reply.type("application/json; charset=utf-8").send(answer.json);
-    if (answer.format !== "zip") throw new Error("unexpected answer");
-    const c = answer.lossCounts;
-    reply.header("envelope-loss", `carried=${c.carried}, approximated=${c.approximated}, dropped=${c.dropped}`);
-    reply.header("content-disposition", `attachment; filename="${answer.fileName}"`);
-    const zip = Buffer.from(answer.zip.buffer, answer.zip.byteOffset, answer.zip.byteLength);
-    return reply.type("application/zip").send(zip);
+    if (answer.format !== "json") throw new Error("unexpected answer");
+    reply.header("envelope-warnings", String(warnings(answer.diagnostics)));
+    return reply.type("application/json; charset=utf-8").send(answer.json);
   });
+
+  /**
+   * The project as a zip: streamed as the worker writes it when computed now (chunked, no
+   * Content-Length), sent whole when the cache holds it. A failure after the first byte
+   * (time limit, a worker lost) aborts the response, so a client never takes a cut archive
+   * for a whole one.
+   */
+  const sendZip = async (reply: FastifyReply, job: Job, target: string): Promise<FastifyReply> => {
+    const body = new PassThrough();
+    let announce: (head: ZipHead) => void = () => {};
+    const head = new Promise<ZipHead>((resolve) => (announce = resolve));
+    const answer = run(reply, job, { head: (h) => announce(h), chunk: (bytes) => void body.write(bytes) });
+    const first = await Promise.race([head, answer]);
+    if (first.kind !== "export") throw new Error("unexpected answer");
+    if (!first.ok) throw refusal(first, target);
+    if (first.format !== "zip") throw new Error("unexpected answer");
+    const c = first.lossCounts;
+    reply.header("envelope-warnings", String(warnings(first.diagnostics)));
+    reply.header("envelope-loss", `carried=${c.carried}, approximated=${c.approximated}, dropped=${c.dropped}`);
+    reply.header("content-disposition", `attachment; filename="${first.fileName}"`);
+    reply.type("application/zip");
+    if ("zip" in first && first.zip) return reply.send(Buffer.from(first.zip.buffer, first.zip.byteOffset, first.zip.byteLength));
+    reply.header("envelope-cache", "miss");
+    answer.then(
+      () => body.end(),
+      (e: unknown) => {
+        reply.log.warn({ err: { message: e instanceof Error ? e.message : String(e) } }, "zip stream aborted");
+        body.destroy(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+    return reply.send(body);
+  };
 
   app.post("/v1/exports/github", async (req, reply) => {
     const q = query(req, ["target", "strict", "repository", "private", "description"]);
@@ -313,6 +359,10 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       return closing;
     },
   };
+}
+
+function warnings(diagnostics: readonly Diagnostic[]): number {
+  return diagnostics.filter((d) => d.severity === "warning").length;
 }
 
 function sendProblem(reply: FastifyReply, p: HttpProblem): FastifyReply {

@@ -1,6 +1,6 @@
 // The HTTP API of `envelope serve`, route by route and error by error, over real HTTP. Every
 // answer is checked against the server's /openapi.json (helpers.ts `call`).
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -154,6 +154,38 @@ describe("POST /v1/exports", () => {
         expect(Buffer.compare(a.bytes, await cliZip(def.path, target)), `${def.name} ${target}: the zip differs from the CLI's`).toBe(0);
         expect(a.headers.get("content-disposition")).toMatch(/^attachment; filename="[A-Za-z0-9._-]+-(crewai|langgraph)\.zip"$/);
       }
+    }
+  });
+  it("a zip computed now is streamed (chunked, no Content-Length); asked again, it comes whole from the cache, the same bytes", async () => {
+    // 300 agents: an archive of several worker messages (64 kB each), not one.
+    const path = join(tmp, "streamed.envelope.json");
+    writeFileSync(path, bigTeam(300, `Streamed ${Date.now()}.`));
+    const body = readFileSync(path);
+    const first = await post(s, "/v1/exports?target=crewai", body);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("envelope-cache")).toBe("miss");
+    expect(first.headers.get("content-length")).toBeNull();
+    expect(first.headers.get("transfer-encoding")).toBe("chunked");
+    expect(first.bytes.length).toBeGreaterThan(2 * 64 * 1024);
+    const cli = await cliZip(path, "crewai");
+    expect(Buffer.compare(first.bytes, cli), "the streamed zip differs from the CLI's").toBe(0);
+    const again = await post(s, "/v1/exports?target=crewai", body);
+    expect(again.headers.get("envelope-cache")).toBe("hit");
+    expect(again.headers.get("content-length")).toBe(String(cli.length));
+    expect(Buffer.compare(again.bytes, cli), "the cached zip differs from the CLI's").toBe(0);
+  });
+  it("a streamed zip refused after its first bytes (inline runner past the time limit) never arrives as a whole answer", async () => {
+    const inline = await serve({ workers: 0, timeoutMs: 100, cacheBytes: 0 });
+    try {
+      // Either no answer (the connection closes first), an error status, or a body that fails.
+      const whole = await fetch(`${inline.url}/v1/exports?target=crewai`, { method: "POST", headers: { "content-type": "application/json" }, body: bigTeam(1500) }).then(
+        (res) => res.arrayBuffer().then(() => res.status === 200, () => false),
+        () => false,
+      );
+      expect(whole, "a cut archive was delivered as complete").toBe(false);
+      expect(inline.logs.some((l) => l.msg === "zip stream aborted" || l.status === 503)).toBe(true);
+    } finally {
+      await inline.close();
     }
   });
   it("headers carry the loss counts and warnings; the zip is the default for */* and no Accept", async () => {
