@@ -1,5 +1,7 @@
-// Reads a target's template folder once per process: `*.hbs` files are templates (compiled
-// once, through the safe environment), everything under `static/` is copied verbatim.
+// Reads a target's template folders once per process: `*.hbs` files are templates (compiled
+// once, through the safe environment), everything under `static/` is copied verbatim. A
+// target can draw on folders it shares with others (`python-common` for the Python targets):
+// a file lives in exactly one folder, so a path found in two is an error, never an override.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,23 +28,42 @@ function walk(dir: string): string[] {
 
 const cache = new Map<string, TemplateDir>();
 
-export function loadTemplateDir(target: string, helpers: Record<string, Helper>, valueHelpers: Record<string, (...args: never[]) => unknown> = {}): TemplateDir {
-  const hit = cache.get(target);
+/** `folders` are names under `root` (templates/), e.g. `["python-common", "crewai"]`. */
+export function loadTemplateDir(
+  folders: string | readonly string[],
+  helpers: Record<string, Helper>,
+  valueHelpers: Record<string, (...args: never[]) => unknown> = {},
+  root: string = TEMPLATES_ROOT,
+): TemplateDir {
+  const list = typeof folders === "string" ? [folders] : folders;
+  const key = [root, ...list].join("\0");
+  const hit = cache.get(key);
   if (hit) return hit;
-  const root = join(TEMPLATES_ROOT, target);
-  const staticRoot = join(root, "static");
   const templates: Record<string, string> = {};
   const statics: TemplateDir["statics"] = [];
-  for (const file of walk(root)) {
-    const rel = relative(root, file).split(sep).join("/");
-    if (file.startsWith(staticRoot + sep)) {
-      const bytes = readFileSync(file);
-      statics.push({ path: relative(staticRoot, file).split(sep).join("/"), bytes, executable: rel.endsWith(".sh") });
-    } else if (rel.endsWith(".hbs")) {
-      templates[rel] = readFileSync(file, "utf8");
+  const owner = new Map<string, string>();
+  const claim = (kind: string, path: string, folder: string) => {
+    const first = owner.get(`${kind}:${path}`);
+    if (first !== undefined) throw new Error(`templates/${first} and templates/${folder} both have the ${kind} ${path}: a file belongs to one folder`);
+    owner.set(`${kind}:${path}`, folder);
+  };
+  for (const folder of list) {
+    const dir = join(root, folder);
+    const staticRoot = join(dir, "static");
+    for (const file of walk(dir)) {
+      const rel = relative(dir, file).split(sep).join("/");
+      if (file.startsWith(staticRoot + sep)) {
+        const path = relative(staticRoot, file).split(sep).join("/");
+        claim("static file", path, folder);
+        statics.push({ path, bytes: readFileSync(file), executable: rel.endsWith(".sh") });
+      } else if (rel.endsWith(".hbs")) {
+        claim("template", rel, folder);
+        templates[rel] = readFileSync(file, "utf8");
+      }
     }
   }
-  const dir = { env: createTemplateEnv(templates, helpers, valueHelpers), statics };
-  cache.set(target, dir);
-  return dir;
+  statics.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const loaded = { env: createTemplateEnv(templates, helpers, valueHelpers), statics };
+  cache.set(key, loaded);
+  return loaded;
 }

@@ -20,7 +20,7 @@ function wantsStatic(path: string, view: CrewaiView): boolean {
 
 function generate({ model, definitionText, loss }: TargetInput): FileSet {
   const view = buildView(model, loss);
-  const { env, statics } = loadTemplateDir("crewai", HELPERS, VALUE_HELPERS);
+  const { env, statics } = loadTemplateDir(["python-common", "crewai"], HELPERS, VALUE_HELPERS);
   const files = new FileSet();
   const pkg = `src/${view.package}`;
   const text = (path: string, template: string) => files.add(path, env.render(template, view));

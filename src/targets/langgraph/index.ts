@@ -21,7 +21,7 @@ function wantsStatic(path: string, view: LanggraphView): boolean {
 
 function generate({ model, definitionText, loss }: TargetInput): FileSet {
   const view = buildView(model, loss);
-  const { env, statics } = loadTemplateDir("langgraph", HELPERS, VALUE_HELPERS);
+  const { env, statics } = loadTemplateDir(["python-common", "langgraph"], HELPERS, VALUE_HELPERS);
   const files = new FileSet();
   const pkg = `src/${view.package}`;
   const text = (path: string, template: string) => files.add(path, env.render(template, view));
