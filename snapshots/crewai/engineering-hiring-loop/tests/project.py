@@ -1,6 +1,7 @@
 """The package under test: the only test module that names it (generated)."""
 
 from engineering_hiring_loop import (
+    checks,
     crew,
     delegation,
     gates,
@@ -19,6 +20,7 @@ PACKAGE = "engineering_hiring_loop"
 
 __all__ = [
     "PACKAGE",
+    "checks",
     "crew",
     "delegation",
     "gates",

@@ -1,6 +1,7 @@
 """The package under test: the only test module that names it (generated)."""
 
 from enterprise_support_desk import (
+    checks,
     crew,
     delegation,
     gates,
@@ -19,6 +20,7 @@ PACKAGE = "enterprise_support_desk"
 
 __all__ = [
     "PACKAGE",
+    "checks",
     "crew",
     "delegation",
     "gates",

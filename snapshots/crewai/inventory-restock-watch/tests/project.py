@@ -1,6 +1,7 @@
 """The package under test: the only test module that names it (generated)."""
 
 from inventory_restock_watch import (
+    checks,
     crew,
     delegation,
     gates,
@@ -19,6 +20,7 @@ PACKAGE = "inventory_restock_watch"
 
 __all__ = [
     "PACKAGE",
+    "checks",
     "crew",
     "delegation",
     "gates",

@@ -1,6 +1,7 @@
 """The package under test: the only test module that names it (generated)."""
 
 from investment_due_diligence_panel import (
+    checks,
     crew,
     delegation,
     gates,
@@ -19,6 +20,7 @@ PACKAGE = "investment_due_diligence_panel"
 
 __all__ = [
     "PACKAGE",
+    "checks",
     "crew",
     "delegation",
     "gates",

@@ -1,6 +1,7 @@
 """The package under test: the only test module that names it (generated)."""
 
 from weekly_pipeline_review import (
+    checks,
     crew,
     delegation,
     gates,
@@ -19,6 +20,7 @@ PACKAGE = "weekly_pipeline_review"
 
 __all__ = [
     "PACKAGE",
+    "checks",
     "crew",
     "delegation",
     "gates",

@@ -2,6 +2,7 @@
 
 from content_studio import (
     agents,
+    checks,
     gates,
     graph,
     llms,
@@ -21,6 +22,7 @@ PACKAGE = "content_studio"
 __all__ = [
     "PACKAGE",
     "agents",
+    "checks",
     "gates",
     "graph",
     "llms",

@@ -2,6 +2,7 @@
 
 from engineering_hiring_loop import (
     agents,
+    checks,
     gates,
     graph,
     llms,
@@ -21,6 +22,7 @@ PACKAGE = "engineering_hiring_loop"
 __all__ = [
     "PACKAGE",
     "agents",
+    "checks",
     "gates",
     "graph",
     "llms",

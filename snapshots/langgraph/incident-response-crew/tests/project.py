@@ -2,6 +2,7 @@
 
 from incident_response_crew import (
     agents,
+    checks,
     gates,
     graph,
     llms,
@@ -21,6 +22,7 @@ PACKAGE = "incident_response_crew"
 __all__ = [
     "PACKAGE",
     "agents",
+    "checks",
     "gates",
     "graph",
     "llms",

@@ -2,6 +2,7 @@
 
 from inventory_restock_watch import (
     agents,
+    checks,
     gates,
     graph,
     llms,
@@ -21,6 +22,7 @@ PACKAGE = "inventory_restock_watch"
 __all__ = [
     "PACKAGE",
     "agents",
+    "checks",
     "gates",
     "graph",
     "llms",

@@ -2,6 +2,7 @@
 
 from outbound_lead_desk import (
     agents,
+    checks,
     gates,
     graph,
     llms,
@@ -21,6 +22,7 @@ PACKAGE = "outbound_lead_desk"
 __all__ = [
     "PACKAGE",
     "agents",
+    "checks",
     "gates",
     "graph",
     "llms",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fake_llm import Call, FakeModels, act, delegate, final
-from project import PACKAGE, crew, delegation, llms, models, runtime, team, tools
+from project import PACKAGE, checks, crew, delegation, llms, models, team, tools
 
 SUB_TEAM_TOOL = delegation.SUB_TEAM_TOOL
 
@@ -74,7 +74,7 @@ def list_length() -> int:
     return max([2, *(count + 1 for count in counts)])
 
 
-def sample_input(name: str, spec: runtime.InputSpec) -> Any:
+def sample_input(name: str, spec: checks.InputSpec) -> Any:
     if spec.enum is not None:
         return spec.enum[-1]
     values: dict[str, Any] = {

@@ -13,7 +13,7 @@ import helpers
 import httpx
 import pytest
 from fake_llm import FakeModels, act
-from project import crew, delegation, llms, main, models, runtime, team, tools
+from project import checks, crew, delegation, llms, main, models, runtime, team, tools
 
 EXPECTED_OK = runtime.EXIT_PENDING if team.GATES else runtime.EXIT_OK
 """Exit code of a run without a reviewer at the terminal: gates make it wait."""
@@ -53,11 +53,11 @@ def test_omitted_inputs_take_their_defaults(
     given = {
         name: helpers.sample_input(name, spec)
         for name, spec in team.INPUTS.items()
-        if spec.required and spec.default is runtime.NO_DEFAULT
+        if spec.required and spec.default is checks.NO_DEFAULT
     }
     expected = {**given}
     for name, spec in team.INPUTS.items():
-        if spec.default is not runtime.NO_DEFAULT:
+        if spec.default is not checks.NO_DEFAULT:
             expected[name] = spec.default
     expected = {name: expected[name] for name in team.INPUTS if name in expected}
 
@@ -114,7 +114,7 @@ def _invalid_cases() -> list[tuple[str, list[str], str]]:
         if spec.enum is not None:
             problem = f"input {name!r} must be one of: {', '.join(spec.enum)}"
             cases.append((f"{name}-enum", with_inputs({name: "not-an-option"}), problem))
-        if spec.required and spec.default is runtime.NO_DEFAULT:
+        if spec.required and spec.default is checks.NO_DEFAULT:
             problem = f"input {name!r} is required"
             cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
         if spec.type in ("number", "boolean") and spec.flag is not None:

@@ -18,7 +18,18 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Interrupt, StateSnapshot
-from project import PACKAGE, agents, graph, llms, models, nodes, policy, runtime, state, team
+from project import (
+    PACKAGE,
+    agents,
+    checks,
+    graph,
+    llms,
+    models,
+    nodes,
+    policy,
+    state,
+    team,
+)
 
 Graph = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -87,7 +98,7 @@ def list_length() -> int:
     return max([2, *(count + 1 for count in counts)])
 
 
-def sample_input(name: str, spec: runtime.InputSpec) -> Any:
+def sample_input(name: str, spec: checks.InputSpec) -> Any:
     if spec.enum is not None:
         return spec.enum[-1]
     values: dict[str, Any] = {
@@ -107,7 +118,7 @@ def valid_inputs() -> dict[str, Any]:
 
 def resolved(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs a run works with: defaults applied."""
-    return runtime.resolve_inputs(team.INPUTS, inputs)
+    return checks.resolve_inputs(team.INPUTS, inputs)
 
 
 def as_flags(inputs: Mapping[str, Any]) -> list[str]:

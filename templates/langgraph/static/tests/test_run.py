@@ -22,6 +22,7 @@ from langgraph.errors import GraphRecursionError
 from project import (
     PACKAGE,
     agents,
+    checks,
     graph,
     llms,
     main,
@@ -89,14 +90,14 @@ async def test_omitted_inputs_take_their_defaults(
     given = {
         name: helpers.sample_input(name, spec)
         for name, spec in team.INPUTS.items()
-        if spec.required and spec.default is runtime.NO_DEFAULT
+        if spec.required and spec.default is checks.NO_DEFAULT
     }
 
     await main.amain(helpers.run_argv(given))
 
     expected = {**given}
     for name, spec in team.INPUTS.items():
-        if spec.default is not runtime.NO_DEFAULT:
+        if spec.default is not checks.NO_DEFAULT:
             expected[name] = spec.default
     expected = {name: expected[name] for name in team.INPUTS if name in expected}
     dumped = json.dumps(expected, indent=2, ensure_ascii=False)
@@ -166,7 +167,7 @@ def _invalid_cases() -> list[tuple[str, list[str], str]]:
         if spec.enum is not None:
             problem = f"input {name!r} must be one of: {', '.join(spec.enum)}"
             cases.append((f"{name}-enum", with_inputs({name: "not-an-option"}), problem))
-        if spec.required and spec.default is runtime.NO_DEFAULT:
+        if spec.required and spec.default is checks.NO_DEFAULT:
             problem = f"input {name!r} is required"
             cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
         if spec.type in ("number", "boolean") and spec.flag is not None:
@@ -196,7 +197,7 @@ async def test_invalid_inputs_given_to_the_graph_fail_before_any_model_call(
 ) -> None:
     bad = {**helpers.valid_inputs(), "envelope_unknown": 1}
 
-    with pytest.raises(runtime.InputError, match="unknown input 'envelope_unknown'"):
+    with pytest.raises(checks.InputError, match="unknown input 'envelope_unknown'"):
         await helpers.build(board).ainvoke({"inputs": bad}, helpers.config())
 
     assert board.calls == []
@@ -326,7 +327,7 @@ def test_every_provider_takes_the_model_arguments_in_its_own_units(
 
 
 def test_provider_keys_are_required_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
-    expected: list[runtime.EnvRequirement] = []
+    expected: list[checks.EnvRequirement] = []
     for spec in models.MODELS.values():
         needed = llms.PROVIDER_KEYS.get(llms.provider(llms.model_id(spec)))
         if needed is not None and needed not in expected:

@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .checks import InputSpec
 from .gates import GateSpec, RecordAction
-from .runtime import AgentSpec, InputSpec, StepSpec
+from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
 NAME = "Engineering Hiring Loop"

@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .checks import InputSpec
 from .gates import GateSpec
-from .runtime import AgentSpec, InputSpec, StepSpec
+from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
 NAME = "Inventory Restock Watch"

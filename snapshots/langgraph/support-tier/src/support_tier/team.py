@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .checks import InputSpec
 from .gates import GateSpec
 from .policy import AccessPolicy, PolicyRule
-from .runtime import AgentSpec, InputSpec, StepSpec
+from .runtime import AgentSpec, StepSpec
 
 # name, slug, version, description
 NAME = "Support Tier"

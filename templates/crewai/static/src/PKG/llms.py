@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from crewai import LLM, BaseLLM
 
-from .runtime import EnvRequirement
+from .checks import EnvRequirement
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 

@@ -25,7 +25,7 @@ from typing import Any
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 
-from .runtime import EnvRequirement
+from .checks import EnvRequirement
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 

@@ -36,7 +36,7 @@ from langgraph.errors import GraphRecursionError, NodeTimeoutError
 from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
-from . import graph, llms, models, runtime, team
+from . import checks, graph, llms, models, runtime, team
 from .gates import DecisionItem, GateState, Reviewer, TerminalReviewer, apply_decisions
 
 CHECKPOINTS = "checkpoints.sqlite"
@@ -78,7 +78,7 @@ def _run_parser() -> argparse.ArgumentParser:
         details = [spec.type, "required" if spec.required else "optional"]
         if spec.enum is not None:
             details.append("one of " + ", ".join(spec.enum))
-        if spec.default is not runtime.NO_DEFAULT:
+        if spec.default is not checks.NO_DEFAULT:
             details.append(f"default {json.dumps(spec.default)}")
         parser.add_argument(
             spec.flag,
@@ -104,31 +104,31 @@ def _collect_inputs(args: argparse.Namespace) -> dict[str, Any]:
     supplied: dict[str, Any] = {}
     problems: list[str] = []
     if args.inputs:
-        supplied.update(runtime.parse_inputs_json(args.inputs))
+        supplied.update(checks.parse_inputs_json(args.inputs))
     for name, spec in team.INPUTS.items():
         raw = getattr(args, f"input_{name}", None)
         if raw is None:
             continue
         try:
-            supplied[name] = runtime.coerce_flag(spec.type, raw)
+            supplied[name] = checks.coerce_flag(spec.type, raw)
         except ValueError as error:
             problems.append(f"{spec.flag}: {error}")
     if problems:
-        raise runtime.InputError(problems)
-    return runtime.resolve_inputs(team.INPUTS, supplied)
+        raise checks.InputError(problems)
+    return checks.resolve_inputs(team.INPUTS, supplied)
 
 
 def _missing_env(env_file: str) -> list[str]:
     load_dotenv(env_file, override=False)
     # requiredSecrets, requiredVariables, provider keys: all missing ones at once
-    return runtime.missing_env(
+    return checks.missing_env(
         [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)], os.environ
     )
 
 
 def _report_problems(missing: Sequence[str], problems: Sequence[str]) -> bool:
     if missing:
-        print(runtime.format_missing_env(missing), file=sys.stderr)
+        print(checks.format_missing_env(missing), file=sys.stderr)
     if problems:
         print("Invalid request:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
     return bool(missing or problems)
@@ -404,7 +404,7 @@ async def start_run(argv: Sequence[str]) -> int:
     inputs: dict[str, Any] = {}
     try:
         inputs = _collect_inputs(args)
-    except runtime.InputError as error:
+    except checks.InputError as error:
         problems = error.problems
     if _report_problems(missing, problems):
         return runtime.EXIT_CONFIG

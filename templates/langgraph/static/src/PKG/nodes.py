@@ -35,7 +35,7 @@ from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, ValidationError
 
-from . import agents, llms, models, runtime, team
+from . import agents, checks, llms, models, runtime, team
 from .gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -177,13 +177,13 @@ class TeamNodes:
 
     async def prepare(self, state: TeamInput) -> Update:
         """Check the environment and the inputs, apply input defaults; no model call."""
-        required: list[runtime.EnvRequirement] = [*team.SECRETS, *team.VARIABLES]
+        required: list[checks.EnvRequirement] = [*team.SECRETS, *team.VARIABLES]
         if self.default_models:
             required += llms.required_env(models.MODELS)
-        missing = runtime.missing_env(required, os.environ)
+        missing = checks.missing_env(required, os.environ)
         if missing:
             raise runtime.MissingEnvError(missing)
-        return {"inputs": runtime.resolve_inputs(team.INPUTS, state.get("inputs") or {})}
+        return {"inputs": checks.resolve_inputs(team.INPUTS, state.get("inputs") or {})}
 
     async def finalize(self, state: TeamState) -> Update:
         """The team's result (outputs), from the final step's or the team's answer."""

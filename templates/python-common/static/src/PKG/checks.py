@@ -1,0 +1,155 @@
+"""Checks every exported Envelope team makes before any model call.
+
+The definition's `inputs` as `InputSpec`s (the generated `team.py` lists them), the run
+inputs checked against them, and the environment checked against requiredSecrets /
+requiredVariables and the models' keys. Every problem is reported at once. This module is
+the same in every target (templates/python-common); nothing here imports a framework.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+InputType = Literal["string", "number", "boolean", "object", "array"]
+
+
+class _NoDefault:
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT: Any = _NoDefault()
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One entry of the definition's `inputs`."""
+
+    type: InputType = "string"
+    description: str = ""
+    required: bool = False
+    enum: tuple[str, ...] | None = None
+    default: Any = NO_DEFAULT
+    flag: str | None = None
+    """The runner's flag for this input; None when the key cannot be one (a flag another
+    input or the runner already uses, or a key that is no plain flag): --inputs JSON only."""
+
+
+# --- environment ---------------------------------------------------------
+
+EnvRequirement = str | tuple[str, ...]
+"""A variable name, or alternatives of which one must be set."""
+
+
+def missing_env(requirements: Sequence[EnvRequirement], environ: Mapping[str, str]) -> list[str]:
+    """Every unmet requirement at once, in declaration order, without duplicates."""
+    missing: list[str] = []
+    for requirement in requirements:
+        names = (requirement,) if isinstance(requirement, str) else requirement
+        if any(environ.get(name) for name in names):
+            continue
+        label = names[0] if len(names) == 1 else " or ".join(names)
+        if label not in missing:
+            missing.append(label)
+    return missing
+
+
+def format_missing_env(missing: Sequence[str]) -> str:
+    lines = [f"Missing {len(missing)} required environment variable(s):"]
+    lines += [f"  - {name}" for name in missing]
+    lines.append("Set them in the environment or in .env (see .env.example).")
+    return "\n".join(lines)
+
+
+# --- inputs --------------------------------------------------------------
+
+
+class InputError(ValueError):
+    """Invalid run inputs; `problems` lists every one of them."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+def _type_ok(kind: InputType, value: Any) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "object":
+        return isinstance(value, dict)
+    return isinstance(value, list)
+
+
+def coerce_flag(kind: InputType, raw: str) -> Any:
+    """Turn a command-line string into a value of the input's declared type."""
+    if kind == "string":
+        return raw
+    if kind == "boolean":
+        lowered = raw.strip().lower()
+        if lowered in ("true", "1", "yes"):
+            return True
+        if lowered in ("false", "0", "no"):
+            return False
+        raise ValueError(f"expected true or false, got {raw!r}")
+    if kind == "number":
+        try:
+            return int(raw)
+        except ValueError:
+            try:
+                return float(raw)
+            except ValueError:
+                raise ValueError(f"expected a number, got {raw!r}") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"expected JSON ({kind}): {error.msg}") from None
+
+
+def resolve_inputs(specs: Mapping[str, InputSpec], supplied: Mapping[str, Any]) -> dict[str, Any]:
+    """Check types, enums and required inputs, apply defaults; raise InputError."""
+    problems = [f"unknown input {name!r}" for name in supplied if name not in specs]
+    resolved: dict[str, Any] = {}
+    for name, spec in specs.items():
+        if name in supplied and supplied[name] is not None:
+            value = supplied[name]
+        elif spec.default is not NO_DEFAULT:
+            value = spec.default
+        else:
+            if spec.required:
+                problems.append(f"input {name!r} is required")
+            continue
+        if not _type_ok(spec.type, value):
+            problems.append(f"input {name!r} must be of type {spec.type}")
+            continue
+        if spec.enum is not None and value not in spec.enum:
+            allowed = ", ".join(spec.enum)
+            problems.append(f"input {name!r} must be one of: {allowed}")
+            continue
+        resolved[name] = value
+    if problems:
+        raise InputError(problems)
+    return resolved
+
+
+def parse_inputs_json(text: str) -> dict[str, Any]:
+    """`--inputs` accepts a JSON object, or @path to a file holding one."""
+    if text.startswith("@"):
+        try:
+            with open(text[1:], encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise InputError([f"--inputs: cannot read {error.filename}"]) from None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError([f"--inputs is not valid JSON: {error.msg}"]) from None
+    if not isinstance(value, dict):
+        raise InputError(["--inputs must be a JSON object"])
+    return value
