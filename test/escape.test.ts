@@ -76,6 +76,12 @@ describe("pyStr", () => {
     expect(() => pyIdent("bad-name")).toThrow();
     expect(pyComment("a\nb\u202ec")).toBe("a b?c");
   });
+  it("comments are bounded in columns, wide characters counting two, and cut between characters", () => {
+    const comments = [...WIDE, "x".repeat(200), "🎉".repeat(100)].map((s) => pyComment(s));
+    for (const [i, width] of pythonColumns(comments).entries()) expect(width, comments[i]).toBeLessThanOrEqual(86);
+    for (const c of comments) expect(c.endsWith("…") && !/[\ud800-\udbff]…$/.test(c)).toBe(true);
+    expect(pyComment("short 中文")).toBe("short 中文");
+  });
 });
 
 describe("tomlStr", () => {
@@ -117,7 +123,25 @@ describe("markdown", () => {
   });
 });
 
+/** Display columns of each text, counted by Python's unicodedata (wide and fullwidth: two), as ruff's line check counts. */
+function pythonColumns(texts: string[]): number[] {
+  const script = `
+import json, sys, unicodedata
+print(json.dumps([sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t) for t in json.load(sys.stdin)]))
+`;
+  const r = spawnSync("python3", ["-c", script], { input: JSON.stringify(texts), encoding: "utf8", maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout) as number[];
+}
+
+const WIDE = ["中文 と 日本語 の テキスト ".repeat(20), "한국어 텍스트 ".repeat(30), "ＦＵＬＬＷＩＤＴＨ ".repeat(30), "🎉 party ".repeat(40), "mixed 中 a 文 b ".repeat(30)];
+
 describe("pyStrWrapped", () => {
+  it("counts wide characters as two columns, as ruff does: every line stays within 80", () => {
+    const lines = WIDE.flatMap((s) => pyStrWrapped(s).split("\n"));
+    for (const [i, width] of pythonColumns(lines).entries()) expect(width, lines[i]).toBeLessThanOrEqual(80);
+    expect(pythonEval(WIDE.map((s) => ["py", pyStrWrapped(s)]))).toEqual(WIDE);
+  });
   it("round-trips and keeps every source line short", async () => {
     const samples = [...HOSTILE, "word ".repeat(60), "é".repeat(300), "🎉".repeat(100), "\u2028".repeat(50)];
     const literals = samples.map((s) => pyStrWrapped(s));

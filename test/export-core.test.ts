@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileSet, UnsafePathError } from "../src/export/file-set.js";
 import { buildLossReport, UNMAPPED } from "../src/export/loss-report.js";
+import { HELPERS } from "../src/export/render/helpers.js";
 import { createTemplateEnv } from "../src/export/render/template-env.js";
 import { OutputExistsError, writeDirectory } from "../src/export/sinks/directory.js";
 import { writeZip } from "../src/export/sinks/zip.js";
@@ -128,6 +129,13 @@ describe("template environment", () => {
   it("fails on a missing field instead of printing nothing", () => {
     const env = createTemplateEnv({ "t.hbs": "{{py_str missing.field}}" }, helpers);
     expect(() => env.render("t.hbs", {})).toThrow();
+  });
+  it("py_comment bounds a comment made of several parts as one (the line stays under 100 columns)", () => {
+    const env = createTemplateEnv({ "t.hbs": '    # {{py_comment ref ": a record of step " key}}' }, HELPERS);
+    const line = env.render("t.hbs", { ref: "gates[0] " + "g".repeat(80), key: "k".repeat(80) });
+    expect(line.length).toBe(4 + 2 + 86);
+    expect(line.endsWith("…")).toBe(true);
+    expect(env.render("t.hbs", { ref: "gates[0] g", key: "k" })).toBe("    # gates[0] g: a record of step k");
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { className, fieldNamespace, memberNamespace, packageName, toSnake } from "../src/model/namer.js";
+import { className, fieldNamespace, MAX_NAME_LENGTH, memberNamespace, packageName, toSnake } from "../src/model/namer.js";
 import { FRAMEWORK_MODULES, PYTHON_BUILTINS, PYTHON_KEYWORDS, PYTHON_STDLIB_MODULES } from "../src/model/reserved-words.js";
 
 const PY_IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -45,6 +45,14 @@ describe("member and field namespaces", () => {
     expect(ns.claim("research")).toBe("research");
     expect(ns.claim("research", { collisionSuffix: "_step" })).toBe("research_step");
     expect(ns.claim("research", { collisionSuffix: "_step" })).toBe("research_step_2");
+  });
+  it("bounds names to MAX_NAME_LENGTH (no key length makes a line the formatter cannot break), still distinct", () => {
+    const ns = memberNamespace();
+    const long = "writer-" + "very-long-key-that-a-builder-typed-".repeat(3);
+    const [a, b] = [ns.claim(long), ns.claim(long + "-2")];
+    expect(a).toBe(toSnake(long).slice(0, MAX_NAME_LENGTH));
+    expect(b).toBe(`${a}_2`);
+    expect(ns.claim("x".repeat(39) + "_y")).toBe("x".repeat(39)); // no trailing underscore left by the cut
   });
   it("field names avoid pydantic's BaseModel members", () => {
     const ns = fieldNamespace();

@@ -22,6 +22,13 @@ export function toPascal(snake: string): string {
     .join("");
 }
 
+/**
+ * Longest name a namespace hands out (before a collision number). Keys have no length limit
+ * in the schema, and a name becomes part of class names (`<Step>Records`) and signatures that
+ * the formatter cannot break: bounded, generated lines stay within the linter's 100 columns.
+ */
+export const MAX_NAME_LENGTH = 40;
+
 export interface NamespaceOptions {
   /** Used for empty names and names starting with a digit: `3d` → `agent_3d`. */
   prefix: string;
@@ -44,7 +51,7 @@ export class Namespace {
 
   claim(raw: string, options: Partial<NamespaceOptions> = {}): string {
     const { prefix, isReserved, reservedSuffix, collisionSuffix } = { ...this.options, ...options };
-    let base = toSnake(raw);
+    let base = toSnake(raw).slice(0, MAX_NAME_LENGTH).replace(/_+$/, "");
     if (base === "") base = prefix;
     else if (/^[0-9]/.test(base)) base = `${prefix}_${base}`;
     if (isReserved(base)) base = `${base}${reservedSuffix}`;

@@ -26,8 +26,11 @@ export const HELPERS: Record<string, Helper> = {
   py: (v) => pyLiteral(v),
   /** A name the model's namer chose (asserted, never escaped). */
   ident: (v) => pyIdent(asString(v, "ident")),
-  /** Text inside a `# comment`. */
-  py_comment: (v) => pyComment(asString(v, "py_comment")),
+  /**
+   * Text inside a `# comment`: its parts joined, then bounded as one (so a comment made of a
+   * label and definition text still fits the line limit).
+   */
+  py_comment: (...parts) => pyComment(parts.map((p) => asString(p, "py_comment")).join("")),
   /** An integer or float written as a literal. */
   num: (v) => String(asNumber(v, "num")),
   yaml_str: (v) => yamlStr(asString(v, "yaml_str")),

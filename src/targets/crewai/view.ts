@@ -73,7 +73,7 @@ export interface CrewaiView {
   mode: "hierarchy" | "pipeline";
   agents: AgentView[];
   root?: AgentView;
-  steps: Array<StepModel & { ref: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; ungatedDeps: string[] }>;
+  steps: Array<StepModel & { ref: string; specComment: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; ungatedDeps: string[] }>;
   gates: GateView[];
   inputs: Array<InputView & { hasFlag: boolean }>;
   finalStep: string;
@@ -183,6 +183,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
           return {
             ...s,
             ref: `pipeline[${s.index}] ${s.key}`,
+            specComment: `pipeline[${s.index}] ${s.key}${s.dependsOnImplicit && s.dependsOn.length ? " (no dependsOn: after the previous step)" : ""}`,
             agentIdent: agentView.get(s.agentKey)!.ident,
             label: s.label ?? s.key,
             expectedOutput: "",

@@ -27,22 +27,22 @@ class EngineeringHiringLoopFlow(PipelineFlow):
     def gate_shortlist_review(self) -> str:
         return self.review("shortlist-review")
 
-    # pipeline[2] outreach (agent outreach-writer), dependsOn screen (through…
+    # pipeline[2] outreach (agent outreach-writer), dependsOn screen (through gates[0])
     @listen("shortlist-review:released")
     def step_outreach(self) -> None:
         self.run_step("outreach")
 
-    # gates[1] outreach-approval: afterStep outreach, triggersStep schedule-i…
+    # gates[1] outreach-approval: afterStep outreach, triggersStep schedule-interviews
     @router(step_outreach)
     def gate_outreach_approval(self) -> str:
         return self.review("outreach-approval")
 
-    # pipeline[3] schedule-interviews (agent interview-coordinator), dependsO…
+    # pipeline[3] schedule-interviews (agent interview-coordinator), dependsOn outreach (th…
     @listen("outreach-approval:released")
     def step_schedule_interviews(self) -> None:
         self.run_step("schedule-interviews")
 
-    # pipeline[4] debrief (agent debrief-analyst), dependsOn schedule-intervi…
+    # pipeline[4] debrief (agent debrief-analyst), dependsOn schedule-interviews
     @listen(step_schedule_interviews)
     def step_debrief(self) -> None:
         self.run_step("debrief")
@@ -52,17 +52,17 @@ class EngineeringHiringLoopFlow(PipelineFlow):
     def gate_debrief_decision(self) -> str:
         return self.review("debrief-decision")
 
-    # pipeline[5] draft-offers (agent offer-drafter), dependsOn debrief (thro…
+    # pipeline[5] draft-offers (agent offer-drafter), dependsOn debrief (through gates[2])
     @listen("debrief-decision:released")
     def step_draft_offers(self) -> None:
         self.run_step("draft-offers")
 
-    # gates[3] offer-release: afterStep draft-offers, triggersStep loop-summa…
+    # gates[3] offer-release: afterStep draft-offers, triggersStep loop-summary
     @router(step_draft_offers)
     def gate_offer_release(self) -> str:
         return self.review("offer-release")
 
-    # pipeline[6] loop-summary (agent recruiting-lead), dependsOn draft-offer…
+    # pipeline[6] loop-summary (agent recruiting-lead), dependsOn draft-offers (through gat…
     @listen("offer-release:released")
     def step_loop_summary(self) -> None:
         self.run_step("loop-summary")

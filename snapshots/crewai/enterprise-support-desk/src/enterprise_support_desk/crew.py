@@ -22,7 +22,7 @@ class EnterpriseSupportDeskCrew(TeamCrewBase):
             config=self.agents_config["head_of_support"], **self.agent_options("head-of-support")
         )
 
-    # agents[1] billing-lead (reportsToKey head-of-support): manages refunds-…
+    # agents[1] billing-lead (reportsToKey head-of-support): manages refunds-specialist, in…
     @agent
     def billing_lead(self) -> Agent:
         return Agent(
@@ -45,7 +45,7 @@ class EnterpriseSupportDeskCrew(TeamCrewBase):
             **self.agent_options("invoicing-specialist"),
         )
 
-    # agents[4] technical-lead (reportsToKey head-of-support): manages api-sp…
+    # agents[4] technical-lead (reportsToKey head-of-support): manages api-specialist, inte…
     @agent
     def technical_lead(self) -> Agent:
         return Agent(
@@ -67,7 +67,7 @@ class EnterpriseSupportDeskCrew(TeamCrewBase):
             **self.agent_options("integrations-specialist"),
         )
 
-    # agents[7] trust-safety-lead (reportsToKey head-of-support): manages fra…
+    # agents[7] trust-safety-lead (reportsToKey head-of-support): manages fraud-analyst
     @agent
     def trust_safety_lead(self) -> Agent:
         return Agent(

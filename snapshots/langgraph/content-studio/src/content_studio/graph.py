@@ -107,7 +107,7 @@ def build_graph(
     builder.add_edge("step_draft-article", "step_social-posts")
     # pipeline[5] newsletter: waits for draft-article
     builder.add_edge("step_draft-article", "step_newsletter")
-    # pipeline[6] final-edit: waits for draft-article, social-posts, newslett…
+    # pipeline[6] final-edit: waits for draft-article, social-posts, newsletter
     builder.add_edge(
         ["step_draft-article", "step_social-posts", "step_newsletter"], "step_final-edit"
     )
