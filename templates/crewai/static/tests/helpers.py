@@ -105,11 +105,6 @@ def as_flags(inputs: dict[str, Any]) -> list[str]:
     return [*argv, "--inputs", json.dumps(rest)] if rest else argv
 
 
-def string_input() -> str | None:
-    """The first free-text input (a string without enum), if any."""
-    return next((n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None), None)
-
-
 # --- access policies -------------------------------------------------------------
 
 

@@ -134,11 +134,6 @@ def as_flags(inputs: Mapping[str, Any]) -> list[str]:
     return [*argv, "--inputs", json.dumps(rest)] if rest else argv
 
 
-def string_input() -> str | None:
-    """The first free-text input (a string without enum), if any."""
-    return next((n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None), None)
-
-
 def run_argv(inputs: Mapping[str, Any] | None = None, interactive: bool = False) -> list[str]:
     """Runner arguments: every input as --inputs JSON, gates reviewed at the terminal or not."""
     argv = ["--inputs", json.dumps(valid_inputs() if inputs is None else dict(inputs))]
