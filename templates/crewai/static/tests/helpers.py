@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fake_llm import Call, FakeModels, act, delegate, final
-from project import PACKAGE, checks, crew, delegation, llms, models, team, tools
+from project import PACKAGE, checks, crew, delegation, llms, models, policy, team, tools
 
 SUB_TEAM_TOOL = delegation.SUB_TEAM_TOOL
 
@@ -110,11 +110,11 @@ def as_flags(inputs: dict[str, Any]) -> list[str]:
 
 def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | None:
     """A request (method, url) the agent's policy refuses, preferring a rule's own reason."""
-    policy = tools.POLICIES[agent_key]
+    agent_policy = tools.POLICIES[agent_key]
     hosts = ["refused.envelope.invalid"]
-    for rule in policy.rules:
+    for rule in agent_policy.rules:
         if rule.host is not None:
-            host = tools.http_request.expand(rule.host, env)
+            host = policy.expand(rule.host, env)
             hosts.append("sub" + host[1:] if host.startswith("*.") else host)
     candidates = [
         (method, f"https://{host}{path}")
@@ -125,9 +125,9 @@ def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | No
     refused = [
         (method, url)
         for method, url in candidates
-        if not tools.evaluate(policy, method, url, env).allowed
+        if not tools.evaluate(agent_policy, method, url, env).allowed
     ]
-    by_rule = [c for c in refused if tools.evaluate(policy, *c, env).rule is not None]
+    by_rule = [c for c in refused if tools.evaluate(agent_policy, *c, env).rule is not None]
     chosen = by_rule or refused
     return chosen[0] if chosen else None
 

@@ -10,7 +10,7 @@ import helpers
 import httpx
 import pytest
 from fake_llm import FakeModels
-from project import crew, delegation, team, tools
+from project import crew, delegation, policy, team, tools
 
 VECTORS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "policy_vectors.json").read_text(encoding="utf-8")
@@ -58,8 +58,8 @@ def test_shipped_policies_match_the_definition() -> None:
 
 
 def test_dot_segment_normalized_url_is_what_gets_requested() -> None:
-    policy = tools.AccessPolicy.model_validate({"defaultAction": "allow", "rules": []})
-    decision = tools.evaluate(policy, "GET", "https://h.test/a/./b/../c?q=1#frag", {})
+    agent_policy = tools.AccessPolicy.model_validate({"defaultAction": "allow", "rules": []})
+    decision = tools.evaluate(agent_policy, "GET", "https://h.test/a/./b/../c?q=1#frag", {})
     assert decision.url == "https://h.test/a/c?q=1"
 
 
@@ -150,14 +150,14 @@ def test_the_tool_sends_allowed_requests_with_secrets_filled_in_and_redacted(
 
 
 def _allowed_requests(agent_key: str, env: dict[str, str]) -> list[tuple[str, str]]:
-    policy = tools.POLICIES[agent_key]
+    agent_policy = tools.POLICIES[agent_key]
     candidates = []
-    for rule in policy.rules:
+    for rule in agent_policy.rules:
         if rule.action != "allow" or rule.host is None:
             continue
-        host = tools.http_request.expand(rule.host, env)
+        host = policy.expand(rule.host, env)
         host = "sub" + host[1:] if host.startswith("*.") else host
         method = (rule.methods or ("GET",))[0]
-        path = tools.http_request.expand(rule.path_prefix or "/", env)
+        path = policy.expand(rule.path_prefix or "/", env)
         candidates.append((method, f"https://{host}{path}"))
-    return [c for c in candidates if tools.evaluate(policy, *c, env).allowed]
+    return [c for c in candidates if tools.evaluate(agent_policy, *c, env).allowed]

@@ -12,7 +12,8 @@ from pathlib import Path
 import httpx
 
 from .. import models, team
-from .http_request import AccessPolicy, Decision, HttpRequestTool, evaluate, load_policies
+from ..policy import AccessPolicy, Decision, evaluate
+from .http_request import HttpRequestTool, load_policies
 
 __all__ = [
     "HTTP_TRANSPORT",

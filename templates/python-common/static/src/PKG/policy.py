@@ -9,8 +9,9 @@ request is made (a rule whose placeholder has no value never matches);
 `default_action` applies when no rule matches. The shared decision vectors
 (tests/policy_vectors.json) fix every case.
 
-Framework-free on purpose (pydantic only): team.py builds POLICIES from these models
-at import time, and the same decisions are made by every Envelope target.
+Framework-free on purpose (pydantic only): every Envelope target ships this module
+(templates/python-common) and makes the same decisions; each target's HTTP tool calls
+`evaluate` before any request.
 """
 
 from __future__ import annotations
