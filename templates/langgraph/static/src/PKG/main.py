@@ -67,25 +67,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def _run_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=COMMAND, description=f"Run the {team.NAME} team.")
-    parser.add_argument(
-        "--inputs", metavar="JSON", help="all inputs as a JSON object, or @file.json"
-    )
-    # inputs: one flag per input; flags override --inputs
-    # inputs: one flag per input that has one (team.INPUTS); flags override --inputs
-    for name, spec in team.INPUTS.items():
-        if spec.flag is None:
-            continue
-        details = [spec.type, "required" if spec.required else "optional"]
-        if spec.enum is not None:
-            details.append("one of " + ", ".join(spec.enum))
-        if spec.default is not checks.NO_DEFAULT:
-            details.append(f"default {json.dumps(spec.default)}")
-        parser.add_argument(
-            spec.flag,
-            dest=f"input_{name}",
-            metavar="VALUE",
-            help=f"{spec.description} ({'; '.join(details)})".replace("%", "%%"),
-        )
+    # inputs: --inputs JSON and one flag per input (team.INPUTS); flags override --inputs
+    checks.add_input_flags(parser, team.INPUTS)
     _common(parser)
     return parser
 
@@ -100,38 +83,12 @@ def _resume_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _collect_inputs(args: argparse.Namespace) -> dict[str, Any]:
-    supplied: dict[str, Any] = {}
-    problems: list[str] = []
-    if args.inputs:
-        supplied.update(checks.parse_inputs_json(args.inputs))
-    for name, spec in team.INPUTS.items():
-        raw = getattr(args, f"input_{name}", None)
-        if raw is None:
-            continue
-        try:
-            supplied[name] = checks.coerce_flag(spec.type, raw)
-        except ValueError as error:
-            problems.append(f"{spec.flag}: {error}")
-    if problems:
-        raise checks.InputError(problems)
-    return checks.resolve_inputs(team.INPUTS, supplied)
-
-
 def _missing_env(env_file: str) -> list[str]:
     load_dotenv(env_file, override=False)
     # requiredSecrets, requiredVariables, provider keys: all missing ones at once
     return checks.missing_env(
         [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)], os.environ
     )
-
-
-def _report_problems(missing: Sequence[str], problems: Sequence[str]) -> bool:
-    if missing:
-        print(checks.format_missing_env(missing), file=sys.stderr)
-    if problems:
-        print("Invalid request:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
-    return bool(missing or problems)
 
 
 def _interactive(args: argparse.Namespace) -> bool:
@@ -403,10 +360,10 @@ async def start_run(argv: Sequence[str]) -> int:
     problems: list[str] = []
     inputs: dict[str, Any] = {}
     try:
-        inputs = _collect_inputs(args)
+        inputs = checks.collect_inputs(args, team.INPUTS)
     except checks.InputError as error:
         problems = error.problems
-    if _report_problems(missing, problems):
+    if checks.report_problems(missing, problems):
         return runtime.EXIT_CONFIG
     async with _checkpoints(args.state_dir) as (saver, log):
         thread_id = new_thread_id()
@@ -428,7 +385,7 @@ async def resume_run(argv: Sequence[str]) -> int:
         except (ValueError, ValidationError) as error:
             problems.append(f"{args.decisions}: unreadable: {error}")
     if missing or problems:
-        _report_problems(missing, problems)
+        checks.report_problems(missing, problems)
         return runtime.EXIT_CONFIG
     async with _checkpoints(args.state_dir) as (saver, log):
         runner = Runner(saver, log, args)
@@ -443,7 +400,7 @@ async def resume_run(argv: Sequence[str]) -> int:
             problems += check_decisions(thread_id, pending, decisions)
             if not decisions and _interactive(args):
                 decisions = runner.review_now(snapshot)
-        if _report_problems([], problems):
+        if checks.report_problems([], problems):
             return runtime.EXIT_CONFIG
         return await runner.drive(thread_id, resume_command(snapshot.interrupts, decisions))
 

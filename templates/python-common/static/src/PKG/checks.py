@@ -1,14 +1,17 @@
 """Checks every exported Envelope team makes before any model call.
 
-The definition's `inputs` as `InputSpec`s (the generated `team.py` lists them), the run
-inputs checked against them, and the environment checked against requiredSecrets /
-requiredVariables and the models' keys. Every problem is reported at once. This module is
+The definition's `inputs` as `InputSpec`s (the generated `team.py` lists them), the
+runner's input flags, the run inputs checked against them, and the environment checked
+against requiredSecrets / requiredVariables and the models' keys. Every problem is
+reported at once. This module is
 the same in every target (templates/python-common); nothing here imports a framework.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -153,3 +156,55 @@ def parse_inputs_json(text: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(["--inputs must be a JSON object"])
     return value
+
+
+# --- the runner's input flags --------------------------------------------
+
+
+def add_input_flags(parser: argparse.ArgumentParser, inputs: Mapping[str, InputSpec]) -> None:
+    """`--inputs JSON` and one flag per input that has one (InputSpec.flag)."""
+    parser.add_argument(
+        "--inputs", metavar="JSON", help="all inputs as a JSON object, or @file.json"
+    )
+    for name, spec in inputs.items():
+        if spec.flag is None:
+            continue
+        details = [spec.type, "required" if spec.required else "optional"]
+        if spec.enum is not None:
+            details.append("one of " + ", ".join(spec.enum))
+        if spec.default is not NO_DEFAULT:
+            details.append(f"default {json.dumps(spec.default)}")
+        parser.add_argument(
+            spec.flag,
+            dest=f"input_{name}",
+            metavar="VALUE",
+            help=f"{spec.description} ({'; '.join(details)})".replace("%", "%%"),
+        )
+
+
+def collect_inputs(args: argparse.Namespace, inputs: Mapping[str, InputSpec]) -> dict[str, Any]:
+    """The run's inputs: `--inputs`, then the flags over it, checked; raise InputError."""
+    supplied: dict[str, Any] = {}
+    problems: list[str] = []
+    if args.inputs:
+        supplied.update(parse_inputs_json(args.inputs))
+    for name, spec in inputs.items():
+        raw = getattr(args, f"input_{name}", None)
+        if raw is None:
+            continue
+        try:
+            supplied[name] = coerce_flag(spec.type, raw)
+        except ValueError as error:
+            problems.append(f"{spec.flag}: {error}")
+    if problems:
+        raise InputError(problems)
+    return resolve_inputs(inputs, supplied)
+
+
+def report_problems(missing: Sequence[str], problems: Sequence[str]) -> bool:
+    """Print every missing variable and every invalid input; True when there was any."""
+    if missing:
+        print(format_missing_env(missing), file=sys.stderr)
+    if problems:
+        print("Invalid request:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
+    return bool(missing or problems)
