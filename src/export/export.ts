@@ -16,6 +16,8 @@ export interface ExportOptions {
 
 export interface ExportResult {
   ok: boolean;
+  /** The input was read as a JSON object (false: not UTF-8, not JSON, empty, not an object). */
+  readable: boolean;
   diagnostics: Diagnostic[];
   model?: TeamModel;
   loss?: LossEntry[];
@@ -26,7 +28,7 @@ export interface ExportResult {
 
 export function exportDefinition(input: Uint8Array | string, target: ExportTarget, options: ExportOptions = {}): ExportResult {
   const result = validate(input, { strict: options.strict ?? false, file: options.file ?? "<input>" });
-  if (!result.valid || !result.document) return { ok: false, diagnostics: result.diagnostics };
+  if (!result.valid || !result.document) return { ok: false, readable: result.document !== undefined, diagnostics: result.diagnostics };
   const model = modelFromDocument(result.document);
   const loss = buildLossReport(result.document.parsed.value, target.fieldRules, model);
   if (options.strict) {
@@ -34,6 +36,7 @@ export function exportDefinition(input: Uint8Array | string, target: ExportTarge
     if (lossy.length) {
       return {
         ok: false,
+        readable: true,
         diagnostics: result.diagnostics,
         model,
         loss,
@@ -42,5 +45,5 @@ export function exportDefinition(input: Uint8Array | string, target: ExportTarge
     }
   }
   const files = target.generate({ model, definitionText: result.document.text, loss });
-  return { ok: true, diagnostics: result.diagnostics, model, loss, files };
+  return { ok: true, readable: true, diagnostics: result.diagnostics, model, loss, files };
 }

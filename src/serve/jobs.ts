@@ -91,9 +91,7 @@ export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
   const diagnostics = publicDiagnostics(result.diagnostics);
   const loss = result.loss && { counts: lossCounts(result.loss), entries: result.loss };
   if (!result.ok || !result.files || !result.model) {
-    // A definition that cannot be read at all has no model and no loss report.
-    const readable = result.model !== undefined || validate(job.body, { file: LABEL }).document !== undefined;
-    const refusal: Refusal = result.failure !== undefined ? "lossy" : readable ? "invalid" : "malformed";
+    const refusal: Refusal = result.failure !== undefined ? "lossy" : result.readable ? "invalid" : "malformed";
     return { kind: "export", ok: false, refusal, diagnostics, ...(loss ? { loss } : {}), ...(result.failure ? { failure: result.failure } : {}) };
   }
   const files = result.files;
