@@ -123,6 +123,12 @@ describe("LangGraph mapping", () => {
     expect(x.text("src/test_team/team.py")).toContain('"a": AccessPolicy.from_allowed_hosts(("api.example.com", "*.x.org"))');
     expect(exportOf(team()).text("src/test_team/team.py")).toContain("POLICIES: dict[str, AccessPolicy] = {}");
   });
+  it("an accessPolicy without rules (the schema allows it) denies by default and imports no unused PolicyRule", () => {
+    const t = exportOf(team({ agents: [agent("a", { accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny" } })] })).text("src/test_team/team.py");
+    expect(t).toContain("from .policy import AccessPolicy\n");
+    expect(t).toMatch(/"a": AccessPolicy\(\n\s+default_action="deny",\n\s+rules=\(\),?\n/);
+    expect(support.text("src/support_tier/team.py")).toContain("from .policy import AccessPolicy, PolicyRule\n");
+  });
 
   it("secrets and variables → names only in .env.example", () => {
     const env = support.text(".env.example");

@@ -8,7 +8,6 @@ import {
   gatesView,
   lossSummary,
   modelSourceOf,
-  outputsExpectation,
   outputsView,
   recordStepsOf,
   scheduleWords,
@@ -29,7 +28,6 @@ export interface PolicyRuleView {
 export interface AgentView {
   key: string;
   ident: string;
-  index: number;
   /** `agents[1] billing-specialist` — for comments pointing back to the definition. */
   ref: string;
   name: string;
@@ -62,8 +60,6 @@ export interface StepView extends StepModel {
   gateNodes: string[];
   /** The gates reviewing this step, in definition order (graph.py adds them after it). */
   reviewedBy: GateNodeView[];
-  timeoutS: number;
-  isFinal: boolean;
   comment: string;
   /** team.py's comment: the step, and how its dependencies were given. */
   specComment: string;
@@ -79,14 +75,11 @@ export interface GateNodeView extends GateView {
   escalates: boolean;
   /** Where the gate node may route (Command goto): itself, released, rerun, escalate; END is added by the template. */
   destinations: string[];
-  afterNode: string;
-  triggersNode: string;
 }
 
 export interface LanggraphView {
   package: string;
   distribution: string;
-  className: string;
   team: TeamModel["team"];
   mode: "hierarchy" | "pipeline";
   agents: AgentView[];
@@ -95,8 +88,6 @@ export interface LanggraphView {
   gates: GateNodeView[];
   hasGates: boolean;
   gatesDropped: boolean;
-  /** First steps: they wait for `prepare` only. */
-  firstSteps: string[];
   /** Nodes that join into `finalize`. */
   sinks: string[];
   inputs: FlaggedInputView[];
@@ -107,13 +98,10 @@ export interface LanggraphView {
   needsConfigDict: boolean;
   needsRecordAction: boolean;
   needsPolicyRule: boolean;
-  needsCommandTypes: boolean;
   finalStep: string;
   recordSteps: RecordStepView[];
-  teamTask: { expectedOutput: string };
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
-  anyEgress: boolean;
   secrets: string[];
   variables: string[];
   providerKeys: Array<{ keys: string[]; label: string; agents: string }>;
@@ -161,7 +149,6 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     const view: AgentView = {
       key: a.key,
       ident: a.ident,
-      index: a.index,
       ref: `agents[${a.index}] ${a.key}`,
       name: a.name,
       description: descriptionOf(a),
@@ -203,7 +190,6 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
   const view: LanggraphView = {
     package: model.names.package,
     distribution: model.names.distribution,
-    className: model.names.className,
     team: model.team,
     mode: model.execution.mode,
     agents,
@@ -211,7 +197,6 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     gates,
     hasGates: gates.length > 0,
     gatesDropped: !pipeline && model.gates.length > 0,
-    firstSteps: steps.filter((s) => s.waitsFor.length === 0).map((s) => s.node),
     sinks: steps.filter((s) => s.dependents.length === 0 && s.gatesAfter.length === 0).map((s) => s.node),
     inputs: flaggedInputsView(model),
     outputs,
@@ -226,14 +211,13 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     ],
     needsConfigDict: outputs.some((o) => o.aliased) || recordSteps.some((r) => r.aliased),
     needsRecordAction: gates.some((g) => g.recordActions.length > 0),
-    needsPolicyRule: agents.some((a) => a.hasEgress && a.egressSource === "accessPolicy"),
-    needsCommandTypes: steps.some((s) => s.gateNodes.length > 0),
+    // An accessPolicy may have no rules (the schema makes them optional): then team.py
+    // writes rules=() and must not import PolicyRule.
+    needsPolicyRule: agents.some((a) => a.egressSource === "accessPolicy" && a.rules.length > 0),
     finalStep: finalStepOf(model),
     recordSteps,
-    teamTask: { expectedOutput: outputsExpectation(model) },
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
     stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
-    anyEgress: agents.some((a) => a.hasEgress),
     secrets: model.secrets.map((s) => s.name),
     variables: model.variables.map((v) => v.name),
     providerKeys,
@@ -258,7 +242,6 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     loss: lossSummary(loss),
   };
   if (entry !== undefined) view.entryAgent = agentByKey.get(entry)!;
-  for (const s of view.steps) s.isFinal = s.key === view.finalStep;
   return view;
 }
 
@@ -275,8 +258,6 @@ function gateNodes(model: TeamModel): GateNodeView[] {
       ...(g.onReject === "rerun" ? [`step_${g.afterStep}`] : []),
       ...(g.onReject === "escalate" || g.timeout?.behaviour === "escalate" ? [`escalate_${g.name}`] : []),
     ],
-    afterNode: `step_${g.afterStep}`,
-    triggersNode: `step_${g.triggersStep}`,
   }));
 }
 
@@ -322,8 +303,6 @@ function stepViews(model: TeamModel, gates: GateNodeView[], agents: Map<string, 
       diagramFrom: waits.map(([, id]) => id),
       gateNodes: gates.filter((g) => g.afterStep === s.key).map((g) => g.node),
       reviewedBy: gates.filter((g) => g.afterStep === s.key),
-      timeoutS: agent.timeoutS,
-      isFinal: false,
       comment: `pipeline[${s.index}] ${s.key} (agent ${s.agentKey})`,
       specComment: `pipeline[${s.index}] ${s.key}${s.dependsOnImplicit && s.dependsOn.length ? " (no dependsOn: after the previous step)" : ""}`,
       edgeComment: `pipeline[${s.index}] ${s.key}${waitsFor.length ? `: waits for ${said.join(", ")}` : ": the first step"}`,
