@@ -7,9 +7,9 @@ import type { FileSet } from "../export/file-set.js";
 import { lossCounts, lossSummary } from "../export/loss-report.js";
 import { OutputExistsError, writeDirectory } from "../export/sinks/directory.js";
 import { writeZip } from "../export/sinks/zip.js";
+import { exportCommitMessage } from "../publish/publish.js";
 import { readDefinitionBytes, SourceReadError } from "../read/source.js";
 import { TARGETS, targetNames } from "../targets/index.js";
-import { VERSION } from "../version.js";
 import { formatText } from "./format-diagnostics.js";
 import { dryRunLine, githubJson, prepareGitHub, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
 import { EXIT, UsageError, type Io } from "./main.js";
@@ -72,8 +72,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
       if (opts.out || opts.zip) writeWritten(io, files, opts);
       io.stdout.write(lossSummary(loss) + "\n");
     }
-    const message = `Initial commit\n\nExported from an Envelope team definition by envelope-export ${VERSION} (target ${target.name}).\n`;
-    published = await publishWithProgress(files, github, io, message, !opts.json);
+    published = await publishWithProgress(files, github, io, exportCommitMessage(target.name), !opts.json);
   }
   if (opts.json) {
     const summary = {

@@ -8,14 +8,9 @@ import { EXIT, UsageError, type Io } from "./main.js";
 
 export async function runServe(opts: SettingsOverrides, io: Io): Promise<number> {
   let settings;
-  try {
-    settings = resolveSettings(io.env, opts);
-  } catch (e) {
-    if (e instanceof SettingsError) throw new UsageError(e.message);
-    throw e;
-  }
   let server;
   try {
+    settings = resolveSettings(io.env, opts);
     server = await createServer(settings, { logStream: io.stderr });
   } catch (e) {
     if (e instanceof SettingsError) throw new UsageError(e.message);

@@ -15,6 +15,7 @@
 //     the README from auto_init); chunked when large, each chunk on top of the last.
 //  7. One root commit (no parents), and the branch forced onto it.
 import type { FileSet } from "../export/file-set.js";
+import { VERSION } from "../version.js";
 import { classifyError, leftBehind, TOKEN_ADVICE } from "./classify-error.js";
 import { PublishError, redactor, type LeftRepository } from "./errors.js";
 import { createClient, isHttpError, type GitHubClient, type PublishTiming } from "./github-client.js";
@@ -22,6 +23,11 @@ import { alternativeNames, parseRepositoryName } from "./repository-name.js";
 import { chunkTree, DEFAULT_LIMITS, planUpload, type TreeEntry, type UploadLimits, type UploadPlan } from "./upload-plan.js";
 
 export const DEFAULT_API_URL = "https://api.github.com";
+
+/** The one commit of an exported project (`export --github` and the server make the same repository). */
+export function exportCommitMessage(target: string): string {
+  return `Initial commit\n\nExported from an Envelope team definition by envelope-export ${VERSION} (target ${target}).\n`;
+}
 
 export interface PublishOptions {
   /** OWNER/NAME of the repository to create. */

@@ -38,7 +38,7 @@ export class AnswerCache {
 
   /** The cached answer, or `compute()`'s (shared with identical requests in flight). */
   async get(job: Job, compute: () => Promise<JobAnswer>): Promise<{ answer: JobAnswer; hit: boolean }> {
-    if (this.maxBytes <= 0) return { answer: await compute(), hit: false };
+    if (!this.enabled) return { answer: await compute(), hit: false };
     const key = jobKey(job);
     const found = this.entries.get(key);
     if (found) {

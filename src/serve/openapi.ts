@@ -2,6 +2,7 @@
 // check every answer the server gives against it (status, media type, body schema), and
 // that the server's routes and the described paths are the same set.
 import { VERSION } from "../version.js";
+import { targetNames } from "../targets/index.js";
 
 const problem = (description: string, extra: Record<string, unknown> = {}) => ({
   description,
@@ -31,7 +32,7 @@ const targetParam = {
   in: "query",
   required: true,
   description: "The framework to generate for (see GET /v1/targets).",
-  schema: { type: "string", enum: ["crewai", "langgraph"] },
+  schema: { type: "string", enum: targetNames() },
 };
 
 const commonErrors = {

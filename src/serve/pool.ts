@@ -36,7 +36,6 @@ interface Pending {
   job: Job;
   stream?: ZipStream;
   timeoutMs: number;
-  deadline: number;
   resolve: (a: JobAnswer) => void;
   reject: (e: Error) => void;
   timer?: NodeJS.Timeout;
@@ -134,7 +133,7 @@ export class WorkerPool implements JobRunner {
     const busy = this.slots.filter((s) => s.current).length;
     if (busy === this.slots.length && this.queue.length >= this.maxQueue) return Promise.reject(new OverloadedError());
     return new Promise<JobAnswer>((resolve, reject) => {
-      const pending: Pending = { job, ...(stream ? { stream } : {}), timeoutMs, deadline: Date.now() + timeoutMs, resolve, reject };
+      const pending: Pending = { job, ...(stream ? { stream } : {}), timeoutMs, resolve, reject };
       pending.timer = setTimeout(() => this.expire(pending), timeoutMs);
       this.queue.push(pending);
       this.pump();
@@ -179,7 +178,7 @@ export class WorkerPool implements JobRunner {
   }
 }
 
-/** Runs jobs on the calling thread, one at a time in arrival order (size 0: debugging, tiny hosts). */
+/** Runs jobs on the calling thread (size 0: debugging, tiny hosts); each export is synchronous work, so they take turns. */
 export class InlineRunner implements JobRunner {
   private running = 0;
   constructor(private readonly maxQueue: number) {}

@@ -9,9 +9,8 @@ import { PassThrough } from "node:stream";
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { FileSet } from "../export/file-set.js";
-import { PublishError, type PublishErrorKind } from "../publish/errors.js";
-import { redactor } from "../publish/errors.js";
-import { checkApiUrl, publishToGitHub } from "../publish/publish.js";
+import { PublishError, redactor, type PublishErrorKind } from "../publish/errors.js";
+import { checkApiUrl, exportCommitMessage, publishToGitHub } from "../publish/publish.js";
 import { parseRepositoryName } from "../publish/repository-name.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { VERSION } from "../version.js";
@@ -52,11 +51,6 @@ class HttpProblem extends Error {
   }
 }
 
-/** The commit message of `envelope export --github`, so both make the same repository. */
-function commitMessage(target: string): string {
-  return `Initial commit\n\nExported from an Envelope team definition by envelope-export ${VERSION} (target ${target}).\n`;
-}
-
 const GITHUB_STATUS: Record<PublishErrorKind, number> = {
   "invalid-input": 400,
   "bad-credentials": 401,
@@ -89,6 +83,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   }
   const assets = pageAssets();
   const openapi = JSON.stringify(openApiDocument());
+  const targetsJson = JSON.stringify({ targets: targetNames().map((name) => ({ name, title: TARGETS[name]!.title })) });
   const runner: JobRunner = settings.workers > 0 ? new WorkerPool(settings.workers, settings.maxQueue) : new InlineRunner(settings.maxQueue);
   const cache = new AnswerCache(settings.cacheBytes);
   let publishing = 0;
@@ -183,7 +178,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
 
   app.get("/healthz", async (_req, reply) => reply.type("application/json; charset=utf-8").send(JSON.stringify({ status: "ok", version: VERSION })));
   app.get("/openapi.json", async (_req, reply) => reply.type("application/json; charset=utf-8").send(openapi));
-  app.get("/v1/targets", async (_req, reply) => reply.type("application/json; charset=utf-8").send(JSON.stringify({ targets: targetNames().map((name) => ({ name, title: TARGETS[name]!.title })) })));
+  app.get("/v1/targets", async (_req, reply) => reply.type("application/json; charset=utf-8").send(targetsJson));
 
   /**
    * Runs a job through the cache and the pool; overload and time limit become 503s. With a
@@ -305,7 +300,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
           apiUrl: githubApiUrl,
           private: flag(q, "private"),
           ...(description ? { description } : {}),
-          message: commitMessage(target),
+          message: exportCommitMessage(target),
           fetch: fetchWithDeadline,
           onWarning: (line) => req.log.warn({ github: redact(line) }, "github warning"),
           timing: { delayScale: settings.githubDelayScale },

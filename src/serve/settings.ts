@@ -1,5 +1,6 @@
 // The server's settings: defaults, then environment variables, then command-line flags.
 import { availableParallelism } from "node:os";
+import { DEFAULT_API_URL } from "../publish/publish.js";
 
 export interface ServeSettings {
   host: string;
@@ -109,7 +110,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv, flags: SettingsOverrides
     maxPublishes: num(ENV.maxPublishes, 8, 1, 1000),
     requestTimeoutMs: num(ENV.requestTimeoutMs, 10_000, 1, 600_000),
     cacheBytes: num(ENV.cacheMb, 64, 0, 65_536) * 1024 * 1024,
-    githubApiUrl: env[ENV.githubApiUrl] || "https://api.github.com",
+    githubApiUrl: env[ENV.githubApiUrl] || DEFAULT_API_URL,
     githubDelayScale: scale,
     logLevel: level as ServeSettings["logLevel"],
     allowedHosts,
