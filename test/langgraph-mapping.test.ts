@@ -113,7 +113,9 @@ describe("LangGraph mapping", () => {
 
   it("gates in a team without a pipeline are reported as not carried", () => {
     expect(desk.text("src/enterprise_support_desk/team.py")).toContain("GATES: dict[str, GateSpec] = {}");
-    expect(desk.loss.filter((e) => e.field.startsWith("gates[")).every((e) => e.status === "dropped")).toBe(true);
+    const gateFields = desk.loss.filter((e) => e.field.startsWith("gates["));
+    expect(gateFields.length).toBeGreaterThan(0);
+    expect(gateFields.filter((e) => e.status !== "dropped")).toEqual([]);
   });
 
   it("accessPolicy / allowedHosts → team.POLICIES, escaped", () => {
