@@ -113,12 +113,12 @@ HELPERS.flow_decorator = (v) => {
   return `listen(${parts.length === 1 ? parts[0] : `and_(${parts.join(", ")})`})`;
 };
 
-/** A tuple of strings: `()`, `("a",)`, `("a", "b")` — no trailing comma to explode it. */
 /** A Python list of str literals. */
 HELPERS.py_list = (v) => {
   if (!Array.isArray(v)) throw new Error("py_list expects an array");
   return `[${v.map((x) => pyStrWrapped(asString(x, "py_list"))).join(", ")}]`;
 };
+/** A tuple of strings: `()`, `("a",)`, `("a", "b")` — no trailing comma to explode it. */
 HELPERS.py_tuple = (v) => {
   if (!Array.isArray(v)) throw new Error("py_tuple expects an array");
   const items = v.map((x) => pyStrWrapped(asString(x, "py_tuple")));

@@ -4,18 +4,18 @@ import type { LossEntry } from "../../export/loss-report.js";
 import type { AgentModel, StepModel, TeamModel } from "../../model/types.js";
 import {
   finalStepOf,
+  flaggedInputsView,
   gatesView,
-  inputsView,
   lossSummary,
   modelSourceOf,
   outputsExpectation,
   outputsView,
   recordStepsOf,
-  inputFlags,
   scheduleWords,
+  specCommentOf,
   workflowTimeoutMinutes,
+  type FlaggedInputView,
   type GateView,
-  type InputView,
   type LossSummary,
   type OutputView,
   type RecordStepView,
@@ -75,7 +75,7 @@ export interface CrewaiView {
   root?: AgentView;
   steps: Array<StepModel & { ref: string; specComment: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; ungatedDeps: string[] }>;
   gates: GateView[];
-  inputs: Array<InputView & { hasFlag: boolean }>;
+  inputs: FlaggedInputView[];
   finalStep: string;
   recordSteps: RecordStepView[];
   timeoutsDefaulted: boolean;
@@ -183,7 +183,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
           return {
             ...s,
             ref: `pipeline[${s.index}] ${s.key}`,
-            specComment: `pipeline[${s.index}] ${s.key}${s.dependsOnImplicit && s.dependsOn.length ? " (no dependsOn: after the previous step)" : ""}`,
+            specComment: specCommentOf(s),
             agentIdent: agentView.get(s.agentKey)!.ident,
             label: s.label ?? s.key,
             expectedOutput: "",
@@ -199,8 +199,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   }).filter((p) => p.keys.length > 0);
   const extras = [...new Set(used.map((a) => crewaiProvider(a.llm!.provider).extra).filter((e): e is string => !!e))].sort();
   const withoutModel = model.agents.filter((a) => !a.llm);
-  const flags = inputFlags(model.inputs.map((i) => i.key));
   const root = hierarchy ? agentView.get(model.execution.mode === "hierarchy" ? model.execution.entryAgent : "")! : undefined;
+  const outputs = outputsView(model);
   const view: CrewaiView = {
     package: model.names.package,
     distribution: model.names.distribution,
@@ -210,7 +210,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     agents,
     steps,
     gates,
-    inputs: inputsView(model).map((input, i) => ({ ...input, flag: flags[i] ?? "", hasFlag: flags[i] !== undefined, flagSafe: flags[i] !== undefined && input.flagSafe })),
+    inputs: flaggedInputsView(model),
     finalStep: finalStepOf(model),
     recordSteps: recordStepsOf(model),
     timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",
@@ -223,8 +223,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     needsRecordAction: model.execution.mode === "pipeline" && model.gates.some((g) => g.recordActions.length > 0),
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
     stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
-    outputs: outputsView(model),
-    outputsAliased: model.outputs.some((f) => f.ident !== f.key),
+    outputs,
+    outputsAliased: outputs.some((o) => o.aliased),
     anyEgress: agents.some((a) => a.hasEgress),
     secrets: model.secrets.map((s) => s.name),
     variables: model.variables.map((v) => v.name),

@@ -3,7 +3,7 @@
 // adds what is specific to its framework.
 import type { LossEntry } from "../../export/loss-report.js";
 import { lossCounts } from "../../export/loss-report.js";
-import { fieldNamespace } from "../../model/namer.js";
+import { fieldNamespace, toPascal } from "../../model/namer.js";
 import type { GateModel, IOFieldModel, TeamModel } from "../../model/types.js";
 import { pathLabel } from "../../read/json-pointer.js";
 
@@ -45,7 +45,7 @@ export interface LossSummary {
   notCarried: LossEntry[];
 }
 
-export function inputsView(model: TeamModel): InputView[] {
+function inputsView(model: TeamModel): InputView[] {
   return model.inputs.map((f) => {
     const flag = `--${f.key.replace(/_/g, "-")}`;
     return { ...f, flag, flagSafe: /^--[a-z][a-z0-9-]*$/.test(flag), defaultJson: f.hasDefault ? JSON.stringify(f.default) : "", pointerLabel: pathLabel(f.pointer) };
@@ -115,8 +115,8 @@ export function recordStepsOf(model: TeamModel): RecordStepView[] {
     if (gates.length === 0) return [];
     const names = [...new Set(gates.flatMap((g) => g.fields.map((f) => f.name)))];
     const ns = fieldNamespace();
-    let base = pascal(step.ident);
-    for (let n = 2; taken.has(base); n++) base = `${pascal(step.ident)}${n}`;
+    let base = toPascal(step.ident);
+    for (let n = 2; taken.has(base); n++) base = `${toPascal(step.ident)}${n}`;
     taken.add(base);
     const fields = names.map((name) => {
       const ident = ns.claim(name);
@@ -158,10 +158,7 @@ export function workflowTimeoutMinutes(model: TeamModel): number {
   return Math.ceil(model.timeouts.runMs / 60_000) + 10;
 }
 
-export function pascal(ident: string): string {
-  return ident
-    .split("_")
-    .filter(Boolean)
-    .map((p) => p[0]!.toUpperCase() + p.slice(1))
-    .join("");
+/** team.py's comment on a pipeline step: the step, and how its dependencies were given. */
+export function specCommentOf(s: { index: number; key: string; dependsOn: readonly string[]; dependsOnImplicit?: boolean }): string {
+  return `pipeline[${s.index}] ${s.key}${s.dependsOnImplicit && s.dependsOn.length ? " (no dependsOn: after the previous step)" : ""}`;
 }
