@@ -113,9 +113,6 @@ class Call:
         """The task the agent was given (its first user message)."""
         return next(message_text(m) for m in self.messages if m.type == "human")
 
-    def text(self) -> str:
-        return "\n".join(message_text(message) for message in self.messages)
-
     def tool_results(self) -> list[ToolMessage]:
         return [m for m in self.messages if isinstance(m, ToolMessage)]
 
@@ -182,8 +179,6 @@ class FakeBoard:
         """When set, every call is also appended to this file as a JSON line."""
         self.scripts: dict[str, list[Reply]] = {}
         self.calls: list[Call] = []
-        self.built: list[str] = []
-        """Agent keys whose model was requested, in order."""
 
     def script(self, agent_key: str, *replies: Reply) -> None:
         """Replies, in order, for an agent's calls."""
@@ -200,7 +195,6 @@ class FakeBoard:
         return [call for call in self.calls if call.task == task]
 
     def model_for(self, agent_key: str) -> FakeChatModel:
-        self.built.append(agent_key)
         return FakeChatModel(agent_key=agent_key, board=self)
 
     def answer(self, call: Call) -> AIMessage:

@@ -20,7 +20,6 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Interrupt, StateSnapshot
 from project import (
     PACKAGE,
-    agents,
     checks,
     graph,
     llms,
@@ -354,13 +353,6 @@ def reached_agents() -> list[str]:
     return list(dict.fromkeys(step.agent_key for step in team.PIPELINE.values()))
 
 
-def task_of(agent_key: str) -> str:
-    """The task name of an agent's first piece of work in a run."""
-    if team.MODE == "hierarchy":
-        return nodes.TEAM_ANSWER if agent_key == agents.entry_agent() else f"ask:{agent_key}"
-    return next(key for key, step in team.PIPELINE.items() if step.agent_key == agent_key)
-
-
 # --- access policies ---------------------------------------------------------------------------
 
 
@@ -405,10 +397,6 @@ def allowed_request(agent_key: str, env: Mapping[str, str]) -> tuple[str, str] |
             if policy.evaluate(access, method, url, env).allowed:
                 return method, url
     return None
-
-
-def egress_agents() -> list[str]:
-    return sorted(team.POLICIES)
 
 
 def write_decisions(path: Path, decisions: Mapping[str, Sequence[Mapping[str, str]]]) -> Path:

@@ -30,11 +30,10 @@ def test_graph_py_wires_the_contract() -> None:
 
     assert helpers.topology(generated) == helpers.topology(expected)
     assert helpers.joins(generated) == helpers.joins(expected)
-    for key, step in team.PIPELINE.items():
+    for key in team.PIPELINE:
         waits = helpers.waits_for(key)
         if len(waits) > 1:  # one list edge: LangGraph waits for all of them
             assert (tuple(sorted(waits)), nodes.step_node(key)) in helpers.joins(generated), key
-        assert set(step.depends_on) <= set(helpers.steps_before(key)), key
 
 
 def test_node_timeouts_are_the_agents_timeouts() -> None:
