@@ -1,0 +1,59 @@
+// bin/envelope.js runs the compiled CLI, and in a checkout refuses a dist/ older than src/
+// (templates are read live, so stale code with new templates fails confusingly). Checked on a
+// copy of the launcher in a scratch layout, so the repository's own dist/ is never touched.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "./helpers/cli.js";
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+function layout(withSources: boolean): { dir: string; run: () => { code: number; stdout: string; stderr: string } } {
+  const dir = mkdtempSync(join(tmpdir(), "envelope-launcher-"));
+  scratch.push(dir);
+  mkdirSync(join(dir, "bin"));
+  mkdirSync(join(dir, "dist/cli"), { recursive: true });
+  copyFileSync(join(ROOT, "bin/envelope.js"), join(dir, "bin/envelope.js"));
+  writeFileSync(join(dir, "package.json"), '{"type":"module"}');
+  writeFileSync(join(dir, "dist/cli/run.js"), 'process.stdout.write("ran " + process.argv.slice(2).join(" "));\n');
+  if (withSources) {
+    mkdirSync(join(dir, "src/cli"), { recursive: true });
+    writeFileSync(join(dir, "src/cli/run.ts"), "");
+  }
+  const run = () => {
+    const r = spawnSync(process.execPath, [join(dir, "bin/envelope.js"), "--version"], { encoding: "utf8" });
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  };
+  return { dir, run };
+}
+
+const at = (path: string, seconds: number) => utimesSync(path, seconds, seconds);
+
+describe("bin/envelope.js", () => {
+  it("runs dist/ when it was built after the last change to src/", () => {
+    const { dir, run } = layout(true);
+    at(join(dir, "src/cli/run.ts"), 1_000_000);
+    at(join(dir, "dist/cli/run.js"), 2_000_000);
+    expect(run()).toEqual({ code: 0, stdout: "ran --version", stderr: "" });
+  });
+
+  it("refuses a dist/ older than any file under src/, and says how to mend it", () => {
+    const { dir, run } = layout(true);
+    at(join(dir, "dist/cli/run.js"), 1_000_000);
+    at(join(dir, "src/cli/run.ts"), 2_000_000);
+    const r = run();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("run `npm run build`");
+  });
+
+  it("runs dist/ as it is in an installed package (no src/)", () => {
+    const { run } = layout(false);
+    expect(run()).toEqual({ code: 0, stdout: "ran --version", stderr: "" });
+  });
+});
