@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { crc32, inflateRawSync } from "node:zlib";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileSet, UnsafePathError } from "../src/export/file-set.js";
@@ -110,7 +111,55 @@ print(json.dumps([[i.filename, (i.external_attr >> 16) & 0o777, z.read(i).hex()]
     await writeZip(plain, (c) => void chunks.push(c));
     expect(Buffer.concat(chunks).equals(first)).toBe(true);
   });
+  it("remembers generated files by content, and two contents with one CRC and length stay apart", async () => {
+    const a = Buffer.from("generated module with a long enough body to be compressed\n".repeat(8));
+    const b = sameCrcOtherBytes(a);
+    expect(crc32(b)).toBe(crc32(a));
+    expect(b.equals(a)).toBe(false);
+    const zipOf = async (body: Uint8Array) => {
+      const files = new FileSet();
+      files.add("m.py", new Uint8Array(body)); // a fresh array each time, as exports make them
+      const chunks: Uint8Array[] = [];
+      await writeZip(files, (c) => void chunks.push(c));
+      const zip = Buffer.concat(chunks);
+      const start = 30 + zip.readUInt16LE(26); // local header + name
+      return { zip, content: inflateRawSync(zip.subarray(start, start + zip.readUInt32LE(18))) };
+    };
+    const first = await zipOf(a);
+    expect(first.content.equals(a)).toBe(true);
+    expect((await zipOf(a)).zip.equals(first.zip)).toBe(true); // from the cache: the same archive
+    expect((await zipOf(b)).content.equals(b)).toBe(true); // same key, other bytes: packed anew
+    expect((await zipOf(a)).content.equals(a)).toBe(true);
+  });
 });
+
+/** `bytes` with some bits flipped so that its CRC-32 is unchanged (CRC is affine over GF(2)). */
+function sameCrcOtherBytes(bytes: Buffer): Buffer {
+  const zero = crc32(Buffer.alloc(bytes.length));
+  const effect = (bit: number) => {
+    const m = Buffer.alloc(bytes.length);
+    m[bit >> 3] = 1 << (bit & 7);
+    return (crc32(m) ^ zero) >>> 0;
+  };
+  // Gaussian elimination keyed by each row's highest bit: 33 flips in a 32-bit space are
+  // dependent, so some combination of them changes no bit of the CRC.
+  const basis = new Map<number, { value: number; flips: number[] }>();
+  const xor = (a: number[], b: number[]) => [...a.filter((x) => !b.includes(x)), ...b.filter((x) => !a.includes(x))];
+  for (let bit = 0; bit < 33; bit++) {
+    let row = { value: effect(bit), flips: [bit] };
+    for (let pivot = Math.clz32(row.value); row.value !== 0 && basis.has(pivot); pivot = Math.clz32(row.value)) {
+      const other = basis.get(pivot)!;
+      row = { value: (row.value ^ other.value) >>> 0, flips: xor(row.flips, other.flips) };
+    }
+    if (row.value === 0) {
+      const out = Buffer.from(bytes);
+      for (const flip of row.flips) out[flip >> 3]! ^= 1 << (flip & 7);
+      return out;
+    }
+    basis.set(Math.clz32(row.value), row);
+  }
+  throw new Error("unreachable: 33 vectors in 32 dimensions");
+}
 
 describe("template environment", () => {
   const helpers = { py_str: (s: unknown) => pyStr(String(s)) };

@@ -30,10 +30,43 @@ interface Packed {
 // CPU of a served export: their compressed form is kept, keyed by the array itself.
 const packedStatics = new WeakMap<Uint8Array, Packed>();
 
-function pack(bytes: Uint8Array): Packed {
+// Generated files are new arrays each export, but most of them come out the same when a
+// definition is exported again with a small edit (the page previews and downloads while
+// someone types): their compressed form is kept by content (CRC and length, then compared
+// byte for byte), least recently used out, bounded by bytes held. Same bytes in, same bytes
+// out: the archive does not depend on what was cached.
+const PACKED_CACHE_BYTES = 8 * 1024 * 1024;
+const packedByContent = new Map<string, { bytes: Uint8Array; packed: Packed }>();
+let packedCacheBytes = 0;
+const held = (e: { bytes: Uint8Array; packed: Packed }) => e.bytes.length + (e.packed.stored ? 0 : e.packed.data.length);
+
+function pack(bytes: Uint8Array, crc = crc32(bytes) >>> 0): Packed {
   const deflated = deflateRawSync(bytes, { level: 9 });
   const stored = deflated.length >= bytes.length;
-  return { data: stored ? bytes : deflated, crc: crc32(bytes) >>> 0, stored };
+  return { data: stored ? bytes : deflated, crc, stored };
+}
+
+function packRemembered(bytes: Uint8Array): Packed {
+  const crc = crc32(bytes) >>> 0;
+  const key = `${crc}:${bytes.length}`;
+  const hit = packedByContent.get(key);
+  if (hit && Buffer.compare(hit.bytes, bytes) === 0) {
+    packedByContent.delete(key); // re-insert: Map order is the recency order
+    packedByContent.set(key, hit);
+    return hit.packed;
+  }
+  const entry = { bytes, packed: pack(bytes, crc) };
+  if (held(entry) > PACKED_CACHE_BYTES / 16) return entry.packed;
+  if (hit) packedCacheBytes -= held(hit); // same CRC and length, other bytes: the newer one stays
+  packedByContent.delete(key);
+  packedByContent.set(key, entry);
+  packedCacheBytes += held(entry);
+  for (const [oldKey, old] of packedByContent) {
+    if (packedCacheBytes <= PACKED_CACHE_BYTES) break;
+    packedByContent.delete(oldKey);
+    packedCacheBytes -= held(old);
+  }
+  return entry.packed;
 }
 
 export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => void | Promise<void>, prefix = ""): Promise<number> {
@@ -47,10 +80,12 @@ export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => voi
   };
   for (const [path, entry] of files.entries()) {
     const name = Buffer.from(prefix + checkRelativePath(path), "utf8");
-    let packed = entry.verbatim ? packedStatics.get(entry.bytes) : undefined;
-    if (!packed) {
-      packed = pack(entry.bytes);
-      if (entry.verbatim) packedStatics.set(entry.bytes, packed);
+    let packed: Packed;
+    if (entry.verbatim) {
+      packed = packedStatics.get(entry.bytes) ?? pack(entry.bytes);
+      packedStatics.set(entry.bytes, packed);
+    } else {
+      packed = packRemembered(entry.bytes);
     }
     const { data, stored } = packed;
     const rec: CentralRecord = { name, crc: packed.crc, compressedSize: data.length, size: entry.bytes.length, method: stored ? 0 : 8, offset, mode: entry.mode };
