@@ -19,10 +19,8 @@ const state = {
   valid: false,
   preview: null,
   openPath: "",
-  validateGen: 0,
-  previewGen: 0,
-  validateCtl: null,
-  previewCtl: null,
+  checkGen: 0,
+  checkCtl: null,
   timer: 0,
   diagnostics: [],
 };
@@ -181,10 +179,13 @@ function snippet(line, column) {
   return shown;
 }
 
+// One request answers both questions: /v1/exports (as JSON) returns the diagnostics with the
+// project when the definition is valid, and a problem carrying them when it is not. (The
+// page used to ask /v1/validate first and then preview: twice the server's work per pause.)
 async function validateNow() {
   clearTimeout(state.timer);
-  const gen = ++state.validateGen;
-  state.validateCtl?.abort();
+  const gen = ++state.checkGen;
+  state.checkCtl?.abort();
   const body = currentBody();
   if (!source.value.trim()) {
     state.valid = false;
@@ -200,34 +201,46 @@ async function validateNow() {
     setStatus(`The definition is ${formatBytes(bodySize(body))}; the limit is 1 MiB.`, "bad");
     return;
   }
-  const ctl = (state.validateCtl = new AbortController());
+  const ctl = (state.checkCtl = new AbortController());
   setStatus("Checking…");
   let res;
   try {
-    res = await fetch(`/v1/validate${query()}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body, signal: ctl.signal });
+    res = await fetch(`/v1/exports${query({ target: state.target })}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body, signal: ctl.signal });
   } catch (e) {
     if (e.name !== "AbortError") setStatus("The server cannot be reached.", "bad");
     return;
   }
   const data = await readJson(res);
-  if (gen !== state.validateGen) return;
-  if (res.ok && data) {
-    state.valid = data.valid;
-    showDiagnostics(data.diagnostics, data.valid);
-    if (data.valid) {
-      setStatus(`Valid${data.warnings ? ` (${plural(data.warnings, "warning")})` : ""}.`, "ok");
-      preview();
-    } else {
-      setStatus(`Invalid: ${plural(data.errors, "error")}${data.warnings ? `, ${plural(data.warnings, "warning")}` : ""}.`, "bad");
-      clearProject("Fix the errors to see the project.");
-    }
-  } else if (data && Array.isArray(data.diagnostics)) {
+  if (gen !== state.checkGen) return;
+  const diagnostics = data && Array.isArray(data.diagnostics) ? data.diagnostics : null;
+  const problem = data && typeof data.type === "string" ? data.type.slice(data.type.lastIndexOf(":") + 1) : "";
+  if (res.ok && data && diagnostics) {
+    state.valid = true;
+    showDiagnostics(diagnostics, true);
+    setStatus(`Valid${data.warnings ? ` (${plural(data.warnings, "warning")})` : ""}.`, "ok");
+    renderProject(data);
+  } else if (problem === "lossy-export" && diagnostics) {
+    // Valid, but --strict refuses it for this target: the loss report says which fields.
+    state.valid = true;
+    showDiagnostics(diagnostics, true);
+    clearProject(problemText(data, res));
+    if (data.loss) renderLoss(data.loss);
+    setStatus(problemText(data, res), "bad");
+  } else if (problem === "invalid-definition" && diagnostics) {
     state.valid = false;
-    showDiagnostics(data.diagnostics, false);
+    showDiagnostics(diagnostics, false);
+    const errors = diagnostics.filter((d) => d.severity === "error").length;
+    const warnings = diagnostics.length - errors;
+    setStatus(`Invalid: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}.`, "bad");
+    clearProject("Fix the errors to see the project.");
+  } else if (problem === "malformed-definition" && diagnostics) {
+    state.valid = false;
+    showDiagnostics(diagnostics, false);
     setStatus(`Not readable: ${data.detail}`, "bad");
     clearProject("Fix the errors to see the project.");
   } else {
     state.valid = false;
+    clearProject(problemText(data, res));
     setStatus(problemText(data, res), "bad");
   }
 }
@@ -241,7 +254,6 @@ function problemText(data, res) {
 // The project: preview, diagram, files, loss report.
 
 function clearProject(message) {
-  state.previewGen++;
   state.preview = null;
   $("project-summary").textContent = message;
   $("diagram").replaceChildren();
@@ -251,27 +263,6 @@ function clearProject(message) {
   $("loss-body").replaceChildren();
   $("loss-summary").textContent = "What happens to every field of the definition in this target.";
   for (const id of ["download", "copy-all", "copy-file", "gh-create"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = true;
-}
-
-async function preview() {
-  const gen = ++state.previewGen;
-  state.previewCtl?.abort();
-  const ctl = (state.previewCtl = new AbortController());
-  const target = state.target;
-  let res;
-  try {
-    res = await fetch(`/v1/exports${query({ target })}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: currentBody(), signal: ctl.signal });
-  } catch (e) {
-    if (e.name !== "AbortError") setStatus("The server cannot be reached.", "bad");
-    return;
-  }
-  const data = await readJson(res);
-  if (gen !== state.previewGen) return;
-  if (res.ok && data) return renderProject(data);
-  clearProject(problemText(data, res));
-  if (data && data.loss) renderLoss(data.loss);
-  if (data && Array.isArray(data.diagnostics) && data.diagnostics.length) showDiagnostics(data.diagnostics, false);
-  setStatus(problemText(data, res), "bad");
 }
 
 function renderProject(data) {
@@ -596,7 +587,7 @@ async function loadTargets() {
     input.addEventListener("change", () => {
       if (!input.checked) return;
       state.target = t.name;
-      if (state.valid) preview();
+      if (state.valid) validateNow();
     });
     box.append(el("label", { for: `target-${t.name}` }, input, t.title));
   }
@@ -604,7 +595,7 @@ async function loadTargets() {
 
 function wire() {
   source.addEventListener("input", () => {
-    state.previewGen++; // a preview still on its way is of the old text: drop it
+    state.checkGen++; // an answer still on its way is of the old text: drop it
     updateGutter();
     scheduleValidate();
   });

@@ -224,9 +224,9 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     reply.header("vary", "Accept");
     if (!format) throw new HttpProblem(406, "not-acceptable", "Not acceptable", "this answers application/zip (the project) or application/json (a preview)");
     const job: Job = { kind: "export", body: bodyOf(req), target, strict: flag(q, "strict"), format };
-    if (format === "zip") return sendZip(reply, job, target);
+    if (format === "zip") return sendZip(reply, job);
     const answer = (await run(reply, job)) as ExportAnswer;
-    if (!answer.ok) throw refusal(answer, target);
+    if (!answer.ok) throw refusal(answer);
     if (answer.format !== "json") throw new Error("unexpected answer");
     reply.header("envelope-warnings", String(warnings(answer.diagnostics)));
     return reply.type("application/json; charset=utf-8").send(answer.json);
@@ -238,14 +238,14 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
    * (time limit, a worker lost) aborts the response, so a client never takes a cut archive
    * for a whole one.
    */
-  const sendZip = async (reply: FastifyReply, job: Job, target: string): Promise<FastifyReply> => {
+  const sendZip = async (reply: FastifyReply, job: Job): Promise<FastifyReply> => {
     const body = new PassThrough();
     let announce: (head: ZipHead) => void = () => {};
     const head = new Promise<ZipHead>((resolve) => (announce = resolve));
     const answer = run(reply, job, { head: (h) => announce(h), chunk: (bytes) => void body.write(bytes) });
     const first = await Promise.race([head, answer]);
     if (first.kind !== "export") throw new Error("unexpected answer");
-    if (!first.ok) throw refusal(first, target);
+    if (!first.ok) throw refusal(first);
     if (first.format !== "zip") throw new Error("unexpected answer");
     const c = first.lossCounts;
     reply.header("envelope-warnings", String(warnings(first.diagnostics)));
@@ -286,7 +286,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     publishing++;
     try {
       const answer = (await run(reply, { kind: "export", body, target, strict: flag(q, "strict"), format: "files" })) as ExportAnswer;
-      if (!answer.ok) throw refusal(answer, target);
+      if (!answer.ok) throw refusal(answer);
       if (answer.format !== "files") throw new Error("unexpected answer");
       const files = new FileSet();
       for (const f of answer.files) files.add(f.path, f.bytes, f.mode);
@@ -372,10 +372,11 @@ function malformed(diagnostics: ValidateAnswer["diagnostics"]): HttpProblem {
   return new HttpProblem(400, "malformed-definition", "Malformed definition", `${first?.message ?? "the body is not a JSON object"}${where}`, { diagnostics });
 }
 
-function refusal(answer: Extract<ExportAnswer, { ok: false }>, target: string): HttpProblem {
+function refusal(answer: Extract<ExportAnswer, { ok: false }>): HttpProblem {
   if (answer.refusal === "malformed") return malformed(answer.diagnostics);
   if (answer.refusal === "lossy") {
-    return new HttpProblem(422, "lossy-export", `Not every field is carried to ${target}`, answer.failure ?? "strict: a field is not fully carried", { diagnostics: answer.diagnostics, ...(answer.loss ? { loss: answer.loss } : {}) });
+    // A problem type's title stays the same for every occurrence (RFC 9457); the detail names the target and fields.
+    return new HttpProblem(422, "lossy-export", "Not every field is carried", answer.failure ?? "--strict: a field is not fully carried", { diagnostics: answer.diagnostics, ...(answer.loss ? { loss: answer.loss } : {}) });
   }
   const errors = answer.diagnostics.filter((d) => d.severity === "error").length;
   return new HttpProblem(422, "invalid-definition", "Invalid definition", `the definition has ${errors} error${errors === 1 ? "" : "s"}`, { diagnostics: answer.diagnostics });

@@ -115,6 +115,39 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     expect(await page.locator("#loss-body tr").count()).toBe(cli.loss.entries.length);
   });
 
+  it("asks once per pause (the export answers validity too); Strict refuses a lossy target and shows why", async () => {
+    const asked: string[] = [];
+    const record = (r: { url(): string; method(): string }) => {
+      if (new URL(r.url()).pathname.startsWith("/v1/")) asked.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+    };
+    page.on("request", record);
+    try {
+      const edited = TEXT.replace('"description": "', '"description": "Edited. ');
+      expect(edited).not.toBe(TEXT);
+      const answered = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/v1/"));
+      await page.locator("#source").fill(edited);
+      await answered;
+      await expect.poll(() => status().textContent()).toBe("Valid.");
+      await expect.poll(() => page.locator("#tree button.file").count()).toBeGreaterThan(20);
+      expect(asked).toEqual(["POST /v1/exports?target=crewai"]);
+
+      await page.locator("#strict").check();
+      await expect.poll(() => status().textContent()).toMatch(/^Not every field is carried: --strict: \d+ fields are not fully carried to CrewAI: /);
+      expect(await page.locator("#loss-body tr").count()).toBeGreaterThan(0);
+      expect(await page.locator("#download").isDisabled()).toBe(true);
+      await page.locator("#target-langgraph").check();
+      await expect.poll(() => status().textContent()).toMatch(/^Not every field is carried: --strict: \d+ fields are not fully carried to LangGraph: /);
+      await page.locator("#target-crewai").check();
+      await page.locator("#strict").uncheck();
+      await expect.poll(() => status().textContent()).toBe("Valid.");
+      expect(asked.every((a) => a.startsWith("POST /v1/exports?"))).toBe(true);
+    } finally {
+      page.off("request", record);
+    }
+    await page.locator("#source").fill(TEXT);
+    await expect.poll(() => page.locator("#project-summary").textContent()).toMatch(/^Support Tier 1\.0\.0 → CrewAI/);
+  });
+
   it("each target: its files; a file opens highlighted, and copy puts exactly its text on the clipboard", async () => {
     for (const target of ["langgraph", "crewai"]) {
       await page.locator(`#target-${target}`).check();
