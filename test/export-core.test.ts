@@ -175,6 +175,14 @@ describe("template environment", () => {
   ])("rejects a %s at compile time", (_why, source) => {
     expect(() => createTemplateEnv({ "t.hbs": source }, helpers)).toThrow(/template t\.hbs:1:/);
   });
+  it("a `_name.hbs` template is the partial `name`: a standalone call takes the call's indent, and the partial is checked too", () => {
+    const env = createTemplateEnv(
+      { "_item.hbs": "{{!-- one line per item --}}\n{{#each items}}\nx = {{py_str this}}\n{{/each}}\n", "t.hbs": "def f():\n    {{> item}}\n    return 1\n" },
+      helpers,
+    );
+    expect(env.render("t.hbs", { items: ["a", "b"] })).toBe('def f():\n    x = "a"\n    x = "b"\n    return 1\n');
+    expect(() => createTemplateEnv({ "_item.hbs": "x = {{name}}\n", "t.hbs": "{{> item}}" }, helpers)).toThrow(/template _item\.hbs:1:/);
+  });
   it("fails on a missing field instead of printing nothing", () => {
     const env = createTemplateEnv({ "t.hbs": "{{py_str missing.field}}" }, helpers);
     expect(() => env.render("t.hbs", {})).toThrow();

@@ -4,6 +4,8 @@
 //    `{{yaml_str x}}`, …): a bare `{{value}}` or a triple-stash `{{{value}}}` is rejected
 //    when the template is compiled, so no definition text can reach output unescaped;
 //  - `strict` mode makes a misspelled field an error instead of an empty string.
+// A template named `_name.hbs` is also the partial `{{> name}}` (checked like any other), so
+// text two targets share is written once (templates/python-common/).
 import Handlebars from "handlebars";
 
 export type Helper = (...args: unknown[]) => string;
