@@ -43,7 +43,9 @@ const held = (e: { bytes: Uint8Array; packed: Packed }) => e.bytes.length + (e.p
 function pack(bytes: Uint8Array, crc = crc32(bytes) >>> 0): Packed {
   const deflated = deflateRawSync(bytes, { level: 9 });
   const stored = deflated.length >= bytes.length;
-  return { data: stored ? bytes : deflated, crc, stored };
+  // zlib answers a view into its 16 kB output buffer: a copy of exact size is what a cache
+  // may keep (else every small file kept holds 16 kB).
+  return { data: stored ? bytes : new Uint8Array(deflated), crc, stored };
 }
 
 function packRemembered(bytes: Uint8Array): Packed {
