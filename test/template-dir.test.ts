@@ -1,10 +1,10 @@
 // The template loader: folders a target draws on, one owner per file, no tool caches shipped.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HELPERS } from "../src/export/render/helpers.js";
-import { loadTemplateDir } from "../src/export/render/template-dir.js";
+import { loadTemplateDir, TEMPLATES_ROOT } from "../src/export/render/template-dir.js";
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "templates-"));
@@ -50,5 +50,33 @@ describe("loadTemplateDir", () => {
       "t/static/.mypy_cache/x.json": "junk",
     });
     expect(loadTemplateDir("t", HELPERS, {}, root).statics.map((s) => s.path)).toEqual(["src/PKG/mod.py"]);
+  });
+});
+
+describe("the shipped Python templates", () => {
+  // pyComment bounds a comment at 86 columns, which keeps `<indent># ` + comment within the
+  // 100 columns ruff checks only while the indent is at most 12 spaces (partials count
+  // the indent they are called at).
+  it("print py_comment only as a whole `# …` line indented at most 12 spaces", () => {
+    const root = TEMPLATES_ROOT;
+    const files = readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".py.hbs") || /(^|\/)_[^/]+\.hbs$/.test(f))
+      .map((f) => ({ path: f, text: readFileSync(join(root, f), "utf8") }));
+    const callIndent = new Map<string, number>();
+    for (const { text } of files) {
+      for (const m of text.matchAll(/^( *)\{\{> ([\w-]+)\}\}$/gm)) callIndent.set(m[2]!, Math.max(callIndent.get(m[2]!) ?? 0, m[1]!.length));
+    }
+    const lines: string[] = [];
+    for (const { path, text } of files) {
+      const partial = /(^|\/)_([^/]+)\.hbs$/.exec(path)?.[2];
+      const extra = partial === undefined ? 0 : (callIndent.get(partial) ?? 0);
+      for (const line of text.split("\n").filter((l) => l.includes("{{py_comment"))) {
+        const m = /^( *)# \{\{py_comment [^}]*\}\}$/.exec(line);
+        expect(m, `${path}: ${line}`).not.toBeNull();
+        expect(m![1]!.length + extra, `${path}: ${line}`).toBeLessThanOrEqual(12);
+        lines.push(line);
+      }
+    }
+    expect(lines.length).toBeGreaterThan(20);
   });
 });
