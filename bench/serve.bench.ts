@@ -229,7 +229,8 @@ ${cost.newTeam.cpuMs.toFixed(2)} ms of CPU (all threads of the process: V8's gar
 which ${cost.newTeam.exportMs.toFixed(2)} ms validate, normalize, build the loss report, render and format the files and
 ${cost.newTeam.zipMs.toFixed(2)} ms zip them (the CLI's sink: deflate level 9; the static files' compressed bytes are
 reused); an edited team ${cost.edited.cpuMs.toFixed(2)} ms (${cost.edited.exportMs.toFixed(2)} + ${cost.edited.zipMs.toFixed(2)} ms: its Python modules render to text
-formatted once before, and the formatted text is reused). So 2 cores top out near
+formatted once before, so the formatted text is reused, and the files that come out as before keep their
+compressed bytes). So 2 cores top out near
 ${Math.round((2 * 1000) / cost.newTeam.cpuMs)} new teams per second before HTTP and the load generator take their share: the
 goal of 1000 per second is not reached for new teams; it is far exceeded for repeated input,
 which the answer cache answers (a hash of the body, target and options, so every instance
