@@ -123,7 +123,13 @@ describe("CrewAI mapping", () => {
   it("the README names each input's flag exactly as the runner derives it", () => {
     const x = exportOf(team({ inputs: { ticket_text: { type: "string", required: true }, "Max Items": { type: "number", required: true } } }));
     const readme = x.text("README.md");
-    expect(readme).toContain("uv run test_team --ticket-text VALUE\n");
+    // A required input whose flag is no plain shell word goes in --inputs, named below the command.
+    expect(readme).toContain("uv run test_team --ticket-text VALUE --inputs @inputs.json\n");
+    expect(readme).toContain("the required inputs that have no flag here:\n`Max Items`.\n");
+    expect(readme).toContain("(`crewai run` starts it without arguments, so it stops at the\nrequired inputs");
+    const plain = exportOf(team({ inputs: { ticket_text: { type: "string", required: true }, limit: { type: "number", required: true, default: 3 } } })).text("README.md");
+    expect(plain).toContain("uv run test_team --ticket-text VALUE --limit VALUE\n");
+    expect(plain).not.toContain("inputs.json");
     expect(readme).toContain("| `--ticket-text` | string | yes |");
     expect(readme).toContain("| `--Max Items` | number | yes |");
   });
@@ -140,6 +146,14 @@ describe("CrewAI mapping", () => {
     expect(wf).toContain("          team_inputs: ${{ vars.TEAM_INPUTS }}");
     expect(weekly.text("README.md")).toContain("runs at 07:00 UTC on Monday");
     expect(support.files.get(".github/workflows/scheduled-run.yml")).toBeUndefined();
+  });
+
+  it("agents on MODEL: the scheduled workflow passes every provider key the runner knows", () => {
+    // MODEL names its provider only at run time, so any of them may be the one.
+    const byModel = exportOf(team({ schedule: { type: "cron", cron: "0 7 * * MON" } })).text(".github/workflows/scheduled-run.yml");
+    for (const name of ["MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"]) {
+      expect(byModel).toContain(`          ${name}: \${{ secrets.${name} }}`);
+    }
   });
 
   it("readme, description, version, name → README, TEAM.md and pyproject", () => {

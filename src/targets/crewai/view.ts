@@ -5,6 +5,7 @@ import type { AgentModel, StepModel, TeamModel } from "../../model/types.js";
 import {
   finalStepOf,
   flaggedInputsView,
+  runCommandView,
   gatesView,
   lossSummary,
   modelSourceOf,
@@ -20,7 +21,7 @@ import {
   type OutputView,
   type RecordStepView,
 } from "../python-common/team-view.js";
-import { crewaiModelId, crewaiProvider } from "./providers.js";
+import { CREWAI_PROVIDERS, crewaiModelId, crewaiProvider } from "./providers.js";
 
 export const CREWAI_VERSION = "1.15.30";
 
@@ -106,6 +107,10 @@ export interface CrewaiView {
   scheduleWords: string;
   /** Every environment name the runner reads: secrets, variables, provider keys, MODEL. */
   envNames: string[];
+  /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
+  stateDir: string;
+  inputsOutsideCommand: string[];
+  needsInputs: boolean;
   workflowTimeoutMinutes: number;
   hasGates: boolean;
   loss: LossSummary;
@@ -201,6 +206,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   const withoutModel = model.agents.filter((a) => !a.llm);
   const root = hierarchy ? agentView.get(model.execution.mode === "hierarchy" ? model.execution.entryAgent : "")! : undefined;
   const outputs = outputsView(model);
+  const inputs = flaggedInputsView(model);
   const view: CrewaiView = {
     package: model.names.package,
     distribution: model.names.distribution,
@@ -210,7 +216,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     agents,
     steps,
     gates,
-    inputs: flaggedInputsView(model),
+    inputs,
+    ...runCommandView(inputs),
     finalStep: finalStepOf(model),
     recordSteps: recordStepsOf(model),
     timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",
@@ -242,9 +249,11 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
         ...model.secrets.map((s) => s.name),
         ...model.variables.map((v) => v.name),
         ...providerKeys.map((p) => p.keys[0]!),
-        ...(withoutModel.length ? ["MODEL"] : []),
+        // MODEL names its provider only at run time: every key the runner knows may be it.
+        ...(withoutModel.length ? ["MODEL", ...Object.values(CREWAI_PROVIDERS).flatMap((p) => p.keys)] : []),
       ]),
     ],
+    stateDir: ".envelope-runs",
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     hasGates: model.gates.length > 0 && model.execution.mode === "pipeline",
     loss: lossSummary(loss),

@@ -105,7 +105,9 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
     resolve: (v) =>
       v === "event" || v === "condition"
         ? { status: "approximated", detail: `the export has no ${v === "event" ? "webhook receiver" : "scheduler"}: the team runs on demand, as the README says` }
-        : { status: "carried", detail: "README; cron: .github/workflows/scheduled-run.yml" },
+        : v === "cron"
+          ? { status: "carried", detail: "README, and .github/workflows/scheduled-run.yml" }
+          : { status: "carried", detail: "README: the team runs when you start it" },
   },
   { pattern: "/schedule/cron", status: "carried", detail: ".github/workflows/scheduled-run.yml `schedule`, and described in words in the README" },
   { pattern: "/schedule/label", status: "carried", detail: "README" },

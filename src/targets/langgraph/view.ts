@@ -5,6 +5,7 @@ import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/ty
 import {
   finalStepOf,
   flaggedInputsView,
+  runCommandView,
   gatesView,
   lossSummary,
   modelSourceOf,
@@ -119,6 +120,10 @@ export interface LanggraphView {
   /** A declared schedule other than cron, in words for the README (empty when none was declared). */
   scheduleWords: string;
   envNames: string[];
+  /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
+  stateDir: string;
+  inputsOutsideCommand: string[];
+  needsInputs: boolean;
   workflowTimeoutMinutes: number;
   loss: LossSummary;
 }
@@ -188,6 +193,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     .filter((p) => p.keys.length > 0);
   const recordSteps = recordStepsOf(model);
   const outputs = outputsView(model);
+  const inputs = flaggedInputsView(model);
   const view: LanggraphView = {
     package: model.names.package,
     distribution: model.names.distribution,
@@ -199,7 +205,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     hasGates: gates.length > 0,
     gatesDropped: !pipeline && model.gates.length > 0,
     sinks: steps.filter((s) => s.dependents.length === 0 && s.gatesAfter.length === 0).map((s) => s.node),
-    inputs: flaggedInputsView(model),
+    inputs,
+    ...runCommandView(inputs),
     outputs,
     outputsAliased: outputs.some((o) => o.aliased),
     stateTyping: [
@@ -239,6 +246,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
         ...providerKeys.map((p) => p.keys[0]!),
       ]),
     ],
+    stateDir: ".envelope",
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     loss: lossSummary(loss),
   };

@@ -76,6 +76,16 @@ export function flaggedInputsView(model: TeamModel): FlaggedInputView[] {
   return inputsView(model).map((input, i) => ({ ...input, flag: flags[i] ?? "", hasFlag: flags[i] !== undefined, flagSafe: flags[i] !== undefined && input.flagSafe }));
 }
 
+/**
+ * What the README's run command needs: the required inputs without a default that it
+ * cannot pass as a flag (they go in `--inputs @inputs.json`), and whether any input must be
+ * given at all (then a run without arguments, like `crewai run`, stops at them).
+ */
+export function runCommandView(inputs: FlaggedInputView[]): { inputsOutsideCommand: string[]; needsInputs: boolean } {
+  const needed = inputs.filter((i) => i.required && !i.hasDefault);
+  return { inputsOutsideCommand: needed.filter((i) => !i.flagSafe).map((i) => i.key), needsInputs: needed.length > 0 };
+}
+
 /** What a declared schedule other than cron means for an exported project, in words. */
 export function scheduleWords(schedule: TeamModel["schedule"]): string {
   switch (schedule.type) {

@@ -36,6 +36,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv(llms.FACTORY_ENV, raising=False)
+    monkeypatch.delenv("MODEL", raising=False)
     monkeypatch.chdir(tmp_path)
 
 

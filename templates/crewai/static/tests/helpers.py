@@ -55,6 +55,9 @@ def test_env() -> dict[str, str]:
     for requirement in llms.required_env(models.MODELS):
         name = requirement if isinstance(requirement, str) else requirement[0]
         env[name] = "openai/gpt-4.1-mini" if name == "MODEL" else f"unused-{name.lower()}"
+    if "MODEL" in env:  # then the runner also wants the key of the provider MODEL names
+        key = llms.PROVIDER_KEYS[llms.provider(env["MODEL"])]
+        env[key if isinstance(key, str) else key[0]] = "unused-model-provider-key"
     return env
 
 

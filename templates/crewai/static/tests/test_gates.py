@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -569,3 +570,52 @@ def test_reviewer_time_does_not_count_against_the_run_deadline(
 
     assert main.main(helpers.run_argv(interactive=True)) == runtime.EXIT_OK, capsys.readouterr()
     assert slept
+
+
+def test_the_printed_resume_command_finds_the_run_where_it_was_kept(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    if not team.GATES:
+        pytest.skip("the team has no gates: a run never waits for review")
+    env_file = tmp_path / "team.env"
+    env_file.write_text("", encoding="utf-8")
+    argv = [*helpers.run_argv(), "--state-dir", "kept runs", "--env-file", str(env_file)]
+    assert main.main(argv) == runtime.EXIT_PENDING
+    pending = json.loads(capsys.readouterr().out)
+
+    words = shlex.split(pending["resume"])
+    assert words[:3] == [PACKAGE, "resume", pending["run_id"]]
+    path = Path(words[words.index("--decisions") + 1])
+    assert path.parent.resolve() == Path("kept runs").resolve()
+    helpers.write_decisions(path, pending["run_id"], helpers.approve_all(pending))
+    code = main.main(words[1:])
+
+    assert code in (runtime.EXIT_OK, runtime.EXIT_PENDING), capsys.readouterr().err
+    first = team.GATES[next(iter(pending["gates"]))]
+    assert fake_models.calls_for_task(first.triggers_step) != []
+
+
+def test_a_short_secret_that_occurs_in_timestamps_corrupts_no_stored_run(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """Only free text is redacted when a run is saved: a secret such as `20` (in every run
+    id and timestamp of this century) must leave the run loadable and resumable."""
+    if not team.GATES or not team.SECRETS:
+        pytest.skip("the team has no gates or no secrets")
+    monkeypatch.setenv(team.SECRETS[0], "20")
+    code = main.main(helpers.run_argv())
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_PENDING, out.err
+    pending = json.loads(out.out)
+
+    path = helpers.write_decisions(
+        tmp_path / "d.json", pending["run_id"], helpers.approve_all(pending)
+    )
+    assert _finish(_resume(pending["run_id"], path), capsys, tmp_path) == runtime.EXIT_OK

@@ -141,7 +141,9 @@ def test_the_tool_sends_allowed_requests_with_secrets_filled_in_and_redacted(
     secret = team.SECRETS[0] if team.SECRETS else None
     header = "{{" + secret + "}}" if secret else "none"
 
-    result = tools.http_tool(agent_key).run(method=method, url=url, headers={"X-Token": header})
+    result = tools.http_tool(agent_key).run(
+        method=method, url=url, headers=[{"name": "X-Token", "value": header}]
+    )
 
     assert [str(request.url) for request in sent] == [url]
     if secret is not None:
@@ -161,3 +163,23 @@ def _allowed_requests(agent_key: str, env: dict[str, str]) -> list[tuple[str, st
         path = policy.expand(rule.path_prefix or "/", env)
         candidates.append((method, f"https://{host}{path}"))
     return [c for c in candidates if tools.evaluate(agent_policy, *c, env).allowed]
+
+
+def test_the_tool_arguments_survive_strict_mode() -> None:
+    """CrewAI sends tool schemas in strict mode, closing every object (additionalProperties:
+    false): an argument made of free-form names (a header map) could then carry nothing."""
+
+    def closed_objects_only(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "object":
+                assert node.get("properties"), f"an object without named properties: {node}"
+                assert node.get("additionalProperties", False) is False, node
+            for value in node.values():
+                closed_objects_only(value)
+        elif isinstance(node, list):
+            for value in node:
+                closed_objects_only(value)
+
+    schema = tools.HttpRequestTool.model_fields["args_schema"].default.model_json_schema()
+    assert "headers" in schema["properties"]
+    closed_objects_only(schema)

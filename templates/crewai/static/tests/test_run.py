@@ -13,7 +13,8 @@ import helpers
 import httpx
 import pytest
 from fake_llm import FakeModels, act
-from project import checks, crew, delegation, llms, main, models, runtime, team, tools
+from input_cases import invalid_cases
+from project import PACKAGE, checks, crew, delegation, llms, main, models, runtime, team, tools
 
 EXPECTED_OK = runtime.EXIT_PENDING if team.GATES else runtime.EXIT_OK
 """Exit code of a run without a reviewer at the terminal: gates make it wait."""
@@ -93,39 +94,10 @@ def test_missing_env_is_reported_all_at_once_before_any_model_call(
     assert fake_models.calls == []
 
 
-def _invalid_cases() -> list[tuple[str, list[str], str]]:
-    valid = helpers.valid_inputs()
-    wrong = {"string": 5, "number": "many", "boolean": "yes", "object": [1], "array": {"a": 1}}
-
-    def with_inputs(changes: dict[str, Any], *, drop: str | None = None) -> list[str]:
-        inputs = {**valid, **changes}
-        if drop is not None:
-            inputs.pop(drop)
-        return ["--inputs", json.dumps(inputs)]
-
-    cases = [
-        ("unknown", with_inputs({"envelope_unknown": 1}), "unknown input 'envelope_unknown'"),
-        ("not-an-object", ["--inputs", "[1]"], "--inputs must be a JSON object"),
-        ("not-json", ["--inputs", "{oops"], "--inputs is not valid JSON"),
-    ]
-    for name, spec in team.INPUTS.items():
-        problem = f"input {name!r} must be of type {spec.type}"
-        cases.append((f"{name}-type", with_inputs({name: wrong[spec.type]}), problem))
-        if spec.enum is not None:
-            problem = f"input {name!r} must be one of: {', '.join(spec.enum)}"
-            cases.append((f"{name}-enum", with_inputs({name: "not-an-option"}), problem))
-        if spec.required and spec.default is checks.NO_DEFAULT:
-            problem = f"input {name!r} is required"
-            cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
-        if spec.type in ("number", "boolean") and spec.flag is not None:
-            cases.append((f"{name}-flag", [spec.flag, "many"], f"{spec.flag}: expected"))
-    return cases
-
-
 @pytest.mark.parametrize(
     ("argv", "problem"),
-    [(argv, problem) for _, argv, problem in _invalid_cases()],
-    ids=[case for case, _, _ in _invalid_cases()],
+    [(argv, problem) for _, argv, problem in invalid_cases()],
+    ids=[case for case, _, _ in invalid_cases()],
 )
 def test_invalid_inputs_stop_the_run_before_any_model_call(
     argv: list[str],
@@ -238,17 +210,25 @@ def test_each_agent_gets_its_configured_model_arguments(
     assert llms.execution_limit_s(llms.ModelSpec(model=None, timeout_ms=1500)) == 2
 
 
-def test_provider_keys_and_model_are_required_once_each() -> None:
-    expected: list[Any] = []
-    for spec in models.MODELS.values():
-        needed: Any
-        if spec.model is None:
-            needed = "MODEL"
-        else:
-            needed = llms.PROVIDER_KEYS.get(llms.provider(spec.model))
-        if needed is not None and needed not in expected:
-            expected.append(needed)
-    assert llms.required_env(models.MODELS) == expected
+def test_provider_keys_and_model_are_required_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    declared = [spec.model for spec in models.MODELS.values() if spec.model is not None]
+    uses_model_env = any(spec.model is None for spec in models.MODELS.values())
+    keys = [llms.PROVIDER_KEYS.get(llms.provider(model)) for model in declared]
+    required = llms.required_env(models.MODELS)
+
+    assert len(required) == len(set(required))
+    assert ("MODEL" in required) == uses_model_env
+    assert {key for key in keys if key is not None} <= set(required)
+    if uses_model_env:
+        # Once MODEL names a provider, that provider's key is required too (either spelling).
+        for chosen, provider in (
+            ("mistral:mistral-large-latest", "mistral"),
+            ("openai/o3", "openai"),
+        ):
+            monkeypatch.setenv("MODEL", chosen)
+            with_model = llms.required_env(models.MODELS)
+            assert len(with_model) == len(set(with_model))
+            assert set(with_model) == set(required) | {llms.PROVIDER_KEYS[provider]}
 
 
 # Routed through LiteLLM, whose import alone takes about ten seconds.
@@ -319,3 +299,13 @@ def test_resume_needs_a_pipeline(
     else:
         assert main.main(["resume", "some-run"]) == runtime.EXIT_CONFIG
         assert "has no pipeline" in capsys.readouterr().err
+
+
+def test_help_names_the_console_script_and_the_resume_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert text.startswith(f"usage: {PACKAGE} ")
+    assert (f"{PACKAGE} resume RUN_ID" in text) == (team.MODE == "pipeline")

@@ -16,7 +16,7 @@ import fakes
 import helpers
 import pytest
 from fakes import Call, FakeBoard
-from project import main, models, nodes, runtime, state, team
+from project import main, models, nodes, redaction, runtime, state, team
 
 pytestmark = pytest.mark.anyio
 
@@ -183,4 +183,4 @@ async def test_answers_are_stored_without_secret_values(
 
     text = json.dumps(values)
     assert secret not in text
-    assert runtime.REDACTED in values["answers"][first]
+    assert redaction.REDACTED in values["answers"][first]

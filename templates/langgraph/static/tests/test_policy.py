@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
-from project import policy, runtime, team, tools
+from project import policy, redaction, team, tools
 
 pytestmark = pytest.mark.anyio
 
@@ -236,7 +236,7 @@ async def test_a_network_failure_comes_back_as_text(
     host = httpx.URL(policy.expand(url, env)).host
     # A host built from a secret ({{SECRET}}.example.com) is redacted like any other text.
     secrets = [env[name] for name in team.SECRETS if name in env]
-    expected = runtime.redact(f"REQUEST FAILED: {error.__name__}: no route to {host}", secrets)
+    expected = redaction.redact(f"REQUEST FAILED: {error.__name__}: no route to {host}", secrets)
     assert result == expected
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -240,3 +241,36 @@ async def test_the_run_deadline_counts_the_work_of_every_process(
     monkeypatch.setattr(team, "RUN_TIMEOUT_MS", spent + 60_000)
     assert await main.amain(resume) in (runtime.EXIT_OK, runtime.EXIT_PENDING)
     assert len(board.calls) > calls
+
+
+async def test_the_printed_resume_command_finds_the_run_where_it_was_kept(
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    env_file = tmp_path / "team.env"
+    env_file.write_text("", encoding="utf-8")
+    argv = [*helpers.run_argv(), "--state-dir", "kept runs", "--env-file", str(env_file)]
+    assert await main.amain(argv) == runtime.EXIT_PENDING
+    summary = json.loads(capsys.readouterr().out)
+
+    words = shlex.split(summary["resume"])
+    assert words[:3] == [PACKAGE, "resume", summary["thread_id"]]
+    assert (
+        Path(words[words.index("--decisions") + 1]).parent.resolve() == Path("kept runs").resolve()
+    )
+    helpers.write_decisions(Path(summary["decisions_file"]), helpers.approve_pending(summary))
+    code = await main.amain(words[1:])
+
+    assert code in (runtime.EXIT_OK, runtime.EXIT_PENDING), capsys.readouterr().err
+    assert board.calls_for_task(team.GATES[next(iter(summary["gates"]))].triggers_step) != []
+
+
+def test_help_names_the_console_script_and_the_resume_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main.main(["--help"])
+    text = capsys.readouterr().out
+    assert text.startswith(f"usage: {PACKAGE} ")
+    assert f"{PACKAGE} resume THREAD_ID" in " ".join(text.split())

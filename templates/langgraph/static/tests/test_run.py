@@ -17,6 +17,7 @@ import helpers
 import httpx
 import pytest
 from fakes import Call, FakeBoard
+from input_cases import invalid_cases
 from langchain_core.language_models import BaseChatModel
 from langgraph.errors import GraphRecursionError
 from project import (
@@ -29,6 +30,7 @@ from project import (
     models,
     nodes,
     policy,
+    redaction,
     runtime,
     state,
     team,
@@ -146,39 +148,10 @@ async def test_the_graph_checks_the_environment_before_any_model_call(
     assert board.calls == []
 
 
-def _invalid_cases() -> list[tuple[str, list[str], str]]:
-    valid = helpers.valid_inputs()
-    wrong = {"string": 5, "number": "many", "boolean": "yes", "object": [1], "array": {"a": 1}}
-
-    def with_inputs(changes: dict[str, Any], *, drop: str | None = None) -> list[str]:
-        inputs = {**valid, **changes}
-        if drop is not None:
-            inputs.pop(drop)
-        return ["--inputs", json.dumps(inputs)]
-
-    cases = [
-        ("unknown", with_inputs({"envelope_unknown": 1}), "unknown input 'envelope_unknown'"),
-        ("not-an-object", ["--inputs", "[1]"], "--inputs must be a JSON object"),
-        ("not-json", ["--inputs", "{oops"], "--inputs is not valid JSON"),
-    ]
-    for name, spec in team.INPUTS.items():
-        problem = f"input {name!r} must be of type {spec.type}"
-        cases.append((f"{name}-type", with_inputs({name: wrong[spec.type]}), problem))
-        if spec.enum is not None:
-            problem = f"input {name!r} must be one of: {', '.join(spec.enum)}"
-            cases.append((f"{name}-enum", with_inputs({name: "not-an-option"}), problem))
-        if spec.required and spec.default is checks.NO_DEFAULT:
-            problem = f"input {name!r} is required"
-            cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
-        if spec.type in ("number", "boolean") and spec.flag is not None:
-            cases.append((f"{name}-flag", [spec.flag, "many"], f"{spec.flag}: expected"))
-    return cases
-
-
 @pytest.mark.parametrize(
     ("argv", "problem"),
-    [(argv, problem) for _, argv, problem in _invalid_cases()],
-    ids=[case for case, _, _ in _invalid_cases()],
+    [(argv, problem) for _, argv, problem in invalid_cases()],
+    ids=[case for case, _, _ in invalid_cases()],
 )
 async def test_invalid_inputs_stop_the_run_before_any_model_call(
     argv: list[str],
@@ -474,14 +447,14 @@ async def test_secrets_never_reach_the_checkpoints(
     if target is not None:
         assert seen and seen[0].headers["authorization"] == f"Bearer {secret}"
         results = [m.text for call in board.calls_of(leaky) for m in call.tool_results()]
-        assert f"echo Bearer {runtime.REDACTED}" in "\n".join(results)
+        assert f"echo Bearer {redaction.REDACTED}" in "\n".join(results)
     stored = b"".join(path.read_bytes() for path in Path(".envelope").glob("checkpoints.sqlite*"))
     assert secret.encode() not in stored
     # An answer that quoted the secret and is kept in state was stored redacted (checkpoints
     # hold plain msgpack strings). Answers without a free-text field cannot quote it.
     kept = {agents.entry_agent()} if team.MODE == "hierarchy" else set(helpers.reached_agents())
     if leaked & kept:
-        assert runtime.REDACTED.encode() in stored
+        assert redaction.REDACTED.encode() in stored
     with sqlite3.connect(".envelope/checkpoints.sqlite") as db:
         (count,) = db.execute("SELECT COUNT(*) FROM checkpoints").fetchone()
     assert count > 0
@@ -495,3 +468,23 @@ def test_agents_are_named_by_their_identifiers() -> None:
         assert spec.name.isascii() and spec.name.replace("_", "").isalnum(), agent_key
         assert agents.ask_tool_name(agent_key) == f"ask_{spec.name}"
     assert set(models.MODELS) == set(team.AGENTS)
+
+
+async def test_a_short_secret_that_occurs_in_timestamps_corrupts_nothing(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Only free text is redacted: a secret such as `20` (in every timestamp of this
+    century) must not reach gate timestamps, statuses or the keys of a JSON answer."""
+    if not team.SECRETS:
+        pytest.skip("the team has no secrets")
+    monkeypatch.setenv(team.SECRETS[0], "20")
+    helpers.approve_everything(monkeypatch)
+
+    code = await main.amain(helpers.run_argv(interactive=True))
+
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_OK, out.err
+    assert set(json.loads(out.out)) == _result_keys()

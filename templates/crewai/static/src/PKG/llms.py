@@ -50,24 +50,36 @@ def provider(model: str) -> str:
 
 
 def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
-    """Provider API keys of the configured models, and MODEL when an agent needs it."""
+    """Provider API keys of the configured models, and MODEL when an agent needs it, with
+    the key of MODEL's provider once MODEL is set (read from the environment now)."""
     if os.environ.get(FACTORY_ENV):
         return []
     needed: list[EnvRequirement] = []
     for spec in models.values():
-        requirement = "MODEL" if spec.model is None else PROVIDER_KEYS.get(provider(spec.model))
-        if requirement is not None and requirement not in needed:
-            needed.append(requirement)
+        requirements: list[EnvRequirement | None] = []
+        if spec.model is None:
+            requirements.append("MODEL")
+            chosen = os.environ.get("MODEL", "").strip()
+            if chosen:
+                requirements.append(PROVIDER_KEYS.get(provider(_slash_spelling(chosen))))
+        else:
+            requirements.append(PROVIDER_KEYS.get(provider(spec.model)))
+        for requirement in requirements:
+            if requirement is not None and requirement not in needed:
+                needed.append(requirement)
     return needed
+
+
+def _slash_spelling(value: str) -> str:
+    """`provider/model`; the definition's `provider:model` spelling is accepted too."""
+    head, sep, tail = value.partition(":")
+    return f"{head}/{tail}" if sep and "/" not in head else value
 
 
 def model_id(spec: ModelSpec) -> str:
     if spec.model is not None:
         return spec.model
-    value = os.environ["MODEL"].strip()
-    # Accept the definition's `provider:model` spelling too.
-    head, sep, tail = value.partition(":")
-    return f"{head}/{tail}" if sep and "/" not in head else value
+    return _slash_spelling(os.environ["MODEL"].strip())
 
 
 def _factory() -> Callable[[str, ModelSpec], BaseLLM] | None:

@@ -17,6 +17,7 @@ import copy
 import importlib
 import json
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,12 +31,16 @@ from .gates import DecisionItem, DeferredReviewer, Reviewer, TerminalReviewer, a
 from .state import RunState, RunStore
 
 PIPELINE = team.MODE == "pipeline"
+STATE_DIR = ".envelope-runs"
+
+COMMAND = __package__ or "team"
+"""The console script (pyproject.toml): the package's name, always a safe shell word."""
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--env-file", default=".env", help="dotenv file (default: .env)")
+    parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     if PIPELINE:
-        parser.add_argument("--state-dir", default=".envelope-runs", help="where runs are kept")
+        parser.add_argument("--state-dir", default=STATE_DIR, help="where runs are kept")
         parser.add_argument(
             "--interactive",
             action=argparse.BooleanOptionalAction,
@@ -46,7 +51,16 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=team.SLUG, description=f"Run the {team.NAME} team.")
+    parser = argparse.ArgumentParser(
+        prog=COMMAND,
+        description=f"Run the {team.NAME} team.",
+        epilog=(
+            f"A run waiting at a review gate (exit 3) goes on with: {COMMAND} resume RUN_ID "
+            "[--decisions FILE] (see --help there)."
+            if PIPELINE
+            else None
+        ),
+    )
     # inputs: --inputs JSON and one flag per input (team.INPUTS); flags override --inputs
     checks.add_input_flags(parser, team.INPUTS)
     _common(parser)
@@ -55,7 +69,7 @@ def _run_parser() -> argparse.ArgumentParser:
 
 def _resume_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=f"{team.SLUG} resume", description="Continue a run that waits at a gate."
+        prog=f"{COMMAND} resume", description="Continue a run that waits at a gate."
     )
     parser.add_argument("run_id")
     parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
@@ -63,8 +77,8 @@ def _resume_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _missing_env(env_file: str) -> list[str]:
-    load_dotenv(env_file, override=False)
+def _missing_env(env_file: str | None) -> list[str]:
+    load_dotenv(env_file or ".env", override=False)
     # requiredSecrets, requiredVariables, provider keys: all missing ones at once
     return checks.missing_env(
         [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)], os.environ
@@ -118,7 +132,18 @@ def _secret_values() -> list[str]:
     return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
 
 
-def _run_flow(run: RunState, store: RunStore, reviewer: Reviewer, verbose: bool) -> int:
+def _options(args: argparse.Namespace) -> list[str]:
+    """The options a later command needs to find this run: its state and its .env."""
+    options: list[str] = []
+    if args.state_dir != STATE_DIR:
+        options += ["--state-dir", args.state_dir]
+    if args.env_file is not None:
+        options += ["--env-file", args.env_file]
+    return options
+
+
+def _run_flow(run: RunState, store: RunStore, args: argparse.Namespace, reviewer: Reviewer) -> int:
+    verbose: bool = args.verbose
     _activate_prompts(run.inputs)
     flow_module = importlib.import_module(".flow", __package__)
     pipeline_flow = flow_module.TeamFlow(suppress_flow_events=not verbose)
@@ -138,16 +163,16 @@ def _run_flow(run: RunState, store: RunStore, reviewer: Reviewer, verbose: bool)
         store.save(run)
         print(f"Run failed: {run.message}", file=sys.stderr)
         return runtime.EXIT_FAILED
-    return _finish(run, store)
+    return _finish(run, store, _options(args))
 
 
-def _finish(run: RunState, store: RunStore) -> int:
+def _finish(run: RunState, store: RunStore, options: Sequence[str] = ()) -> int:
     if run.status == "halted":
         store.save(run)
         print(f"Run {run.run_id} halted: {run.message}", file=sys.stderr)
         return runtime.EXIT_HALTED
     if run.status == "pending":
-        print(json.dumps(_pending_summary(run, store), indent=2, ensure_ascii=False))
+        print(json.dumps(_pending_summary(run, store, options), indent=2, ensure_ascii=False))
         return runtime.EXIT_PENDING
     run.status = "done"
     store.save(run)
@@ -155,7 +180,7 @@ def _finish(run: RunState, store: RunStore) -> int:
     return runtime.EXIT_OK
 
 
-def _pending_summary(run: RunState, store: RunStore) -> dict[str, Any]:
+def _pending_summary(run: RunState, store: RunStore, options: Sequence[str]) -> dict[str, Any]:
     """Write a decisions template beside the run and describe what awaits review."""
     waiting: dict[str, Any] = {}
     for name, gate in run.gates.items():
@@ -184,7 +209,9 @@ def _pending_summary(run: RunState, store: RunStore) -> dict[str, Any]:
         "run_id": run.run_id,
         "gates": waiting,
         "decisions_file": str(template),
-        "resume": f"resume {run.run_id} --decisions {template}",
+        "resume": shlex.join(
+            [COMMAND, "resume", run.run_id, "--decisions", str(template), *options]
+        ),
     }
 
 
@@ -214,13 +241,13 @@ def _check_decisions(run: RunState, decisions: dict[str, list[DecisionItem]]) ->
 def start_run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
-    problems: list[str] = []
+    problems = checks.env_file_problems(args.env_file)
     inputs: dict[str, Any] = {}
     try:
         inputs = checks.collect_inputs(args, team.INPUTS)
     except checks.InputError as error:
-        problems = error.problems
-    if checks.report_problems(missing, problems):
+        problems += error.problems
+    if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     if not PIPELINE:
         return _run_crew(inputs, args.verbose)
@@ -233,7 +260,7 @@ def start_run(argv: Sequence[str]) -> int:
         inputs=inputs,
     )
     print(f"Run {run.run_id} (state: {store.path(run.run_id)})", file=sys.stderr)
-    return _run_flow(run, store, _reviewer(args, {}), args.verbose)
+    return _run_flow(run, store, args, _reviewer(args, {}))
 
 
 def resume_run(argv: Sequence[str]) -> int:
@@ -243,7 +270,7 @@ def resume_run(argv: Sequence[str]) -> int:
     args = _resume_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
     store = RunStore(Path(args.state_dir), _secret_values())
-    problems: list[str] = []
+    problems = checks.env_file_problems(args.env_file)
     decisions: dict[str, list[DecisionItem]] = {}
     run = RunState()
     try:
@@ -258,9 +285,9 @@ def resume_run(argv: Sequence[str]) -> int:
         problems.append(f"run {args.run_id} is not waiting for review (status: {run.status})")
     if not problems:
         problems = _check_decisions(run, decisions)
-    if checks.report_problems(missing, problems):
+    if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
-    return _run_flow(run, store, _reviewer(args, decisions), args.verbose)
+    return _run_flow(run, store, args, _reviewer(args, decisions))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """The state of a run, kept in one JSON file so a paused run can be resumed.
 
 It holds the inputs, each finished step's output and each gate's records and
-decisions. Secret values are never written: they are redacted before saving.
+decisions. Secret values are never written: the free text is redacted before saving.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from .gates import GateState
+from .redaction import redact
 
 RunStatus = Literal["running", "pending", "halted", "done", "failed"]
 
@@ -63,9 +64,7 @@ class RunStore:
         return self.directory / f"{run_id}.json"
 
     def save(self, run: RunState) -> Path:
-        text = run.model_dump_json(indent=2)
-        for value in self._secrets:
-            text = text.replace(json.dumps(value)[1:-1], "[redacted]")
+        text = json.dumps(self._redacted(run), indent=2, ensure_ascii=False)
         target = self.path(run.run_id)
         with self._lock:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -73,6 +72,23 @@ class RunStore:
             partial.write_text(text + "\n", encoding="utf-8")
             os.replace(partial, target)
         return target
+
+    def _redacted(self, run: RunState) -> dict[str, Any]:
+        """The run as JSON data with its free text redacted: answers, records, reviewer
+        feedback, the result and the run's message. Its own fields (id, timestamps,
+        statuses) and its inputs (the caller's own) are kept as they are: a short secret
+        such as `2026` must not corrupt a timestamp the run is loaded from again."""
+        data = run.model_dump(mode="json")
+        for output in data["outputs"].values():
+            output["text"] = redact(output["text"], self._secrets)
+            output["records"] = redact(output["records"], self._secrets)
+        for gate in data["gates"].values():
+            for record in gate["records"]:
+                record["data"] = redact(record["data"], self._secrets)
+                record["feedback"] = redact(record["feedback"], self._secrets)
+        data["result"] = redact(data["result"], self._secrets)
+        data["message"] = redact(data["message"], self._secrets)
+        return data
 
     def load(self, run_id: str) -> RunState:
         return RunState.model_validate_json(self.path(run_id).read_text(encoding="utf-8"))

@@ -22,6 +22,7 @@ import asyncio
 import json
 import os
 import secrets
+import shlex
 import sys
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -40,6 +41,7 @@ from . import checks, graph, llms, models, runtime, team
 from .gates import DecisionItem, GateState, Reviewer, TerminalReviewer, apply_decisions
 
 CHECKPOINTS = "checkpoints.sqlite"
+STATE_DIR = Path(".envelope")
 
 COMMAND = __package__ or "team"
 """The console script (pyproject.toml): the package's name, always a safe shell word."""
@@ -52,9 +54,9 @@ Decisions = dict[str, list[DecisionItem]]
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--env-file", default=".env", help="dotenv file (default: .env)")
+    parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     parser.add_argument(
-        "--state-dir", type=Path, default=Path(".envelope"), help="checkpoints (default: .envelope)"
+        "--state-dir", type=Path, default=STATE_DIR, help="checkpoints (default: .envelope)"
     )
     parser.add_argument(
         "--interactive",
@@ -66,7 +68,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=COMMAND, description=f"Run the {team.NAME} team.")
+    parser = argparse.ArgumentParser(
+        prog=COMMAND,
+        description=f"Run the {team.NAME} team.",
+        epilog=f"A run waiting at a review gate (exit 3) goes on with: {COMMAND} resume "
+        "THREAD_ID [--decisions FILE] (see --help there).",
+    )
     # inputs: --inputs JSON and one flag per input (team.INPUTS); flags override --inputs
     checks.add_input_flags(parser, team.INPUTS)
     _common(parser)
@@ -83,8 +90,8 @@ def _resume_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _missing_env(env_file: str) -> list[str]:
-    load_dotenv(env_file, override=False)
+def _missing_env(env_file: str | None) -> list[str]:
+    load_dotenv(env_file or ".env", override=False)
     # requiredSecrets, requiredVariables, provider keys: all missing ones at once
     return checks.missing_env(
         [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)], os.environ
@@ -250,6 +257,15 @@ class Runner:
         reviewer: Reviewer = TerminalReviewer()
         return collect_decisions(snapshot, reviewer)
 
+    def _options(self) -> list[str]:
+        """The options a later command needs to find this run: its state and its .env."""
+        options: list[str] = []
+        if self.args.state_dir != STATE_DIR:
+            options += ["--state-dir", str(self.args.state_dir)]
+        if self.args.env_file is not None:
+            options += ["--env-file", self.args.env_file]
+        return options
+
     def _report_pending(self, thread_id: str, interrupts: Sequence[Interrupt]) -> None:
         """Print what awaits review and write a decisions file to fill in."""
         waiting = {request["gate"]: request for request in (i.value for i in interrupts)}
@@ -280,7 +296,9 @@ class Runner:
                 for name, request in waiting.items()
             },
             "decisions_file": str(path),
-            "resume": f"{COMMAND} resume {thread_id} --decisions {path}",
+            "resume": shlex.join(
+                [COMMAND, "resume", thread_id, "--decisions", str(path), *self._options()]
+            ),
         }
         print(json.dumps(summary, indent=2, ensure_ascii=False))
         for name, request in waiting.items():
@@ -357,13 +375,13 @@ def check_decisions(
 async def start_run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
-    problems: list[str] = []
+    problems = checks.env_file_problems(args.env_file)
     inputs: dict[str, Any] = {}
     try:
         inputs = checks.collect_inputs(args, team.INPUTS)
     except checks.InputError as error:
-        problems = error.problems
-    if checks.report_problems(missing, problems):
+        problems += error.problems
+    if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     async with _checkpoints(args.state_dir) as (saver, log):
         thread_id = new_thread_id()
@@ -375,7 +393,7 @@ async def start_run(argv: Sequence[str]) -> int:
 async def resume_run(argv: Sequence[str]) -> int:
     args = _resume_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
-    problems: list[str] = []
+    problems = checks.env_file_problems(args.env_file)
     decisions: Decisions = {}
     if args.decisions is not None:
         try:
@@ -385,7 +403,7 @@ async def resume_run(argv: Sequence[str]) -> int:
         except (ValueError, ValidationError) as error:
             problems.append(f"{args.decisions}: unreadable: {error}")
     if missing or problems:
-        checks.report_problems(missing, problems)
+        checks.report_problems(missing, problems, args.env_file or ".env")
         return runtime.EXIT_CONFIG
     async with _checkpoints(args.state_dir) as (saver, log):
         runner = Runner(saver, log, args)

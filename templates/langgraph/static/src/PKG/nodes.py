@@ -35,7 +35,7 @@ from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, ValidationError
 
-from . import agents, checks, llms, models, runtime, team
+from . import agents, checks, llms, models, redaction, runtime, team
 from .gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -55,6 +55,7 @@ TEAM_ANSWER = "team"
 Update = dict[str, Any]
 Node = Callable[[TeamState], Awaitable[Update | Command[str]]]
 Answer = TypeVar("Answer", bound=BaseModel)
+T = TypeVar("T")
 
 
 def step_node(step_key: str) -> str:
@@ -147,9 +148,22 @@ def _secret_values() -> list[str]:
     return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
 
 
-def _stored(update: Update) -> Update:
-    # Everything a node writes is checkpointed: no secret value may reach it.
-    return runtime.redact(update, _secret_values())
+def _clean(text: T) -> T:
+    """Free text a node writes (answers, records, feedback), redacted: everything in the
+    state is checkpointed, and no secret value may reach a checkpoint. The run's own
+    fields (statuses, timestamps, ids) are never passed here."""
+    return redaction.redact(text, _secret_values())
+
+
+def _answer_json(answer: BaseModel) -> str:
+    """A structured answer as JSON text, its values redacted (never its keys)."""
+    data = _clean(answer.model_dump(mode="json", by_alias=True))
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _clean_feedback(items: Sequence[DecisionItem]) -> list[DecisionItem]:
+    """Decisions with their feedback redacted as they enter the gate's (stored) state."""
+    return [item.model_copy(update={"feedback": _clean(item.feedback)}) for item in items]
 
 
 class TeamNodes:
@@ -205,7 +219,7 @@ class TeamNodes:
         )
         result = await self.agents.ask(agents.entry_agent(), inputs, task, TEAM_ANSWER, TeamResult)
         answer = self._structured(result, TeamResult, "the team")
-        return _stored({"answers": {TEAM_ANSWER: answer.model_dump_json(by_alias=True)}})
+        return {"answers": {TEAM_ANSWER: _answer_json(answer)}}
 
     # --- pipeline steps ----------------------------------------------------
 
@@ -279,12 +293,14 @@ class TeamNodes:
         self, step_key: str, result: Mapping[str, Any], schema: type[BaseModel] | None
     ) -> Update:
         if schema is None:
-            return _stored({"answers": {step_key: agents.answer_text(result)}})
+            return {"answers": {step_key: _clean(agents.answer_text(result))}}
         answer = self._structured(result, schema, f"step {step_key}")
         if schema is TeamResult:
-            return _stored({"answers": {step_key: answer.model_dump_json(by_alias=True)}})
-        rows: list[dict[str, Any]] = answer.model_dump(mode="json", by_alias=True)["records"]
-        return _stored({"answers": {step_key: _json(rows)}, "records": {step_key: rows}})
+            return {"answers": {step_key: _answer_json(answer)}}
+        rows: list[dict[str, Any]] = _clean(
+            answer.model_dump(mode="json", by_alias=True)["records"]
+        )
+        return {"answers": {step_key: _json(rows)}, "records": {step_key: rows}}
 
     @staticmethod
     def _structured(result: Mapping[str, Any], schema: type[Answer], who: str) -> Answer:
@@ -320,7 +336,7 @@ class TeamNodes:
             return self._on_timeout(spec, gate)
         outcome, message = evaluate(spec, gate)
         if outcome == "waiting":
-            items = decisions_of(spec, interrupt(review_request(spec, gate)))
+            items = _clean_feedback(decisions_of(spec, interrupt(review_request(spec, gate))))
             problems = apply_decisions(spec, gate, items, runtime.utc_now(), "human")
             if problems:
                 raise GateDecisionError(problems)
@@ -373,7 +389,7 @@ class TeamNodes:
             update["feedback"] = {spec.name: feedback}
         if halted is not None:
             update["halted"] = halted
-        return Command(update=_stored(update), goto=goto)
+        return Command(update=update, goto=goto)
 
     @staticmethod
     def _revising(state: Mapping[str, Any], name: str) -> bool:
@@ -428,7 +444,8 @@ class TeamNodes:
             decided = self._structured(result, GateDecisions, f"gate {spec.name}")
             now = runtime.utc_now()
             reviewer = f"agent:{manager}"
-            problems = apply_decisions(spec, gate, decided.decisions, now, reviewer, system=True)
+            items = _clean_feedback(decided.decisions)
+            problems = apply_decisions(spec, gate, items, now, reviewer, system=True)
             if problems:
                 raise GateDecisionError(problems)
             # Records the manager left undecided (or named wrongly) are skipped.

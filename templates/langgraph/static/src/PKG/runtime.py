@@ -2,14 +2,13 @@
 
 The generated `team.py` describes the team with the types below (agents, pipeline steps;
 its inputs are `checks.InputSpec`s). This module also holds the error for missing
-environment variables, the reducers of the graph state (`state.py`), the clock of gates,
-secret redaction and the runner's exit codes. Nothing here calls a model or imports
-LangGraph.
+environment variables, the reducers of the graph state (`state.py`), the clock of gates
+and the runner's exit codes (secret redaction is `redaction.py`). Nothing here calls a
+model or imports LangGraph.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -77,35 +76,3 @@ def first_reason(left: str | None, right: str | None) -> str | None:
 def utc_now() -> datetime:
     """The clock of gates (tests replace it)."""
     return datetime.now(UTC)
-
-
-# --- secrets -------------------------------------------------------------
-
-REDACTED = "[redacted]"
-
-
-def redact(data: T, secret_values: Sequence[str]) -> T:
-    """`data` (str, or JSON-like dicts and lists) with every secret value replaced."""
-    values = [value for value in secret_values if value]
-    if not values:
-        return data
-    return _redact(data, values)  # type: ignore[no-any-return]
-
-
-def _redact(data: Any, values: Sequence[str]) -> Any:
-    if isinstance(data, str):
-        for value in values:
-            # Also the value as written inside a JSON string (quotes and backslashes
-            # escaped), since answers often hold JSON text.
-            for form in {
-                value,
-                json.dumps(value)[1:-1],
-                json.dumps(value, ensure_ascii=False)[1:-1],
-            }:
-                data = data.replace(form, REDACTED)
-        return data
-    if isinstance(data, dict):
-        return {key: _redact(item, values) for key, item in data.items()}
-    if isinstance(data, list | tuple):
-        return [_redact(item, values) for item in data]
-    return data

@@ -22,7 +22,7 @@ import httpx
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from . import models, team
+from . import models, redaction, team
 from .policy import AccessPolicy, evaluate, expand
 
 __all__ = ["HTTP_TRANSPORT", "HttpRequestInput", "HttpRequestTool", "http_tool"]
@@ -78,7 +78,7 @@ class HttpRequestTool(BaseTool):
             if name in os.environ
         }
         secrets = tuple(env[name] for name in team.SECRETS if name in env)
-        return _redact(await self._request(method, url, headers, body, env), secrets)
+        return redaction.redact(await self._request(method, url, headers, body, env), secrets)
 
     async def _request(
         self,
@@ -113,13 +113,6 @@ class HttpRequestTool(BaseTool):
             text = text[: self.max_body_chars] + f"\n[truncated {len(text)} chars]"
         lines.append(text)
         return "\n".join(lines)
-
-
-def _redact(text: str, secrets: tuple[str, ...]) -> str:
-    for value in secrets:
-        if value:
-            text = text.replace(value, "[redacted]")
-    return text
 
 
 def http_tool(agent_key: str) -> HttpRequestTool:

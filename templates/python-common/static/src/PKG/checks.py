@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -60,11 +62,18 @@ def missing_env(requirements: Sequence[EnvRequirement], environ: Mapping[str, st
     return missing
 
 
-def format_missing_env(missing: Sequence[str]) -> str:
+def format_missing_env(missing: Sequence[str], env_file: str = ".env") -> str:
     lines = [f"Missing {len(missing)} required environment variable(s):"]
     lines += [f"  - {name}" for name in missing]
-    lines.append("Set them in the environment or in .env (see .env.example).")
+    lines.append(f"Set them in the environment or in {env_file} (see .env.example).")
     return "\n".join(lines)
+
+
+def env_file_problems(env_file: str | None) -> list[str]:
+    """An --env-file given on the command line must exist (the default .env may not)."""
+    if env_file is None or os.path.isfile(env_file):
+        return []
+    return [f"--env-file: no such file {env_file!r}"]
 
 
 # --- inputs --------------------------------------------------------------
@@ -82,7 +91,10 @@ def _type_ok(kind: InputType, value: Any) -> bool:
     if kind == "string":
         return isinstance(value, str)
     if kind == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+        # NaN and the infinities are no JSON numbers: the model would get invalid JSON.
+        return (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
     if kind == "boolean":
         return isinstance(value, bool)
     if kind == "object":
@@ -106,20 +118,44 @@ def coerce_flag(kind: InputType, raw: str) -> Any:
             return int(raw)
         except ValueError:
             try:
-                return float(raw)
+                number = float(raw)
             except ValueError:
                 raise ValueError(f"expected a number, got {raw!r}") from None
+            if not math.isfinite(number):
+                raise ValueError(f"expected a finite number, got {raw!r}") from None
+            return number
     try:
-        return json.loads(raw)
+        return strict_json(raw)
+    except ValueError as error:
+        raise ValueError(f"expected JSON ({kind}): {error}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def strict_json(text: str) -> Any:
+    """json.loads without Python's NaN / Infinity extensions (they are not JSON)."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        raise ValueError(f"expected JSON ({kind}): {error.msg}") from None
+        raise ValueError(error.msg) from None
 
 
-def resolve_inputs(specs: Mapping[str, InputSpec], supplied: Mapping[str, Any]) -> dict[str, Any]:
-    """Check types, enums and required inputs, apply defaults; raise InputError."""
+def resolve_inputs(
+    specs: Mapping[str, InputSpec],
+    supplied: Mapping[str, Any],
+    reported: Sequence[str] = (),
+) -> dict[str, Any]:
+    """Check types, enums and required inputs, apply defaults; raise InputError.
+
+    `reported` names inputs whose value was already found invalid (a flag): not checked again.
+    """
     problems = [f"unknown input {name!r}" for name in supplied if name not in specs]
     resolved: dict[str, Any] = {}
     for name, spec in specs.items():
+        if name in reported:
+            continue
         if name in supplied and supplied[name] is not None:
             value = supplied[name]
         elif spec.default is not NO_DEFAULT:
@@ -129,7 +165,8 @@ def resolve_inputs(specs: Mapping[str, InputSpec], supplied: Mapping[str, Any]) 
                 problems.append(f"input {name!r} is required")
             continue
         if not _type_ok(spec.type, value):
-            problems.append(f"input {name!r} must be of type {spec.type}")
+            finite = " (a finite number)" if spec.type == "number" else ""
+            problems.append(f"input {name!r} must be of type {spec.type}{finite}")
             continue
         if spec.enum is not None and value not in spec.enum:
             allowed = ", ".join(spec.enum)
@@ -150,9 +187,9 @@ def parse_inputs_json(text: str) -> dict[str, Any]:
         except OSError as error:
             raise InputError([f"--inputs: cannot read {error.filename}"]) from None
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError([f"--inputs is not valid JSON: {error.msg}"]) from None
+        value = strict_json(text)
+    except ValueError as error:
+        raise InputError([f"--inputs is not valid JSON: {error}"]) from None
     if not isinstance(value, dict):
         raise InputError(["--inputs must be a JSON object"])
     return value
@@ -173,7 +210,7 @@ def add_input_flags(parser: argparse.ArgumentParser, inputs: Mapping[str, InputS
         if spec.enum is not None:
             details.append("one of " + ", ".join(spec.enum))
         if spec.default is not NO_DEFAULT:
-            details.append(f"default {json.dumps(spec.default)}")
+            details.append(f"default {json.dumps(spec.default, ensure_ascii=False)}")
         parser.add_argument(
             spec.flag,
             dest=f"input_{name}",
@@ -183,9 +220,11 @@ def add_input_flags(parser: argparse.ArgumentParser, inputs: Mapping[str, InputS
 
 
 def collect_inputs(args: argparse.Namespace, inputs: Mapping[str, InputSpec]) -> dict[str, Any]:
-    """The run's inputs: `--inputs`, then the flags over it, checked; raise InputError."""
+    """The run's inputs: `--inputs`, then the flags over it, checked; raise InputError
+    with every problem (bad flags and the rest together)."""
     supplied: dict[str, Any] = {}
     problems: list[str] = []
+    bad_flags: list[str] = []
     if args.inputs:
         supplied.update(parse_inputs_json(args.inputs))
     for name, spec in inputs.items():
@@ -196,15 +235,22 @@ def collect_inputs(args: argparse.Namespace, inputs: Mapping[str, InputSpec]) ->
             supplied[name] = coerce_flag(spec.type, raw)
         except ValueError as error:
             problems.append(f"{spec.flag}: {error}")
+            bad_flags.append(name)
+    try:
+        resolved = resolve_inputs(inputs, supplied, bad_flags)
+    except InputError as error:
+        problems += error.problems
     if problems:
         raise InputError(problems)
-    return resolve_inputs(inputs, supplied)
+    return resolved
 
 
-def report_problems(missing: Sequence[str], problems: Sequence[str]) -> bool:
+def report_problems(
+    missing: Sequence[str], problems: Sequence[str], env_file: str = ".env"
+) -> bool:
     """Print every missing variable and every invalid input; True when there was any."""
     if missing:
-        print(format_missing_env(missing), file=sys.stderr)
+        print(format_missing_env(missing, env_file), file=sys.stderr)
     if problems:
         print("Invalid request:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
     return bool(missing or problems)

@@ -17,6 +17,7 @@ from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
 from ..policy import AccessPolicy, evaluate, expand
+from ..redaction import redact
 
 
 def load_policies(path: Path) -> dict[str, AccessPolicy]:
@@ -31,12 +32,21 @@ def load_policies(path: Path) -> dict[str, AccessPolicy]:
     return policies
 
 
+class Header(BaseModel):
+    name: str = Field(description="Header name, e.g. Authorization.")
+    value: str = Field(description="Header value; {{NAME}} stands for a secret or variable.")
+
+
 class HttpRequestInput(BaseModel):
     method: Literal["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] = Field(
         description="HTTP method."
     )
     url: str = Field(description="Absolute http(s) URL.")
-    headers: dict[str, str] = Field(default_factory=dict, description="Request headers (optional).")
+    # Name/value pairs, not a map: CrewAI sends tool schemas in strict mode, which closes
+    # every object (additionalProperties: false), so a map of free-form names admits none.
+    headers: list[Header] = Field(
+        default_factory=list, description="Request headers (optional), as name/value pairs."
+    )
     body: str | None = Field(default=None, description="Request body (optional).")
 
 
@@ -64,23 +74,23 @@ class HttpRequestTool(BaseTool):
     """Test seam: an httpx transport used instead of the network."""
 
     def _redact(self, text: str) -> str:
-        for value in self.secret_values:
-            if value:
-                text = text.replace(value, "[redacted]")
-        return text
+        return redact(text, self.secret_values)
 
     def _run(
         self,
         method: str,
         url: str,
-        headers: dict[str, str] | None = None,
+        headers: list[dict[str, str]] | None = None,
         body: str | None = None,
     ) -> str:
+        """`run` validates the arguments against HttpRequestInput and passes them dumped."""
         url = expand(url, self.env)
         decision = evaluate(self.policy, method, url, self.env)
         if not decision.allowed:
             return f"REFUSED by access policy of {self.agent_key}: {decision.reason}"
-        sent_headers = {name: expand(value, self.env) for name, value in (headers or {}).items()}
+        sent_headers = [
+            (header["name"], expand(header["value"], self.env)) for header in headers or []
+        ]
         content = expand(body, self.env) if body is not None else None
         try:
             with httpx.Client(

@@ -1,0 +1,38 @@
+"""Secret redaction (redaction.py): values only, whole secrets, and redacting twice is once."""
+
+from __future__ import annotations
+
+import json
+
+from project import redaction
+
+
+def test_values_are_redacted_and_keys_kept() -> None:
+    data = {"escalated": "escalated: yes", "notes": ["not escalated"], "count": 3, "flag": True}
+
+    assert redaction.redact(data, ["escalated"]) == {
+        "escalated": "[redacted]: yes",
+        "notes": ["not [redacted]"],
+        "count": 3,
+        "flag": True,
+    }
+
+
+def test_a_secret_written_inside_a_json_string_is_redacted_too() -> None:
+    secret = 'p"ss\\wörd'
+    text = json.dumps({"answer": f"the key is {secret}"}, ensure_ascii=True)
+
+    assert json.loads(redaction.redact(text, [secret])) == {"answer": "the key is [redacted]"}
+
+
+def test_a_longer_secret_is_replaced_whole_and_empty_ones_are_ignored() -> None:
+    assert redaction.redact("token-abc and abc", ["abc", "", "token-abc"]) == (
+        "[redacted] and [redacted]"
+    )
+
+
+def test_redacting_again_changes_nothing_even_for_a_secret_inside_the_marker() -> None:
+    once = redaction.redact("a red alert", ["red", "act"])
+
+    assert once == "a [redacted] alert"
+    assert redaction.redact(once, ["red", "act"]) == once

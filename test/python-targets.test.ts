@@ -1,0 +1,37 @@
+// What both Python targets write alike, checked for each: the scheduled workflow of a team
+// with gates, and where the loss report says the schedule went.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { exportDefinition } from "../src/export/export.js";
+import { TARGETS } from "../src/targets/index.js";
+import { ROOT } from "./helpers/cli.js";
+import { team } from "./helpers/definitions.js";
+
+const STATE_DIRS: Record<string, string> = { crewai: ".envelope-runs", langgraph: ".envelope" };
+
+function exportOf(definition: object, target: string) {
+  const r = exportDefinition(JSON.stringify(definition), TARGETS[target]!);
+  if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+  return { loss: r.loss!, text: (p: string) => r.files!.text(p) ?? "" };
+}
+
+const fixture = (name: string) => JSON.parse(readFileSync(`${ROOT}test/fixtures/valid/${name}.envelope.json`, "utf8"));
+
+describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
+  it("a scheduled team with gates keeps a stopped run's state as a workflow artifact", () => {
+    const gated = exportOf({ ...fixture("engineering-hiring-loop"), schedule: { type: "cron", cron: "0 7 * * MON" } }, target);
+    const wf = gated.text(".github/workflows/scheduled-run.yml");
+    expect(wf).toContain("      - if: always()\n        uses: actions/upload-artifact@v4\n");
+    expect(wf).toContain(`          path: "${STATE_DIRS[target]}"\n          include-hidden-files: true\n`);
+    expect(gated.text("README.md")).toContain("as the artifact `run-state`");
+    const ungated = exportOf(fixture("weekly-pipeline-review"), target);
+    expect(ungated.text(".github/workflows/scheduled-run.yml")).not.toContain("upload-artifact");
+  });
+
+  it("schedule.type says where it went: the workflow only for cron", () => {
+    const cron = exportOf(team({ schedule: { type: "cron", cron: "0 7 * * MON" } }), target);
+    expect(cron.loss.find((e) => e.field === "schedule.type")).toMatchObject({ status: "carried", detail: "README, and .github/workflows/scheduled-run.yml" });
+    const manual = exportOf(team({ schedule: { type: "manual" } }), target);
+    expect(manual.loss.find((e) => e.field === "schedule.type")).toMatchObject({ status: "carried", detail: "README: the team runs when you start it" });
+  });
+});
