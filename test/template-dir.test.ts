@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HELPERS } from "../src/export/render/helpers.js";
 import { loadTemplateDir, TEMPLATES_ROOT } from "../src/export/render/template-dir.js";
+import { MAX_REVIEW_ROUNDS } from "../src/targets/python-common/team-view.js";
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "templates-"));
@@ -78,5 +79,10 @@ describe("the shipped Python templates", () => {
       }
     }
     expect(lines.length).toBeGreaterThan(20);
+  });
+
+  it("the README's round limit is gates.py's MAX_ROUNDS", () => {
+    const gates = readFileSync(join(TEMPLATES_ROOT, "python-common/static/src/PKG/gates.py"), "utf8");
+    expect(Number(/^MAX_ROUNDS = (\d+)$/m.exec(gates)?.[1])).toBe(MAX_REVIEW_ROUNDS);
   });
 });

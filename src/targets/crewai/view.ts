@@ -6,6 +6,7 @@ import {
   finalStepOf,
   flaggedInputsView,
   runCommandView,
+  MAX_REVIEW_ROUNDS,
   gatesView,
   lossSummary,
   modelSourceOf,
@@ -109,6 +110,7 @@ export interface CrewaiView {
   envNames: string[];
   /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
   stateDir: string;
+  maxReviewRounds: number;
   inputsOutsideCommand: string[];
   needsInputs: boolean;
   workflowTimeoutMinutes: number;
@@ -254,6 +256,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       ]),
     ],
     stateDir: ".envelope-runs",
+    maxReviewRounds: MAX_REVIEW_ROUNDS,
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     hasGates: model.gates.length > 0 && model.execution.mode === "pipeline",
     loss: lossSummary(loss),

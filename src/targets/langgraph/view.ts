@@ -6,6 +6,7 @@ import {
   finalStepOf,
   flaggedInputsView,
   runCommandView,
+  MAX_REVIEW_ROUNDS,
   gatesView,
   lossSummary,
   modelSourceOf,
@@ -122,6 +123,7 @@ export interface LanggraphView {
   envNames: string[];
   /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
   stateDir: string;
+  maxReviewRounds: number;
   inputsOutsideCommand: string[];
   needsInputs: boolean;
   workflowTimeoutMinutes: number;
@@ -247,6 +249,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
       ]),
     ],
     stateDir: ".envelope",
+    maxReviewRounds: MAX_REVIEW_ROUNDS,
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     loss: lossSummary(loss),
   };

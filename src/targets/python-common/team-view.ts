@@ -76,6 +76,9 @@ export function flaggedInputsView(model: TeamModel): FlaggedInputView[] {
   return inputsView(model).map((input, i) => ({ ...input, flag: flags[i] ?? "", hasFlag: flags[i] !== undefined, flagSafe: flags[i] !== undefined && input.flagSafe }));
 }
 
+/** Review rounds per gate: `MAX_ROUNDS` of templates/python-common/static/src/PKG/gates.py (a test keeps them equal). */
+export const MAX_REVIEW_ROUNDS = 3;
+
 /**
  * What the README's run command needs: the required inputs without a default that it
  * cannot pass as a flag (they go in `--inputs @inputs.json`), and whether any input must be

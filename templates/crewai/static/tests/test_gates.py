@@ -95,7 +95,7 @@ def test_revise_stops_after_the_last_round() -> None:
     outcome, message = gates.evaluate(spec(on_reject="rerun"), gate)
     assert (outcome, message) == (
         "halted",
-        "gate g: not released (0 approved, 1 needed)",
+        "gate g: not released after 3 rounds, the most a gate runs (0 approved, 1 needed)",
     )
 
 

@@ -84,7 +84,10 @@ def test_revise_stops_after_the_last_round() -> None:
         gate.current()[0].decision = "reject"
     assert gate.round == gates.MAX_ROUNDS
     outcome, message = gates.evaluate(spec(on_reject="rerun"), gate)
-    assert (outcome, message) == ("halted", "gate g: not released (0 approved, 1 needed)")
+    assert (outcome, message) == (
+        "halted",
+        "gate g: not released after 3 rounds, the most a gate runs (0 approved, 1 needed)",
+    )
 
 
 def test_records_get_ids_across_rounds() -> None:

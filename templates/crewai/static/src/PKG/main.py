@@ -47,7 +47,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
             default=None,
             help="review gates at the terminal (default: when stdin is a terminal)",
         )
-    parser.add_argument("--verbose", action="store_true", help="show CrewAI's progress")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show CrewAI's progress (prompts and run-time text appear there as "
+        "[[envelope-...]] markers: prompts.py fills them in at each model call)",
+    )
 
 
 def _run_parser() -> argparse.ArgumentParser:

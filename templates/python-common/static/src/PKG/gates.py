@@ -215,9 +215,12 @@ def evaluate(spec: GateSpec, gate: GateState) -> tuple[Outcome, str]:
         return "released", f"gate {spec.name}: every record resolved"
     needed = spec.threshold_count if spec.trigger == "threshold" else 1
     approved = len(gate.approved())
+    # A rejection would have sent the records back, but this was the last round.
+    sent_back = rejected and spec.on_reject in ("rerun", "escalate")
+    last = f" after {MAX_ROUNDS} rounds, the most a gate runs" if sent_back else ""
     return (
         "halted",
-        f"gate {spec.name}: not released ({approved} approved, {needed} needed)",
+        f"gate {spec.name}: not released{last} ({approved} approved, {needed} needed)",
     )
 
 
