@@ -309,3 +309,19 @@ def test_help_names_the_console_script_and_the_resume_command(
     text = " ".join(capsys.readouterr().out.split())
     assert text.startswith(f"usage: {PACKAGE} ")
     assert (f"{PACKAGE} resume RUN_ID" in text) == (team.MODE == "pipeline")
+
+
+def test_a_model_factory_that_cannot_be_loaded_stops_the_run_before_any_model_call(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv(llms.FACTORY_ENV, "envelope_no_such_module:make")
+
+    assert main.main(helpers.run_argv()) == runtime.EXIT_CONFIG
+
+    assert f"{llms.FACTORY_ENV}: cannot load 'envelope_no_such_module:make'" in (
+        capsys.readouterr().err
+    )
+    assert fake_models.calls == []

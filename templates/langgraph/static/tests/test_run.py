@@ -488,3 +488,19 @@ async def test_a_short_secret_that_occurs_in_timestamps_corrupts_nothing(
     out = capsys.readouterr()
     assert code == runtime.EXIT_OK, out.err
     assert set(json.loads(out.out)) == _result_keys()
+
+
+async def test_a_model_factory_that_cannot_be_loaded_stops_the_run_before_any_model_call(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv(llms.FACTORY_ENV, "envelope_no_such_module:make")
+
+    assert await main.amain(helpers.run_argv()) == runtime.EXIT_CONFIG
+
+    assert f"{llms.FACTORY_ENV}: cannot load 'envelope_no_such_module:make'" in (
+        capsys.readouterr().err
+    )
+    assert board.calls == []

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from crewai import LLM, BaseLLM
 
-from .checks import EnvRequirement
+from .checks import EnvRequirement, load_problems
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 
@@ -47,6 +47,11 @@ PROVIDER_KEYS: dict[str, EnvRequirement] = {
 def provider(model: str) -> str:
     prefix = model.split("/", 1)[0].lower()
     return "gemini" if prefix == "google" else prefix
+
+
+def factory_problems() -> list[str]:
+    """ENVELOPE_MODEL_FACTORY, checked with the rest before the run: it must name a function."""
+    return load_problems(FACTORY_ENV, _factory)
 
 
 def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:

@@ -25,7 +25,7 @@ from typing import Any
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 
-from .checks import EnvRequirement
+from .checks import EnvRequirement, load_problems
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 
@@ -107,6 +107,11 @@ def factory() -> ModelFactory | None:
     module_name, _, attribute = target.partition(":")
     found: ModelFactory = getattr(importlib.import_module(module_name), attribute or "model_for")
     return found
+
+
+def factory_problems() -> list[str]:
+    """ENVELOPE_MODEL_FACTORY, checked with the rest before the run: it must name a function."""
+    return load_problems(FACTORY_ENV, factory)
 
 
 def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:

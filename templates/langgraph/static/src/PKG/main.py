@@ -225,7 +225,8 @@ class Runner:
                 ):
                     if self.args.verbose:
                         for node in update:
-                            print(f"[{thread_id}] {node}", file=sys.stderr)
+                            label = "waiting for review" if node == "__interrupt__" else node
+                            print(f"[{thread_id}] {label}", file=sys.stderr)
         except TimeoutError:
             if not deadline.expired():
                 raise
@@ -375,7 +376,7 @@ def check_decisions(
 async def start_run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
-    problems = checks.env_file_problems(args.env_file)
+    problems = checks.env_file_problems(args.env_file) + llms.factory_problems()
     inputs: dict[str, Any] = {}
     try:
         inputs = checks.collect_inputs(args, team.INPUTS)
@@ -393,7 +394,7 @@ async def start_run(argv: Sequence[str]) -> int:
 async def resume_run(argv: Sequence[str]) -> int:
     args = _resume_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
-    problems = checks.env_file_problems(args.env_file)
+    problems = checks.env_file_problems(args.env_file) + llms.factory_problems()
     decisions: Decisions = {}
     if args.decisions is not None:
         try:

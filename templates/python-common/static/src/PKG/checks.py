@@ -14,7 +14,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -74,6 +74,19 @@ def env_file_problems(env_file: str | None) -> list[str]:
     if env_file is None or os.path.isfile(env_file):
         return []
     return [f"--env-file: no such file {env_file!r}"]
+
+
+def load_problems(env_name: str, load: Callable[[], object]) -> list[str]:
+    """The function an environment variable names (`module:function`), loaded now, so a
+    wrong name is reported with every other problem before the run starts."""
+    named = os.environ.get(env_name, "").strip()
+    try:
+        found = load()
+    except (ImportError, AttributeError, ValueError) as error:
+        return [f"{env_name}: cannot load {named!r} ({type(error).__name__}: {error})"]
+    if found is not None and not callable(found):
+        return [f"{env_name}: {named!r} is not a function"]
+    return []
 
 
 # --- inputs --------------------------------------------------------------
