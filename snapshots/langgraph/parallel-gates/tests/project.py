@@ -1,0 +1,38 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from parallel_gates import (
+    agents,
+    checks,
+    gates,
+    graph,
+    llms,
+    main,
+    models,
+    nodes,
+    policy,
+    prompts,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "parallel_gates"
+
+__all__ = [
+    "PACKAGE",
+    "agents",
+    "checks",
+    "gates",
+    "graph",
+    "llms",
+    "main",
+    "models",
+    "nodes",
+    "policy",
+    "prompts",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]
