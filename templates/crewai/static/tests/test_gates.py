@@ -418,8 +418,17 @@ def test_a_gate_timeout_applies_its_behaviour_on_resume(
     after = team.GATES[name].timeout_after or "1h"
     spec = dataclasses.replace(team.GATES[name], timeout_after=after, timeout_behaviour=behaviour)
     monkeypatch.setitem(team.GATES, name, spec)
+    # The clock jumps past this gate's deadline only: a gate waiting beside it (parallel
+    # steps) keeps no deadline here, so its own timeout cannot halt or release the run.
+    for other, other_spec in list(team.GATES.items()):
+        if other != name:
+            untimed = dataclasses.replace(other_spec, timeout_after=None, timeout_behaviour=None)
+            monkeypatch.setitem(team.GATES, other, untimed)
     pending = _pending_at(name, capsys, tmp_path)
     run_id, items = pending["run_id"], pending["gates"][name]["decisions"]
+    # Gates waiting beside it are approved; this gate gets no decision.
+    others = {k: v for k, v in helpers.approve_all(pending).items() if k != name}
+    beside = helpers.write_decisions(tmp_path / "beside.json", run_id, others)
     later = state.utc_now() + gates.parse_duration(after) + timedelta(minutes=1)
     monkeypatch.setattr(state, "utc_now", lambda: later)
     chosen = items[: _needed(spec)]
@@ -427,7 +436,7 @@ def test_a_gate_timeout_applies_its_behaviour_on_resume(
         decided = [{"record": i["record"], "action": "approve", "feedback": "ok"} for i in chosen]
         fake_models.script_task(f"escalate:{name}", final({"decisions": decided}))
 
-    code = _resume(run_id)
+    code = _resume(run_id, beside)
 
     if behaviour == "halt":
         assert code == runtime.EXIT_HALTED

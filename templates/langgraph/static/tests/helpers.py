@@ -187,6 +187,18 @@ def approve_all(interrupts: Sequence[Interrupt]) -> Command[Any]:
     return decide(interrupts, {i.value["gate"]: approvals(i.value) for i in interrupts})
 
 
+def decide_one(
+    interrupts: Sequence[Interrupt], name: str, decisions: Sequence[Mapping[str, str]]
+) -> Command[Any]:
+    """A resume giving gate `name` these decisions and approving every record of each other
+    gate that waits beside it (parallel branches): what happens next is gate `name`'s doing."""
+    chosen: dict[str, Sequence[Mapping[str, str]]] = {
+        i.value["gate"]: approvals(i.value) for i in interrupts if i.value["gate"] != name
+    }
+    chosen[name] = decisions
+    return decide(interrupts, chosen)
+
+
 async def run_to_end(g: Graph, inputs: Mapping[str, Any] | None = None) -> StateSnapshot:
     """A whole run: every record of every gate approved as soon as it waits."""
     payload: Any = start(inputs)

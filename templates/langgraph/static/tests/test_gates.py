@@ -270,7 +270,11 @@ async def test_the_gate_presents_the_records_of_its_step(
         deadline = datetime.fromisoformat(request["deadline"])
         assert deadline - since == gate.timeout()
     assert board.calls_for_task(gate.triggers_step) == []
-    assert snapshot.next == (nodes.gate_node(name),)
+    # The run waits at the nodes of the gates that ask, and nowhere else: this gate's and,
+    # after parallel steps, those of the gates beside it, one interrupt each.
+    asking = [nodes.gate_node(i.value["gate"]) for i in snapshot.interrupts]
+    assert nodes.gate_node(name) in asking and len(set(asking)) == len(asking)
+    assert sorted(snapshot.next) == sorted(asking)
     # The round was stored before the gate asked: a resume re-runs the node, not the round.
     kept = gates.GateState.model_validate(snapshot.values["gates"][name])
     assert (kept.status, kept.round) == ("waiting", 1)
@@ -312,7 +316,7 @@ async def test_approving_releases_only_the_approved_records(
     records = helpers.request_of(snapshot, name)["records"]
     chosen, decisions = _approve_enough(gate, records)
 
-    values = await _finish(g, helpers.decide(snapshot.interrupts, {name: decisions}))
+    values = await _finish(g, helpers.decide_one(snapshot.interrupts, name, decisions))
 
     assert values.get("result") is not None
     expected = [record["fields"] for record in chosen]
@@ -342,7 +346,7 @@ async def test_a_rejection_follows_on_reject(
         rejected, approved = records[:1], records[1:]
         decisions = [{"record": rejected[0]["id"], "action": "reject", "feedback": feedback}]
         decisions += [{"record": r["id"], "action": "approve"} for r in approved]
-        resume = helpers.decide(snapshot.interrupts, {name: decisions})
+        resume = helpers.decide_one(snapshot.interrupts, name, decisions)
         if on_reject == "halt":
             await g.ainvoke(resume, helpers.config())
             halted = await g.aget_state(helpers.config())
@@ -358,7 +362,9 @@ async def test_a_rejection_follows_on_reject(
 
     before = len(board.calls_for_task(gate.after_step))
     decisions = [{"record": r["id"], "action": "reject", "feedback": feedback} for r in records]
-    await g.ainvoke(helpers.decide(snapshot.interrupts, {name: decisions}), helpers.config())
+    # The gates beside this one are approved now: while one of them still asked, the step
+    # (or the manager) that revises would wait with it, in the same LangGraph superstep.
+    await g.ainvoke(helpers.decide_one(snapshot.interrupts, name, decisions), helpers.config())
     again = await g.aget_state(helpers.config())
 
     revised = helpers.request_of(again, name)
@@ -378,7 +384,7 @@ async def test_a_rejection_follows_on_reject(
     assert f"Reviewers rejected these records at gate {name} (round 1 of" in task
     assert json.dumps(feedback)[1:-1] in task
     approve = [{"record": r["id"], "action": "approve"} for r in revised["records"]]
-    values = await _finish(g, helpers.decide(again.interrupts, {name: approve}))
+    values = await _finish(g, helpers.decide_one(again.interrupts, name, approve))
     assert values.get("result") is not None
     assert _received(board, gate) == _fields(gate, [r["fields"] for r in revised["records"]])
 
@@ -395,6 +401,12 @@ async def test_a_gate_timeout_applies_its_behaviour_on_resume(
     after = team.GATES[name].timeout_after or "1h"
     gate = dataclasses.replace(team.GATES[name], timeout_after=after, timeout_behaviour=behaviour)
     monkeypatch.setitem(team.GATES, name, gate)
+    # The clock jumps past this gate's deadline only: a gate waiting beside it (parallel
+    # steps) keeps no deadline here, so its own timeout cannot halt or release the run.
+    for other, spec in list(team.GATES.items()):
+        if other != name:
+            untimed = dataclasses.replace(spec, timeout_after=None, timeout_behaviour=None)
+            monkeypatch.setitem(team.GATES, other, untimed)
     g = helpers.build(board)
     if behaviour == "escalate" and nodes.escalate_node(name) not in g.nodes:
         pytest.skip(f"gate {name} never escalates, so its graph has no escalation node")
@@ -407,7 +419,7 @@ async def test_a_gate_timeout_applies_its_behaviour_on_resume(
         decided = [{"record": r["id"], "action": "approve", "feedback": "ok"} for r in chosen]
         board.script_task(f"escalate:{name}", structured({"decisions": decided}))
     # Decisions that come after the deadline are ignored: the timeout behaviour applies.
-    late = helpers.decide(snapshot.interrupts, {name: helpers.approvals({"records": records})})
+    late = helpers.decide_one(snapshot.interrupts, name, helpers.approvals({"records": records}))
 
     if behaviour == "halt":
         await g.ainvoke(late, helpers.config())
@@ -441,7 +453,7 @@ async def test_invalid_decisions_fail_the_gate_without_a_model_call(
     bad = [{"record": "r999", "action": "approve"}, {"record": first, "action": "publish it"}]
 
     with pytest.raises(nodes.GateDecisionError) as raised:
-        await g.ainvoke(helpers.decide(snapshot.interrupts, {name: bad}), helpers.config())
+        await g.ainvoke(helpers.decide_one(snapshot.interrupts, name, bad), helpers.config())
 
     assert f"gate {name}: unknown record 'r999'" in raised.value.problems
     assert any(f"record {first}: unknown action 'publish it'" in p for p in raised.value.problems)

@@ -9,6 +9,7 @@ import shlex
 import sqlite3
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,14 @@ pytestmark = pytest.mark.anyio
 NO_GATES = "the team has no gates: a run never waits for review"
 
 
+async def _first_gates(list_length: int) -> list[str]:
+    """The gates an in-process run of the graph, on fresh fakes, waits at first (sorted)."""
+    g = helpers.build(FakeBoard(list_length=list_length))
+    await g.ainvoke(helpers.start(), helpers.config())
+    snapshot = await g.aget_state(helpers.config())
+    return sorted(i.value["gate"] for i in snapshot.interrupts)
+
+
 def _thread_of(err: str) -> str:
     """The thread id the runner announces on stderr."""
     line = next(line for line in err.splitlines() if line.startswith("Thread "))
@@ -29,7 +38,8 @@ def _thread_of(err: str) -> str:
 
 
 async def _pause(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    """Start a run without a reviewer: it stops at the first gate. The pending summary."""
+    """Start a run without a reviewer: it stops at the first gate, or at the first gates of
+    parallel steps. The pending summary."""
     code = await main.amain(helpers.run_argv())
     out = capsys.readouterr()
     assert code == runtime.EXIT_PENDING, out.err
@@ -72,25 +82,25 @@ async def test_a_run_stops_at_a_gate_and_says_what_awaits_review(
     summary = await _pause(capsys)
 
     assert summary["status"] == "pending"
-    (name,) = summary["gates"]
-    gate = team.GATES[name]
-    waiting = summary["gates"][name]
-    assert waiting["step"] == gate.after_step and waiting["round"] == 1
-    assert waiting["actions"] == [action.label for action in gate.actions]
-    assert len(waiting["records"]) == board.list_length
-    for record in waiting["records"]:
-        assert set(record["fields"]) == set(gate.fields)
+    # Every gate the graph itself waits at first, not only one of them.
+    assert summary["gates"] and sorted(summary["gates"]) == await _first_gates(board.list_length)
     template = json.loads(Path(summary["decisions_file"]).read_text(encoding="utf-8"))
-    assert template == {
-        name: [
+    assert sorted(template) == sorted(summary["gates"])
+    for name, waiting in summary["gates"].items():
+        gate = team.GATES[name]
+        assert waiting["step"] == gate.after_step and waiting["round"] == 1
+        assert waiting["actions"] == [action.label for action in gate.actions]
+        assert len(waiting["records"]) == board.list_length
+        for record in waiting["records"]:
+            assert set(record["fields"]) == set(gate.fields)
+        assert template[name] == [
             {"record": r["record"], "fields": r["fields"], "action": "", "feedback": ""}
             for r in waiting["records"]
         ]
-    }
+        assert board.calls_for_task(gate.triggers_step) == []
     thread_id = summary["thread_id"]
     expected = f"{PACKAGE} resume {thread_id} --decisions {summary['decisions_file']}"
     assert summary["resume"] == expected
-    assert board.calls_for_task(gate.triggers_step) == []
 
 
 async def test_resuming_without_decisions_keeps_the_run_waiting(
@@ -117,7 +127,6 @@ async def test_a_paused_run_resumes_in_a_new_process(
     summary = await _pause(capsys)
     thread_id = summary["thread_id"]
     finished = {call.task for call in board.calls}
-    (first_gate,) = summary["gates"]
     log = tmp_path / "calls.jsonl"
     env = {
         **os.environ,
@@ -148,17 +157,21 @@ async def test_a_paused_run_resumes_in_a_new_process(
         )
 
     assert done.returncode == runtime.EXIT_OK, done.stderr
+    ended = runtime.utc_now()
     state.TeamResult.model_validate(json.loads(done.stdout))
     calls = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert calls, "the new process called no model"
     assert not finished & {call["task"] for call in calls}, "finished steps ran again"
-    gate = team.GATES[first_gate]
-    triggered = next(call for call in calls if call["task"] == gate.triggers_step)
-    task = next(m["content"] for m in triggered["messages"] if m["type"] == "human")
-    marker = f"approved at gate {first_gate} (JSON):\n"
-    received, _ = json.JSONDecoder().raw_decode(task[task.index(marker) + len(marker) :])
-    approved = [r["fields"] for r in summary["gates"][first_gate]["records"]]
-    assert [{f: row[f] for f in gate.fields} for row in received] == approved
+    for name, waiting in summary["gates"].items():  # each gate the run first stopped at
+        if waiting["deadline"] and datetime.fromisoformat(waiting["deadline"]) <= ended:
+            continue  # a timeout of seconds: it may have passed, the timeout then applied
+        gate = team.GATES[name]
+        triggered = next(call for call in calls if call["task"] == gate.triggers_step)
+        task = next(m["content"] for m in triggered["messages"] if m["type"] == "human")
+        marker = f"approved at gate {name} (JSON):\n"
+        received, _ = json.JSONDecoder().raw_decode(task[task.index(marker) + len(marker) :])
+        approved = [r["fields"] for r in waiting["records"]]
+        assert [{f: row[f] for f in gate.fields} for row in received] == approved
 
 
 async def test_invalid_decisions_are_refused_before_anything_runs(
@@ -168,17 +181,20 @@ async def test_invalid_decisions_are_refused_before_anything_runs(
         pytest.skip(NO_GATES)
     summary = await _pause(capsys)
     thread_id = summary["thread_id"]
-    (name,) = summary["gates"]
-    first = summary["gates"][name]["records"][0]["record"]
+    first = {name: gate["records"][0]["record"] for name, gate in summary["gates"].items()}
     calls = len(board.calls)
-    bad = [{"record": "r999", "action": "approve"}, {"record": first, "action": "publish it"}]
-    path = helpers.write_decisions(tmp_path / "d.json", {name: bad, "no-such-gate": []})
+    bad = {
+        name: [{"record": "r999", "action": "approve"}, {"record": record, "action": "publish it"}]
+        for name, record in first.items()
+    }
+    path = helpers.write_decisions(tmp_path / "d.json", {**bad, "no-such-gate": []})
 
     assert await main.amain(["resume", thread_id, "--decisions", str(path)]) == 2
 
     err = capsys.readouterr().err
-    assert f"gate {name}: unknown record 'r999'" in err
-    assert f"record {first}: unknown action 'publish it'" in err
+    for name, record in first.items():  # every waiting gate's problems, all at once
+        assert f"gate {name}: unknown record 'r999'" in err
+        assert f"gate {name}: record {record}: unknown action 'publish it'" in err
     assert f"gate 'no-such-gate' is not waiting for review in thread {thread_id}" in err
     assert len(board.calls) == calls
     unreadable = tmp_path / "bad.json"

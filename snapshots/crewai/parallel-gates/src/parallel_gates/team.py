@@ -1,0 +1,179 @@
+"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .checks import InputSpec
+from .gates import GateSpec, RecordAction
+from .runtime import AgentSpec, StepSpec
+
+# name, slug, version
+NAME = "Vendor Onboarding Review"
+SLUG = "parallel-gates"
+VERSION = "1.1.0"
+
+# pipeline: the steps run as a CrewAI Flow (flow.py)
+MODE: Literal["hierarchy", "pipeline"] = "pipeline"
+
+# requiredSecrets: values are read from the environment, never written anywhere
+SECRETS: tuple[str, ...] = ()
+
+# requiredVariables
+VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "RISK_APPETITE")
+
+# inputs
+INPUTS: dict[str, InputSpec] = {
+    # inputs.vendor_name
+    "vendor_name": InputSpec(
+        type="string",
+        description="Legal name of the vendor, e.g. 'Acme Analytics Ltd'.",
+        required=True,
+        flag="--vendor-name",
+    ),
+    # inputs.contract_text
+    "contract_text": InputSpec(
+        type="string",
+        description="The vendor's proposed master services agreement, as plain text.",
+        required=True,
+        flag="--contract-text",
+    ),
+    # inputs.data_classes
+    "data_classes": InputSpec(
+        type="array",
+        description=("Kinds of data the vendor will process, e.g. ['customer PII', 'usage logs']."),
+        default=["customer PII"],
+        flag="--data-classes",
+    ),
+    # inputs.annual_value_usd
+    "annual_value_usd": InputSpec(
+        type="number",
+        description="Expected annual contract value in US dollars.",
+        flag="--annual-value-usd",
+    ),
+}
+
+
+# outputs: the final result of a run (the answer of FINAL_STEP)
+class TeamResult(BaseModel):
+    # outputs.redlines
+    redlines: list[Any] | None = Field(
+        default=None, description="Approved contract changes to send to the vendor."
+    )
+
+    # outputs.risk_register
+    risk_register: list[Any] | None = Field(
+        default=None, description="Security findings with the reviewer's triage."
+    )
+
+    # outputs.onboarding_decision
+    onboarding_decision: str | None = Field(
+        default=None, description="Go, go with conditions, or no-go, with the reasons."
+    )
+
+
+# agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey
+AGENTS: dict[str, AgentSpec] = {
+    # agents[0] procurement-lead
+    "procurement-lead": AgentSpec(method="procurement_lead"),
+    # agents[1] contract-analyst
+    "contract-analyst": AgentSpec(method="contract_analyst", reports_to="procurement-lead"),
+    # agents[2] security-analyst
+    "security-analyst": AgentSpec(method="security_analyst", reports_to="procurement-lead"),
+    # agents[3] onboarding-coordinator
+    "onboarding-coordinator": AgentSpec(
+        method="onboarding_coordinator", reports_to="procurement-lead"
+    ),
+}
+
+# pipeline[] in topological order, with the steps each one waits for
+PIPELINE: dict[str, StepSpec] = {
+    # pipeline[0] intake
+    "intake": StepSpec(agent_key="procurement-lead", label="Write the intake brief"),
+    # pipeline[1] contract-redlines
+    "contract-redlines": StepSpec(
+        agent_key="contract-analyst", label="Propose contract redlines", depends_on=("intake",)
+    ),
+    # pipeline[2] security-findings
+    "security-findings": StepSpec(
+        agent_key="security-analyst", label="Assess security findings", depends_on=("intake",)
+    ),
+    # pipeline[3] onboarding-decision
+    "onboarding-decision": StepSpec(
+        agent_key="onboarding-coordinator",
+        label="Write the onboarding decision",
+        depends_on=("contract-redlines", "security-findings"),
+    ),
+}
+# The step whose answer is the team's result (outputs): the last step nothing depends on.
+FINAL_STEP: str | None = "onboarding-decision"
+
+# gates[]
+GATES: dict[str, GateSpec] = {
+    # gates[0] redline-approval
+    "redline-approval": GateSpec(
+        name="redline-approval",
+        type="content_generation",
+        after_step="contract-redlines",
+        triggers_step="onboarding-decision",
+        fields=("clause", "proposed_text", "rationale"),
+        trigger="any_approved",
+        on_reject="rerun",
+        timeout_after="2d",
+        timeout_behaviour="escalate",
+    ),
+    # gates[1] risk-triage
+    "risk-triage": GateSpec(
+        name="risk-triage",
+        type="classification",
+        after_step="security-findings",
+        triggers_step="onboarding-decision",
+        fields=("finding_id", "finding", "severity", "mitigation"),
+        trigger="all_resolved",
+        on_reject="escalate",
+        actions=(
+            RecordAction(label="Accept risk", verb="approve"),
+            RecordAction(label="Not applicable", verb="skip"),
+            RecordAction(label="Needs mitigation", verb="reject"),
+        ),
+        timeout_after="4h",
+        timeout_behaviour="halt",
+    ),
+}
+
+
+# gates[0] redline-approval: a record of step contract-redlines
+class ContractRedlinesRecord(BaseModel):
+    clause: str
+    proposed_text: str
+    rationale: str
+
+
+# step contract-redlines answers with the records its gates review
+class ContractRedlinesRecords(BaseModel):
+    records: list[ContractRedlinesRecord]
+
+
+# gates[1] risk-triage: a record of step security-findings
+class SecurityFindingsRecord(BaseModel):
+    finding_id: str
+    finding: str
+    severity: str
+    mitigation: str
+
+
+# step security-findings answers with the records its gates review
+class SecurityFindingsRecords(BaseModel):
+    records: list[SecurityFindingsRecord]
+
+
+RECORD_MODELS: dict[str, type[BaseModel]] = {
+    "contract-redlines": ContractRedlinesRecords,
+    "security-findings": SecurityFindingsRecords,
+}
+
+# timeout.runMs, timeout.agentMs (not set: the defaults)
+RUN_TIMEOUT_MS = 30000
+AGENT_TIMEOUT_MS = 30000

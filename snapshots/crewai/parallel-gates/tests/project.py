@@ -1,0 +1,40 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from parallel_gates import (
+    checks,
+    crew,
+    delegation,
+    gates,
+    llms,
+    main,
+    models,
+    pipeline,
+    policy,
+    prompts,
+    redaction,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "parallel_gates"
+
+__all__ = [
+    "PACKAGE",
+    "checks",
+    "crew",
+    "delegation",
+    "gates",
+    "llms",
+    "main",
+    "models",
+    "pipeline",
+    "policy",
+    "prompts",
+    "redaction",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]

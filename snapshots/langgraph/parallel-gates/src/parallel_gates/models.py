@@ -1,0 +1,23 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them lazily."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+
+from .llms import ModelSpec, build_chat_model
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] procurement-lead: model anthropic:claude-sonnet-4-5
+    "procurement-lead": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[1] contract-analyst: model anthropic:claude-sonnet-4-5
+    "contract-analyst": ModelSpec(model="anthropic:claude-sonnet-4-5", timeout_s=30),
+    # agents[2] security-analyst: model openai:gpt-4.1
+    "security-analyst": ModelSpec(model="openai:gpt-4.1", timeout_s=30),
+    # agents[3] onboarding-coordinator: model anthropic:claude-haiku-4-5
+    "onboarding-coordinator": ModelSpec(model="anthropic:claude-haiku-4-5", timeout_s=30),
+}
+
+
+def model_for(agent_key: str) -> BaseChatModel:
+    """The model of one agent: the default of build_graph's model_for seam."""
+    return build_chat_model(agent_key, MODELS[agent_key])

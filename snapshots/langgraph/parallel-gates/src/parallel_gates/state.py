@@ -1,0 +1,111 @@
+"""The graph's state: the team's inputs and outputs as types, and what the nodes share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, NotRequired, Required, TypedDict
+
+from pydantic import BaseModel, Field
+
+from .runtime import GateStates, first_reason, merge
+
+# inputs: keys as written in the definition (the functional form allows any key)
+TeamInputs = TypedDict(  # noqa: UP013
+    "TeamInputs",
+    {
+        # inputs.vendor_name
+        "vendor_name": Required[str],
+        # inputs.contract_text
+        "contract_text": Required[str],
+        # inputs.data_classes
+        "data_classes": NotRequired[list[Any]],
+        # inputs.annual_value_usd
+        "annual_value_usd": NotRequired[float],
+    },
+)
+
+
+# outputs: the final result of a run (the answer of FINAL_STEP)
+class TeamResult(BaseModel):
+    """The team's result (outputs)."""
+
+    # outputs.redlines
+    redlines: list[Any] | None = Field(
+        default=None, description="Approved contract changes to send to the vendor."
+    )
+
+    # outputs.risk_register
+    risk_register: list[Any] | None = Field(
+        default=None, description="Security findings with the reviewer's triage."
+    )
+
+    # outputs.onboarding_decision
+    onboarding_decision: str | None = Field(
+        default=None, description="Go, go with conditions, or no-go, with the reasons."
+    )
+
+
+# gates[0] redline-approval: a record of step contract-redlines
+class ContractRedlinesRecord(BaseModel):
+    """One record a reviewer decides on."""
+
+    clause: str
+    proposed_text: str
+    rationale: str
+
+
+# step contract-redlines answers with the records its gates review
+class ContractRedlinesRecords(BaseModel):
+    """The records of one answer."""
+
+    records: list[ContractRedlinesRecord]
+
+
+# gates[1] risk-triage: a record of step security-findings
+class SecurityFindingsRecord(BaseModel):
+    """One record a reviewer decides on."""
+
+    finding_id: str
+    finding: str
+    severity: str
+    mitigation: str
+
+
+# step security-findings answers with the records its gates review
+class SecurityFindingsRecords(BaseModel):
+    """The records of one answer."""
+
+    records: list[SecurityFindingsRecord]
+
+
+# The structured answer of each step followed by gates (step key -> model).
+RECORD_MODELS: dict[str, type[BaseModel]] = {
+    "contract-redlines": ContractRedlinesRecords,
+    "security-findings": SecurityFindingsRecords,
+}
+
+
+class TeamInput(TypedDict):
+    """What a run starts with (the graph's input schema)."""
+
+    inputs: TeamInputs
+
+
+class TeamState(TypedDict, total=False):
+    """Shared by every node. The dicts keyed by step or gate are merged, so parallel steps
+    never collide; no secret value is ever stored here (state is checkpointed)."""
+
+    inputs: TeamInputs
+    answers: Annotated[dict[str, str], merge]
+    """Step key (or "team" in hierarchy mode) -> the answer, as text or JSON."""
+    records: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Step key -> the records of its latest answer (steps followed by gates)."""
+    approved: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Gate name -> the records it released: what its triggersStep receives."""
+    gates: Annotated[GateStates, merge]
+    """Gate name -> its review state (gates.GateState as data)."""
+    feedback: Annotated[dict[str, str], merge]
+    """Gate name -> the reviewers' feedback for a revision (onReject rerun / escalate)."""
+    halted: Annotated[str | None, first_reason]
+    """Why a gate halted the run; every node does nothing once it is set."""
+    result: dict[str, Any]
+    """The team's result (outputs, by key), set by finalize."""

@@ -1,0 +1,40 @@
+"""The package under test: the only test module that names it (generated)."""
+
+from parallel_gates import (
+    agents,
+    checks,
+    gates,
+    graph,
+    llms,
+    main,
+    models,
+    nodes,
+    policy,
+    prompts,
+    redaction,
+    runtime,
+    state,
+    team,
+    tools,
+)
+
+PACKAGE = "parallel_gates"
+
+__all__ = [
+    "PACKAGE",
+    "agents",
+    "checks",
+    "gates",
+    "graph",
+    "llms",
+    "main",
+    "models",
+    "nodes",
+    "policy",
+    "prompts",
+    "redaction",
+    "runtime",
+    "state",
+    "team",
+    "tools",
+]
