@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from importlib.resources import files
@@ -62,9 +63,16 @@ def test_env() -> dict[str, str]:
 
 
 def env_labels() -> list[str]:
-    """How the runner names every required environment variable when it is missing."""
+    """How the runner names every required environment variable when all are missing: with
+    MODEL unset, which provider's key it needs is not known, so none is named."""
+    chosen = os.environ.pop("MODEL", None)
+    try:
+        provider_needs = llms.required_env(models.MODELS)
+    finally:
+        if chosen is not None:
+            os.environ["MODEL"] = chosen
     labels: list[str] = []
-    for requirement in [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)]:
+    for requirement in [*team.SECRETS, *team.VARIABLES, *provider_needs]:
         label = requirement if isinstance(requirement, str) else " or ".join(requirement)
         if label not in labels:
             labels.append(label)
