@@ -57,7 +57,12 @@ function plural(n, word) {
 }
 
 function formatBytes(n) {
-  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Over the limit by a few bytes still rounds to "1.0 MiB": say the exact sizes. */
+function overLimit(n) {
+  return `${n.toLocaleString("en")} bytes; the limit is 1 MiB (${LIMIT.toLocaleString("en")} bytes)`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -198,7 +203,7 @@ async function validateNow() {
     state.valid = false;
     showDiagnostics([], false);
     clearProject("");
-    setStatus(`The definition is ${formatBytes(bodySize(body))}; the limit is 1 MiB.`, "bad");
+    setStatus(`The definition is ${overLimit(bodySize(body))}.`, "bad");
     return;
   }
   const ctl = (state.checkCtl = new AbortController());
@@ -220,9 +225,12 @@ async function validateNow() {
     setStatus(`Valid${data.warnings ? ` (${plural(data.warnings, "warning")})` : ""}.`, "ok");
     renderProject(data);
   } else if (problem === "lossy-export" && diagnostics) {
-    // Valid, but --strict refuses it for this target: the loss report says which fields.
+    // Valid, but Strict refuses it for this target: the loss report says which fields.
     state.valid = true;
-    showDiagnostics(diagnostics, true);
+    showDiagnostics(diagnostics, false);
+    if (!diagnostics.length) {
+      $("diagnostics").append(el("li", { class: "ok-line", text: "The definition has no problems; Strict stops the export because not every field is carried (see the loss report)." }));
+    }
     clearProject(problemText(data, res));
     if (data.loss) renderLoss(data.loss);
     setStatus(problemText(data, res), "bad");
@@ -558,7 +566,7 @@ async function createRepository(ev) {
 async function loadFile(file) {
   if (!file) return;
   if (file.size > LIMIT) {
-    setStatus(`${file.name} is ${formatBytes(file.size)}; the limit is 1 MiB.`, "bad");
+    setStatus(`${file.name} was not opened: it is ${overLimit(file.size)}.`, "bad");
     return;
   }
   const bytes = new Uint8Array(await file.arrayBuffer());

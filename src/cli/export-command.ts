@@ -50,7 +50,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   }
   if (!result.ok || !result.files) {
     if (result.loss) io.stderr.write(lossSummary(result.loss) + "\n");
-    if (result.failure) io.stderr.write(`envelope: ${result.failure}\n`);
+    if (result.failure) io.stderr.write(`envelope: --strict: ${result.failure}\n`);
     return EXIT.invalid;
   }
   const files = result.files;

@@ -83,6 +83,12 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 export type GitHubOutcome = { ok: true; result: PublishResult; code: 0 } | { ok: false; error: PublishError; code: number };
 
+/** The library's hints name no flags (the HTTP API shows them too); here the CLI's are added. */
+function cliHint(e: PublishError): string | undefined {
+  if (e.kind === "bad-credentials" && e.hint) return `${e.hint}; give the new one in GITHUB_TOKEN or with --token-stdin`;
+  return e.hint;
+}
+
 /**
  * Publishes, writing progress (and with --verbose one line per request) to stderr, and on
  * failure the message, hint and suggestions. Every line passes through the token redactor,
@@ -109,7 +115,8 @@ export async function publishWithProgress(files: FileSet, request: GitHubRequest
     if (!(e instanceof PublishError)) throw e;
     if (echoErrors) {
       io.stderr.write(redact(`envelope: github: ${printable(e.message)}\n`));
-      if (e.hint) io.stderr.write(redact(`  hint: ${printable(e.hint)}\n`));
+      const hint = cliHint(e);
+      if (hint) io.stderr.write(redact(`  hint: ${printable(hint)}\n`));
     }
     return { ok: false, error: e, code: exitCodeFor(e) };
   }
@@ -132,12 +139,13 @@ export function githubJson(outcome: GitHubOutcome, token: string): unknown {
   const redact = redactor(token);
   if (outcome.ok) return outcome.result;
   const e = outcome.error;
+  const hint = cliHint(e);
   return {
     error: {
       kind: e.kind,
       exitCode: outcome.code,
       message: redact(e.message),
-      hint: e.hint === undefined ? null : redact(e.hint),
+      hint: hint === undefined ? null : redact(hint),
       suggestions: e.details.suggestions ?? [],
       repository: e.details.repository ?? null,
       status: e.details.status ?? null,

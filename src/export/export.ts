@@ -22,7 +22,7 @@ export interface ExportResult {
   model?: TeamModel;
   loss?: LossEntry[];
   files?: FileSet;
-  /** Why a valid definition was not exported (strict loss). */
+  /** Why a valid definition was not exported (strict loss), without naming a flag: each caller says how strict was asked for. */
   failure?: string;
 }
 
@@ -40,7 +40,7 @@ export function exportDefinition(input: Uint8Array | string, target: ExportTarge
         diagnostics: result.diagnostics,
         model,
         loss,
-        failure: `--strict: ${lossy.length} field${lossy.length === 1 ? " is" : "s are"} not fully carried to ${target.title}: ${lossy.map((e) => e.field).join(", ")}`,
+        failure: `${lossy.length} field${lossy.length === 1 ? " is" : "s are"} not fully carried to ${target.title}: ${lossy.map((e) => e.field).join(", ")}`,
       };
     }
   }

@@ -26,7 +26,7 @@ export function classifyError(error: unknown, doing: string, repository?: LeftRe
     return new PublishError("bad-credentials", `GitHub rejected the token (401${said}) while ${doing}: it is wrong, expired or revoked.${afterCreate}`, {
       ...left,
       status,
-      hint: `create a new token and pass it in GITHUB_TOKEN or with --token-stdin; ${TOKEN_ADVICE}`,
+      hint: `create a new token; ${TOKEN_ADVICE}`, // no CLI flags: the HTTP API shows hints too
     });
   }
   if (isSecondaryRateLimit(error) || isPrimaryRateLimit(error)) {
@@ -57,7 +57,7 @@ export function classifyError(error: unknown, doing: string, repository?: LeftRe
     // @octokit/request reports a failed connection as a 500 without a response.
     return new PublishError("github-unavailable", `GitHub could not be reached (${oneLine(error.message)}) while ${doing}, even after retrying.${afterCreate}`, {
       ...left,
-      hint: "check the network, and --github-api-url / GITHUB_API_URL if set",
+      hint: "check the network, and the GitHub API URL in use (GITHUB_API_URL, or the CLI's --github-api-url)",
     });
   }
   if (status >= 500) {

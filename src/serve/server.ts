@@ -3,8 +3,8 @@
 // scale out behind any load balancer. CPU work runs in a bounded worker pool (pool.ts) with a
 // per-request time limit; answers are reused by content (cache.ts). Logs are one JSON line
 // per request (id, method, path, status, time) — never a body, a query string or a header.
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -107,6 +107,9 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     },
     return503OnClosing: true,
     forceCloseConnections: "idle",
+    // Requests that never became requests (a bad request line, headers too large, a body not
+    // sent in time) are answered as problem+json like every other error, and logged.
+    clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => answerClientError(err, socket, (line) => app.log.info(line, "request")),
     serverFactory: (handler) =>
       createHttpServer(
         {
@@ -281,11 +284,14 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     }
     const description = q.get("description") ?? undefined;
     if (description !== undefined && description.length > 350) throw new HttpProblem(400, "bad-request", "Bad request", "description is limited to 350 characters");
+    // Read before publishing starts: a bad value is the caller's 400, never a GitHub failure.
+    const isPrivate = flag(q, "private");
+    const strict = flag(q, "strict");
     const body = bodyOf(req);
     if (publishing >= settings.maxPublishes) throw new HttpProblem(503, "overloaded", "Server busy", "too many repositories are being created; try again shortly", {}, { "retry-after": "5" });
     publishing++;
     try {
-      const answer = (await run(reply, { kind: "export", body, target, strict: flag(q, "strict"), format: "files" })) as ExportAnswer;
+      const answer = (await run(reply, { kind: "export", body, target, strict, format: "files" })) as ExportAnswer;
       if (!answer.ok) throw refusal(answer);
       if (answer.format !== "files") throw new Error("unexpected answer");
       const files = new FileSet();
@@ -298,7 +304,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
           repository,
           token,
           apiUrl: githubApiUrl,
-          private: flag(q, "private"),
+          private: isPrivate,
           ...(description ? { description } : {}),
           message: exportCommitMessage(target),
           fetch: fetchWithDeadline,
@@ -318,10 +324,10 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
           if (e.details.suggestions) extra.suggestions = e.details.suggestions;
           if (e.details.repository) extra.repository = e.details.repository;
           const headers: Record<string, string> = e.kind === "bad-credentials" ? { "www-authenticate": 'Bearer realm="GitHub token", error="invalid_token"' } : {};
-          throw new HttpProblem(GITHUB_STATUS[e.kind], `github-${e.kind}`, "GitHub refused or failed", redact(e.message), extra, headers);
+          throw new HttpProblem(GITHUB_STATUS[e.kind], githubProblem(e.kind), "GitHub refused or failed", redact(e.message), extra, headers);
         }
         req.log.error({ err: { message: redact(String((e as Error).message)) } }, "publish failed");
-        throw new HttpProblem(502, "github-github-unavailable", "GitHub failed", "publishing failed unexpectedly; nothing can be said about the repository: check it before trying again", { kind: "github-unavailable" });
+        throw new HttpProblem(502, githubProblem("github-unavailable"), "GitHub failed", "publishing failed unexpectedly; nothing can be said about the repository: check it before trying again", { kind: "github-unavailable" });
       }
     } finally {
       publishing--;
@@ -360,6 +366,27 @@ function warnings(diagnostics: readonly Diagnostic[]): number {
   return diagnostics.filter((d) => d.severity === "warning").length;
 }
 
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "request-timeout", "the request was not received in time"],
+  HPE_HEADER_OVERFLOW: [431, "headers-too-large", "the request headers are too large"],
+};
+
+/** An answer written to the socket directly: Node's HTTP parser refused the request. */
+function answerClientError(err: Error & { code?: string }, socket: Socket, log: (line: object) => void): void {
+  if (err.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, detail] = CLIENT_ERRORS[err.code ?? ""] ?? [400, "bad-request", "the request is not valid HTTP"];
+  const title = STATUS_CODES[status] ?? "Bad Request";
+  const body = JSON.stringify({ type: PROBLEM_TYPE + code, title, status, detail });
+  log({ status, code: err.code ?? "" });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 function sendProblem(reply: FastifyReply, p: HttpProblem): FastifyReply {
   for (const [k, v] of Object.entries(p.headers)) reply.header(k, v);
   const body = { type: PROBLEM_TYPE + p.code, title: p.title, status: p.status, detail: p.message, requestId: reply.request.id, ...p.extra };
@@ -376,7 +403,7 @@ function refusal(answer: Extract<ExportAnswer, { ok: false }>): HttpProblem {
   if (answer.refusal === "malformed") return malformed(answer.diagnostics);
   if (answer.refusal === "lossy") {
     // A problem type's title stays the same for every occurrence (RFC 9457); the detail names the target and fields.
-    return new HttpProblem(422, "lossy-export", "Not every field is carried", answer.failure ?? "--strict: a field is not fully carried", { diagnostics: answer.diagnostics, ...(answer.loss ? { loss: answer.loss } : {}) });
+    return new HttpProblem(422, "lossy-export", "Not every field is carried", `strict=true: ${answer.failure ?? "a field is not fully carried"}`, { diagnostics: answer.diagnostics, ...(answer.loss ? { loss: answer.loss } : {}) });
   }
   const errors = answer.diagnostics.filter((d) => d.severity === "error").length;
   return new HttpProblem(422, "invalid-definition", "Invalid definition", `the definition has ${errors} error${errors === 1 ? "" : "s"}`, { diagnostics: answer.diagnostics });
@@ -397,9 +424,15 @@ function query(req: FastifyRequest, allowed: string[]): URLSearchParams {
 
 function flag(q: URLSearchParams, name: string): boolean {
   const v = q.get(name);
+  // As openapi.json lists them; an empty value is refused rather than guessed.
   if (v === null || v === "false" || v === "0") return false;
-  if (v === "true" || v === "1" || v === "") return true;
-  throw new HttpProblem(400, "bad-request", "Bad request", `${name} must be true or false`);
+  if (v === "true" || v === "1") return true;
+  throw new HttpProblem(400, "bad-request", "Bad request", `${name} must be true or false (or 1 or 0)`);
+}
+
+/** The problem type of a publish error: `github-<kind>`, without saying github twice. */
+function githubProblem(kind: PublishErrorKind): string {
+  return kind.startsWith("github-") ? kind : `github-${kind}`;
 }
 
 function targetOf(q: URLSearchParams): string {

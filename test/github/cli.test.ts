@@ -163,7 +163,7 @@ describe("usage errors: exit 2, nothing sent", () => {
 describe("each failure has its own exit code and a clear message", () => {
   const cases: Array<[string, number, FakeGitHubOptions, string, RegExp]> = [
     ["name taken", 20, { existing: ["me/x"] }, "me/x", /^envelope: github: me\/x already exists\n {2}hint: free names: me\/x-2, me\/x-3, me\/x-4$/m],
-    ["bad token", 21, { tokens: { other: { login: "me", scopes: ["repo"] } } }, "me/x", /^envelope: github: GitHub rejected the token \(401: Bad credentials\)/m],
+    ["bad token", 21, { tokens: { other: { login: "me", scopes: ["repo"] } } }, "me/x", /^envelope: github: GitHub rejected the token \(401: Bad credentials\)[^\n]*\n {2}hint: create a new token; .*; give the new one in GITHUB_TOKEN or with --token-stdin$/m],
     ["missing scope", 22, { tokens: { [TOKEN]: { login: "me", scopes: [] } } }, "me/x", /^envelope: github: the token lacks the scope public_repo; nothing was created$/m],
     ["owner not found", 23, {}, "ghost/x", /^envelope: github: there is no GitHub user or organization called ghost$/m],
     ["rate limited", 24, { faults: [primaryRateLimit("users/get-by-username")] }, "me/x", /^envelope: github: GitHub's rate limit stopped the publish/m],

@@ -67,7 +67,7 @@ describe("the token", () => {
     gh = await start({ tokens: { [TOKEN]: { login: "me", scopes: ["repo"], expired: true } } });
     const e = await failure(publishTo(gh, trickyFiles()), "bad-credentials");
     expect(e.message).toMatch(/^GitHub rejected the token \(401: Bad credentials\) while looking up me: it is wrong, expired or revoked\.$/);
-    expect(e.hint).toMatch(/GITHUB_TOKEN/);
+    expect(e.hint).toMatch(/^create a new token; a classic token needs/); // no CLI flags: the HTTP API shows it too
     expect(gh.requests).toHaveLength(1);
   });
 

@@ -71,6 +71,12 @@ describe("POST /v1/exports/github", () => {
     const invalid = await post(s, "/v1/exports/github?target=crewai&repository=me/x", '{"name": 1}', auth());
     expect(invalid.status).toBe(422);
     expect(invalid.json.diagnostics.length).toBeGreaterThan(0);
+    // A bad flag is the caller's 400, never a GitHub failure (it was read inside the publish).
+    for (const q of ["private=maybe", "private=", "strict=TRUE"]) {
+      const bad = await post(s, `/v1/exports/github?target=crewai&repository=me/x&${q}`, EXAMPLE, auth());
+      expect(bad.status, q).toBe(400);
+      expect(bad.json.type, q).toBe("urn:envelope-export:problem:bad-request");
+    }
     // Where the token goes is the server's setting, never the request's.
     expect((await post(s, "/v1/exports/github?target=crewai&repository=me/x&apiUrl=http://127.0.0.1:1", EXAMPLE, auth())).status).toBe(400);
     expect(gh.requests.length).toBe(before);
@@ -82,5 +88,20 @@ describe("POST /v1/exports/github", () => {
   });
   it("GET is 405", async () => {
     expect((await call(s, "GET", "/v1/exports/github", { unchecked: true })).status).toBe(405);
+  });
+});
+
+describe("POST /v1/exports/github when GitHub cannot be reached", () => {
+  it("502 github-unavailable, with advice for an API caller (no CLI flags)", async () => {
+    const offline = await serve({ githubApiUrl: "http://127.0.0.1:9", githubDelayScale: 0 });
+    try {
+      const a = await post(offline, "/v1/exports/github?target=crewai&repository=me/x", EXAMPLE, auth());
+      expect(a.status, a.text).toBe(502);
+      expect(a.json).toMatchObject({ type: "urn:envelope-export:problem:github-unavailable", kind: "github-unavailable" });
+      expect(a.json.hint).toContain("the GitHub API URL in use");
+      expect(a.json.hint).not.toMatch(/^check the network, and --/);
+    } finally {
+      await offline.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
 // captured, and call it through one function that checks every answer against the server's
 // own /openapi.json (status documented, media type documented, body valid against the schema).
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -117,6 +118,20 @@ export async function call(s: Served, method: string, pathAndQuery: string, opti
     expect(contract.violations.slice(before), `${method} ${pathAndQuery}`).toEqual([]);
   }
   return answer;
+}
+
+/** Bytes written to the server's socket as they are; everything it answers until it closes. */
+export function rawRequest(s: Served, request: string): Promise<string> {
+  const url = new URL(s.url);
+  const sock = connect(Number(url.port), url.hostname);
+  const text = new Promise<string>((resolve) => {
+    let data = "";
+    sock.on("data", (d) => (data += d.toString()));
+    sock.on("close", () => resolve(data));
+    sock.on("error", () => resolve(data));
+  });
+  sock.write(request);
+  return text;
 }
 
 export function post(s: Served, pathAndQuery: string, body: Uint8Array | string, headers: Record<string, string> = {}): Promise<Answer> {

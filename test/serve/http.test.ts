@@ -1,7 +1,6 @@
 // The HTTP API of `envelope serve`, route by route and error by error, over real HTTP. Every
 // answer is checked against the server's /openapi.json (helpers.ts `call`).
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +9,7 @@ import { validate } from "../../src/validate/validate.js";
 import { BODY_LIMIT } from "../../src/serve/settings.js";
 import { ROOT, runCli } from "../helpers/cli.js";
 import { validDefinitions } from "../helpers/export.js";
-import { bigTeam, call, contractOf, EXAMPLE, EXAMPLE_PATH, post, serve, type Served } from "./helpers.js";
+import { bigTeam, call, contractOf, EXAMPLE, EXAMPLE_PATH, post, rawRequest, serve, type Served } from "./helpers.js";
 
 let s: Served;
 beforeAll(async () => {
@@ -282,14 +281,7 @@ describe("limits", () => {
     expect(a.json.valid).toBe(true);
   });
   it("the Host header must name this machine when bound to loopback (DNS rebinding)", async () => {
-    const res = await new Promise<string>((resolve, reject) => {
-      const url = new URL(s.url);
-      const sock = connect(Number(url.port), url.hostname, () => sock.write("GET /healthz HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n"));
-      let data = "";
-      sock.on("data", (d) => (data += d.toString()));
-      sock.on("end", () => resolve(data));
-      sock.on("error", reject);
-    });
+    const res = await rawRequest(s, "GET /healthz HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n");
     expect(res).toMatch(/^HTTP\/1\.1 403/);
     expect(res).toContain("host-not-allowed");
     expect((await call(s, "GET", "/healthz", { headers: { host: "localhost" } })).status).toBe(200);
@@ -335,22 +327,24 @@ describe("a stressed server", () => {
   it("a slow client gets 408 and is closed, while others are served", async () => {
     const slow = await serve({ requestTimeoutMs: 400 });
     try {
-      const url = new URL(slow.url);
-      const sock = connect(Number(url.port), url.hostname);
-      const answer = new Promise<string>((resolve) => {
-        let data = "";
-        sock.on("data", (d) => (data += d.toString()));
-        sock.on("close", () => resolve(data));
-        sock.on("error", () => resolve(data));
-      });
-      await new Promise<void>((r) => sock.once("connect", () => r()));
-      sock.write(`POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
+      const answer = rawRequest(slow, `POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
       // While that client stalls, another is served.
       expect((await call(slow, "GET", "/healthz")).status).toBe(200);
-      expect(await answer).toMatch(/^HTTP\/1\.1 408/);
+      const text = await answer;
+      expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(text).toContain("Content-Type: application/problem+json");
+      expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toMatchObject({ type: "urn:envelope-export:problem:request-timeout", status: 408 });
     } finally {
       await slow.close();
     }
+  });
+  it("requests Node's parser refuses (bad request line, headers too large) are answered as problem+json", async () => {
+    const raw = (request: string) => rawRequest(s, request);
+    const badLine = await raw("GET ?x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    expect(badLine).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*Content-Type: application\/problem\+json/);
+    const huge = await raw(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(JSON.parse(huge.slice(huge.indexOf("\r\n\r\n") + 4))).toMatchObject({ type: "urn:envelope-export:problem:headers-too-large", status: 431 });
   });
   it("at the concurrency bound the extra requests get 503 with Retry-After; the rest succeed", async () => {
     const busy = await serve({ workers: 1, maxQueue: 0 });

@@ -132,11 +132,13 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       expect(asked).toEqual(["POST /v1/exports?target=crewai"]);
 
       await page.locator("#strict").check();
-      await expect.poll(() => status().textContent()).toMatch(/^Not every field is carried: --strict: \d+ fields are not fully carried to CrewAI: /);
+      await expect.poll(() => status().textContent()).toMatch(/^Not every field is carried: strict=true: \d+ fields are not fully carried to CrewAI: /);
       expect(await page.locator("#loss-body tr").count()).toBeGreaterThan(0);
       expect(await page.locator("#download").isDisabled()).toBe(true);
+      // The definition itself is fine: the problems list must not say otherwise, nor "No problems." alone.
+      await expect.poll(() => page.locator("#diagnostics").textContent()).toMatch(/^The definition has no problems; Strict stops the export/);
       await page.locator("#target-langgraph").check();
-      await expect.poll(() => status().textContent()).toMatch(/^Not every field is carried: --strict: \d+ fields are not fully carried to LangGraph: /);
+      await expect.poll(() => status().textContent()).toMatch(/^Not every field is carried: strict=true: \d+ fields are not fully carried to LangGraph: /);
       await page.locator("#target-crewai").check();
       await page.locator("#strict").uncheck();
       await expect.poll(() => status().textContent()).toBe("Valid.");
@@ -146,6 +148,11 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     }
     await page.locator("#source").fill(TEXT);
     await expect.poll(() => page.locator("#project-summary").textContent()).toMatch(/^Support Tier 1\.0\.0 → CrewAI/);
+    // Prism marks Markdown code spans with the class "code": they must not take the viewer's box style.
+    await openFile("README.md");
+    const spans = page.locator("#code .token.code");
+    expect(await spans.count()).toBeGreaterThan(0);
+    expect(await spans.first().evaluate((e) => window.getComputedStyle(e).paddingTop)).toBe("0px");
   });
 
   it("each target: its files; a file opens highlighted, and copy puts exactly its text on the clipboard", async () => {
