@@ -29,6 +29,20 @@ describe("envelope validate", () => {
     expect(r.stdout).toMatch(/hint: did you mean `prompt`\?/);
     expect(r.stdout).toMatch(/\n {2}4 \| {3}"slug": "Bad Slug",\n {6}\s+\^/);
   });
+  it("shows the source line under a JSON syntax error too, and a CRLF line without its \\r", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "envelope-cli-"));
+    const comma = join(dir, "comma.json");
+    writeFileSync(comma, '{\n  "name": "x",\n  "slug": "y",\n}\n');
+    const r = await runCli(["validate", comma]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${comma}:3:14: error E_JSON_SYNTAX`);
+    expect(r.stdout).toContain('\n  3 |   "slug": "y",\n                   ^\n');
+    const crlf = join(dir, "crlf.json");
+    writeFileSync(crlf, '{\r\n  "name": 5\r\n}\r\n');
+    const c = await runCli(["validate", crlf]);
+    expect(c.stdout).toContain('  2 |   "name": 5\n');
+    expect(c.stdout).not.toContain("\\u{d}");
+  });
   it("validates several files and reports each; exit reflects the worst", async () => {
     const r = await runCli(["validate", EXAMPLE, invalid, "--format", "json"]);
     expect(r.code).toBe(1);

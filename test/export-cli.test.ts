@@ -37,6 +37,18 @@ describe("envelope export --target crewai", () => {
     expect(json.target).toBe("crewai");
     expect(json.files.find((f: { path: string }) => f.path === "pyproject.toml").size).toBeGreaterThan(100);
     expect(json.loss.entries.length).toBeGreaterThan(40);
+    expect(json.exported).toBe(true);
+    // Refused (strict loss, or an invalid definition): still one JSON answer on stdout.
+    const strict = await runCli(["export", EXAMPLE, "--target", "crewai", "--dry-run", "--json", "--strict"]);
+    expect(strict.code).toBe(1);
+    expect(JSON.parse(strict.stdout)).toMatchObject({ target: "crewai", exported: false, reason: "strict", failure: expect.stringMatching(/^--strict: 1 field is not fully carried/) });
+    const bad = join(tmp(), "bad.json");
+    writeFileSync(bad, '{"name": 1}');
+    const invalid = await runCli(["export", bad, "--target", "crewai", "--dry-run", "--json"]);
+    expect(invalid.code).toBe(1);
+    const refused = JSON.parse(invalid.stdout);
+    expect(refused).toMatchObject({ exported: false, reason: "invalid", loss: null });
+    expect(refused.diagnostics.length).toBeGreaterThan(0);
   });
 
   it("refuses a non-empty directory unless --force, and never touches it", async () => {
@@ -48,6 +60,25 @@ describe("envelope export --target crewai", () => {
     expect(readdirSync(out)).toEqual(["notes.txt"]);
     expect((await runCli(["export", EXAMPLE, "--target", "crewai", "--out", out, "--force"])).code).toBe(0);
     expect(existsSync(join(out, "notes.txt"))).toBe(false);
+  });
+
+  it("an output that cannot be written: exit 2, a message naming the user's path, nothing left behind", async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, "file.txt"), "x");
+    for (const args of [["--zip", join(dir, "file.txt", "p.zip")], ["--out", join(dir, "file.txt", "p")]]) {
+      const r = await runCli(["export", EXAMPLE, "--target", "crewai", ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`envelope: cannot write ${args[1]}: a part of the path is a file, not a folder\n`);
+      expect(r.stderr).not.toContain(".envelope-");
+    }
+    const z = await runCli(["export", EXAMPLE, "--target", "crewai", "--zip", dir]);
+    expect(z.code).toBe(2);
+    expect(z.stderr).toContain(`${dir} is a directory; --zip takes a file name`);
+    // Like --out, --zip creates missing parent folders.
+    const nested = join(dir, "a", "b", "p.zip");
+    expect((await runCli(["export", EXAMPLE, "--target", "crewai", "--zip", nested])).code).toBe(0);
+    expect(statSync(nested).size).toBeGreaterThan(1000);
+    expect(readdirSync(dir).sort()).toEqual(["a", "file.txt"]);
   });
 
   it("--zip streams an archive that unpacks to the same files", async () => {
@@ -65,10 +96,15 @@ describe("envelope export --target crewai", () => {
     expect(statSync(zip).size).toBeGreaterThan(1000);
   });
 
-  it("--strict fails when a field is not fully carried, naming the fields", async () => {
+  it("--strict fails when a field is not fully carried, naming the fields; registry data is never fatal", async () => {
     const r = await runCli(["export", EXAMPLE, "--target", "crewai", "--dry-run", "--strict"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/--strict: \d+ fields? (is|are) not fully carried to CrewAI: .*pricing/);
+    // The manager's accessPolicy is approximated in CrewAI; pricing, tags… are only reported.
+    expect(r.stderr).toMatch(/--strict: 1 field is not fully carried to CrewAI: agents\[0\]\.accessPolicy\n/);
+    expect(r.stderr).toMatch(/^ {2}- pricing: registry-only/m);
+    // Every shipped definition that LangGraph carries whole passes strict, visibility (required) and all.
+    const lg = await runCli(["export", EXAMPLE, "--target", "langgraph", "--dry-run", "--strict"]);
+    expect(lg.code, lg.stderr).toBe(0);
   });
 
   it("an invalid definition exits 1 with diagnostics and writes nothing", async () => {

@@ -6,7 +6,7 @@ import { crc32, inflateRawSync } from "node:zlib";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileSet, UnsafePathError } from "../src/export/file-set.js";
-import { buildLossReport, UNMAPPED } from "../src/export/loss-report.js";
+import { buildLossReport, strictLoss, UNMAPPED } from "../src/export/loss-report.js";
 import { HELPERS } from "../src/export/render/helpers.js";
 import { createTemplateEnv } from "../src/export/render/template-env.js";
 import { OutputExistsError, writeDirectory } from "../src/export/sinks/directory.js";
@@ -211,5 +211,20 @@ describe("loss report", () => {
     expect(entries.find((e) => e.pointer === "/agents/0/key")).toMatchObject({ status: "approximated", detail: "key lead" });
     expect(entries.find((e) => e.pointer === "/pricing/model")).toMatchObject({ status: "dropped", detail: UNMAPPED });
     expect(entries.some((e) => e.pointer.startsWith("/tags/"))).toBe(false);
+  });
+  it("registry data is reported as not carried and never fails a strict export", () => {
+    const def = team({ tags: ["a"], visibility: "private" });
+    const model = normalize(JSON.stringify(def)).model!;
+    const entries = buildLossReport(def, [
+      { pattern: "/tags", status: "dropped", detail: "registry only", registryOnly: true },
+      { pattern: "/visibility", status: "dropped", detail: "registry only", registryOnly: true },
+      { pattern: "/agents/*/prompt", status: "approximated", detail: "reworded" },
+    ], model);
+    expect(entries.find((e) => e.pointer === "/tags")).toEqual({ pointer: "/tags", field: "tags", status: "dropped", detail: "registry only", registryOnly: true });
+    const fatal = strictLoss(entries).map((e) => e.field);
+    expect(fatal).toContain("agents[0].prompt");
+    expect(fatal).toContain("name"); // unmapped here: not carried, and not registry data
+    expect(fatal).not.toContain("tags");
+    expect(fatal).not.toContain("visibility");
   });
 });

@@ -23,6 +23,8 @@ describe("parseJsonWithPositions", () => {
     ['{"a": "x', "unterminated string", 1, 7],
     ['{"a": tru}', "expected a JSON value", 1, 7],
     ['{"a": 01}', "invalid number", 1, 7],
+    ['{"timeout": {"runMs": 1e400}}', "number out of range: 1e400", 1, 23],
+    ['[-1e999]', "number out of range: -1e999", 1, 2],
     ['{"a": "\\q"}', "invalid escape", 1, 8],
     ['{"a": 1} x', "after the end", 1, 10],
     ['{"a":\n  [1 2]}', "expected ',' or ']'", 2, 6],

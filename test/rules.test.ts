@@ -1,5 +1,6 @@
 // One passing and one failing case per semantic rule; fixtures.test.ts checks positions.
 import { describe, expect, it } from "vitest";
+import { editDistance, suggestName } from "../src/validate/suggest.js";
 import { agent, codesOf, diagnosticsOf, team } from "./helpers/definitions.js";
 
 const policy = (rules: unknown[], defaultAction = "deny") => ({ accessPolicyVersion: "1", defaultAction, rules });
@@ -220,6 +221,14 @@ describe("schema diagnostics", () => {
   it("suggests the right name for an unknown property", () => {
     const d = diagnosticsOf(team({ agents: [agent("a", { systemPrompt: "x" })] }));
     expect(d).toMatchObject([{ code: "E_UNKNOWN_PROPERTY", pointer: "/agents/0/systemPrompt", hint: "did you mean `prompt`?" }]);
+  });
+  it("a swapped pair of letters is one typo: `agnets` suggests `agents`", () => {
+    expect(suggestName("agnets", ["agents", "inputs", "outputs"])).toBe("agents");
+    expect(suggestName("pipleine", ["pipeline", "agents"])).toBe("pipeline");
+    expect(editDistance("agnets", "agents")).toBe(1);
+    expect(editDistance("kitten", "sitting")).toBe(3);
+    expect(editDistance("", "abc")).toBe(3);
+    expect(suggestName("zzzzzz", ["agents"])).toBeUndefined();
   });
   it("lists allowed values for an enum mismatch", () => {
     expect(diagnosticsOf(team({ visibility: "secret" }))).toMatchObject([{ code: "E_ENUM", hint: 'allowed: "public", "team", "private"' }]);

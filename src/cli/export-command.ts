@@ -1,6 +1,5 @@
 // `envelope export FILE --target T (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME) [--force] [--strict] [--json]`
-import { createWriteStream } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { exportDefinition } from "../export/export.js";
 import type { FileSet } from "../export/file-set.js";
@@ -51,19 +50,36 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   if (!result.ok || !result.files) {
     if (result.loss) io.stderr.write(lossSummary(result.loss) + "\n");
     if (result.failure) io.stderr.write(`envelope: --strict: ${result.failure}\n`);
+    if (opts.json) {
+      // A pipeline reading --json gets an answer on stdout either way (the text is on stderr).
+      const refused = {
+        target: target.name,
+        exported: false,
+        reason: result.failure !== undefined ? "strict" : "invalid",
+        diagnostics: result.diagnostics.map(({ file: _file, ...d }) => d),
+        loss: result.loss ? { counts: lossCounts(result.loss), entries: result.loss } : null,
+        ...(result.failure !== undefined ? { failure: `--strict: ${result.failure}` } : {}),
+      };
+      io.stdout.write(JSON.stringify(refused, null, 2) + "\n");
+    }
     return EXIT.invalid;
   }
   const files = result.files;
-  try {
-    if (opts.out && !opts.dryRun) await writeDirectory(files, opts.out, { force: opts.force });
-    if (opts.zip && !opts.dryRun) await writeZipFile(files, opts.zip, opts.force, result.model!.names.distribution);
-  } catch (e) {
-    // The output cannot be written (exists, permissions, disk): a clear message, exit 2.
-    if (e instanceof OutputExistsError || typeof (e as NodeJS.ErrnoException).code === "string") {
-      io.stderr.write(`envelope: ${(e as Error).message}\n`);
+  const outputs: Array<[string | undefined, () => Promise<void>]> = [
+    [opts.out, () => writeDirectory(files, opts.out!, { force: opts.force })],
+    [opts.zip, () => writeZipFile(files, opts.zip!, opts.force, result.model!.names.distribution)],
+  ];
+  for (const [path, write] of outputs) {
+    if (path === undefined || opts.dryRun) continue;
+    try {
+      await write();
+    } catch (e) {
+      // The output cannot be written (exists, permissions, disk): a clear message, exit 2.
+      if (e instanceof OutputExistsError) io.stderr.write(`envelope: ${e.message}\n`);
+      else if (typeof (e as NodeJS.ErrnoException).code === "string") io.stderr.write(`envelope: ${writeFailure(path, e as NodeJS.ErrnoException)}\n`);
+      else throw e;
       return EXIT.usage;
     }
-    throw e;
   }
   const loss = result.loss ?? [];
   let published: GitHubOutcome | undefined;
@@ -77,6 +93,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   if (opts.json) {
     const summary = {
       target: target.name,
+      exported: true,
       dryRun: opts.dryRun,
       out: opts.out ?? null,
       zip: opts.zip ?? null,
@@ -111,17 +128,39 @@ function writeWritten(io: Io, files: FileSet, opts: ExportCliOptions): void {
 async function writeZipFile(files: FileSet, path: string, force: boolean, rootName: string): Promise<void> {
   const target = resolve(path);
   const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory()) throw new OutputExistsError(`${path} is a directory; --zip takes a file name`);
   if (existing && !force) throw new OutputExistsError(`${path} already exists; pass --force to replace it`);
-  if (existing?.isDirectory()) throw new OutputExistsError(`${path} is a directory`);
+  // Like --out, missing parent folders are created.
+  await mkdir(dirname(target), { recursive: true });
   const temp = join(dirname(target), `.${basename(target)}.envelope-${process.pid}`);
-  const stream = createWriteStream(temp);
+  // Opened before anything is written, so a path that cannot be created is an error here,
+  // not an unhandled stream event later.
+  const handle = await open(temp, "w");
   try {
-    await writeZip(files, (chunk) => (stream.write(chunk) ? undefined : new Promise<void>((r) => stream.once("drain", () => r()))), `${rootName}/`);
-    await new Promise<void>((res, rej) => stream.end((err?: Error | null) => (err ? rej(err) : res())));
+    await writeZip(files, async (chunk) => void (await handle.write(chunk)), `${rootName}/`);
+    await handle.close();
     await rename(temp, target);
   } catch (e) {
-    stream.destroy();
+    await handle.close().catch(() => {});
     await rm(temp, { force: true });
     throw e;
   }
+}
+
+// System errors while writing the output, in words, naming the user's path (never a temporary one).
+const WRITE_ERRORS: Record<string, string> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  ENOTDIR: "a part of the path is a file, not a folder",
+  EEXIST: "a part of the path is a file, not a folder", // mkdir of a parent that is a file
+  EISDIR: "it is a directory",
+  ENAMETOOLONG: "the name is too long",
+};
+
+function writeFailure(path: string, e: NodeJS.ErrnoException): string {
+  const why = WRITE_ERRORS[e.code ?? ""] ?? e.message;
+  return `cannot write ${path}: ${why}`;
 }

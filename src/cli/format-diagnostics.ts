@@ -21,7 +21,7 @@ export function formatText(reports: FileReport[], style: Style): string {
       out.push(`${style.bold(printable(where))}: ${sev} ${style.dim(d.code)} ${printable(d.message)}`);
       if (d.pointer) out.push(`  ${style.dim("at")} ${printable(d.pointer)}`);
       const src = lines && d.line > 0 ? lines[d.line - 1] : undefined;
-      if (src !== undefined) out.push(...snippet(printable(src), d.column, d.line, style));
+      if (src !== undefined) out.push(...snippet(printable(src.replace(/\r$/, "")), d.column, d.line, style));
       if (d.hint) out.push(`  ${style.cyan("hint:")} ${printable(d.hint)}`);
     }
     const errors = r.diagnostics.filter((d) => d.severity === "error").length;
@@ -38,7 +38,7 @@ function plural(n: number, word: string): string {
 
 /** The source line around the column (long lines are cut) with a caret under the column. */
 function snippet(line: string, column: number, lineNo: number, style: Style): string[] {
-  const clean = line.replace(/\r$/, "").replace(/\t/g, " ");
+  const clean = line.replace(/\t/g, " "); // a CRLF file's \r is gone before printable() shows it
   const width = 100;
   let start = 0;
   if (clean.length > width) start = Math.max(0, Math.min(column - 1 - 40, clean.length - width));

@@ -51,7 +51,8 @@ Commands:
 
 Options:
   --strict          Treat warnings as errors; export also fails when a field is not
-                    fully carried to the target.
+                    fully carried to the target (registry data such as visibility or
+                    pricing is reported, never fatal).
   --target NAME     export: the framework to generate for: crewai or langgraph.
   --out DIR         export: the project directory.
   --zip FILE        export: a ZIP archive of the project.

@@ -37,6 +37,7 @@ export async function checkFile(file: string, strict: boolean): Promise<{ report
   }
   // The library's validate() is the one place that merges, promotes (--strict) and orders.
   const { valid, diagnostics, document } = validate(bytes, { strict, file: label });
-  if (!document) return { report: { file: label, valid, diagnostics } };
+  // Not JSON (or not UTF-8): the snippet still shows the line, decoded as well as it can be.
+  if (!document) return { report: { file: label, valid, diagnostics, text: new TextDecoder().decode(bytes) } };
   return { report: { file: label, valid, diagnostics, text: document.text }, document };
 }

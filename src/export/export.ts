@@ -5,7 +5,7 @@ import { modelFromDocument } from "../model/index.js";
 import type { TeamModel } from "../model/types.js";
 import { validate } from "../validate/validate.js";
 import type { FileSet } from "./file-set.js";
-import { buildLossReport, type LossEntry } from "./loss-report.js";
+import { buildLossReport, strictLoss, type LossEntry } from "./loss-report.js";
 import type { ExportTarget } from "./target.js";
 
 export interface ExportOptions {
@@ -32,7 +32,7 @@ export function exportDefinition(input: Uint8Array | string, target: ExportTarge
   const model = modelFromDocument(result.document);
   const loss = buildLossReport(result.document.parsed.value, target.fieldRules, model);
   if (options.strict) {
-    const lossy = loss.filter((e) => e.status !== "carried");
+    const lossy = strictLoss(loss);
     if (lossy.length) {
       return {
         ok: false,

@@ -13,6 +13,9 @@ export interface LossEntry {
   field: string;
   status: LossStatus;
   detail: string;
+  /** Registry data (visibility, pricing, tags…): no runtime reads it, here or in Envelope, so
+   * it is reported but never fails a strict export (visibility is required by the schema). */
+  registryOnly?: true;
 }
 
 export type FieldRule =
@@ -21,6 +24,7 @@ export type FieldRule =
       pattern: string;
       status: LossStatus;
       detail: string;
+      registryOnly?: true;
     }
   | {
       pattern: string;
@@ -91,14 +95,19 @@ function applyRules(
   pointer: string,
   tokens: readonly string[],
   model: TeamModel,
-): { status: LossStatus; detail: string } | undefined {
+): { status: LossStatus; detail: string; registryOnly?: true } | undefined {
   for (const { rule, segments } of rules) {
     if (!matches(segments, tokens)) continue;
-    if (!("resolve" in rule)) return { status: rule.status, detail: rule.detail };
+    if (!("resolve" in rule)) return rule.registryOnly ? { status: rule.status, detail: rule.detail, registryOnly: true } : { status: rule.status, detail: rule.detail };
     const outcome = rule.resolve(value, pointer, model);
     if (outcome) return outcome;
   }
   return undefined;
+}
+
+/** The entries a strict export refuses: not fully carried, and not registry data. */
+export function strictLoss(entries: readonly LossEntry[]): LossEntry[] {
+  return entries.filter((e) => e.status !== "carried" && !e.registryOnly);
 }
 
 export function lossCounts(entries: readonly LossEntry[]): Record<LossStatus, number> {

@@ -267,8 +267,12 @@ class Parser {
     if (!match) this.fail(`invalid number`, start);
     const next = this.text[this.pos + match[0].length];
     if (next !== undefined && /[0-9.eE+\-a-zA-Z]/.test(next)) this.fail("invalid number", start);
+    const value = Number(match[0]);
+    // JSON has no bound, but every reader of the definition holds numbers as doubles: 1e400
+    // would be Infinity (and null once written back as JSON), so it is refused here, at its place.
+    if (!Number.isFinite(value)) this.fail(`number out of range: ${match[0].length > 40 ? `${match[0].slice(0, 40)}…` : match[0]} is beyond what a double can hold`, start);
     this.pos += match[0].length;
-    return Number(match[0]);
+    return value;
   }
 
   private parseLiteral<T>(word: string, value: T): T {

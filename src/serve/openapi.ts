@@ -23,7 +23,7 @@ const strictParam = {
   name: "strict",
   in: "query",
   required: false,
-  description: "Warnings count as errors; for exports, a field that is not fully carried to the target fails the export (like `--strict`).",
+  description: "Warnings count as errors; for exports, a field that is not fully carried to the target fails the export, registry data excepted (like `--strict`).",
   schema: { type: "string", enum: ["true", "false", "1", "0"] },
 };
 
@@ -192,7 +192,13 @@ export function openApiDocument(): Record<string, unknown> {
           type: "object",
           required: ["pointer", "field", "status", "detail"],
           additionalProperties: false,
-          properties: { pointer: { type: "string" }, field: { type: "string" }, status: { enum: ["carried", "approximated", "dropped"] }, detail: { type: "string" } },
+          properties: {
+            pointer: { type: "string" },
+            field: { type: "string" },
+            status: { enum: ["carried", "approximated", "dropped"] },
+            detail: { type: "string" },
+            registryOnly: { const: true, description: "Registry data (visibility, pricing, tags…): reported, never fatal under strict=true." },
+          },
         },
         LossCounts: {
           type: "object",

@@ -39,16 +39,21 @@ const SYNONYMS: Record<string, string> = {
   schema: "$schema",
 };
 
-export function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+/** Edits from `a` to `b`: insert, delete, replace, or swap two neighbours ("agnets" → "agents" is one). */
+export function editDistance(a: string, b: string): number {
+  // Optimal string alignment: Levenshtein plus adjacent transpositions (three rows kept).
+  let before = Array.from({ length: b.length + 1 }, () => 0);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
     }
+    before = prev;
+    prev = row;
   }
   return prev[b.length]!;
 }
@@ -63,7 +68,7 @@ export function suggestName(name: string, allowed: readonly string[]): string | 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of allowed) {
-    const d = levenshtein(lower, candidate.toLowerCase());
+    const d = editDistance(lower, candidate.toLowerCase());
     if (d < bestDistance) {
       bestDistance = d;
       best = candidate;

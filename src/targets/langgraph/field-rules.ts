@@ -1,13 +1,12 @@
 // What the LangGraph target does with every definition field — the loss report's rules.
 // Ordered: the first matching pattern wins.
 import type { FieldRule } from "../../export/loss-report.js";
+import { registryRule, TEAM_REGISTRY_RULES } from "../python-common/registry-rules.js";
 import { parsePointer } from "../../read/json-pointer.js";
 import type { TeamModel } from "../../model/types.js";
 import { langchainProvider } from "./providers.js";
 
 const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
-
-const REGISTRY = "registry-only: no runtime reads it; kept in the provenance copy src/<package>/envelope.json";
 
 export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/$schema", status: "carried", detail: "provenance copy src/<package>/envelope.json" },
@@ -16,15 +15,7 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/version", status: "carried", detail: "pyproject version and team.VERSION" },
   { pattern: "/description", status: "carried", detail: "pyproject description, README, team.DESCRIPTION (the team task)" },
   { pattern: "/readme", status: "carried", detail: "TEAM.md, linked from the README" },
-  { pattern: "/changelog", status: "dropped", detail: REGISTRY },
-  { pattern: "/category", status: "dropped", detail: REGISTRY },
-  { pattern: "/tags", status: "dropped", detail: REGISTRY },
-  { pattern: "/visibility", status: "dropped", detail: REGISTRY },
-  { pattern: "/pricing", status: "dropped", detail: REGISTRY },
-  { pattern: "/icon", status: "dropped", detail: REGISTRY },
-  { pattern: "/forkable", status: "dropped", detail: REGISTRY },
-  { pattern: "/forkedFrom", status: "dropped", detail: REGISTRY },
-  { pattern: "/metadata", status: "dropped", detail: REGISTRY },
+  ...TEAM_REGISTRY_RULES,
   { pattern: "/timeout/runMs", status: "carried", detail: "team.RUN_TIMEOUT_MS: the runner's whole-run limit, model time summed over run and resumes (exit 124)" },
   { pattern: "/timeout/agentMs", status: "carried", detail: "team.AGENT_TIMEOUT_MS: model timeout and step-node timeout of agents without modelConfig.timeoutMs" },
   { pattern: "/inputs/*", status: "carried", detail: "state.TeamInputs and team.INPUTS: runner flags and --inputs JSON, checked (type, enum, required, default) before any model call" },
@@ -74,7 +65,7 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   },
   { pattern: "/agents/*/allowedHosts", status: "carried", detail: "team.POLICIES, enforced by the agent's http_request tool" },
   { pattern: "/agents/*/accessPolicy", status: "carried", detail: "team.POLICIES, enforced by the agent's http_request tool" },
-  { pattern: "/agents/*/metadata", status: "dropped", detail: REGISTRY },
+  registryRule("/agents/*/metadata"),
   { pattern: "/pipeline", status: "carried", detail: "graph.py: a StateGraph node per step; a join waits for every dependency; parallel steps share a super-step" },
   {
     pattern: "/gates/*",
