@@ -10,7 +10,7 @@ import { buildLossReport, strictLoss, UNMAPPED } from "../src/export/loss-report
 import { HELPERS } from "../src/export/render/helpers.js";
 import { createTemplateEnv } from "../src/export/render/template-env.js";
 import { OutputExistsError, writeDirectory } from "../src/export/sinks/directory.js";
-import { writeZip } from "../src/export/sinks/zip.js";
+import { writeZip, zipCacheStats } from "../src/export/sinks/zip.js";
 import { pyStr } from "../src/export/escape/python.js";
 import { normalize } from "../src/model/index.js";
 import { team } from "./helpers/definitions.js";
@@ -127,8 +127,11 @@ print(json.dumps([[i.filename, (i.external_attr >> 16) & 0o777, z.read(i).hex()]
     };
     const first = await zipOf(a);
     expect(first.content.equals(a)).toBe(true);
-    expect((await zipOf(a)).zip.equals(first.zip)).toBe(true); // from the cache: the same archive
+    const hits = zipCacheStats.hits;
+    expect((await zipOf(a)).zip.equals(first.zip)).toBe(true);
+    expect(zipCacheStats.hits).toBe(hits + 1); // reused, and the same archive
     expect((await zipOf(b)).content.equals(b)).toBe(true); // same key, other bytes: packed anew
+    expect(zipCacheStats.hits).toBe(hits + 1);
     expect((await zipOf(a)).content.equals(a)).toBe(true);
   });
 });

@@ -595,7 +595,8 @@ async function loadTargets() {
     input.addEventListener("change", () => {
       if (!input.checked) return;
       state.target = t.name;
-      if (state.valid) validateNow();
+      // Checked again whatever the last answer was (it may have been a 503 or no answer).
+      if (source.value.trim()) validateNow();
     });
     box.append(el("label", { for: `target-${t.name}` }, input, t.title));
   }

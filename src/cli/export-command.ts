@@ -137,7 +137,21 @@ async function writeZipFile(files: FileSet, path: string, force: boolean, rootNa
   // not an unhandled stream event later.
   const handle = await open(temp, "w");
   try {
-    await writeZip(files, async (chunk) => void (await handle.write(chunk)), `${rootName}/`);
+    // The sink hands over small pieces (headers, names, data): written in 64 kB batches.
+    let pending: Uint8Array[] = [];
+    let size = 0;
+    const flush = async () => {
+      const batch = Buffer.concat(pending, size);
+      pending = [];
+      size = 0;
+      for (let at = 0; at < batch.length; ) at += (await handle.write(batch, at)).bytesWritten;
+    };
+    await writeZip(files, async (chunk) => {
+      pending.push(chunk);
+      size += chunk.length;
+      if (size >= 64 * 1024) await flush();
+    }, `${rootName}/`);
+    await flush();
     await handle.close();
     await rename(temp, target);
   } catch (e) {

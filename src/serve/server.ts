@@ -373,7 +373,10 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
 
 /** An answer written to the socket directly: Node's HTTP parser refused the request. */
 function answerClientError(err: Error & { code?: string }, socket: Socket, log: (line: object) => void): void {
-  if (err.code === "ECONNRESET" || !socket.writable) {
+  // As Node's own handler: nothing is written into a response already under way (a zip
+  // streaming on a kept-alive connection), and the socket is closed in every case.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (err.code === "ECONNRESET" || !socket.writable || inFlight) {
     socket.destroy();
     return;
   }
@@ -385,6 +388,7 @@ function answerClientError(err: Error & { code?: string }, socket: Socket, log: 
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  socket.destroySoon(); // a client that never closes its side does not keep the socket
 }
 
 function sendProblem(reply: FastifyReply, p: HttpProblem): FastifyReply {

@@ -42,7 +42,7 @@ const SYNONYMS: Record<string, string> = {
 /** Edits from `a` to `b`: insert, delete, replace, or swap two neighbours ("agnets" → "agents" is one). */
 export function editDistance(a: string, b: string): number {
   // Optimal string alignment: Levenshtein plus adjacent transpositions (three rows kept).
-  let before = Array.from({ length: b.length + 1 }, () => 0);
+  let before: number[] = []; // the row two back, read only from the second row on
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

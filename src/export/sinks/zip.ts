@@ -38,6 +38,8 @@ const packedStatics = new WeakMap<Uint8Array, Packed>();
 const PACKED_CACHE_BYTES = 8 * 1024 * 1024;
 const packedByContent = new Map<string, { bytes: Uint8Array; packed: Packed }>();
 let packedCacheBytes = 0;
+/** How often compressed bytes were reused (tests read it: same bytes out either way). */
+export const zipCacheStats = { hits: 0 };
 const held = (e: { bytes: Uint8Array; packed: Packed }) => e.bytes.length + (e.packed.stored ? 0 : e.packed.data.length);
 
 function pack(bytes: Uint8Array, crc = crc32(bytes) >>> 0): Packed {
@@ -53,6 +55,7 @@ function packRemembered(bytes: Uint8Array): Packed {
   const key = `${crc}:${bytes.length}`;
   const hit = packedByContent.get(key);
   if (hit && Buffer.compare(hit.bytes, bytes) === 0) {
+    zipCacheStats.hits++;
     packedByContent.delete(key); // re-insert: Map order is the recency order
     packedByContent.set(key, hit);
     return hit.packed;
@@ -85,7 +88,7 @@ export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => voi
     let packed: Packed;
     if (entry.verbatim) {
       packed = packedStatics.get(entry.bytes) ?? pack(entry.bytes);
-      packedStatics.set(entry.bytes, packed);
+      if (!packedStatics.has(entry.bytes)) packedStatics.set(entry.bytes, packed);
     } else {
       packed = packRemembered(entry.bytes);
     }
