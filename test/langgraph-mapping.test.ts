@@ -2,19 +2,12 @@
 // (The generated projects' own tests, run in test/e2e, prove the behaviour on LangGraph.)
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { exportDefinition } from "../src/export/export.js";
 import { UNMAPPED } from "../src/export/loss-report.js";
-import { langgraphTarget } from "../src/targets/langgraph/index.js";
 import { ROOT } from "./helpers/cli.js";
 import { agent, team } from "./helpers/definitions.js";
-import { validDefinitions } from "./helpers/export.js";
+import { exportFor, validDefinitions } from "./helpers/export.js";
 
-function exportOf(source: string | object) {
-  const text = typeof source === "string" ? readFileSync(ROOT + source, "utf8") : JSON.stringify(source, null, 2);
-  const r = exportDefinition(text, langgraphTarget);
-  if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
-  return { files: r.files!, loss: r.loss!, model: r.model!, text: (p: string) => r.files!.text(p) ?? "" };
-}
+const exportOf = (source: string | object) => exportFor(source, "langgraph");
 
 const support = exportOf("examples/support-tier.envelope.json");
 const panel = exportOf("test/fixtures/valid/investment-due-diligence-panel.envelope.json");

@@ -2,20 +2,16 @@
 // with gates, and where the loss report says the schedule went.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { exportDefinition } from "../src/export/export.js";
-import { TARGETS } from "../src/targets/index.js";
 import { ROOT } from "./helpers/cli.js";
 import { team } from "./helpers/definitions.js";
+import { exportFor } from "./helpers/export.js";
 
 const STATE_DIRS: Record<string, string> = { crewai: ".envelope-runs", langgraph: ".envelope" };
 
-function exportOf(definition: object, target: string) {
-  const r = exportDefinition(JSON.stringify(definition), TARGETS[target]!);
-  if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
-  return { loss: r.loss!, text: (p: string) => r.files!.text(p) ?? "" };
-}
+const exportOf = exportFor;
 
 const fixture = (name: string) => JSON.parse(readFileSync(`${ROOT}test/fixtures/valid/${name}.envelope.json`, "utf8"));
+const STATE_DIR_LINES: Record<string, string> = { crewai: 'STATE_DIR = ".envelope-runs"', langgraph: 'STATE_DIR = Path(".envelope")' };
 
 describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
   it("a scheduled team with gates keeps a stopped run's state as a workflow artifact", () => {
@@ -26,6 +22,14 @@ describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
     expect(gated.text("README.md")).toContain("as the artifact `run-state`");
     const ungated = exportOf(fixture("weekly-pipeline-review"), target);
     expect(ungated.text(".github/workflows/scheduled-run.yml")).not.toContain("upload-artifact");
+  });
+
+  it("the workflow keeps the state directory the runner uses, and passes MODEL with every key for agents on MODEL", () => {
+    const x = exportOf(team({ schedule: { type: "cron", cron: "0 7 * * MON" } }), target);
+    expect(x.text("src/test_team/main.py")).toContain(`\n${STATE_DIR_LINES[target]}\n`);
+    expect(STATE_DIR_LINES[target]).toContain(`"${STATE_DIRS[target]}"`);
+    const wf = x.text(".github/workflows/scheduled-run.yml");
+    for (const name of ["MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "MISTRAL_API_KEY"]) expect(wf).toContain(`          ${name}: \${{ secrets.${name} }}`);
   });
 
   it("schedule.type says where it went: the workflow only for cron", () => {

@@ -24,3 +24,11 @@ export function exportFile(path: string, target: string): FileSet {
   if (!result.ok || !result.files) throw new Error(`export of ${path} failed: ${JSON.stringify(result.diagnostics.filter((d) => d.severity === "error"))}${result.failure ?? ""}`);
   return result.files;
 }
+
+/** A definition (a repository path or an object) exported for `target`, refused loudly. */
+export function exportFor(source: string | object, target: string) {
+  const text = typeof source === "string" ? readFileSync(ROOT + source, "utf8") : JSON.stringify(source, null, 2);
+  const r = exportDefinition(text, TARGETS[target]!);
+  if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+  return { files: r.files!, loss: r.loss!, model: r.model!, text: (p: string) => r.files!.text(p) ?? "" };
+}

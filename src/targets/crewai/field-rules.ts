@@ -1,7 +1,7 @@
 // What the CrewAI target does with every definition field — the loss report's rules.
 // Ordered: the first matching pattern wins.
 import type { FieldRule } from "../../export/loss-report.js";
-import { registryRule, TEAM_REGISTRY_RULES } from "../python-common/registry-rules.js";
+import { registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES } from "../python-common/shared-field-rules.js";
 import { parsePointer } from "../../read/json-pointer.js";
 import { isProvider } from "../../model/providers.js";
 import type { TeamModel } from "../../model/types.js";
@@ -96,15 +96,7 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
     // recordActions is listed action by action, field by field (the rules above).
     resolve: (_v, pointer) => (pointer.endsWith("/recordActions") ? undefined : { status: "carried", detail: "team.GATES, enforced by gates.py in the flow" }),
   },
-  {
-    pattern: "/schedule/type",
-    resolve: (v) =>
-      v === "event" || v === "condition"
-        ? { status: "approximated", detail: `the export has no ${v === "event" ? "webhook receiver" : "scheduler"}: the team runs on demand, as the README says` }
-        : v === "cron"
-          ? { status: "carried", detail: "README, and .github/workflows/scheduled-run.yml" }
-          : { status: "carried", detail: "README: the team runs when you start it" },
-  },
+  SCHEDULE_TYPE_RULE,
   { pattern: "/schedule/cron", status: "carried", detail: ".github/workflows/scheduled-run.yml `schedule`, and described in words in the README" },
   { pattern: "/schedule/label", status: "carried", detail: "README" },
   { pattern: "/schedule/webhookSecret", status: "dropped", detail: "event triggers need a webhook receiver, which the export does not include" },

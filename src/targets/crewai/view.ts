@@ -6,6 +6,7 @@ import {
   finalStepOf,
   flaggedInputsView,
   runCommandView,
+  workflowEnvNames,
   MAX_REVIEW_ROUNDS,
   gatesView,
   lossSummary,
@@ -246,15 +247,11 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
     scheduleWords: scheduleWords(model.schedule),
-    envNames: [
-      ...new Set([
-        ...model.secrets.map((s) => s.name),
-        ...model.variables.map((v) => v.name),
-        ...providerKeys.map((p) => p.keys[0]!),
-        // MODEL names its provider only at run time: every key the runner knows may be it.
-        ...(withoutModel.length ? ["MODEL", ...Object.values(CREWAI_PROVIDERS).flatMap((p) => p.keys)] : []),
-      ]),
-    ],
+    envNames: workflowEnvNames(
+      model,
+      providerKeys.map((p) => p.keys[0]!),
+      Object.values(CREWAI_PROVIDERS).flatMap((p) => p.keys),
+    ),
     stateDir: ".envelope-runs",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),

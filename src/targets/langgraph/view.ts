@@ -6,6 +6,7 @@ import {
   finalStepOf,
   flaggedInputsView,
   runCommandView,
+  workflowEnvNames,
   MAX_REVIEW_ROUNDS,
   gatesView,
   lossSummary,
@@ -21,7 +22,7 @@ import {
   type OutputView,
   type RecordStepView,
 } from "../python-common/team-view.js";
-import { DEFAULT_PROVIDER, langchainModelId, langchainProvider } from "./providers.js";
+import { DEFAULT_PROVIDER, LANGCHAIN_PROVIDERS, langchainModelId, langchainProvider } from "./providers.js";
 
 export interface PolicyRuleView {
   ref: string;
@@ -241,13 +242,11 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
     scheduleWords: scheduleWords(model.schedule),
-    envNames: [
-      ...new Set([
-        ...model.secrets.map((s) => s.name),
-        ...model.variables.map((v) => v.name),
-        ...providerKeys.map((p) => p.keys[0]!),
-      ]),
-    ],
+    envNames: workflowEnvNames(
+      model,
+      providerKeys.map((p) => p.keys[0]!),
+      Object.values(LANGCHAIN_PROVIDERS).flatMap((p) => p.keys),
+    ),
     stateDir: ".envelope",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),

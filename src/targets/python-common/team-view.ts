@@ -76,6 +76,16 @@ export function flaggedInputsView(model: TeamModel): FlaggedInputView[] {
   return inputsView(model).map((input, i) => ({ ...input, flag: flags[i] ?? "", hasFlag: flags[i] !== undefined, flagSafe: flags[i] !== undefined && input.flagSafe }));
 }
 
+/**
+ * The names the scheduled workflow passes from repository secrets: requiredSecrets,
+ * requiredVariables, the declared models' keys, and for agents on MODEL, MODEL with every
+ * key the target knows (MODEL names its provider only at run time).
+ */
+export function workflowEnvNames(model: TeamModel, declaredKeys: readonly string[], everyKey: readonly string[]): string[] {
+  const onModel = model.agents.some((a) => !a.llm);
+  return [...new Set([...model.secrets.map((s) => s.name), ...model.variables.map((v) => v.name), ...declaredKeys, ...(onModel ? ["MODEL", ...everyKey] : [])])];
+}
+
 /** Review rounds per gate: `MAX_ROUNDS` of templates/python-common/static/src/PKG/gates.py (a test keeps them equal). */
 export const MAX_REVIEW_ROUNDS = 3;
 

@@ -586,14 +586,21 @@ def test_the_printed_resume_command_finds_the_run_where_it_was_kept(
     fake_models: FakeModels,
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     if not team.GATES:
         pytest.skip("the team has no gates: a run never waits for review")
+    # One required name lives only in the env file: a resume without --env-file would miss it.
     env_file = tmp_path / "team.env"
-    env_file.write_text("", encoding="utf-8")
+    only_in_file = [*team.SECRETS, *team.VARIABLES][:1]
+    env_file.write_text("".join(f"{n}={team_env[n]}\n" for n in only_in_file), encoding="utf-8")
+    for name in only_in_file:
+        monkeypatch.delenv(name)
     argv = [*helpers.run_argv(), "--state-dir", "kept runs", "--env-file", str(env_file)]
     assert main.main(argv) == runtime.EXIT_PENDING
     pending = json.loads(capsys.readouterr().out)
+    for name in only_in_file:
+        monkeypatch.delenv(name)  # the run loaded it from the file into this process
 
     words = shlex.split(pending["resume"])
     assert words[:3] == [PACKAGE, "resume", pending["run_id"]]

@@ -29,6 +29,11 @@ def invalid_cases() -> list[tuple[str, list[str], str]]:
         # Python's json reads NaN; it is no JSON, and the model would be sent invalid JSON.
         ("nan", ["--inputs", '{"n": NaN}'], "--inputs is not valid JSON: NaN is not JSON"),
         (
+            "overflow",
+            ["--inputs", '{"n": [1e999]}'],
+            "--inputs is not valid JSON: 1e999 is out of range",
+        ),
+        (
             "env-file",
             [*with_inputs({}), "--env-file", "no-such.env"],
             "--env-file: no such file 'no-such.env'",
@@ -50,12 +55,15 @@ def invalid_cases() -> list[tuple[str, list[str], str]]:
             cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
         if spec.type in ("number", "boolean") and spec.flag is not None:
             cases.append((f"{name}-flag", [spec.flag, "many"], f"{spec.flag}: expected"))
+            # Broken --inputs JSON does not hide a bad flag.
+            argv = ["--inputs", "{oops", spec.flag, "many"]
+            cases.append((f"{name}-flag-and-bad-json", argv, f"{spec.flag}: expected"))
             # A bad flag does not hide the other problems: all are reported at once.
-            for other in required[:1]:
-                if other != name:
-                    problem = f"input {other!r} is required"
-                    argv = [*with_inputs({}, drop=other), spec.flag, "many"]
-                    cases.append((f"{name}-flag-and-{other}-required", argv, problem))
+            if required and required[0] != name:
+                other = required[0]
+                problem = f"input {other!r} is required"
+                argv = [*with_inputs({}, drop=other), spec.flag, "many"]
+                cases.append((f"{name}-flag-and-{other}-required", argv, problem))
         if spec.type == "number" and spec.flag is not None:
             problem = f"{spec.flag}: expected a finite number"
             cases.append((f"{name}-flag-inf", [spec.flag, "inf"], problem))

@@ -60,31 +60,26 @@ def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
     if os.environ.get(FACTORY_ENV):
         return []
     needed: list[EnvRequirement] = []
+    model_set = bool(os.environ.get("MODEL", "").strip())
     for spec in models.values():
         requirements: list[EnvRequirement | None] = []
         if spec.model is None:
             requirements.append("MODEL")
-            chosen = os.environ.get("MODEL", "").strip()
-            if chosen:
-                requirements.append(PROVIDER_KEYS.get(provider(_slash_spelling(chosen))))
-        else:
-            requirements.append(PROVIDER_KEYS.get(provider(spec.model)))
+        if spec.model is not None or model_set:
+            requirements.append(PROVIDER_KEYS.get(provider(model_id(spec))))
         for requirement in requirements:
             if requirement is not None and requirement not in needed:
                 needed.append(requirement)
     return needed
 
 
-def _slash_spelling(value: str) -> str:
-    """`provider/model`; the definition's `provider:model` spelling is accepted too."""
-    head, sep, tail = value.partition(":")
-    return f"{head}/{tail}" if sep and "/" not in head else value
-
-
 def model_id(spec: ModelSpec) -> str:
     if spec.model is not None:
         return spec.model
-    return _slash_spelling(os.environ["MODEL"].strip())
+    value = os.environ["MODEL"].strip()
+    # Accept the definition's `provider:model` spelling too.
+    head, sep, tail = value.partition(":")
+    return f"{head}/{tail}" if sep and "/" not in head else value
 
 
 def _factory() -> Callable[[str, ModelSpec], BaseLLM] | None:

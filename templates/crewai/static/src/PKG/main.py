@@ -137,16 +137,6 @@ def _secret_values() -> list[str]:
     return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
 
 
-def _options(args: argparse.Namespace) -> list[str]:
-    """The options a later command needs to find this run: its state and its .env."""
-    options: list[str] = []
-    if args.state_dir != STATE_DIR:
-        options += ["--state-dir", args.state_dir]
-    if args.env_file is not None:
-        options += ["--env-file", args.env_file]
-    return options
-
-
 def _run_flow(run: RunState, store: RunStore, args: argparse.Namespace, reviewer: Reviewer) -> int:
     verbose: bool = args.verbose
     _activate_prompts(run.inputs)
@@ -168,10 +158,11 @@ def _run_flow(run: RunState, store: RunStore, args: argparse.Namespace, reviewer
         store.save(run)
         print(f"Run failed: {run.message}", file=sys.stderr)
         return runtime.EXIT_FAILED
-    return _finish(run, store, _options(args))
+    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
+    return _finish(run, store, options)
 
 
-def _finish(run: RunState, store: RunStore, options: Sequence[str] = ()) -> int:
+def _finish(run: RunState, store: RunStore, options: Sequence[str]) -> int:
     if run.status == "halted":
         store.save(run)
         print(f"Run {run.run_id} halted: {run.message}", file=sys.stderr)
@@ -214,8 +205,10 @@ def _pending_summary(run: RunState, store: RunStore, options: Sequence[str]) -> 
         "run_id": run.run_id,
         "gates": waiting,
         "decisions_file": str(template),
+        # Relative to where the runner ran (the store keeps an absolute path): the command
+        # still works where the state is copied with the project, e.g. from a CI artifact.
         "resume": shlex.join(
-            [COMMAND, "resume", run.run_id, "--decisions", str(template), *options]
+            [COMMAND, "resume", run.run_id, "--decisions", os.path.relpath(template), *options]
         ),
     }
 

@@ -183,6 +183,8 @@ class Runner:
         self.graph = graph.build_graph(checkpointer=saver)
         self.log = log
         self.args = args
+        # What a later `resume` needs to find this run: its state and its .env.
+        self._options = checks.resume_options(str(args.state_dir), str(STATE_DIR), args.env_file)
 
     async def drive(self, thread_id: str, payload: Any) -> int:
         """Advance the thread until it ends, halts or waits for a review nobody gives now."""
@@ -258,15 +260,6 @@ class Runner:
         reviewer: Reviewer = TerminalReviewer()
         return collect_decisions(snapshot, reviewer)
 
-    def _options(self) -> list[str]:
-        """The options a later command needs to find this run: its state and its .env."""
-        options: list[str] = []
-        if self.args.state_dir != STATE_DIR:
-            options += ["--state-dir", str(self.args.state_dir)]
-        if self.args.env_file is not None:
-            options += ["--env-file", self.args.env_file]
-        return options
-
     def _report_pending(self, thread_id: str, interrupts: Sequence[Interrupt]) -> None:
         """Print what awaits review and write a decisions file to fill in."""
         waiting = {request["gate"]: request for request in (i.value for i in interrupts)}
@@ -298,7 +291,7 @@ class Runner:
             },
             "decisions_file": str(path),
             "resume": shlex.join(
-                [COMMAND, "resume", thread_id, "--decisions", str(path), *self._options()]
+                [COMMAND, "resume", thread_id, "--decisions", str(path), *self._options]
             ),
         }
         print(json.dumps(summary, indent=2, ensure_ascii=False))

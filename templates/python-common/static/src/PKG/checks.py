@@ -76,13 +76,23 @@ def env_file_problems(env_file: str | None) -> list[str]:
     return [f"--env-file: no such file {env_file!r}"]
 
 
+def resume_options(state_dir: str, default_state_dir: str, env_file: str | None) -> list[str]:
+    """The options a later `resume` needs to find a run: where its state is, and its .env."""
+    options: list[str] = []
+    if state_dir != default_state_dir:
+        options += ["--state-dir", state_dir]
+    if env_file is not None:
+        options += ["--env-file", env_file]
+    return options
+
+
 def load_problems(env_name: str, load: Callable[[], object]) -> list[str]:
     """The function an environment variable names (`module:function`), loaded now, so a
     wrong name is reported with every other problem before the run starts."""
     named = os.environ.get(env_name, "").strip()
     try:
         found = load()
-    except (ImportError, AttributeError, ValueError) as error:
+    except Exception as error:  # importing someone's module can raise anything
         return [f"{env_name}: cannot load {named!r} ({type(error).__name__}: {error})"]
     if found is not None and not callable(found):
         return [f"{env_name}: {named!r} is not a function"]
@@ -147,10 +157,18 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is out of range")
+    return number
+
+
 def strict_json(text: str) -> Any:
-    """json.loads without Python's NaN / Infinity extensions (they are not JSON)."""
+    """json.loads without Python's NaN / Infinity extensions, nor numbers (1e999) that would
+    become infinite: none of them can be written back as JSON."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except json.JSONDecodeError as error:
         raise ValueError(error.msg) from None
 
@@ -239,7 +257,10 @@ def collect_inputs(args: argparse.Namespace, inputs: Mapping[str, InputSpec]) ->
     problems: list[str] = []
     bad_flags: list[str] = []
     if args.inputs:
-        supplied.update(parse_inputs_json(args.inputs))
+        try:
+            supplied.update(parse_inputs_json(args.inputs))
+        except InputError as error:
+            problems += error.problems
     for name, spec in inputs.items():
         raw = getattr(args, f"input_{name}", None)
         if raw is None:
