@@ -36,10 +36,8 @@ export function buildTeamModel(def: EnvelopeDefinition): TeamModel {
   const execution = buildExecution(def, agents, (key) => members.claim(key, { prefix: "step", collisionSuffix: "_step" }));
   const gates = buildGates(def, (name) => members.claim(name, { prefix: "gate", collisionSuffix: "_gate" }));
   if (execution.mode === "pipeline") {
-    for (const g of gates) {
-      execution.steps.find((s) => s.key === g.afterStep)?.gatesAfter.push(g.name);
-      execution.steps.find((s) => s.key === g.triggersStep)?.gatesBefore.push(g.name);
-    }
+    for (const g of gates) execution.steps.find((s) => s.key === g.afterStep)?.gatesAfter.push(g.name);
+    for (const s of execution.steps) Object.assign(s, stepReceives(s, gates));
   }
   const pkg = packageName(def.slug);
   const roots = agents.filter((a) => a.parent === undefined).map((a) => a.key);
@@ -189,6 +187,7 @@ function buildExecution(def: EnvelopeDefinition, agents: AgentModel[], claim: (k
       dependents: order.filter((o) => deps.get(o)!.deps.includes(key)),
       level: level.get(key)!,
       gatesAfter: [],
+      answersFrom: [],
       gatesBefore: [],
     };
   });
@@ -298,4 +297,24 @@ function schedule(def: EnvelopeDefinition): ScheduleModel {
     case "continuous":
       return { type: "continuous", ...label };
   }
+}
+
+/**
+ * What a step is given (gates.receives in the generated Python says the same): a
+ * dependency that gates review reaches the step only through them — those that trigger
+ * this step, else all of them — so no step sees a record nobody released; a gate that
+ * triggers the step counts even when the step does not depend on the gated step.
+ */
+export function stepReceives(step: { key: string; dependsOn: string[] }, gates: ReadonlyArray<Pick<GateModel, "name" | "afterStep" | "triggersStep">>): { answersFrom: string[]; gatesBefore: string[] } {
+  const answersFrom: string[] = [];
+  const gatesBefore: string[] = [];
+  const add = (name: string) => gatesBefore.includes(name) || gatesBefore.push(name);
+  for (const dep of step.dependsOn) {
+    const reviewing = gates.filter((g) => g.afterStep === dep);
+    const mine = reviewing.filter((g) => g.triggersStep === step.key);
+    if (reviewing.length === 0) answersFrom.push(dep);
+    for (const g of mine.length ? mine : reviewing) add(g.name);
+  }
+  for (const g of gates) if (g.triggersStep === step.key) add(g.name);
+  return { answersFrom, gatesBefore };
 }

@@ -186,7 +186,12 @@ export interface StepModel {
   level: number;
   /** Gates that review this step's output. */
   gatesAfter: string[];
-  /** Gates that must release before this step runs. */
+  /** Dependencies whose answer the step receives (those no gate reviews). */
+  answersFrom: string[];
+  /**
+   * Gates that must release before this step runs; it receives their approved records in
+   * place of the reviewed dependencies' answers (normalize.stepReceives).
+   */
   gatesBefore: string[];
 }
 

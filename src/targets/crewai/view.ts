@@ -76,7 +76,7 @@ export interface CrewaiView {
   mode: "hierarchy" | "pipeline";
   agents: AgentView[];
   root?: AgentView;
-  steps: Array<StepModel & { ref: string; specComment: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; ungatedDeps: string[] }>;
+  steps: Array<StepModel & { ref: string; specComment: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; diagramFrom: string[] }>;
   gates: GateView[];
   inputs: FlaggedInputView[];
   finalStep: string;
@@ -112,6 +112,8 @@ export interface CrewaiView {
   /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
   stateDir: string;
   maxReviewRounds: number;
+  /** Whether any gate has a timeout (README: when timeouts apply). */
+  gateTimeouts: boolean;
   inputsOutsideCommand: string[];
   needsInputs: boolean;
   workflowTimeoutMinutes: number;
@@ -183,11 +185,11 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     a.crewNote = note;
   }
   const gates = gatesView(model);
+  const stepIdent = new Map(model.execution.mode === "pipeline" ? model.execution.steps.map((s) => [s.key, s.ident]) : []);
+  const gateIdent = new Map(model.gates.map((g) => [g.name, g.ident]));
   const steps =
     model.execution.mode === "pipeline"
       ? model.execution.steps.map((s) => {
-          const gateIn = model.gates.filter((g) => g.triggersStep === s.key);
-          const gated = new Set(gateIn.map((g) => g.afterStep));
           return {
             ...s,
             ref: `pipeline[${s.index}] ${s.key}`,
@@ -196,7 +198,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
             label: s.label ?? s.key,
             expectedOutput: "",
             isFinal: false,
-            ungatedDeps: s.dependsOn.filter((d) => !gated.has(d)),
+            // README diagram: what the step waits for (normalize.stepReceives).
+            diagramFrom: [...s.answersFrom.map((d) => `s_${stepIdent.get(d)!}`), ...s.gatesBefore.map((g) => `g_${gateIdent.get(g)!}`)],
           };
         })
       : [];
@@ -254,6 +257,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     ),
     stateDir: ".envelope-runs",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
+    gateTimeouts: model.gates.some((g) => g.timeout !== undefined),
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     hasGates: model.gates.length > 0 && model.execution.mode === "pipeline",
     loss: lossSummary(loss),
@@ -284,10 +288,11 @@ function flowMethods(model: TeamModel): FlowMethod[] {
   const agentOf = new Map(model.agents.map((a) => [a.key, a]));
   const out: FlowMethod[] = [];
   for (const step of steps) {
-    const gatesIn = model.gates.filter((g) => g.triggersStep === step.key);
-    const gated = new Set(gatesIn.map((g) => g.afterStep));
+    // What the step waits for (normalize.stepReceives): the answers of the steps no gate
+    // reviews, and the release of the gates that review the others or trigger it.
+    const gatesIn = step.gatesBefore.map((name) => model.gates.find((g) => g.name === name)!);
     const triggers: Array<{ method: string } | { label: string }> = [
-      ...step.dependsOn.filter((d) => !gated.has(d)).map((d) => ({ method: `step_${identOf.get(d)!}` })),
+      ...step.answersFrom.map((d) => ({ method: `step_${identOf.get(d)!}` })),
       ...gatesIn.map((g) => ({ label: `${g.name}:released` })),
     ];
     const agent = agentOf.get(step.agentKey)!;

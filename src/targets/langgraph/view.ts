@@ -125,6 +125,8 @@ export interface LanggraphView {
   /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
   stateDir: string;
   maxReviewRounds: number;
+  /** Whether any gate has a timeout (README: when timeouts apply). */
+  gateTimeouts: boolean;
   inputsOutsideCommand: string[];
   needsInputs: boolean;
   workflowTimeoutMinutes: number;
@@ -249,6 +251,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     ),
     stateDir: ".envelope",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
+    gateTimeouts: model.gates.some((g) => g.timeout !== undefined),
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     loss: lossSummary(loss),
   };
@@ -288,14 +291,12 @@ function stepViews(model: TeamModel, gates: GateNodeView[], agents: Map<string, 
     const add = (node: string, id: string) => {
       if (!waits.some(([n]) => n === node)) waits.push([node, id]);
     };
-    for (const d of s.dependsOn) {
-      const reviewing = gates.filter((g) => g.afterStep === d);
-      const mine = reviewing.filter((g) => g.triggersStep === s.key);
-      if (reviewing.length === 0) add(`step_${d}`, `s_${identOf.get(d)!}`);
-      for (const g of mine.length ? mine : reviewing) add(g.releasedNode, `g_${g.ident}`);
+    // normalize.stepReceives: unreviewed dependencies' answers, and the gates' releases.
+    for (const d of s.answersFrom) add(`step_${d}`, `s_${identOf.get(d)!}`);
+    for (const name of s.gatesBefore) {
+      const g = gates.find((x) => x.name === name)!;
+      add(g.releasedNode, `g_${g.ident}`);
     }
-    // A gate may trigger a step that does not list the gated step in dependsOn.
-    for (const g of gates.filter((g) => g.triggersStep === s.key)) add(g.releasedNode, `g_${g.ident}`);
     const waitsFor = waits.map(([n]) => n);
     const agent = agents.get(s.agentKey)!;
     const said = waitsFor.map((n) => {

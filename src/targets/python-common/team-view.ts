@@ -29,6 +29,8 @@ export interface OutputView extends IOFieldModel {
 export interface GateView extends GateModel {
   ref: string;
   fieldNames: string[];
+  /** The steps that wait for the gate and receive its approved records, in pipeline order. */
+  releasesTo: string[];
 }
 
 export interface RecordStepView {
@@ -120,7 +122,13 @@ export function outputsView(model: TeamModel): OutputView[] {
 }
 
 export function gatesView(model: TeamModel): GateView[] {
-  return model.gates.map((g) => ({ ...g, ref: `gates[${g.index}] ${g.name}`, fieldNames: g.fields.map((f) => f.name) }));
+  const steps = model.execution.mode === "pipeline" ? model.execution.steps : [];
+  return model.gates.map((g) => ({
+    ...g,
+    ref: `gates[${g.index}] ${g.name}`,
+    fieldNames: g.fields.map((f) => f.name),
+    releasesTo: steps.filter((s) => s.gatesBefore.includes(g.name)).map((s) => s.key),
+  }));
 }
 
 /** The step whose answer is the team's result: the last step (topological order) that nothing depends on and no gate follows. */

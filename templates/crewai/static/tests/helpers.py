@@ -254,6 +254,12 @@ def steps_before(step_key: str) -> Iterator[str]:
 
 
 def gates_before(step_key: str) -> set[str]:
-    """Gates that must release before `step_key` can run."""
-    steps = {step_key, *steps_before(step_key)}
-    return {name for name, spec in team.GATES.items() if spec.triggers_step in steps}
+    """Gates that must release before `step_key` can run: those that trigger it or a step
+    before it, and those that review a step before it (a reviewed step's records reach
+    the steps after it only through its gates)."""
+    before = set(steps_before(step_key))
+    return {
+        name
+        for name, spec in team.GATES.items()
+        if spec.triggers_step in before | {step_key} or spec.after_step in before
+    }

@@ -393,6 +393,8 @@ def test_a_rejection_follows_on_reject(
         assert revised and rerun == []
         assert revised[0].agent_key == manager
         task = revised[0].content("user")
+        # The manager sees what the step worked from: the run's inputs and its own inputs.
+        assert f"Step {spec.after_step} worked from:\n\nRun inputs (JSON):\n" in task
     assert f"Reviewers rejected these records at gate {name} (round 1 of" in task
     assert json.dumps(feedback)[1:-1] in task
     path = helpers.write_decisions(
@@ -402,6 +404,31 @@ def test_a_rejection_follows_on_reject(
     )
     assert _finish(_resume(run_id, path), capsys, tmp_path) == runtime.EXIT_OK
     assert _received(fake_models, spec) == _fields(spec, again)
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_a_release_without_approved_records_tells_the_step_why(
+    name: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    spec = dataclasses.replace(team.GATES[name], trigger="all_resolved", on_reject="skip")
+    monkeypatch.setitem(team.GATES, name, spec)
+    pending = _pending_at(name, capsys, tmp_path)
+    run_id, items = pending["run_id"], pending["gates"][name]["decisions"]
+    rejected = [{"record": i["record"], "action": "reject"} for i in items]
+    decisions = {**helpers.approve_all(pending), name: rejected}
+    path = helpers.write_decisions(tmp_path / "d.json", run_id, decisions)
+
+    assert _finish(_resume(run_id, path), capsys, tmp_path) == runtime.EXIT_OK
+
+    assert _received(fake_models, spec) == []
+    calls = fake_models.calls_for_task(spec.triggers_step)
+    task = calls[-1].content("user")
+    assert f"No record was approved at gate {name} (gate {name}: every record resolved)." in task
 
 
 @pytest.mark.parametrize("behaviour", ["halt", "proceed", "escalate"])
@@ -445,9 +472,12 @@ def test_a_gate_timeout_applies_its_behaviour_on_resume(
         return
     assert _finish(code, capsys, tmp_path) == runtime.EXIT_OK
     if behaviour == "proceed":
-        assert _received(fake_models, spec) == []
+        # The undecided records are released (by the timeout), as the step is told.
+        assert _received(fake_models, spec) == _fields(spec, items)
         return
     assert _received(fake_models, spec) == _fields(spec, chosen)
+    escalation = fake_models.calls_for_task(f"escalate:{name}")[0].content("user")
+    assert f"Step {spec.after_step} worked from:\n\nRun inputs (JSON):\n" in escalation
     saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
     manager = delegation.manager_of(team.PIPELINE[spec.after_step].agent_key)
     by_id = {r["id"]: r for r in saved["gates"][name]["records"]}
@@ -486,7 +516,15 @@ def test_a_paused_run_resumes_in_a_new_process(
             [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
         ),
     }
-    command = [sys.executable, "-m", f"{PACKAGE}.main", "resume", run_id, "--decisions", str(path)]
+    command = [
+        sys.executable,
+        "-m",
+        f"{PACKAGE}.main",
+        "resume",
+        run_id,
+        "--decisions",
+        str(path),
+    ]
 
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     while done.returncode == runtime.EXIT_PENDING:  # later gates: approve them too
@@ -545,7 +583,10 @@ def test_invalid_decisions_are_refused_before_anything_runs(
     pending = _pending_at(name, capsys, tmp_path)
     run_id, first = pending["run_id"], pending["gates"][name]["decisions"][0]["record"]
     calls_before = len(fake_models.calls)
-    bad = [{"record": "r999", "action": "approve"}, {"record": first, "action": "publish it"}]
+    bad = [
+        {"record": "r999", "action": "approve"},
+        {"record": first, "action": "publish it"},
+    ]
     path = helpers.write_decisions(tmp_path / "d.json", run_id, {name: bad, "no-such-gate": []})
 
     assert _resume(run_id, path) == runtime.EXIT_CONFIG
@@ -596,7 +637,13 @@ def test_the_printed_resume_command_finds_the_run_where_it_was_kept(
     env_file.write_text("".join(f"{n}={team_env[n]}\n" for n in only_in_file), encoding="utf-8")
     for name in only_in_file:
         monkeypatch.delenv(name)
-    argv = [*helpers.run_argv(), "--state-dir", "kept runs", "--env-file", str(env_file)]
+    argv = [
+        *helpers.run_argv(),
+        "--state-dir",
+        "kept runs",
+        "--env-file",
+        str(env_file),
+    ]
     assert main.main(argv) == runtime.EXIT_PENDING
     pending = json.loads(capsys.readouterr().out)
     for name in only_in_file:

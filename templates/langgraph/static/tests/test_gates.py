@@ -16,6 +16,7 @@ import helpers
 import pytest
 from fakes import FakeBoard, structured
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
 from project import agents, gates, main, nodes, runtime, state, team
 from pydantic import BaseModel, create_model
 
@@ -58,7 +59,11 @@ def gate_with(*decisions: str | None) -> gates.GateState:
         ({}, (None, None), "waiting"),
         ({}, ("skip", "skip"), "halted"),
         ({"trigger": "threshold", "threshold_count": 2}, ("approve", None), "waiting"),
-        ({"trigger": "threshold", "threshold_count": 2}, ("approve", "approve"), "released"),
+        (
+            {"trigger": "threshold", "threshold_count": 2},
+            ("approve", "approve"),
+            "released",
+        ),
         ({"trigger": "threshold", "threshold_count": 2}, ("approve", "skip"), "halted"),
         ({"trigger": "all_resolved"}, ("approve", None), "waiting"),
         ({"trigger": "all_resolved"}, ("skip", "reject"), "released"),
@@ -68,7 +73,11 @@ def gate_with(*decisions: str | None) -> gates.GateState:
         ({"on_reject": "rerun"}, ("reject", "skip"), "revise"),
         ({"on_reject": "escalate"}, ("reject", "reject"), "revise"),
         ({"on_reject": "rerun"}, ("approve", "reject"), "released"),
-        ({"on_reject": "rerun", "trigger": "all_resolved"}, ("approve", "reject"), "revise"),
+        (
+            {"on_reject": "rerun", "trigger": "all_resolved"},
+            ("approve", "reject"),
+            "revise",
+        ),
     ],
 )
 def test_evaluate(
@@ -253,7 +262,10 @@ async def test_the_gate_presents_the_records_of_its_step(
 
     request = helpers.request_of(snapshot, name)
     assert request["gate"] == name and request["type"] == gate.type
-    assert (request["step"], request["triggers"]) == (gate.after_step, gate.triggers_step)
+    assert (request["step"], request["triggers"]) == (
+        gate.after_step,
+        gate.triggers_step,
+    )
     assert (request["round"], request["trigger"]) == (1, gate.trigger)
     assert request["threshold"] == gate.threshold_count
     assert request["actions"] == [{"label": a.label, "verb": a.verb} for a in gate.actions]
@@ -381,12 +393,37 @@ async def test_a_rejection_follows_on_reject(
         assert escalations and reruns == []
         assert escalations[0].agent_key == manager
         task = escalations[0].human
+        # The manager sees what the step worked from: the run's inputs and its own inputs.
+        assert f"Step {gate.after_step} worked from:\n\n" in task
+        assert "\n\nRun inputs (JSON):\n" in task.split("worked from:", 1)[1]
     assert f"Reviewers rejected these records at gate {name} (round 1 of" in task
     assert json.dumps(feedback)[1:-1] in task
     approve = [{"record": r["id"], "action": "approve"} for r in revised["records"]]
     values = await _finish(g, helpers.decide_one(again.interrupts, name, approve))
     assert values.get("result") is not None
     assert _received(board, gate) == _fields(gate, [r["fields"] for r in revised["records"]])
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+async def test_a_release_without_approved_records_tells_the_step_why(
+    name: str,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = dataclasses.replace(team.GATES[name], trigger="all_resolved", on_reject="skip")
+    monkeypatch.setitem(team.GATES, name, gate)
+    g = helpers.build(board)
+    snapshot = await helpers.run_until_gate(g, name)
+    records = helpers.request_of(snapshot, name)["records"]
+    rejected = [{"record": r["id"], "action": "reject"} for r in records]
+
+    values = await _finish(g, helpers.decide_one(snapshot.interrupts, name, rejected))
+
+    assert values.get("result") is not None
+    assert _received(board, gate) == []
+    task = board.calls_for_task(gate.triggers_step)[-1].human
+    assert f"No record was approved at gate {name} (gate {name}: every record resolved)." in task
 
 
 @pytest.mark.parametrize("behaviour", ["halt", "proceed", "escalate"])
@@ -431,33 +468,60 @@ async def test_a_gate_timeout_applies_its_behaviour_on_resume(
     assert values.get("result") is not None
     stored = {r["id"]: r for r in values["gates"][name]["records"]}
     if behaviour == "proceed":
-        assert _received(board, gate) == []
-        assert all(stored[r["id"]]["decision"] is None for r in records)
+        # The undecided records are released (by the timeout), as the step is told.
+        assert _received(board, gate) == _fields(gate, [r["fields"] for r in records])
+        assert all(stored[r["id"]]["decided_by"] == "timeout" for r in records)
         return
     assert _received(board, gate) == _fields(gate, [r["fields"] for r in chosen])
     manager = agents.manager_of(team.PIPELINE[gate.after_step].agent_key)
-    assert board.calls_for_task(f"escalate:{name}")[0].agent_key == manager
+    escalation = board.calls_for_task(f"escalate:{name}")[0]
+    assert escalation.agent_key == manager
+    assert f"Step {gate.after_step} worked from:\n\n" in escalation.human
+    assert "\n\nRun inputs (JSON):\n" in escalation.human
     for record in records:
         expected = ("approve", f"agent:{manager}") if record in chosen else ("skip", "timeout")
-        assert (stored[record["id"]]["decision"], stored[record["id"]]["decided_by"]) == expected
+        assert (
+            stored[record["id"]]["decision"],
+            stored[record["id"]]["decided_by"],
+        ) == expected
 
 
 @pytest.mark.parametrize("name", GATE_NAMES)
-async def test_invalid_decisions_fail_the_gate_without_a_model_call(
+async def test_invalid_decisions_ask_again_and_never_poison_the_thread(
     name: str, team_env: dict[str, str], board: FakeBoard
 ) -> None:
     g = helpers.build(board)
     snapshot = await helpers.run_until_gate(g, name)
     first = helpers.request_of(snapshot, name)["records"][0]["id"]
     before = len(board.calls)
-    bad = [{"record": "r999", "action": "approve"}, {"record": first, "action": "publish it"}]
+    bad = [
+        {"record": "r999", "action": "approve"},
+        {"record": first, "action": "publish it"},
+    ]
 
-    with pytest.raises(nodes.GateDecisionError) as raised:
-        await g.ainvoke(helpers.decide_one(snapshot.interrupts, name, bad), helpers.config())
+    # What an API client may send (`langgraph dev`, the SDK): a typo, then a wrong shape.
+    await g.ainvoke(helpers.decide_one(snapshot.interrupts, name, bad), helpers.config())
+    again = await g.aget_state(helpers.config())
+    problems = helpers.request_of(again, name)["problems"]
+    assert f"gate {name}: unknown record 'r999'" in problems
+    assert any(f"record {first}: unknown action 'publish it'" in p for p in problems)
+    pending = {i.value["gate"]: i.id for i in again.interrupts}
+    await g.ainvoke(Command(resume={pending[name]: "approve all"}), helpers.config())
+    again = await g.aget_state(helpers.config())
+    assert helpers.request_of(again, name)["problems"] == [
+        f'gate {name}: resume with {{"decisions": [...]}}'
+    ]
+    kept = gates.GateState.model_validate(again.values["gates"][name])
+    assert kept.undecided() == kept.current()  # nothing of either was applied
+    # (Gates waiting beside it were approved, so steps after those may have run.)
+    spec = team.GATES[name]
+    called = {c.task for c in board.calls[before:]}
+    assert called.isdisjoint({spec.after_step, spec.triggers_step})
 
-    assert f"gate {name}: unknown record 'r999'" in raised.value.problems
-    assert any(f"record {first}: unknown action 'publish it'" in p for p in raised.value.problems)
-    assert len(board.calls) == before
+    # The next valid resume is read afresh: the bad values are not replayed.
+    values = await _finish(g, helpers.approve_all(again.interrupts))
+    assert values.get("result") is not None
+    assert values["gates"][name]["problems"] == []
 
 
 # --- synthetic pipelines: what this team's shape may not show -------------------------------

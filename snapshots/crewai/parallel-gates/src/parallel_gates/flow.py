@@ -37,7 +37,12 @@ class ParallelGatesFlow(PipelineFlow):
     def gate_risk_triage(self) -> str:
         return self.review("risk-triage")
 
-    # pipeline[3] onboarding-decision (agent onboarding-coordinator), dependsOn contract-re…
+    # pipeline[3] vendor-letter (agent procurement-lead), dependsOn contract-redlines (thro…
+    @listen("redline-approval:released")
+    def step_vendor_letter(self) -> None:
+        self.run_step("vendor-letter")
+
+    # pipeline[4] onboarding-decision (agent onboarding-coordinator), dependsOn contract-re…
     @listen(and_("redline-approval:released", "risk-triage:released"))
     def step_onboarding_decision(self) -> None:
         self.run_step("onboarding-decision")

@@ -100,7 +100,13 @@ PIPELINE: dict[str, StepSpec] = {
     "security-findings": StepSpec(
         agent_key="security-analyst", label="Assess security findings", depends_on=("intake",)
     ),
-    # pipeline[3] onboarding-decision
+    # pipeline[3] vendor-letter
+    "vendor-letter": StepSpec(
+        agent_key="procurement-lead",
+        label="Draft the cover letter for the redlines",
+        depends_on=("contract-redlines",),
+    ),
+    # pipeline[4] onboarding-decision
     "onboarding-decision": StepSpec(
         agent_key="onboarding-coordinator",
         label="Write the onboarding decision",

@@ -77,7 +77,13 @@ def build_graph(
         destinations=("gate_risk-triage", END),
     )
     builder.add_node("released_risk-triage", nodes.released("risk-triage"))
-    # pipeline[3] onboarding-decision (agent onboarding-coordinator)
+    # pipeline[3] vendor-letter (agent procurement-lead)
+    builder.add_node(
+        "step_vendor-letter",
+        nodes.step("vendor-letter"),
+        timeout=nodes.step_timeout("vendor-letter"),
+    )
+    # pipeline[4] onboarding-decision (agent onboarding-coordinator)
     builder.add_node(
         "step_onboarding-decision",
         nodes.step("onboarding-decision"),
@@ -93,12 +99,14 @@ def build_graph(
     builder.add_edge("step_intake", "step_contract-redlines")
     # pipeline[2] security-findings: waits for intake
     builder.add_edge("step_intake", "step_security-findings")
-    # pipeline[3] onboarding-decision: waits for gates[0] redline-approval, gates[1] risk-t…
+    # pipeline[3] vendor-letter: waits for gates[0] redline-approval
+    builder.add_edge("released_redline-approval", "step_vendor-letter")
+    # pipeline[4] onboarding-decision: waits for gates[0] redline-approval, gates[1] risk-t…
     builder.add_edge(
         ["released_redline-approval", "released_risk-triage"], "step_onboarding-decision"
     )
     # the result, once every last step is done
-    builder.add_edge("step_onboarding-decision", "finalize")
+    builder.add_edge(["step_vendor-letter", "step_onboarding-decision"], "finalize")
     builder.add_edge("finalize", END)
     # An explicit limit for every invocation, `langgraph dev`'s included.
     compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)

@@ -102,7 +102,13 @@ PIPELINE: dict[str, StepSpec] = {
     "security-findings": StepSpec(
         agent_key="security-analyst", label="Assess security findings", depends_on=("intake",)
     ),
-    # pipeline[3] onboarding-decision
+    # pipeline[3] vendor-letter
+    "vendor-letter": StepSpec(
+        agent_key="procurement-lead",
+        label="Draft the cover letter for the redlines",
+        depends_on=("contract-redlines",),
+    ),
+    # pipeline[4] onboarding-decision
     "onboarding-decision": StepSpec(
         agent_key="onboarding-coordinator",
         label="Write the onboarding decision",
@@ -154,4 +160,4 @@ RUN_TIMEOUT_MS = 30000
 AGENT_TIMEOUT_MS = 30000
 
 # Super-steps per invocation before LangGraph stops a run (a guard against loops).
-RECURSION_LIMIT = 73
+RECURSION_LIMIT = 77

@@ -28,6 +28,9 @@ from .gates import (
     Reviewer,
     apply_decisions,
     evaluate,
+    proceed,
+    receives,
+    released_text,
     timed_out,
 )
 from .state import RunState, RunStore, StepOutput
@@ -76,27 +79,32 @@ class PipelineFlow(Flow[PipelineState]):
 
     def step_context(self, key: str) -> str:
         """What the step's agent receives, appended to its task description."""
+        return "\n\n".join(self._received(key)) or self._inputs_text()
+
+    def _received(self, key: str) -> list[str]:
+        """The answers and released records the step waits for (none: a first step)."""
         run = self.state.run
-        step = team.PIPELINE[key]
-        if not step.depends_on:
-            inputs = json.dumps(run.inputs, indent=2, ensure_ascii=False)
-            return f"Run inputs (JSON):\n{prompts.verbatim(inputs)}"
-        gates_in = [gate for gate in team.GATES.values() if gate.triggers_step == key]
-        gated = {gate.after_step for gate in gates_in}
+        answer_deps, awaited = receives(key, team.PIPELINE[key].depends_on, team.GATES)
         parts = [
             f"Output of step {dep} ({team.PIPELINE[dep].label}):\n"
             + prompts.verbatim(run.outputs[dep].text)
-            for dep in step.depends_on
-            if dep not in gated
+            for dep in answer_deps
         ]
-        for gate in gates_in:
-            approved = [record.data for record in run.gates[gate.name].approved()]
+        for name in awaited:
+            gate = run.gates[name]
+            approved = [record.data for record in gate.approved()]
             text = json.dumps(approved, indent=2, ensure_ascii=False)
-            parts.append(
-                f"Records of step {gate.after_step} approved at gate {gate.name} "
-                f"(JSON):\n{prompts.verbatim(text)}"
-            )
-        return "\n\n".join(parts)
+            parts.append(released_text(team.GATES[name], gate, prompts.verbatim(text)))
+        return parts
+
+    def _inputs_text(self) -> str:
+        inputs = json.dumps(self.state.run.inputs, indent=2, ensure_ascii=False)
+        return f"Run inputs (JSON):\n{prompts.verbatim(inputs)}"
+
+    def _worked_from(self, spec: GateSpec) -> str:
+        """An escalation's context: the run's inputs and what the reviewed step received."""
+        parts = [self._inputs_text(), *self._received(spec.after_step)]
+        return f"Step {spec.after_step} worked from:\n\n" + "\n\n".join(parts)
 
     def _kickoff(self, crew: Crew, key: str) -> StepOutput:
         result = delegation.kickoff(crew)
@@ -191,7 +199,7 @@ class PipelineFlow(Flow[PipelineState]):
             return True
         with self.lock:
             if spec.timeout_behaviour == "proceed":
-                gate.status, gate.message = "released", message + " (proceed)"
+                proceed(spec, gate, state.utc_now())
             else:
                 gate.status, gate.message = "halted", message + " (halt)"
                 run.status, run.message = "halted", gate.message
@@ -224,7 +232,8 @@ class PipelineFlow(Flow[PipelineState]):
             crew = self.crews.agent_crew(
                 self._manager(spec),
                 f"revise:{spec.name}",
-                f"Revise records of step {spec.after_step}.\n\n{feedback}",
+                f"Revise records of step {spec.after_step}.\n\n{feedback}\n\n"
+                f"{self._worked_from(spec)}",
                 f"JSON with a list `records`; fields: {', '.join(spec.fields)}.",
                 model,
             )
@@ -242,7 +251,8 @@ class PipelineFlow(Flow[PipelineState]):
             f"escalate:{spec.name}",
             f"Nobody reviewed these records of step {spec.after_step} at gate "
             f"{spec.name} within {spec.timeout_after}. Decide each one "
-            f"({verbs}) (JSON):\n{self._records_text(spec, gate.undecided())}",
+            f"({verbs}) (JSON):\n{self._records_text(spec, gate.undecided())}\n\n"
+            f"{self._worked_from(spec)}",
             'A JSON object {"decisions": [{"record": "<id>", "action": "<verb>", '
             '"feedback": "<why>"}]}.',
             GateDecisions,

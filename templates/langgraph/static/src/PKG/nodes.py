@@ -45,6 +45,9 @@ from .gates import (
     Outcome,
     apply_decisions,
     evaluate,
+    proceed,
+    receives,
+    released_text,
     timed_out,
 )
 from .state import RECORD_MODELS, TeamInput, TeamResult, TeamState
@@ -120,12 +123,16 @@ def review_request(spec: GateSpec, gate: GateState) -> dict[str, Any]:
         "trigger": spec.trigger,
         "threshold": spec.threshold_count,
         "records": [
-            {"id": record.id, "fields": {field: record.data.get(field) for field in spec.fields}}
+            {
+                "id": record.id,
+                "fields": {field: record.data.get(field) for field in spec.fields},
+            }
             for record in gate.undecided()
         ],
         "actions": [{"label": action.label, "verb": action.verb} for action in spec.actions],
         "waiting_since": since.isoformat() if since is not None else None,
         "deadline": deadline.isoformat() if deadline is not None else None,
+        "problems": gate.problems,
     }
 
 
@@ -233,22 +240,24 @@ class TeamNodes:
 
     def step_task(self, step_key: str, state: Mapping[str, Any]) -> str:
         """What the step's agent is asked: label, inputs, what it waits for, how to answer."""
+        return self._how_to_answer(step_key, self.step_inputs(step_key, state))
+
+    def step_inputs(self, step_key: str, state: Mapping[str, Any]) -> list[str]:
+        """What a step works from: its label, the run's inputs, what it waits for."""
         step = team.PIPELINE[step_key]
         parts = [step.label, f"Run inputs (JSON):\n{_json(state['inputs'])}"]
-        into = gates_into(step_key)
-        gated = {team.GATES[name].after_step for name in into}
+        answer_deps, awaited = receives(step_key, step.depends_on, team.GATES)
         answers = state.get("answers") or {}
-        for dep in step.depends_on:
-            if dep not in gated:
-                label = team.PIPELINE[dep].label
-                parts.append(f"Output of step {dep} ({label}):\n{answers[dep]}")
+        for dep in answer_deps:
+            label = team.PIPELINE[dep].label
+            parts.append(f"Output of step {dep} ({label}):\n{answers[dep]}")
         approved = state.get("approved") or {}
-        for name in into:
-            spec = team.GATES[name]
-            parts.append(
-                f"Records of step {spec.after_step} approved at gate {name} (JSON):\n"
-                f"{_json(approved.get(name, []))}"
-            )
+        for name in awaited:
+            records = _json(approved.get(name, []))
+            parts.append(released_text(team.GATES[name], gate_state(state, name), records))
+        return parts
+
+    def _how_to_answer(self, step_key: str, parts: list[str]) -> str:
         schema = self._schema(step_key)
         if schema is TeamResult:
             parts.append(f"Finish by calling {schema.__name__} with the team's result.")
@@ -336,10 +345,19 @@ class TeamNodes:
             return self._on_timeout(spec, gate)
         outcome, message = evaluate(spec, gate)
         if outcome == "waiting":
-            items = _clean_feedback(decisions_of(spec, interrupt(review_request(spec, gate))))
-            problems = apply_decisions(spec, gate, items, runtime.utc_now(), "human")
+            answer = interrupt(review_request(spec, gate))
+            try:
+                items = _clean_feedback(decisions_of(spec, answer))
+                problems = apply_decisions(spec, gate, items, runtime.utc_now(), "human")
+            except GateDecisionError as error:
+                problems = error.problems
             if problems:
-                raise GateDecisionError(problems)
+                # Nothing is applied. This execution ends without error, so the bad resume
+                # value is used up: the gate asks again in a new task, with the problems,
+                # and the next resume value is read afresh (never the bad one again).
+                gate.problems = _clean(problems)
+                return self._gate_command(spec, gate, goto=gate_node(spec.name))
+            gate.problems = []
             outcome, message = evaluate(spec, gate)
         return self._route(spec, gate, outcome, message)
 
@@ -371,7 +389,7 @@ class TeamNodes:
         if spec.timeout_behaviour == "escalate":
             return Command(goto=escalate_node(spec.name))
         if spec.timeout_behaviour == "proceed":
-            gate.status, gate.message = "released", f"{message} (proceed)"
+            proceed(spec, gate, runtime.utc_now())
             return self._gate_command(spec, gate, goto=released_node(spec.name))
         gate.status, gate.message = "halted", f"{message} (halt)"
         return self._gate_command(spec, gate, goto=END, halted=gate.message)
@@ -420,6 +438,11 @@ class TeamNodes:
 
         return run_escalation
 
+    def _worked_from(self, spec: GateSpec, state: Mapping[str, Any]) -> str:
+        """An escalation's context: the run's inputs and what the reviewed step received."""
+        received = "\n\n".join(self.step_inputs(spec.after_step, state))
+        return f"Step {spec.after_step} worked from:\n\n{received}"
+
     def _manager(self, spec: GateSpec) -> str:
         return agents.manager_of(team.PIPELINE[spec.after_step].agent_key)
 
@@ -436,6 +459,7 @@ class TeamNodes:
                 f"Nobody reviewed these records of step {spec.after_step} at gate "
                 f"{spec.name} within {spec.timeout_after}. Decide each one ({verbs}) "
                 f"(JSON):\n{self._records_json(gate.undecided())}\n\n"
+                f"{self._worked_from(spec, state)}\n\n"
                 f"Finish by calling {GateDecisions.__name__} with one decision per record."
             )
             result = await self.agents.ask(
@@ -459,6 +483,7 @@ class TeamNodes:
         fields = ", ".join(self._record_fields(spec.after_step))
         task = (
             f"Revise records of step {spec.after_step}.\n\n{feedback}\n\n"
+            f"{self._worked_from(spec, state)}\n\n"
             f"Finish by calling {model.__name__} with the records; "
             f"each record has the fields {fields}."
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol
@@ -87,6 +87,8 @@ class GateState(BaseModel):
     records: list[GateRecord] = Field(default_factory=list)
     waiting_since: datetime | None = None
     message: str | None = None
+    problems: list[str] = Field(default_factory=list)
+    """Why the last decisions were refused (nothing of them was applied); asked again."""
 
     def current(self) -> list[GateRecord]:
         return [record for record in self.records if record.round == self.round]
@@ -222,6 +224,50 @@ def evaluate(spec: GateSpec, gate: GateState) -> tuple[Outcome, str]:
         "halted",
         f"gate {spec.name}: not released{last} ({approved} approved, {needed} needed)",
     )
+
+
+def proceed(spec: GateSpec, gate: GateState, now: datetime) -> None:
+    """timeout.behaviour proceed: the undecided records are released as if approved by
+    the timeout; rejected and skipped ones stay out."""
+    undecided = [DecisionItem(record=r.id, action="approve") for r in gate.undecided()]
+    apply_decisions(spec, gate, undecided, now, "timeout", system=True)
+    gate.status = "released"
+    gate.message = (
+        f"gate {spec.name}: no decision within {spec.timeout_after} (proceed: "
+        f"{len(undecided)} undecided record(s) released)"
+    )
+
+
+def receives(
+    step_key: str, depends_on: Sequence[str], gates: Mapping[str, GateSpec]
+) -> tuple[list[str], list[str]]:
+    """What a step is given: the dependencies whose answer it receives, and the gates
+    whose approved records it receives instead. A dependency that gates review reaches
+    the step only through them (those that trigger this step, else all of them), so no
+    step sees a record nobody released; a gate that triggers the step counts too."""
+    answers: list[str] = []
+    awaited: list[str] = []
+    for dep in depends_on:
+        reviewing = [name for name, spec in gates.items() if spec.after_step == dep]
+        mine = [name for name in reviewing if gates[name].triggers_step == step_key]
+        if not reviewing:
+            answers.append(dep)
+        awaited += [name for name in mine or reviewing if name not in awaited]
+    awaited += [
+        name
+        for name, spec in gates.items()
+        if spec.triggers_step == step_key and name not in awaited
+    ]
+    return answers, awaited
+
+
+def released_text(spec: GateSpec, gate: GateState, records_json: str) -> str:
+    """How a step is handed a gate's approved records; an empty release says why."""
+    text = f"Records of step {spec.after_step} approved at gate {spec.name} (JSON):\n{records_json}"
+    if not gate.approved():
+        why = gate.message or "nothing was released"
+        text += f"\n\nNo record was approved at gate {spec.name} ({why})."
+    return text
 
 
 def timed_out(spec: GateSpec, gate: GateState, now: datetime) -> bool:
