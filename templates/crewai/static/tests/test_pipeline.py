@@ -14,7 +14,7 @@ from typing import Any
 import helpers
 import pytest
 from fake_llm import Call, FakeModels, final, sample
-from project import main, team
+from project import main, runtime, team
 
 if team.MODE != "pipeline":
     pytest.skip("the team has no pipeline", allow_module_level=True)
@@ -139,3 +139,106 @@ def test_secrets_are_never_written_to_the_run_state(
     text = json.dumps(state)
     assert secret not in text
     assert "[redacted]" in state["outputs"][first]["text"]
+
+
+# --- runs that fail ---------------------------------------------------------------------
+
+
+def _state(run_id: str) -> dict[str, Any]:
+    path = Path(".envelope-runs") / f"{run_id}.json"
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _run_id(err: str) -> str:
+    line = next(line for line in err.splitlines() if " resume " in line)
+    return line.split(" resume ", 1)[1].split()[0]
+
+
+class ProviderError(Exception):
+    """What a provider client raises once its own retries are spent."""
+
+
+def _fails(call: Call) -> str:
+    raise ProviderError("Error code: 400")
+
+
+def test_a_failed_run_keeps_its_work_and_resume_continues_it(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    helpers.approve_everything(monkeypatch)
+    last = team.FINAL_STEP
+    assert last is not None
+    # CrewAI retries a failing agent itself (Agent.max_retry_limit): fail every attempt.
+    fake_models.script_task(last, *[_fails] * 10)
+    assert main.main(helpers.run_argv(interactive=True)) == runtime.EXIT_FAILED
+    err = capsys.readouterr().err
+    run_id = _run_id(err)
+    assert "Run failed: " in err and "Error code: 400" in err
+    command = f"{main.COMMAND} resume {run_id}"
+    assert f"continue from the last finished step with: {command}" in err
+    saved = _state(run_id)
+    assert saved["status"] == "failed" and last not in saved["outputs"]
+    assert set(saved["outputs"]) == set(team.PIPELINE) - {last}
+    counts = {key: len(fake_models.calls_for_task(key)) for key in saved["outputs"]}
+    fake_models.scripts.clear()
+
+    assert main.main(["resume", run_id, "--interactive"]) == runtime.EXIT_OK
+
+    team.TeamResult.model_validate(json.loads(capsys.readouterr().out))
+    assert {key: len(fake_models.calls_for_task(key)) for key in counts} == counts
+    assert _state(run_id)["status"] == "done"
+
+
+def test_the_run_deadline_counts_across_resumes(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    helpers.approve_everything(monkeypatch)
+    fake_models.script_task(team.FINAL_STEP or "", *[_fails] * 10)
+    assert main.main(helpers.run_argv(interactive=True)) == runtime.EXIT_FAILED
+    run_id = _run_id(capsys.readouterr().err)
+    path = Path(".envelope-runs") / f"{run_id}.json"
+    saved = _state(run_id)
+    assert saved["spent_ms"] > 0
+    saved["spent_ms"] = team.RUN_TIMEOUT_MS
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    calls = len(fake_models.calls)
+
+    assert main.main(["resume", run_id, "--interactive"]) == runtime.EXIT_TIMEOUT
+
+    assert f"within {team.RUN_TIMEOUT_MS} ms (timeout.runMs)" in capsys.readouterr().err
+    assert len(fake_models.calls) == calls
+    assert _state(run_id)["status"] == "timed_out"
+
+
+def test_an_answer_without_the_step_structure_is_asked_for_once_more(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gated = [key for key in team.PIPELINE if key in team.RECORD_MODELS]
+    if not gated:
+        pytest.skip("no step of this team answers with records")
+    key = gated[0]
+    agent = team.PIPELINE[key].agent_key
+    # The step answers prose, and CrewAI's own conversion (the agent's model again) fails.
+    fake_models.script_task(key, final("Some records, in prose."))
+
+    def convert(call: Call) -> str:
+        # CrewAI's converter calls carry no task; it tries more than once.
+        return "still prose" if call.task is None else fake_models.generic_reply(call)
+
+    fake_models.script(agent, *[convert] * 8)
+    helpers.approve_everything(monkeypatch)
+
+    assert main.main(helpers.run_argv(interactive=True)) == runtime.EXIT_OK, capsys.readouterr().err
+
+    first, second = fake_models.calls_for_task(key)[:2]
+    assert "Your previous answer could not be used" not in first.content("user")
+    assert "Your previous answer could not be used (" in second.content("user")

@@ -15,8 +15,9 @@ from typing import Any
 
 import helpers
 import pytest
-from fakes import FakeBoard
-from project import PACKAGE, llms, main, runtime, state, team
+from fakes import FakeBoard, tool_call
+from project import PACKAGE, llms, main, nodes, runtime, state, team
+from pydantic import ValidationError
 
 pytestmark = pytest.mark.anyio
 
@@ -69,7 +70,9 @@ async def test_a_finished_run_is_not_resumed(
 
     assert await main.amain(["resume", thread_id]) == runtime.EXIT_CONFIG
 
-    assert f"thread {thread_id} is not waiting for review" in capsys.readouterr().err
+    assert f"thread {thread_id} has finished: it is not waiting for review" in (
+        capsys.readouterr().err
+    )
     assert len(board.calls) == calls
 
 
@@ -304,3 +307,114 @@ def test_help_names_the_console_script_and_the_resume_command(
     text = capsys.readouterr().out
     assert text.startswith(f"usage: {PACKAGE} ")
     assert f"{PACKAGE} resume THREAD_ID" in " ".join(text.split())
+
+
+# --- runs that fail ---------------------------------------------------------------------
+
+LAST_TASK = team.FINAL_STEP or "team"
+"""The last model-calling node of a run: the final step, or the hierarchy's team."""
+
+
+class ProviderError(Exception):
+    """What a provider client raises after its own retries (openai, anthropic: status_code)."""
+
+    def __init__(self, status_code: int) -> None:
+        super().__init__(f"Error code: {status_code}")
+        self.status_code = status_code
+
+
+def _fails(status_code: int) -> Any:
+    def reply(call: Any) -> Any:
+        raise ProviderError(status_code)
+
+    return reply
+
+
+@pytest.fixture
+def fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    quick = nodes.RETRY_POLICY._replace(initial_interval=0.01, max_interval=0.01, jitter=False)
+    monkeypatch.setattr(nodes.TeamNodes, "retry_policy", quick)
+
+
+@pytest.mark.parametrize("status", [429, 503])
+async def test_a_transient_provider_error_is_retried(
+    status: int,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    fast_retries: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    helpers.approve_everything(monkeypatch)
+    board.script_task(LAST_TASK, _fails(status))
+
+    code = await main.amain(helpers.run_argv(interactive=True))
+
+    assert code == runtime.EXIT_OK, capsys.readouterr().err
+    assert len(board.calls_for_task(LAST_TASK)) >= 2
+
+
+@pytest.mark.parametrize(("error", "transient"), [(503, True), (429, True), (400, False)])
+def test_which_errors_are_transient(error: int, transient: bool) -> None:
+    assert nodes.transient(ProviderError(error)) is transient
+    assert nodes.transient(ConnectionResetError()) is True
+    assert nodes.transient(nodes.StepFailed("no records")) is False
+
+
+async def test_a_failed_run_keeps_its_work_and_resume_continues_it(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    fast_retries: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    helpers.approve_everything(monkeypatch)
+    # A bad request is not retried: the run stops, everything before it is kept.
+    board.script_task(LAST_TASK, _fails(400))
+    assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_FAILED
+    err = capsys.readouterr().err
+    thread_id = _thread_of(err)
+    assert "Run failed: ProviderError: Error code: 400" in err
+    command = shlex.join([PACKAGE, "resume", thread_id])
+    assert f"continue from the last finished step with: {command}" in err
+    assert len(board.calls_for_task(LAST_TASK)) == 1
+    # The steps that finished (a hierarchy's team is one node: nothing before it).
+    counts = {key: len(board.calls_for_task(key)) for key in team.PIPELINE if key != LAST_TASK}
+
+    assert await main.amain(["resume", thread_id, "--no-interactive"]) == runtime.EXIT_OK
+
+    state.TeamResult.model_validate(json.loads(capsys.readouterr().out))
+    assert {key: len(board.calls_for_task(key)) for key in counts} == counts
+    assert len(board.calls_for_task(LAST_TASK)) >= 2
+
+
+def _malformed_result() -> dict[str, Any]:
+    """Arguments for the result tool that TeamResult refuses (one output of a wrong type)."""
+    for name, field in state.TeamResult.model_fields.items():
+        for wrong in ({"wrong": True}, "wrong", [["wrong"]]):
+            try:
+                state.TeamResult.model_validate({field.alias or name: wrong})
+            except ValidationError:
+                return {field.alias or name: wrong}
+    pytest.skip("every output of this team accepts any JSON value")
+
+
+async def test_an_answer_that_does_not_parse_goes_back_to_the_model_with_the_error(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # create_agent's ToolStrategy answers a malformed structured answer (or prose instead
+    # of one) with the validation error, and the model tries again in the same conversation.
+    helpers.approve_everything(monkeypatch)
+    name = state.TeamResult.__name__
+    board.script_task(LAST_TASK, tool_call(name, **_malformed_result()), "Only prose.")
+
+    assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_OK
+
+    calls = board.calls_for_task(LAST_TASK)
+    assert len(calls) == 3
+    (error,) = calls[1].tool_results()
+    assert "error" in str(error.content).lower()
+    state.TeamResult.model_validate(json.loads(capsys.readouterr().out))

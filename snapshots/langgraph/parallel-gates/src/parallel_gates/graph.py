@@ -30,12 +30,18 @@ def build_graph(
     # inputs: checked before any model call
     builder.add_node("prepare", nodes.prepare)
     # pipeline[0] intake (agent procurement-lead)
-    builder.add_node("step_intake", nodes.step("intake"), timeout=nodes.step_timeout("intake"))
+    builder.add_node(
+        "step_intake",
+        nodes.step("intake"),
+        timeout=nodes.step_timeout("intake"),
+        retry_policy=nodes.retry_policy,
+    )
     # pipeline[1] contract-redlines (agent contract-analyst)
     builder.add_node(
         "step_contract-redlines",
         nodes.step("contract-redlines"),
         timeout=nodes.step_timeout("contract-redlines"),
+        retry_policy=nodes.retry_policy,
         destinations=("gate_redline-approval",),
     )
     # gates[0] redline-approval: afterStep contract-redlines, triggersStep onboarding-decis…
@@ -54,6 +60,7 @@ def build_graph(
         "escalate_redline-approval",
         nodes.escalate("redline-approval"),
         timeout=nodes.escalation_timeout("redline-approval"),
+        retry_policy=nodes.retry_policy,
         destinations=("gate_redline-approval", END),
     )
     builder.add_node("released_redline-approval", nodes.released("redline-approval"))
@@ -62,6 +69,7 @@ def build_graph(
         "step_security-findings",
         nodes.step("security-findings"),
         timeout=nodes.step_timeout("security-findings"),
+        retry_policy=nodes.retry_policy,
         destinations=("gate_risk-triage",),
     )
     # gates[1] risk-triage: afterStep security-findings, triggersStep onboarding-decision
@@ -74,6 +82,7 @@ def build_graph(
         "escalate_risk-triage",
         nodes.escalate("risk-triage"),
         timeout=nodes.escalation_timeout("risk-triage"),
+        retry_policy=nodes.retry_policy,
         destinations=("gate_risk-triage", END),
     )
     builder.add_node("released_risk-triage", nodes.released("risk-triage"))
@@ -82,12 +91,14 @@ def build_graph(
         "step_vendor-letter",
         nodes.step("vendor-letter"),
         timeout=nodes.step_timeout("vendor-letter"),
+        retry_policy=nodes.retry_policy,
     )
     # pipeline[4] onboarding-decision (agent onboarding-coordinator)
     builder.add_node(
         "step_onboarding-decision",
         nodes.step("onboarding-decision"),
         timeout=nodes.step_timeout("onboarding-decision"),
+        retry_policy=nodes.retry_policy,
     )
     # outputs: the answer of FINAL_STEP as state.TeamResult
     builder.add_node("finalize", nodes.finalize)

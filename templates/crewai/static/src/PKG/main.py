@@ -146,20 +146,35 @@ def _run_flow(run: RunState, store: RunStore, args: argparse.Namespace, reviewer
     pipeline_flow.configure(crew.TeamCrew(run.inputs, verbose), store, reviewer)
     run.status, run.message = "running", None
     store.save(run)
+    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
+    # timeout.runMs counts the working time of every process that worked on the run.
+    deadline = runtime.Deadline(team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
     try:
-        runtime.run_with_deadline(pipeline_flow.kickoff, runtime.Deadline(team.RUN_TIMEOUT_MS))
+        if deadline.expired():
+            raise runtime.RunTimeout(deadline.message())
+        runtime.run_with_deadline(pipeline_flow.kickoff, deadline)
     except runtime.RunTimeout as error:
-        run.status, run.message = "failed", str(error)
-        store.save(run)
-        print(str(error), file=sys.stderr)
-        return runtime.EXIT_TIMEOUT
+        run.status, run.message = "timed_out", str(error)
+        return _stopped(run, store, deadline, runtime.EXIT_TIMEOUT, str(error))
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
         run.status, run.message = "failed", f"{type(error).__name__}: {error}"
-        store.save(run)
-        print(f"Run failed: {run.message}", file=sys.stderr)
-        return runtime.EXIT_FAILED
-    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
+        command = shlex.join([COMMAND, "resume", run.run_id, *options])
+        message = (
+            f"Run failed: {run.message}\nFinished steps and decisions are kept; "
+            f"continue from the last finished step with: {command}"
+        )
+        return _stopped(run, store, deadline, runtime.EXIT_FAILED, message)
+    run.spent_ms += deadline.used_ms()
     return _finish(run, store, options)
+
+
+def _stopped(
+    run: RunState, store: RunStore, deadline: runtime.Deadline, code: int, message: str
+) -> int:
+    run.spent_ms += deadline.used_ms()
+    store.save(run)
+    print(message, file=sys.stderr)
+    return code
 
 
 def _finish(run: RunState, store: RunStore, options: Sequence[str]) -> int:
@@ -279,7 +294,12 @@ def resume_run(argv: Sequence[str]) -> int:
         problems.append(f"not found: {error.filename}")
     except (ValueError, ValidationError) as error:
         problems.append(f"unreadable: {error}")
-    if not problems and run.status != "pending":
+    if not problems and run.status == "failed" and decisions:
+        problems.append(
+            f"run {args.run_id} is not waiting for review: it stopped on an error; "
+            "resume it without --decisions"
+        )
+    elif not problems and run.status not in ("pending", "failed"):
         problems.append(f"run {args.run_id} is not waiting for review (status: {run.status})")
     if not problems:
         problems = _check_decisions(run, decisions)

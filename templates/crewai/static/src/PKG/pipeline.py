@@ -17,6 +17,7 @@ from typing import Any
 
 from crewai import Crew
 from crewai.flow import Flow
+from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel, Field
 
 from . import delegation, prompts, runtime, state, team
@@ -41,6 +42,9 @@ _TERMINAL = threading.Lock()
 
 class StepFailed(RuntimeError):
     """A step's answer could not be used."""
+
+
+_AGAIN = "Do the task again and answer exactly in the expected format."
 
 
 class GateDecisions(BaseModel):
@@ -72,7 +76,15 @@ class PipelineFlow(Flow[PipelineState]):
         run = self.state.run
         if key in run.outputs:
             return  # finished before the run paused
-        output = self._kickoff(self.crews.step_crew(key, self.step_context(key)), key)
+        context = self.step_context(key)
+        try:
+            output = self._kickoff(self.crews.step_crew(key, context), key)
+        except (StepFailed, ConverterError) as error:
+            # One more try, told why: the answer did not hold the step's structure (and
+            # CrewAI's own conversion of it failed too).
+            why = prompts.verbatim(str(error))
+            retry = f"{context}\n\nYour previous answer could not be used ({why}). {_AGAIN}"
+            output = self._kickoff(self.crews.step_crew(key, retry), key)
         with self.lock:
             run.outputs[key] = output
             self.store.save(run)

@@ -57,11 +57,16 @@ class RunTimeout(Exception):
 class Deadline:
     """A wall-clock budget; time spent waiting for a human reviewer is excluded."""
 
-    def __init__(self, ms: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.ms = ms
+    def __init__(
+        self, ms: int, clock: Callable[[], float] = time.monotonic, spent_ms: int = 0
+    ) -> None:
+        self.limit_ms = ms
+        """The whole run's budget (timeout.runMs)."""
+        self.ms = ms - spent_ms
+        """What is left of it for this process (a resumed run spent the rest before)."""
         self._clock = clock
         self._lock = threading.Lock()
-        self._ends_at = clock() + ms / 1000
+        self._ends_at = clock() + self.ms / 1000
         self._paused_since: float | None = None
         self._pauses = 0
 
@@ -72,6 +77,10 @@ class Deadline:
 
     def expired(self) -> bool:
         return self.remaining() <= 0
+
+    def used_ms(self) -> int:
+        """Working time spent against the budget so far."""
+        return max(0, round(self.ms - self.remaining() * 1000))
 
     @contextmanager
     def paused(self) -> Iterator[None]:
@@ -91,7 +100,7 @@ class Deadline:
 
     def message(self) -> str:
         return (
-            f"Run deadline exceeded: the team did not finish within {self.ms} ms "
+            f"Run deadline exceeded: the team did not finish within {self.limit_ms} ms "
             "(timeout.runMs). No further model calls are made."
         )
 

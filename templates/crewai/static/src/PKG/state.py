@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from .gates import GateState
 from .redaction import redact
 
-RunStatus = Literal["running", "pending", "halted", "done", "failed"]
+RunStatus = Literal["running", "pending", "halted", "done", "failed", "timed_out"]
 
 
 def utc_now() -> datetime:
@@ -46,6 +46,8 @@ class RunState(BaseModel):
     gates: dict[str, GateState] = Field(default_factory=dict)
     result: dict[str, Any] | None = None
     message: str | None = None
+    spent_ms: int = 0
+    """Working time so far, across resumes (timeout.runMs bounds it; review time is not)."""
 
 
 def new_run_id() -> str:

@@ -235,25 +235,30 @@ class Runner:
             print(_deadline_message(), file=sys.stderr)
             return runtime.EXIT_TIMEOUT
         except NodeTimeoutError as error:
-            print(
-                f"Run failed: {error} A step is bounded by its agent's timeout "
-                "(modelConfig.timeoutMs, else timeout.agentMs).",
-                file=sys.stderr,
+            why = (
+                f"{error} A step is bounded by its agent's timeout "
+                "(modelConfig.timeoutMs, else timeout.agentMs)."
             )
-            return runtime.EXIT_FAILED
+            return self._failed(thread_id, why)
         except GraphRecursionError as error:
-            print(
-                f"Run failed: more than {team.RECURSION_LIMIT} steps (team.RECURSION_LIMIT): "
-                f"{error}",
-                file=sys.stderr,
-            )
-            return runtime.EXIT_FAILED
+            why = f"more than {team.RECURSION_LIMIT} steps (team.RECURSION_LIMIT): {error}"
+            return self._failed(thread_id, why)
         except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
-            print(f"Run failed: {type(error).__name__}: {error}", file=sys.stderr)
-            return runtime.EXIT_FAILED
+            return self._failed(thread_id, f"{type(error).__name__}: {error}")
         finally:
             await self.log.add(thread_id, round((time.monotonic() - started) * 1000))
         return None
+
+    def _failed(self, thread_id: str, why: str) -> int:
+        """Say why the run stopped and how to continue it: every finished step (and every
+        decision made) is in the checkpoint, and `resume` goes on from there."""
+        command = shlex.join([COMMAND, "resume", thread_id, *self._options])
+        print(
+            f"Run failed: {why}\nFinished steps and decisions are kept; "
+            f"continue from the last finished step with: {command}",
+            file=sys.stderr,
+        )
+        return runtime.EXIT_FAILED
 
     def review_now(self, snapshot: StateSnapshot) -> Decisions:
         """Ask at the terminal, gate by gate; a reviewer's time does not count as work."""
@@ -405,8 +410,18 @@ async def resume_run(argv: Sequence[str]) -> int:
         snapshot = await runner.graph.aget_state(thread_config(thread_id))
         if await log.spent_ms(thread_id) is None or not snapshot.values:
             problems.append(f"thread {thread_id} not found in {args.state_dir / CHECKPOINTS}")
+        elif not snapshot.interrupts and not snapshot.next:
+            problems.append(f"thread {thread_id} has finished: it is not waiting for review")
         elif not snapshot.interrupts:
-            problems.append(f"thread {thread_id} is not waiting for review")
+            # It stopped on an error: continue from the last finished step.
+            if decisions:
+                problems.append(
+                    f"thread {thread_id} is not waiting for review: it stopped on an error; "
+                    "resume it without --decisions"
+                )
+            if checks.report_problems([], problems):
+                return runtime.EXIT_CONFIG
+            return await runner.drive(thread_id, None)
         else:
             pending = pending_gates(snapshot)
             problems += check_decisions(thread_id, pending, decisions)

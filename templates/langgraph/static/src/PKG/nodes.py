@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from langgraph.graph import END
-from langgraph.types import Command, interrupt
+from langgraph.types import Command, RetryPolicy, interrupt
 from pydantic import BaseModel, ValidationError
 
 from . import agents, checks, llms, models, redaction, runtime, team
@@ -79,6 +79,30 @@ def released_node(gate_name: str) -> str:
 
 class StepFailed(RuntimeError):
     """A step's answer could not be used."""
+
+
+def transient(error: BaseException) -> bool:
+    """A provider failure worth another try: a rate limit, a server error, a lost or timed
+    out connection (after the client's own retries). A bad request, a wrong key, a node
+    timeout or an answer we cannot use fails at once."""
+    status = getattr(error, "status_code", None) or getattr(error, "code", None)
+    if status is None:
+        status = getattr(getattr(error, "response", None), "status_code", None)
+    if isinstance(status, int) and not isinstance(status, bool):
+        return status in (408, 409, 429) or status >= 500
+    names = {cls.__name__ for cls in type(error).__mro__}
+    return isinstance(error, ConnectionError) or bool(names & _TRANSIENT_CLASSES)
+
+
+_TRANSIENT_CLASSES = {"APIConnectionError", "APITimeoutError", "TransportError"}
+"""openai's and anthropic's connection errors, httpx's transport errors (by name: the
+provider packages a team installs vary)."""
+
+RETRY_POLICY = RetryPolicy(
+    initial_interval=1.0, backoff_factor=2.0, max_interval=8.0, max_attempts=3, retry_on=transient
+)
+"""Model-calling nodes (steps, escalations, the hierarchy's team): three attempts, 1 s
+and 2 s apart, within the run's deadline. Never on gate nodes (graph.py)."""
 
 
 class GateDecisionError(ValueError):
@@ -179,6 +203,9 @@ class TeamNodes:
     `model_for(agent_key)` supplies each agent's chat model (default: models.model_for,
     which builds the configured one on first use).
     """
+
+    retry_policy = RETRY_POLICY
+    """What graph.py gives every model-calling node."""
 
     def __init__(self, model_for: llms.ModelFactory | None = None) -> None:
         self.default_models = model_for is None
