@@ -237,6 +237,31 @@ async def test_review_at_the_terminal(
         assert f"Actions: {menu}" in out.err
 
 
+async def test_reviewer_feedback_reaches_no_checkpoint_with_a_secret_in_it(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    if not team.GATES or not team.SECRETS:
+        pytest.skip("the team has no gates or no secrets")
+    secret = team_env[team.SECRETS[0]]
+    summary = await _pause(capsys)
+    decisions = {
+        name: [{**item, "feedback": f"looks fine, token {secret}"} for item in items]
+        for name, items in helpers.approve_pending(summary).items()
+    }
+    path = helpers.write_decisions(tmp_path / "d.json", decisions)
+
+    resume = ["resume", summary["thread_id"], "--decisions", str(path), "--no-interactive"]
+    assert await main.amain(resume) in (runtime.EXIT_OK, runtime.EXIT_PENDING)
+
+    # The SQLite database and its journal files, as bytes (msgpack keeps text as UTF-8).
+    stored = b"".join(path.read_bytes() for path in Path(".envelope").iterdir())
+    assert b"looks fine, token [redacted]" in stored
+    assert secret.encode() not in stored
+
+
 async def test_the_run_deadline_counts_the_work_of_every_process(
     team_env: dict[str, str],
     board: FakeBoard,
@@ -405,16 +430,23 @@ async def test_an_answer_that_does_not_parse_goes_back_to_the_model_with_the_err
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # create_agent's ToolStrategy answers a malformed structured answer (or prose instead
-    # of one) with the validation error, and the model tries again in the same conversation.
     helpers.approve_everything(monkeypatch)
     name = state.TeamResult.__name__
+    # A malformed answer: create_agent's ToolStrategy returns the validation error to the
+    # model. Prose then ends the conversation without an answer: asked once more, told why.
     board.script_task(LAST_TASK, tool_call(name, **_malformed_result()), "Only prose.")
 
     assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_OK
 
-    calls = board.calls_for_task(LAST_TASK)
-    assert len(calls) == 3
-    (error,) = calls[1].tool_results()
+    first, second, third = board.calls_for_task(LAST_TASK)[:3]
+    (error,) = second.tool_results()
     assert "error" in str(error.content).lower()
+    assert third.human == (
+        f"{first.human}\n\nYour previous answer could not be used: it did not call {name}. "
+        f"Do the task again and finish by calling {name}."
+    )
     state.TeamResult.model_validate(json.loads(capsys.readouterr().out))
+    # Twice unusable: the run stops and says which answer it could not use.
+    board.script_task(LAST_TASK, "prose", "more prose")
+    assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_FAILED
+    assert f"the answer is not a {name}" in capsys.readouterr().err

@@ -26,13 +26,22 @@ def test_a_secret_written_inside_a_json_string_is_redacted_too() -> None:
 
 
 def test_a_longer_secret_is_replaced_whole_and_empty_ones_are_ignored() -> None:
-    assert redaction.redact("token-abc and abc", ["abc", "", "token-abc"]) == (
+    assert redaction.redact("token-abcdefgh and abcdefgh", ["abcdefgh", "", "token-abcdefgh"]) == (
         "[redacted] and [redacted]"
     )
 
 
 def test_redacting_again_changes_nothing_even_for_a_secret_inside_the_marker() -> None:
-    once = redaction.redact("a red alert", ["red", "act"])
+    once = redaction.redact("an alertred alert", ["alertred", "redacted"])
 
-    assert once == "a [redacted] alert"
-    assert redaction.redact(once, ["red", "act"]) == once
+    assert once == "an [redacted] alert"
+    assert redaction.redact(once, ["alertred", "redacted"]) == once
+
+
+def test_short_values_are_left_alone_and_named_in_a_warning() -> None:
+    text = "Ticket 2026-0042 opened 2026-01-02; status true"
+
+    assert redaction.redact(text, ["2026", "true", "0042"]) == text
+    warning = redaction.short_secrets(["PIN", "TOKEN", "UNSET"], {"PIN": "2026", "TOKEN": "x" * 8})
+    assert warning is not None and warning.startswith("warning: PIN: shorter than 8 characters")
+    assert redaction.short_secrets(["TOKEN"], {"TOKEN": "x" * 8}) is None

@@ -26,7 +26,7 @@ from typing import Any
 from dotenv import load_dotenv
 from pydantic import ValidationError
 
-from . import checks, crew, delegation, llms, models, prompts, runtime, state, team
+from . import checks, crew, delegation, llms, models, prompts, redaction, runtime, state, team
 from .gates import DecisionItem, DeferredReviewer, Reviewer, TerminalReviewer, apply_decisions
 from .state import RunState, RunStore
 
@@ -248,6 +248,12 @@ def _check_decisions(run: RunState, decisions: dict[str, list[DecisionItem]]) ->
     return problems
 
 
+def _warn_short_secrets() -> None:
+    warning = redaction.short_secrets(team.SECRETS, os.environ)
+    if warning is not None:
+        print(warning, file=sys.stderr)
+
+
 # --- commands ----------------------------------------------------------------
 
 
@@ -262,6 +268,7 @@ def start_run(argv: Sequence[str]) -> int:
         problems += error.problems
     if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
+    _warn_short_secrets()
     if not PIPELINE:
         return _run_crew(inputs, args.verbose)
     store = RunStore(Path(args.state_dir), _secret_values())
@@ -305,6 +312,7 @@ def resume_run(argv: Sequence[str]) -> int:
         problems = _check_decisions(run, decisions)
     if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
+    _warn_short_secrets()
     return _run_flow(run, store, args, _reviewer(args, decisions))
 
 

@@ -37,7 +37,7 @@ from langgraph.errors import GraphRecursionError, NodeTimeoutError
 from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
-from . import checks, graph, llms, models, runtime, team
+from . import checks, graph, llms, models, redaction, runtime, team
 from .gates import DecisionItem, GateState, Reviewer, TerminalReviewer, apply_decisions
 
 CHECKPOINTS = "checkpoints.sqlite"
@@ -330,15 +330,19 @@ def collect_decisions(snapshot: StateSnapshot, reviewer: Reviewer) -> Decisions:
 
 def resume_command(interrupts: Sequence[Interrupt], decisions: Mapping[str, Any]) -> Command[Any]:
     """One resume value per pending interrupt, by interrupt id: a gate without decisions
-    gets none, so it checks its timeout and waits again."""
+    gets none, so it checks its timeout and waits again. Reviewer feedback is redacted
+    here, not only in the gate's state: LangGraph keeps the resume value itself in the
+    checkpoint."""
+    secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
     values: dict[str, Any] = {}
     for interrupt in interrupts:
-        items = decisions.get(interrupt.value["gate"], [])
-        values[interrupt.id] = {
-            "decisions": [
-                item.model_dump() if isinstance(item, DecisionItem) else item for item in items
-            ]
-        }
+        items = [
+            DecisionItem.model_validate(item).model_dump()
+            for item in decisions.get(interrupt.value["gate"], [])
+        ]
+        for item in items:
+            item["feedback"] = redaction.redact(item["feedback"], secrets)
+        values[interrupt.id] = {"decisions": items}
     return Command(resume=values)
 
 
@@ -368,6 +372,12 @@ def check_decisions(
     return problems
 
 
+def _warn_short_secrets() -> None:
+    warning = redaction.short_secrets(team.SECRETS, os.environ)
+    if warning is not None:
+        print(warning, file=sys.stderr)
+
+
 # --- commands --------------------------------------------------------------------
 
 
@@ -382,6 +392,7 @@ async def start_run(argv: Sequence[str]) -> int:
         problems += error.problems
     if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
+    _warn_short_secrets()
     async with _checkpoints(args.state_dir) as (saver, log):
         thread_id = new_thread_id()
         await log.start(thread_id)
@@ -404,6 +415,7 @@ async def resume_run(argv: Sequence[str]) -> int:
     if missing or problems:
         checks.report_problems(missing, problems, args.env_file or ".env")
         return runtime.EXIT_CONFIG
+    _warn_short_secrets()
     async with _checkpoints(args.state_dir) as (saver, log):
         runner = Runner(saver, log, args)
         thread_id = args.thread_id

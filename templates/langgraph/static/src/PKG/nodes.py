@@ -251,7 +251,7 @@ class TeamNodes:
             f"Run inputs (JSON):\n{_json(inputs)}\n\n"
             f"Finish by calling {TeamResult.__name__} with the team's result."
         )
-        result = await self.agents.ask(agents.entry_agent(), inputs, task, TEAM_ANSWER, TeamResult)
+        result = await self._ask(agents.entry_agent(), inputs, task, TEAM_ANSWER, TeamResult)
         answer = self._structured(result, TeamResult, "the team")
         return {"answers": {TEAM_ANSWER: _answer_json(answer)}}
 
@@ -308,7 +308,7 @@ class TeamNodes:
         for name in revising:
             task += f"\n\n{feedback[name]}"
         schema = self._schema(step_key)
-        result = await self.agents.ask(step.agent_key, state["inputs"], task, step_key, schema)
+        result = await self._ask(step.agent_key, state["inputs"], task, step_key, schema)
         update = self._answer(step_key, result, schema)
         if not reviewed_by:
             return update
@@ -337,6 +337,27 @@ class TeamNodes:
             answer.model_dump(mode="json", by_alias=True)["records"]
         )
         return {"answers": {step_key: _json(rows)}, "records": {step_key: rows}}
+
+    async def _ask(
+        self,
+        agent_key: str,
+        inputs: Mapping[str, Any],
+        task: str,
+        task_name: str,
+        schema: type[BaseModel] | None = None,
+    ) -> dict[str, Any]:
+        """One task through an agent. A malformed structured answer goes back to the model
+        with the validation error inside the conversation (create_agent's ToolStrategy);
+        a conversation that ends without one (the model answered prose) is asked once
+        more, told why; then the caller's check fails the step."""
+        result = await self.agents.ask(agent_key, inputs, task, task_name, schema)
+        if schema is None or isinstance(result.get("structured_response"), schema):
+            return result
+        feedback = (
+            f"Your previous answer could not be used: it did not call {schema.__name__}. "
+            f"Do the task again and finish by calling {schema.__name__}."
+        )
+        return await self.agents.ask(agent_key, inputs, f"{task}\n\n{feedback}", task_name, schema)
 
     @staticmethod
     def _structured(result: Mapping[str, Any], schema: type[Answer], who: str) -> Answer:
@@ -489,9 +510,7 @@ class TeamNodes:
                 f"{self._worked_from(spec, state)}\n\n"
                 f"Finish by calling {GateDecisions.__name__} with one decision per record."
             )
-            result = await self.agents.ask(
-                manager, inputs, task, f"escalate:{spec.name}", GateDecisions
-            )
+            result = await self._ask(manager, inputs, task, f"escalate:{spec.name}", GateDecisions)
             decided = self._structured(result, GateDecisions, f"gate {spec.name}")
             now = runtime.utc_now()
             reviewer = f"agent:{manager}"
@@ -514,7 +533,7 @@ class TeamNodes:
             f"Finish by calling {model.__name__} with the records; "
             f"each record has the fields {fields}."
         )
-        result = await self.agents.ask(manager, inputs, task, f"revise:{spec.name}", model)
+        result = await self._ask(manager, inputs, task, f"revise:{spec.name}", model)
         update = self._answer(spec.after_step, result, model)
         return Command(update=update, goto=gate_node(spec.name))
 

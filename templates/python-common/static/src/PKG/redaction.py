@@ -9,18 +9,24 @@ as it is, so data redacted, loaded and saved again does not change.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 REDACTED = "[redacted]"
+
+MIN_LENGTH = 8
+"""Shorter secret values are not redacted: a value such as `2026` or `true` would rewrite
+ordinary text (years, flags, counts) in every tool result and answer. The runner warns
+about them at start (short_secrets)."""
 
 T = TypeVar("T")
 
 
 def redact(data: T, secret_values: Sequence[str]) -> T:
-    """`data` (str, or JSON-like dicts and lists) with every secret value replaced."""
+    """`data` (str, or JSON-like dicts and lists) with every secret value of at least
+    MIN_LENGTH characters replaced."""
     # Longest first: a secret that contains another is replaced whole.
-    values = sorted({value for value in secret_values if value}, key=len, reverse=True)
+    values = sorted({v for v in secret_values if len(v) >= MIN_LENGTH}, key=len, reverse=True)
     if not values:
         return data
     return _redact(data, values)  # type: ignore[no-any-return]
@@ -45,3 +51,15 @@ def _redact_text(text: str, values: Sequence[str]) -> str:
             # Only between earlier markers: a secret inside "[redacted]" leaves it alone.
             text = REDACTED.join(part.replace(form, REDACTED) for part in text.split(REDACTED))
     return text
+
+
+def short_secrets(names: Sequence[str], environ: Mapping[str, str]) -> str | None:
+    """A warning naming the secrets set to values too short to redact, or None."""
+    short = [name for name in names if 0 < len(environ.get(name, "")) < MIN_LENGTH]
+    if not short:
+        return None
+    return (
+        f"warning: {', '.join(short)}: shorter than {MIN_LENGTH} characters, so not "
+        "redacted from tool results, answers and stored runs (it would rewrite ordinary "
+        "text); use a longer value"
+    )
