@@ -72,6 +72,25 @@ describe("--zip onto what is not a regular file", () => {
     expect(readdirSync(dir)).toEqual(["pipe"]);
   });
 
+  it("a symbolic link to a FIFO (as /dev/stdout or >(…) are) is written through; the link stays", async () => {
+    const dir = tmp();
+    const fifo = join(dir, "pipe");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    symlinkSync("pipe", join(dir, "out"));
+    const reader = spawn("cat", [fifo]);
+    const chunks: Buffer[] = [];
+    reader.stdout.on("data", (c: Buffer) => chunks.push(c));
+    const closed = new Promise((done) => reader.on("close", done));
+    const r = await runCli([...EXPORT, "--zip", join(dir, "out"), "--force"]);
+    const stop = setTimeout(() => reader.kill(), 3000);
+    await closed;
+    clearTimeout(stop);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Buffer.concat(chunks).equals(await referenceZip())).toBe(true);
+    expect(readlinkSync(join(dir, "out"))).toBe("pipe");
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+
   it("/dev/null: succeeds without --force and stays a character device", async () => {
     const r = await runCli([...EXPORT, "--zip", "/dev/null"]);
     expect(r.code, r.stderr).toBe(0);
@@ -99,6 +118,14 @@ describe("--zip onto what is not a regular file", () => {
     expect(existsSync(join(ROOT, "-"))).toBe(false);
     const unzip = spawnSync("python3", ["-c", "import sys, zipfile, io; z = zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read())); assert z.testzip() is None; print(len(z.namelist()))"], { input: r.stdout });
     expect(unzip.status, unzip.stderr.toString()).toBe(0);
+  });
+
+  it("a name for standard output itself (/proc/self/fd/1, as /dev/stdout is) is written through, text on stderr", async () => {
+    // /proc cannot be renamed into, so even a regression could not replace anything here.
+    const r = runProcess([...EXPORT, "--zip", "/proc/self/fd/1"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.equals(await referenceZip())).toBe(true);
+    expect(r.stderr).toMatch(/^wrote \d+ files \(\d+ bytes\) into \/proc\/self\/fd\/1\nloss report: /);
   });
 
   it("--zip - refuses --json (stdout is the archive) and a terminal", async () => {

@@ -1,4 +1,5 @@
 // `envelope export FILE --target T (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME) [--force] [--strict] [--json]`
+import { fstatSync, statSync } from "node:fs";
 import { exportDefinition } from "../export/export.js";
 import type { FileSet } from "../export/file-set.js";
 import { lossCounts, lossSummary } from "../export/loss-report.js";
@@ -29,13 +30,14 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   const target = Object.hasOwn(TARGETS, opts.target) ? TARGETS[opts.target] : undefined;
   if (!target) throw new UsageError(`unknown target "${opts.target}"; available: ${targetNames().join(", ")}`);
   if (!opts.out && !opts.zip && !opts.dryRun && !opts.github) throw new UsageError("export needs --out DIR, --zip FILE, --dry-run or --github OWNER/NAME");
-  if (opts.zip === "-") {
+  const zipToStdout = opts.zip !== undefined && isStandardOutput(opts.zip, io);
+  if (zipToStdout) {
     // Standard output is then the archive and nothing else.
     if (opts.json) throw new UsageError("--zip - writes the archive to standard output, so --json cannot go there too; give --zip a file name");
     if (io.stdout.isTTY && !opts.dryRun) throw new UsageError("--zip - would write the archive to the terminal; redirect standard output (> project.zip) or pipe it");
   }
   // Human text goes to stdout, except when stdout carries the archive (--zip -).
-  const text = opts.zip === "-" ? io.stderr : io.stdout;
+  const text = zipToStdout ? io.stderr : io.stdout;
   // Flags and token are checked before any work, so a typo or a missing token costs nothing.
   const github: GitHubRequest | undefined = opts.github && (await prepareGitHub(opts.github, io, { stdinTaken: file === "-", needToken: !opts.dryRun }));
   let bytes: Uint8Array;
@@ -72,7 +74,8 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   const files = result.files;
   const outputs: Array<[string | undefined, () => Promise<void>]> = [
     [opts.out, () => writeDirectory(files, opts.out!, { force: opts.force })],
-    [opts.zip, () => writeZipFile(files, opts.zip!, { force: opts.force, rootName: result.model!.names.distribution, stdout: io.stdout })],
+    // Our own standard output is written as a stream: a socket cannot be opened by name.
+    [opts.zip, () => writeZipFile(files, zipToStdout ? "-" : opts.zip!, { force: opts.force, rootName: result.model!.names.distribution, stdout: io.stdout })],
   ];
   for (const [path, write] of outputs) {
     if (path === undefined || opts.dryRun) continue;
@@ -127,6 +130,18 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
 function writeWritten(text: NodeJS.WritableStream, files: FileSet, opts: ExportCliOptions): void {
   const where = [opts.out && `to ${opts.out}`, opts.zip && (opts.zip === "-" ? "to standard output" : `into ${opts.zip}`)].filter(Boolean).join(" and ");
   text.write(`wrote ${files.size} files (${files.totalBytes()} bytes) ${where}\n`);
+}
+
+/** `-`, or a name for this process's own standard output (`/dev/stdout`, `/dev/fd/1`). */
+function isStandardOutput(path: string, io: Io): boolean {
+  if (path === "-") return true;
+  if (io.stdout !== process.stdout) return false;
+  try {
+    const [named, own] = [statSync(path), fstatSync(1)];
+    return !named.isFile() && named.dev === own.dev && named.ino === own.ino;
+  } catch {
+    return false;
+  }
 }
 
 // System errors while writing the output, in words, naming the user's path (never a temporary one).

@@ -4,11 +4,13 @@
 // - a FIFO or a character device (`/dev/null`, a terminal, a process substitution): written
 //   through, as a shell redirection would; nothing is replaced, so no --force is needed;
 // - `-`: standard output;
-// - a symbolic link, a directory, a socket or block device: refused. Renaming over a link
-//   replaced the link with a file; run as root, renaming over /dev/stdout replaced the device.
+// - a symbolic link to a FIFO or character device (`/dev/stdout`, `/dev/fd/63` of `>(…)`):
+//   written through too; the link and what it names are never replaced;
+// - any other symbolic link, a directory, a socket or block device: refused. Renaming over a
+//   link replaced the link with a file; run as root, renaming over /dev/stdout replaced it.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readlink, rename, rm, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, open, readlink, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { FileSet } from "../file-set.js";
 import { OutputExistsError } from "./directory.js";
@@ -68,15 +70,23 @@ export async function writeZipFile(files: FileSet, path: string, options: ZipFil
     if (e.code === "ENOENT") return undefined;
     throw e;
   });
+  const through = (info: { isFIFO(): boolean; isCharacterDevice(): boolean }) => info.isFIFO() || info.isCharacterDevice();
+  let linkToDevice = false;
   if (existing?.isSymbolicLink()) {
-    const to = await readlink(target).catch(() => "?");
-    throw new OutputExistsError(`${path} is a symbolic link (to ${to}); --zip never replaces or follows a link: give the path it points to, or remove the link`);
+    const named = await stat(target).catch(() => undefined); // undefined: a dangling link
+    linkToDevice = named !== undefined && through(named);
+    if (!linkToDevice) {
+      const to = await readlink(target).catch(() => "?");
+      const stdout = to.startsWith("/proc/") ? " (for standard output, use --zip -)" : "";
+      throw new OutputExistsError(`${path} is a symbolic link (to ${to}); --zip never replaces or follows a link: give the path it points to, or remove the link${stdout}`);
+    }
   }
   if (existing?.isDirectory()) throw new OutputExistsError(`${path} is a directory; --zip takes a file name`);
-  if (existing && (existing.isFIFO() || existing.isCharacterDevice())) {
-    // O_NOFOLLOW and no O_CREAT: if the name changed since the check, this fails rather
-    // than create or follow anything; the fstat makes sure it is still what was checked.
-    const handle = await open(target, constants.O_WRONLY | constants.O_NOFOLLOW);
+  if (existing && (linkToDevice || through(existing))) {
+    // No O_CREAT or O_TRUNC, and O_NOFOLLOW unless the link was checked to name a device:
+    // if the name changed since the check this fails rather than create anything, and the
+    // fstat makes sure what was opened is still a FIFO or character device.
+    const handle = await open(target, constants.O_WRONLY | (linkToDevice ? 0 : constants.O_NOFOLLOW));
     try {
       const now = await handle.stat();
       if (!now.isFIFO() && !now.isCharacterDevice()) throw new OutputExistsError(`${path} changed while it was being opened; nothing was written`);
