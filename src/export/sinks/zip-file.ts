@@ -9,7 +9,7 @@
 // - any other symbolic link, a directory, a socket or block device: refused. Renaming over a
 //   link replaced the link with a file; run as root, renaming over /dev/stdout replaced it.
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, readlink, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { FileSet } from "../file-set.js";
@@ -55,12 +55,14 @@ const toStream = (stream: NodeJS.WritableStream) => (batch: Buffer) =>
     stream.write(batch, (e) => (e ? fail(e) : done()));
   });
 
-function kind(info: { isSymbolicLink(): boolean; isDirectory(): boolean; isSocket(): boolean; isBlockDevice(): boolean }): string {
+function kind(info: Stats): string {
   if (info.isSymbolicLink()) return "a symbolic link";
   if (info.isDirectory()) return "a directory";
   if (info.isSocket()) return "a socket";
   if (info.isBlockDevice()) return "a block device";
-  return "not a regular file";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isCharacterDevice()) return "a character device";
+  return "a special file";
 }
 
 export async function writeZipFile(files: FileSet, path: string, options: ZipFileOptions): Promise<void> {
