@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { lstatSync, mkdtempSync, readFileSync, readlinkSync, readdirSync, statSync, symlinkSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -89,6 +90,20 @@ describe("--zip onto what is not a regular file", () => {
     expect(Buffer.concat(chunks).equals(await referenceZip())).toBe(true);
     expect(readlinkSync(join(dir, "out"))).toBe("pipe");
     expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it("a socket is refused, --force or not, and left as it is", async () => {
+    const path = join(tmp(), "sock");
+    const server = createServer().listen(path);
+    await new Promise((done) => server.once("listening", done));
+    try {
+      const r = await runCli([...EXPORT, "--zip", path, "--force"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`envelope: ${path} is a socket; --zip writes only a regular file, a FIFO or a character device\n`);
+      expect(lstatSync(path).isSocket()).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 
   it("/dev/null: succeeds without --force and stays a character device", async () => {
