@@ -1,11 +1,10 @@
 // `envelope export FILE --target T (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME) [--force] [--strict] [--json]`
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { fstatSync, statSync } from "node:fs";
 import { exportDefinition } from "../export/export.js";
 import type { FileSet } from "../export/file-set.js";
 import { lossCounts, lossSummary } from "../export/loss-report.js";
 import { OutputExistsError, writeDirectory } from "../export/sinks/directory.js";
-import { writeZip } from "../export/sinks/zip.js";
+import { writeZipFile } from "../export/sinks/zip-file.js";
 import { exportCommitMessage } from "../publish/publish.js";
 import { readDefinitionBytes, SourceReadError } from "../read/source.js";
 import { TARGETS, targetNames } from "../targets/index.js";
@@ -31,6 +30,14 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   const target = Object.hasOwn(TARGETS, opts.target) ? TARGETS[opts.target] : undefined;
   if (!target) throw new UsageError(`unknown target "${opts.target}"; available: ${targetNames().join(", ")}`);
   if (!opts.out && !opts.zip && !opts.dryRun && !opts.github) throw new UsageError("export needs --out DIR, --zip FILE, --dry-run or --github OWNER/NAME");
+  const zipToStdout = opts.zip !== undefined && isStandardOutput(opts.zip, io);
+  if (zipToStdout) {
+    // Standard output is then the archive and nothing else.
+    if (opts.json) throw new UsageError("--zip - writes the archive to standard output, so --json cannot go there too; give --zip a file name");
+    if (io.stdout.isTTY && !opts.dryRun) throw new UsageError("--zip - would write the archive to the terminal; redirect standard output (> project.zip) or pipe it");
+  }
+  // Human text goes to stdout, except when stdout carries the archive (--zip -).
+  const text = zipToStdout ? io.stderr : io.stdout;
   // Flags and token are checked before any work, so a typo or a missing token costs nothing.
   const github: GitHubRequest | undefined = opts.github && (await prepareGitHub(opts.github, io, { stdinTaken: file === "-", needToken: !opts.dryRun }));
   let bytes: Uint8Array;
@@ -67,7 +74,8 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   const files = result.files;
   const outputs: Array<[string | undefined, () => Promise<void>]> = [
     [opts.out, () => writeDirectory(files, opts.out!, { force: opts.force })],
-    [opts.zip, () => writeZipFile(files, opts.zip!, opts.force, result.model!.names.distribution)],
+    // Our own standard output is written as a stream: a socket cannot be opened by name.
+    [opts.zip, () => writeZipFile(files, zipToStdout ? "-" : opts.zip!, { force: opts.force, rootName: result.model!.names.distribution, stdout: io.stdout })],
   ];
   for (const [path, write] of outputs) {
     if (path === undefined || opts.dryRun) continue;
@@ -85,8 +93,8 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   let published: GitHubOutcome | undefined;
   if (github && !opts.dryRun) {
     if (!opts.json) {
-      if (opts.out || opts.zip) writeWritten(io, files, opts);
-      io.stdout.write(lossSummary(loss) + "\n");
+      if (opts.out || opts.zip) writeWritten(text, files, opts);
+      text.write(lossSummary(loss) + "\n");
     }
     published = await publishWithProgress(files, github, io, exportCommitMessage(target.name), !opts.json);
   }
@@ -105,59 +113,34 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     io.stdout.write(JSON.stringify(summary, null, 2) + "\n");
   } else if (published) {
     // The URL is the last line: what a person (or a script with tail -1) wants.
-    if (published.ok) io.stdout.write(publishedLine(published.result));
+    if (published.ok) text.write(publishedLine(published.result));
   } else {
     if (opts.dryRun) {
-      io.stdout.write(`would write ${files.size} files (${files.totalBytes()} bytes)${opts.out ? ` to ${opts.out}` : ""}${opts.zip ? ` into ${opts.zip}` : ""}:\n`);
-      for (const [path, f] of files.entries()) io.stdout.write(`  ${path}  ${f.bytes.length}${f.mode & 0o111 ? "  (executable)" : ""}\n`);
-      if (github) io.stdout.write(dryRunLine(files, github));
+      text.write(`would write ${files.size} files (${files.totalBytes()} bytes)${opts.out ? ` to ${opts.out}` : ""}${opts.zip ? (opts.zip === "-" ? " to standard output" : ` into ${opts.zip}`) : ""}:\n`);
+      for (const [path, f] of files.entries()) text.write(`  ${path}  ${f.bytes.length}${f.mode & 0o111 ? "  (executable)" : ""}\n`);
+      if (github) text.write(dryRunLine(files, github));
     } else {
-      writeWritten(io, files, opts);
+      writeWritten(text, files, opts);
     }
-    io.stdout.write(lossSummary(loss) + "\n");
+    text.write(lossSummary(loss) + "\n");
   }
   return published ? published.code : EXIT.ok;
 }
 
-function writeWritten(io: Io, files: FileSet, opts: ExportCliOptions): void {
-  const where = [opts.out && `to ${opts.out}`, opts.zip && `into ${opts.zip}`].filter(Boolean).join(" and ");
-  io.stdout.write(`wrote ${files.size} files (${files.totalBytes()} bytes) ${where}\n`);
+function writeWritten(text: NodeJS.WritableStream, files: FileSet, opts: ExportCliOptions): void {
+  const where = [opts.out && `to ${opts.out}`, opts.zip && (opts.zip === "-" ? "to standard output" : `into ${opts.zip}`)].filter(Boolean).join(" and ");
+  text.write(`wrote ${files.size} files (${files.totalBytes()} bytes) ${where}\n`);
 }
 
-/** The archive is streamed to a temporary file beside the target and renamed when complete. */
-async function writeZipFile(files: FileSet, path: string, force: boolean, rootName: string): Promise<void> {
-  const target = resolve(path);
-  const existing = await stat(target).catch(() => undefined);
-  if (existing?.isDirectory()) throw new OutputExistsError(`${path} is a directory; --zip takes a file name`);
-  if (existing && !force) throw new OutputExistsError(`${path} already exists; pass --force to replace it`);
-  // Like --out, missing parent folders are created.
-  await mkdir(dirname(target), { recursive: true });
-  const temp = join(dirname(target), `.${basename(target)}.envelope-${process.pid}`);
-  // Opened before anything is written, so a path that cannot be created is an error here,
-  // not an unhandled stream event later.
-  const handle = await open(temp, "w");
+/** `-`, or a name for this process's own standard output (`/dev/stdout`, `/dev/fd/1`). */
+function isStandardOutput(path: string, io: Io): boolean {
+  if (path === "-") return true;
+  if (io.stdout !== process.stdout) return false;
   try {
-    // The sink hands over small pieces (headers, names, data): written in 64 kB batches.
-    let pending: Uint8Array[] = [];
-    let size = 0;
-    const flush = async () => {
-      const batch = Buffer.concat(pending, size);
-      pending = [];
-      size = 0;
-      for (let at = 0; at < batch.length; ) at += (await handle.write(batch, at)).bytesWritten;
-    };
-    await writeZip(files, async (chunk) => {
-      pending.push(chunk);
-      size += chunk.length;
-      if (size >= 64 * 1024) await flush();
-    }, `${rootName}/`);
-    await flush();
-    await handle.close();
-    await rename(temp, target);
-  } catch (e) {
-    await handle.close().catch(() => {});
-    await rm(temp, { force: true });
-    throw e;
+    const [named, own] = [statSync(path), fstatSync(1)];
+    return !named.isFile() && named.dev === own.dev && named.ino === own.ino;
+  } catch {
+    return false;
   }
 }
 
@@ -172,6 +155,7 @@ const WRITE_ERRORS: Record<string, string> = {
   EEXIST: "a part of the path is a file, not a folder", // mkdir of a parent that is a file
   EISDIR: "it is a directory",
   ENAMETOOLONG: "the name is too long",
+  ELOOP: "it became a symbolic link", // O_NOFOLLOW on a FIFO or device replaced meanwhile
 };
 
 function writeFailure(path: string, e: NodeJS.ErrnoException): string {

@@ -45,6 +45,8 @@ Commands:
              report: what was carried, approximated or not carried. --github also
              creates a new GitHub repository holding the project in one commit.
   publish    Create a new GitHub repository from an already exported project directory.
+             What its .gitignore files exclude, and every .env* but .env.example, is
+             left out and listed.
   serve      Serve the HTTP API (/v1/validate, /v1/exports, /v1/exports/github, /openapi.json)
              and the handoff page at /: paste a definition, preview, copy, download the
              zip, create the repository. Prints the URL; Ctrl+C stops it gracefully.
@@ -55,7 +57,8 @@ Options:
                     pricing is reported, never fatal).
   --target NAME     export: the framework to generate for: crewai or langgraph.
   --out DIR         export: the project directory.
-  --zip FILE        export: a ZIP archive of the project.
+  --zip FILE        export: a ZIP archive of the project; - writes it to standard
+                    output. A symbolic link is refused; a FIFO or device is written through.
   --dry-run         export: list what would be written.
   --force           export: replace a non-empty --out directory or an existing --zip.
   --format FORMAT   validate output: text (default), json, or github (workflow annotations).

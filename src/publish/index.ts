@@ -5,4 +5,4 @@ export { PublishError, type PublishErrorKind, type LeftRepository } from "./erro
 export type { PublishTiming } from "./github-client.js";
 export { DEFAULT_LIMITS, type UploadLimits } from "./upload-plan.js";
 export { parseRepositoryName, type RepositoryName } from "./repository-name.js";
-export { readDirectoryFiles } from "./read-directory.js";
+export { readDirectory, readDirectoryFiles, type DirectoryContents, type LeftOut } from "./read-directory.js";

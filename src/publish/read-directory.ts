@@ -1,29 +1,75 @@
-// An already exported project directory → a FileSet, for `envelope publish DIR`. Only regular
-// files are taken; a symbolic link or other special file is refused rather than followed
-// (it could point outside the project). `.git` is skipped: the repository is the history
-// being created, not content. An executable bit on any class makes the file 0o755.
+// An already exported project directory → a FileSet, for `envelope publish DIR`. What the
+// project's `.gitignore` files exclude is left out, as `git add .` would (nested files,
+// negation, `dir/`, anchors, `**`, classes: see gitignore.ts), and so is every `.env*`
+// other than `.env.example`, whatever the ignore rules say: those hold the secrets the
+// exported README tells the user to put there, and publish creates public repositories by
+// default. Everything left out is reported, never fatal; ignored directories are not even
+// read (a `.venv` holds thousands of files and symbolic links).
+//
+// Only regular files are taken: a symbolic link or other special file that is not ignored
+// is refused rather than followed (it could point outside the project). `.git` is skipped:
+// the repository is the history being created, not content. An executable bit on any class
+// makes the file 0o755.
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FileSet, UnsafePathError } from "../export/file-set.js";
 import { PublishError } from "./errors.js";
+import { decidingRule, parseGitignore, type IgnoreRule } from "./gitignore.js";
 
 const MAX_FILES = 10_000;
 
-export async function readDirectoryFiles(dir: string): Promise<FileSet> {
+/** A path publish left out, and why. Directories end with `/`. */
+export interface LeftOut {
+  path: string;
+  reason: "gitignore" | "env-file";
+  /** For `gitignore`: where the deciding rule is, `.gitignore:3: .venv/`. */
+  rule?: string;
+}
+
+export interface DirectoryContents {
+  files: FileSet;
+  /** In path order. */
+  leftOut: LeftOut[];
+}
+
+/** `.env`, `.env.local`, `.envrc` …: never published, except the documented template. */
+export const isEnvFile = (name: string) => name.startsWith(".env") && name !== ".env.example";
+
+/** The files publish takes from `dir`, and what it left out. */
+export async function readDirectory(dir: string): Promise<DirectoryContents> {
   const top = await lstat(dir).catch((e: NodeJS.ErrnoException) => {
     throw new PublishError("invalid-input", `cannot read ${dir}: ${e.code === "ENOENT" ? "no such directory" : e.message}`);
   });
   if (!top.isDirectory()) throw new PublishError("invalid-input", `${dir} is not a directory (publish takes an exported project directory)`);
   const files = new FileSet();
-  const walk = async (rel: string): Promise<void> => {
+  const leftOut: LeftOut[] = [];
+  const walk = async (rel: string, inherited: readonly IgnoreRule[]): Promise<void> => {
     const names = (await readdir(join(dir, rel))).sort();
+    let rules = inherited;
+    if (names.includes(".gitignore")) {
+      const info = await lstat(join(dir, rel, ".gitignore"));
+      // A linked or special .gitignore is refused below like any other such file.
+      if (info.isFile()) rules = [...inherited, ...parseGitignore(await readFile(join(dir, rel, ".gitignore"), "utf8"), rel)];
+    }
     for (const name of names) {
       const path = rel ? `${rel}/${name}` : name;
-      if (path === ".git") continue;
+      if (name === ".git") continue;
       const info = await lstat(join(dir, path));
-      if (info.isDirectory()) await walk(path);
+      // Git treats a symbolic link as a file, even one to a directory: `dir/` rules skip it.
+      const isDirectory = info.isDirectory();
+      const shown = isDirectory ? `${path}/` : path;
+      if (isEnvFile(name)) {
+        leftOut.push({ path: shown, reason: "env-file" });
+        continue;
+      }
+      const rule = decidingRule(rules, path, isDirectory);
+      if (rule && !rule.negated) {
+        leftOut.push({ path: shown, reason: "gitignore", rule: `${rule.source}:${rule.line}: ${rule.text}` });
+        continue;
+      }
+      if (isDirectory) await walk(path, rules);
       else if (info.isFile()) {
-        if (files.size >= MAX_FILES) throw new PublishError("invalid-input", `${dir} holds more than ${MAX_FILES} files: is it really an exported project?`);
+        if (files.size >= MAX_FILES) throw new PublishError("invalid-input", `${dir} holds more than ${MAX_FILES} files that .gitignore does not exclude: is it really an exported project?`);
         try {
           files.add(path, new Uint8Array(await readFile(join(dir, path))), info.mode & 0o111 ? 0o755 : 0o644);
         } catch (e) {
@@ -31,11 +77,23 @@ export async function readDirectoryFiles(dir: string): Promise<FileSet> {
           throw e;
         }
       } else {
-        throw new PublishError("invalid-input", `${join(dir, path)} is a ${info.isSymbolicLink() ? "symbolic link" : "special file"}; only regular files can be published`);
+        const what = info.isSymbolicLink() ? "symbolic link" : "special file";
+        throw new PublishError(
+          "invalid-input",
+          `${join(dir, path)} is a ${what}, which cannot be published (only regular files are): add ${path} to .gitignore, or replace it with the file itself`,
+        );
       }
     }
   };
-  await walk("");
-  if (files.size === 0) throw new PublishError("invalid-input", `${dir} is empty: there is nothing to publish`);
-  return files;
+  await walk("", []);
+  if (files.size === 0) {
+    const why = leftOut.length ? `holds nothing to publish: every path in it is left out (${leftOut.map((l) => l.path).join(", ")})` : "is empty: there is nothing to publish";
+    throw new PublishError("invalid-input", `${dir} ${why}`);
+  }
+  return { files, leftOut };
+}
+
+/** The files only; what was left out is in `readDirectory`'s answer. */
+export async function readDirectoryFiles(dir: string): Promise<FileSet> {
+  return (await readDirectory(dir)).files;
 }

@@ -2,13 +2,14 @@
 // the repository equals the export, progress goes to stderr, the URL is the last line of
 // stdout, --json carries the result or the error, and each failure has its exit code.
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { exportDefinition } from "../../src/export/export.js";
+import { FileSet } from "../../src/export/file-set.js";
 import { readDirectoryFiles } from "../../src/publish/read-directory.js";
 import { TARGETS } from "../../src/targets/index.js";
 import { ROOT } from "../helpers/cli.js";
@@ -132,6 +133,86 @@ describe("envelope publish DIR --github", () => {
     expect(json.source).toBe(out);
     expect(json.files.length).toBe(exported().size);
     expect(json.github.fullName).toBe("me/j");
+  });
+});
+
+describe("envelope publish DIR: what .gitignore and the .env rule leave out", () => {
+  /** An exported project after the README's `uv sync && uv run pytest`, plus a user's .env files. */
+  async function usedProject(): Promise<string> {
+    const out = join(mkdtempSync(join(tmpdir(), "envelope-gh-")), "project");
+    expect((await envelope(["export", EXAMPLE, "--target", "crewai", "--out", out])).code).toBe(0);
+    const put = (path: string, text: string) => {
+      mkdirSync(join(out, path, ".."), { recursive: true });
+      writeFileSync(join(out, path), text);
+    };
+    put(".env", "OPENAI_API_KEY=sk-live-secret\n");
+    put(".env.local", "ANTHROPIC_API_KEY=sk-ant-secret\n");
+    put("src/support_tier/.env.production", "X=1\n"); // any depth
+    put(".venv/pyvenv.cfg", "home = /usr/bin\n");
+    mkdirSync(join(out, ".venv/bin"));
+    symlinkSync("/usr/bin/python3", join(out, ".venv/bin/python"));
+    put(".pytest_cache/v/cache/lastfailed", "{}\n");
+    put("src/support_tier/__pycache__/crew.cpython-312.pyc", "\0");
+    put("tests/__pycache__/test_x.cpython-312.pyc", "\0");
+    // A nested .gitignore: relative to its folder, with a negation.
+    put("tests/.gitignore", "*.log\n!keep.log\n");
+    put("tests/run.log", "noise\n");
+    put("tests/keep.log", "kept\n");
+    // An .env rule beats a negation in .gitignore.
+    writeFileSync(join(out, ".gitignore"), readFileSync(join(out, ".gitignore"), "utf8") + "!.env.local\n");
+    return out;
+  }
+
+  it("the pushed tree leaves them all out, keeps .env.example and .gitignore, and says what it left out", async () => {
+    gh = await start();
+    const out = await usedProject();
+    const r = await envelope(["publish", out, "--github", "me/used", "--github-api-url", gh.url]);
+    expect(r.code, r.stderr).toBe(0);
+    const expected = new FileSet();
+    for (const [path, f] of exported().entries()) if (path !== ".gitignore") expected.add(path, f.bytes, f.mode);
+    expected.add("tests/.gitignore", new TextEncoder().encode("*.log\n!keep.log\n"), 0o644);
+    expected.add("tests/keep.log", new TextEncoder().encode("kept\n"), 0o644);
+    expected.add(".gitignore", new Uint8Array(readFileSync(join(out, ".gitignore"))), 0o644);
+    expectRepositoryEquals(gh, "me", "used", expected);
+    expect(expected.paths()).toContain(".env.example");
+    const leftOut = r.stderr.slice(r.stderr.indexOf("left out"), r.stderr.indexOf("github: "));
+    expect(leftOut).toBe(
+      [
+        "left out 8 paths:",
+        "  .env  (.env files are never published)",
+        "  .env.local  (.env files are never published)",
+        "  .pytest_cache/  (.gitignore:5: .pytest_cache/)",
+        "  .venv/  (.gitignore:2: .venv/)",
+        "  src/support_tier/.env.production  (.env files are never published)",
+        "  src/support_tier/__pycache__/  (.gitignore:3: __pycache__/)",
+        "  tests/__pycache__/  (.gitignore:3: __pycache__/)",
+        "  tests/run.log  (tests/.gitignore:1: *.log)",
+        "",
+      ].join("\n"),
+    );
+    expect(r.stdout).toMatch(/^published \d+ files/);
+  });
+
+  it("--json lists what was left out as a field", async () => {
+    gh = await start();
+    const out = await usedProject();
+    const r = await envelope(["publish", out, "--github", "me/used-json", "--github-api-url", gh.url, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.leftOut).toContainEqual({ path: ".env", reason: "env-file" });
+    expect(json.leftOut).toContainEqual({ path: ".venv/", reason: "gitignore", rule: ".gitignore:2: .venv/" });
+    expect(json.leftOut).toHaveLength(8);
+    expect(json.files.map((f: { path: string }) => f.path)).not.toContain(".env");
+  });
+
+  it("a symbolic link .gitignore does not exclude is refused, saying what to do; nothing is sent", async () => {
+    gh = await start();
+    const out = await usedProject();
+    symlinkSync("../README.md", join(out, "docs-link.md"));
+    const r = await envelope(["publish", out, "--github", "me/linked", "--github-api-url", gh.url]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`envelope: ${join(out, "docs-link.md")} is a symbolic link, which cannot be published (only regular files are): add docs-link.md to .gitignore, or replace it with the file itself\n`);
+    expect(gh.requests).toEqual([]);
   });
 });
 

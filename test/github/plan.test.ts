@@ -98,7 +98,7 @@ describe("reading an exported directory", () => {
     expect(files.get("run.sh")!.mode).toBe(0o755);
     expect(files.get("src/a.py")!.mode).toBe(0o644);
     symlinkSync("/etc/passwd", join(dir, "link"));
-    await expect(readDirectoryFiles(dir)).rejects.toThrow(/link is a symbolic link; only regular files can be published/);
+    await expect(readDirectoryFiles(dir)).rejects.toThrow(/link is a symbolic link, which cannot be published \(only regular files are\): add link to \.gitignore, or replace it with the file itself/);
   });
   it("refuses an empty directory and a file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "envelope-read-"));

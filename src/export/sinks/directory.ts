@@ -2,7 +2,13 @@
 // directory first and renamed into place at the end, so an interrupted export leaves the
 // target untouched. A non-empty target is refused unless `force`, which replaces it whole
 // (no stale files survive, unlike generators that overwrite in place).
-import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile, chmod } from "node:fs/promises";
+//
+// A target that is a symbolic link is refused, --force or not: replacing the link would
+// lose it, and following it would write (and with --force delete) wherever it points.
+// Everything is created with the process umask applied, as any other tool's output:
+// folders 0777 & ~umask, files their mode (0644 or 0755) & ~umask.
+import { randomBytes } from "node:crypto";
+import { lstat, mkdir, readdir, readlink, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { FileSet } from "../file-set.js";
 import { checkRelativePath } from "../file-set.js";
@@ -11,21 +17,26 @@ export class OutputExistsError extends Error {}
 
 export async function writeDirectory(files: FileSet, outDir: string, options: { force?: boolean } = {}): Promise<void> {
   const target = resolve(outDir);
-  const existing = await stat(target).catch(() => undefined);
+  const existing = await lstat(target).catch(() => undefined);
+  if (existing?.isSymbolicLink()) {
+    const to = await readlink(target).catch(() => "?");
+    throw new OutputExistsError(`${outDir} is a symbolic link (to ${to}); --out never replaces or follows a link: give the directory itself as --out`);
+  }
   if (existing && !existing.isDirectory()) throw new OutputExistsError(`${outDir} exists and is not a directory`);
   if (existing && (await readdir(target)).length > 0 && !options.force) {
     throw new OutputExistsError(`${outDir} is not empty; choose another --out or pass --force to replace it`);
   }
   const parent = dirname(target);
   await mkdir(parent, { recursive: true });
-  const staging = await mkdtemp(join(parent, `.${basename(target)}.envelope-`));
+  // Not mkdtemp: it makes 0700 whatever the umask, and the folder is renamed into place.
+  const staging = join(parent, `.${basename(target)}.envelope-${randomBytes(6).toString("hex")}`);
+  await mkdir(staging, { mode: 0o777 });
   try {
     for (const [path, entry] of files.entries()) {
       const full = resolve(staging, checkRelativePath(path));
       if (!full.startsWith(staging + sep)) throw new Error(`refusing to write outside the output: ${path}`);
       await mkdir(dirname(full), { recursive: true });
-      await writeFile(full, entry.bytes);
-      await chmod(full, entry.mode);
+      await writeFile(full, entry.bytes, { mode: entry.mode, flag: "wx" });
     }
     if (existing) {
       // Swap: old aside, new in, old removed — the target is never half-written.
