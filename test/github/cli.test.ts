@@ -181,11 +181,11 @@ describe("envelope publish DIR: what .gitignore and the .env rule leave out", ()
         "left out 8 paths:",
         "  .env  (.env files are never published)",
         "  .env.local  (.env files are never published)",
-        "  .pytest_cache/  (.gitignore:5: .pytest_cache/)",
-        "  .venv/  (.gitignore:2: .venv/)",
+        "  .pytest_cache/  (.gitignore:7: .pytest_cache/)",
+        "  .venv/  (.gitignore:4: .venv/)",
         "  src/support_tier/.env.production  (.env files are never published)",
-        "  src/support_tier/__pycache__/  (.gitignore:3: __pycache__/)",
-        "  tests/__pycache__/  (.gitignore:3: __pycache__/)",
+        "  src/support_tier/__pycache__/  (.gitignore:5: __pycache__/)",
+        "  tests/__pycache__/  (.gitignore:5: __pycache__/)",
         "  tests/run.log  (tests/.gitignore:1: *.log)",
         "",
       ].join("\n"),
@@ -200,7 +200,7 @@ describe("envelope publish DIR: what .gitignore and the .env rule leave out", ()
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json.leftOut).toContainEqual({ path: ".env", reason: "env-file" });
-    expect(json.leftOut).toContainEqual({ path: ".venv/", reason: "gitignore", rule: ".gitignore:2: .venv/" });
+    expect(json.leftOut).toContainEqual({ path: ".venv/", reason: "gitignore", rule: ".gitignore:4: .venv/" });
     expect(json.leftOut).toHaveLength(8);
     expect(json.files.map((f: { path: string }) => f.path)).not.toContain(".env");
   });
