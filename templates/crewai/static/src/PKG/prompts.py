@@ -11,6 +11,12 @@ Run-time text placed in a task description (inputs, earlier steps' outputs), tas
 text from config/tasks.yaml and agent goals go through the same hook via
 `verbatim(text)`, since CrewAI also rewrites `{tools}` and `{tool_names}` there.
 
+Text that comes back from a tool or a model is data: the agent marker is filled in only
+in system messages (where CrewAI puts the backstory), and text markers carry a random
+tag of this process, so no fetched page or answer can name one, pull another agent's
+prompt into a request or abort the run. The values of a run live in a context variable
+(copied into the threads a run starts), so two runs in one process never mix them.
+
 Rendering replaces `{{NAME}}` with a variable, secret or input value and leaves
 every other character as it is.
 """
@@ -20,8 +26,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import secrets
 import threading
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -29,11 +37,12 @@ from typing import Any
 from crewai.hooks import HookAborted, LLMCallHookContext, register_before_llm_call_hook
 
 _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
-_MARKER = re.compile(r"\[\[envelope-(prompt|text):([A-Za-z0-9_-]+)\]\]")
-_MARKER_START = "[[envelope-"
+_PROMPT_MARKER = re.compile(r"\[\[envelope-prompt:([A-Za-z0-9_-]+)\]\]")
+_TAG = secrets.token_hex(8)
+_TEXT_MARKER = re.compile(rf"\[\[envelope-text-{_TAG}:([0-9a-f]+)\]\]")
 
 _lock = threading.Lock()
-_values: dict[str, str] = {}
+_values: ContextVar[Mapping[str, str] | None] = ContextVar("envelope_prompt_values", default=None)
 _texts: dict[str, str] = {}
 
 
@@ -86,16 +95,12 @@ def placeholder_values(
 
 
 def activate(values: Mapping[str, str]) -> None:
-    """Set the values used to render prompts for the coming run."""
-    with _lock:
-        _values.clear()
-        _values.update(values)
+    """Set the values used to render prompts for the coming run (this context only)."""
+    _values.set(dict(values))
 
 
 def rendered(agent_key: str) -> str:
-    with _lock:
-        values = dict(_values)
-    return render(raw_prompt(agent_key), values)
+    return render(raw_prompt(agent_key), _values.get() or {})
 
 
 def verbatim(text: str) -> str:
@@ -103,29 +108,34 @@ def verbatim(text: str) -> str:
     key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     with _lock:
         _texts[key] = text
-    return f"[[envelope-text:{key}]]"
+    return f"[[envelope-text-{_TAG}:{key}]]"
 
 
-def _substitute(match: re.Match[str]) -> str:
-    kind, key = match[1], match[2]
-    if kind == "text":
-        with _lock:
-            text = _texts.get(key)
-        if text is None:
-            raise HookAborted(f"unknown text marker {key!r}")
-        return text
+def _text(match: re.Match[str]) -> str:
+    with _lock:
+        text = _texts.get(match[1])
+    if text is None:
+        raise HookAborted(f"unknown text marker {match[1]!r}")
+    return text
+
+
+def _prompt(match: re.Match[str]) -> str:
     try:
-        return rendered(key)
+        return rendered(match[1])
     except FileNotFoundError:
-        raise HookAborted(f"no prompt file for agent {key!r}") from None
+        raise HookAborted(f"no prompt file for agent {match[1]!r}") from None
 
 
 def _deliver_prompts(context: LLMCallHookContext) -> None:
-    # Edits the messages in place, as CrewAI's hook contract requires.
+    # Edits the messages in place, as CrewAI's hook contract requires. Each marker is
+    # filled in once: what replaces it is never scanned again.
     for message in context.messages:
         content = message.get("content")
-        if isinstance(content, str) and _MARKER_START in content:
-            message["content"] = _MARKER.sub(_substitute, content)
+        if not isinstance(content, str) or "[[envelope-" not in content:
+            continue
+        if message.get("role") == "system":
+            content = _PROMPT_MARKER.sub(_prompt, content)
+        message["content"] = _TEXT_MARKER.sub(_text, content)
 
 
 register_before_llm_call_hook(_deliver_prompts)

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, copy_context
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -142,7 +142,10 @@ def run_with_deadline(work: Callable[[], T], deadline: Deadline) -> T:
         finally:
             done.set()
 
-    worker = threading.Thread(target=target, name="envelope-run", daemon=True)
+    # The worker runs in a copy of the caller's context: the run's prompt values
+    # (prompts.activate) belong to this run, not to the process.
+    context = copy_context()
+    worker = threading.Thread(target=lambda: context.run(target), name="envelope-run", daemon=True)
     worker.start()
     while not done.wait(timeout=min(max(deadline.remaining(), 0.0), 0.05)):
         if deadline.expired():
