@@ -430,23 +430,45 @@ async def test_an_answer_that_does_not_parse_goes_back_to_the_model_with_the_err
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    # create_agent's ToolStrategy returns the validation error to the model, which answers
+    # again in the same conversation.
     helpers.approve_everything(monkeypatch)
-    name = state.TeamResult.__name__
-    # A malformed answer: create_agent's ToolStrategy returns the validation error to the
-    # model. Prose then ends the conversation without an answer: asked once more, told why.
-    board.script_task(LAST_TASK, tool_call(name, **_malformed_result()), "Only prose.")
+    board.script_task(LAST_TASK, tool_call(state.TeamResult.__name__, **_malformed_result()))
 
     assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_OK
 
-    first, second, third = board.calls_for_task(LAST_TASK)[:3]
-    (error,) = second.tool_results()
+    (error,) = board.calls_for_task(LAST_TASK)[1].tool_results()
     assert "error" in str(error.content).lower()
-    assert third.human == (
-        f"{first.human}\n\nYour previous answer could not be used: it did not call {name}. "
-        f"Do the task again and finish by calling {name}."
-    )
     state.TeamResult.model_validate(json.loads(capsys.readouterr().out))
-    # Twice unusable: the run stops and says which answer it could not use.
-    board.script_task(LAST_TASK, "prose", "more prose")
-    assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_FAILED
-    assert f"the answer is not a {name}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("answers", [1, 2])
+async def test_a_conversation_that_ends_without_its_answer_is_asked_once_more(
+    answers: int, team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A conversation can end on prose (e.g. an agent that has other tools besides the
+    # answer's): nodes ask once more, told why; a second such end fails the step.
+    name = state.TeamResult.__name__
+    tasks: list[str] = []
+    done = state.TeamResult.model_construct()
+
+    async def ask(agent_key: str, inputs: Any, task: str, *rest: Any) -> dict[str, Any]:
+        tasks.append(task)
+        return {"structured_response": done} if len(tasks) > answers else {"messages": []}
+
+    team_nodes = nodes.TeamNodes(lambda key: None)  # type: ignore[arg-type, return-value]
+    monkeypatch.setattr(team_nodes.agents, "ask", ask)
+    agent_key = next(iter(team.AGENTS))
+
+    result = await team_nodes._ask(agent_key, {}, "The task.", LAST_TASK, state.TeamResult)
+
+    assert tasks == [
+        "The task.",
+        f"The task.\n\nYour previous answer could not be used: it did not call {name}. "
+        f"Do the task again and finish by calling {name}.",
+    ]
+    if answers == 1:
+        assert result["structured_response"] is done
+    else:
+        with pytest.raises(nodes.StepFailed, match=f"the answer is not a {name}"):
+            team_nodes._structured(result, state.TeamResult, "step")
