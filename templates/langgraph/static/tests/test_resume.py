@@ -472,3 +472,44 @@ async def test_a_conversation_that_ends_without_its_answer_is_asked_once_more(
     else:
         with pytest.raises(nodes.StepFailed, match=f"the answer is not a {name}"):
             team_nodes._structured(result, state.TeamResult, "step")
+
+
+async def test_the_graph_counts_the_run_deadline_across_resumes_by_itself(
+    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What `langgraph dev` and the SDK see: no runner of ours, only the graph.
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    g = helpers.build(board)
+    await g.ainvoke(helpers.start(), helpers.config())
+    paused = await g.aget_state(helpers.config())
+    worked = runtime.worked_ms(paused.values["work"])
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", max(worked, 1))  # all of it used already
+    calls = len(board.calls)
+
+    await g.ainvoke(helpers.approve_all(paused.interrupts), helpers.config())
+
+    after = await g.aget_state(helpers.config())
+    assert after.values["halted"] == nodes.deadline_message()
+    assert after.values.get("result") is None
+    assert len(board.calls) == calls
+
+
+async def test_a_node_at_work_when_the_deadline_passes_halts_the_run(
+    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 200)
+    board.delay = 5.0  # every model call would take longer than the whole run may
+
+    g = helpers.build(board)
+    await g.ainvoke(helpers.start(), helpers.config())
+
+    values = (await g.aget_state(helpers.config())).values
+    assert values["halted"] == nodes.deadline_message()
+    assert 0.2 <= runtime.worked_ms(values["work"]) / 1000 < 2
+
+
+def test_working_spans_of_parallel_nodes_count_once() -> None:
+    spans = runtime.add_spans([(0.0, 2.0), (5.0, 6.0)], [(1.0, 3.0), (6.0, 6.5)])
+    assert spans == [(0.0, 3.0), (5.0, 6.5)]
+    assert runtime.worked_ms(spans) == 4500

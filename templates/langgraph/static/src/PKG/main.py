@@ -37,7 +37,7 @@ from langgraph.errors import GraphRecursionError, NodeTimeoutError
 from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
-from . import checks, graph, llms, models, redaction, runtime, team
+from . import checks, graph, llms, models, nodes, redaction, runtime, team
 from .gates import DecisionItem, GateState, Reviewer, TerminalReviewer, apply_decisions
 
 CHECKPOINTS = "checkpoints.sqlite"
@@ -195,6 +195,9 @@ class Runner:
                 return failed
             snapshot = await self.graph.aget_state(config)
             halted = snapshot.values.get("halted")
+            if halted and halted.startswith(nodes.DEADLINE_PREFIX):
+                print(halted, file=sys.stderr)  # the graph's own deadline (timeout.runMs)
+                return runtime.EXIT_TIMEOUT
             if halted:
                 print(f"Run {thread_id} halted: {halted}", file=sys.stderr)
                 return runtime.EXIT_HALTED

@@ -26,8 +26,11 @@ value is written to the state: answers are redacted before they are stored.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import os
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -59,6 +62,16 @@ Update = dict[str, Any]
 Node = Callable[[TeamState], Awaitable[Update | Command[str]]]
 Answer = TypeVar("Answer", bound=BaseModel)
 T = TypeVar("T")
+
+
+DEADLINE_PREFIX = "Run deadline exceeded"
+
+
+def deadline_message() -> str:
+    return (
+        f"{DEADLINE_PREFIX}: the team did not finish within {team.RUN_TIMEOUT_MS} ms of work "
+        "(timeout.runMs, counted across resumes). No further model calls are made."
+    )
 
 
 def step_node(step_key: str) -> str:
@@ -243,8 +256,11 @@ class TeamNodes:
 
     # --- hierarchy ---------------------------------------------------------
 
-    async def team(self, state: TeamState) -> Update:
+    async def team(self, state: TeamState) -> Update | Command[str]:
         """hierarchy: the entry agent runs the team's task, asking its reports as tools."""
+        return await self._within_deadline(state, lambda: self._team(state))
+
+    async def _team(self, state: TeamState) -> Update:
         inputs = state["inputs"]
         task = (
             f"Handle this run of the {team.NAME} team.\n\n{team.DESCRIPTION}\n\n"
@@ -255,13 +271,35 @@ class TeamNodes:
         answer = self._structured(result, TeamResult, "the team")
         return {"answers": {TEAM_ANSWER: _answer_json(answer)}}
 
+    async def _within_deadline(
+        self, state: TeamState, work: Callable[[], Awaitable[Update | Command[str]]]
+    ) -> Update | Command[str]:
+        """A model-calling node's work, bounded by what is left of timeout.runMs (the
+        state's `work` spans), its own span added to the update. Past the deadline the
+        run halts: no further model call is made."""
+        left_ms = team.RUN_TIMEOUT_MS - runtime.worked_ms(state.get("work"))
+        if state.get("halted") is None and left_ms <= 0:
+            return {"halted": deadline_message()}
+        started = time.time()
+        try:
+            async with asyncio.timeout(max(left_ms, 0) / 1000) as scope:
+                outcome = await work()
+        except TimeoutError:
+            if not scope.expired():
+                raise
+            return {"halted": deadline_message(), "work": [(started, time.time())]}
+        span = {"work": [(started, time.time())]}
+        if isinstance(outcome, Command):
+            return dataclasses.replace(outcome, update={**(outcome.update or {}), **span})
+        return {**outcome, **span}
+
     # --- pipeline steps ----------------------------------------------------
 
     def step(self, step_key: str) -> Node:
         """The node of pipeline step `step_key`."""
 
         async def run_step(state: TeamState) -> Update | Command[str]:
-            return await self._run_step(step_key, state)
+            return await self._within_deadline(state, lambda: self._run_step(step_key, state))
 
         return run_step
 
@@ -481,8 +519,9 @@ class TeamNodes:
     def escalate(self, gate_name: str) -> Node:
         """The node that takes gate `gate_name`'s records to the step agent's manager."""
 
-        async def run_escalation(state: TeamState) -> Command[str]:
-            return await self._escalate(team.GATES[gate_name], state)
+        async def run_escalation(state: TeamState) -> Update | Command[str]:
+            spec = team.GATES[gate_name]
+            return await self._within_deadline(state, lambda: self._escalate(spec, state))
 
         return run_escalation
 

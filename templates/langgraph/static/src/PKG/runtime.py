@@ -73,6 +73,30 @@ def first_reason(left: str | None, right: str | None) -> str | None:
     return left or right
 
 
+Span = tuple[float, float]
+"""A model-calling node's working time: wall-clock seconds (start, end)."""
+
+
+def add_spans(left: Sequence[Span] | None, right: Sequence[Span] | None) -> list[Span]:
+    """Reducer of `work`: the union of the nodes' working time, the spans of parallel
+    nodes merged where they overlap (so the state stays small and nothing counts twice)."""
+    merged: list[list[float]] = []
+    # Checkpoints give the spans back as lists, the nodes write tuples.
+    spans = sorted((float(start), float(end)) for start, end in [*(left or []), *(right or [])])
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(start, end) for start, end in merged]
+
+
+def worked_ms(spans: Sequence[Span] | None) -> int:
+    """The run's working time so far (timeout.runMs bounds it): time a human took to
+    review, or a stopped run waited, is not in it."""
+    return round(sum(end - start for start, end in spans or []) * 1000)
+
+
 def utc_now() -> datetime:
     """The clock of gates (tests replace it)."""
     return datetime.now(UTC)
