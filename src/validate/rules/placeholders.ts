@@ -66,7 +66,7 @@ export function checkPlaceholders(ctx: RuleContext): void {
     used.add(ref.name);
     if (resolved.kind === "secret" && ref.inPrompt) {
       ctx.report("W_SECRET_IN_PROMPT", ref.pointer, `secret {{${ref.name}}} is used in a prompt, so its value will be sent to the model provider`, {
-        hint: "pass credentials to tools, not to the model; or declare it as a variable if it is not sensitive",
+        hint: "pass credentials to tools, not to the model; or declare it as a variable if it is not sensitive. The value is also kept wherever the framework records the messages it sends (the exported README says where)",
       });
     }
   }
