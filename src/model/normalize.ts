@@ -57,7 +57,8 @@ export function buildTeamModel(def: EnvelopeDefinition): TeamModel {
     registry: {
       visibility: def.visibility,
       tags: def.tags ?? [],
-      ...pick(def, ["category", "icon", "pricing", "forkable", "forkedFrom", "changelog", "metadata"]),
+      ...pick(def, ["category", "icon", "forkable", "forkedFrom", "changelog", "metadata"]),
+      ...(def.pricing !== undefined ? { pricing: readPricing(def.pricing) } : {}),
     },
     names: { package: pkg, distribution: distributionName(def.slug), className: className(pkg) },
     agents,
@@ -298,4 +299,9 @@ function schedule(def: EnvelopeDefinition): ScheduleModel {
     case "continuous":
       return { type: "continuous", ...label };
   }
+}
+
+/** Currency codes are read in capitals: "usd" (the schema's documented default) is "USD". */
+function readPricing(pricing: NonNullable<EnvelopeDefinition["pricing"]>): NonNullable<TeamModel["registry"]["pricing"]> {
+  return typeof pricing.currency === "string" ? { ...pricing, currency: pricing.currency.toUpperCase() } : pricing;
 }
