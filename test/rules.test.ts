@@ -120,6 +120,19 @@ describe("gates", () => {
 });
 
 describe("access policy", () => {
+  it("W_POLICY_HOST_PATTERN says what an unreadable host does: allow never matches, deny covers every host", () => {
+    const rules = [
+      { host: "a*b.com", action: "allow" },
+      { host: "**", methods: ["POST"], action: "deny" },
+      { host: "https://x.com", action: "require_approval", reason: "ask" },
+    ];
+    const d = diagnosticsOf(team({ agents: [agent("a", { accessPolicy: policy(rules, "allow") })] })).filter((x) => x.code === "W_POLICY_HOST_PATTERN");
+    expect(d.map((x) => [x.pointer, x.message])).toEqual([
+      ["/agents/0/accessPolicy/rules/0/host", '"a*b.com" is not a hostname pattern, so this allow rule never matches a request'],
+      ["/agents/0/accessPolicy/rules/1/host", '"**" is not a hostname pattern, so this rule fails closed: it applies to every host'],
+      ["/agents/0/accessPolicy/rules/2/host", '"https://x.com" is not a hostname pattern, so this rule fails closed: it applies to every host'],
+    ]);
+  });
   it("W_REQUIRE_APPROVAL", () => {
     const a = agent("a", { accessPolicy: policy([{ host: "api.example.com", action: "require_approval", reason: "ask" }]) });
     expect(codesOf(team({ agents: [a] }))).toEqual(["W_REQUIRE_APPROVAL"]);
@@ -135,6 +148,13 @@ describe("access policy", () => {
     ["api.*.com", false],
     ["{{ SUB }}.x.com", false],
     ["", false],
+    ["*", true],
+    ["example.com.", true],
+    ["**", false],
+    ["*.*", false],
+    ["a*b.com", false],
+    ["*.", false],
+    ["api .example.com", false],
   ])("W_POLICY_HOST_PATTERN for %j → valid=%s", (host, ok) => {
     const a = agent("a", { allowedHosts: [host] });
     expect(codesOf(team({ agents: [a], requiredVariables: host.includes("SUBDOMAIN") ? ["SUBDOMAIN"] : undefined })).includes("W_POLICY_HOST_PATTERN")).toBe(!ok);
