@@ -125,11 +125,14 @@ describe("LangGraph mapping", () => {
     expect(support.text("src/support_tier/team.py")).toContain("from .policy import AccessPolicy, PolicyRule\n");
   });
 
+  it(".env.example keeps `langgraph dev` offline, with a comment saying so", () => {
+    expect(support.text(".env.example")).toMatch(/\n# Keeps `langgraph dev` offline[^\n]*\nLANGGRAPH_NO_VERSION_CHECK=true\n/);
+  });
   it("secrets and variables → names only in .env.example", () => {
     const env = support.text(".env.example");
     expect(env).toContain("# requiredSecrets\nZENDESK_API_KEY=\nSLACK_BOT_TOKEN=\n");
     expect(env).toContain("# requiredVariables\nSUPPORT_EMAIL=\nCOMPANY_NAME=\nZENDESK_SUBDOMAIN=\n");
-    expect(env).not.toMatch(/=[^\n]/);
+    expect(env.replace("\nLANGGRAPH_NO_VERSION_CHECK=true\n", "\n")).not.toMatch(/=[^\n]/);
   });
 
   it("inputs → typed TeamInputs and runner specs; outputs → the TeamResult model", () => {
