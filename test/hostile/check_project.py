@@ -42,6 +42,8 @@ GHA_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.S)
 GHA_ALLOWED = re.compile(r"\$\{\{ (secrets|vars)\.[A-Z][A-Z0-9_]* \}\}")
 SAFE_RUN = re.compile(r"[A-Za-z0-9_ .:+$\"{}/=@-]*")
 ENV_LINE = re.compile(r"[A-Z][A-Z0-9_]*=")
+# Lines the templates write themselves, never from a definition: values are allowed there.
+FIXED_ENV_LINES = frozenset({"LANGGRAPH_NO_VERSION_CHECK=true"})
 DISTRIBUTION = re.compile(r"([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])", re.I)  # PEP 508
 
 
@@ -203,6 +205,8 @@ def check_project(p: dict[str, Any], stats: dict[str, int]) -> list[str]:
                 markdown.append(text)
             elif rel == ".env.example":
                 for line in text.splitlines():
+                    if line in FIXED_ENV_LINES:
+                        continue
                     if line and not line.startswith("#") and not ENV_LINE.fullmatch(line):
                         problems.append(f"{rel}: not a bare name: {line[:80]!r}")
         except Exception as error:  # noqa: BLE001 - every parser failure is a finding
