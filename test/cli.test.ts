@@ -79,6 +79,36 @@ describe("envelope validate", () => {
   });
 });
 
+describe("identical diagnostics are collapsed, with a count", () => {
+  // One prompt that repeats an undeclared {{NAME}} 400 times: one warning, not 400.
+  const repeated = write(
+    "repeated.envelope.json",
+    JSON.stringify(team({ agents: [agent("lead", { role: "manager", prompt: "Use {{NOPE}}. ".repeat(400) })] }), null, 2),
+  );
+  it("validate: text says (×400) once; json has count; github one annotation", async () => {
+    const text = await runCli(["validate", repeated]);
+    expect(text.code).toBe(0);
+    expect(text.stdout.match(/W_PLACEHOLDER_UNKNOWN/g)).toHaveLength(1);
+    expect(text.stdout).toMatch(/W_PLACEHOLDER_UNKNOWN .*literal text \(×400\)\n/);
+    expect(text.stdout).toContain("valid (0 errors, 1 warning)");
+    const json = JSON.parse((await runCli(["validate", repeated, "--format", "json"])).stdout);
+    expect(json.files[0].diagnostics).toMatchObject([{ code: "W_PLACEHOLDER_UNKNOWN", pointer: "/agents/0/prompt", count: 400 }]);
+    expect(json.files[0].warnings).toBe(1);
+    const github = (await runCli(["validate", repeated, "--format", "github"])).stdout.trim().split("\n");
+    expect(github).toHaveLength(1);
+    expect(github[0]).toMatch(/^::warning .*title=W_PLACEHOLDER_UNKNOWN::.*\(×400\)$/);
+  });
+  it("a single diagnostic has no count; inspect and export --json collapse too", async () => {
+    const once = JSON.parse((await runCli(["validate", warning, "--format", "json"])).stdout);
+    expect(once.files[0].diagnostics[0]).not.toHaveProperty("count");
+    const inspect = await runCli(["inspect", repeated]);
+    expect(inspect.stderr.match(/W_PLACEHOLDER_UNKNOWN/g)).toHaveLength(1);
+    expect(inspect.stderr).toContain("(×400)");
+    const exported = JSON.parse((await runCli(["export", repeated, "--target", "langgraph", "--dry-run", "--json"])).stdout);
+    expect(exported.diagnostics).toMatchObject([{ code: "W_PLACEHOLDER_UNKNOWN", count: 400 }]);
+  });
+});
+
 describe("envelope inspect", () => {
   it("prints the model as JSON", async () => {
     const r = await runCli(["inspect", EXAMPLE, "--json"]);

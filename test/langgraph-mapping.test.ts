@@ -64,7 +64,7 @@ describe("LangGraph mapping", () => {
   });
 
   it("hierarchy: the entry agent runs the team; reports_to keeps every line of a 3-level tree", () => {
-    expect(support.text("src/support_tier/graph.py")).toContain('builder.add_node("team", nodes.team)');
+    expect(support.text("src/support_tier/graph.py")).toContain('builder.add_node("team", nodes.team, retry_policy=nodes.retry_policy)');
     const t = desk.text("src/enterprise_support_desk/team.py");
     expect(t).toMatch(/"refunds-specialist": AgentSpec\([\s\S]*?reports_to="billing-lead",/);
     expect(t).toMatch(/"billing-lead": AgentSpec\([\s\S]*?reports_to="head-of-support",/);
@@ -80,7 +80,7 @@ describe("LangGraph mapping", () => {
 
   it("pipeline + dependsOn → a node per step; joins are list edges; sinks join into finalize", () => {
     const g = studio.text("src/content_studio/graph.py");
-    expect(g).toMatch(/builder\.add_node\(\s*"step_research", nodes\.step\("research"\), timeout=nodes\.step_timeout\("research"\)\s*\)/);
+    expect(g).toMatch(/builder\.add_node\(\s*"step_research",\s+nodes\.step\("research"\),\s+timeout=nodes\.step_timeout\("research"\),\s+retry_policy=nodes\.retry_policy,\s*\)/);
     expect(g).toContain('builder.add_edge("prepare", "step_research")');
     expect(g).toContain('builder.add_edge("step_research", "step_keyword-brief")');
     expect(g).toContain('builder.add_edge(["step_keyword-brief", "step_audience-questions"], "step_draft-article")');
@@ -90,10 +90,10 @@ describe("LangGraph mapping", () => {
 
   it("gates → a gate node after the step (routed by Command), a released node before the triggered step", () => {
     const g = studio.text("src/content_studio/graph.py");
-    expect(g).toMatch(/"step_final-edit",\s+nodes\.step\("final-edit"\),\s+timeout=nodes\.step_timeout\("final-edit"\),\s+destinations=\("gate_editorial-approval",\)/);
+    expect(g).toMatch(/"step_final-edit",\s+nodes\.step\("final-edit"\),\s+timeout=nodes\.step_timeout\("final-edit"\),\s+retry_policy=nodes\.retry_policy,\s+destinations=\("gate_editorial-approval",\)/);
     // rerun: back to the step; escalate (timeout.behaviour): the escalation node; halt: END
     expect(g).toMatch(/"gate_editorial-approval",\s+nodes\.gate\("editorial-approval"\),\s+destinations=\(\s*"gate_editorial-approval",\s+"released_editorial-approval",\s+"step_final-edit",\s+"escalate_editorial-approval",\s+END,\s+\),/);
-    expect(g).toMatch(/"escalate_editorial-approval",\s+nodes\.escalate\("editorial-approval"\),\s+timeout=nodes\.escalation_timeout\("editorial-approval"\),\s+destinations=\("gate_editorial-approval", END\),/);
+    expect(g).toMatch(/"escalate_editorial-approval",\s+nodes\.escalate\("editorial-approval"\),\s+timeout=nodes\.escalation_timeout\("editorial-approval"\),\s+retry_policy=nodes\.retry_policy,\s+destinations=\("gate_editorial-approval", END\),/);
     expect(g).toContain('builder.add_edge("released_editorial-approval", "step_publish-draft")');
     expect(g).not.toMatch(/add_edge\("step_final-edit"/);
     const t = studio.text("src/content_studio/team.py");
@@ -125,11 +125,14 @@ describe("LangGraph mapping", () => {
     expect(support.text("src/support_tier/team.py")).toContain("from .policy import AccessPolicy, PolicyRule\n");
   });
 
+  it(".env.example keeps `langgraph dev` offline, with a comment saying so", () => {
+    expect(support.text(".env.example")).toMatch(/\n# Keeps `langgraph dev` offline[^\n]*\nLANGGRAPH_NO_VERSION_CHECK=true\n/);
+  });
   it("secrets and variables → names only in .env.example", () => {
     const env = support.text(".env.example");
     expect(env).toContain("# requiredSecrets\nZENDESK_API_KEY=\nSLACK_BOT_TOKEN=\n");
     expect(env).toContain("# requiredVariables\nSUPPORT_EMAIL=\nCOMPANY_NAME=\nZENDESK_SUBDOMAIN=\n");
-    expect(env).not.toMatch(/=[^\n]/);
+    expect(env.replace("\nLANGGRAPH_NO_VERSION_CHECK=true\n", "\n")).not.toMatch(/=[^\n]/);
   });
 
   it("inputs → typed TeamInputs and runner specs; outputs → the TeamResult model", () => {

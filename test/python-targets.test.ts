@@ -32,6 +32,14 @@ describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
     for (const name of ["MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "MISTRAL_API_KEY"]) expect(wf).toContain(`          ${name}: \${{ secrets.${name} }}`);
   });
 
+  it("ruff's rules are an explicit select list, so a newer ruff's defaults add none", () => {
+    const pyproject = exportOf(team(), target).text("pyproject.toml");
+    const lint = /\n\[tool\.ruff\.lint\]\n([\s\S]*?)(?:\n\[|$)/.exec(pyproject)?.[1] ?? "";
+    const keys = lint.split("\n").filter((l) => /^[a-z-]+\s*=/.test(l)).map((l) => l.split("=")[0]!.trim());
+    expect(keys).toEqual(["select"]);
+    expect(lint).toContain('select = ["E", "F", "I", "UP", "B"]');
+  });
+
   it("schedule.type says where it went: the workflow only for cron", () => {
     const cron = exportOf(team({ schedule: { type: "cron", cron: "0 7 * * MON" } }), target);
     expect(cron.loss.find((e) => e.field === "schedule.type")).toMatchObject({ status: "carried", detail: "README, and .github/workflows/scheduled-run.yml" });

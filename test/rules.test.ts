@@ -1,6 +1,10 @@
 // One passing and one failing case per semantic rule; fixtures.test.ts checks positions.
 import { describe, expect, it } from "vitest";
 import { editDistance, suggestName } from "../src/validate/suggest.js";
+import { exportDefinition } from "../src/export/export.js";
+import { modelFromDocument } from "../src/model/index.js";
+import { TARGETS } from "../src/targets/index.js";
+import { validate } from "../src/validate/validate.js";
 import { agent, codesOf, diagnosticsOf, team } from "./helpers/definitions.js";
 
 const policy = (rules: unknown[], defaultAction = "deny") => ({ accessPolicyVersion: "1", defaultAction, rules });
@@ -116,6 +120,19 @@ describe("gates", () => {
 });
 
 describe("access policy", () => {
+  it("W_POLICY_HOST_PATTERN says what an unreadable host does: allow never matches, deny covers every host", () => {
+    const rules = [
+      { host: "a*b.com", action: "allow" },
+      { host: "**", methods: ["POST"], action: "deny" },
+      { host: "https://x.com", action: "require_approval", reason: "ask" },
+    ];
+    const d = diagnosticsOf(team({ agents: [agent("a", { accessPolicy: policy(rules, "allow") })] })).filter((x) => x.code === "W_POLICY_HOST_PATTERN");
+    expect(d.map((x) => [x.pointer, x.message])).toEqual([
+      ["/agents/0/accessPolicy/rules/0/host", '"a*b.com" is not a hostname pattern, so this allow rule never matches a request'],
+      ["/agents/0/accessPolicy/rules/1/host", '"**" is not a hostname pattern, so this rule fails closed: it applies to every host'],
+      ["/agents/0/accessPolicy/rules/2/host", '"https://x.com" is not a hostname pattern, so this rule fails closed: it applies to every host'],
+    ]);
+  });
   it("W_REQUIRE_APPROVAL", () => {
     const a = agent("a", { accessPolicy: policy([{ host: "api.example.com", action: "require_approval", reason: "ask" }]) });
     expect(codesOf(team({ agents: [a] }))).toEqual(["W_REQUIRE_APPROVAL"]);
@@ -131,6 +148,13 @@ describe("access policy", () => {
     ["api.*.com", false],
     ["{{ SUB }}.x.com", false],
     ["", false],
+    ["*", true],
+    ["example.com.", true],
+    ["**", false],
+    ["*.*", false],
+    ["a*b.com", false],
+    ["*.", false],
+    ["api .example.com", false],
   ])("W_POLICY_HOST_PATTERN for %j → valid=%s", (host, ok) => {
     const a = agent("a", { allowedHosts: [host] });
     expect(codesOf(team({ agents: [a], requiredVariables: host.includes("SUBDOMAIN") ? ["SUBDOMAIN"] : undefined })).includes("W_POLICY_HOST_PATTERN")).toBe(!ok);
@@ -183,10 +207,47 @@ describe("schedule and pricing", () => {
     expect(codesOf(team({ schedule: { type: "event", webhookSecret: "s" } }))).toEqual([]);
     expect(codesOf(team({ schedule: { type: "condition", conditionInterval: "6h", conditionPrompt: "Any new leads?" } }))).toEqual([]);
   });
-  it("E_PRICING_AMOUNT_MISSING and E_PRICING_INTERVAL_MISSING", () => {
+  it("W_PRICING_AMOUNT_MISSING and W_PRICING_INTERVAL_MISSING", () => {
     expect(codesOf(team({ pricing: { model: "per_run", amount: 0.1 } }))).toEqual([]);
-    expect(codesOf(team({ pricing: { model: "per_k_tokens" } }))).toEqual(["E_PRICING_AMOUNT_MISSING"]);
-    expect(codesOf(team({ pricing: { model: "subscription" } }))).toEqual(["E_PRICING_INTERVAL_MISSING"]);
+    expect(codesOf(team({ pricing: { model: "per_k_tokens" } }))).toEqual(["W_PRICING_AMOUNT_MISSING"]);
+    expect(codesOf(team({ pricing: { model: "subscription" } }))).toEqual(["W_PRICING_INTERVAL_MISSING"]);
+  });
+  it("W_PRICING_CURRENCY_CASE: \"usd\" (the schema's documented default) is read as USD", () => {
+    expect(codesOf(team({ pricing: { model: "per_run", amount: 0.1, currency: "USD" } }))).toEqual([]);
+    const r = validate(JSON.stringify(team({ pricing: { model: "per_run", amount: 0.1, currency: "usd" } })));
+    expect(r.valid).toBe(true);
+    expect(r.diagnostics).toMatchObject([{ code: "W_PRICING_CURRENCY_CASE", severity: "warning", pointer: "/pricing/currency" }]);
+    expect(modelFromDocument(r.document!).registry.pricing?.currency).toBe("USD");
+    // Not three letters: still reported, but as a registry warning.
+    expect(codesOf(team({ pricing: { model: "free", currency: "US dollars" } }))).toEqual(["W_REGISTRY_FIELD"]);
+  });
+});
+
+describe("registry-only fields never block a definition", () => {
+  it.each([
+    ["pricing", { pricing: { model: "gratis", amount: -1, trialDays: 1.5, extra: true } }],
+    ["pricing not an object", { pricing: "free" }],
+    ["visibility", { visibility: "everyone" }],
+    ["visibility missing", { visibility: undefined }],
+    ["tags", { tags: ["x".repeat(51), 3] }],
+    ["tags not an array", { tags: "a,b" }],
+    ["category", { category: "Accounting" }],
+    ["icon", { icon: "icon.png" }],
+    ["forkable", { forkable: "yes" }],
+    ["forkedFrom", { forkedFrom: { ownerSlug: 1 } }],
+    ["changelog", { changelog: 7 }],
+    ["metadata", { metadata: { generatedBy: 3 } }],
+    ["metadata not an object", { metadata: [] }],
+    ["agent metadata", { agents: [agent("lead", { role: "manager", metadata: "x" })] }],
+  ])("%s: warnings only (W_REGISTRY_FIELD), errors under strict", (_, extra) => {
+    const def = team(extra as Record<string, unknown>);
+    const r = validate(JSON.stringify(def));
+    expect(r.diagnostics.length).toBeGreaterThan(0);
+    expect(r.diagnostics.every((d) => d.code === "W_REGISTRY_FIELD" && d.severity === "warning"), JSON.stringify(r.diagnostics)).toBe(true);
+    expect(r.valid).toBe(true);
+    expect(r.diagnostics[0]!.message).toMatch(/\((E_[A-Z_]+); registry-only/);
+    for (const target of [TARGETS.crewai!, TARGETS.langgraph!]) expect(exportDefinition(JSON.stringify(def), target).ok).toBe(true);
+    expect(validate(JSON.stringify(def), { strict: true }).valid).toBe(false);
   });
 });
 
@@ -231,14 +292,16 @@ describe("schema diagnostics", () => {
     expect(suggestName("zzzzzz", ["agents"])).toBeUndefined();
   });
   it("lists allowed values for an enum mismatch", () => {
-    expect(diagnosticsOf(team({ visibility: "secret" }))).toMatchObject([{ code: "E_ENUM", hint: 'allowed: "public", "team", "private"' }]);
+    expect(diagnosticsOf(team({ schedule: { type: "weekly" } }))).toMatchObject([{ code: "E_ENUM", hint: expect.stringContaining('"manual", "cron"') }]);
+    // A registry field keeps the words and hint, as a warning.
+    expect(diagnosticsOf(team({ visibility: "secret" }))).toMatchObject([{ code: "W_REGISTRY_FIELD", message: expect.stringContaining("(E_ENUM;"), hint: 'allowed: "public", "team", "private"' }]);
   });
   it("shows the right $schema URL", () => {
     expect(diagnosticsOf(team({ $schema: "https://example.com/x.json" }))).toMatchObject([{ code: "E_SCHEMA_URL", hint: expect.stringContaining("https://schema.openenvelope.org/team/v1.json") }]);
   });
-  it("accepts a valid icon URI and rejects a non-URI", () => {
+  it("accepts a valid icon URI and warns about a non-URI (registry-only)", () => {
     expect(codesOf(team({ icon: "https://example.com/icon.png" }))).toEqual([]);
-    expect(codesOf(team({ icon: "not a uri" }))).toEqual(["E_FORMAT"]);
+    expect(diagnosticsOf(team({ icon: "not a uri" }))).toMatchObject([{ code: "W_REGISTRY_FIELD", message: expect.stringContaining("(E_FORMAT;") }]);
   });
   it("reports every problem in one run, ordered by position", () => {
     const d = diagnosticsOf(team({ slug: "Bad Slug", version: "1", agents: [agent("a", { reportsToKey: "zz" })] }));

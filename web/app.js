@@ -168,7 +168,7 @@ function showDiagnostics(diagnostics, valid) {
       el("span", { class: "where", text: `${where} · ${d.severity} ` }),
       el("span", { class: "code-name", text: d.code }),
       " ",
-      el("span", { class: "message", text: d.message }),
+      el("span", { class: "message", text: d.count > 1 ? `${d.message} (×${d.count})` : d.message }),
       d.pointer ? el("span", { class: "hint-line", text: `at ${d.pointer}` }) : null,
       d.line > 0 && lines[d.line - 1] !== undefined ? el("span", { class: "snippet", text: snippet(lines[d.line - 1], d.column) }) : null,
       d.hint ? el("span", { class: "hint-line", text: `hint: ${d.hint}` }) : null,

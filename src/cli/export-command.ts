@@ -107,6 +107,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
       zip: opts.zip ?? null,
       files: files.entries().map(([path, f]) => ({ path, size: f.bytes.length, mode: `0${f.mode.toString(8)}` })),
       totalBytes: files.totalBytes(),
+      diagnostics: result.diagnostics.map(({ file: _file, ...d }) => d),
       loss: { counts: lossCounts(loss), entries: loss },
       ...(github ? { github: published ? githubJson(published, github.token) : { dryRun: true, repository: github.repository, private: github.private } } : {}),
     };

@@ -18,7 +18,7 @@ export function formatText(reports: FileReport[], style: Style): string {
     for (const d of r.diagnostics) {
       const sev = d.severity === "error" ? style.red("error") : style.yellow("warning");
       const where = d.line > 0 ? `${r.file}:${d.line}:${d.column}` : r.file;
-      out.push(`${style.bold(printable(where))}: ${sev} ${style.dim(d.code)} ${printable(d.message)}`);
+      out.push(`${style.bold(printable(where))}: ${sev} ${style.dim(d.code)} ${printable(d.message)}${times(d)}`);
       if (d.pointer) out.push(`  ${style.dim("at")} ${printable(d.pointer)}`);
       const src = lines && d.line > 0 ? lines[d.line - 1] : undefined;
       if (src !== undefined) out.push(...snippet(printable(src.replace(/\r$/, "")), d.column, d.line, style));
@@ -30,6 +30,11 @@ export function formatText(reports: FileReport[], style: Style): string {
     out.push(`${r.file}: ${verdict} (${plural(errors, "error")}, ${plural(warnings, "warning")})`);
   }
   return out.join("\n") + "\n";
+}
+
+/** " (×N)" for a diagnostic that stands for N identical ones. */
+function times(d: Diagnostic): string {
+  return d.count !== undefined && d.count > 1 ? ` (×${d.count})` : "";
 }
 
 function plural(n: number, word: string): string {
@@ -69,7 +74,7 @@ export function formatGithub(reports: FileReport[]): string {
       const props = [`file=${prop(r.file)}`];
       if (d.line > 0) props.push(`line=${d.line}`, `col=${d.column}`);
       props.push(`title=${prop(d.code)}`);
-      const message = d.hint ? `${d.message} (${d.hint})` : d.message;
+      const message = (d.hint ? `${d.message} (${d.hint})` : d.message) + times(d);
       out.push(`::${d.severity} ${props.join(",")}::${data(message)}`);
     }
   }

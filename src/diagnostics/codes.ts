@@ -57,8 +57,11 @@ export const CODES = {
   // Schedule and registry
   E_CRON_INVALID: "error",
   W_SCHEDULE_CONTINUOUS: "warning",
-  E_PRICING_AMOUNT_MISSING: "error",
-  E_PRICING_INTERVAL_MISSING: "error",
+  // Registry-only fields never block an export: their problems are warnings.
+  W_REGISTRY_FIELD: "warning",
+  W_PRICING_CURRENCY_CASE: "warning",
+  W_PRICING_AMOUNT_MISSING: "warning",
+  W_PRICING_INTERVAL_MISSING: "warning",
   // Workspace (v1.2)
   E_DUPLICATE_WORKSPACE_NAME: "error",
   E_WORKSPACE_DUPLICATE_COLUMN: "error",

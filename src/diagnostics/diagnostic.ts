@@ -15,6 +15,8 @@ export interface Diagnostic {
   hint?: string;
   /** The file the diagnostic belongs to, when known. */
   file?: string;
+  /** How many identical diagnostics (code, place, message) this one stands for; absent when 1. */
+  count?: number;
 }
 
 export function isError(d: Diagnostic): boolean {
@@ -36,4 +38,24 @@ export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
 /** `--strict`: every warning becomes an error with the same code and place. */
 export function promoteWarnings(list: Diagnostic[]): Diagnostic[] {
   return list.map((d) => (d.severity === "warning" ? { ...d, severity: "error" } : d));
+}
+
+/**
+ * One diagnostic per (code, pointer, position, message), counting the copies: a prompt that
+ * repeats an unknown `{{NAME}}` 400 times is one warning "(×400)", not 400. Order is kept.
+ */
+export function collapseDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  const byKey = new Map<string, Diagnostic>();
+  const out: Diagnostic[] = [];
+  for (const d of list) {
+    const key = JSON.stringify([d.code, d.severity, d.file ?? null, d.pointer, d.line, d.column, d.message, d.hint ?? null]);
+    const first = byKey.get(key);
+    if (first) first.count = (first.count ?? 1) + (d.count ?? 1);
+    else {
+      const copy = { ...d };
+      byKey.set(key, copy);
+      out.push(copy);
+    }
+  }
+  return out;
 }

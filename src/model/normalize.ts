@@ -55,7 +55,8 @@ export function buildTeamModel(def: EnvelopeDefinition): TeamModel {
     registry: {
       visibility: def.visibility,
       tags: def.tags ?? [],
-      ...pick(def, ["category", "icon", "pricing", "forkable", "forkedFrom", "changelog", "metadata"]),
+      ...pick(def, ["category", "icon", "forkable", "forkedFrom", "changelog", "metadata"]),
+      ...(def.pricing !== undefined ? { pricing: readPricing(def.pricing) } : {}),
     },
     names: { package: pkg, distribution: distributionName(def.slug), className: className(pkg) },
     agents,
@@ -317,4 +318,9 @@ export function stepReceives(step: { key: string; dependsOn: string[] }, gates: 
   }
   for (const g of gates) if (g.triggersStep === step.key) add(g.name);
   return { answersFrom, gatesBefore };
+}
+
+/** Currency codes are read in capitals: "usd" (the schema's documented default) is "USD". */
+function readPricing(pricing: NonNullable<EnvelopeDefinition["pricing"]>): NonNullable<TeamModel["registry"]["pricing"]> {
+  return typeof pricing.currency === "string" ? { ...pricing, currency: pricing.currency.toUpperCase() } : pricing;
 }

@@ -175,6 +175,7 @@ export function openApiDocument(): Record<string, unknown> {
             column: { type: "integer", minimum: 0, description: "1-based, in UTF-16 code units." },
             message: { type: "string" },
             hint: { type: "string" },
+            count: { type: "integer", minimum: 2, description: "Present when this diagnostic stands for several identical ones (same code, place and message)." },
           },
         },
         ValidationReport: {

@@ -8,6 +8,7 @@ import type { Code } from "../diagnostics/codes.js";
 import { childPointer, pathLabel } from "../read/json-pointer.js";
 import { locate, type SourceDocument } from "../read/source.js";
 import { SCHEMA_URL, teamSchema } from "../schema/compose-schema.js";
+import { isRegistryPointer, REGISTRY_FIELDS, registryWarning } from "./registry.js";
 import { suggestName } from "./suggest.js";
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
@@ -42,14 +43,29 @@ export function schemaDiagnostics(doc: SourceDocument): Diagnostic[] {
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
   for (const err of compiled.errors ?? []) {
-    const d = translate(err, doc);
-    if (!d) continue;
+    const translated = translate(err, doc);
+    if (!translated) continue;
+    const d = aboutRegistry(err, translated.pointer) ? currencyReading(err, translated, doc) ?? registryWarning(translated) : translated;
     const id = `${d.code}\u0000${d.pointer}\u0000${d.message}`;
     if (seen.has(id)) continue;
     seen.add(id);
     out.push(d);
   }
   return out;
+}
+
+function aboutRegistry(err: ErrorObject, pointer: string): boolean {
+  if (err.keyword === "required" && err.instancePath === "") return REGISTRY_FIELDS.has(String((err.params as { missingProperty?: unknown }).missingProperty));
+  return isRegistryPointer(pointer);
+}
+
+/** `pricing.currency: "usd"` (the schema's own documented default) is read as "USD". */
+function currencyReading(err: ErrorObject, d: Diagnostic, doc: SourceDocument): Diagnostic | undefined {
+  if (err.keyword !== "pattern" || d.pointer !== "/pricing/currency" || typeof err.data !== "string" || !/^[A-Za-z]{3}$/.test(err.data)) return undefined;
+  return makeDiagnostic("W_PRICING_CURRENCY_CASE", d.pointer, d, `\`pricing.currency\` ${JSON.stringify(err.data)} is read as ${JSON.stringify(err.data.toUpperCase())}`, {
+    file: doc.file,
+    hint: "ISO 4217 codes are written in capitals (the schema documents the default as \"usd\")",
+  });
 }
 
 function describe(value: unknown): string {

@@ -1,6 +1,6 @@
 // Validation = read → JSON → schema → semantic rules. All problems are collected in one run
 // and ordered by position; the schema layer and every rule run even when others failed.
-import { promoteWarnings, sortDiagnostics, isError, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { collapseDiagnostics, promoteWarnings, sortDiagnostics, isError, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { parseDefinitionBytes, type SourceDocument } from "../read/source.js";
 import { makeRuleContext, type Rule } from "./rule-context.js";
 import { schemaDiagnostics } from "./schema-check.js";
@@ -58,7 +58,8 @@ export function validate(input: Uint8Array | string, options: ValidateOptions = 
 }
 
 function finish(list: Diagnostic[], options: ValidateOptions, document?: SourceDocument): ValidationResult {
-  const diagnostics = sortDiagnostics(options.strict ? promoteWarnings(list) : list);
+  // Collapsed here, once, so the CLI (every format), inspect, export and the HTTP API agree.
+  const diagnostics = collapseDiagnostics(sortDiagnostics(options.strict ? promoteWarnings(list) : list));
   const result: ValidationResult = { valid: !diagnostics.some(isError), diagnostics };
   if (document) result.document = document;
   return result;

@@ -27,6 +27,7 @@ import json
 import keyword
 import os
 import re
+import secrets
 import sys
 import tomllib
 import warnings
@@ -42,6 +43,8 @@ GHA_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.S)
 GHA_ALLOWED = re.compile(r"\$\{\{ (secrets|vars)\.[A-Z][A-Z0-9_]* \}\}")
 SAFE_RUN = re.compile(r"[A-Za-z0-9_ .:+$\"{}/=@-]*")
 ENV_LINE = re.compile(r"[A-Z][A-Z0-9_]*=")
+# Lines the templates write themselves, never from a definition: values are allowed there.
+FIXED_ENV_LINES = frozenset({"LANGGRAPH_NO_VERSION_CHECK=true"})
 DISTRIBUTION = re.compile(r"([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])", re.I)  # PEP 508
 
 
@@ -115,7 +118,7 @@ def prompt_functions(tree: ast.Module) -> dict[str, Any] | None:
         if (isinstance(node, ast.FunctionDef) and node.name in ("render", "placeholder_values", "reference_name"))
         or (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.startswith("_") and t.id.isupper() for t in node.targets))
     ]
-    namespace: dict[str, Any] = {"re": re, "json": json, "Mapping": Mapping, "Sequence": Sequence, "Any": Any}
+    namespace: dict[str, Any] = {"re": re, "json": json, "secrets": secrets, "Mapping": Mapping, "Sequence": Sequence, "Any": Any}
     module = ast.Module(body=wanted, type_ignores=[])
     try:
         exec(compile(module, "prompts.py", "exec"), namespace)
@@ -203,6 +206,8 @@ def check_project(p: dict[str, Any], stats: dict[str, int]) -> list[str]:
                 markdown.append(text)
             elif rel == ".env.example":
                 for line in text.splitlines():
+                    if line in FIXED_ENV_LINES:
+                        continue
                     if line and not line.startswith("#") and not ENV_LINE.fullmatch(line):
                         problems.append(f"{rel}: not a bare name: {line[:80]!r}")
         except Exception as error:  # noqa: BLE001 - every parser failure is a finding

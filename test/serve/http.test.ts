@@ -103,6 +103,14 @@ describe("POST /v1/validate", () => {
     const a = await post(s, "/v1/validate", EXAMPLE);
     expect(a.json).toEqual({ valid: true, errors: 0, warnings: 0, diagnostics: [] });
   });
+  it("identical diagnostics come once, with a count (as in the CLI)", async () => {
+    const def = JSON.parse(EXAMPLE.toString());
+    def.agents[0].prompt = "Use {{NOPE}}. ".repeat(400);
+    const a = await post(s, "/v1/validate", JSON.stringify(def, null, 2));
+    const unknown = a.json.diagnostics.filter((d: { code: string }) => d.code === "W_PLACEHOLDER_UNKNOWN");
+    expect(unknown).toMatchObject([{ pointer: "/agents/0/prompt", count: 400 }]);
+    expect(a.json.warnings).toBe(a.json.diagnostics.length);
+  });
   it("strict=true turns warnings into errors, like --strict", async () => {
     const def = JSON.parse(EXAMPLE.toString());
     def.schedule = { type: "continuous" };

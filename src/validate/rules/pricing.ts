@@ -1,4 +1,4 @@
-// Pricing (registry-only): the fields each pricing model needs.
+// Pricing (registry-only, so warnings): the fields each pricing model needs.
 import { has, isObject, str, type RuleContext } from "../rule-context.js";
 
 export function checkPricing(ctx: RuleContext): void {
@@ -6,9 +6,9 @@ export function checkPricing(ctx: RuleContext): void {
   if (!isObject(pricing)) return;
   const model = str(pricing.model);
   if ((model === "per_run" || model === "per_k_tokens") && !has(pricing, "amount")) {
-    ctx.report("E_PRICING_AMOUNT_MISSING", "/pricing/model", `pricing model "${model}" needs \`amount\``, { hint: "add e.g. \"amount\": 0.05" });
+    ctx.report("W_PRICING_AMOUNT_MISSING", "/pricing/model", `pricing model "${model}" needs \`amount\``, { hint: "add e.g. \"amount\": 0.05" });
   }
   if (model === "subscription" && !has(pricing, "interval")) {
-    ctx.report("E_PRICING_INTERVAL_MISSING", "/pricing/model", "pricing model \"subscription\" needs `interval`", { hint: "allowed: \"month\", \"year\"" });
+    ctx.report("W_PRICING_INTERVAL_MISSING", "/pricing/model", "pricing model \"subscription\" needs `interval`", { hint: "allowed: \"month\", \"year\"" });
   }
 }

@@ -124,9 +124,10 @@ def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | No
     agent_policy = tools.POLICIES[agent_key]
     hosts = ["refused.envelope.invalid"]
     for rule in agent_policy.rules:
-        if rule.host is not None:
-            host = policy.expand(rule.host, env)
-            hosts.append("sub" + host[1:] if host.startswith("*.") else host)
+        # An unreadable host (say "a*b.com") would give a URL no client can send.
+        host = policy.example_host(policy.expand(rule.host, env)) if rule.host else None
+        if host is not None:
+            hosts.append(host)
     candidates = [
         (method, f"https://{host}{path}")
         for host in reversed(hosts)

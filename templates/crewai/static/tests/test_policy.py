@@ -151,14 +151,34 @@ def test_the_tool_sends_allowed_requests_with_secrets_filled_in_and_redacted(
         assert result == "HTTP 200 OK\necho [redacted]"
 
 
+@pytest.mark.parametrize(
+    "url", ["https://xn--zz.envelope.invalid/", "https://\u2024.envelope.invalid/"]
+)
+def test_a_url_the_http_client_cannot_parse_is_refused_not_raised(
+    url: str, no_network: list[httpx.Request]
+) -> None:
+    # Both pass the policy (their hosts are names); httpx rejects them (IDNA).
+    allow_all = tools.AccessPolicy(default_action="allow")
+    assert tools.evaluate(allow_all, "GET", url, {}).allowed
+    tool = tools.HttpRequestTool(
+        agent_key="probe", policy=allow_all, transport=tools.HTTP_TRANSPORT
+    )
+
+    result = tool.run(method="GET", url=url)
+
+    assert result.startswith("REFUSED by access policy of probe: the HTTP client cannot parse")
+    assert no_network == []
+
+
 def _allowed_requests(agent_key: str, env: dict[str, str]) -> list[tuple[str, str]]:
     agent_policy = tools.POLICIES[agent_key]
     candidates = []
     for rule in agent_policy.rules:
         if rule.action != "allow" or rule.host is None:
             continue
-        host = policy.expand(rule.host, env)
-        host = "sub" + host[1:] if host.startswith("*.") else host
+        host = policy.example_host(policy.expand(rule.host, env))
+        if host is None:
+            continue
         method = (rule.methods or ("GET",))[0]
         path = policy.expand(rule.path_prefix or "/", env)
         candidates.append((method, f"https://{host}{path}"))

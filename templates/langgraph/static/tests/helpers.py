@@ -371,9 +371,10 @@ def reached_agents() -> list[str]:
 def _hosts(agent_key: str, env: Mapping[str, str]) -> list[str]:
     hosts = []
     for rule in team.POLICIES[agent_key].rules:
-        if rule.host is not None:
-            host = policy.expand(rule.host, env)
-            hosts.append("sub" + host[1:] if host.startswith("*.") else host)
+        # An unreadable host (say "a*b.com") would give a URL no client can send.
+        host = policy.example_host(policy.expand(rule.host, env)) if rule.host else None
+        if host is not None:
+            hosts.append(host)
     return hosts
 
 
@@ -400,8 +401,11 @@ def allowed_request(agent_key: str, env: Mapping[str, str]) -> tuple[str, str] |
     for rule in access.rules:
         if rule.action != "allow":
             continue
-        host = "allowed.envelope.invalid" if rule.host is None else policy.expand(rule.host, env)
-        host = "sub" + host[1:] if host.startswith("*.") else host
+        host = "allowed.envelope.invalid"
+        if rule.host is not None:
+            host = policy.example_host(policy.expand(rule.host, env))
+            if host is None:
+                continue
         prefix = policy.expand(rule.path_prefix, env) if rule.path_prefix else ""
         path = prefix.rstrip("/") + "/envelope"
         for method in rule.methods or methods:

@@ -115,11 +115,11 @@ def _route(monkeypatch: pytest.MonkeyPatch, handler: Handler) -> list[httpx.Requ
 
 
 def _hosts(agent_key: str) -> list[tuple[policy.PolicyRule, str]]:
-    """Each host rule of the agent with a concrete host it matches ({{NAME}} kept)."""
+    """Each readable host rule of the agent with a concrete host it matches ({{NAME}} kept)."""
     return [
-        (rule, "sub" + rule.host[1:] if rule.host.startswith("*.") else rule.host)
+        (rule, host)
         for rule in team.POLICIES[agent_key].rules
-        if rule.host is not None
+        if rule.host is not None and (host := policy.example_host(rule.host)) is not None
     ]
 
 
@@ -277,6 +277,25 @@ async def test_a_request_httpx_cannot_encode_comes_back_as_text(
     )
 
     assert result.startswith("REQUEST FAILED: UnicodeEncodeError: ")
+    assert sent == []
+
+
+@pytest.mark.parametrize(
+    "url", ["https://xn--zz.envelope.invalid/", "https://\u2024.envelope.invalid/"]
+)
+async def test_a_url_the_http_client_cannot_parse_is_refused_not_raised(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both pass the policy (their hosts are names); httpx rejects them (IDNA).
+    allow_all = policy.AccessPolicy(default_action="allow")
+    assert policy.evaluate(allow_all, "GET", url, {}).allowed
+    sent = _route(monkeypatch, lambda request: httpx.Response(200))
+
+    result = await tools.HttpRequestTool(agent_key="probe", policy=allow_all).ainvoke(
+        {"method": "GET", "url": url}
+    )
+
+    assert result.startswith("REFUSED by access policy of probe: the HTTP client cannot parse")
     assert sent == []
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, TypedDict
 
 from pydantic import BaseModel, Field
 
-from .runtime import GateStates, first_reason, merge
+from .runtime import GateStates, Span, add_spans, first_reason, merge
 
 # inputs: keys as written in the definition (the functional form allows any key)
 TeamInputs = TypedDict(  # noqa: UP013
@@ -57,6 +57,9 @@ class TeamState(TypedDict, total=False):
     feedback: Annotated[dict[str, str], merge]
     """Gate name -> the reviewers' feedback for a revision (onReject rerun / escalate)."""
     halted: Annotated[str | None, first_reason]
-    """Why a gate halted the run; every node does nothing once it is set."""
+    """Why a gate (or the run deadline) halted the run; every node does nothing once set."""
+    work: Annotated[list[Span], add_spans]
+    """When model-calling nodes worked: timeout.runMs bounds its total, across resumes and
+    under any server (`langgraph dev` too), not counting the time a review took."""
     result: dict[str, Any]
     """The team's result (outputs, by key), set by finalize."""

@@ -91,6 +91,9 @@ class HttpRequestTool(BaseTool):
         decision = evaluate(self.policy, method, expand(url, env), env)
         if not decision.allowed:
             return f"REFUSED by access policy of {self.agent_key}: {decision.reason}"
+        unparsable = unparsable_url(decision.url)
+        if unparsable is not None:
+            return f"REFUSED by access policy of {self.agent_key}: {unparsable}"
         try:
             sent_headers = {name: expand(value, env) for name, value in (headers or {}).items()}
             content = expand(body, env) if body is not None else None
@@ -113,6 +116,15 @@ class HttpRequestTool(BaseTool):
             text = text[: self.max_body_chars] + f"\n[truncated {len(text)} chars]"
         lines.append(text)
         return "\n".join(lines)
+
+
+def unparsable_url(url: str) -> str | None:
+    """Why httpx cannot send to `url` (None when it can), so a bad URL is refused, not raised."""
+    try:
+        _ = httpx.URL(url).host  # .host decodes the IDNA name: "xn--zz.com" fails only here
+    except (httpx.InvalidURL, ValueError) as error:
+        return f"the HTTP client cannot parse the URL ({type(error).__name__}: {error})"
+    return None
 
 
 def http_tool(agent_key: str) -> HttpRequestTool:

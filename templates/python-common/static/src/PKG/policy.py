@@ -2,11 +2,14 @@
 
 Policy semantics (Envelope accessPolicyVersion "1"): rules are checked top to
 bottom and the first match wins; a rule without `host`, `methods` or `path_prefix`
-matches any value of it; `host` may start with `*.` (any subdomain, not the
-domain itself); `require_approval` is treated as deny with the rule's reason;
-`{{VAR}}` in a host or path prefix is expanded from the given variables when the
-request is made (a rule whose placeholder has no value never matches);
-`default_action` applies when no rule matches. The shared decision vectors
+matches any value of it; `host` is a hostname, `*.` and a hostname (any subdomain,
+not the domain itself) or `*` (every host); `require_approval` is treated as deny
+with the rule's reason; `{{VAR}}` in a host or path prefix is expanded from the
+given variables when the request is made; `default_action` applies when no rule
+matches. A host we cannot read (`**`, `a*b.com`, a scheme or port, "") or a
+placeholder without a value fails closed: an allow rule never matches, a deny or
+require_approval rule matches every host (or path). A URL with an invalid port or
+a control character is refused. The shared decision vectors
 (tests/policy_vectors.json) fix every case.
 
 Framework-free on purpose (pydantic only): every Envelope target ships this module
@@ -19,11 +22,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["AccessPolicy", "Action", "Decision", "PolicyRule", "evaluate", "expand"]
+__all__ = ["AccessPolicy", "Action", "Decision", "PolicyRule", "evaluate", "example_host", "expand"]
 
 Action = Literal["allow", "deny", "require_approval"]
 
@@ -100,12 +103,45 @@ def _remove_dot_segments(path: str) -> str:
     return normalized if normalized.startswith("/") else "/" + normalized
 
 
-def _host_matches(pattern: str, host: str) -> bool:
-    pattern = pattern.lower().rstrip(".")
+# A hostname: dot-separated labels without wildcards, URL delimiters or blanks.
+_LABEL = r"[^\x00-\x20\x7f*/:@?#\[\]\\%.]+"
+_HOST_PATTERN = re.compile(rf"\*|(?:\*\.)?{_LABEL}(?:\.{_LABEL})*\.?")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _host_matches(pattern: str, host: str) -> bool | None:
+    """Whether `host` matches a readable pattern; None when the pattern cannot be read."""
+    pattern = pattern.lower()
+    if _PLACEHOLDER.search(pattern) or not _HOST_PATTERN.fullmatch(pattern):
+        return None
+    pattern = pattern.rstrip(".")
+    if pattern == "*":
+        return True
     if pattern.startswith("*."):
         suffix = pattern[1:]
         return host.endswith(suffix) and len(host) > len(suffix)
     return host == pattern
+
+
+def example_host(pattern: str) -> str | None:
+    """A host that `pattern` matches ({{NAME}} kept), or None when it cannot be read.
+
+    For the project's tests, which must never pick a URL the policy cannot read.
+    """
+    if not _HOST_PATTERN.fullmatch(_PLACEHOLDER.sub("x", pattern.lower())):
+        return None
+    pattern = pattern.rstrip(".")
+    if pattern == "*":
+        return "any.envelope.invalid"
+    return "sub" + pattern[1:] if pattern.startswith("*.") else pattern
+
+
+def _valid_port(parts: SplitResult) -> bool:
+    try:
+        _ = parts.port  # raises ValueError for a port that is no number 0-65535
+    except ValueError:
+        return False
+    return True
 
 
 def evaluate(policy: AccessPolicy, method: str, url: str, variables: Mapping[str, str]) -> Decision:
@@ -115,6 +151,8 @@ def evaluate(policy: AccessPolicy, method: str, url: str, variables: Mapping[str
         host = (parts.hostname or "").lower().rstrip(".")
     except ValueError:
         return Decision(allowed=False, reason="the URL is not valid")
+    if _CONTROL.search(url.strip()) or not _valid_port(parts):
+        return Decision(allowed=False, reason="the URL is not valid")
     if parts.scheme.lower() not in ("http", "https") or not host:
         return Decision(allowed=False, reason="only http and https URLs are allowed")
     path = _remove_dot_segments(parts.path or "/")
@@ -122,23 +160,35 @@ def evaluate(policy: AccessPolicy, method: str, url: str, variables: Mapping[str
     method = method.upper()
 
     for index, rule in enumerate(policy.rules, start=1):
+        # What cannot be read fails closed: no allow, and a deny that covers everything.
+        unread = rule.action != "allow"
+        unreadable = False
         if rule.host is not None:
-            pattern = expand(rule.host, variables)
-            if _PLACEHOLDER.search(pattern) or not _host_matches(pattern, host):
+            matched = _host_matches(expand(rule.host, variables), host)
+            unreadable = matched is None
+            if not (unread if matched is None else matched):
                 continue
         if rule.methods is not None and method not in (m.upper() for m in rule.methods):
             continue
         if rule.path_prefix is not None:
             prefix = expand(rule.path_prefix, variables)
-            if _PLACEHOLDER.search(prefix) or not path.startswith(prefix):
+            if _PLACEHOLDER.search(prefix):
+                unreadable = True
+                if not unread:
+                    continue
+            elif not path.startswith(prefix):
                 continue
         if rule.action == "allow":
             reason = rule.reason or f"allowed by rule {index}"
             return Decision(allowed=True, reason=reason, rule=index, url=target)
         if rule.action == "require_approval":
             reason = rule.reason or "this request requires human approval"
-            return Decision(allowed=False, reason=reason, rule=index, url=target)
-        reason = rule.reason or f"denied by rule {index}"
+        else:
+            reason = rule.reason or f"denied by rule {index}"
+        if unreadable and not rule.reason:
+            reason += (
+                f" (rule {index} has a host or path prefix that cannot be read; it fails closed)"
+            )
         return Decision(allowed=False, reason=reason, rule=index, url=target)
 
     allowed = policy.default_action == "allow"

@@ -32,6 +32,15 @@ def load_policies(path: Path) -> dict[str, AccessPolicy]:
     return policies
 
 
+def unparsable_url(url: str) -> str | None:
+    """Why httpx cannot send to `url` (None when it can), so a bad URL is refused, not raised."""
+    try:
+        _ = httpx.URL(url).host  # .host decodes the IDNA name: "xn--zz.com" fails only here
+    except (httpx.InvalidURL, ValueError) as error:
+        return f"the HTTP client cannot parse the URL ({type(error).__name__}: {error})"
+    return None
+
+
 class Header(BaseModel):
     name: str = Field(description="Header name, e.g. Authorization.")
     value: str = Field(description="Header value; {{NAME}} stands for a secret or variable.")
@@ -88,6 +97,9 @@ class HttpRequestTool(BaseTool):
         decision = evaluate(self.policy, method, url, self.env)
         if not decision.allowed:
             return f"REFUSED by access policy of {self.agent_key}: {decision.reason}"
+        unparsable = unparsable_url(decision.url)
+        if unparsable is not None:
+            return self._redact(f"REFUSED by access policy of {self.agent_key}: {unparsable}")
         sent_headers = [
             (header["name"], expand(header["value"], self.env)) for header in headers or []
         ]
