@@ -1,6 +1,7 @@
 // TeamModel → the view the CrewAI templates render. All decisions about CrewAI live here;
 // templates only lay text out, and every value they print passes an escaping helper.
 import type { LossEntry } from "../../export/loss-report.js";
+import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, StepModel, TeamModel } from "../../model/types.js";
 import {
   finalStepOf,
@@ -112,6 +113,8 @@ export interface CrewaiView {
   /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
   stateDir: string;
   maxReviewRounds: number;
+  /** pyproject.toml [tool.uv]: the versions our tests ran (python/<target>.lock). */
+  lock: LockConstraints;
   /** Whether any gate has a timeout (README: when timeouts apply). */
   gateTimeouts: boolean;
   inputsOutsideCommand: string[];
@@ -257,6 +260,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     ),
     stateDir: ".envelope-runs",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
+    lock: lockConstraints("crewai"),
     gateTimeouts: model.gates.some((g) => g.timeout !== undefined),
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     hasGates: model.gates.length > 0 && model.execution.mode === "pipeline",

@@ -1,6 +1,7 @@
 // TeamModel → the view the LangGraph templates render. All decisions about LangGraph live
 // here; templates only lay text out, and every value they print passes an escaping helper.
 import type { LossEntry } from "../../export/loss-report.js";
+import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/types.js";
 import {
   finalStepOf,
@@ -125,6 +126,8 @@ export interface LanggraphView {
   /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
   stateDir: string;
   maxReviewRounds: number;
+  /** pyproject.toml [tool.uv]: the versions our tests ran (python/<target>.lock). */
+  lock: LockConstraints;
   /** Whether any gate has a timeout (README: when timeouts apply). */
   gateTimeouts: boolean;
   inputsOutsideCommand: string[];
@@ -251,6 +254,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     ),
     stateDir: ".envelope",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
+    lock: lockConstraints("langgraph"),
     gateTimeouts: model.gates.some((g) => g.timeout !== undefined),
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     loss: lossSummary(loss),
