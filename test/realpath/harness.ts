@@ -55,7 +55,9 @@ export function expectedPrompt(raw: string, def: Definition, env: Record<string,
   }
   for (const [name, key] of targets) if (all.has(key)) values.set(name, typeof all.get(key) === "string" ? (all.get(key) as string) : pyJson(all.get(key)));
   for (const name of [...(def.requiredSecrets ?? []), ...(def.requiredVariables ?? [])]) if (name in env) values.set(name, env[name]!);
-  return raw.replace(/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/g, (m, name: string) => values.get(name) ?? m);
+  // A lone surrogate in a definition is read as U+FFFD (the model's documented reading).
+  const wellFormed = raw.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+  return wellFormed.replace(/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/g, (m, name: string) => values.get(name) ?? m);
 }
 
 export const marker = (n: number): string => `rp-${n}-mk`;
@@ -88,13 +90,13 @@ export function scriptedReply(request: ChatRequest, n: number, items: number): R
   const delegate = tools.find((t) => t.function.name === "delegate_work_to_coworker");
   if (delegate) {
     const names = /coworkers: (.*)/.exec(delegate.function.description ?? "")?.[1]?.split(", ") ?? [];
-    for (const coworker of names) {
-      const args = { task: `task for ${coworker} ${mk}`, context: `context ${mk}`, coworker };
-      if (![...used].some((u) => u.startsWith("delegate_work_to_coworker:") && u.includes(JSON.stringify(coworker).slice(1, -1)))) return { toolCalls: [{ name: "delegate_work_to_coworker", arguments: args }] };
-    }
+    const asked = request.messages.flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function.name === delegate.function.name).map((c) => (JSON.parse(c.function.arguments) as { coworker?: string }).coworker));
+    const next = names.find((name) => !asked.includes(name));
+    if (next !== undefined) return { toolCalls: [{ name: delegate.function.name, arguments: { task: `task for ${next} ${mk}`, context: `context ${mk}`, coworker: next } }] };
   }
-  // LangGraph's supervisors: ask_<agent>(task) once each.
-  for (const tool of tools.filter((t) => t.function.name.startsWith("ask_"))) {
+  // Sub-teams (CrewAI's delegate_to_team) and LangGraph's supervisors (ask_<agent>): once each.
+  const once = tools.filter((t) => t.function.name === "delegate_to_team" || (!delegate && t.function.name.startsWith("ask_")));
+  for (const tool of once) {
     if (![...used].some((u) => u.startsWith(`${tool.function.name}:`))) return { toolCalls: [{ name: tool.function.name, arguments: { task: `task ${mk}` } }] };
   }
   if (request.tool_choice === "required" || (typeof request.tool_choice === "object" && request.tool_choice !== null)) {

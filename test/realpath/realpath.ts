@@ -88,7 +88,7 @@ export function describeRealPath(target: string): void {
         const run = await runTeam(env, dir, pkg, args, runEnv);
         code = run.code;
         const quiet = (t: string) => t.split("\n").filter((l) => !l.includes("approximate input token count")).join("\n");
-        log.push(`$ ${pkg} ${args.join(" ")}\nexit ${run.code}\n${quiet(run.stdout).slice(-1500)}\n${quiet(run.stderr).slice(-2500)}`);
+        log.push(`$ ${pkg} ${args.join(" ")}\nexit ${run.code}\n${quiet(run.stdout).slice(-600)}\n${quiet(run.stderr).slice(-2500)}`);
         if (run.code !== 3) break;
         // Waiting at a gate: fill in the decisions file and resume in a new process, as the README says.
         const waiting = JSON.parse(run.stdout) as { decisions_file: string; resume: string };
@@ -124,15 +124,31 @@ export function describeRealPath(target: string): void {
       if (def.pipeline) {
         // Each step's first request carries exactly its dependencies' final outputs.
         const steps = def.pipeline.map((s, i) => ({ ...s, deps: s.dependsOn ?? (i > 0 ? [def.pipeline![i - 1]!.key] : []) }));
-        const owner = (e: Exchange) => {
-          const candidates = steps.filter((s) => prompts.get(s.agentKey) && systemText(e.request).includes(prompts.get(s.agentKey)!));
-          if (candidates.length <= 1) return candidates[0];
-          return candidates.filter((s) => userText(e.request).includes(s.label ?? s.key)).sort((a, b) => (b.label ?? b.key).length - (a.label ?? a.key).length)[0];
+        // A request belongs to the step whose task it carries (CrewAI: "Current Task: <label>",
+        // LangGraph: the label first), narrowed by the agent's prompt; a request of no step
+        // (CrewAI's converter call, which formats a step's text answer) to the step whose
+        // latest answer it quotes.
+        const labelOf = (s: (typeof steps)[number]) => s.label ?? s.key;
+        const ownerByTask = (e: Exchange) => {
+          const user = userText(e.request);
+          const byTask = steps.filter((s) => user.includes(`Current Task: ${labelOf(s)}\n`) || user.startsWith(`${labelOf(s)}\n`) || user === labelOf(s));
+          const byPrompt = byTask.filter((s) => prompts.get(s.agentKey) && systemText(e.request).includes(prompts.get(s.agentKey)!));
+          const found = byPrompt.length ? byPrompt : byTask;
+          return found.sort((x, y) => labelOf(y).length - labelOf(x).length)[0];
         };
+        const stepOf = new Map<number, string>();
+        for (const e of exchanges) {
+          const s = ownerByTask(e);
+          if (s) stepOf.set(e.n, s.key);
+          else {
+            const quoted = markersIn(userText(e.request)).filter((m) => stepOf.has(m));
+            if (quoted.length) stepOf.set(e.n, stepOf.get(Math.max(...quoted))!);
+          }
+        }
         const byStep = new Map<string, Exchange[]>();
         for (const e of exchanges) {
-          const s = owner(e);
-          if (s) byStep.set(s.key, [...(byStep.get(s.key) ?? []), e]);
+          const key = stepOf.get(e.n);
+          if (key !== undefined) byStep.set(key, [...(byStep.get(key) ?? []), e]);
         }
         const problems: string[] = [];
         for (const s of steps) {
