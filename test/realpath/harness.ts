@@ -178,9 +178,11 @@ export function runArgs(dir: string, readme: string, inputs: Record<string, unkn
 
 /** Fills a decisions file: per gate the first `approve` records approved, the rest skipped. */
 export function decide(file: string, approveCount: (gate: string) => number, verbs: (gate: string) => { approve: string; other: string }): Record<string, { approved: string[]; left: string[] }> {
-  const doc = JSON.parse(readFileSync(file, "utf8")) as { gates: Record<string, { decisions: Array<Record<string, string>> }> };
+  // CrewAI: {"gates": {gate: {"decisions": [...]}}}; LangGraph: {gate: [...]} (fields nested).
+  const doc = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  const byGate = (doc.gates ? Object.fromEntries(Object.entries(doc.gates as Record<string, { decisions: unknown[] }>).map(([g, v]) => [g, v.decisions])) : doc) as Record<string, Array<Record<string, unknown>>>;
   const chosen: Record<string, { approved: string[]; left: string[] }> = {};
-  for (const [gate, { decisions }] of Object.entries(doc.gates)) {
+  for (const [gate, decisions] of Object.entries(byGate)) {
     const k = approveCount(gate);
     const { approve, other } = verbs(gate);
     chosen[gate] = { approved: [], left: [] };
@@ -188,11 +190,20 @@ export function decide(file: string, approveCount: (gate: string) => number, ver
       // A gate without a `skip` action gets every record approved (other === approve).
       const approved = i < k || other === approve;
       d.action = approved ? approve : other;
-      chosen[gate]![approved ? "approved" : "left"].push(JSON.stringify(d));
+      const { record: _r, action: _a, feedback: _f, ...fields } = d;
+      chosen[gate]![approved ? "approved" : "left"].push(...stringsIn(fields));
     });
   }
   writeFileSync(file, JSON.stringify(doc, null, 2));
   return chosen;
+}
+
+/** Every string with a marker inside a JSON value. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return markersIn(value).length ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsIn);
+  return [];
 }
 
 export function systemText(request: ChatRequest): string {

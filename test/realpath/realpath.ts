@@ -167,9 +167,8 @@ export function describeRealPath(target: string): void {
         for (const d of decided) {
           const g = gates.find((x) => x.name === d.gate)!;
           const later = (byStep.get(g.triggersStep) ?? []).filter((e) => e.n > d.after).map((e) => userText(e.request)).join("\n");
-          const fieldValues = (records: string[]) => records.flatMap((r) => Object.entries(JSON.parse(r) as Record<string, unknown>).filter(([k, v]) => !["record", "action", "feedback"].includes(k) && typeof v === "string" && markersIn(v).length).map(([, v]) => v as string));
-          for (const v of fieldValues(d.approved)) if (!later.includes(v)) problems.push(`${g.name}: approved ${v} does not reach ${g.triggersStep}`);
-          for (const v of fieldValues(d.left)) if (later.includes(v)) problems.push(`${g.name}: unapproved ${v} reaches ${g.triggersStep}`);
+          for (const v of d.approved) if (!later.includes(v)) problems.push(`${g.name}: approved ${v} does not reach ${g.triggersStep}`);
+          for (const v of d.left) if (later.includes(v)) problems.push(`${g.name}: unapproved ${v} reaches ${g.triggersStep}`);
         }
         expect(problems, `${name}\n${transcript}`).toEqual([]);
       }
