@@ -227,7 +227,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
       ...([...model.inputs, ...model.outputs].some((f) => f.enum && f.enum.length > 0 && f.type === "string") ? ["Literal"] : []),
       ...(model.inputs.some((f) => !f.required) ? ["NotRequired"] : []),
       ...(model.inputs.some((f) => f.required) ? ["Required"] : []),
-      "TypedDict",
+      // TypedDict comes from typing_extensions (state.py.hbs): pydantic refuses typing's on
+      // Python < 3.12, which left the server's input/output schemas null under langgraph dev.
     ],
     needsConfigDict: outputs.some((o) => o.aliased) || recordSteps.some((r) => r.aliased),
     needsRecordAction: gates.some((g) => g.recordActions.length > 0),
