@@ -82,7 +82,7 @@ export interface Exchange {
  */
 export function scriptedReply(request: ChatRequest, n: number, items: number): Reply {
   const mk = marker(n);
-  const schema = request.response_format?.json_schema?.schema;
+  const schema = request.response_format?.json_schema?.schema ?? promptedSchema(request);
   if (schema) return { json: instanceOf(schema, mk, schema, "", items) };
   const tools = request.tools ?? [];
   const used = new Set(request.messages.flatMap((m) => (m.tool_calls ?? []).map((c) => `${c.function.name}:${c.function.arguments}`)));
@@ -99,7 +99,8 @@ export function scriptedReply(request: ChatRequest, n: number, items: number): R
   for (const tool of once) {
     if (![...used].some((u) => u.startsWith(`${tool.function.name}:`))) return { toolCalls: [{ name: tool.function.name, arguments: { task: `task ${mk}` } }] };
   }
-  if (request.tool_choice === "required" || (typeof request.tool_choice === "object" && request.tool_choice !== null)) {
+  // A forced tool call: OpenAI's "required" or a named function, Mistral's "any".
+  if (request.tool_choice === "required" || request.tool_choice === "any" || (typeof request.tool_choice === "object" && request.tool_choice !== null)) {
     const named = typeof request.tool_choice === "object" ? (request.tool_choice as { function?: { name?: string } }).function?.name : undefined;
     const result = tools.find((t) => t.function.name === named) ?? tools.find((t) => t.function.name !== "http_request" && !t.function.name.startsWith("ask_")) ?? tools[0];
     if (result) {
@@ -108,6 +109,29 @@ export function scriptedReply(request: ChatRequest, n: number, items: number): R
     }
   }
   return { text: `Final Answer: answer ${mk}` };
+}
+
+/** The schema CrewAI's converter asks for in words when the client has no response_format (LiteLLM). */
+function promptedSchema(request: ChatRequest): JsonSchema | undefined {
+  const system = systemText(request);
+  const at = system.indexOf("according to the following OpenAPI schema: ");
+  if (at < 0) return undefined;
+  const start = system.indexOf("{", at);
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < system.length; i++) {
+    const c = system[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) {
+      const doc = JSON.parse(system.slice(start, i + 1)) as { json_schema?: { schema?: JsonSchema } } & JsonSchema;
+      return doc.json_schema?.schema ?? doc;
+    }
+  }
+  return undefined;
 }
 
 export interface Invocation {
@@ -136,7 +160,6 @@ export function runTeam(env: PythonEnv, dir: string, pkg: string, args: string[]
       CREWAI_TRACING_ENABLED: "false",
       CREWAI_DISABLE_VERSION_CHECK: "true",
       OTEL_SDK_DISABLED: "true",
-      LITELLM_LOCAL_MODEL_COST_MAP: "True",
       LANGSMITH_TRACING: "false",
       LANGCHAIN_TRACING_V2: "false",
       ...extraEnv,

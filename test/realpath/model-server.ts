@@ -105,13 +105,14 @@ function completion(request: ChatRequest, message: ChatMessage, finish: string):
     object: "chat.completion",
     created: 1_700_000_000,
     model: request.model,
+    system_fingerprint: "fp_realpath", // some clients (OpenRouter's SDK) require it
     choices: [{ index: 0, message: { ...message, refusal: null }, finish_reason: finish, logprobs: null }],
     usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
   };
 }
 
 function chunk(request: ChatRequest, delta: object, finish: string | null): string {
-  const body = { id: "chatcmpl-realpath", object: "chat.completion.chunk", created: 1_700_000_000, model: request.model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] };
+  const body = { id: "chatcmpl-realpath", object: "chat.completion.chunk", created: 1_700_000_000, model: request.model, system_fingerprint: "fp_realpath", choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] };
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 

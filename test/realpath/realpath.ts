@@ -173,5 +173,35 @@ export function describeRealPath(target: string): void {
         expect(problems, `${name}\n${transcript}`).toEqual([]);
       }
     }, 900_000);
+
+    // Each provider that speaks the OpenAI wire format goes to its own base-URL variable
+    // (README: Any model endpoint), for a model name the framework does not know.
+    const PROVIDERS: Record<string, Array<{ provider: string; baseUrl: string; key: string }>> = {
+      crewai: [
+        { provider: "mistral", baseUrl: "MISTRAL_API_BASE", key: "MISTRAL_API_KEY" },
+        { provider: "openrouter", baseUrl: "OPENROUTER_BASE_URL", key: "OPENROUTER_API_KEY" },
+      ],
+      langgraph: [
+        { provider: "mistral", baseUrl: "MISTRAL_BASE_URL", key: "MISTRAL_API_KEY" },
+        { provider: "openrouter", baseUrl: "OPENROUTER_API_BASE", key: "OPENROUTER_API_KEY" },
+      ],
+    };
+    it.each(PROVIDERS[target] ?? [])("MODEL_OVERRIDE=$provider:… goes to $baseUrl", async ({ provider, baseUrl, key }) => {
+      const path = join(ROOT, "test/fixtures/valid/inventory-restock-watch.envelope.json");
+      const def = JSON.parse(readFileSync(path, "utf8")) as Definition;
+      const dir = join(work, `provider-${provider}`);
+      await writeDirectory(exportFile(path, target), dir);
+      const readme = readFileSync(join(dir, "README.md"), "utf8");
+      const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
+      let n = 0;
+      const server = await startModelServer((request) => scriptedReply(request, ++n, 2));
+      servers.push(server);
+      const { env: values, inputs } = runValues(def);
+      const run = await runTeam(env, dir, pkg, runArgs(dir, readme, inputs), { ...values, MODEL_OVERRIDE: `${provider}:realpath-model`, [baseUrl]: server.baseUrl, [key]: "dummy" });
+      expect(server.chats().length, `${run.stdout}\n${run.stderr}`).toBeGreaterThan(0);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      // Nothing but our server: LiteLLM (CrewAI's mistral) must not fetch its price table.
+      expect(run.stderr).not.toContain("remote model cost map");
+    }, 300_000);
   });
 }

@@ -27,6 +27,10 @@ from .checks import EnvRequirement, load_problems
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 
+# LiteLLM (mistral and unknown providers) otherwise downloads its price table from GitHub
+# when first imported, and waits through retries offline; its bundled copy is enough.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
 
 @dataclass(frozen=True)
 class ModelSpec:
