@@ -80,8 +80,14 @@ export interface Exchange {
  * offered record/result tool; delegation tools are used once per coworker; else a final
  * answer in CrewAI's ReAct spelling (harmless for LangChain).
  */
-export function scriptedReply(request: ChatRequest, n: number, items: number): Reply {
+export function scriptedReply(request: ChatRequest, n: number, items: number, httpCalls: ReadonlyArray<{ method: string; url: string }> = []): Reply {
   const mk = marker(n);
+  // Scripted outbound requests, in order, by whoever holds the http_request tool.
+  if (request.tools?.some((t) => t.function.name === "http_request")) {
+    const made = request.messages.flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function.name === "http_request").map((c) => c.function.arguments));
+    const next = httpCalls.find((call) => !made.some((args) => args.includes(JSON.stringify(call.url))));
+    if (next) return { toolCalls: [{ name: "http_request", arguments: { method: next.method, url: next.url } }] };
+  }
   const schema = request.response_format?.json_schema?.schema ?? promptedSchema(request);
   if (schema) return { json: instanceOf(schema, mk, schema, "", items) };
   const tools = request.tools ?? [];
