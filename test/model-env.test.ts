@@ -68,6 +68,12 @@ describe.each(["crewai", "langgraph"])("%s export documents any model endpoint",
     for (const name of ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL", mistral]) expect(panelEnv).toContain(`\n# ${name}=`);
   });
 
+  it("agent keys that share a variable are listed under it once", () => {
+    const names = exportFor("test/fixtures/hostile/installed/names.envelope.json", target);
+    expect(names.text(".env.example").match(/^# MODEL_A_B=$/gm)).toHaveLength(1);
+    expect(names.text("README.md")).toContain("`MODEL_A_B` (`a-b` and `a_b`)");
+  });
+
   it("the provider package a redirected agent needs is an optional extra", () => {
     const pyproject = studio.text("pyproject.toml");
     if (target === "crewai") {

@@ -7,6 +7,12 @@ export function agentModelEnv(agentKey: string): string {
   return `MODEL_${[...agentKey].map((c) => (/^[A-Za-z0-9]$/.test(c) ? c.toUpperCase() : "_")).join("")}`;
 }
 
+function groupByEnv(keys: readonly string[]): Array<{ env: string; keys: string[] }> {
+  const groups = new Map<string, string[]>();
+  for (const key of keys) groups.set(agentModelEnv(key), [...(groups.get(agentModelEnv(key)) ?? []), key]);
+  return [...groups].map(([env, shared]) => ({ env, keys: shared }));
+}
+
 export interface ProviderEndpoint {
   /** Envelope provider name (agents[].model "provider:model"). */
   provider: string;
@@ -15,7 +21,8 @@ export interface ProviderEndpoint {
 }
 
 export interface ModelEnvView {
-  agentModelEnvs: Array<{ key: string; env: string }>;
+  /** One per variable; agent keys that differ only in other characters share one. */
+  agentModelEnvs: Array<{ env: string; keys: string[] }>;
   /** One per provider the team's models use, openai always (the generic example's provider). */
   baseUrls: ProviderEndpoint[];
   /** Optional dependency groups: one per known provider whose package is not a dependency. */
@@ -32,7 +39,7 @@ export function modelEnvView(
 ): ModelEnvView {
   const providers = [...new Set([...usedProviders, "openai"])].filter((p) => Object.hasOwn(endpoints, p));
   return {
-    agentModelEnvs: model.agents.map((a) => ({ key: a.key, env: agentModelEnv(a.key) })),
+    agentModelEnvs: groupByEnv(model.agents.map((a) => a.key)),
     baseUrls: providers.map((p) => ({ provider: p, baseUrlEnv: endpoints[p]! })),
     providerExtras: [...extras],
     openaiExtra: extras.some((e) => e.name === "openai"),
