@@ -150,14 +150,17 @@ export interface Invocation {
 export function runTeam(env: PythonEnv, dir: string, pkg: string, args: string[], extraEnv: Record<string, string>, timeoutMs = 240_000): Promise<Invocation> {
   const home = join(dir, ".home");
   mkdirSync(home, { recursive: true });
-  const launcher = `import sys; sys.argv[0] = ${JSON.stringify(pkg)}; from ${pkg}.main import run; sys.exit(run())`;
+  // The e2e suites install projects of the same names into this environment: make sure
+  // this project's copy (PYTHONPATH) is the one imported.
+  const src = join(dir, "src");
+  const launcher = `import sys; sys.argv[0] = ${JSON.stringify(pkg)}; import ${pkg} as p; assert p.__file__.startswith(${JSON.stringify(src)}), p.__file__; from ${pkg}.main import run; sys.exit(run())`;
   const child = spawn(env.python, ["-c", launcher, ...args], {
     cwd: dir,
     env: {
       PATH: `${env.bin}:${process.env.PATH}`,
       HOME: home,
       XDG_DATA_HOME: join(home, "data"),
-      PYTHONPATH: join(dir, "src"),
+      PYTHONPATH: src,
       PYTHONDONTWRITEBYTECODE: "1",
       NO_COLOR: "1",
       // Telemetry and version checks off: the run must reach nothing but our server.
