@@ -9,15 +9,17 @@ interface CrewaiProvider {
   extra?: string;
   /** Environment variables holding the API key (any one of them). */
   keys: string[];
+  /** The base-URL variable llms.py passes to the client (llms.BASE_URL_ENV, first name). */
+  baseUrlEnv?: string;
 }
 
 export const CREWAI_PROVIDERS: Record<string, CrewaiProvider> = {
-  anthropic: { prefix: "anthropic", extra: "anthropic", keys: ["ANTHROPIC_API_KEY"] },
-  openai: { prefix: "openai", keys: ["OPENAI_API_KEY"] },
-  google: { prefix: "gemini", extra: "google-genai", keys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] },
+  anthropic: { prefix: "anthropic", extra: "anthropic", keys: ["ANTHROPIC_API_KEY"], baseUrlEnv: "ANTHROPIC_BASE_URL" },
+  openai: { prefix: "openai", keys: ["OPENAI_API_KEY"], baseUrlEnv: "OPENAI_BASE_URL" },
+  google: { prefix: "gemini", extra: "google-genai", keys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], baseUrlEnv: "GOOGLE_GEMINI_BASE_URL" },
   // Not a native CrewAI provider: routed through LiteLLM.
-  mistral: { prefix: "mistral", extra: "litellm", keys: ["MISTRAL_API_KEY"] },
-  openrouter: { prefix: "openrouter", keys: ["OPENROUTER_API_KEY"] },
+  mistral: { prefix: "mistral", extra: "litellm", keys: ["MISTRAL_API_KEY"], baseUrlEnv: "MISTRAL_API_BASE" },
+  openrouter: { prefix: "openrouter", keys: ["OPENROUTER_API_KEY"], baseUrlEnv: "OPENROUTER_BASE_URL" },
 };
 
 /** Unknown providers go through LiteLLM under their own prefix. */

@@ -25,6 +25,7 @@ import {
   type RecordStepView,
 } from "../python-common/team-view.js";
 import { CREWAI_PROVIDERS, crewaiModelId, crewaiProvider } from "./providers.js";
+import { type ModelEnvView, modelEnvView } from "../python-common/model-env-view.js";
 
 export const CREWAI_VERSION = "1.15.30";
 
@@ -69,7 +70,7 @@ export interface FlowMethod {
   decorator: FlowDecorator;
 }
 
-export interface CrewaiView {
+export interface CrewaiView extends ModelEnvView {
   package: string;
   distribution: string;
   className: string;
@@ -213,6 +214,14 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   }).filter((p) => p.keys.length > 0);
   const extras = [...new Set(used.map((a) => crewaiProvider(a.llm!.provider).extra).filter((e): e is string => !!e))].sort();
   const withoutModel = model.agents.filter((a) => !a.llm);
+  const crewaiVersion = `>=${CREWAI_VERSION},<2.0.0`;
+  const modelEnv = modelEnvView(
+    model,
+    used.map((a) => a.llm!.provider),
+    Object.fromEntries(Object.entries(CREWAI_PROVIDERS).flatMap(([p, c]) => (c.baseUrlEnv ? [[p, c.baseUrlEnv]] : []))),
+    // An agent redirected to another provider needs that provider's client: one extra each.
+    Object.entries(CREWAI_PROVIDERS).flatMap(([p, c]) => (c.extra && !extras.includes(c.extra) ? [{ name: p, requirement: `crewai[${c.extra}]${crewaiVersion}` }] : [])),
+  );
   const root = hierarchy ? agentView.get(model.execution.mode === "hierarchy" ? model.execution.entryAgent : "")! : undefined;
   const outputs = outputsView(model);
   const inputs = flaggedInputsView(model);
@@ -247,7 +256,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     providerKeys,
     needsDefaultModel: withoutModel.length > 0,
     defaultModelAgents: withoutModel.map((a) => `agents[${a.index}] ${a.key}`).join(", "),
-    dependency: `crewai${extras.length ? `[${extras.join(",")}]` : ""}>=${CREWAI_VERSION},<2.0.0`,
+    dependency: `crewai${extras.length ? `[${extras.join(",")}]` : ""}${crewaiVersion}`,
+    ...modelEnv,
     runTimeoutMs: model.timeouts.runMs,
     agentTimeoutMs: model.timeouts.agentMs,
     schedule: model.schedule,

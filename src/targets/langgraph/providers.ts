@@ -10,14 +10,16 @@ export interface LangchainProvider {
   package: string;
   /** Environment variables holding the API key (any one of them). */
   keys: string[];
+  /** The base-URL variable llms.py passes to the chat model (llms.BASE_URL_ENV, first name). */
+  baseUrlEnv: string;
 }
 
 export const LANGCHAIN_PROVIDERS: Record<string, LangchainProvider> = {
-  anthropic: { prefix: "anthropic", package: "langchain-anthropic>=1.6,<2", keys: ["ANTHROPIC_API_KEY"] },
-  openai: { prefix: "openai", package: "langchain-openai>=1.6,<2", keys: ["OPENAI_API_KEY"] },
-  google: { prefix: "google_genai", package: "langchain-google-genai>=4.3,<5", keys: ["GOOGLE_API_KEY", "GEMINI_API_KEY"] },
-  mistral: { prefix: "mistralai", package: "langchain-mistralai>=1.1,<2", keys: ["MISTRAL_API_KEY"] },
-  openrouter: { prefix: "openrouter", package: "langchain-openrouter>=0.2,<1", keys: ["OPENROUTER_API_KEY"] },
+  anthropic: { prefix: "anthropic", package: "langchain-anthropic>=1.6,<2", keys: ["ANTHROPIC_API_KEY"], baseUrlEnv: "ANTHROPIC_BASE_URL" },
+  openai: { prefix: "openai", package: "langchain-openai>=1.6,<2", keys: ["OPENAI_API_KEY"], baseUrlEnv: "OPENAI_BASE_URL" },
+  google: { prefix: "google_genai", package: "langchain-google-genai>=4.3,<5", keys: ["GOOGLE_API_KEY", "GEMINI_API_KEY"], baseUrlEnv: "GOOGLE_GEMINI_BASE_URL" },
+  mistral: { prefix: "mistralai", package: "langchain-mistralai>=1.1,<2", keys: ["MISTRAL_API_KEY"], baseUrlEnv: "MISTRAL_BASE_URL" },
+  openrouter: { prefix: "openrouter", package: "langchain-openrouter>=0.2,<1", keys: ["OPENROUTER_API_KEY"], baseUrlEnv: "OPENROUTER_API_BASE" },
 };
 
 /** Agents without a model use this (llms.DEFAULT_MODEL; the MODEL variable overrides it). */

@@ -24,6 +24,7 @@ import {
   type RecordStepView,
 } from "../python-common/team-view.js";
 import { DEFAULT_PROVIDER, LANGCHAIN_PROVIDERS, langchainModelId, langchainProvider } from "./providers.js";
+import { type ModelEnvView, modelEnvView } from "../python-common/model-env-view.js";
 
 export interface PolicyRuleView {
   ref: string;
@@ -82,7 +83,7 @@ export interface GateNodeView extends GateView {
   destinations: string[];
 }
 
-export interface LanggraphView {
+export interface LanggraphView extends ModelEnvView {
   package: string;
   distribution: string;
   team: TeamModel["team"];
@@ -199,6 +200,14 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
       return { keys, label: keys.join(" or "), agents: users.map((a) => a.key).join(", ") };
     })
     .filter((p) => p.keys.length > 0);
+  const providerPackages = providers.flatMap((p) => (langchainProvider(p) ? [langchainProvider(p)!.package] : [])).sort();
+  const modelEnv = modelEnvView(
+    model,
+    providers,
+    Object.fromEntries(Object.entries(LANGCHAIN_PROVIDERS).map(([p, c]) => [p, c.baseUrlEnv])),
+    // An agent redirected to another provider needs that provider's package: one extra each.
+    Object.entries(LANGCHAIN_PROVIDERS).flatMap(([p, c]) => (providerPackages.includes(c.package) ? [] : [{ name: p, requirement: c.package }])),
+  );
   const recordSteps = recordStepsOf(model);
   const outputs = outputsView(model);
   const inputs = flaggedInputsView(model);
@@ -223,7 +232,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
       ...([...model.inputs, ...model.outputs].some((f) => f.enum && f.enum.length > 0 && f.type === "string") ? ["Literal"] : []),
       ...(model.inputs.some((f) => !f.required) ? ["NotRequired"] : []),
       ...(model.inputs.some((f) => f.required) ? ["Required"] : []),
-      "TypedDict",
+      // TypedDict comes from typing_extensions (state.py.hbs): pydantic refuses typing's on
+      // Python < 3.12, which left the server's input/output schemas null under langgraph dev.
     ],
     needsConfigDict: outputs.some((o) => o.aliased) || recordSteps.some((r) => r.aliased),
     needsRecordAction: gates.some((g) => g.recordActions.length > 0),
@@ -239,7 +249,8 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     providerKeys,
     needsDefaultModel: withoutModel.length > 0,
     defaultModelAgents: withoutModel.map((a) => `agents[${a.index}] ${a.key}`).join(", "),
-    providerPackages: providers.flatMap((p) => (langchainProvider(p) ? [langchainProvider(p)!.package] : [])).sort(),
+    providerPackages,
+    ...modelEnv,
     runTimeoutMs: model.timeouts.runMs,
     agentTimeoutMs: model.timeouts.agentMs,
     timeoutsDefaulted: model.timeouts.runMsSource === "default" && model.timeouts.agentMsSource === "default",

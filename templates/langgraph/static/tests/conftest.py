@@ -27,6 +27,10 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test runs in its own directory (no stray .env) without model settings."""
     monkeypatch.delenv(llms.FACTORY_ENV, raising=False)
     monkeypatch.delenv(llms.MODEL_ENV, raising=False)
+    # Nor a model override or endpoint from the shell (model_env.py, llms.BASE_URL_ENV).
+    base_urls = [name for names in llms.BASE_URL_ENV.values() for name in names]
+    for name in [name for name in os.environ if name.startswith("MODEL_")] + base_urls:
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Required, TypedDict
+from typing import Annotated, Any, Literal, Required
 
 from pydantic import BaseModel, Field
+from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
 
 from .runtime import GateStates, Span, add_spans, first_reason, merge
 

@@ -260,7 +260,7 @@ def _warn_short_secrets() -> None:
 def start_run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems()
+    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
     inputs: dict[str, Any] = {}
     try:
         inputs = checks.collect_inputs(args, team.INPUTS)
@@ -290,7 +290,7 @@ def resume_run(argv: Sequence[str]) -> int:
     args = _resume_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
     store = RunStore(Path(args.state_dir), _secret_values())
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems()
+    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
     decisions: dict[str, list[DecisionItem]] = {}
     run = RunState()
     try:

@@ -6,7 +6,9 @@ The generated `models.py` holds the data (`MODELS`) and the default seam
 provider package nor an API key.
 
 An agent without a model uses the `MODEL` environment variable (`provider:model`, e.g.
-`anthropic:claude-sonnet-4-5`), else `DEFAULT_MODEL`.
+`anthropic:claude-sonnet-4-5`), else `DEFAULT_MODEL`. `MODEL_OVERRIDE` and `MODEL_<AGENT>`
+replace the definition's models (model_env.py); each provider's base-URL variable
+(BASE_URL_ENV) is passed to its chat model explicitly.
 
 `ENVELOPE_MODEL_FACTORY=module:function` supplies every model from your own code instead:
 `function(agent_key)` returns a LangChain `BaseChatModel`. Provider API keys are then not
@@ -25,6 +27,7 @@ from typing import Any
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 
+from . import model_env
 from .checks import EnvRequirement, load_problems
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
@@ -57,8 +60,18 @@ PROVIDER_KEYS: dict[str, EnvRequirement] = {
     "openrouter": "OPENROUTER_API_KEY",
 }
 
-# Envelope's provider names, accepted in MODEL too (`google:gemini-2.5-flash`).
-_PREFIX_ALIASES = {"google": "google_genai", "mistral": "mistralai"}
+# Envelope's provider names, accepted in MODEL and overrides too (`google:gemini-2.5-flash`).
+_PREFIX_ALIASES = {"google": "google_genai", "gemini": "google_genai", "mistral": "mistralai"}
+
+# Base-URL variables per init_chat_model prefix (first one documented), passed to the chat
+# model explicitly (as `base_url`) rather than trusting each integration's own reading.
+BASE_URL_ENV: dict[str, tuple[str, ...]] = {
+    "openai": ("OPENAI_BASE_URL", "OPENAI_API_BASE"),
+    "anthropic": ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_URL"),
+    "google_genai": ("GOOGLE_GEMINI_BASE_URL",),
+    "mistralai": ("MISTRAL_BASE_URL", "MISTRAL_API_BASE"),
+    "openrouter": ("OPENROUTER_API_BASE", "OPENROUTER_BASE_URL"),
+}
 
 
 def _timeout_ms(seconds: float) -> int:
@@ -78,8 +91,18 @@ def provider(model: str) -> str:
     return prefix.lower() if separator else ""
 
 
-def model_id(spec: ModelSpec) -> str:
-    """`prefix:model` of an agent: its own, else MODEL, else DEFAULT_MODEL."""
+def _override(agent_key: str) -> str | None:
+    """`prefix:model` from MODEL_<AGENT> or MODEL_OVERRIDE, if set and well formed."""
+    found = model_env.override(agent_key)
+    parts = model_env.split_model(found[1]) if found else None
+    return f"{_PREFIX_ALIASES.get(parts[0], parts[0])}:{parts[1]}" if parts else None
+
+
+def model_id(spec: ModelSpec, agent_key: str | None = None) -> str:
+    """`prefix:model` of an agent: its override, else its own, else MODEL, else DEFAULT_MODEL."""
+    overridden = _override(agent_key) if agent_key is not None else None
+    if overridden is not None:
+        return overridden
     if spec.model is not None:
         return spec.model
     value = os.environ.get(MODEL_ENV, "").strip() or DEFAULT_MODEL
@@ -87,14 +110,28 @@ def model_id(spec: ModelSpec) -> str:
     return f"{_PREFIX_ALIASES.get(prefix, prefix)}:{name}" if separator else value
 
 
-def model_kwargs(spec: ModelSpec) -> dict[str, Any]:
-    """init_chat_model's keyword arguments besides the model: what the definition sets."""
+def base_url(model: str) -> str | None:
+    """The endpoint the environment sets for this model's provider, if any."""
+    for name in BASE_URL_ENV.get(provider(model), ()):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def model_kwargs(spec: ModelSpec, agent_key: str | None = None) -> dict[str, Any]:
+    """init_chat_model's keyword arguments besides the model: what the definition and the
+    environment's base URL set."""
     kwargs: dict[str, Any] = {}
+    model = model_id(spec, agent_key)
+    endpoint = base_url(model)
+    if endpoint is not None:
+        kwargs["base_url"] = endpoint
     if spec.temperature is not None:
         kwargs["temperature"] = spec.temperature
     if spec.max_tokens is not None:
         kwargs["max_tokens"] = spec.max_tokens
-    unit = _TIMEOUT_UNITS.get(provider(model_id(spec)), float)
+    unit = _TIMEOUT_UNITS.get(provider(model), float)
     kwargs["timeout"] = unit(spec.timeout_s)
     return kwargs
 
@@ -109,9 +146,10 @@ def factory() -> ModelFactory | None:
     return found
 
 
-def factory_problems() -> list[str]:
-    """ENVELOPE_MODEL_FACTORY, checked with the rest before the run: it must name a function."""
-    return load_problems(FACTORY_ENV, factory)
+def factory_problems(models: Mapping[str, ModelSpec] | None = None) -> list[str]:
+    """ENVELOPE_MODEL_FACTORY (it must name a function) and the model overrides of these
+    agents (each must be provider:model), checked with the rest before the run."""
+    return load_problems(FACTORY_ENV, factory) + model_env.override_problems(models or {})
 
 
 def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
@@ -119,8 +157,8 @@ def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
     if os.environ.get(FACTORY_ENV, "").strip():
         return []
     needed: list[EnvRequirement] = []
-    for spec in models.values():
-        requirement = PROVIDER_KEYS.get(provider(model_id(spec)))
+    for agent_key, spec in models.items():
+        requirement = PROVIDER_KEYS.get(provider(model_id(spec, agent_key)))
         if requirement is not None and requirement not in needed:
             needed.append(requirement)
     return needed
@@ -131,4 +169,4 @@ def build_chat_model(agent_key: str, spec: ModelSpec) -> BaseChatModel:
     supplied = factory()
     if supplied is not None:
         return supplied(agent_key)
-    return init_chat_model(model_id(spec), **model_kwargs(spec))
+    return init_chat_model(model_id(spec, agent_key), **model_kwargs(spec, agent_key))

@@ -387,7 +387,7 @@ def _warn_short_secrets() -> None:
 async def start_run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems()
+    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
     inputs: dict[str, Any] = {}
     try:
         inputs = checks.collect_inputs(args, team.INPUTS)
@@ -406,7 +406,7 @@ async def start_run(argv: Sequence[str]) -> int:
 async def resume_run(argv: Sequence[str]) -> int:
     args = _resume_parser().parse_args(argv)
     missing = _missing_env(args.env_file)
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems()
+    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
     decisions: Decisions = {}
     if args.decisions is not None:
         try:

@@ -1,0 +1,83 @@
+"""MODEL_OVERRIDE / MODEL_<AGENT> and the providers' base URLs (README: Any model endpoint)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from project import llms, model_env, models
+
+AGENTS = list(models.MODELS)
+
+
+def test_agent_variable_names() -> None:
+    assert model_env.agent_env("lead-writer") == "MODEL_LEAD_WRITER"
+    assert model_env.agent_env("a.b c") == "MODEL_A_B_C"
+    assert model_env.agent_env("réd9") == "MODEL_R_D9"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("openai:llama3.1", ("openai", "llama3.1")),
+        ("openai/llama3.1", ("openai", "llama3.1")),
+        ("openai:llama3.1:8b", ("openai", "llama3.1:8b")),
+        ("OpenRouter/anthropic/claude-sonnet-4-5", ("openrouter", "anthropic/claude-sonnet-4-5")),
+        ("llama3.1", None),
+        ("openai:", None),
+        (":x", None),
+    ],
+)
+def test_split_model(value: str, expected: tuple[str, str] | None) -> None:
+    assert model_env.split_model(value) == expected
+
+
+def test_override_reaches_every_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MODEL_OVERRIDE", "openai:llama3.1")
+    for agent_key, spec in models.MODELS.items():
+        assert llms.model_id(spec, agent_key) == "openai/llama3.1", agent_key
+    # The override decides which key is needed: OpenAI's, not the definition's providers'.
+    assert llms.required_env(models.MODELS) == ["OPENAI_API_KEY"]
+
+
+def test_agent_variable_wins_over_override(monkeypatch: pytest.MonkeyPatch) -> None:
+    first, *others = AGENTS
+    monkeypatch.setenv("MODEL_OVERRIDE", "openai/llama3.1")
+    monkeypatch.setenv(model_env.agent_env(first), "google:gemini-2.5-flash")
+    assert llms.model_id(models.MODELS[first], first) == "gemini/gemini-2.5-flash"
+    for agent_key in others:
+        if model_env.agent_env(agent_key) != model_env.agent_env(first):
+            assert llms.model_id(models.MODELS[agent_key], agent_key) == "openai/llama3.1"
+    required = llms.required_env(models.MODELS)
+    assert llms.PROVIDER_KEYS["gemini"] in required
+
+
+def test_bad_override_is_reported_before_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MODEL_OVERRIDE", "llama3.1")
+    (problem,) = llms.factory_problems(models.MODELS)
+    assert problem.startswith("MODEL_OVERRIDE='llama3.1'")
+
+
+def test_base_url_is_passed_to_the_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[dict[str, Any]] = []
+    monkeypatch.setattr(llms, "LLM", lambda **arguments: built.append(arguments))
+    monkeypatch.setenv("MODEL_OVERRIDE", "openai:llama3.1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    models.llm_for(AGENTS[0])
+    assert built[0]["model"] == "openai/llama3.1"
+    assert built[0]["base_url"] == "http://127.0.0.1:9/v1"
+    monkeypatch.setenv("MODEL_OVERRIDE", "google:gemini-2.5-flash")
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:9/")
+    models.llm_for(AGENTS[0])
+    assert built[1]["client_params"]["http_options"]["base_url"] == "http://127.0.0.1:9/"
+
+
+def test_unknown_openai_model_uses_crewais_own_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No LiteLLM needed for a local model name behind OPENAI_BASE_URL."""
+    monkeypatch.setenv("MODEL_OVERRIDE", "openai:llama3.1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    llm = models.llm_for(AGENTS[0])
+    assert type(llm).__name__ == "OpenAICompletion"
+    assert not getattr(llm, "is_litellm", False)
+    assert llm.model == "llama3.1"

@@ -1,0 +1,57 @@
+"""Which model an agent uses when the environment says so (no framework imported here).
+
+- `MODEL_<AGENT>=provider:model`: that one agent (AGENT: its key with ASCII letters
+  upper-cased and every other character `_`, e.g. `lead-writer` -> `MODEL_LEAD_WRITER`).
+- `MODEL_OVERRIDE=provider:model`: every agent `MODEL_<AGENT>` does not name.
+- Otherwise the definition's model (agents[].model / modelConfig).
+
+`provider/model` is accepted too: the first `:` or `/` ends the provider, so
+`openai:llama3.1:8b` and `openrouter/anthropic/claude-sonnet-4-5` keep their model names.
+This module is the same in every target (templates/python-common).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+
+OVERRIDE_ENV = "MODEL_OVERRIDE"
+
+
+def agent_env(agent_key: str) -> str:
+    """`MODEL_<AGENT>` of one agent."""
+    return "MODEL_" + "".join(c.upper() if c.isascii() and c.isalnum() else "_" for c in agent_key)
+
+
+def split_model(value: str) -> tuple[str, str] | None:
+    """(provider, model) of `provider:model` or `provider/model`; None if it is neither."""
+    cuts = [i for i in (value.find(":"), value.find("/")) if i >= 0]
+    if not cuts:
+        return None
+    cut = min(cuts)
+    provider, model = value[:cut].strip().lower(), value[cut + 1 :].strip()
+    return (provider, model) if provider and model else None
+
+
+def override(agent_key: str, environ: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """(variable, value) overriding this agent's model, if the environment sets one."""
+    env = os.environ if environ is None else environ
+    for name in (agent_env(agent_key), OVERRIDE_ENV):
+        value = env.get(name, "").strip()
+        if value:
+            return name, value
+    return None
+
+
+def override_problems(
+    agent_keys: Iterable[str], environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """Every override that names no `provider:model`, reported before the run."""
+    problems: list[str] = []
+    for agent_key in agent_keys:
+        found = override(agent_key, environ)
+        if found is not None and split_model(found[1]) is None:
+            problem = f"{found[0]}={found[1]!r}: expected provider:model (e.g. openai:gpt-4.1-mini)"
+            if problem not in problems:
+                problems.append(problem)
+    return problems

@@ -1,0 +1,145 @@
+// `langgraph dev` on an exported pipeline team with gates (issue 13 §1), driven through
+// every gate with the langgraph-sdk client (`Command(resume=...)`, as the exported README
+// documents), every model call sent to our scripted server by environment variables alone.
+// The server is loopback only, offline (LANGGRAPH_NO_VERSION_CHECK, tracing off), and its
+// process group is killed at the end.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeDirectory } from "../../src/export/sinks/directory.js";
+import { ROOT } from "../helpers/cli.js";
+import { exportFile } from "../helpers/export.js";
+import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
+import { type Exchange, runValues, scriptedReply, userText } from "./harness.js";
+import { type ModelServer, startModelServer } from "./model-server.js";
+
+const FIXTURE = join(ROOT, "test/fixtures/valid/parallel-gates.envelope.json");
+const DRIVER = join(ROOT, "test/realpath/langgraph_driver.py");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  // Never spawnSync here: the model server lives in this process's event loop.
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+interface Report {
+  input_schema: unknown;
+  output_schema: unknown;
+  rounds: Array<Array<{ value: { gate: string; records: Array<{ id: string; fields: Record<string, string> }> }; approved: string[]; skipped: string[] }>>;
+  next: string[];
+  values: { approved?: Record<string, Array<Record<string, string>>> };
+}
+
+const gate = e2eGate();
+
+describe.runIf(gate.run)("langgraph dev + langgraph-sdk, through every gate", () => {
+  let env: PythonEnv;
+  let server: ModelServer;
+  let dev: ChildProcess | undefined;
+  let devLog = "";
+  const exchanges: Exchange[] = [];
+
+  beforeAll(async () => {
+    env = ensureEnv("langgraph", gate.python!);
+    server = await startModelServer((request) => {
+      const n = exchanges.length + 1;
+      const reply = scriptedReply(request, n, 3);
+      exchanges.push({ n, request, reply });
+      return reply;
+    });
+  }, 1_800_000);
+
+  afterAll(async () => {
+    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    await server?.close();
+  });
+
+  it("serves the graph with input/output schemas and resumes each gate to the end", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "envelope-realpath-dev-")), "parallel-gates");
+    await writeDirectory(exportFile(FIXTURE, "langgraph"), dir);
+    const home = join(dir, ".home");
+    mkdirSync(home, { recursive: true });
+    const def = JSON.parse(readFileSync(FIXTURE, "utf8")) as Parameters<typeof runValues>[0] & { gates: Array<{ name: string }> };
+    const { env: values, inputs } = runValues(def);
+    const port = await freePort();
+    const processEnv: NodeJS.ProcessEnv = {
+      PATH: `${env.bin}:${process.env.PATH}`,
+      HOME: home,
+      PYTHONPATH: join(dir, "src"),
+      PYTHONDONTWRITEBYTECODE: "1",
+      LANGGRAPH_NO_VERSION_CHECK: "true",
+      LANGGRAPH_CLI_NO_ANALYTICS: "1",
+      LANGSMITH_TRACING: "false",
+      LANGCHAIN_TRACING_V2: "false",
+      ...values,
+      MODEL_OVERRIDE: "openai:realpath-model",
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: "dummy",
+    };
+    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
+      cwd: dir,
+      env: processEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // its own process group, killed whole in afterAll
+    });
+    dev.stdout!.on("data", (d: Buffer) => (devLog += d.toString()));
+    dev.stderr!.on("data", (d: Buffer) => (devLog += d.toString()));
+    const url = `http://127.0.0.1:${port}`;
+    const started = Date.now();
+    for (;;) {
+      const ok = await fetch(`${url}/ok`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (Date.now() - started > 90_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${devLog.slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+
+    const driven = await run(env.python, [DRIVER, url, "parallel_gates", JSON.stringify({ inputs })], processEnv, dir);
+    expect(driven.code, `${driven.stderr}\n${devLog.slice(-3000)}`).toBe(0);
+    const report = JSON.parse(driven.stdout) as Report;
+
+    // Known defect on Python 3.11 (typing.TypedDict) — fixed in state.py: keep this assertion.
+    expect(report.input_schema, "the assistant's input schema").not.toBeNull();
+    expect(report.output_schema, "the assistant's output schema").not.toBeNull();
+
+    // Both gates interrupted and were resumed; the run finished.
+    const gatesSeen = report.rounds.flat().map((r) => r.value.gate).sort();
+    expect(gatesSeen).toEqual(def.gates.map((g) => g.name).sort());
+    expect(report.next).toEqual([]);
+
+    // Only the approved record of each gate reaches the step both gates trigger, the last
+    // model call of the run (onboarding-decision).
+    const last = userText(exchanges.at(-1)!.request);
+    expect(last).toContain("Write the onboarding decision");
+    for (const round of report.rounds.flat()) {
+      for (const record of round.value.records) {
+        const approved = round.approved.includes(record.id);
+        for (const value of Object.values(record.fields)) expect(last.includes(value), `${round.value.gate} ${record.id} ${value}`).toBe(approved);
+      }
+    }
+    expect(server.requests.every((r) => r.path.endsWith("/chat/completions"))).toBe(true);
+  }, 600_000);
+});

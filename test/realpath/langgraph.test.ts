@@ -1,0 +1,4 @@
+// The real-path harness on langgraph (realpath.ts).
+import { describeRealPath } from "./realpath.js";
+
+describeRealPath("langgraph");

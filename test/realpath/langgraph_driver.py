@@ -1,0 +1,74 @@
+"""Drives one thread of a `langgraph dev` server with the langgraph-sdk client, the way an
+exported LangGraph README documents it: start a run with the team's inputs, answer every
+review gate with `Command(resume=...)` until the run ends. Prints one JSON report.
+
+Usage: python langgraph_driver.py URL GRAPH_ID INPUTS_JSON
+Each gate's first record is approved, the others skipped (`{"decisions": [...]}`, several
+waiting gates answered at once as a map from interrupt id to value).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from langgraph_sdk import get_sync_client
+
+MAX_ROUNDS = 10
+
+
+def decisions_for(value: Any) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The resume value of one gate interrupt, and the record ids approved / skipped."""
+    records = value.get("records", []) if isinstance(value, dict) else []
+    approved, skipped, items = [], [], []
+    for index, record in enumerate(records):
+        record_id = record.get("record") or record.get("id")
+        verb = "approve" if index == 0 else "skip"
+        (approved if index == 0 else skipped).append(record_id)
+        items.append({"record": record_id, "action": verb})
+    return {"decisions": items}, approved, skipped
+
+
+def main() -> int:
+    url, graph_id, inputs = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    client = get_sync_client(url=url)
+    assistant = next(a for a in client.assistants.search(graph_id=graph_id))
+    schemas = client.assistants.get_schemas(assistant["assistant_id"])
+    thread = client.threads.create()
+    report: dict[str, Any] = {
+        "input_schema": schemas.get("input_schema"),
+        "output_schema": schemas.get("output_schema"),
+        "rounds": [],
+    }
+    result = client.runs.wait(thread["thread_id"], assistant["assistant_id"], input=inputs)
+    for _ in range(MAX_ROUNDS):
+        state = client.threads.get_state(thread["thread_id"])
+        interrupts = [i for task in state.get("tasks", []) for i in task.get("interrupts", [])]
+        if not interrupts:
+            break
+        resume: dict[str, Any] = {}
+        round_report = []
+        for interrupt in interrupts:
+            value, approved, skipped = decisions_for(interrupt.get("value"))
+            resume[interrupt["id"]] = value
+            round_report.append(
+                {
+                    "value": interrupt.get("value"),
+                    "approved": approved,
+                    "skipped": skipped,
+                }
+            )
+        report["rounds"].append(round_report)
+        command = {"resume": next(iter(resume.values())) if len(resume) == 1 else resume}
+        result = client.runs.wait(thread["thread_id"], assistant["assistant_id"], command=command)
+    state = client.threads.get_state(thread["thread_id"])
+    report["next"] = state.get("next")
+    report["result"] = result
+    report["values"] = state.get("values")
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

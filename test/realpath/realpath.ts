@@ -1,0 +1,207 @@
+// The real-path harness (issue 13 §1–2): for every valid and installed-hostile definition
+// and both targets, export, run the team the way its README says — the console script's
+// entry point, inputs as flags, `resume` in a new process at each gate — with every agent
+// sent to our scripted OpenAI-compatible server by environment variables alone
+// (MODEL_OVERRIDE, OPENAI_BASE_URL), whatever models the definition pins. Then, from the
+// logged requests: each agent's prompt arrives byte for byte after {{NAME}} substitution,
+// each step sees exactly its dependencies' outputs, and only approved records pass a gate.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeDirectory } from "../../src/export/sinks/directory.js";
+import { ROOT } from "../helpers/cli.js";
+import { exportFile } from "../helpers/export.js";
+import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
+import { startModelServer, type ModelServer } from "./model-server.js";
+import {
+  decide,
+  type Definition,
+  type Exchange,
+  expectedPrompt,
+  markersIn,
+  runArgs,
+  runTeam,
+  runValues,
+  scriptedReply,
+  systemText,
+  userText,
+} from "./harness.js";
+
+interface GateDef {
+  name: string;
+  afterStep: string;
+  triggersStep: string;
+  trigger: string;
+  thresholdCount?: number;
+  recordActions?: Array<{ label: string; verb: string }>;
+}
+
+const DIRS = [join(ROOT, "test/fixtures/valid"), join(ROOT, "test/fixtures/hostile/installed")];
+const DEFINITIONS = DIRS.flatMap((dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".envelope.json"))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.envelope\.json$/, ""), path: join(dir, f) })),
+);
+const MAX_RESUMES = 8;
+
+export function describeRealPath(target: string): void {
+  const gate = e2eGate();
+  const work = mkdtempSync(join(tmpdir(), `envelope-realpath-${target}-`));
+
+  describe.runIf(gate.run)(`real path on ${target}`, () => {
+    let env: PythonEnv;
+    const servers: ModelServer[] = [];
+    beforeAll(() => {
+      env = ensureEnv(target, gate.python!);
+    }, 1_800_000);
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => s.close()));
+    });
+
+    it.each(DEFINITIONS)("$name: runs against a local server by environment alone", async ({ name, path }) => {
+      const def = JSON.parse(readFileSync(path, "utf8")) as Definition & { gates?: GateDef[] };
+      const dir = join(work, name);
+      await writeDirectory(exportFile(path, target), dir);
+      const readme = readFileSync(join(dir, "README.md"), "utf8");
+      const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
+      const gates = def.pipeline ? (def.gates ?? []) : [];
+      const items = Math.max(3, ...gates.map((g) => (g.thresholdCount ?? 1) + 2));
+
+      const exchanges: Exchange[] = [];
+      const server = await startModelServer((request) => {
+        const n = exchanges.length + 1;
+        const reply = scriptedReply(request, n, items);
+        exchanges.push({ n, request, reply });
+        return reply;
+      });
+      servers.push(server);
+
+      const { env: values, inputs } = runValues(def);
+      const runEnv = { ...values, MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
+      let args = runArgs(dir, readme, inputs);
+      const log: string[] = [];
+      const decided: Array<{ gate: string; approved: string[]; left: string[]; after: number }> = [];
+      let code = -1;
+      for (let round = 0; round <= MAX_RESUMES; round++) {
+        const run = await runTeam(env, dir, pkg, args, runEnv);
+        code = run.code;
+        const quiet = (t: string) => t.split("\n").filter((l) => !l.includes("approximate input token count")).join("\n");
+        log.push(`$ ${pkg} ${args.join(" ")}\nexit ${run.code}\n${quiet(run.stdout).slice(-600)}\n${quiet(run.stderr).slice(-2500)}`);
+        if (run.code !== 3) break;
+        // Waiting at a gate: fill in the decisions file and resume in a new process, as the README says.
+        const waiting = JSON.parse(run.stdout) as { decisions_file: string; resume: string };
+        const byGate = new Map(gates.map((g) => [g.name, g]));
+        const chosen = decide(
+          resolve(dir, waiting.decisions_file),
+          (g) => (byGate.get(g)?.trigger === "threshold" ? (byGate.get(g)!.thresholdCount ?? 1) : 1),
+          (g) => {
+            const actions = byGate.get(g)?.recordActions;
+            if (!actions?.length) return { approve: "approve", other: "skip" };
+            const skip = actions.find((a) => a.verb === "skip");
+            return { approve: actions.find((a) => a.verb === "approve")!.label, other: skip ? skip.label : actions.find((a) => a.verb === "approve")!.label };
+          },
+        );
+        for (const [g, c] of Object.entries(chosen)) decided.push({ gate: g, ...c, after: exchanges.length });
+        args = waiting.resume.split(" ").slice(1);
+      }
+      // The full exchange log stays next to the project for whoever reads a failure.
+      writeFileSync(join(dir, "realpath-exchanges.json"), JSON.stringify(exchanges, null, 1));
+      const transcript = `${log.join("\n---\n")}\n(requests: ${join(dir, "realpath-exchanges.json")})`;
+      expect(code, `${name}: the run ends done\n${transcript}`).toBe(0);
+
+      // Nothing but chat completions reached the server (no Responses API, no vendor path).
+      expect(server.requests.filter((r) => !r.path.endsWith("/chat/completions")).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+      expect(new Set(exchanges.map((e) => e.request.model))).toEqual(new Set(["realpath-model"]));
+
+      // Every agent the run reaches gets its prompt byte for byte after substitution.
+      const reached = def.pipeline ? [...new Set(def.pipeline.map((s) => s.agentKey))] : def.agents.map((a) => a.key);
+      const prompts = new Map(def.agents.map((a) => [a.key, expectedPrompt(a.prompt ?? "", def, values, inputs)]));
+      const missing = reached.filter((k) => prompts.get(k) && !exchanges.some((e) => systemText(e.request).includes(prompts.get(k)!)));
+      expect(missing, `${name}: agents whose prompt never arrived as sent\n${transcript}`).toEqual([]);
+
+      if (def.pipeline) {
+        // Each step's first request carries exactly its dependencies' final outputs.
+        const steps = def.pipeline.map((s, i) => ({ ...s, deps: s.dependsOn ?? (i > 0 ? [def.pipeline![i - 1]!.key] : []) }));
+        // A request belongs to the step whose task it carries (CrewAI: "Current Task: <label>",
+        // LangGraph: the label first), narrowed by the agent's prompt; a request of no step
+        // (CrewAI's converter call, which formats a step's text answer) to the step whose
+        // latest answer it quotes.
+        const labelOf = (s: (typeof steps)[number]) => s.label ?? s.key;
+        const ownerByTask = (e: Exchange) => {
+          const user = userText(e.request);
+          const byTask = steps.filter((s) => user.includes(`Current Task: ${labelOf(s)}\n`) || user.startsWith(`${labelOf(s)}\n`) || user === labelOf(s));
+          const byPrompt = byTask.filter((s) => prompts.get(s.agentKey) && systemText(e.request).includes(prompts.get(s.agentKey)!));
+          const found = byPrompt.length ? byPrompt : byTask;
+          return found.sort((x, y) => labelOf(y).length - labelOf(x).length)[0];
+        };
+        const stepOf = new Map<number, string>();
+        for (const e of exchanges) {
+          const s = ownerByTask(e);
+          if (s) stepOf.set(e.n, s.key);
+          else {
+            const quoted = markersIn(userText(e.request)).filter((m) => stepOf.has(m));
+            if (quoted.length) stepOf.set(e.n, stepOf.get(Math.max(...quoted))!);
+          }
+        }
+        const byStep = new Map<string, Exchange[]>();
+        for (const e of exchanges) {
+          const key = stepOf.get(e.n);
+          if (key !== undefined) byStep.set(key, [...(byStep.get(key) ?? []), e]);
+        }
+        const problems: string[] = [];
+        for (const s of steps) {
+          const mine = byStep.get(s.key) ?? [];
+          if (!mine.length) {
+            problems.push(`${s.key}: no request`);
+            continue;
+          }
+          const seen = new Set(markersIn(userText(mine[0]!.request)));
+          const depMarkers = new Set(s.deps.flatMap((d) => (byStep.get(d) ?? []).map((e) => e.n)));
+          const foreign = [...seen].filter((m) => !depMarkers.has(m));
+          if (foreign.length) problems.push(`${s.key}: sees outputs ${foreign.join(", ")} of steps it does not depend on`);
+          for (const d of s.deps) if (!(byStep.get(d) ?? []).some((e) => seen.has(e.n))) problems.push(`${s.key}: does not see the output of ${d}`);
+        }
+        // Only approved records reach the step a gate triggers.
+        for (const d of decided) {
+          const g = gates.find((x) => x.name === d.gate)!;
+          const later = (byStep.get(g.triggersStep) ?? []).filter((e) => e.n > d.after).map((e) => userText(e.request)).join("\n");
+          for (const v of d.approved) if (!later.includes(v)) problems.push(`${g.name}: approved ${v} does not reach ${g.triggersStep}`);
+          for (const v of d.left) if (later.includes(v)) problems.push(`${g.name}: unapproved ${v} reaches ${g.triggersStep}`);
+        }
+        expect(problems, `${name}\n${transcript}`).toEqual([]);
+      }
+    }, 900_000);
+
+    // Each provider that speaks the OpenAI wire format goes to its own base-URL variable
+    // (README: Any model endpoint), for a model name the framework does not know.
+    const PROVIDERS: Record<string, Array<{ provider: string; baseUrl: string; key: string }>> = {
+      crewai: [
+        { provider: "mistral", baseUrl: "MISTRAL_API_BASE", key: "MISTRAL_API_KEY" },
+        { provider: "openrouter", baseUrl: "OPENROUTER_BASE_URL", key: "OPENROUTER_API_KEY" },
+      ],
+      langgraph: [
+        { provider: "mistral", baseUrl: "MISTRAL_BASE_URL", key: "MISTRAL_API_KEY" },
+        { provider: "openrouter", baseUrl: "OPENROUTER_API_BASE", key: "OPENROUTER_API_KEY" },
+      ],
+    };
+    it.each(PROVIDERS[target] ?? [])("MODEL_OVERRIDE=$provider:… goes to $baseUrl", async ({ provider, baseUrl, key }) => {
+      const path = join(ROOT, "test/fixtures/valid/inventory-restock-watch.envelope.json");
+      const def = JSON.parse(readFileSync(path, "utf8")) as Definition;
+      const dir = join(work, `provider-${provider}`);
+      await writeDirectory(exportFile(path, target), dir);
+      const readme = readFileSync(join(dir, "README.md"), "utf8");
+      const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
+      let n = 0;
+      const server = await startModelServer((request) => scriptedReply(request, ++n, 2));
+      servers.push(server);
+      const { env: values, inputs } = runValues(def);
+      const run = await runTeam(env, dir, pkg, runArgs(dir, readme, inputs), { ...values, MODEL_OVERRIDE: `${provider}:realpath-model`, [baseUrl]: server.baseUrl, [key]: "dummy" });
+      expect(server.chats().length, `${run.stdout}\n${run.stderr}`).toBeGreaterThan(0);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      // Nothing but our server: LiteLLM (CrewAI's mistral) must not fetch its price table.
+      expect(run.stderr).not.toContain("remote model cost map");
+    }, 300_000);
+  });
+}
