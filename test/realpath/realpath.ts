@@ -163,12 +163,17 @@ export function describeRealPath(target: string): void {
           if (foreign.length) problems.push(`${s.key}: sees outputs ${foreign.join(", ")} of steps it does not depend on`);
           for (const d of s.deps) if (!(byStep.get(d) ?? []).some((e) => seen.has(e.n))) problems.push(`${s.key}: does not see the output of ${d}`);
         }
-        // Only approved records reach the step a gate triggers.
+        // Only approved records reach the step a gate triggers, and no step that depends on
+        // the reviewed step ever sees a record the gate did not release.
+        const after = (key: string, n: number) => (byStep.get(key) ?? []).filter((e) => e.n > n).map((e) => userText(e.request)).join("\n");
         for (const d of decided) {
           const g = gates.find((x) => x.name === d.gate)!;
-          const later = (byStep.get(g.triggersStep) ?? []).filter((e) => e.n > d.after).map((e) => userText(e.request)).join("\n");
+          const later = after(g.triggersStep, d.after);
           for (const v of d.approved) if (!later.includes(v)) problems.push(`${g.name}: approved ${v} does not reach ${g.triggersStep}`);
-          for (const v of d.left) if (later.includes(v)) problems.push(`${g.name}: unapproved ${v} reaches ${g.triggersStep}`);
+          for (const s of steps.filter((x) => x.key === g.triggersStep || x.deps.includes(g.afterStep))) {
+            const text = after(s.key, d.after);
+            for (const v of d.left) if (text.includes(v)) problems.push(`${g.name}: unapproved ${v} reaches ${s.key}`);
+          }
         }
         expect(problems, `${name}\n${transcript}`).toEqual([]);
       }
