@@ -32,6 +32,14 @@ describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
     for (const name of ["MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "MISTRAL_API_KEY"]) expect(wf).toContain(`          ${name}: \${{ secrets.${name} }}`);
   });
 
+  it("the workflow passes the model overrides, every provider key and base URL, and installs every provider", () => {
+    const x = exportOf({ ...fixture("weekly-pipeline-review") }, target);
+    const wf = x.text(".github/workflows/scheduled-run.yml");
+    const names = ["MODEL_OVERRIDE", "MODEL_REVOPS_ANALYST", "MODEL_DEAL_COACH", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"];
+    for (const name of names) expect(wf).toContain(`          ${name}: \${{ secrets.${name} }}`);
+    expect(wf).toContain("      - run: uv sync --all-extras\n");
+  });
+
   it("ruff's rules are an explicit select list, so a newer ruff's defaults add none", () => {
     const pyproject = exportOf(team(), target).text("pyproject.toml");
     const lint = /\n\[tool\.ruff\.lint\]\n([\s\S]*?)(?:\n\[|$)/.exec(pyproject)?.[1] ?? "";

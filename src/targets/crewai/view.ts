@@ -267,6 +267,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       model,
       providerKeys.map((p) => p.keys[0]!),
       Object.values(CREWAI_PROVIDERS).flatMap((p) => p.keys),
+      modelEnv,
     ),
     stateDir: ".envelope-runs",
     maxReviewRounds: MAX_REVIEW_ROUNDS,

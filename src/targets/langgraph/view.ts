@@ -262,6 +262,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
       model,
       providerKeys.map((p) => p.keys[0]!),
       Object.values(LANGCHAIN_PROVIDERS).flatMap((p) => p.keys),
+      modelEnv,
     ),
     stateDir: ".envelope",
     maxReviewRounds: MAX_REVIEW_ROUNDS,

@@ -5,6 +5,7 @@ import type { LossEntry } from "../../export/loss-report.js";
 import { lossCounts } from "../../export/loss-report.js";
 import { fieldNamespace, toPascal } from "../../model/namer.js";
 import type { GateModel, IOFieldModel, TeamModel } from "../../model/types.js";
+import type { ModelEnvView } from "./model-env-view.js";
 import { pathLabel } from "../../read/json-pointer.js";
 
 export interface InputView extends IOFieldModel {
@@ -83,9 +84,12 @@ export function flaggedInputsView(model: TeamModel): FlaggedInputView[] {
  * requiredVariables, the declared models' keys, and for agents on MODEL, MODEL with every
  * key the target knows (MODEL names its provider only at run time).
  */
-export function workflowEnvNames(model: TeamModel, declaredKeys: readonly string[], everyKey: readonly string[]): string[] {
+export function workflowEnvNames(model: TeamModel, declaredKeys: readonly string[], everyKey: readonly string[], modelEnv: ModelEnvView): string[] {
   const onModel = model.agents.some((a) => !a.llm);
-  return [...new Set([...model.secrets.map((s) => s.name), ...model.variables.map((v) => v.name), ...declaredKeys, ...(onModel ? ["MODEL", ...everyKey] : [])])];
+  // MODEL_OVERRIDE / MODEL_<AGENT> may send any agent to any provider: every key and base
+  // URL goes along (an unset repository secret arrives empty, which the runner ignores).
+  const models = ["MODEL_OVERRIDE", ...modelEnv.agentModelEnvs.map((a) => a.env), ...modelEnv.baseUrls.map((b) => b.baseUrlEnv)];
+  return [...new Set([...model.secrets.map((s) => s.name), ...model.variables.map((v) => v.name), ...declaredKeys, ...(onModel ? ["MODEL"] : []), ...everyKey, ...models])];
 }
 
 /** Review rounds per gate: `MAX_ROUNDS` of templates/python-common/static/src/PKG/gates.py (a test keeps them equal). */

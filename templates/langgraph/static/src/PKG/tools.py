@@ -23,7 +23,7 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
 from . import models, redaction, team
-from .policy import AccessPolicy, evaluate, expand
+from .policy import AccessPolicy, evaluate, expand, unparsable_url
 
 __all__ = ["HTTP_TRANSPORT", "HttpRequestInput", "HttpRequestTool", "http_tool"]
 
@@ -116,15 +116,6 @@ class HttpRequestTool(BaseTool):
             text = text[: self.max_body_chars] + f"\n[truncated {len(text)} chars]"
         lines.append(text)
         return "\n".join(lines)
-
-
-def unparsable_url(url: str) -> str | None:
-    """Why httpx cannot send to `url` (None when it can), so a bad URL is refused, not raised."""
-    try:
-        _ = httpx.URL(url).host  # .host decodes the IDNA name: "xn--zz.com" fails only here
-    except (httpx.InvalidURL, ValueError) as error:
-        return f"the HTTP client cannot parse the URL ({type(error).__name__}: {error})"
-    return None
 
 
 def http_tool(agent_key: str) -> HttpRequestTool:

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
+import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["AccessPolicy", "Action", "Decision", "PolicyRule", "evaluate", "example_host", "expand"]
@@ -194,3 +195,12 @@ def evaluate(policy: AccessPolicy, method: str, url: str, variables: Mapping[str
     allowed = policy.default_action == "allow"
     reason = f"no rule matched; defaultAction is {policy.default_action}"
     return Decision(allowed=allowed, reason=reason, url=target)
+
+
+def unparsable_url(url: str) -> str | None:
+    """Why httpx cannot send to `url` (None when it can), so a bad URL is refused, not raised."""
+    try:
+        _ = httpx.URL(url).host  # .host decodes the IDNA name: "xn--zz.com" fails only here
+    except (httpx.InvalidURL, ValueError) as error:
+        return f"the HTTP client cannot parse the URL ({type(error).__name__}: {error})"
+    return None

@@ -16,7 +16,7 @@ import yaml
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from ..policy import AccessPolicy, evaluate, expand
+from ..policy import AccessPolicy, evaluate, expand, unparsable_url
 from ..redaction import redact
 
 
@@ -30,15 +30,6 @@ def load_policies(path: Path) -> dict[str, AccessPolicy]:
         else:
             policies[agent_key] = AccessPolicy.model_validate(entry["accessPolicy"])
     return policies
-
-
-def unparsable_url(url: str) -> str | None:
-    """Why httpx cannot send to `url` (None when it can), so a bad URL is refused, not raised."""
-    try:
-        _ = httpx.URL(url).host  # .host decodes the IDNA name: "xn--zz.com" fails only here
-    except (httpx.InvalidURL, ValueError) as error:
-        return f"the HTTP client cannot parse the URL ({type(error).__name__}: {error})"
-    return None
 
 
 class Header(BaseModel):
