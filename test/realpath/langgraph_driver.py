@@ -42,11 +42,21 @@ def main() -> int:
         "rounds": [],
     }
     result = client.runs.wait(thread["thread_id"], assistant["assistant_id"], input=inputs)
-    for _ in range(MAX_ROUNDS):
+    report["refused"] = []
+    for round_index in range(MAX_ROUNDS):
         state = client.threads.get_state(thread["thread_id"])
         interrupts = [i for task in state.get("tasks", []) for i in task.get("interrupts", [])]
         if not interrupts:
             break
+        if round_index == 0:
+            # A reviewer's typo first: it must not poison the thread. The gates ask again,
+            # with the problems, and the good answers below are read afresh.
+            bad = {i["id"]: {"decisions": [{"record": "r999", "action": "aprove"}]} for i in interrupts}
+            command = {"resume": next(iter(bad.values())) if len(bad) == 1 else bad}
+            client.runs.wait(thread["thread_id"], assistant["assistant_id"], command=command)
+            state = client.threads.get_state(thread["thread_id"])
+            interrupts = [i for task in state.get("tasks", []) for i in task.get("interrupts", [])]
+            report["refused"] = [i.get("value", {}).get("problems") for i in interrupts]
         resume: dict[str, Any] = {}
         round_report = []
         for interrupt in interrupts:
