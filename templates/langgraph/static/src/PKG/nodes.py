@@ -277,12 +277,14 @@ class TeamNodes:
         """A model-calling node's work, bounded by what is left of timeout.runMs (the
         state's `work` spans), its own span added to the update. Past the deadline the
         run halts: no further model call is made."""
+        if state.get("halted"):
+            return await work()  # a halted run's nodes do nothing
         left_ms = team.RUN_TIMEOUT_MS - runtime.worked_ms(state.get("work"))
-        if state.get("halted") is None and left_ms <= 0:
+        if left_ms <= 0:
             return {"halted": deadline_message()}
         started = time.time()
         try:
-            async with asyncio.timeout(max(left_ms, 0) / 1000) as scope:
+            async with asyncio.timeout(left_ms / 1000) as scope:
                 outcome = await work()
         except TimeoutError:
             if not scope.expired():
