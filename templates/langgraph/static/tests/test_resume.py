@@ -16,7 +16,7 @@ from typing import Any
 import helpers
 import pytest
 from fakes import FakeBoard, tool_call
-from project import PACKAGE, llms, main, nodes, runtime, state, team
+from project import PACKAGE, agents, llms, main, nodes, runtime, state, team
 from pydantic import ValidationError
 
 pytestmark = pytest.mark.anyio
@@ -513,3 +513,21 @@ def test_working_spans_of_parallel_nodes_count_once() -> None:
     spans = runtime.add_spans([(0.0, 2.0), (5.0, 6.0)], [(1.0, 3.0), (6.0, 6.5)])
     assert spans == [(0.0, 3.0), (5.0, 6.5)]
     assert runtime.worked_ms(spans) == 4500
+
+
+async def test_a_model_that_never_gives_its_structured_answer_is_bounded(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A server that ignores tool_choice and answers prose would otherwise be asked again
+    # until the recursion limit: at most two replies per conversation (an agent with other
+    # tools ends on the first), and one more conversation.
+    helpers.approve_everything(monkeypatch)
+    board.script_task(LAST_TASK, *["Only prose."] * 10)
+
+    assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_FAILED
+
+    assert f"the answer is not a {state.TeamResult.__name__}" in capsys.readouterr().err
+    assert 2 <= len(board.calls_for_task(LAST_TASK)) <= 2 * agents.ANSWER_MISSES

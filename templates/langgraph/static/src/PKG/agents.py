@@ -20,9 +20,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.graph.state import CompiledStateGraph
@@ -31,6 +32,12 @@ from pydantic import BaseModel, Field
 from . import llms, prompts, team, tools
 
 ASK_PREFIX = "ask_"
+
+ANSWER_MISSES = 2
+"""A conversation that owes a structured answer ends after this many replies that are none
+(prose, or arguments the answer's schema refuses, which ToolStrategy returns to the model
+with the error): without a bound a model that ignores tool_choice loops until the
+recursion limit. The node then asks once more, told why, and fails the step after that."""
 
 
 # --- the hierarchy (agents[].reportsToKey) --------------------------------
@@ -77,6 +84,36 @@ def answer_text(result: Mapping[str, Any]) -> str:
     return last.text if isinstance(last, AIMessage) else ""
 
 
+class AnswerBudget(AgentMiddleware):
+    """Ends the conversation after ANSWER_MISSES replies that are no usable answer."""
+
+    def __init__(self, answer_tool: str) -> None:
+        super().__init__()
+        self.answer_tool = answer_tool
+
+    def _misses(self, state: Mapping[str, Any]) -> int:
+        return sum(
+            1
+            for m in state.get("messages") or []
+            if (isinstance(m, AIMessage) and not m.tool_calls)
+            or (
+                isinstance(m, ToolMessage)
+                and m.name == self.answer_tool
+                and not str(m.content).startswith("Returning structured response")
+            )
+        )
+
+    @hook_config(can_jump_to=["end"])
+    def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        if state.get("structured_response") is not None:
+            return None
+        return {"jump_to": "end"} if self._misses(state) >= ANSWER_MISSES else None
+
+    @hook_config(can_jump_to=["end"])
+    async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return self.after_model(state, runtime)
+
+
 class AskInput(BaseModel):
     task: str = Field(
         description="The task, with everything needed to do it: they cannot see your conversation."
@@ -116,6 +153,7 @@ class TeamAgents:
             self.tools(agent_key, inputs),
             system_prompt=prompt or None,
             response_format=ToolStrategy(response_format) if response_format else None,
+            middleware=[AnswerBudget(response_format.__name__)] if response_format else [],
             name=team.AGENTS[agent_key].name,
             checkpointer=False,
         )
