@@ -682,3 +682,34 @@ def test_a_short_secret_that_occurs_in_timestamps_corrupts_no_stored_run(
         tmp_path / "d.json", pending["run_id"], helpers.approve_all(pending)
     )
     assert _finish(_resume(pending["run_id"], path), capsys, tmp_path) == runtime.EXIT_OK
+
+
+def test_sweep_applies_the_timeouts_that_passed_and_leaves_the_rest(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    for name, spec in list(team.GATES.items()):
+        timed = dataclasses.replace(spec, timeout_after="1h", timeout_behaviour="halt")
+        monkeypatch.setitem(team.GATES, name, timed)
+    first = next(iter(team.GATES))
+    run_id = _pending_at(first, capsys, tmp_path)["run_id"]
+
+    assert main.main(["sweep"]) == runtime.EXIT_OK
+    assert "No gate is past its deadline." in capsys.readouterr().err
+    calls = len(fake_models.calls)
+    later = state.utc_now() + timedelta(hours=2)
+    monkeypatch.setattr(state, "utc_now", lambda: later)
+
+    assert main.main(["sweep"]) == runtime.EXIT_OK
+
+    err = capsys.readouterr().err
+    assert f"Run {run_id}: " in err and "past the deadline; resuming" in err
+    assert "no decision within 1h (halt)" in err
+    assert len(fake_models.calls) == calls
+    saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
+    assert saved["status"] == "halted"
+    assert main.main(["sweep"]) == runtime.EXIT_OK  # nothing waits any more
+    assert "No gate is past its deadline." in capsys.readouterr().err

@@ -3,13 +3,14 @@ and continues from the SQLite checkpoint, in this process or in a new one."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -531,3 +532,32 @@ async def test_a_model_that_never_gives_its_structured_answer_is_bounded(
 
     assert f"the answer is not a {state.TeamResult.__name__}" in capsys.readouterr().err
     assert 2 <= len(board.calls_for_task(LAST_TASK)) <= 2 * agents.ANSWER_MISSES
+
+
+async def test_sweep_applies_the_timeouts_that_passed_and_leaves_the_rest(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    for name, spec in list(team.GATES.items()):
+        timed = dataclasses.replace(spec, timeout_after="1h", timeout_behaviour="halt")
+        monkeypatch.setitem(team.GATES, name, timed)
+    thread_id = (await _pause(capsys))["thread_id"]
+
+    assert await main.amain(["sweep"]) == runtime.EXIT_OK
+    assert "No gate is past its deadline." in capsys.readouterr().err
+    calls = len(board.calls)
+    later = runtime.utc_now() + timedelta(hours=2)
+    monkeypatch.setattr(runtime, "utc_now", lambda: later)
+
+    assert await main.amain(["sweep"]) == runtime.EXIT_OK
+
+    err = capsys.readouterr().err
+    assert f"Thread {thread_id}: " in err and "past the deadline; resuming" in err
+    assert "no decision within 1h (halt)" in err
+    assert len(board.calls) == calls
+    assert await main.amain(["sweep"]) == runtime.EXIT_OK  # nothing waits any more
+    assert "No gate is past its deadline." in capsys.readouterr().err

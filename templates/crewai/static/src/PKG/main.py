@@ -27,7 +27,14 @@ from dotenv import load_dotenv
 from pydantic import ValidationError
 
 from . import checks, crew, delegation, llms, models, prompts, redaction, runtime, state, team
-from .gates import DecisionItem, DeferredReviewer, Reviewer, TerminalReviewer, apply_decisions
+from .gates import (
+    DecisionItem,
+    DeferredReviewer,
+    Reviewer,
+    TerminalReviewer,
+    apply_decisions,
+    timed_out,
+)
 from .state import RunState, RunStore
 
 PIPELINE = team.MODE == "pipeline"
@@ -316,10 +323,59 @@ def resume_run(argv: Sequence[str]) -> int:
     return _run_flow(run, store, args, _reviewer(args, decisions))
 
 
+def _sweep_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{COMMAND} sweep",
+        description="Resume every run that waits at a gate whose timeout has passed, so its "
+        "timeout.behaviour applies now (run it from cron).",
+    )
+    parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
+    parser.add_argument("--state-dir", default=STATE_DIR, help="where runs are kept")
+    return parser
+
+
+def sweep_runs(argv: Sequence[str]) -> int:
+    """Resume each waiting run with a gate past its deadline; exit non-zero if one failed."""
+    if not PIPELINE:
+        print(f"{team.NAME} has no pipeline: there is no run to sweep.", file=sys.stderr)
+        return runtime.EXIT_CONFIG
+    args = _sweep_parser().parse_args(argv)
+    store = RunStore(Path(args.state_dir))
+    now = state.utc_now()
+    due: list[tuple[str, list[str]]] = []
+    for path in sorted(store.directory.glob("*.json")):
+        if path.name.endswith(".decisions.json"):
+            continue
+        run = store.load(path.stem)
+        late = [
+            name
+            for name, gate in run.gates.items()
+            if run.status == "pending" and timed_out(team.GATES[name], gate, now)
+        ]
+        if late:
+            due.append((run.run_id, late))
+    options = [
+        "--state-dir",
+        args.state_dir,
+        *(["--env-file", args.env_file] if args.env_file else []),
+    ]
+    code = runtime.EXIT_OK
+    for run_id, late in due:
+        print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
+        result = resume_run([run_id, "--no-interactive", *options])
+        if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
+            code = code or result
+    if not due:
+        print("No gate is past its deadline.", file=sys.stderr)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["resume"]:
         return resume_run(arguments[1:])
+    if arguments[:1] == ["sweep"]:
+        return sweep_runs(arguments[1:])
     return start_run(arguments)
 
 

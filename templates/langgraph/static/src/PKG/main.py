@@ -38,7 +38,14 @@ from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
 from . import checks, graph, llms, models, nodes, redaction, runtime, team
-from .gates import DecisionItem, GateState, Reviewer, TerminalReviewer, apply_decisions
+from .gates import (
+    DecisionItem,
+    GateState,
+    Reviewer,
+    TerminalReviewer,
+    apply_decisions,
+    timed_out,
+)
 
 CHECKPOINTS = "checkpoints.sqlite"
 STATE_DIR = Path(".envelope")
@@ -141,6 +148,17 @@ class RunLog:
         ):
             row = await cursor.fetchone()
         return None if row is None else int(row[0])
+
+    async def threads(self) -> list[str]:
+        """Every thread this database knows, oldest first."""
+        async with (
+            self._saver.lock,
+            self._saver.conn.execute(
+                "SELECT thread_id FROM envelope_runs ORDER BY started_at, thread_id"
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [str(row[0]) for row in rows]
 
     async def add(self, thread_id: str, ms: int) -> None:
         async with self._saver.lock:
@@ -447,11 +465,56 @@ async def resume_run(argv: Sequence[str]) -> int:
         return await runner.drive(thread_id, resume_command(snapshot.interrupts, decisions))
 
 
+def _sweep_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{COMMAND} sweep",
+        description="Resume every thread that waits at a gate whose timeout has passed, so "
+        "its timeout.behaviour applies now (run it from cron).",
+    )
+    parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
+    parser.add_argument(
+        "--state-dir", type=Path, default=STATE_DIR, help="checkpoints (default: .envelope)"
+    )
+    return parser
+
+
+async def sweep_runs(argv: Sequence[str]) -> int:
+    """Resume each waiting thread with a gate past its deadline; non-zero if one failed."""
+    args = _sweep_parser().parse_args(argv)
+    now = runtime.utc_now()
+    due: list[tuple[str, list[str]]] = []
+    async with _checkpoints(args.state_dir) as (saver, log):
+        compiled = graph.build_graph(checkpointer=saver)
+        for thread_id in await log.threads():
+            snapshot = await compiled.aget_state(thread_config(thread_id))
+            waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
+            late = [
+                name
+                for name in waiting
+                if timed_out(team.GATES[name], nodes.gate_state(snapshot.values, name), now)
+            ]
+            if late:
+                due.append((thread_id, late))
+    options = ["--state-dir", str(args.state_dir)]
+    options += ["--env-file", args.env_file] if args.env_file else []
+    code = runtime.EXIT_OK
+    for thread_id, late in due:
+        print(f"Thread {thread_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
+        result = await resume_run([thread_id, "--no-interactive", *options])
+        if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
+            code = code or result
+    if not due:
+        print("No gate is past its deadline.", file=sys.stderr)
+    return code
+
+
 async def amain(argv: Sequence[str] | None = None) -> int:
     """The runner, for callers that already run an event loop (tests)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["resume"]:
         return await resume_run(arguments[1:])
+    if arguments[:1] == ["sweep"]:
+        return await sweep_runs(arguments[1:])
     if arguments[:1] == ["run"]:
         arguments = arguments[1:]
     return await start_run(arguments)
