@@ -40,7 +40,9 @@ import yaml
 BIDI_OR_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 MD_ESCAPE = re.compile(r"\\(.)", re.S)
 GHA_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.S)
-GHA_ALLOWED = re.compile(r"\$\{\{ (secrets|vars)\.[A-Z][A-Z0-9_]* \}\}")
+# The generator's own expressions: a secret or variable by name, and the workflow run's id
+# (the Actions cache key of waiting runs).
+GHA_ALLOWED = re.compile(r"\$\{\{ ((secrets|vars)\.[A-Z][A-Z0-9_]*|github\.run_id) \}\}")
 SAFE_RUN = re.compile(r"[A-Za-z0-9_ .:+$\"{}/=@-]*")
 ENV_LINE = re.compile(r"[A-Z][A-Z0-9_]*=")
 # Lines the templates write themselves, never from a definition: values are allowed there.
