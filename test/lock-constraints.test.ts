@@ -21,15 +21,16 @@ function pins(target: string): Map<string, string> {
 describe("lock constraints", () => {
   it("reads the pins, the Python version and the platform of a uv pip compile lock", () => {
     const lock = parseLock(`${HEADER}a-b==1.2 \\\n    --hash=sha256:00\nc_d==3.0.post1 ; python_version < '4'\n`, "x.lock");
-    expect(lock.where).toBe("Python 3.12 on Linux");
-    expect(lock.constraints).toEqual(["a-b==1.2; python_version == '3.12' and sys_platform == 'linux'", "c_d==3.0.post1; python_version == '3.12' and sys_platform == 'linux'"]);
+    expect(lock.where).toBe("Python 3.12 on Linux x86_64");
+    const marker = "python_version == '3.12' and sys_platform == 'linux' and platform_machine == 'x86_64'";
+    expect(lock.constraints).toEqual([`a-b==1.2; ${marker}`, `c_d==3.0.post1; ${marker}`]);
     expect(() => parseLock("a==1\n", "y.lock")).toThrow("y.lock: the header names no --python-version");
   });
 
   it.each(["crewai", "langgraph"])("%s: pyproject.toml constrains every package the e2e environment pins", (target) => {
     const pyproject = exportFile(join(ROOT, "examples/support-tier.envelope.json"), target).get("pyproject.toml")!;
     const text = new TextDecoder().decode(pyproject.bytes);
-    const listed = [...text.matchAll(/^ {4}"([A-Za-z0-9._-]+)==([^;"]+); python_version == '3\.11' and sys_platform == 'linux'",$/gm)];
+    const listed = [...text.matchAll(/^ {4}"([A-Za-z0-9._-]+)==([^;"]+); python_version == '3\.11' and sys_platform == 'linux' and platform_machine == 'x86_64'",$/gm)];
     expect(new Map(listed.map((m) => [m[1]!.toLowerCase().replace(/[-_.]+/g, "-"), m[2]!]))).toEqual(pins(target));
     expect(lockConstraints(target).constraints).toHaveLength(listed.length);
   });

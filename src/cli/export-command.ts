@@ -156,7 +156,7 @@ const WRITE_ERRORS: Record<string, string> = {
   EEXIST: "a part of the path is a file, not a folder", // mkdir of a parent that is a file
   EISDIR: "it is a directory",
   ENAMETOOLONG: "the name is too long",
-  ELOOP: "it became a symbolic link", // O_NOFOLLOW on a FIFO or device replaced meanwhile
+  ELOOP: "too many symbolic links on the way, or it became one", // a loop, or O_NOFOLLOW on a FIFO or device replaced meanwhile
 };
 
 function writeFailure(path: string, e: NodeJS.ErrnoException): string {

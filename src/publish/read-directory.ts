@@ -10,7 +10,8 @@
 // is refused rather than followed (it could point outside the project). `.git` is skipped:
 // the repository is the history being created, not content. An executable bit on any class
 // makes the file 0o755.
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { FileSet, UnsafePathError } from "../export/file-set.js";
 import { PublishError } from "./errors.js";
@@ -35,6 +36,20 @@ export interface DirectoryContents {
 /** `.env`, `.env.local`, `.envrc` …: never published, except the documented template. */
 export const isEnvFile = (name: string) => name.startsWith(".env") && name !== ".env.example";
 
+/**
+ * A regular file's bytes, read without following a symbolic link: a file swapped for a link
+ * between the walk's lstat and this read is refused (ELOOP), never published.
+ */
+async function readRegularFile(path: string): Promise<Uint8Array> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${path} is no longer a regular file`), { code: "ELOOP" });
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The files publish takes from `dir`, and what it left out. */
 export async function readDirectory(dir: string): Promise<DirectoryContents> {
   const top = await lstat(dir).catch((e: NodeJS.ErrnoException) => {
@@ -46,10 +61,15 @@ export async function readDirectory(dir: string): Promise<DirectoryContents> {
   const walk = async (rel: string, inherited: readonly IgnoreRule[]): Promise<void> => {
     const names = (await readdir(join(dir, rel))).sort();
     let rules = inherited;
+    // Read once: its rules apply here, and its bytes are published below.
+    let gitignore: Uint8Array | undefined;
     if (names.includes(".gitignore")) {
       const info = await lstat(join(dir, rel, ".gitignore"));
       // A linked or special .gitignore is refused below like any other such file.
-      if (info.isFile()) rules = [...inherited, ...parseGitignore(await readFile(join(dir, rel, ".gitignore"), "utf8"), rel)];
+      if (info.isFile()) {
+        gitignore = await readRegularFile(join(dir, rel, ".gitignore"));
+        rules = [...inherited, ...parseGitignore(new TextDecoder().decode(gitignore), rel)];
+      }
     }
     for (const name of names) {
       const path = rel ? `${rel}/${name}` : name;
@@ -71,7 +91,8 @@ export async function readDirectory(dir: string): Promise<DirectoryContents> {
       else if (info.isFile()) {
         if (files.size >= MAX_FILES) throw new PublishError("invalid-input", `${dir} holds more than ${MAX_FILES} files that .gitignore does not exclude: is it really an exported project?`);
         try {
-          files.add(path, new Uint8Array(await readFile(join(dir, path))), info.mode & 0o111 ? 0o755 : 0o644);
+          const bytes = name === ".gitignore" && gitignore ? gitignore : await readRegularFile(join(dir, path));
+          files.add(path, bytes, info.mode & 0o111 ? 0o755 : 0o644);
         } catch (e) {
           if (e instanceof UnsafePathError) throw new PublishError("invalid-input", `${e.message} in ${dir}: such a name cannot be published`);
           throw e;

@@ -1,16 +1,22 @@
 // The .gitignore matcher publish uses, checked against git itself: for each case, the files
 // `git ls-files --others --exclude-standard` would add are exactly the files publish takes.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { globToRegex, parseGitignore } from "../../src/publish/gitignore.js";
 import { readDirectory } from "../../src/publish/read-directory.js";
 
-// Git reads only the project's own files here: no global or system config, no excludesFile.
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", HOME: tmpdir() };
+// Git reads only the project's own files here: no global or system config, no excludesFile
+// (also not the XDG default, ~/.config/git/ignore).
+const GIT_HOME = mkdtempSync(join(tmpdir(), "envelope-ignore-home-"));
+const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", HOME: GIT_HOME, XDG_CONFIG_HOME: GIT_HOME };
+const made: string[] = [GIT_HOME];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 function gitAdds(dir: string): string[] {
   const r = spawnSync("git", ["ls-files", "--others", "--exclude-standard", "-z"], { cwd: dir, env: GIT_ENV, encoding: "utf8" });
@@ -21,6 +27,7 @@ function gitAdds(dir: string): string[] {
 /** A git repository holding `files` (path → content; `.gitignore` files among them). */
 function tree(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "envelope-ignore-"));
+  made.push(dir);
   const init = spawnSync("git", ["init", "-q"], { cwd: dir, env: GIT_ENV });
   if (init.status !== 0) throw new Error(String(init.stderr));
   for (const [path, text] of Object.entries(files)) {

@@ -5,7 +5,9 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeDirectory } from "../../src/export/sinks/directory.js";
 import type { PythonEnv } from "../e2e/python-env.js";
+import { exportFile } from "../helpers/export.js";
 import { type ChatRequest, instanceOf, type JsonSchema, type Reply, textOf } from "./model-server.js";
 
 /** The definition as JSON (only what the harness reads). */
@@ -15,6 +17,13 @@ export interface Definition {
   requiredSecrets?: string[];
   requiredVariables?: string[];
   pipeline?: Array<{ key: string; agentKey: string; label?: string; dependsOn?: string[] }>;
+}
+
+/** A definition exported for `target` into `dir`: its README and its console script. */
+export async function exportedProject<D = Definition>(path: string, target: string, dir: string): Promise<{ def: D; readme: string; pkg: string }> {
+  await writeDirectory(exportFile(path, target), dir);
+  const readme = readFileSync(join(dir, "README.md"), "utf8");
+  return { def: JSON.parse(readFileSync(path, "utf8")) as D, readme, pkg: /^uv run (\S+)/m.exec(readme)![1]! };
 }
 
 /** Known, distinctive values for every secret, variable and required input. */

@@ -4,15 +4,13 @@
 // itself and never forwards anything; model calls bypass it (NO_PROXY).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { ROOT } from "../helpers/cli.js";
-import { exportFile } from "../helpers/export.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
-import { type Definition, type Exchange, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
+import { type Exchange, exportedProject, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
 import { startModelServer, textOf } from "./model-server.js";
 
 // chargeback-responder: evidence-collector may GET api.stripe.com/v1/…, nothing else (defaultAction deny).
@@ -49,10 +47,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("access policy on the rea
 
   it("an allowed request is sent, a refused one never leaves", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-policy-${target}-`)), "chargeback-responder");
-    await writeDirectory(exportFile(FIXTURE, target), dir);
-    const readme = readFileSync(join(dir, "README.md"), "utf8");
-    const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
-    const def = JSON.parse(readFileSync(FIXTURE, "utf8")) as Definition;
+    const { def, readme, pkg } = await exportedProject(FIXTURE, target, dir);
     const proxy = await recordingProxy();
     closers.push(() => new Promise((r) => proxy.server.close(r)));
     const exchanges: Exchange[] = [];

@@ -5,13 +5,11 @@
 // (MODEL_OVERRIDE, OPENAI_BASE_URL), whatever models the definition pins. Then, from the
 // logged requests: each agent's prompt arrives byte for byte after {{NAME}} substitution,
 // each step sees exactly its dependencies' outputs, and only approved records pass a gate.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { ROOT } from "../helpers/cli.js";
-import { exportFile } from "../helpers/export.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { startModelServer, type ModelServer } from "./model-server.js";
 import {
@@ -19,6 +17,7 @@ import {
   type Definition,
   type Exchange,
   expectedPrompt,
+  exportedProject,
   markersIn,
   runArgs,
   runTeam,
@@ -61,11 +60,8 @@ export function describeRealPath(target: string): void {
     });
 
     it.each(DEFINITIONS)("$name: runs against a local server by environment alone", async ({ name, path }) => {
-      const def = JSON.parse(readFileSync(path, "utf8")) as Definition & { gates?: GateDef[] };
       const dir = join(work, name);
-      await writeDirectory(exportFile(path, target), dir);
-      const readme = readFileSync(join(dir, "README.md"), "utf8");
-      const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
+      const { def, readme, pkg } = await exportedProject<Definition & { gates?: GateDef[] }>(path, target, dir);
       const gates = def.pipeline ? (def.gates ?? []) : [];
       const items = Math.max(3, ...gates.map((g) => (g.thresholdCount ?? 1) + 2));
 
@@ -193,11 +189,8 @@ export function describeRealPath(target: string): void {
     };
     it.each(PROVIDERS[target] ?? [])("MODEL_OVERRIDE=$provider:… goes to $baseUrl", async ({ provider, baseUrl, key }) => {
       const path = join(ROOT, "test/fixtures/valid/inventory-restock-watch.envelope.json");
-      const def = JSON.parse(readFileSync(path, "utf8")) as Definition;
       const dir = join(work, `provider-${provider}`);
-      await writeDirectory(exportFile(path, target), dir);
-      const readme = readFileSync(join(dir, "README.md"), "utf8");
-      const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
+      const { def, readme, pkg } = await exportedProject(path, target, dir);
       let n = 0;
       const server = await startModelServer((request) => scriptedReply(request, ++n, 2));
       servers.push(server);

@@ -2,15 +2,13 @@
 // first requests with 503, as an overloaded provider does; the run still finishes. Four
 // failures outlast the OpenAI client's own two retries, so the framework's retry above it
 // (LangGraph: the node's RetryPolicy; CrewAI: the agent's max_retry_limit) must take over.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { ROOT } from "../helpers/cli.js";
-import { exportFile } from "../helpers/export.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
-import { type Definition, type Exchange, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
+import { type Exchange, exportedProject, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
 import { startModelServer } from "./model-server.js";
 
 const FIXTURE = join(ROOT, "test/fixtures/valid/weekly-pipeline-review.envelope.json");
@@ -30,10 +28,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("transient provider error
 
   it(`${FAILURES} answers of 503 in a row are retried and the run finishes`, async () => {
     const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-503-${target}-`)), "weekly-pipeline-review");
-    await writeDirectory(exportFile(FIXTURE, target), dir);
-    const readme = readFileSync(join(dir, "README.md"), "utf8");
-    const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
-    const def = JSON.parse(readFileSync(FIXTURE, "utf8")) as Definition;
+    const { def, readme, pkg } = await exportedProject(FIXTURE, target, dir);
     const exchanges: Exchange[] = [];
     let failed = 0;
     const server = await startModelServer((request) => {

@@ -8,7 +8,7 @@
 // Everything is created with the process umask applied, as any other tool's output:
 // folders 0777 & ~umask, files their mode (0644 or 0755) & ~umask.
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readdir, readlink, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readlink, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { FileSet } from "../file-set.js";
 import { checkRelativePath } from "../file-set.js";
@@ -28,9 +28,10 @@ export async function writeDirectory(files: FileSet, outDir: string, options: { 
   }
   const parent = dirname(target);
   await mkdir(parent, { recursive: true });
-  // Not mkdtemp: it makes 0700 whatever the umask, and the folder is renamed into place.
+  // Private (0700) while it is filled, so nobody else can plant a link inside it; given the
+  // umask's mode (0777 & ~umask) just before it is renamed into place.
   const staging = join(parent, `.${basename(target)}.envelope-${randomBytes(6).toString("hex")}`);
-  await mkdir(staging, { mode: 0o777 });
+  await mkdir(staging, { mode: 0o700 });
   try {
     for (const [path, entry] of files.entries()) {
       const full = resolve(staging, checkRelativePath(path));
@@ -38,6 +39,8 @@ export async function writeDirectory(files: FileSet, outDir: string, options: { 
       await mkdir(dirname(full), { recursive: true });
       await writeFile(full, entry.bytes, { mode: entry.mode, flag: "wx" });
     }
+    // process.umask() only reads it here (setting it would race other work in the process).
+    await chmod(staging, 0o777 & ~process.umask());
     if (existing) {
       // Swap: old aside, new in, old removed — the target is never half-written.
       const aside = `${staging}.old`;
@@ -52,3 +55,4 @@ export async function writeDirectory(files: FileSet, outDir: string, options: { 
     throw e;
   }
 }
+

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 export interface LockConstraints {
   /** The lock's path in this repository, for the generated comment. */
   source: string;
-  /** e.g. "Python 3.11 on Linux". */
+  /** e.g. "Python 3.11 on Linux x86_64". */
   where: string;
   /** `name==version; marker` for every package of the lock. */
   constraints: string[];
@@ -35,9 +35,12 @@ export function parseLock(text: string, source: string): LockConstraints {
   if (!python || !platform) throw new Error(`${source}: the header names no --python-version and --python-platform`);
   const os = platform.includes("linux") ? "linux" : platform.includes("macos") || platform.includes("apple") ? "darwin" : platform.includes("windows") ? "win32" : undefined;
   if (!os) throw new Error(`${source}: unknown --python-platform ${platform}`);
-  const marker = `python_version == '${python}' and sys_platform == '${os}'`;
+  // The machine too: x86_64 pins must not constrain an aarch64 Linux (no wheel there).
+  const machine = /^(x86_64|aarch64|arm64|i686)/.exec(platform)?.[1];
+  if (!machine) throw new Error(`${source}: unknown machine in --python-platform ${platform}`);
+  const marker = `python_version == '${python}' and sys_platform == '${os}' and platform_machine == '${machine}'`;
   const constraints = [...text.matchAll(/^([A-Za-z0-9][A-Za-z0-9._-]*==[^\s\\;]+)/gm)].map((m) => `${m[1]}; ${marker}`);
   if (constraints.length === 0) throw new Error(`${source}: no pinned package`);
   const names = { linux: "Linux", darwin: "macOS", win32: "Windows" } as const;
-  return { source, where: `Python ${python} on ${names[os]}`, constraints };
+  return { source, where: `Python ${python} on ${names[os]} ${machine}`, constraints };
 }
