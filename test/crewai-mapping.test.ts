@@ -137,8 +137,8 @@ describe("CrewAI mapping", () => {
   it("schedule cron → a scheduled workflow with secrets from repository secrets, and words in the README", () => {
     const wf = weekly.text(".github/workflows/scheduled-run.yml");
     expect(wf).toContain('    - cron: "0 7 * * MON"');
-    expect(wf).toContain("      HUBSPOT_PRIVATE_APP_TOKEN: ${{ secrets.HUBSPOT_PRIVATE_APP_TOKEN }}");
-    expect(wf).toContain("      team_inputs: ${{ vars.TEAM_INPUTS }}");
+    expect(wf).toContain("          HUBSPOT_PRIVATE_APP_TOKEN: ${{ secrets.HUBSPOT_PRIVATE_APP_TOKEN }}");
+    expect(wf).toContain("          team_inputs: ${{ vars.TEAM_INPUTS }}");
     expect(weekly.text("README.md")).toContain("runs at 07:00 UTC on Monday");
     expect(support.files.get(".github/workflows/scheduled-run.yml")).toBeUndefined();
   });
@@ -147,7 +147,7 @@ describe("CrewAI mapping", () => {
     // MODEL names its provider only at run time, so any of them may be the one.
     const byModel = exportOf(team({ schedule: { type: "cron", cron: "0 7 * * MON" } })).text(".github/workflows/scheduled-run.yml");
     for (const name of ["MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"]) {
-      expect(byModel).toContain(`      ${name}: \${{ secrets.${name} }}`);
+      expect(byModel).toContain(`          ${name}: \${{ secrets.${name} }}`);
     }
   });
 

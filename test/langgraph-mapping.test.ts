@@ -171,7 +171,7 @@ describe("LangGraph mapping", () => {
   it("schedule cron → a scheduled workflow with secrets from repository secrets, and words in the README", () => {
     const wf = weekly.text(".github/workflows/scheduled-run.yml");
     expect(wf).toContain('    - cron: "0 7 * * MON"');
-    expect(wf).toContain("      HUBSPOT_PRIVATE_APP_TOKEN: ${{ secrets.HUBSPOT_PRIVATE_APP_TOKEN }}");
+    expect(wf).toContain("          HUBSPOT_PRIVATE_APP_TOKEN: ${{ secrets.HUBSPOT_PRIVATE_APP_TOKEN }}");
     expect(weekly.text("README.md")).toContain("runs at 07:00 UTC on Monday");
     expect(support.files.get(".github/workflows/scheduled-run.yml")).toBeUndefined();
   });

@@ -29,14 +29,14 @@ describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
     expect(x.text("src/test_team/main.py")).toContain(`\n${STATE_DIR_LINES[target]}\n`);
     expect(STATE_DIR_LINES[target]).toContain(`"${STATE_DIRS[target]}"`);
     const wf = x.text(".github/workflows/scheduled-run.yml");
-    for (const name of ["MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "MISTRAL_API_KEY"]) expect(wf).toContain(`      ${name}: \${{ secrets.${name} }}`);
+    for (const name of ["MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "MISTRAL_API_KEY"]) expect(wf).toContain(`          ${name}: \${{ secrets.${name} }}`);
   });
 
   it("the workflow passes the model overrides, every provider key and base URL, and installs every provider", () => {
     const x = exportOf({ ...fixture("weekly-pipeline-review") }, target);
     const wf = x.text(".github/workflows/scheduled-run.yml");
     const names = ["MODEL_OVERRIDE", "MODEL_REVOPS_ANALYST", "MODEL_DEAL_COACH", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"];
-    for (const name of names) expect(wf).toContain(`      ${name}: \${{ secrets.${name} }}`);
+    for (const name of names) expect(wf).toContain(`          ${name}: \${{ secrets.${name} }}`);
     expect(wf).toContain("      - run: uv sync --all-extras\n");
   });
 
@@ -45,11 +45,13 @@ describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
     const wf = timed.text(".github/workflows/scheduled-run.yml");
     const pkg = "engineering_hiring_loop";
     const restore = wf.indexOf("uses: actions/cache/restore@v4");
-    const sweep = wf.indexOf(`      - run: uv run ${pkg} sweep\n`);
-    const run = wf.indexOf(`      - run: uv run ${pkg} \${team_inputs`);
+    // Sweep, then the run, in the one step that gets the secrets.
+    const run = wf.indexOf(`      - run: uv run ${pkg} sweep && uv run ${pkg} \${team_inputs`);
     const save = wf.indexOf("uses: actions/cache/save@v4");
     expect(restore).toBeGreaterThan(0);
-    expect([restore < sweep, sweep < run, run < save]).toEqual([true, true, true]);
+    expect([restore < run, run < save]).toEqual([true, true]);
+    expect(wf.indexOf("secrets.")).toBeGreaterThan(run);
+    expect(wf.lastIndexOf("secrets.")).toBeLessThan(save);
     expect(wf).toContain("          key: run-state-${{ github.run_id }}\n          restore-keys: run-state-\n");
     expect(timed.text("README.md")).toContain(`\`uv run ${pkg} sweep\` resumes every waiting run`);
     const untimed = exportOf({ ...fixture("weekly-pipeline-review") }, target);

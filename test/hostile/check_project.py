@@ -43,7 +43,7 @@ GHA_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.S)
 # The generator's own expressions: a secret or variable by name, and the workflow run's id
 # (the Actions cache key of waiting runs).
 GHA_ALLOWED = re.compile(r"\$\{\{ ((secrets|vars)\.[A-Z][A-Z0-9_]*|github\.run_id) \}\}")
-SAFE_RUN = re.compile(r"[A-Za-z0-9_ .:+$\"{}/=@-]*")
+SAFE_RUN = re.compile(r"[A-Za-z0-9_ .:+$\"{}/=@&-]*")  # & : the generator's own `sweep && run`
 ENV_LINE = re.compile(r"[A-Z][A-Z0-9_]*=")
 # Lines the templates write themselves, never from a definition: values are allowed there.
 FIXED_ENV_LINES = frozenset({"LANGGRAPH_NO_VERSION_CHECK=true"})

@@ -123,8 +123,7 @@ describe("CrewAI export", () => {
   });
   it("the scheduled workflow's own variable cannot collide with a secret's name", () => {
     const x = crewai(team({ requiredSecrets: ["TEAM_INPUTS"], agents: [agent("a", { allowedHosts: ["{{TEAM_INPUTS}}.example.com"] })], schedule: { type: "cron", cron: "0 9 * * 1" } }));
-    // The job's env block: names at six spaces (steps there start with "- ").
-    const env = x.text(".github/workflows/scheduled-run.yml").split("\n").filter((l) => /^ {6}[A-Za-z_][A-Za-z0-9_]*:/.test(l)).map((l) => l.trim().split(":")[0]);
+    const env = x.text(".github/workflows/scheduled-run.yml").split("\n").filter((l) => /^ {10}\S/.test(l)).map((l) => l.trim().split(":")[0]);
     expect(env).toEqual([...new Set(env)]); // distinct …
     expect(env).toContain("TEAM_INPUTS"); // … and the secret is there: the check saw the block
   });

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -81,3 +82,14 @@ def test_unknown_openai_model_uses_crewais_own_client(monkeypatch: pytest.Monkey
     assert type(llm).__name__ == "OpenAICompletion"
     assert not getattr(llm, "is_litellm", False)
     assert llm.model == "llama3.1"
+
+
+def test_a_blank_base_url_is_unset_not_sent_to_the_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An unset repository secret reaches the scheduled workflow as "": the provider SDK
+    # would read it itself and take "" as its endpoint.
+    for names in llms.BASE_URL_ENV.values():
+        for name in names:
+            monkeypatch.setenv(name, "")
+    for model in ("openai/gpt-4o", "openai:gpt-4o"):
+        assert llms.base_url(model) is None
+    assert not [n for n in llms.BASE_URL_ENV["openai"] if n in os.environ]

@@ -166,10 +166,13 @@ def test_durations_and_timeouts() -> None:
     limited = spec(timeout_after="1h", timeout_behaviour="halt")
     gate = gate_with(None)
     assert not gates.timed_out(limited, gate, NOW)  # not waiting yet
-    gate.waiting_since = NOW
+    gate.status, gate.waiting_since = "waiting", NOW
     assert not gates.timed_out(limited, gate, NOW + timedelta(minutes=60))
     assert gates.timed_out(limited, gate, NOW + timedelta(minutes=61))
     assert not gates.timed_out(spec(), gate, NOW + timedelta(days=365))
+    # A gate released (or halted) in time never times out later, e.g. when a run resumes.
+    gate.status = "released"
+    assert not gates.timed_out(limited, gate, NOW + timedelta(days=2))
 
 
 def test_terminal_reviewer_numbers_labels_reset_and_retry() -> None:

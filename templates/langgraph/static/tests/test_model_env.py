@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from project import llms, model_env, models
 
@@ -75,3 +77,14 @@ def test_unknown_openai_model_goes_to_the_base_url(monkeypatch: pytest.MonkeyPat
     assert type(chat).__name__ == "ChatOpenAI"
     assert getattr(chat, "model_name", None) == "llama3.1"
     assert getattr(chat, "openai_api_base", None) == "http://127.0.0.1:9/v1"
+
+
+def test_a_blank_base_url_is_unset_not_sent_to_the_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An unset repository secret reaches the scheduled workflow as "": the provider SDK
+    # would read it itself and take "" as its endpoint.
+    for names in llms.BASE_URL_ENV.values():
+        for name in names:
+            monkeypatch.setenv(name, "")
+    for model in ("openai/gpt-4o", "openai:gpt-4o"):
+        assert llms.base_url(model) is None
+    assert not [n for n in llms.BASE_URL_ENV["openai"] if n in os.environ]

@@ -465,8 +465,8 @@ async def test_a_conversation_that_ends_without_its_answer_is_asked_once_more(
 
     assert tasks == [
         "The task.",
-        f"The task.\n\nYour previous answer could not be used: it did not call {name}. "
-        f"Do the task again and finish by calling {name}.",
+        f"The task.\n\nYour previous answer could not be used: it did not end with a valid "
+        f"call of {name}. Do the task again and finish by calling {name}.",
     ]
     if answers == 1:
         assert result["structured_response"] is done

@@ -346,7 +346,11 @@ def sweep_runs(argv: Sequence[str]) -> int:
     for path in sorted(store.directory.glob("*.json")):
         if path.name.endswith(".decisions.json"):
             continue
-        run = store.load(path.stem)
+        try:
+            run = store.load(path.stem)
+        except (OSError, ValueError) as error:  # one unreadable file stops no other run
+            print(f"{path}: skipped, unreadable: {error}", file=sys.stderr)
+            continue
         late = [
             name
             for name, gate in run.gates.items()

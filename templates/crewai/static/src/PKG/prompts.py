@@ -127,8 +127,8 @@ def _prompt(match: re.Match[str]) -> str:
 
 
 def _deliver_prompts(context: LLMCallHookContext) -> None:
-    # Edits the messages in place, as CrewAI's hook contract requires. Each marker is
-    # filled in once: what replaces it is never scanned again.
+    # Edits the messages in place, as CrewAI's hook contract requires. A rendered prompt is
+    # scanned for text markers afterwards; it cannot hold one, since it cannot know the tag.
     for message in context.messages:
         content = message.get("content")
         if not isinstance(content, str) or "[[envelope-" not in content:

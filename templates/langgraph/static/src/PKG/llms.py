@@ -112,7 +112,9 @@ def model_id(spec: ModelSpec, agent_key: str | None = None) -> str:
 
 def base_url(model: str) -> str | None:
     """The endpoint the environment sets for this model's provider, if any."""
-    for name in BASE_URL_ENV.get(provider(model), ()):
+    names = BASE_URL_ENV.get(provider(model), ())
+    model_env.unset_blank(names)
+    for name in names:
         value = os.environ.get(name, "").strip()
         if value:
             return value

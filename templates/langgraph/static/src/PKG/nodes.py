@@ -394,7 +394,8 @@ class TeamNodes:
         if schema is None or isinstance(result.get("structured_response"), schema):
             return result
         feedback = (
-            f"Your previous answer could not be used: it did not call {schema.__name__}. "
+            f"Your previous answer could not be used: it did not end with a valid call of "
+            f"{schema.__name__}. "
             f"Do the task again and finish by calling {schema.__name__}."
         )
         return await self.agents.ask(agent_key, inputs, f"{task}\n\n{feedback}", task_name, schema)

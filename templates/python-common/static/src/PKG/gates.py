@@ -109,6 +109,7 @@ class GateState(BaseModel):
         self.records.extend(added)
         self.status = "open"
         self.waiting_since = None
+        self.problems = []
         return added
 
 
@@ -231,7 +232,7 @@ def proceed(spec: GateSpec, gate: GateState, now: datetime) -> None:
     the timeout; rejected and skipped ones stay out."""
     undecided = [DecisionItem(record=r.id, action="approve") for r in gate.undecided()]
     apply_decisions(spec, gate, undecided, now, "timeout", system=True)
-    gate.status = "released"
+    gate.status, gate.problems = "released", []
     gate.message = (
         f"gate {spec.name}: no decision within {spec.timeout_after} (proceed: "
         f"{len(undecided)} undecided record(s) released)"
@@ -272,7 +273,13 @@ def released_text(spec: GateSpec, gate: GateState, records_json: str) -> str:
 
 def timed_out(spec: GateSpec, gate: GateState, now: datetime) -> bool:
     limit = spec.timeout()
-    return limit is not None and gate.waiting_since is not None and now - gate.waiting_since > limit
+    # Only a gate still waiting times out: a released or halted gate keeps its waiting_since.
+    return (
+        limit is not None
+        and gate.status == "waiting"
+        and gate.waiting_since is not None
+        and now - gate.waiting_since > limit
+    )
 
 
 # --- reviewers -------------------------------------------------------------

@@ -55,3 +55,12 @@ def override_problems(
             if problem not in problems:
                 problems.append(problem)
     return problems
+
+
+def unset_blank(names: Iterable[str]) -> None:
+    """Remove the variables among `names` that are set but blank (an unset repository
+    secret in a workflow, `NAME=` in .env): provider SDKs read them themselves and would
+    take "" as their endpoint."""
+    for name in names:
+        if name in os.environ and not os.environ[name].strip():
+            del os.environ[name]
