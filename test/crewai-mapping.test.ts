@@ -15,11 +15,14 @@ const desk = exportOf("test/fixtures/valid/enterprise-support-desk.envelope.json
 const weekly = exportOf("test/fixtures/valid/weekly-pipeline-review.envelope.json");
 
 describe("CrewAI mapping", () => {
-  it("agent name/title/role/capabilities → role/goal; the prompt file is the prompt byte for byte", () => {
+  it("agent name/title/role/capabilities → role/goal; the prompt is the backstory byte for byte", () => {
     const agents = support.text("src/support_tier/config/agents.yaml");
-    expect(agents).toContain('"billing_specialist":\n  role: "Billing Specialist"\n  goal: "Billing Support Agent (specialist). Capabilities: billing, subscriptions, refunds."\n  backstory: "[[envelope-prompt:billing-specialist]]"');
+    expect(agents).toContain('"billing_specialist":\n  role: "Billing Specialist"\n  goal: "Billing Support Agent (specialist). Capabilities: billing, subscriptions, refunds."\n  backstory: "You are the Billing Specialist');
     const def = JSON.parse(readFileSync(ROOT + "examples/support-tier.envelope.json", "utf8"));
-    expect(support.text("src/support_tier/prompts/support-lead.txt")).toBe(def.agents[0].prompt);
+    const lead = /"support_lead":\n(?:  .*\n)*?  backstory: (".*")\n/.exec(agents)?.[1];
+    expect(JSON.parse(lead!)).toBe(def.agents[0].prompt);
+    expect(support.files.paths().filter((p) => p.includes("/prompts/"))).toEqual([]);
+    expect(support.files.paths().filter((p) => support.text(p).includes("[[envelope-"))).toEqual([]);
   });
 
   it("model / modelConfig → crewai.LLM ids, parameters and exactly the needed extras", () => {

@@ -16,8 +16,8 @@ What is checked, per project:
     bidi character, .env.example holds names only, and a workflow's `${{ }}` expressions
     and `run:` commands hold nothing from the definition;
   - every expected string is recovered from the parsed values (see expectations.ts);
-  - each prompt, rendered by the project's own prompts.py functions, equals the rendering
-    the team model documents.
+  - each prompt, rendered by the project's own functions (prompts.py, CrewAI's texts.py),
+    equals the rendering the team model documents.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def display(value: str) -> str:
 
 
 def prompt_functions(tree: ast.Module) -> dict[str, Any] | None:
-    """`_PLACEHOLDER`, `render` and `placeholder_values` from the project's prompts.py, run as written."""
+    """`_PLACEHOLDER`, `render` and `placeholder_values` from the project's rendering module, run as written."""
     wanted = [
         node
         for node in tree.body
@@ -252,6 +252,8 @@ def check_project(p: dict[str, Any], stats: dict[str, int]) -> list[str]:
             for agent in prompts["agents"]:
                 with open(os.path.join(root, agent["file"]), "rb") as handle:
                     raw = handle.read().decode("utf-8")
+                if "entry" in agent:  # CrewAI: the backstory of the agent's agents.yaml entry
+                    raw = yaml.safe_load(raw)[agent["entry"]]["backstory"]
                 got = functions["render"](raw, values)
                 want = agent["rendered"]
                 if got != want:

@@ -10,7 +10,7 @@
 //   a constant — and every key of a free-form object (inputs, outputs, defaults) must be
 //     exact     equal to a string value parsed from a generated file other than envelope.json:
 //               a Python literal (ast), a YAML/TOML/JSON value or key, or a whole text file
-//               (prompts/<key>.txt);
+//               (LangGraph's prompts/<key>.txt);
 //   except these documented forms:
 //     inside    agents[].name/title/role/capabilities are parts of composite texts (CrewAI's
 //               role and goal, LangGraph's agent description): contained in a parsed string;
@@ -133,14 +133,15 @@ export function expectations(definition: unknown, loss: readonly LossEntry[]): E
 /**
  * The documented {{NAME}} handling: each prompt, rendered with a value for every secret,
  * variable and input, as the team model says it renders (placeholder segments resolved,
- * every other character as written). The checker renders the prompt file with the project's
- * own prompts.py functions and compares.
+ * every other character as written). The checker renders the prompt (its file, or for CrewAI
+ * the backstory in agents.yaml) with the project's own rendering functions and compares.
  */
-export function promptRendering(model: TeamModel) {
+export function promptRendering(model: TeamModel, target: string) {
   const environ = Object.fromEntries([...model.secrets, ...model.variables].map((e) => [e.name, `⟪env:${e.name}⟫`]));
   const inputs = Object.fromEntries(model.inputs.map((i) => [i.key, `⟪in:${i.key}⟫`]));
   return {
-    module: `src/${model.names.package}/prompts.py`,
+    // CrewAI: the prompt is the agent's backstory in agents.yaml, rendered by texts.py.
+    module: `src/${model.names.package}/${target === "crewai" ? "texts" : "prompts"}.py`,
     envNames: Object.keys(environ),
     environ,
     inputs,
@@ -149,6 +150,7 @@ export function promptRendering(model: TeamModel) {
       const rendered = a.prompt.segments
         .map((s) => (s.kind === "text" ? s.text : s.kind === "input" ? inputs[s.inputKey]! : environ[s.name]!))
         .join("");
+      if (target === "crewai") return { key: a.key, file: `src/${model.names.package}/config/agents.yaml`, entry: a.ident, rendered };
       return { key: a.key, file: `src/${model.names.package}/prompts/${a.key}.txt`, rendered };
     }),
   };

@@ -122,7 +122,7 @@ export async function exportEverywhere(text: string, dir: string, targets: reado
       out.problems.push(`${name}: writing the project failed: ${(e as Error).message}`);
       continue;
     }
-    const prompts = promptRendering(model);
+    const prompts = promptRendering(model, name);
     out.manifests.push({
       id: name,
       root,
@@ -130,7 +130,7 @@ export async function exportEverywhere(text: string, dir: string, targets: reado
       zipPrefix: `${model.names.distribution}/`,
       files: files.paths(),
       // Files copied verbatim are the same for every team (the e2e suites lint and run them);
-      // prompts.py is parsed for its rendering functions.
+      // the rendering module (prompts.py, texts.py) is parsed for its functions.
       parse: files.entries().filter(([p, f]) => !f.verbatim || p === prompts.module).map(([p]) => p),
       provenance,
       expect: expectations(definition, loss),

@@ -38,7 +38,6 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   if (view.hasCron) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
 
   files.add(`${pkg}/envelope.json`, definitionText);
-  for (const agent of model.agents) files.add(`${pkg}/prompts/${agent.key}.txt`, agent.prompt.raw);
   text(`${pkg}/config/agents.yaml`, "src/config/agents.yaml.hbs");
   text(`${pkg}/config/tasks.yaml`, "src/config/tasks.yaml.hbs");
   text(`${pkg}/config/access_policies.yaml`, "src/config/access_policies.yaml.hbs");

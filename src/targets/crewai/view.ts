@@ -40,6 +40,8 @@ export interface AgentView {
   role: string;
   title: string;
   goal: string;
+  /** agents[].prompt exactly as written: the backstory in config/agents.yaml. */
+  prompt: string;
   /** The comment above its @agent method. */
   crewNote: string;
   model?: string;
@@ -142,6 +144,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       role: a.name,
       title: a.title,
       goal: goalOf(a),
+      prompt: a.prompt.raw,
       crewNote: "",
       modelSource: a.llm ? modelSourceOf(a) : "no model: MODEL",
       timeoutMs: a.timeoutMs,

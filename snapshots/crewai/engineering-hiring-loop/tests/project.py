@@ -11,11 +11,11 @@ from engineering_hiring_loop import (
     models,
     pipeline,
     policy,
-    prompts,
     redaction,
     runtime,
     state,
     team,
+    texts,
     tools,
 )
 
@@ -33,10 +33,10 @@ __all__ = [
     "models",
     "pipeline",
     "policy",
-    "prompts",
     "redaction",
     "runtime",
     "state",
     "team",
+    "texts",
     "tools",
 ]

@@ -11,11 +11,11 @@ from enterprise_support_desk import (
     models,
     pipeline,
     policy,
-    prompts,
     redaction,
     runtime,
     state,
     team,
+    texts,
     tools,
 )
 
@@ -33,10 +33,10 @@ __all__ = [
     "models",
     "pipeline",
     "policy",
-    "prompts",
     "redaction",
     "runtime",
     "state",
     "team",
+    "texts",
     "tools",
 ]

@@ -11,11 +11,11 @@ from inventory_restock_watch import (
     models,
     pipeline,
     policy,
-    prompts,
     redaction,
     runtime,
     state,
     team,
+    texts,
     tools,
 )
 
@@ -33,10 +33,10 @@ __all__ = [
     "models",
     "pipeline",
     "policy",
-    "prompts",
     "redaction",
     "runtime",
     "state",
     "team",
+    "texts",
     "tools",
 ]

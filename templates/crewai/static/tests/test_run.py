@@ -281,7 +281,8 @@ def test_the_crew_class_has_one_agent_method_per_definition_agent() -> None:
     crews = crew.TeamCrew()
     for agent_key, spec in team.AGENTS.items():
         assert callable(getattr(crews, spec.method)), agent_key
-        assert crews.agents_config[spec.method]["backstory"] == f"[[envelope-prompt:{agent_key}]]"
+        built = crews._agent(agent_key)
+        assert built.role == crews.role_of(agent_key), agent_key
     assert set(crews.agents_config) == {spec.method for spec in team.AGENTS.values()}
     if team.MODE == "pipeline":
         assert set(crews.tasks_config) == set(team.PIPELINE)

@@ -13,21 +13,25 @@ from .delegation import TeamCrewBase
 
 @CrewBase
 class ChargebackResponderCrew(TeamCrewBase):
-    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
+    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
     # agents[0] evidence-collector: the first root, the crew's manager
     @agent
     def evidence_collector(self) -> Agent:
         return Agent(
             config=self.agents_config["evidence_collector"],
-            **self.agent_options("evidence-collector"),
+            llm=self.llm_of("evidence-collector"),
+            tools=self.tools_of("evidence-collector"),
         )
 
     # agents[1] response-writer (reportsToKey evidence-collector)
     @agent
     def response_writer(self) -> Agent:
         return Agent(
-            config=self.agents_config["response_writer"], **self.agent_options("response-writer")
+            config=self.agents_config["response_writer"],
+            llm=self.llm_of("response-writer"),
+            tools=self.tools_of("response-writer"),
         )
 
     # description, outputs: the team's run, handed to the manager

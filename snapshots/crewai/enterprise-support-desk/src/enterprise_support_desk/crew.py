@@ -13,20 +13,25 @@ from .delegation import TeamCrewBase
 
 @CrewBase
 class EnterpriseSupportDeskCrew(TeamCrewBase):
-    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
+    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
     # agents[0] head-of-support: the first root, the crew's manager
     @agent
     def head_of_support(self) -> Agent:
         return Agent(
-            config=self.agents_config["head_of_support"], **self.agent_options("head-of-support")
+            config=self.agents_config["head_of_support"],
+            llm=self.llm_of("head-of-support"),
+            tools=self.tools_of("head-of-support"),
         )
 
     # agents[1] billing-lead (reportsToKey head-of-support): manages refunds-specialist, in…
     @agent
     def billing_lead(self) -> Agent:
         return Agent(
-            config=self.agents_config["billing_lead"], **self.agent_options("billing-lead")
+            config=self.agents_config["billing_lead"],
+            llm=self.llm_of("billing-lead"),
+            tools=self.tools_of("billing-lead"),
         )
 
     # agents[2] refunds-specialist (reportsToKey billing-lead)
@@ -34,7 +39,8 @@ class EnterpriseSupportDeskCrew(TeamCrewBase):
     def refunds_specialist(self) -> Agent:
         return Agent(
             config=self.agents_config["refunds_specialist"],
-            **self.agent_options("refunds-specialist"),
+            llm=self.llm_of("refunds-specialist"),
+            tools=self.tools_of("refunds-specialist"),
         )
 
     # agents[3] invoicing-specialist (reportsToKey billing-lead)
@@ -42,21 +48,26 @@ class EnterpriseSupportDeskCrew(TeamCrewBase):
     def invoicing_specialist(self) -> Agent:
         return Agent(
             config=self.agents_config["invoicing_specialist"],
-            **self.agent_options("invoicing-specialist"),
+            llm=self.llm_of("invoicing-specialist"),
+            tools=self.tools_of("invoicing-specialist"),
         )
 
     # agents[4] technical-lead (reportsToKey head-of-support): manages api-specialist, inte…
     @agent
     def technical_lead(self) -> Agent:
         return Agent(
-            config=self.agents_config["technical_lead"], **self.agent_options("technical-lead")
+            config=self.agents_config["technical_lead"],
+            llm=self.llm_of("technical-lead"),
+            tools=self.tools_of("technical-lead"),
         )
 
     # agents[5] api-specialist (reportsToKey technical-lead)
     @agent
     def api_specialist(self) -> Agent:
         return Agent(
-            config=self.agents_config["api_specialist"], **self.agent_options("api-specialist")
+            config=self.agents_config["api_specialist"],
+            llm=self.llm_of("api-specialist"),
+            tools=self.tools_of("api-specialist"),
         )
 
     # agents[6] integrations-specialist (reportsToKey technical-lead)
@@ -64,7 +75,8 @@ class EnterpriseSupportDeskCrew(TeamCrewBase):
     def integrations_specialist(self) -> Agent:
         return Agent(
             config=self.agents_config["integrations_specialist"],
-            **self.agent_options("integrations-specialist"),
+            llm=self.llm_of("integrations-specialist"),
+            tools=self.tools_of("integrations-specialist"),
         )
 
     # agents[7] trust-safety-lead (reportsToKey head-of-support): manages fraud-analyst
@@ -72,14 +84,17 @@ class EnterpriseSupportDeskCrew(TeamCrewBase):
     def trust_safety_lead(self) -> Agent:
         return Agent(
             config=self.agents_config["trust_safety_lead"],
-            **self.agent_options("trust-safety-lead"),
+            llm=self.llm_of("trust-safety-lead"),
+            tools=self.tools_of("trust-safety-lead"),
         )
 
     # agents[8] fraud-analyst (reportsToKey trust-safety-lead)
     @agent
     def fraud_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["fraud_analyst"], **self.agent_options("fraud-analyst")
+            config=self.agents_config["fraud_analyst"],
+            llm=self.llm_of("fraud-analyst"),
+            tools=self.tools_of("fraud-analyst"),
         )
 
     # description, outputs: the team's run, handed to the manager

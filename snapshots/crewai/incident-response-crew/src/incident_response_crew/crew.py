@@ -13,35 +13,43 @@ from .delegation import TeamCrewBase
 
 @CrewBase
 class IncidentResponseCrewCrew(TeamCrewBase):
-    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
+    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
     # agents[0] incident-commander: the first root, the crew's manager
     @agent
     def incident_commander(self) -> Agent:
         return Agent(
             config=self.agents_config["incident_commander"],
-            **self.agent_options("incident-commander"),
+            llm=self.llm_of("incident-commander"),
+            tools=self.tools_of("incident-commander"),
         )
 
     # agents[1] investigator (reportsToKey incident-commander)
     @agent
     def investigator(self) -> Agent:
         return Agent(
-            config=self.agents_config["investigator"], **self.agent_options("investigator")
+            config=self.agents_config["investigator"],
+            llm=self.llm_of("investigator"),
+            tools=self.tools_of("investigator"),
         )
 
     # agents[2] deploy-analyst (reportsToKey incident-commander)
     @agent
     def deploy_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["deploy_analyst"], **self.agent_options("deploy-analyst")
+            config=self.agents_config["deploy_analyst"],
+            llm=self.llm_of("deploy-analyst"),
+            tools=self.tools_of("deploy-analyst"),
         )
 
     # agents[3] comms-writer (reportsToKey incident-commander)
     @agent
     def comms_writer(self) -> Agent:
         return Agent(
-            config=self.agents_config["comms_writer"], **self.agent_options("comms-writer")
+            config=self.agents_config["comms_writer"],
+            llm=self.llm_of("comms-writer"),
+            tools=self.tools_of("comms-writer"),
         )
 
     # description, outputs: the team's run, handed to the manager

@@ -13,14 +13,16 @@ from .delegation import TeamCrewBase
 
 @CrewBase
 class InventoryRestockWatchCrew(TeamCrewBase):
-    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
+    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
     # agents[0] inventory-planner: the first root, the crew's manager
     @agent
     def inventory_planner(self) -> Agent:
         return Agent(
             config=self.agents_config["inventory_planner"],
-            **self.agent_options("inventory-planner"),
+            llm=self.llm_of("inventory-planner"),
+            tools=self.tools_of("inventory-planner"),
         )
 
     # agents[1] purchasing-assistant (reportsToKey inventory-planner)
@@ -28,7 +30,8 @@ class InventoryRestockWatchCrew(TeamCrewBase):
     def purchasing_assistant(self) -> Agent:
         return Agent(
             config=self.agents_config["purchasing_assistant"],
-            **self.agent_options("purchasing-assistant"),
+            llm=self.llm_of("purchasing-assistant"),
+            tools=self.tools_of("purchasing-assistant"),
         )
 
     # description, outputs: the team's run, handed to the manager

@@ -13,20 +13,25 @@ from .delegation import TeamCrewBase
 
 @CrewBase
 class InvestmentDueDiligencePanelCrew(TeamCrewBase):
-    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
+    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
     # agents[0] lead-analyst: the first root, the crew's manager
     @agent
     def lead_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["lead_analyst"], **self.agent_options("lead-analyst")
+            config=self.agents_config["lead_analyst"],
+            llm=self.llm_of("lead-analyst"),
+            tools=self.tools_of("lead-analyst"),
         )
 
     # agents[1] market-analyst (reportsToKey lead-analyst)
     @agent
     def market_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["market_analyst"], **self.agent_options("market-analyst")
+            config=self.agents_config["market_analyst"],
+            llm=self.llm_of("market-analyst"),
+            tools=self.tools_of("market-analyst"),
         )
 
     # agents[2] financial-analyst (reportsToKey lead-analyst)
@@ -34,28 +39,35 @@ class InvestmentDueDiligencePanelCrew(TeamCrewBase):
     def financial_analyst(self) -> Agent:
         return Agent(
             config=self.agents_config["financial_analyst"],
-            **self.agent_options("financial-analyst"),
+            llm=self.llm_of("financial-analyst"),
+            tools=self.tools_of("financial-analyst"),
         )
 
     # agents[3] product-analyst (reportsToKey lead-analyst)
     @agent
     def product_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["product_analyst"], **self.agent_options("product-analyst")
+            config=self.agents_config["product_analyst"],
+            llm=self.llm_of("product-analyst"),
+            tools=self.tools_of("product-analyst"),
         )
 
     # agents[4] customer-analyst (reportsToKey lead-analyst)
     @agent
     def customer_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["customer_analyst"], **self.agent_options("customer-analyst")
+            config=self.agents_config["customer_analyst"],
+            llm=self.llm_of("customer-analyst"),
+            tools=self.tools_of("customer-analyst"),
         )
 
     # agents[5] legal-analyst (reportsToKey lead-analyst)
     @agent
     def legal_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["legal_analyst"], **self.agent_options("legal-analyst")
+            config=self.agents_config["legal_analyst"],
+            llm=self.llm_of("legal-analyst"),
+            tools=self.tools_of("legal-analyst"),
         )
 
     # agents[6] regulatory-analyst (reportsToKey lead-analyst)
@@ -63,26 +75,35 @@ class InvestmentDueDiligencePanelCrew(TeamCrewBase):
     def regulatory_analyst(self) -> Agent:
         return Agent(
             config=self.agents_config["regulatory_analyst"],
-            **self.agent_options("regulatory-analyst"),
+            llm=self.llm_of("regulatory-analyst"),
+            tools=self.tools_of("regulatory-analyst"),
         )
 
     # agents[7] team-analyst (reportsToKey lead-analyst)
     @agent
     def team_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["team_analyst"], **self.agent_options("team-analyst")
+            config=self.agents_config["team_analyst"],
+            llm=self.llm_of("team-analyst"),
+            tools=self.tools_of("team-analyst"),
         )
 
     # agents[8] esg-analyst (reportsToKey lead-analyst)
     @agent
     def esg_analyst(self) -> Agent:
-        return Agent(config=self.agents_config["esg_analyst"], **self.agent_options("esg-analyst"))
+        return Agent(
+            config=self.agents_config["esg_analyst"],
+            llm=self.llm_of("esg-analyst"),
+            tools=self.tools_of("esg-analyst"),
+        )
 
     # agents[9] red-team-analyst (reportsToKey lead-analyst)
     @agent
     def red_team_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["red_team_analyst"], **self.agent_options("red-team-analyst")
+            config=self.agents_config["red_team_analyst"],
+            llm=self.llm_of("red-team-analyst"),
+            tools=self.tools_of("red-team-analyst"),
         )
 
     # description, outputs: the team's run, handed to the manager

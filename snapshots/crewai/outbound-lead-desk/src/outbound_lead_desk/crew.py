@@ -13,20 +13,25 @@ from .delegation import TeamCrewBase
 
 @CrewBase
 class OutboundLeadDeskCrew(TeamCrewBase):
-    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
+    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
     # agents[0] lead-researcher: the first root, the crew's manager
     @agent
     def lead_researcher(self) -> Agent:
         return Agent(
-            config=self.agents_config["lead_researcher"], **self.agent_options("lead-researcher")
+            config=self.agents_config["lead_researcher"],
+            llm=self.llm_of("lead-researcher"),
+            tools=self.tools_of("lead-researcher"),
         )
 
     # agents[1] email-drafter (reportsToKey lead-researcher)
     @agent
     def email_drafter(self) -> Agent:
         return Agent(
-            config=self.agents_config["email_drafter"], **self.agent_options("email-drafter")
+            config=self.agents_config["email_drafter"],
+            llm=self.llm_of("email-drafter"),
+            tools=self.tools_of("email-drafter"),
         )
 
     # description, outputs: the team's run, handed to the manager

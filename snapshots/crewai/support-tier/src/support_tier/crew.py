@@ -13,13 +13,16 @@ from .delegation import TeamCrewBase
 
 @CrewBase
 class SupportTierCrew(TeamCrewBase):
-    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
+    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
     # agents[0] support-lead: the first root, the crew's manager
     @agent
     def support_lead(self) -> Agent:
         return Agent(
-            config=self.agents_config["support_lead"], **self.agent_options("support-lead")
+            config=self.agents_config["support_lead"],
+            llm=self.llm_of("support-lead"),
+            tools=self.tools_of("support-lead"),
         )
 
     # agents[1] billing-specialist (reportsToKey support-lead)
@@ -27,7 +30,8 @@ class SupportTierCrew(TeamCrewBase):
     def billing_specialist(self) -> Agent:
         return Agent(
             config=self.agents_config["billing_specialist"],
-            **self.agent_options("billing-specialist"),
+            llm=self.llm_of("billing-specialist"),
+            tools=self.tools_of("billing-specialist"),
         )
 
     # agents[2] technical-specialist (reportsToKey support-lead)
@@ -35,7 +39,8 @@ class SupportTierCrew(TeamCrewBase):
     def technical_specialist(self) -> Agent:
         return Agent(
             config=self.agents_config["technical_specialist"],
-            **self.agent_options("technical-specialist"),
+            llm=self.llm_of("technical-specialist"),
+            tools=self.tools_of("technical-specialist"),
         )
 
     # description, outputs: the team's run, handed to the manager

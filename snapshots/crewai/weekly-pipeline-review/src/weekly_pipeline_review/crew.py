@@ -13,19 +13,26 @@ from .delegation import TeamCrewBase
 
 @CrewBase
 class WeeklyPipelineReviewCrew(TeamCrewBase):
-    """The agents; delegation.TeamCrewBase builds their tools, tasks and crews."""
+    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
+    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
     # agents[0] revops-analyst: the first root, the crew's manager
     @agent
     def revops_analyst(self) -> Agent:
         return Agent(
-            config=self.agents_config["revops_analyst"], **self.agent_options("revops-analyst")
+            config=self.agents_config["revops_analyst"],
+            llm=self.llm_of("revops-analyst"),
+            tools=self.tools_of("revops-analyst"),
         )
 
     # agents[1] deal-coach (reportsToKey revops-analyst)
     @agent
     def deal_coach(self) -> Agent:
-        return Agent(config=self.agents_config["deal_coach"], **self.agent_options("deal-coach"))
+        return Agent(
+            config=self.agents_config["deal_coach"],
+            llm=self.llm_of("deal-coach"),
+            tools=self.tools_of("deal-coach"),
+        )
 
     # description, outputs: the team's run, handed to the manager
     @task

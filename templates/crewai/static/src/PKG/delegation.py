@@ -1,8 +1,9 @@
 """How the team's agents are assembled into crews, and how work is delegated.
 
 The generated crew.py is a CrewAI @CrewBase class deriving from `TeamCrewBase`, with one
-@agent method per definition agent, each `Agent(config=..., **self.agent_options(key))`.
-Everything else is here.
+@agent method per definition agent, each `Agent(config=..., llm=self.llm_of(key),
+tools=self.tools_of(key))`. Everything else is here. Agents and tasks carry the real texts
+of config/*.yaml, with `{{NAME}}` filled in for the run this object belongs to (texts.py).
 
 hierarchy mode (`team.MODE == "hierarchy"`, agents[].reportsToKey):
 - The first root agent (no reportsToKey, in definition order) is the crew's
@@ -21,6 +22,7 @@ step (`step_crew`) and one-off tasks for gates (`agent_crew`), each with fresh a
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -29,7 +31,7 @@ from crewai.agents.agent_builder.base_agent import BaseAgent
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from . import llms, models, prompts, team, tools
+from . import llms, models, team, texts, tools
 
 TEAM_TASK = "handle_request"
 """hierarchy: the @task method and config/tasks.yaml entry of the team's run."""
@@ -134,38 +136,48 @@ class TeamCrewBase:
     ) -> None:
         """`managing`: the agent this object builds as a manager (default: the top manager)."""
         self.inputs = dict(inputs or {})
+        self.values = texts.placeholder_values(
+            [*team.SECRETS, *team.VARIABLES], os.environ, self.inputs, list(team.INPUTS)
+        )
         self.verbose = verbose
         self.managing = managing if managing is not None else top_manager()
+        self._ready: set[int] = set()
         _LIVE.append(self)
 
     def role_of(self, agent_key: str) -> str:
         """The agent's CrewAI role (agents[].name), which delegation addresses it by."""
-        return str(self.agents_config[team.AGENTS[agent_key].method]["role"])
+        return self._text(self.agents_config[team.AGENTS[agent_key].method]["role"])
 
-    def agent_options(self, agent_key: str) -> dict[str, Any]:
-        """Agent(...) arguments of one agent besides its config/agents.yaml entry."""
-        spec = models.MODELS[agent_key]
-        goal = str(self.agents_config[team.AGENTS[agent_key].method]["goal"])
-        options: dict[str, Any] = {
-            "llm": models.llm_for(agent_key),
-            "goal": prompts.verbatim(goal),
-            "verbose": self.verbose,
-        }
+    def llm_of(self, agent_key: str) -> Any:
+        """The agent's model: `llm:` in its config/agents.yaml entry, else models.MODELS."""
+        configured = self.agents_config[team.AGENTS[agent_key].method].get("llm")
+        return configured if configured is not None else models.llm_for(agent_key)
+
+    def tools_of(self, agent_key: str) -> list[BaseTool]:
+        """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, its sub-team.
+
+        None for the agent this object builds as a manager: CrewAI gives a manager its
+        delegation tools and refuses any other.
+        """
         if agent_key == self.managing:
-            # CrewAI gives a manager its delegation tools and refuses any other tool.
-            return {**options, "allow_delegation": True, "tools": []}
-        agent_tools: list[BaseTool] = []
+            return []
+        configured = self.agents_config[team.AGENTS[agent_key].method].get("tools") or []
+        agent_tools: list[BaseTool] = list(configured)
         if agent_key in tools.POLICIES:
             agent_tools.append(tools.http_tool(agent_key))
         if has_sub_team(agent_key):
             agent_tools.append(self._sub_team_tool(agent_key))
-        return {
-            **options,
-            "allow_delegation": False,
-            "tools": agent_tools,
+        return agent_tools
+
+    def _prepared(self, agent_key: str, agent: Agent) -> Agent:
+        """The agent of crew.py, with this run's texts and its part in the hierarchy."""
+        texts.render_agent(agent, self.values)
+        agent.verbose = self.verbose
+        agent.allow_delegation = agent_key == self.managing
+        if agent_key != self.managing and not has_sub_team(agent_key):
             # A sub-team's work runs inside its manager's execution: only runMs bounds it.
-            "max_execution_time": None if has_sub_team(agent_key) else llms.execution_limit_s(spec),
-        }
+            agent.max_execution_time = llms.execution_limit_s(models.MODELS[agent_key])
+        return agent
 
     # hierarchy mode ------------------------------------------------------
 
@@ -175,11 +187,8 @@ class TeamCrewBase:
         inputs = json.dumps(self.inputs, indent=2, ensure_ascii=False)
         return Task(
             name=TEAM_TASK,
-            description=(
-                f"{prompts.verbatim(str(config['description']))}\n\n"
-                f"Run inputs (JSON):\n{prompts.verbatim(inputs)}"
-            ),
-            expected_output=prompts.verbatim(str(config["expected_output"])),
+            description=(f"{self._text(config['description'])}\n\nRun inputs (JSON):\n{inputs}"),
+            expected_output=self._text(config["expected_output"]),
             output_pydantic=team.TeamResult,
             agent=None if self.managing is not None else self._agent(roots()[0]),
         )
@@ -210,7 +219,7 @@ class TeamCrewBase:
 
     def _requests_delegate(self, manager_key: str) -> Agent:
         role = self.role_of(manager_key)
-        return Agent(
+        delegate = Agent(
             role=f"{role} Requests",
             goal=f"Make the HTTP requests {role} asks for and report the results exactly.",
             backstory=(
@@ -222,6 +231,9 @@ class TeamCrewBase:
             max_execution_time=llms.execution_limit_s(models.MODELS[manager_key]),
             verbose=self.verbose,
         )
+        # Its texts are already this run's (the role is rendered): only the executor.
+        delegate.executor_class = texts.VerbatimExecutor
+        return delegate
 
     def _sub_team_tool(self, manager_key: str) -> SubTeamTool:
         team_roles = ", ".join(self.role_of(key) for key in workers_of(manager_key))
@@ -239,7 +251,7 @@ class TeamCrewBase:
         sub_team = self._fresh(managing=manager_key)
         work = Task(
             name=f"team:{manager_key}",
-            description=prompts.verbatim(task),
+            description=task,
             expected_output="The team's complete answer to the task.",
         )
         return kickoff(sub_team._hierarchical_crew(manager_key, [work])).raw
@@ -255,8 +267,8 @@ class TeamCrewBase:
         return self.agent_crew(
             team.PIPELINE[step_key].agent_key,
             step_key,
-            f"{prompts.verbatim(str(config['description']))}\n\n{context}",
-            prompts.verbatim(str(config["expected_output"])),
+            f"{self._text(config['description'])}\n\n{context}",
+            self._text(config["expected_output"]),
             output_model,
         )
 
@@ -287,9 +299,16 @@ class TeamCrewBase:
     # helpers -------------------------------------------------------------
 
     def _agent(self, agent_key: str) -> Agent:
-        """The agent from its @agent method (memoized per crew object)."""
+        """The agent from its @agent method (memoized per crew object), prepared once."""
         agent: Agent = getattr(self, team.AGENTS[agent_key].method)()
+        if id(agent) not in self._ready:
+            self._ready.add(id(agent))
+            self._prepared(agent_key, agent)
         return agent
+
+    def _text(self, text: Any) -> str:
+        """A config/tasks.yaml text for this run."""
+        return texts.render(str(text), self.values)
 
     def _fresh(self, managing: str | None = None) -> TeamCrewBase:
         fresh: TeamCrewBase = type(self)(self.inputs, self.verbose, managing)

@@ -26,7 +26,7 @@ from typing import Any
 from dotenv import load_dotenv
 from pydantic import ValidationError
 
-from . import checks, crew, delegation, llms, models, prompts, redaction, runtime, state, team
+from . import checks, crew, delegation, llms, models, redaction, runtime, state, team
 from .gates import (
     DecisionItem,
     DeferredReviewer,
@@ -57,8 +57,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--verbose",
         action="store_true",
-        help="show CrewAI's progress (prompts and run-time text appear there as "
-        "[[envelope-...]] markers: prompts.py fills them in at each model call)",
+        help="show CrewAI's progress: every prompt and task as the model receives it",
     )
 
 
@@ -97,19 +96,10 @@ def _missing_env(env_file: str | None) -> list[str]:
     )
 
 
-def _activate_prompts(inputs: dict[str, Any]) -> None:
-    prompts.activate(
-        prompts.placeholder_values(
-            [*team.SECRETS, *team.VARIABLES], os.environ, inputs, list(team.INPUTS)
-        )
-    )
-
-
 # --- hierarchy mode ----------------------------------------------------------
 
 
 def _run_crew(inputs: dict[str, Any], verbose: bool) -> int:
-    _activate_prompts(inputs)
     try:
         output = runtime.run_with_deadline(
             lambda: delegation.kickoff(crew.TeamCrew(inputs, verbose).crew()),
@@ -146,7 +136,6 @@ def _secret_values() -> list[str]:
 
 def _run_flow(run: RunState, store: RunStore, args: argparse.Namespace, reviewer: Reviewer) -> int:
     verbose: bool = args.verbose
-    _activate_prompts(run.inputs)
     flow_module = importlib.import_module(".flow", __package__)
     pipeline_flow = flow_module.TeamFlow(suppress_flow_events=not verbose)
     pipeline_flow.state.run = run

@@ -20,7 +20,7 @@ from crewai.flow import Flow
 from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel, Field
 
-from . import delegation, prompts, runtime, state, team
+from . import delegation, runtime, state, team
 from .gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -82,8 +82,7 @@ class PipelineFlow(Flow[PipelineState]):
         except (StepFailed, ConverterError) as error:
             # One more try, told why: the answer did not hold the step's structure (and
             # CrewAI's own conversion of it failed too).
-            why = prompts.verbatim(str(error))
-            retry = f"{context}\n\nYour previous answer could not be used ({why}). {_AGAIN}"
+            retry = f"{context}\n\nYour previous answer could not be used ({error}). {_AGAIN}"
             output = self._kickoff(self.crews.step_crew(key, retry), key)
         with self.lock:
             run.outputs[key] = output
@@ -98,20 +97,19 @@ class PipelineFlow(Flow[PipelineState]):
         run = self.state.run
         answer_deps, awaited = receives(key, team.PIPELINE[key].depends_on, team.GATES)
         parts = [
-            f"Output of step {dep} ({team.PIPELINE[dep].label}):\n"
-            + prompts.verbatim(run.outputs[dep].text)
+            f"Output of step {dep} ({team.PIPELINE[dep].label}):\n" + run.outputs[dep].text
             for dep in answer_deps
         ]
         for name in awaited:
             gate = run.gates[name]
             approved = [record.data for record in gate.approved()]
             text = json.dumps(approved, indent=2, ensure_ascii=False)
-            parts.append(released_text(team.GATES[name], gate, prompts.verbatim(text)))
+            parts.append(released_text(team.GATES[name], gate, text))
         return parts
 
     def _inputs_text(self) -> str:
         inputs = json.dumps(self.state.run.inputs, indent=2, ensure_ascii=False)
-        return f"Run inputs (JSON):\n{prompts.verbatim(inputs)}"
+        return f"Run inputs (JSON):\n{inputs}"
 
     def _worked_from(self, spec: GateSpec) -> str:
         """An escalation's context: the run's inputs and what the reviewed step received."""
@@ -223,7 +221,7 @@ class PipelineFlow(Flow[PipelineState]):
 
     def _records_text(self, spec: GateSpec, records: list[Any]) -> str:
         rows = [{"id": r.id, **r.data, "feedback": r.feedback} for r in records]
-        return prompts.verbatim(json.dumps(rows, indent=2, ensure_ascii=False))
+        return json.dumps(rows, indent=2, ensure_ascii=False)
 
     def _revise(self, spec: GateSpec, gate: GateState) -> list[dict[str, Any]]:
         """onReject rerun (the step again) or escalate (its manager) with feedback."""

@@ -142,8 +142,8 @@ def run_with_deadline(work: Callable[[], T], deadline: Deadline) -> T:
         finally:
             done.set()
 
-    # The worker runs in a copy of the caller's context: the run's prompt values
-    # (prompts.activate) belong to this run, not to the process.
+    # The worker runs in a copy of the caller's context (the run's deadline, and any
+    # context variable a caller set for this run).
     context = copy_context()
     worker = threading.Thread(target=lambda: context.run(target), name="envelope-run", daemon=True)
     worker.start()

@@ -1,17 +1,16 @@
-"""Prompts reach the model verbatim, with only {{NAME}} substituted."""
+"""Texts reach the model verbatim, with only {{NAME}} substituted (texts.py)."""
 
 from __future__ import annotations
 
 import json
 import re
 import threading
-from types import SimpleNamespace
 from typing import Any
 
 import helpers
 import pytest
-from fake_llm import Call, FakeModels
-from project import crew, main, models, prompts, team
+from fake_llm import Call, FakeModels, final
+from project import crew, main, models, team, texts
 
 # A stand-in for every agent's prompt: everything CrewAI or a template engine could touch.
 TRICKY_PROMPT = (
@@ -30,13 +29,13 @@ INPUT_VALUE = "Charged {tools} twice \\n"
 
 def _plainly_named(name: str) -> bool:
     """`{{name}}` and `{{NAME}}` both name this input and nothing else."""
-    upper = prompts.reference_name(name)
+    upper = texts.reference_name(name)
     others = [key for key in team.INPUTS if key != name]
     return (
         re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is not None
         and name not in [*team.SECRETS, *team.VARIABLES]
         and upper not in [*team.SECRETS, *team.VARIABLES, *others]
-        and all(prompts.reference_name(key) != upper for key in others)
+        and all(texts.reference_name(key) != upper for key in others)
     )
 
 
@@ -51,18 +50,18 @@ def _tricky_prompt() -> str:
     env_name, input_name = _tricky_names()
     text = TRICKY_PROMPT
     text = text.replace("ENV_NAME", env_name or "NO_ENV_NAME")
-    text = text.replace("INPUT_UPPER", prompts.reference_name(input_name or "no_input"))
+    text = text.replace("INPUT_UPPER", texts.reference_name(input_name or "no_input"))
     return text.replace("input_name", input_name or "no_input")
 
 
 def _expected_tricky() -> str:
-    """What the model must receive, written out by plain replacement (not prompts.render)."""
+    """What the model must receive, written out by plain replacement (not texts.render)."""
     env_name, input_name = _tricky_names()
     text = _tricky_prompt()
     if env_name is not None:
         text = text.replace("{{" + env_name + "}}", ENV_VALUE)
     if input_name is not None:
-        text = text.replace("{{" + prompts.reference_name(input_name) + "}}", INPUT_VALUE)
+        text = text.replace("{{" + texts.reference_name(input_name) + "}}", INPUT_VALUE)
         text = text.replace("{{" + input_name + "}}", INPUT_VALUE)
     return text
 
@@ -76,10 +75,18 @@ def _tricky_inputs() -> dict[str, Any]:
 
 
 def _use_tricky_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every agent's backstory and goal become the tricky text, as if in agents.yaml."""
     env_name, _ = _tricky_names()
     if env_name is not None:
         monkeypatch.setenv(env_name, ENV_VALUE)
-    monkeypatch.setattr(prompts, "raw_prompt", lambda key: _tricky_prompt())
+    render_agent = texts.render_agent
+
+    def tricky(agent: Any, values: dict[str, str]) -> Any:
+        agent.backstory = _tricky_prompt()
+        agent.goal = f"Goal: {_tricky_prompt()}"
+        return render_agent(agent, values)
+
+    monkeypatch.setattr(texts, "render_agent", tricky)
 
 
 def _definition_prompts() -> dict[str, str]:
@@ -106,9 +113,10 @@ def _system_prompt_of(call: Call) -> str:
     return call.content("system")
 
 
-def test_prompt_files_hold_the_definition_prompts_byte_for_byte() -> None:
+def test_agents_yaml_holds_the_definition_prompts_byte_for_byte() -> None:
+    config = crew.TeamCrew().agents_config
     for agent_key, prompt in _definition_prompts().items():
-        assert prompts.raw_prompt(agent_key) == prompt, agent_key
+        assert config[team.AGENTS[agent_key].method]["backstory"] == prompt, agent_key
 
 
 def test_every_agent_receives_its_prompt_with_values_filled_in(
@@ -123,10 +131,10 @@ def test_every_agent_receives_its_prompt_with_values_filled_in(
 
     # The documented rules, written out: secrets and variables, then inputs by exact key,
     # then by upper-case name (the first declared input of that name).
-    texts = {k: v if isinstance(v, str) else json.dumps(v) for k, v in inputs.items()}
-    values = dict(texts)
-    for name, text in texts.items():
-        values.setdefault(prompts.reference_name(name), text)
+    as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in inputs.items()}
+    values = dict(as_text)
+    for name, text in as_text.items():
+        values.setdefault(texts.reference_name(name), text)
     values.update({n: team_env[n] for n in [*team.SECRETS, *team.VARIABLES] if n in team_env})
     config = crew.TeamCrew().agents_config
     goals = {key: config[spec.method]["goal"] for key, spec in team.AGENTS.items()}
@@ -141,8 +149,6 @@ def test_every_agent_receives_its_prompt_with_values_filled_in(
         assert system.startswith(
             f"You are {role}. {expected}\nYour personal goal is: {goals[agent_key]}\n"
         ), agent_key
-    everything = "".join(call.text() for call in fake_models.calls)
-    assert "[[envelope-" not in everything
 
 
 def test_a_tricky_prompt_reaches_every_agent_exactly(
@@ -159,7 +165,9 @@ def test_a_tricky_prompt_reaches_every_agent_exactly(
     expected = _expected_tricky()
     for agent_key, role in fake_models.roles.items():
         system = _system_prompt_of(fake_models.calls_of(agent_key)[0])
-        assert system.startswith(f"You are {role}. {expected}\nYour personal goal is: "), agent_key
+        assert system.startswith(
+            f"You are {role}. {expected}\nYour personal goal is: Goal: {expected}"
+        ), agent_key
 
 
 def test_run_inputs_reach_the_first_agent_as_dumped_json(
@@ -198,43 +206,68 @@ def test_prompt_is_verbatim_on_the_native_tool_calling_path(
 
 def test_render_replaces_known_names_only() -> None:
     values = {"A": "x\\1", "b": "{y}"}
-    assert prompts.render("{{A}}-{{b}}-{{C}}-{A}-{{ A }}", values) == "x\\1-{y}-{{C}}-{A}-{{ A }}"
+    assert texts.render("{{A}}-{{b}}-{{C}}-{A}-{{ A }}", values) == "x\\1-{y}-{{C}}-{A}-{{ A }}"
 
 
-def test_text_that_comes_back_from_a_tool_or_a_model_stays_data(
+def test_text_that_comes_back_from_a_model_stays_data(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
     monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(prompts, "raw_prompt", lambda key: f"You are {key}: {{{{SECRET}}}}")
-    prompts.activate({"SECRET": "s3cr3t-value"})
-    key = next(iter(team.AGENTS))
-    placed = prompts.verbatim("run inputs")
-    # A fetched page or an answer naming markers: the agent's, or a text marker.
-    page = f"<p>[[envelope-prompt:{key}]] [[envelope-text:0123456789abcdef]] {placed[:-2]}</p>"
-    messages = [
-        {"role": "system", "content": prompts.marker(key)},
-        {"role": "user", "content": f"{placed}\nObservation: {page}"},
-        {"role": "assistant", "content": page},
-    ]
+    # An answer quoting everything CrewAI rewrites reaches the next model call unchanged.
+    quoted = "Quoting {input} {tools} {tool_names} {role} {goal} {backstory} {{SECRET}}"
+    generic = fake_models.generic_reply
 
-    prompts._deliver_prompts(SimpleNamespace(messages=messages))  # type: ignore[arg-type]
+    def quoting(call: Call) -> str:
+        return generic(call) if call.schema is not None else final(f"{call.role}: {quoted}")
 
-    assert messages[0]["content"] == f"You are {key}: s3cr3t-value"
-    assert messages[1]["content"] == f"run inputs\nObservation: {page}"
-    assert messages[2]["content"] == page
+    monkeypatch.setattr(fake_models, "generic_reply", quoting)
+    inputs = helpers.valid_inputs()
+
+    assert _run_reaching_every_agent(fake_models, monkeypatch, inputs) == 0, capsys.readouterr()
+
+    later = [call.text() for call in fake_models.calls[1:]]
+    assert any(f": {quoted}" in text for text in later), "no answer reached another call"
+
+
+def test_crewai_inputs_leave_every_text_as_it_is() -> None:
+    inputs = helpers.valid_inputs()
+    crews = crew.TeamCrew(inputs)
+    agent_key = next(iter(team.AGENTS))
+    agent = crews._agent(agent_key)
+    agent.backstory = "Keep {topic}, {input} and {{HOST}} as written."
+    team_crew = crews.agent_crew(agent_key, "probe", "Say {topic}.", "A {format}.", None)
+    team_crew.agents[0].backstory = agent.backstory
+
+    given = texts.crewai_inputs(team_crew, {"topic": "not this", "other": 1})
+    team_crew._interpolate_inputs(given)
+
+    assert team_crew.agents[0].backstory == "Keep {topic}, {input} and {{HOST}} as written."
+    assert team_crew.tasks[0].description == "Say {topic}."
+    assert team_crew.tasks[0].expected_output == "A {format}."
+    assert given["other"] == 1 and given["topic"] == "{topic}"
 
 
 def test_two_runs_in_one_process_never_see_each_others_values(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(prompts, "raw_prompt", lambda key: "for {{WHO}}")
+    render_agent = texts.render_agent
+
+    def personal(agent: Any, values: dict[str, str]) -> Any:
+        agent.backstory = "for {{WHO}}"
+        return render_agent(agent, values)
+
+    monkeypatch.setattr(texts, "render_agent", personal)
     key = next(iter(team.AGENTS))
-    both_active = threading.Barrier(2)
+    both_built = threading.Barrier(2)
     seen: dict[str, str] = {}
 
     def run(who: str) -> None:
-        prompts.activate({"WHO": who})
-        both_active.wait(timeout=5)
-        seen[who] = prompts.rendered(key)
+        crews = crew.TeamCrew()
+        crews.values = {**crews.values, "WHO": who}
+        both_built.wait(timeout=5)
+        seen[who] = crews._agent(key).backstory
 
     threads = [threading.Thread(target=run, args=(who,)) for who in ("ana", "bo")]
     for thread in threads:
