@@ -127,6 +127,8 @@ class TeamCrewBase:
     # CrewAI's defaults, read by @CrewBase; each becomes the loaded YAML (a dict).
     agents_config: Any = "config/agents.yaml"
     tasks_config: Any = "config/tasks.yaml"
+    memory: bool = False
+    """CrewAI memory for every crew of the team (`Crew(memory=...)`); crew.py may set it."""
 
     def __init__(
         self,
@@ -201,6 +203,7 @@ class TeamCrewBase:
                 agents=[worker],
                 tasks=self.tasks,
                 process=Process.sequential,
+                memory=self.memory,
                 verbose=self.verbose,
             )
         return self._hierarchical_crew(self.managing, self.tasks)
@@ -214,6 +217,7 @@ class TeamCrewBase:
             tasks=tasks,
             process=Process.hierarchical,
             manager_agent=self._agent(manager_key),
+            memory=self.memory,
             verbose=self.verbose,
         )
 
@@ -293,6 +297,7 @@ class TeamCrewBase:
             agents=[worker],
             tasks=[work],
             process=Process.sequential,
+            memory=self.memory,
             verbose=self.verbose,
         )
 

@@ -60,7 +60,6 @@ class PipelineState(BaseModel):
 class PipelineFlow(Flow[PipelineState]):
     """Base of the team's flow: step and gate mechanics, no wiring."""
 
-    _skip_auto_memory = True  # no CrewAI memory store for this flow
 
     def configure(
         self, crews: delegation.TeamCrewBase, store: RunStore, reviewer: Reviewer
