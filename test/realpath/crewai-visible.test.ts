@@ -107,11 +107,8 @@ describe.runIf(gate.run)("crewai: no envelope marker is visible, the real text i
         if (labels.length && !labels.some((l) => shown.includes(words(l)))) problems.push(`--verbose output shows no task of ${agent.key}: ${labels.join(" / ")}`);
       }
     } else {
-      // The team's task: the definition's description and the run's inputs.
+      // The team's task: the definition's description.
       if (p.def.description && !shown.includes(words(p.def.description))) problems.push(`--verbose output lacks the team's description: ${p.def.description.slice(0, 80)}`);
-      for (const [key, value] of Object.entries(p.inputs)) {
-        if (typeof value === "string" && !output.includes(`in-${key}`)) problems.push(`--verbose output lacks the input ${key}`);
-      }
     }
     expect(problems, `${name} (${Date.now() - started} ms)`).toEqual([]);
   }, 600_000);
