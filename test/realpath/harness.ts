@@ -4,6 +4,8 @@
 // requests — so it holds for any rewrite of the generated code.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import type { PythonEnv } from "../e2e/python-env.js";
@@ -157,13 +159,23 @@ export interface Invocation {
 
 /** Runs the team's console-script entry point (`<pkg>` = `<pkg>.main:run`) with `args`. */
 export function runTeam(env: PythonEnv, dir: string, pkg: string, args: string[], extraEnv: Record<string, string>, timeoutMs = 240_000): Promise<Invocation> {
-  const home = join(dir, ".home");
-  mkdirSync(home, { recursive: true });
   // The e2e suites install projects of the same names into this environment: make sure
   // this project's copy (PYTHONPATH) is the one imported.
   const src = join(dir, "src");
   const launcher = `import sys; sys.argv[0] = ${JSON.stringify(pkg)}; import ${pkg} as p; assert p.__file__.startswith(${JSON.stringify(src)}), p.__file__; from ${pkg}.main import run; sys.exit(run())`;
-  const child = spawn(env.python, ["-c", launcher, ...args], {
+  return runInProject(env, dir, env.python, ["-c", launcher, ...args], extraEnv, timeoutMs);
+}
+
+/**
+ * Runs `command` (the environment's python, or a script in its bin folder such as `crewai`)
+ * in the project the way runTeam does: cwd the project, HOME and XDG_DATA_HOME under
+ * `<dir>/.home`, PYTHONPATH its `src`, telemetry off.
+ */
+export function runInProject(env: PythonEnv, dir: string, command: string, args: string[], extraEnv: Record<string, string>, timeoutMs = 240_000): Promise<Invocation> {
+  const home = join(dir, ".home");
+  mkdirSync(home, { recursive: true });
+  const src = join(dir, "src");
+  const child = spawn(command, args, {
     cwd: dir,
     env: {
       PATH: `${env.bin}:${process.env.PATH}`,
@@ -253,4 +265,47 @@ export function systemText(request: ChatRequest): string {
 
 export function userText(request: ChatRequest): string {
   return request.messages.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n");
+}
+
+/** Where `[[envelope-` occurs in a text: up to `max` excerpts (empty when nowhere). */
+export function envelopeMarkers(text: string, max = 5): string[] {
+  const found: string[] = [];
+  for (let at = text.indexOf("[[envelope-"); at >= 0 && found.length < max; at = text.indexOf("[[envelope-", at + 1)) {
+    found.push(text.slice(at, at + 60).split("\n")[0]!);
+  }
+  return found;
+}
+
+/** Every string inside a JSON value, one per line: what a dumped event or log says. */
+export function jsonStrings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(jsonStrings);
+  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => [k, ...jsonStrings(v)]);
+  return [];
+}
+
+/**
+ * A recording HTTP proxy on 127.0.0.1 (HTTPS_PROXY / HTTP_PROXY) that answers every plain
+ * request itself with `body` and refuses every CONNECT: nothing is ever forwarded.
+ */
+export async function recordingProxy(body = "answered by the realpath proxy"): Promise<{ url: string; hosts: string[]; urls: string[]; server: Server }> {
+  const hosts: string[] = [];
+  const urls: string[] = [];
+  const server = createServer((req, res) => {
+    hosts.push(new URL(req.url ?? "", "http://x").host);
+    urls.push(req.url ?? "");
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    res.end(body);
+  });
+  server.on("connect", (req, socket) => {
+    hosts.push(req.url ?? "");
+    socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hosts, urls, server };
+}
+
+/** The environment that sends outbound HTTP to `proxyUrl` and model calls straight to 127.0.0.1. */
+export function proxyEnv(proxyUrl: string): Record<string, string> {
+  return { HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl, https_proxy: proxyUrl, http_proxy: proxyUrl, NO_PROXY: "127.0.0.1,localhost", no_proxy: "127.0.0.1,localhost" };
 }

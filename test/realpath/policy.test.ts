@@ -2,36 +2,19 @@
 // the scripted model, sends what its policy allows and refuses the rest. Outbound traffic
 // goes to a recording proxy of ours on 127.0.0.1 (HTTPS_PROXY / HTTP_PROXY) that answers
 // itself and never forwards anything; model calls bypass it (NO_PROXY).
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
-import { type Exchange, exportedProject, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
+import { type Exchange, exportedProject, proxyEnv, recordingProxy, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
 import { startModelServer, textOf } from "./model-server.js";
 
 // chargeback-responder: evidence-collector may GET api.stripe.com/v1/…, nothing else (defaultAction deny).
 const FIXTURE = join(ROOT, "test/fixtures/valid/chargeback-responder.envelope.json");
 const ALLOWED = "https://api.stripe.com/v1/disputes/dp_realpath";
 const REFUSED = "https://exfil.example.com/collect";
-
-async function recordingProxy(): Promise<{ url: string; hosts: string[]; server: Server }> {
-  const hosts: string[] = [];
-  const server = createServer((req, res) => {
-    hosts.push(new URL(req.url ?? "", "http://x").host);
-    res.writeHead(200, { "content-type": "text/plain" });
-    res.end("answered by the realpath proxy");
-  });
-  server.on("connect", (req, socket) => {
-    hosts.push(req.url ?? "");
-    socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hosts, server };
-}
 
 const gate = e2eGate();
 
@@ -68,12 +51,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("access policy on the rea
       MODEL_OVERRIDE: "openai:realpath-model",
       OPENAI_BASE_URL: server.baseUrl,
       OPENAI_API_KEY: "dummy",
-      HTTPS_PROXY: proxy.url,
-      HTTP_PROXY: proxy.url,
-      https_proxy: proxy.url,
-      http_proxy: proxy.url,
-      NO_PROXY: "127.0.0.1,localhost",
-      no_proxy: "127.0.0.1,localhost",
+      ...proxyEnv(proxy.url),
     });
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     const toolResults = exchanges.flatMap((e) => e.request.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)));
