@@ -95,6 +95,8 @@ export interface CrewaiView extends ModelEnvView {
   needsRecordAction: boolean;
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
+  /** team.py's StepSpec names each step's @task method in crew.py. */
+  stepMethods: true;
   outputs: OutputView[];
   outputsAliased: boolean;
   anyEgress: boolean;
@@ -251,6 +253,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     needsRecordAction: model.execution.mode === "pipeline" && model.gates.some((g) => g.recordActions.length > 0),
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
     stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
+    stepMethods: true,
     outputs,
     outputsAliased: outputs.some((o) => o.aliased),
     anyEgress: agents.some((a) => a.hasEgress),

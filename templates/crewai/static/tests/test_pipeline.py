@@ -14,7 +14,7 @@ from typing import Any
 import helpers
 import pytest
 from fake_llm import Call, FakeModels, final, sample
-from project import main, runtime, team
+from project import crew, main, runtime, team
 
 if team.MODE != "pipeline":
     pytest.skip("the team has no pipeline", allow_module_level=True)
@@ -62,11 +62,12 @@ def test_each_step_receives_exactly_its_dependencies(
             assert f"Run inputs (JSON):\n{dumped}" in task, key
         else:
             assert "Run inputs (JSON)" not in task, key
-        for dep in plain:
-            label = team.PIPELINE[dep].label
-            text = state["outputs"][dep]["text"]
-            assert f"Output of step {dep} ({label}):\n{text}" in task, (key, dep)
-        assert task.count("Output of step ") == len(plain), key
+        # The answers it waits for are its CrewAI context: all of them, in order, nothing else.
+        _, *context = task.split("This is the context you're working with:\n")
+        answers = "\n\n----------\n\n".join(state["outputs"][dep]["text"] for dep in plain)
+        assert len(context) == (1 if plain else 0), key
+        if plain:
+            assert context[0].startswith(f"{answers}\n\n"), key
         for name in given:
             records = state["gates"][name]["records"]
             approved = [r["data"] for r in records if r["decision"] == "approve"]
@@ -242,3 +243,18 @@ def test_an_answer_without_the_step_structure_is_asked_for_once_more(
     first, second = fake_models.calls_for_task(key)[:2]
     assert "Your previous answer could not be used" not in first.content("user")
     assert "Your previous answer could not be used (" in second.content("user")
+
+
+def test_the_crew_holds_every_step_with_its_dependencies_as_context(
+    team_env: dict[str, str],
+) -> None:
+    steps_crew = crew.TeamCrew().crew()
+
+    assert [task.name for task in steps_crew.tasks] == list(team.PIPELINE)
+    by_name = {task.name: task for task in steps_crew.tasks}
+    for key, step in team.PIPELINE.items():
+        work = by_name[key]
+        assert [task.name for task in work.context] == list(step.depends_on), key
+        assert work.agent is not None and work.agent.role == crew.TeamCrew().role_of(step.agent_key)
+        reviewed = any(spec.after_step == key for spec in team.GATES.values())
+        assert work.human_input is reviewed, key

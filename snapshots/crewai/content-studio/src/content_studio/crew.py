@@ -1,13 +1,14 @@
 """The team's agents: one @agent method per definition agent (agents[]).
 
-flow.py runs one single-task crew per pipeline step; delegation.py builds
-those crews and each agent's tools.
+One @task per pipeline step (config/tasks.yaml). flow.py runs each step as a one-task
+crew, the answers it waits for as the task's context; @crew is every step in one
+sequential crew (crewai train, test, replay).
 """
 
 from __future__ import annotations
 
-from crewai import Agent
-from crewai.project import CrewBase, agent
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
 
 from .delegation import TeamCrewBase
 
@@ -16,6 +17,9 @@ from .delegation import TeamCrewBase
 class ContentStudioCrew(TeamCrewBase):
     """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
     config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
+
+    # CrewAI memory for the team's crews: True needs an embedder (OpenAI's by default).
+    memory = False
 
     # agents[0] managing-editor
     @agent
@@ -88,6 +92,52 @@ class ContentStudioCrew(TeamCrewBase):
             llm=self.llm_of("publisher"),
             tools=self.tools_of("publisher"),
         )
+
+    # pipeline[0] research (agent researcher)
+    @task
+    def research(self) -> Task:
+        return Task(config=self.tasks_config["research"])
+
+    # pipeline[1] keyword-brief (agent seo-strategist)
+    @task
+    def keyword_brief(self) -> Task:
+        return Task(config=self.tasks_config["keyword-brief"])
+
+    # pipeline[2] audience-questions (agent audience-analyst)
+    @task
+    def audience_questions(self) -> Task:
+        return Task(config=self.tasks_config["audience-questions"])
+
+    # pipeline[3] draft-article (agent writer)
+    @task
+    def draft_article(self) -> Task:
+        return Task(config=self.tasks_config["draft-article"])
+
+    # pipeline[4] social-posts (agent social-writer)
+    @task
+    def social_posts(self) -> Task:
+        return Task(config=self.tasks_config["social-posts"])
+
+    # pipeline[5] newsletter (agent newsletter-writer)
+    @task
+    def newsletter(self) -> Task:
+        return Task(config=self.tasks_config["newsletter"])
+
+    # pipeline[6] final-edit (agent managing-editor)
+    @task
+    def final_edit(self) -> Task:
+        return Task(config=self.tasks_config["final-edit"])
+
+    # pipeline[7] publish-draft (agent publisher)
+    @task
+    def publish_draft(self) -> Task:
+        return Task(config=self.tasks_config["publish-draft"])
+
+    # pipeline[]: the steps in order, each one's context the steps it depends on; the
+    # gates are CrewAI's human_input here (flow.py runs them as the definition says)
+    @crew
+    def crew(self) -> Crew:
+        return self.steps_crew()
 
 
 TeamCrew = ContentStudioCrew

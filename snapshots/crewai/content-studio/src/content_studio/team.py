@@ -105,40 +105,57 @@ AGENTS: dict[str, AgentSpec] = {
 # pipeline[] in topological order, with the steps each one waits for
 PIPELINE: dict[str, StepSpec] = {
     # pipeline[0] research
-    "research": StepSpec(agent_key="researcher", label="Gather sources and statistics"),
+    "research": StepSpec(
+        agent_key="researcher", label="Gather sources and statistics", method="research"
+    ),
     # pipeline[1] keyword-brief
     "keyword-brief": StepSpec(
-        agent_key="seo-strategist", label="Keyword brief", depends_on=("research",)
+        agent_key="seo-strategist",
+        label="Keyword brief",
+        method="keyword_brief",
+        depends_on=("research",),
     ),
     # pipeline[2] audience-questions
     "audience-questions": StepSpec(
         agent_key="audience-analyst",
         label="Reader questions and objections",
+        method="audience_questions",
         depends_on=("research",),
     ),
     # pipeline[3] draft-article
     "draft-article": StepSpec(
         agent_key="writer",
         label="Draft the article",
+        method="draft_article",
         depends_on=("keyword-brief", "audience-questions"),
     ),
     # pipeline[4] social-posts
     "social-posts": StepSpec(
-        agent_key="social-writer", label="LinkedIn and X posts", depends_on=("draft-article",)
+        agent_key="social-writer",
+        label="LinkedIn and X posts",
+        method="social_posts",
+        depends_on=("draft-article",),
     ),
     # pipeline[5] newsletter
     "newsletter": StepSpec(
-        agent_key="newsletter-writer", label="Newsletter edition", depends_on=("draft-article",)
+        agent_key="newsletter-writer",
+        label="Newsletter edition",
+        method="newsletter",
+        depends_on=("draft-article",),
     ),
     # pipeline[6] final-edit
     "final-edit": StepSpec(
         agent_key="managing-editor",
         label="Edit the whole package",
+        method="final_edit",
         depends_on=("draft-article", "social-posts", "newsletter"),
     ),
     # pipeline[7] publish-draft (no dependsOn: after the previous step)
     "publish-draft": StepSpec(
-        agent_key="publisher", label="Create the WordPress draft", depends_on=("final-edit",)
+        agent_key="publisher",
+        label="Create the WordPress draft",
+        method="publish_draft",
+        depends_on=("final-edit",),
     ),
 }
 # The step whose answer is the team's result (outputs): the last step nothing depends on.

@@ -1,13 +1,14 @@
 """The team's agents: one @agent method per definition agent (agents[]).
 
-flow.py runs one single-task crew per pipeline step; delegation.py builds
-those crews and each agent's tools.
+One @task per pipeline step (config/tasks.yaml). flow.py runs each step as a one-task
+crew, the answers it waits for as the task's context; @crew is every step in one
+sequential crew (crewai train, test, replay).
 """
 
 from __future__ import annotations
 
-from crewai import Agent
-from crewai.project import CrewBase, agent
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
 
 from .delegation import TeamCrewBase
 
@@ -16,6 +17,9 @@ from .delegation import TeamCrewBase
 class EngineeringHiringLoopCrew(TeamCrewBase):
     """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
     config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
+
+    # CrewAI memory for the team's crews: True needs an embedder (OpenAI's by default).
+    memory = False
 
     # agents[0] recruiting-lead
     @agent
@@ -79,6 +83,47 @@ class EngineeringHiringLoopCrew(TeamCrewBase):
             llm=self.llm_of("offer-drafter"),
             tools=self.tools_of("offer-drafter"),
         )
+
+    # pipeline[0] source (agent sourcer)
+    @task
+    def source(self) -> Task:
+        return Task(config=self.tasks_config["source"])
+
+    # pipeline[1] screen (agent screener)
+    @task
+    def screen(self) -> Task:
+        return Task(config=self.tasks_config["screen"])
+
+    # pipeline[2] outreach (agent outreach-writer)
+    @task
+    def outreach(self) -> Task:
+        return Task(config=self.tasks_config["outreach"])
+
+    # pipeline[3] schedule-interviews (agent interview-coordinator)
+    @task
+    def schedule_interviews(self) -> Task:
+        return Task(config=self.tasks_config["schedule-interviews"])
+
+    # pipeline[4] debrief (agent debrief-analyst)
+    @task
+    def debrief(self) -> Task:
+        return Task(config=self.tasks_config["debrief"])
+
+    # pipeline[5] draft-offers (agent offer-drafter)
+    @task
+    def draft_offers(self) -> Task:
+        return Task(config=self.tasks_config["draft-offers"])
+
+    # pipeline[6] loop-summary (agent recruiting-lead)
+    @task
+    def loop_summary(self) -> Task:
+        return Task(config=self.tasks_config["loop-summary"])
+
+    # pipeline[]: the steps in order, each one's context the steps it depends on; the
+    # gates are CrewAI's human_input here (flow.py runs them as the definition says)
+    @crew
+    def crew(self) -> Crew:
+        return self.steps_crew()
 
 
 TeamCrew = EngineeringHiringLoopCrew

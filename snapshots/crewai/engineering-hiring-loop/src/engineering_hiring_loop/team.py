@@ -98,31 +98,47 @@ AGENTS: dict[str, AgentSpec] = {
 # pipeline[] in topological order, with the steps each one waits for
 PIPELINE: dict[str, StepSpec] = {
     # pipeline[0] source
-    "source": StepSpec(agent_key="sourcer", label="Build the prospect list"),
+    "source": StepSpec(agent_key="sourcer", label="Build the prospect list", method="source"),
     # pipeline[1] screen (no dependsOn: after the previous step)
     "screen": StepSpec(
-        agent_key="screener", label="Score against the rubric", depends_on=("source",)
+        agent_key="screener",
+        label="Score against the rubric",
+        method="screen",
+        depends_on=("source",),
     ),
     # pipeline[2] outreach (no dependsOn: after the previous step)
     "outreach": StepSpec(
-        agent_key="outreach-writer", label="Write first-contact messages", depends_on=("screen",)
+        agent_key="outreach-writer",
+        label="Write first-contact messages",
+        method="outreach",
+        depends_on=("screen",),
     ),
     # pipeline[3] schedule-interviews (no dependsOn: after the previous step)
     "schedule-interviews": StepSpec(
-        agent_key="interview-coordinator", label="Book the interview loop", depends_on=("outreach",)
+        agent_key="interview-coordinator",
+        label="Book the interview loop",
+        method="schedule_interviews",
+        depends_on=("outreach",),
     ),
     # pipeline[4] debrief (no dependsOn: after the previous step)
     "debrief": StepSpec(
-        agent_key="debrief-analyst", label="Prepare debriefs", depends_on=("schedule-interviews",)
+        agent_key="debrief-analyst",
+        label="Prepare debriefs",
+        method="debrief",
+        depends_on=("schedule-interviews",),
     ),
     # pipeline[5] draft-offers (no dependsOn: after the previous step)
     "draft-offers": StepSpec(
-        agent_key="offer-drafter", label="Draft offers", depends_on=("debrief",)
+        agent_key="offer-drafter",
+        label="Draft offers",
+        method="draft_offers",
+        depends_on=("debrief",),
     ),
     # pipeline[6] loop-summary (no dependsOn: after the previous step)
     "loop-summary": StepSpec(
         agent_key="recruiting-lead",
         label="Summarise for the hiring manager",
+        method="loop_summary",
         depends_on=("draft-offers",),
     ),
 }

@@ -1,13 +1,14 @@
 """The team's agents: one @agent method per definition agent (agents[]).
 
-flow.py runs one single-task crew per pipeline step; delegation.py builds
-those crews and each agent's tools.
+One @task per pipeline step (config/tasks.yaml). flow.py runs each step as a one-task
+crew, the answers it waits for as the task's context; @crew is every step in one
+sequential crew (crewai train, test, replay).
 """
 
 from __future__ import annotations
 
-from crewai import Agent
-from crewai.project import CrewBase, agent
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
 
 from .delegation import TeamCrewBase
 
@@ -16,6 +17,9 @@ from .delegation import TeamCrewBase
 class ParallelGatesCrew(TeamCrewBase):
     """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
     config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
+
+    # CrewAI memory for the team's crews: True needs an embedder (OpenAI's by default).
+    memory = False
 
     # agents[0] procurement-lead
     @agent
@@ -52,6 +56,37 @@ class ParallelGatesCrew(TeamCrewBase):
             llm=self.llm_of("onboarding-coordinator"),
             tools=self.tools_of("onboarding-coordinator"),
         )
+
+    # pipeline[0] intake (agent procurement-lead)
+    @task
+    def intake(self) -> Task:
+        return Task(config=self.tasks_config["intake"])
+
+    # pipeline[1] contract-redlines (agent contract-analyst)
+    @task
+    def contract_redlines(self) -> Task:
+        return Task(config=self.tasks_config["contract-redlines"])
+
+    # pipeline[2] security-findings (agent security-analyst)
+    @task
+    def security_findings(self) -> Task:
+        return Task(config=self.tasks_config["security-findings"])
+
+    # pipeline[3] vendor-letter (agent procurement-lead)
+    @task
+    def vendor_letter(self) -> Task:
+        return Task(config=self.tasks_config["vendor-letter"])
+
+    # pipeline[4] onboarding-decision (agent onboarding-coordinator)
+    @task
+    def onboarding_decision(self) -> Task:
+        return Task(config=self.tasks_config["onboarding-decision"])
+
+    # pipeline[]: the steps in order, each one's context the steps it depends on; the
+    # gates are CrewAI's human_input here (flow.py runs them as the definition says)
+    @crew
+    def crew(self) -> Crew:
+        return self.steps_crew()
 
 
 TeamCrew = ParallelGatesCrew

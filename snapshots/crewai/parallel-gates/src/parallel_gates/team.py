@@ -91,25 +91,35 @@ AGENTS: dict[str, AgentSpec] = {
 # pipeline[] in topological order, with the steps each one waits for
 PIPELINE: dict[str, StepSpec] = {
     # pipeline[0] intake
-    "intake": StepSpec(agent_key="procurement-lead", label="Write the intake brief"),
+    "intake": StepSpec(
+        agent_key="procurement-lead", label="Write the intake brief", method="intake"
+    ),
     # pipeline[1] contract-redlines
     "contract-redlines": StepSpec(
-        agent_key="contract-analyst", label="Propose contract redlines", depends_on=("intake",)
+        agent_key="contract-analyst",
+        label="Propose contract redlines",
+        method="contract_redlines",
+        depends_on=("intake",),
     ),
     # pipeline[2] security-findings
     "security-findings": StepSpec(
-        agent_key="security-analyst", label="Assess security findings", depends_on=("intake",)
+        agent_key="security-analyst",
+        label="Assess security findings",
+        method="security_findings",
+        depends_on=("intake",),
     ),
     # pipeline[3] vendor-letter
     "vendor-letter": StepSpec(
         agent_key="procurement-lead",
         label="Draft the cover letter for the redlines",
+        method="vendor_letter",
         depends_on=("contract-redlines",),
     ),
     # pipeline[4] onboarding-decision
     "onboarding-decision": StepSpec(
         agent_key="onboarding-coordinator",
         label="Write the onboarding decision",
+        method="onboarding_decision",
         depends_on=("contract-redlines", "security-findings"),
     ),
 }

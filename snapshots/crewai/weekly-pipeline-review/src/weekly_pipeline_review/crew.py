@@ -16,6 +16,9 @@ class WeeklyPipelineReviewCrew(TeamCrewBase):
     """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
     config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
 
+    # CrewAI memory for the team's crews: True needs an embedder (OpenAI's by default).
+    memory = False
+
     # agents[0] revops-analyst: the first root, the crew's manager
     @agent
     def revops_analyst(self) -> Agent:

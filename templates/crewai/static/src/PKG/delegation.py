@@ -28,6 +28,7 @@ from typing import Any
 
 from crewai import Agent, Crew, CrewOutput, Process, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
+from crewai.tasks.task_output import TaskOutput
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
@@ -262,19 +263,61 @@ class TeamCrewBase:
 
     # pipeline mode -------------------------------------------------------
 
-    def step_crew(self, step_key: str, context: str) -> Crew:
-        """pipeline[] step: its agent, its task (config/tasks.yaml), what it receives."""
-        config = self.tasks_config[step_key]
-        output_model = team.RECORD_MODELS.get(step_key)
-        if step_key == team.FINAL_STEP:
-            output_model = team.TeamResult
-        return self.agent_crew(
-            team.PIPELINE[step_key].agent_key,
-            step_key,
-            f"{self._text(config['description'])}\n\n{context}",
-            self._text(config["expected_output"]),
-            output_model,
+    def step_task(self, step_key: str) -> Task:
+        """pipeline[] step: its @task in crew.py (config/tasks.yaml), for this run, once."""
+        work: Task = getattr(self, team.PIPELINE[step_key].method)()
+        if id(work) not in self._ready:
+            self._ready.add(id(work))
+            work.name = step_key
+            work.description = self._text(work.description)
+            work.expected_output = self._text(work.expected_output)
+            work.agent = self._agent(team.PIPELINE[step_key].agent_key)
+            output_model = team.RECORD_MODELS.get(step_key)
+            work.output_pydantic = team.TeamResult if step_key == team.FINAL_STEP else output_model
+        return work
+
+    def step_crew(self, step_key: str, received: str, answers: Mapping[str, str]) -> Crew:
+        """One step as a one-task crew, with fresh agents: its task gets `received` (released
+        records, or the run inputs) appended, and the answers of the steps it waits for as
+        CrewAI context (`Task.context`, each a finished task)."""
+        steps = self._fresh()
+        work = steps.step_task(step_key)
+        if received:
+            work.description = f"{work.description}\n\n{received}"
+        work.context = [steps._finished(dep, text) for dep, text in answers.items()]
+        worker = steps._agent(team.PIPELINE[step_key].agent_key)
+        return Crew(
+            agents=[worker],
+            tasks=[work],
+            process=Process.sequential,
+            memory=self.memory,
+            verbose=self.verbose,
         )
+
+    def steps_crew(self) -> Crew:
+        """pipeline: every step as one sequential crew, each task's context the steps it
+        depends on. A gate becomes CrewAI's own `human_input` on the step it reviews (free
+        feedback at the terminal, not per record): flow.py runs the team with its gates."""
+        tasks = [self.step_task(key) for key in team.PIPELINE]
+        for work, (key, spec) in zip(tasks, team.PIPELINE.items(), strict=True):
+            work.context = [self.step_task(dep) for dep in spec.depends_on]
+            work.human_input = any(gate.after_step == key for gate in team.GATES.values())
+        agents = {id(work.agent): work.agent for work in tasks if work.agent is not None}
+        return Crew(
+            agents=list(agents.values()),
+            tasks=tasks,
+            process=Process.sequential,
+            memory=self.memory,
+            verbose=self.verbose,
+        )
+
+    def _finished(self, step_key: str, text: str) -> Task:
+        """A step's task holding the answer it gave earlier in the run (a task's context)."""
+        done = self.step_task(step_key)
+        done.output = TaskOutput(
+            name=step_key, description=done.description, raw=text, agent=done.agent.role
+        )
+        return done
 
     def agent_crew(
         self,

@@ -47,6 +47,10 @@ class StepFailed(RuntimeError):
 _AGAIN = "Do the task again and answer exactly in the expected format."
 
 
+def _joined(*parts: str) -> str:
+    return "\n\n".join(part for part in parts if part)
+
+
 class GateDecisions(BaseModel):
     """A manager's decisions when a gate times out with behaviour `escalate`."""
 
@@ -59,7 +63,6 @@ class PipelineState(BaseModel):
 
 class PipelineFlow(Flow[PipelineState]):
     """Base of the team's flow: step and gate mechanics, no wiring."""
-
 
     def configure(
         self, crews: delegation.TeamCrewBase, store: RunStore, reviewer: Reviewer
@@ -75,36 +78,49 @@ class PipelineFlow(Flow[PipelineState]):
         run = self.state.run
         if key in run.outputs:
             return  # finished before the run paused
-        context = self.step_context(key)
+        received, answers = self.step_context(key), self._answers(key)
         try:
-            output = self._kickoff(self.crews.step_crew(key, context), key)
+            output = self._kickoff(self.crews.step_crew(key, received, answers), key)
         except (StepFailed, ConverterError) as error:
             # One more try, told why: the answer did not hold the step's structure (and
             # CrewAI's own conversion of it failed too).
-            retry = f"{context}\n\nYour previous answer could not be used ({error}). {_AGAIN}"
-            output = self._kickoff(self.crews.step_crew(key, retry), key)
+            why = f"Your previous answer could not be used ({error}). {_AGAIN}"
+            output = self._kickoff(self.crews.step_crew(key, _joined(received, why), answers), key)
         with self.lock:
             run.outputs[key] = output
             self.store.save(run)
 
     def step_context(self, key: str) -> str:
-        """What the step's agent receives, appended to its task description."""
-        return "\n\n".join(self._received(key)) or self._inputs_text()
+        """What the step's task gets appended: released records, or for a step that waits
+        for nothing the run inputs. The answers it waits for are its CrewAI context."""
+        if self._answers(key) or self._released(key):
+            return "\n\n".join(self._released(key))
+        return self._inputs_text()
 
-    def _received(self, key: str) -> list[str]:
-        """The answers and released records the step waits for (none: a first step)."""
+    def _answers(self, key: str) -> dict[str, str]:
+        """The answers of the steps `key` waits for that no gate reviews."""
+        answer_deps, _ = receives(key, team.PIPELINE[key].depends_on, team.GATES)
+        return {dep: self.state.run.outputs[dep].text for dep in answer_deps}
+
+    def _released(self, key: str) -> list[str]:
+        """The records each gate `key` waits for released (with the gate's note)."""
         run = self.state.run
-        answer_deps, awaited = receives(key, team.PIPELINE[key].depends_on, team.GATES)
-        parts = [
-            f"Output of step {dep} ({team.PIPELINE[dep].label}):\n" + run.outputs[dep].text
-            for dep in answer_deps
-        ]
+        _, awaited = receives(key, team.PIPELINE[key].depends_on, team.GATES)
+        parts = []
         for name in awaited:
             gate = run.gates[name]
             approved = [record.data for record in gate.approved()]
             text = json.dumps(approved, indent=2, ensure_ascii=False)
             parts.append(released_text(team.GATES[name], gate, text))
         return parts
+
+    def _received(self, key: str) -> list[str]:
+        """Everything the step works from, as text (an escalation's context)."""
+        answers = [
+            f"Output of step {dep} ({team.PIPELINE[dep].label}):\n{text}"
+            for dep, text in self._answers(key).items()
+        ]
+        return [*answers, *self._released(key)]
 
     def _inputs_text(self) -> str:
         inputs = json.dumps(self.state.run.inputs, indent=2, ensure_ascii=False)
@@ -235,8 +251,9 @@ class PipelineFlow(Flow[PipelineState]):
         )
         model = team.RECORD_MODELS[spec.after_step]
         if spec.on_reject == "rerun":
-            context = self.step_context(spec.after_step)
-            crew = self.crews.step_crew(spec.after_step, f"{context}\n\n{feedback}")
+            received = self.step_context(spec.after_step)
+            answers = self._answers(spec.after_step)
+            crew = self.crews.step_crew(spec.after_step, _joined(received, feedback), answers)
         else:
             crew = self.crews.agent_crew(
                 self._manager(spec),

@@ -44,6 +44,8 @@ class StepSpec:
 
     agent_key: str
     label: str
+    method: str
+    """Its @task method in crew.py."""
     depends_on: tuple[str, ...] = ()
 
 
