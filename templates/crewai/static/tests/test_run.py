@@ -6,6 +6,7 @@ import json
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import fake_llm
@@ -326,3 +327,29 @@ def test_a_model_factory_that_cannot_be_loaded_stops_the_run_before_any_model_ca
         capsys.readouterr().err
     )
     assert fake_models.calls == []
+
+
+def test_files_in_knowledge_become_the_crews_knowledge(
+    team_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "knowledge").mkdir()
+    (tmp_path / "knowledge" / "README.md").write_text("About this folder.", encoding="utf-8")
+    (tmp_path / "knowledge" / "refunds.txt").write_text("Refunds in 30 days.", encoding="utf-8")
+    (tmp_path / "knowledge" / "prices.csv").write_text("plan,price\npro,10\n", encoding="utf-8")
+
+    team_crew = crew.TeamCrew(helpers.valid_inputs()).crew()
+
+    sources = {type(s).__name__: list(s.file_paths) for s in team_crew.knowledge_sources or []}
+    assert sources == {
+        "CSVKnowledgeSource": ["prices.csv"],
+        "TextFileKnowledgeSource": ["refunds.txt"],
+    }
+
+
+def test_without_knowledge_files_a_crew_has_no_knowledge(
+    team_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    assert not crew.TeamCrew(helpers.valid_inputs()).crew().knowledge_sources

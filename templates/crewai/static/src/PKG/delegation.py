@@ -24,10 +24,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from crewai import Agent, Crew, CrewOutput, Process, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
+from crewai.knowledge.source.base_knowledge_source import BaseKnowledgeSource
 from crewai.tasks.task_output import TaskOutput
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
@@ -38,6 +40,10 @@ TEAM_TASK = "handle_request"
 """hierarchy: the @task method and config/tasks.yaml entry of the team's run."""
 
 SUB_TEAM_TOOL = "delegate_to_team"
+
+KNOWLEDGE = Path("knowledge")
+"""CrewAI's knowledge folder, where the team runs: each file in it is knowledge of every crew."""
+_KNOWLEDGE_KINDS = {".txt": "text", ".md": "text", ".csv": "csv", ".json": "json", ".pdf": "pdf"}
 
 _LIVE: list[TeamCrewBase] = []
 """Every crew object stays alive: CrewAI memoizes @agent and @task results by id(self),
@@ -50,6 +56,28 @@ def kickoff(crew: Crew) -> CrewOutput:
     if not isinstance(output, CrewOutput):
         raise TypeError(f"expected a CrewOutput, got {type(output).__name__}")
     return output
+
+
+def knowledge_sources() -> list[BaseKnowledgeSource]:
+    """A CrewAI knowledge source per kind of file in knowledge/ (its README.md aside)."""
+    from crewai.knowledge.source.csv_knowledge_source import CSVKnowledgeSource
+    from crewai.knowledge.source.json_knowledge_source import JSONKnowledgeSource
+    from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
+    from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
+
+    kinds: dict[str, Any] = {
+        "text": TextFileKnowledgeSource,
+        "csv": CSVKnowledgeSource,
+        "json": JSONKnowledgeSource,
+        "pdf": PDFKnowledgeSource,
+    }
+    names: dict[str, list[str]] = {}
+    files = sorted(KNOWLEDGE.iterdir()) if KNOWLEDGE.is_dir() else []
+    for path in files:
+        kind = _KNOWLEDGE_KINDS.get(path.suffix.lower())
+        if path.is_file() and kind is not None and path.name != "README.md":
+            names.setdefault(kind, []).append(path.name)
+    return [kinds[kind](file_paths=paths) for kind, paths in names.items()]
 
 
 # --- the hierarchy (agents[].reportsToKey) --------------------------------
@@ -205,6 +233,7 @@ class TeamCrewBase:
                 tasks=self.tasks,
                 process=Process.sequential,
                 memory=self.memory,
+                knowledge_sources=knowledge_sources() or None,
                 verbose=self.verbose,
             )
         return self._hierarchical_crew(self.managing, self.tasks)
@@ -219,6 +248,7 @@ class TeamCrewBase:
             process=Process.hierarchical,
             manager_agent=self._agent(manager_key),
             memory=self.memory,
+            knowledge_sources=knowledge_sources() or None,
             verbose=self.verbose,
         )
 
@@ -291,6 +321,7 @@ class TeamCrewBase:
             tasks=[work],
             process=Process.sequential,
             memory=self.memory,
+            knowledge_sources=knowledge_sources() or None,
             verbose=self.verbose,
         )
 
@@ -308,6 +339,7 @@ class TeamCrewBase:
             tasks=tasks,
             process=Process.sequential,
             memory=self.memory,
+            knowledge_sources=knowledge_sources() or None,
             verbose=self.verbose,
         )
 
@@ -341,6 +373,7 @@ class TeamCrewBase:
             tasks=[work],
             process=Process.sequential,
             memory=self.memory,
+            knowledge_sources=knowledge_sources() or None,
             verbose=self.verbose,
         )
 
