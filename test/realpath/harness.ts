@@ -43,6 +43,12 @@ export function runValues(def: Definition): { env: Record<string, string>; input
   return { env, inputs };
 }
 
+/** runValues, and the run's environment with every model sent to the server at `baseUrl` (OpenAI wire format). */
+export function serverRun(def: Definition, baseUrl: string): { env: Record<string, string>; inputs: Record<string, unknown> } {
+  const { env, inputs } = runValues(def);
+  return { env: { ...env, MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "dummy" }, inputs };
+}
+
 /** Python's json.dumps (", " and ": " separators, non-ASCII escaped): how non-string inputs reach prompts. */
 export function pyJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pyJson).join(", ")}]`;

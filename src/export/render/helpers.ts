@@ -94,7 +94,9 @@ const PY_TYPES: Record<string, string> = { string: "str", number: "float", boole
 
 /** The Python type of an input/output field: its JSON type, or a Literal of its enum. */
 HELPERS.py_type = (v) => {
-  const field = v as { type?: unknown; enum?: unknown };
+  const field = v as { type?: unknown; enum?: unknown; pyType?: unknown };
+  // A target's view may choose the type itself (CrewAI: JSON text for arrays and objects).
+  if (field.pyType !== undefined) return pyIdent(asString(field.pyType, "py_type"));
   if (Array.isArray(field.enum) && field.enum.length > 0 && (field.type === "string" || field.type === undefined)) {
     return `Literal[${field.enum.map((e) => pyStr(asString(e, "py_type"))).join(", ")}]`;
   }

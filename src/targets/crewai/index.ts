@@ -10,11 +10,12 @@ import { policyVectors } from "../python-common/policy-vectors.js";
 import { CREWAI_FIELD_RULES } from "./field-rules.js";
 import { buildView, type CrewaiView } from "./view.js";
 
-/** Static test modules only some teams need; every static source module ships always. */
+/** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {
   if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
   if (path === "tests/test_gates.py") return view.hasGates;
   if (path === "tests/test_hierarchy.py") return view.mode === "hierarchy";
+  if (path === "src/PKG/json_text.py") return view.jsonTextTypes.length > 0;
   return true;
 }
 

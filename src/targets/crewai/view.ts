@@ -72,6 +72,9 @@ export interface FlowMethod {
   decorator: FlowDecorator;
 }
 
+/** An output as TeamResult declares it: `pyType` when it is not the JSON type's own. */
+export type CrewaiOutputView = OutputView & { pyType?: string };
+
 export interface CrewaiView extends ModelEnvView {
   package: string;
   distribution: string;
@@ -90,14 +93,15 @@ export interface CrewaiView extends ModelEnvView {
   flowMethods: FlowMethod[];
   needsAnd: boolean;
   needsListen: boolean;
-  needsAny: boolean;
+  /** json_text.py types TeamResult uses (array and object outputs); then it also imports describe_json_text. */
+  jsonTextTypes: string[];
   needsConfigDict: boolean;
   needsRecordAction: boolean;
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
   /** team.py's StepSpec names each step's @task method in crew.py. */
   stepMethods: true;
-  outputs: OutputView[];
+  outputs: CrewaiOutputView[];
   outputsAliased: boolean;
   anyEgress: boolean;
   secrets: string[];
@@ -127,6 +131,17 @@ export interface CrewaiView extends ModelEnvView {
   workflowTimeoutMinutes: number;
   hasGates: boolean;
   loss: LossSummary;
+}
+
+/**
+ * An array or object output declares no item or property schema: as list[Any] / dict[str, Any],
+ * CrewAI's strict schema conversion sends `items: {}` (OpenAI's strict mode refuses it) / an
+ * open object (refused) or a closed one with no properties (only `{}`). Such an output travels
+ * as JSON text instead (json_text.py: the schema asks for a string, and says what it holds).
+ */
+function jsonTextOutput(o: OutputView): CrewaiOutputView {
+  if (o.type !== "array" && o.type !== "object") return o;
+  return { ...o, pyType: o.type === "array" ? "JsonArray" : "JsonObject" };
 }
 
 function goalOf(a: AgentModel): string {
@@ -228,7 +243,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     Object.entries(CREWAI_PROVIDERS).flatMap(([p, c]) => (c.extra && !extras.includes(c.extra) ? [{ name: p, requirement: `crewai[${c.extra}]${crewaiVersion}` }] : [])),
   );
   const root = hierarchy ? agentView.get(model.execution.mode === "hierarchy" ? model.execution.entryAgent : "")! : undefined;
-  const outputs = outputsView(model);
+  const outputs = outputsView(model).map(jsonTextOutput);
   const inputs = flaggedInputsView(model);
   const view: CrewaiView = {
     package: model.names.package,
@@ -248,7 +263,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     needsAnd: false,
     needsListen: false,
     teamTask: { description: `Handle this run of the ${model.team.name} team.\n\n${model.team.description}`, expectedOutput: outputsExpectation(model) },
-    needsAny: model.outputs.some((o) => o.type === "object" || o.type === "array"),
+    jsonTextTypes: ["JsonArray", "JsonObject"].filter((t) => outputs.some((o) => o.pyType === t)),
     needsConfigDict: false,
     needsRecordAction: model.execution.mode === "pipeline" && model.gates.some((g) => g.recordActions.length > 0),
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
@@ -284,7 +299,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     loss: lossSummary(loss),
   };
   if (root) view.root = root;
-  view.needsConfigDict = view.outputsAliased || view.recordSteps.some((r) => r.aliased);
+  view.needsConfigDict = view.outputsAliased || view.jsonTextTypes.length > 0 || view.recordSteps.some((r) => r.aliased);
   view.flowMethods = flowMethods(model);
   view.needsAnd = view.flowMethods.some((m) => m.decorator.kind === "listen" && m.decorator.triggers.length > 1);
   view.needsListen = view.flowMethods.some((m) => m.decorator.kind === "listen");

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .checks import InputSpec
 from .gates import GateSpec
+from .json_text import JsonObject, describe_json_text
 from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
@@ -52,8 +53,10 @@ INPUTS: dict[str, InputSpec] = {
 
 # outputs: the final result of a run
 class TeamResult(BaseModel):
+    model_config = ConfigDict(json_schema_extra=describe_json_text)
+
     # outputs.evidence_packet
-    evidence_packet: dict[str, Any] | None = Field(
+    evidence_packet: JsonObject | None = Field(
         default=None,
         description="Evidence fields in the shape of Stripe's dispute evidence object.",
     )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .checks import InputSpec
 from .gates import GateSpec
+from .json_text import JsonArray, describe_json_text
 from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
@@ -63,11 +64,13 @@ INPUTS: dict[str, InputSpec] = {
 
 # outputs: the final result of a run (the answer of FINAL_STEP)
 class TeamResult(BaseModel):
+    model_config = ConfigDict(json_schema_extra=describe_json_text)
+
     # outputs.article_markdown
     article_markdown: str | None = Field(default=None, description="The final article in Markdown.")
 
     # outputs.social_posts
-    social_posts: list[Any] | None = Field(
+    social_posts: JsonArray | None = Field(
         default=None, description="LinkedIn and X posts promoting the article."
     )
 

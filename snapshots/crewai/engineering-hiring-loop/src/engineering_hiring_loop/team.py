@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .checks import InputSpec
 from .gates import GateSpec, RecordAction
+from .json_text import JsonArray, describe_json_text
 from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
@@ -59,18 +60,20 @@ INPUTS: dict[str, InputSpec] = {
 
 # outputs: the final result of a run (the answer of FINAL_STEP)
 class TeamResult(BaseModel):
+    model_config = ConfigDict(json_schema_extra=describe_json_text)
+
     # outputs.shortlist
-    shortlist: list[Any] | None = Field(
+    shortlist: JsonArray | None = Field(
         default=None, description="Screened candidates with a score and a rationale."
     )
 
     # outputs.scheduled_interviews
-    scheduled_interviews: list[Any] | None = Field(
+    scheduled_interviews: JsonArray | None = Field(
         default=None, description="Interview slots booked in Greenhouse."
     )
 
     # outputs.offer_drafts
-    offer_drafts: list[Any] | None = Field(
+    offer_drafts: JsonArray | None = Field(
         default=None, description="Offer letters awaiting signature."
     )
 

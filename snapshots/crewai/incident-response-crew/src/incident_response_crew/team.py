@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .checks import InputSpec
 from .gates import GateSpec
+from .json_text import JsonArray, describe_json_text
 from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
@@ -63,8 +64,10 @@ INPUTS: dict[str, InputSpec] = {
 
 # outputs: the final result of a run
 class TeamResult(BaseModel):
+    model_config = ConfigDict(json_schema_extra=describe_json_text)
+
     # outputs.root_cause_hypotheses
-    root_cause_hypotheses: list[Any] | None = Field(
+    root_cause_hypotheses: JsonArray | None = Field(
         default=None, description="Ranked hypotheses with evidence."
     )
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .checks import InputSpec
 from .gates import GateSpec
+from .json_text import JsonArray, describe_json_text
 from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
@@ -52,11 +53,13 @@ INPUTS: dict[str, InputSpec] = {
 
 # outputs: the final result of a run
 class TeamResult(BaseModel):
+    model_config = ConfigDict(json_schema_extra=describe_json_text)
+
     # outputs.memo_markdown
     memo_markdown: str | None = Field(default=None, description="The investment committee memo.")
 
     # outputs.red_flags
-    red_flags: list[Any] | None = Field(
+    red_flags: JsonArray | None = Field(
         default=None, description="Issues that would block or re-price the deal."
     )
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .checks import InputSpec
 from .gates import GateSpec, RecordAction
+from .json_text import JsonArray, describe_json_text
 from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
@@ -58,13 +59,15 @@ INPUTS: dict[str, InputSpec] = {
 
 # outputs: the final result of a run (the answer of FINAL_STEP)
 class TeamResult(BaseModel):
+    model_config = ConfigDict(json_schema_extra=describe_json_text)
+
     # outputs.redlines
-    redlines: list[Any] | None = Field(
+    redlines: JsonArray | None = Field(
         default=None, description="Approved contract changes to send to the vendor."
     )
 
     # outputs.risk_register
-    risk_register: list[Any] | None = Field(
+    risk_register: JsonArray | None = Field(
         default=None, description="Security findings with the reviewer's triage."
     )
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .checks import InputSpec
 from .gates import GateSpec
+from .json_text import JsonArray, describe_json_text
 from .runtime import AgentSpec, StepSpec
 
 # name, slug, version
@@ -30,6 +31,8 @@ INPUTS: dict[str, InputSpec] = {}
 
 # outputs: the final result of a run
 class TeamResult(BaseModel):
+    model_config = ConfigDict(json_schema_extra=describe_json_text)
+
     # outputs.forecast_summary
     forecast_summary: str | None = Field(
         default=None,
@@ -37,7 +40,7 @@ class TeamResult(BaseModel):
     )
 
     # outputs.at_risk_deals
-    at_risk_deals: list[Any] | None = Field(
+    at_risk_deals: JsonArray | None = Field(
         default=None, description="Deals with a risk reason and a recommended next action."
     )
 
