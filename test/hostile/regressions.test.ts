@@ -66,13 +66,13 @@ describe("CrewAI runner flags", () => {
   });
 });
 
-describe.runIf(gate.run)("CrewAI prompts.py", () => {
+describe.runIf(gate.run)("CrewAI texts.py", () => {
   it("fills {{NAME}} for inputs as the model resolves them", () => {
     const script = `
 import ast, json, sys
 sys.path.insert(0, ${JSON.stringify(fileURLToPath(new URL(".", import.meta.url)))})
 from check_project import prompt_functions
-f = prompt_functions(ast.parse(open(${JSON.stringify(fileURLToPath(new URL("../../templates/crewai/static/src/PKG/prompts.py", import.meta.url)))}).read()))
+f = prompt_functions(ast.parse(open(${JSON.stringify(fileURLToPath(new URL("../../templates/crewai/static/src/PKG/envelope_support/texts.py", import.meta.url)))}).read()))
 inputs = json.loads(sys.stdin.read())
 values = f["placeholder_values"]([], {}, inputs, list(inputs))
 print(f["render"]("{{TICKET_TEXT}} {{A_B}} {{a_b}} {{a-b}} {{EMOJI__}}", values))
@@ -117,7 +117,7 @@ describe("CrewAI export", () => {
       expect(x.loss(p)?.detail, p).toContain("U+FFFD");
     }
     expect(x.loss("/agents/1/prompt")?.status).toBe("carried");
-    expect(x.text("src/PKG/prompts/a.txt")).toBe("low \ufffd");
+    expect(x.text("src/PKG/config/agents.yaml")).toContain('backstory: "low \ufffd"');
     expect(x.text("src/PKG/config/agents.yaml")).toContain('goal: "low \ufffd (specialist)."');
     expect(x.text("src/PKG/team.py")).toContain('"k\ufffd": InputSpec(');
   });

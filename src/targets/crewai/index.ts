@@ -15,8 +15,19 @@ function wantsStatic(path: string, view: CrewaiView): boolean {
   if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
   if (path === "tests/test_gates.py") return view.hasGates;
   if (path === "tests/test_hierarchy.py") return view.mode === "hierarchy";
-  if (path === "src/PKG/json_text.py") return view.jsonTextTypes.length > 0;
+  if (path === "src/PKG/envelope_support/json_text.py") return view.jsonTextTypes.length > 0;
   return true;
+}
+
+/**
+ * Where a static file goes in the project. The generic support code lives in one
+ * sub-package, `<package>/envelope_support/`: the modules python-common shares with
+ * LangGraph (written for `src/PKG/`) move there too; `main.py` (the console scripts' entry,
+ * CrewAI's place for it) and `tools/` (the developer's own tools) stay at the top.
+ */
+function staticPath(path: string, pkg: string): string {
+  if (/^src\/PKG\/[^/]+\.py$/.test(path) && path !== "src/PKG/main.py") return path.replace(/^src\/PKG\//, `${pkg}/envelope_support/`);
+  return path.replace(/^src\/PKG\//, `${pkg}/`);
 }
 
 function generate({ model, definitionText, loss }: TargetInput): FileSet {
@@ -29,7 +40,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
 
   for (const s of statics) {
     if (!wantsStatic(s.path, view)) continue;
-    files.add(s.path.replace(/^src\/PKG\//, `${pkg}/`), s.bytes, s.executable ? 0o755 : 0o644, true);
+    files.add(staticPath(s.path, pkg), s.bytes, s.executable ? 0o755 : 0o644, true);
   }
   text("pyproject.toml", "pyproject.toml.hbs");
   text("README.md", "README.md.hbs");
@@ -43,6 +54,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   text(`${pkg}/config/tasks.yaml`, "src/config/tasks.yaml.hbs");
   text(`${pkg}/config/access_policies.yaml`, "src/config/access_policies.yaml.hbs");
   python(`${pkg}/__init__.py`, "src/__init__.py.hbs");
+  python(`${pkg}/envelope_support/__init__.py`, "src/envelope_support/__init__.py.hbs");
   python(`${pkg}/team.py`, "src/team.py.hbs");
   python(`${pkg}/models.py`, "src/models.py.hbs");
   python(`${pkg}/crew.py`, "src/crew.py.hbs");

@@ -1,5 +1,6 @@
 // TeamModel → the view the CrewAI templates render. All decisions about CrewAI live here;
 // templates only lay text out, and every value they print passes an escaping helper.
+import { VERSION } from "../../version.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, StepModel, TeamModel } from "../../model/types.js";
@@ -99,6 +100,8 @@ export interface CrewaiView extends ModelEnvView {
   needsRecordAction: boolean;
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
+  /** envelope-export's version: envelope_support/__init__.py's __version__. */
+  generatorVersion: string;
   /** team.py's StepSpec names each step's @task method in crew.py. */
   stepMethods: true;
   outputs: CrewaiOutputView[];
@@ -269,6 +272,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
     stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
     stepMethods: true,
+    generatorVersion: VERSION,
     outputs,
     outputsAliased: outputs.some((o) => o.aliased),
     anyEgress: agents.some((a) => a.hasEgress),

@@ -1,23 +1,20 @@
 """The package under test: the only test module that names it (generated)."""
 
-from chargeback_responder import (
+from chargeback_responder import crew, main, models, team
+from chargeback_responder.envelope_support import (
     checks,
-    crew,
     delegation,
     gates,
     llms,
-    main,
     model_env,
-    models,
     pipeline,
     policy,
     redaction,
     runtime,
     state,
-    team,
     texts,
-    tools,
 )
+from chargeback_responder.envelope_support import http_tools as tools
 
 PACKAGE = "chargeback_responder"
 

@@ -1,23 +1,20 @@
 """The package under test: the only test module that names it (generated)."""
 
-from content_studio import (
+from content_studio import crew, main, models, team
+from content_studio.envelope_support import (
     checks,
-    crew,
     delegation,
     gates,
     llms,
-    main,
     model_env,
-    models,
     pipeline,
     policy,
     redaction,
     runtime,
     state,
-    team,
     texts,
-    tools,
 )
+from content_studio.envelope_support import http_tools as tools
 
 PACKAGE = "content_studio"
 

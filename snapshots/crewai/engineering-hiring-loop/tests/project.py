@@ -1,23 +1,20 @@
 """The package under test: the only test module that names it (generated)."""
 
-from engineering_hiring_loop import (
+from engineering_hiring_loop import crew, main, models, team
+from engineering_hiring_loop.envelope_support import (
     checks,
-    crew,
     delegation,
     gates,
     llms,
-    main,
     model_env,
-    models,
     pipeline,
     policy,
     redaction,
     runtime,
     state,
-    team,
     texts,
-    tools,
 )
+from engineering_hiring_loop.envelope_support import http_tools as tools
 
 PACKAGE = "engineering_hiring_loop"
 

@@ -1,23 +1,20 @@
 """The package under test: the only test module that names it (generated)."""
 
-from enterprise_support_desk import (
+from enterprise_support_desk import crew, main, models, team
+from enterprise_support_desk.envelope_support import (
     checks,
-    crew,
     delegation,
     gates,
     llms,
-    main,
     model_env,
-    models,
     pipeline,
     policy,
     redaction,
     runtime,
     state,
-    team,
     texts,
-    tools,
 )
+from enterprise_support_desk.envelope_support import http_tools as tools
 
 PACKAGE = "enterprise_support_desk"
 

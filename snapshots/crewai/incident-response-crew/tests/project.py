@@ -1,23 +1,20 @@
 """The package under test: the only test module that names it (generated)."""
 
-from incident_response_crew import (
+from incident_response_crew import crew, main, models, team
+from incident_response_crew.envelope_support import (
     checks,
-    crew,
     delegation,
     gates,
     llms,
-    main,
     model_env,
-    models,
     pipeline,
     policy,
     redaction,
     runtime,
     state,
-    team,
     texts,
-    tools,
 )
+from incident_response_crew.envelope_support import http_tools as tools
 
 PACKAGE = "incident_response_crew"
 

@@ -1,23 +1,20 @@
 """The package under test: the only test module that names it (generated)."""
 
-from investment_due_diligence_panel import (
+from investment_due_diligence_panel import crew, main, models, team
+from investment_due_diligence_panel.envelope_support import (
     checks,
-    crew,
     delegation,
     gates,
     llms,
-    main,
     model_env,
-    models,
     pipeline,
     policy,
     redaction,
     runtime,
     state,
-    team,
     texts,
-    tools,
 )
+from investment_due_diligence_panel.envelope_support import http_tools as tools
 
 PACKAGE = "investment_due_diligence_panel"
 

@@ -1,23 +1,20 @@
 """The package under test: the only test module that names it (generated)."""
 
-from parallel_gates import (
+from parallel_gates import crew, main, models, team
+from parallel_gates.envelope_support import (
     checks,
-    crew,
     delegation,
     gates,
     llms,
-    main,
     model_env,
-    models,
     pipeline,
     policy,
     redaction,
     runtime,
     state,
-    team,
     texts,
-    tools,
 )
+from parallel_gates.envelope_support import http_tools as tools
 
 PACKAGE = "parallel_gates"
 

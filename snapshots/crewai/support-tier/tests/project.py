@@ -1,23 +1,20 @@
 """The package under test: the only test module that names it (generated)."""
 
-from support_tier import (
+from support_tier import crew, main, models, team
+from support_tier.envelope_support import (
     checks,
-    crew,
     delegation,
     gates,
     llms,
-    main,
     model_env,
-    models,
     pipeline,
     policy,
     redaction,
     runtime,
     state,
-    team,
     texts,
-    tools,
 )
+from support_tier.envelope_support import http_tools as tools
 
 PACKAGE = "support_tier"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
 
-from .delegation import TeamCrewBase
+from .envelope_support.delegation import TeamCrewBase
 
 
 @CrewBase
@@ -93,42 +93,42 @@ class ContentStudioCrew(TeamCrewBase):
             tools=self.tools_of("publisher"),
         )
 
-    # pipeline[0] research (agent researcher)
+    # pipeline[0] research
     @task
     def research(self) -> Task:
         return Task(config=self.tasks_config["research"])
 
-    # pipeline[1] keyword-brief (agent seo-strategist)
+    # pipeline[1] keyword-brief
     @task
     def keyword_brief(self) -> Task:
         return Task(config=self.tasks_config["keyword-brief"])
 
-    # pipeline[2] audience-questions (agent audience-analyst)
+    # pipeline[2] audience-questions
     @task
     def audience_questions(self) -> Task:
         return Task(config=self.tasks_config["audience-questions"])
 
-    # pipeline[3] draft-article (agent writer)
+    # pipeline[3] draft-article
     @task
     def draft_article(self) -> Task:
         return Task(config=self.tasks_config["draft-article"])
 
-    # pipeline[4] social-posts (agent social-writer)
+    # pipeline[4] social-posts
     @task
     def social_posts(self) -> Task:
         return Task(config=self.tasks_config["social-posts"])
 
-    # pipeline[5] newsletter (agent newsletter-writer)
+    # pipeline[5] newsletter
     @task
     def newsletter(self) -> Task:
         return Task(config=self.tasks_config["newsletter"])
 
-    # pipeline[6] final-edit (agent managing-editor)
+    # pipeline[6] final-edit
     @task
     def final_edit(self) -> Task:
         return Task(config=self.tasks_config["final-edit"])
 
-    # pipeline[7] publish-draft (agent publisher)
+    # pipeline[7] publish-draft
     @task
     def publish_draft(self) -> Task:
         return Task(config=self.tasks_config["publish-draft"])

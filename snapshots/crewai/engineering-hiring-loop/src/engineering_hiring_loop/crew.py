@@ -10,7 +10,7 @@ from __future__ import annotations
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
 
-from .delegation import TeamCrewBase
+from .envelope_support.delegation import TeamCrewBase
 
 
 @CrewBase
@@ -84,37 +84,37 @@ class EngineeringHiringLoopCrew(TeamCrewBase):
             tools=self.tools_of("offer-drafter"),
         )
 
-    # pipeline[0] source (agent sourcer)
+    # pipeline[0] source
     @task
     def source(self) -> Task:
         return Task(config=self.tasks_config["source"])
 
-    # pipeline[1] screen (agent screener)
+    # pipeline[1] screen
     @task
     def screen(self) -> Task:
         return Task(config=self.tasks_config["screen"])
 
-    # pipeline[2] outreach (agent outreach-writer)
+    # pipeline[2] outreach
     @task
     def outreach(self) -> Task:
         return Task(config=self.tasks_config["outreach"])
 
-    # pipeline[3] schedule-interviews (agent interview-coordinator)
+    # pipeline[3] schedule-interviews
     @task
     def schedule_interviews(self) -> Task:
         return Task(config=self.tasks_config["schedule-interviews"])
 
-    # pipeline[4] debrief (agent debrief-analyst)
+    # pipeline[4] debrief
     @task
     def debrief(self) -> Task:
         return Task(config=self.tasks_config["debrief"])
 
-    # pipeline[5] draft-offers (agent offer-drafter)
+    # pipeline[5] draft-offers
     @task
     def draft_offers(self) -> Task:
         return Task(config=self.tasks_config["draft-offers"])
 
-    # pipeline[6] loop-summary (agent recruiting-lead)
+    # pipeline[6] loop-summary
     @task
     def loop_summary(self) -> Task:
         return Task(config=self.tasks_config["loop-summary"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from crewai.flow import listen, router, start
 
-from .pipeline import PipelineFlow
+from .envelope_support.pipeline import PipelineFlow
 
 
 class EngineeringHiringLoopFlow(PipelineFlow):

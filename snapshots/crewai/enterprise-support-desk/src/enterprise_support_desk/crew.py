@@ -8,7 +8,7 @@ from __future__ import annotations
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
 
-from .delegation import TeamCrewBase
+from .envelope_support.delegation import TeamCrewBase
 
 
 @CrewBase

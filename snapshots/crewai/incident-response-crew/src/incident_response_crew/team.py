@@ -6,10 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .checks import InputSpec
-from .gates import GateSpec
-from .json_text import JsonArray, describe_json_text
-from .runtime import AgentSpec, StepSpec
+from .envelope_support.checks import InputSpec
+from .envelope_support.gates import GateSpec
+from .envelope_support.json_text import JsonArray, describe_json_text
+from .envelope_support.runtime import AgentSpec, StepSpec
 
 # name, slug, version
 NAME = "Incident Response Crew"

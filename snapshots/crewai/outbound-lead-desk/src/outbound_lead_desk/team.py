@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .checks import InputSpec
-from .gates import GateSpec
-from .runtime import AgentSpec, StepSpec
+from .envelope_support.checks import InputSpec
+from .envelope_support.gates import GateSpec
+from .envelope_support.runtime import AgentSpec, StepSpec
 
 # name, slug, version
 NAME = "Outbound Lead Desk"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
 
-from .delegation import TeamCrewBase
+from .envelope_support.delegation import TeamCrewBase
 
 
 @CrewBase
@@ -57,27 +57,27 @@ class ParallelGatesCrew(TeamCrewBase):
             tools=self.tools_of("onboarding-coordinator"),
         )
 
-    # pipeline[0] intake (agent procurement-lead)
+    # pipeline[0] intake
     @task
     def intake(self) -> Task:
         return Task(config=self.tasks_config["intake"])
 
-    # pipeline[1] contract-redlines (agent contract-analyst)
+    # pipeline[1] contract-redlines
     @task
     def contract_redlines(self) -> Task:
         return Task(config=self.tasks_config["contract-redlines"])
 
-    # pipeline[2] security-findings (agent security-analyst)
+    # pipeline[2] security-findings
     @task
     def security_findings(self) -> Task:
         return Task(config=self.tasks_config["security-findings"])
 
-    # pipeline[3] vendor-letter (agent procurement-lead)
+    # pipeline[3] vendor-letter
     @task
     def vendor_letter(self) -> Task:
         return Task(config=self.tasks_config["vendor-letter"])
 
-    # pipeline[4] onboarding-decision (agent onboarding-coordinator)
+    # pipeline[4] onboarding-decision
     @task
     def onboarding_decision(self) -> Task:
         return Task(config=self.tasks_config["onboarding-decision"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from crewai.flow import and_, listen, router, start
 
-from .pipeline import PipelineFlow
+from .envelope_support.pipeline import PipelineFlow
 
 
 class ParallelGatesFlow(PipelineFlow):

@@ -26,8 +26,9 @@ from typing import Any
 from dotenv import load_dotenv
 from pydantic import ValidationError
 
-from . import checks, crew, delegation, llms, models, redaction, runtime, state, team
-from .gates import (
+from . import crew, models, team
+from .envelope_support import checks, delegation, llms, redaction, runtime, state
+from .envelope_support.gates import (
     DecisionItem,
     DeferredReviewer,
     Reviewer,
@@ -35,7 +36,7 @@ from .gates import (
     apply_decisions,
     timed_out,
 )
-from .state import RunState, RunStore
+from .envelope_support.state import RunState, RunStore
 
 PIPELINE = team.MODE == "pipeline"
 STATE_DIR = ".envelope-runs"

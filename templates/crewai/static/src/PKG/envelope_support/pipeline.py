@@ -20,7 +20,8 @@ from crewai.flow import Flow
 from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel, Field
 
-from . import delegation, runtime, state, team
+from .. import team
+from . import delegation, runtime, state
 from .gates import (
     MAX_ROUNDS,
     DecisionItem,

@@ -34,7 +34,9 @@ from crewai.tasks.task_output import TaskOutput
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from . import llms, models, team, texts, tools
+from .. import models, team
+from . import http_tools as tools
+from . import llms, texts
 
 TEAM_TASK = "handle_request"
 """hierarchy: the @task method and config/tasks.yaml entry of the team's run."""

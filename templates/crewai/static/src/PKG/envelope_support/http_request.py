@@ -16,8 +16,8 @@ import yaml
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from ..policy import AccessPolicy, evaluate, expand, unparsable_url
-from ..redaction import redact
+from .policy import AccessPolicy, evaluate, expand, unparsable_url
+from .redaction import redact
 
 
 def load_policies(path: Path) -> dict[str, AccessPolicy]:
