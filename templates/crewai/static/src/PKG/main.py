@@ -513,7 +513,7 @@ def run_with_trigger() -> None:
 def _crew_command(
     prog: str,
     description: str,
-    positionals: Sequence[tuple[str, type, str]],
+    positionals: Sequence[tuple[str, Callable[[str], Any], str]],
     action: Callable[[Crew, argparse.Namespace, dict[str, Any]], object],
 ) -> int:
     """Check env and inputs as a run does, build the team's crew, then `action` on it."""
