@@ -124,10 +124,13 @@ describe("CrewAI mapping", () => {
     // A required input whose flag is no plain shell word goes in --inputs, named below the command.
     expect(readme).toContain("uv run test_team --ticket-text VALUE --inputs @inputs.json\n");
     expect(readme).toContain("the required inputs that have no flag here:\n`Max Items`.\n");
-    expect(readme).toContain("(`crewai run` starts it without arguments, so it stops at the\nrequired inputs");
+    // `crewai run` passes no arguments: inputs.json, INPUT_<NAME> or the terminal.
+    expect(readme).toContain("Without `--inputs`, the runner reads `inputs.json` (a JSON object) in the folder it runs in,");
+    expect(readme).toContain("| `crewai run` | `uv run run_crew`: a run, as above |");
     const plain = exportOf(team({ inputs: { ticket_text: { type: "string", required: true }, limit: { type: "number", required: true, default: 3 } } })).text("README.md");
     expect(plain).toContain("uv run test_team --ticket-text VALUE --limit VALUE\n");
-    expect(plain).not.toContain("inputs.json");
+    expect(plain).not.toContain("--inputs @inputs.json");
+    expect(plain).not.toContain("the required inputs that have no flag here");
     expect(readme).toContain("| `--ticket-text` | string | yes |");
     expect(readme).toContain("| `--Max Items` | number | yes |");
   });

@@ -2,7 +2,7 @@
 
 One @task per pipeline step (config/tasks.yaml). flow.py runs each step as a one-task
 crew, the answers it waits for as the task's context; @crew is every step in one
-sequential crew (crewai train, test, replay).
+sequential crew, the gates as CrewAI's human_input (flow.py runs them as defined).
 """
 
 from __future__ import annotations

@@ -250,12 +250,64 @@ def add_input_flags(parser: argparse.ArgumentParser, inputs: Mapping[str, InputS
         )
 
 
-def collect_inputs(args: argparse.Namespace, inputs: Mapping[str, InputSpec]) -> dict[str, Any]:
-    """The run's inputs: `--inputs`, then the flags over it, checked; raise InputError
-    with every problem (bad flags and the rest together)."""
+def input_env_name(key: str) -> str:
+    """The environment variable that sets an input: INPUT_ + the key upper-cased, every
+    character other than A-Z, 0-9 and _ as _ (`ticket-id` -> INPUT_TICKET_ID)."""
+    return "INPUT_" + "".join(
+        c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in key.upper()
+    )
+
+
+def env_inputs(inputs: Mapping[str, InputSpec], environ: Mapping[str, str]) -> dict[str, str]:
+    """Inputs set in the environment, raw; a name two keys share sets the first one only."""
+    found: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in inputs:
+        variable = input_env_name(name)
+        if variable in taken:
+            continue
+        taken.add(variable)
+        if environ.get(variable):
+            found[name] = environ[variable]
+    return found
+
+
+Ask = Callable[[str, InputSpec], str | None]
+"""Asks for one missing required input at a terminal; None when nothing was given."""
+
+
+def collect_inputs(
+    args: argparse.Namespace,
+    inputs: Mapping[str, InputSpec],
+    *,
+    inputs_file: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    base: Mapping[str, Any] | None = None,
+    ask: Ask | None = None,
+) -> dict[str, Any]:
+    """The run's inputs, checked; raise InputError with every problem (bad flags and the
+    rest together). From lowest to highest: `inputs_file` (when it exists and --inputs is
+    not given), INPUT_<NAME> variables of `environ`, `base`, `--inputs`, the flags; then
+    `ask` for each required input still missing."""
     supplied: dict[str, Any] = {}
     problems: list[str] = []
     bad_flags: list[str] = []
+    if not args.inputs and inputs_file is not None and os.path.isfile(inputs_file):
+        try:
+            supplied.update(parse_inputs_json("@" + inputs_file))
+        except InputError as error:
+            problems += [f"{inputs_file}: {problem}" for problem in error.problems]
+
+    def coerce(name: str, raw: str, source: str) -> None:
+        try:
+            supplied[name] = coerce_flag(inputs[name].type, raw)
+        except ValueError as error:
+            problems.append(f"{source}: {error}")
+            bad_flags.append(name)
+
+    for name, raw in env_inputs(inputs, environ or {}).items():
+        coerce(name, raw, input_env_name(name))
+    supplied.update(base or {})
     if args.inputs:
         try:
             supplied.update(parse_inputs_json(args.inputs))
@@ -263,13 +315,16 @@ def collect_inputs(args: argparse.Namespace, inputs: Mapping[str, InputSpec]) ->
             problems += error.problems
     for name, spec in inputs.items():
         raw = getattr(args, f"input_{name}", None)
-        if raw is None:
+        if raw is not None:
+            coerce(name, raw, str(spec.flag))
+    for name, spec in inputs.items() if ask is not None else ():
+        if not spec.required or spec.default is not NO_DEFAULT or name in bad_flags:
             continue
-        try:
-            supplied[name] = coerce_flag(spec.type, raw)
-        except ValueError as error:
-            problems.append(f"{spec.flag}: {error}")
-            bad_flags.append(name)
+        if supplied.get(name) is not None:
+            continue
+        answer = ask(name, spec)
+        if answer:
+            coerce(name, answer, f"input {name!r}")
     try:
         resolved = resolve_inputs(inputs, supplied, bad_flags)
     except InputError as error:
