@@ -37,7 +37,7 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/agents/*/title", status: "carried", detail: "CrewAI goal" },
   { pattern: "/agents/*/role", status: "carried", detail: "CrewAI goal" },
   { pattern: "/agents/*/capabilities", status: "carried", detail: "CrewAI goal" },
-  { pattern: "/agents/*/prompt", status: "carried", detail: "prompts/<key>.txt, delivered to the model verbatim after {{NAME}} substitution" },
+  { pattern: "/agents/*/prompt", status: "carried", detail: "the backstory in config/agents.yaml, delivered to the model verbatim after {{NAME}} substitution" },
   {
     pattern: "/agents/*/model",
     resolve: (v) => {

@@ -10,20 +10,24 @@ import { policyVectors } from "../python-common/policy-vectors.js";
 import { CREWAI_FIELD_RULES } from "./field-rules.js";
 import { buildView, type CrewaiView } from "./view.js";
 
+const PIPELINE_ONLY = new Set(["src/PKG/envelope_support/flow_runner.py", "src/PKG/envelope_support/pipeline.py", "src/PKG/envelope_support/state.py", "src/PKG/gates.py"]);
+
 /** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {
   if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
   if (path === "tests/test_gates.py") return view.hasGates;
   if (path === "tests/test_hierarchy.py") return view.mode === "hierarchy";
   if (path === "src/PKG/envelope_support/json_text.py") return view.jsonTextTypes.length > 0;
+  // The Flow's runner, its steps and gates, and its run state: pipeline teams only.
+  if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
   return true;
 }
 
 /**
  * Where a static file goes in the project. The generic support code lives in one
  * sub-package, `<package>/envelope_support/`: the modules python-common shares with
- * LangGraph (written for `src/PKG/`) move there too; `main.py` (the console scripts' entry,
- * CrewAI's place for it) and `tools/` (the developer's own tools) stay at the top.
+ * LangGraph (written for `src/PKG/`) move there too; `main.py` (the console scripts, where
+ * CrewAI puts them) and `tools/` (the developer's own tools) stay at the top.
  */
 function staticPath(path: string, pkg: string): string {
   if (/^src\/PKG\/[^/]+\.py$/.test(path) && path !== "src/PKG/main.py") return path.replace(/^src\/PKG\//, `${pkg}/envelope_support/`);

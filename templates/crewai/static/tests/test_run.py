@@ -15,7 +15,20 @@ import httpx
 import pytest
 from fake_llm import FakeModels, act
 from input_cases import invalid_cases
-from project import PACKAGE, checks, crew, delegation, llms, main, models, runtime, team, tools
+from project import (
+    PACKAGE,
+    checks,
+    crew,
+    delegation,
+    llms,
+    main,
+    models,
+    runner,
+    runtime,
+    team,
+    texts,
+    tools,
+)
 
 EXPECTED_OK = runtime.EXIT_PENDING if team.GATES else runtime.EXIT_OK
 """Exit code of a run without a reviewer at the terminal: gates make it wait."""
@@ -278,7 +291,9 @@ def test_run_with_trigger_takes_the_inputs_as_a_json_payload(
     assert "Run inputs (JSON)" in fake_models.calls[0].content("user")
 
 
-def test_the_crew_class_has_one_agent_method_per_definition_agent() -> None:
+def test_the_crew_class_has_one_agent_method_per_definition_agent(
+    team_env: dict[str, str], fake_models: fake_llm.FakeModels
+) -> None:
     crews = crew.TeamCrew()
     for agent_key, spec in team.AGENTS.items():
         assert callable(getattr(crews, spec.method)), agent_key
@@ -353,3 +368,30 @@ def test_without_knowledge_files_a_crew_has_no_knowledge(
     monkeypatch.chdir(tmp_path)
 
     assert not crew.TeamCrew(helpers.valid_inputs()).crew().knowledge_sources
+
+
+def test_kickoff_inputs_other_than_the_crews_are_refused(
+    team_env: dict[str, str], fake_models: fake_llm.FakeModels
+) -> None:
+    inputs = helpers.valid_inputs()
+    team_crew = crew.TeamCrew(inputs).crew()
+    given = team_crew.before_kickoff_callbacks[-1]
+
+    assert given(dict(inputs)) == texts.crewai_inputs(team_crew, inputs)
+    if team.INPUTS:
+        key = next(iter(team.INPUTS))
+        with pytest.raises(ValueError, match="TeamCrew\\(inputs\\)"):
+            given({**inputs, key: "another value"})
+
+
+def test_an_llm_in_agents_yaml_replaces_the_definitions_provider_keys(
+    team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    own = {*team.SECRETS, *team.VARIABLES}
+    for name in {n for n in team_env if n.endswith("_API_KEY") and n not in own}:
+        monkeypatch.delenv(name)
+    monkeypatch.setattr(delegation, "configured_llms", lambda: set(team.AGENTS))
+
+    missing = runner._missing_env(None)
+
+    assert not [label for label in missing if "_API_KEY" in label], missing

@@ -13,11 +13,13 @@ from .envelope_support.delegation import TeamCrewBase
 
 @CrewBase
 class IncidentResponseCrewCrew(TeamCrewBase):
-    """The agents. To add a tool, append it to `tools=[...]`; `llm:` or `tools:` in
-    config/agents.yaml are honoured too. delegation.TeamCrewBase builds the crews."""
+    """The agents. Add a tool as `tools=[*self.tools_of("<key>"), MyTool()]`; `llm:` and
+    `tools:` in config/agents.yaml are honoured too. delegation.TeamCrewBase builds the
+    crews from team.AGENTS: an @agent added here joins no crew until you put it in one."""
 
-    # CrewAI memory for the team's crews: True needs an embedder (OpenAI's by default).
+    # CrewAI memory for the team's crews; it and knowledge/ use `embedder` (None: OpenAI's).
     memory = False
+    embedder = None
 
     # agents[0] incident-commander: the first root, the crew's manager
     @agent

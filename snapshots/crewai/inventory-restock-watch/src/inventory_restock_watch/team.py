@@ -7,7 +7,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .envelope_support.checks import InputSpec
-from .envelope_support.gates import GateSpec
 from .envelope_support.json_text import JsonArray, describe_json_text
 from .envelope_support.runtime import AgentSpec, StepSpec
 
@@ -62,7 +61,7 @@ PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None
 
 # gates: none
-GATES: dict[str, GateSpec] = {}
+GATES: dict[str, object] = {}
 RECORD_MODELS: dict[str, type[BaseModel]] = {}
 
 # timeout.runMs, timeout.agentMs (not set: the defaults)

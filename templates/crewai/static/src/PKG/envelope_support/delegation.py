@@ -15,8 +15,10 @@ hierarchy mode (`team.MODE == "hierarchy"`, agents[].reportsToKey):
   agent as the manager; the sub-team's mid-level managers get the same tool, to any depth.
 - A first root that manages nobody (a one-agent team) runs the task itself.
 
-pipeline mode (`team.MODE == "pipeline"`): pipeline.py asks for one single-task crew per
-step (`step_crew`) and one-off tasks for gates (`agent_crew`), each with fresh agents.
+pipeline mode (`team.MODE == "pipeline"`): each step is an @task of crew.py (`step_task`);
+pipeline.py runs it as a one-task crew (`step_crew`), the answers it waits for as its
+context, and gates' escalations as one-off tasks (`agent_crew`), each with fresh agents.
+`steps_crew` is every step in one sequential crew (the pipeline's @crew).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
 from crewai import Agent, Crew, CrewOutput, Process, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
 from crewai.knowledge.source.base_knowledge_source import BaseKnowledgeSource
@@ -49,7 +52,8 @@ _KNOWLEDGE_KINDS = {".txt": "text", ".md": "text", ".csv": "csv", ".json": "json
 
 _LIVE: list[TeamCrewBase] = []
 """Every crew object stays alive: CrewAI memoizes @agent and @task results by id(self),
-so a collected object's id must never be reused within a process."""
+so a collected object's id must never be reused within a process. (A process that runs
+the team many times, such as a server, keeps them all: a few kB per step.)"""
 
 
 def kickoff(crew: Crew) -> CrewOutput:
@@ -74,12 +78,25 @@ def knowledge_sources() -> list[BaseKnowledgeSource]:
         "pdf": PDFKnowledgeSource,
     }
     names: dict[str, list[str]] = {}
-    files = sorted(KNOWLEDGE.iterdir()) if KNOWLEDGE.is_dir() else []
-    for path in files:
-        kind = _KNOWLEDGE_KINDS.get(path.suffix.lower())
-        if path.is_file() and kind is not None and path.name != "README.md":
-            names.setdefault(kind, []).append(path.name)
+    for path in knowledge_files():
+        names.setdefault(_KNOWLEDGE_KINDS[path.suffix.lower()], []).append(path.name)
     return [kinds[kind](file_paths=paths) for kind, paths in names.items()]
+
+
+def knowledge_files() -> list[Path]:
+    """The files of knowledge/ that are knowledge (its README.md aside)."""
+    files = sorted(KNOWLEDGE.iterdir()) if KNOWLEDGE.is_dir() else []
+    return [
+        path
+        for path in files
+        if path.is_file() and path.suffix.lower() in _KNOWLEDGE_KINDS and path.name != "README.md"
+    ]
+
+
+def configured_llms() -> set[str]:
+    """Agents whose config/agents.yaml entry sets `llm:` (it replaces models.MODELS)."""
+    config = yaml.safe_load((Path(__file__).parent.parent / "config" / "agents.yaml").read_text())
+    return {key for key, spec in team.AGENTS.items() if (config.get(spec.method) or {}).get("llm")}
 
 
 # --- the hierarchy (agents[].reportsToKey) --------------------------------
@@ -154,12 +171,16 @@ class TeamCrewBase:
     agents: list[BaseAgent]
     tasks: list[Task]
     crew: Callable[[], Crew]
-    """hierarchy mode: the generated @crew method (returns team_crew())."""
+    """The generated @crew method: team_crew() (hierarchy), steps_crew() (pipeline)."""
     # CrewAI's defaults, read by @CrewBase; each becomes the loaded YAML (a dict).
     agents_config: Any = "config/agents.yaml"
     tasks_config: Any = "config/tasks.yaml"
     memory: bool = False
-    """CrewAI memory for every crew of the team (`Crew(memory=...)`); crew.py may set it."""
+    """CrewAI memory for every crew of the team (`Crew(memory=...)`); crew.py may set it.
+    (A Flow, flow.py, has CrewAI's own flow memory besides, as every CrewAI Flow.)"""
+    embedder: dict[str, Any] | None = None
+    """The embedder of the crews' memory and knowledge (`Crew(embedder=...)`); None: CrewAI's
+    default, OpenAI's."""
 
     def __init__(
         self,
@@ -184,7 +205,7 @@ class TeamCrewBase:
     def llm_of(self, agent_key: str) -> Any:
         """The agent's model: `llm:` in its config/agents.yaml entry, else models.MODELS."""
         configured = self.agents_config[team.AGENTS[agent_key].method].get("llm")
-        return configured if configured is not None else models.llm_for(agent_key)
+        return configured if configured else models.llm_for(agent_key)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, its sub-team.
@@ -230,13 +251,10 @@ class TeamCrewBase:
         """The crew of one run; the generated @crew method returns it."""
         if self.managing is None:
             worker = self._agent(roots()[0])
-            return Crew(
+            return self._crew(
                 agents=[worker],
                 tasks=self.tasks,
                 process=Process.sequential,
-                memory=self.memory,
-                knowledge_sources=knowledge_sources() or None,
-                verbose=self.verbose,
             )
         return self._hierarchical_crew(self.managing, self.tasks)
 
@@ -244,14 +262,11 @@ class TeamCrewBase:
         workers: list[BaseAgent] = [self._agent(key) for key in workers_of(manager_key)]
         if has_requests_delegate(manager_key):
             workers.append(self._requests_delegate(manager_key))
-        return Crew(
+        return self._crew(
             agents=workers,
             tasks=tasks,
             process=Process.hierarchical,
             manager_agent=self._agent(manager_key),
-            memory=self.memory,
-            knowledge_sources=knowledge_sources() or None,
-            verbose=self.verbose,
         )
 
     def _requests_delegate(self, manager_key: str) -> Agent:
@@ -263,7 +278,7 @@ class TeamCrewBase:
                 f"You make outbound HTTP requests on behalf of {role}, within {role}'s "
                 "access policy. You do nothing else."
             ),
-            llm=models.llm_for(manager_key),
+            llm=self.llm_of(manager_key),
             tools=[tools.http_tool(manager_key)],
             max_execution_time=llms.execution_limit_s(models.MODELS[manager_key]),
             verbose=self.verbose,
@@ -314,17 +329,18 @@ class TeamCrewBase:
         CrewAI context (`Task.context`, each a finished task)."""
         steps = self._fresh()
         work = steps.step_task(step_key)
+        if answers:
+            # CrewAI's context joins the answers without saying whose each one is.
+            whose = ", ".join(f"step {dep} ({team.PIPELINE[dep].label})" for dep in answers)
+            work.description = f"{work.description}\n\nThe context is the answer of {whose}."
         if received:
             work.description = f"{work.description}\n\n{received}"
         work.context = [steps._finished(dep, text) for dep, text in answers.items()]
         worker = steps._agent(team.PIPELINE[step_key].agent_key)
-        return Crew(
+        return self._crew(
             agents=[worker],
             tasks=[work],
             process=Process.sequential,
-            memory=self.memory,
-            knowledge_sources=knowledge_sources() or None,
-            verbose=self.verbose,
         )
 
     def steps_crew(self) -> Crew:
@@ -332,17 +348,17 @@ class TeamCrewBase:
         depends on. A gate becomes CrewAI's own `human_input` on the step it reviews (free
         feedback at the terminal, not per record): flow.py runs the team with its gates."""
         tasks = [self.step_task(key) for key in team.PIPELINE]
+        inputs = json.dumps(self.inputs, indent=2, ensure_ascii=False)
         for work, (key, spec) in zip(tasks, team.PIPELINE.items(), strict=True):
             work.context = [self.step_task(dep) for dep in spec.depends_on]
+            if not spec.depends_on:
+                work.description = f"{work.description}\n\nRun inputs (JSON):\n{inputs}"
             work.human_input = any(gate.after_step == key for gate in team.GATES.values())
         agents = {id(work.agent): work.agent for work in tasks if work.agent is not None}
-        return Crew(
+        return self._crew(
             agents=list(agents.values()),
             tasks=tasks,
             process=Process.sequential,
-            memory=self.memory,
-            knowledge_sources=knowledge_sources() or None,
-            verbose=self.verbose,
         )
 
     def _finished(self, step_key: str, text: str) -> Task:
@@ -370,16 +386,46 @@ class TeamCrewBase:
             agent=worker,
             output_pydantic=output_model,
         )
-        return Crew(
+        return self._crew(
             agents=[worker],
             tasks=[work],
             process=Process.sequential,
-            memory=self.memory,
-            knowledge_sources=knowledge_sources() or None,
-            verbose=self.verbose,
         )
 
     # helpers -------------------------------------------------------------
+
+    def _crew(self, **options: Any) -> Crew:
+        """A crew of the team, with the class's memory and embedder and knowledge/ files."""
+        team_crew = Crew(
+            **options,
+            memory=self.memory,
+            embedder=self.embedder,
+            knowledge_sources=knowledge_sources() or None,
+            verbose=self.verbose,
+        )
+        team_crew.before_kickoff_callbacks.append(self._kickoff_inputs(team_crew))
+        return team_crew
+
+    def _kickoff_inputs(self, team_crew: Crew) -> Callable[[dict[str, Any] | None], dict[str, Any]]:
+        """`kickoff(inputs=...)`: this object filled in its texts when it was built, so CrewAI
+        gets `texts.crewai_inputs`, which leave them as written. A run input other than this
+        object's would be silently ignored: it is refused."""
+
+        def given(inputs: dict[str, Any] | None) -> dict[str, Any]:
+            inputs = dict(inputs or {})
+            other = sorted(
+                key
+                for key, value in inputs.items()
+                if key in team.INPUTS and value != "{" + key + "}" and self.inputs.get(key) != value
+            )
+            if other:
+                raise ValueError(
+                    f"inputs {other} differ from the crew's: give a run's inputs to the crew "
+                    "class, TeamCrew(inputs).crew().kickoff(), which fills in its texts"
+                )
+            return texts.crewai_inputs(team_crew, inputs)
+
+        return given
 
     def _agent(self, agent_key: str) -> Agent:
         """The agent from its @agent method (memoized per crew object), prepared once."""

@@ -10,11 +10,13 @@ CrewAI itself rewrites some `{word}` sequences; each is neutralised where it hap
   goals, backstories and task text for every key of the inputs, and fails on a word it
   has no value for: `crewai_inputs` gives it the word itself as the value of every word
   our texts hold (an input that shares such a name is kept out of CrewAI's inputs).
-- The executor fills `{goal}`, `{role}`, `{backstory}`, then `{input}`, `{tool_names}`,
-  `{tools}` one after another, so each rewrites the text inserted before it (a backstory
-  saying `{tools}`, a step's input quoting `{input}`). `VerbatimExecutor` fills them in
-  one pass over CrewAI's own template. Tool results and model answers never go through
-  either.
+- The agent's prompt is built by filling `{goal}`, `{role}`, `{backstory}` one after
+  another (crewai.utilities.prompts), and its executor then fills `{input}`,
+  `{tool_names}`, `{tools}` the same way, so each rewrites the text inserted before it (a
+  goal saying `{role}`, a backstory saying `{tools}`, a step's input quoting `{input}`).
+  `VerbatimExecutor` (Agent's `executor_class`) fills all six in one pass over CrewAI's
+  own template. Tool results and model answers never go through either. `Agent.kickoff()`
+  outside a crew builds CrewAI's own executor: it does not get this.
 """
 
 from __future__ import annotations
@@ -134,6 +136,6 @@ class VerbatimExecutor(AgentExecutor):
         return None
 
 
-# CrewAI builds a Flow's definition from the methods of the class itself, not its bases:
-# the executor's own steps are those of AgentExecutor.
+# CrewAI builds a Flow's definition from the methods of the class itself, not its bases
+# (flow.dsl._iter_flow_methods reads cls.__dict__): the executor's steps are AgentExecutor's.
 VerbatimExecutor._flow_definition = AgentExecutor.flow_definition()
