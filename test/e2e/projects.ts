@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { exportFile, validDefinitions } from "../helpers/export.js";
 import { e2eGate, ensureEnv, installProject, type PythonEnv } from "./python-env.js";
+import { supportSuite } from "./support-suite.js";
 
 export function runPython(env: PythonEnv, cwd: string, args: string[], extraEnv: Record<string, string> = {}): { code: number; output: string } {
   const r = spawnSync(env.python, args, {
@@ -32,11 +33,19 @@ export function describeProjectsOnFramework(target: string, title: string): void
 
     it.each(validDefinitions())("$name: installs, lints clean, and its tests pass", async ({ name, path }) => {
       const dir = join(work, name);
-      await writeDirectory(exportFile(path, target), dir);
+      const files = exportFile(path, target);
+      await writeDirectory(files, dir);
       installProject(env, dir);
       for (const args of [["-m", "ruff", "check", "--no-cache", "."], ["-m", "ruff", "format", "--check", "--no-cache", "."], ["-m", "pytest", "-q", "-p", "no:cacheprovider"]]) {
         const r = runPython(env, dir, args);
         expect(r.code, `${name}: python ${args.join(" ")}\n${r.output}`).toBe(0);
+        expect(r.output, `${name}: the export's own tests skip nothing`).not.toMatch(/\d+ skipped/);
+      }
+      const pkg = files.paths().map((p) => /^src\/([^/]+)\/__init__\.py$/.exec(p)?.[1]).find(Boolean)!;
+      const support = supportSuite(target, pkg);
+      if (support) {
+        const r = runPython(env, dir, support.args, support.env);
+        expect(r.code, `${name}: the support code's tests, python ${support.args.join(" ")}\n${r.output}`).toBe(0);
       }
     }, 600_000);
   });

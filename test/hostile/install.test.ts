@@ -14,6 +14,7 @@ import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { DEPENDENCY_DISTRIBUTIONS } from "../../src/model/reserved-words.js";
 import { TARGETS, targetNames } from "../../src/targets/index.js";
 import { cacheRoot, e2eGate, ensureEnv, installProject, UV_VERSION, type PythonEnv } from "../e2e/python-env.js";
+import { supportSuite } from "../e2e/support-suite.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DIR = join(ROOT, "test/fixtures/hostile/installed");
@@ -22,11 +23,11 @@ const installed = readdirSync(DIR)
   .sort()
   .map((f) => ({ name: f.replace(/\.envelope\.json$/, ""), path: join(DIR, f) }));
 
-function run(env: PythonEnv, cwd: string, args: string[]): { code: number; output: string } {
+function run(env: PythonEnv, cwd: string, args: string[], extraEnv: Record<string, string> = {}): { code: number; output: string } {
   const r = spawnSync(env.python, args, {
     cwd,
     encoding: "utf8",
-    env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: process.env.HOME, CI: "true", NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1" },
+    env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: process.env.HOME, CI: "true", NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1", ...extraEnv },
     timeout: 300_000,
   });
   return { code: r.status ?? -1, output: `${r.stdout}\n${r.stderr}` };
@@ -63,6 +64,11 @@ describe.runIf(gate.run).each(targetNames())("hostile projects on the real frame
       ]) {
         const r = run(env, dir, args);
         expect(r.code, `${target}/${name}: python ${args.join(" ")}\n${r.output.slice(-6000)}`).toBe(0);
+      }
+      const support = supportSuite(target, pkg);
+      if (support) {
+        const r = run(env, dir, support.args, support.env);
+        expect(r.code, `${target}/${name}: the support code's tests\n${r.output.slice(-6000)}`).toBe(0);
       }
     } finally {
       const uv = join(cacheRoot(), `uv-${UV_VERSION}`, "bin", "uv");

@@ -6,7 +6,6 @@ import { lossReportMarkdown } from "../../export/loss-markdown.js";
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
-import { policyVectors } from "../python-common/policy-vectors.js";
 import { CREWAI_FIELD_RULES } from "./field-rules.js";
 import { buildView, type CrewaiView } from "./view.js";
 
@@ -14,9 +13,9 @@ const PIPELINE_ONLY = new Set(["src/PKG/envelope_support/flow_runner.py", "src/P
 
 /** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {
-  if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
-  if (path === "tests/test_gates.py") return view.hasGates;
-  if (path === "tests/test_hierarchy.py") return view.mode === "hierarchy";
+  // An export's tests are about its team (tests/test_team.py); python-common's shared test
+  // modules are for LangGraph's exports and for test/crewai-support/, the support code's own.
+  if (path.startsWith("tests/")) return path === "tests/conftest.py";
   if (path === "src/PKG/envelope_support/json_text.py") return view.jsonTextTypes.length > 0;
   // The Flow's runner, its steps and gates, and its run state: pipeline teams only.
   if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
@@ -63,9 +62,8 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   python(`${pkg}/models.py`, "src/models.py.hbs");
   python(`${pkg}/crew.py`, "src/crew.py.hbs");
   if (view.mode === "pipeline") python(`${pkg}/flow.py`, "src/flow.py.hbs");
-  python("tests/project.py", "tests/project.py.hbs");
+  python("tests/test_team.py", "tests/test_team.py.hbs");
   // The access-policy vectors shared with every target and the TypeScript side (spec/).
-  files.add("tests/policy_vectors.json", policyVectors(), 0o644, true);
   return files;
 }
 

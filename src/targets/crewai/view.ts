@@ -100,6 +100,8 @@ export interface CrewaiView extends ModelEnvView {
   needsRecordAction: boolean;
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
+  /** tests/test_team.py: what the definition says each built object must hold. */
+  teamTests: { httpAgents: string[]; subTeamAgents: string[]; requiredInputs: string[] };
   /** envelope-export's version: envelope_support/__init__.py's __version__. */
   generatorVersion: string;
   /** team.py's StepSpec names each step's @task method in crew.py. */
@@ -272,6 +274,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     agentIdents: Object.fromEntries(agents.map((a) => [a.key, a.ident])),
     stepIdents: Object.fromEntries(steps.map((s) => [s.key, s.ident])),
     stepMethods: true,
+    teamTests: teamTestsOf(model, agents),
     generatorVersion: VERSION,
     outputs,
     outputsAliased: outputs.some((o) => o.aliased),
@@ -370,3 +373,17 @@ function makeRolesUnique(agents: AgentView[]): void {
   }
 }
 
+
+/** The agents whose tools the team's own tests check (delegation.py's rules, from the model). */
+function teamTestsOf(model: TeamModel, agents: AgentView[]): CrewaiView["teamTests"] {
+  const hierarchy = model.execution.mode === "hierarchy";
+  const entry = hierarchy && model.execution.mode === "hierarchy" ? model.execution.entryAgent : undefined;
+  const others = model.execution.mode === "hierarchy" ? model.execution.otherRoots : [];
+  const manages = (a: AgentView) => a.key === entry && (a.children.length > 0 || others.length > 0);
+  return {
+    // The crew's manager holds no tool (CrewAI's rule): its requests go through a worker.
+    httpAgents: agents.filter((a) => a.hasEgress && !manages(a)).map((a) => a.key),
+    subTeamAgents: hierarchy ? agents.filter((a) => a.key !== entry && a.children.length > 0).map((a) => a.key) : [],
+    requiredInputs: model.inputs.filter((i) => i.required && !i.hasDefault).map((i) => i.key),
+  };
+}

@@ -113,8 +113,10 @@ def _system_prompt_of(call: Call) -> str:
     return call.content("system")
 
 
-def test_agents_yaml_holds_the_definition_prompts_byte_for_byte() -> None:
-    config = crew.TeamCrew().agents_config
+def test_agents_yaml_holds_the_definition_prompts_byte_for_byte(
+    team_env: dict[str, str], fake_models: FakeModels
+) -> None:
+    config = helpers.agents_config()
     for agent_key, prompt in _definition_prompts().items():
         assert config[team.AGENTS[agent_key].method]["backstory"] == prompt, agent_key
 
@@ -136,7 +138,7 @@ def test_every_agent_receives_its_prompt_with_values_filled_in(
     for name, text in as_text.items():
         values.setdefault(texts.reference_name(name), text)
     values.update({n: team_env[n] for n in [*team.SECRETS, *team.VARIABLES] if n in team_env})
-    config = crew.TeamCrew().agents_config
+    config = helpers.agents_config()
     goals = {key: config[spec.method]["goal"] for key, spec in team.AGENTS.items()}
     for agent_key, prompt in _definition_prompts().items():
         expected = re.sub(
@@ -231,7 +233,9 @@ def test_text_that_comes_back_from_a_model_stays_data(
     assert any(f": {quoted}" in text for text in later), "no answer reached another call"
 
 
-def test_crewai_inputs_leave_every_text_as_it_is() -> None:
+def test_crewai_inputs_leave_every_text_as_it_is(
+    team_env: dict[str, str], fake_models: FakeModels
+) -> None:
     inputs = helpers.valid_inputs()
     crews = crew.TeamCrew(inputs)
     agent_key = next(iter(team.AGENTS))
@@ -250,7 +254,7 @@ def test_crewai_inputs_leave_every_text_as_it_is() -> None:
 
 
 def test_two_runs_in_one_process_never_see_each_others_values(
-    monkeypatch: pytest.MonkeyPatch,
+    team_env: dict[str, str], fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     render_agent = texts.render_agent
 

@@ -13,7 +13,7 @@ from fake_llm import FakeModels
 from project import crew, delegation, policy, team, tools
 
 VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parent / "policy_vectors.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[2] / "spec" / "access-policy-vectors.json").read_text(encoding="utf-8")
 )
 
 

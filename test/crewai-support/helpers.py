@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from fake_llm import Call, FakeModels, act, delegate, final
-from project import PACKAGE, checks, crew, delegation, llms, models, policy, team, tools
+from project import PACKAGE, checks, delegation, llms, models, policy, team, tools
 
 SUB_TEAM_TOOL = delegation.SUB_TEAM_TOOL
 
@@ -40,9 +41,16 @@ def definition() -> dict[str, Any]:
 # --- environment and inputs -------------------------------------------------------
 
 
+def agents_config() -> dict[str, Any]:
+    """config/agents.yaml as loaded, without building the crew (which builds the models of
+    the agents tasks.yaml names)."""
+    text = files(PACKAGE).joinpath("config", "agents.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)  # type: ignore[no-any-return]
+
+
 def roles() -> dict[str, str]:
     """Agent key -> CrewAI role, as config/agents.yaml defines it."""
-    config = crew.TeamCrew().agents_config
+    config = agents_config()
     return {key: str(config[spec.method]["role"]) for key, spec in team.AGENTS.items()}
 
 

@@ -1,0 +1,131 @@
+"""The team's own tests, generated from its definition (envelope.json).
+
+They build the team's CrewAI objects offline, and no model is called: its agents and their
+tools, its steps and the answers each waits for, the records its gates review,
+and the checks of its inputs. envelope-export tests the support code (envelope_support/)
+itself. Run them with `uv run pytest`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from crewai import BaseLLM
+
+from engineering_hiring_loop import crew, models, team
+from engineering_hiring_loop.envelope_support import checks, runner
+
+# agents[]: key -> CrewAI role (config/agents.yaml)
+ROLES: dict[str, str] = {
+    # agents[0] recruiting-lead
+    "recruiting-lead": "Rhea",
+    # agents[1] sourcer
+    "sourcer": "Sam",
+    # agents[2] screener
+    "screener": "Selin",
+    # agents[3] outreach-writer
+    "outreach-writer": "Omar",
+    # agents[4] interview-coordinator
+    "interview-coordinator": "Iris",
+    # agents[5] debrief-analyst
+    "debrief-analyst": "Dana",
+    # agents[6] offer-drafter
+    "offer-drafter": "Otto",
+}
+
+# agents[].accessPolicy / allowedHosts: who holds the http_request tool (a crew's manager
+# holds no tool: a worker makes its requests)
+HTTP_AGENTS: tuple[str, ...] = ("sourcer", "interview-coordinator", "offer-drafter")
+
+# agents[].reportsToKey: who runs a sub-team of their own (the delegate_to_team tool)
+SUB_TEAM_AGENTS: tuple[str, ...] = ()
+
+# inputs: the required ones without a default
+REQUIRED_INPUTS: tuple[str, ...] = ("job_id", "role_title", "must_haves")
+
+# pipeline[]: step -> its agent, and the steps whose answers it waits for
+STEPS: dict[str, tuple[str, tuple[str, ...]]] = {
+    # pipeline[0] source
+    "source": ("sourcer", ()),
+    # pipeline[1] screen
+    "screen": ("screener", ("source",)),
+    # pipeline[2] outreach
+    "outreach": ("outreach-writer", ("screen",)),
+    # pipeline[3] schedule-interviews
+    "schedule-interviews": ("interview-coordinator", ("outreach",)),
+    # pipeline[4] debrief
+    "debrief": ("debrief-analyst", ("schedule-interviews",)),
+    # pipeline[5] draft-offers
+    "draft-offers": ("offer-drafter", ("debrief",)),
+    # pipeline[6] loop-summary
+    "loop-summary": ("recruiting-lead", ("draft-offers",)),
+}
+
+# gates[]: the step whose records each gate reviews, and the fields a reviewer sees
+GATES: dict[str, tuple[str, tuple[str, ...]]] = {
+    # gates[0] shortlist-review
+    "shortlist-review": ("screen", ("candidate_id", "name", "overall_recommendation", "rationale")),
+    # gates[1] outreach-approval
+    "outreach-approval": ("outreach", ("candidate_id", "subject", "message")),
+    # gates[2] debrief-decision
+    "debrief-decision": ("debrief", ("candidate_id", "name", "competency_summary", "flags")),
+    # gates[3] offer-release
+    "offer-release": ("draft-offers", ("candidate_id", "level", "base_salary", "offer_pdf_url")),
+}
+
+
+class _NoModel(BaseLLM):
+    """The models of these tests: none is ever called."""
+
+    def call(self, *args: Any, **kwargs: Any) -> str:
+        raise AssertionError("a model was called")
+
+
+@pytest.fixture
+def crews(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The team's crew class, with models that are never called and test values for the
+    secrets and variables."""
+    monkeypatch.setattr(models, "llm_for", lambda key: _NoModel(model=f"none/{key}"))
+    for name in (*team.SECRETS, *team.VARIABLES):
+        monkeypatch.setenv(name, f"test-{name.lower()}")
+    return crew.TeamCrew()
+
+
+def test_each_agent_has_its_role(crews: Any) -> None:
+    roles = {key: crews.agents_config[spec.method]["role"] for key, spec in team.AGENTS.items()}
+    assert roles == ROLES
+
+
+def test_each_agent_holds_the_tools_the_definition_gives_it(crews: Any) -> None:
+    for key, spec in team.AGENTS.items():
+        names = {tool.name for tool in getattr(crews, spec.method)().tools}
+        assert ("http_request" in names) == (key in HTTP_AGENTS), key
+        assert ("delegate_to_team" in names) == (key in SUB_TEAM_AGENTS), key
+
+
+def test_a_run_without_inputs_is_refused_naming_each_required_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = runner._run_parser().parse_args([])
+
+    with pytest.raises(checks.InputError) as refused:
+        checks.collect_inputs(args, team.INPUTS)
+
+    for key in REQUIRED_INPUTS:
+        assert f"input {key!r} is required" in refused.value.problems, key
+
+
+def test_each_step_is_a_task_of_its_agent_with_the_answers_it_waits_for(crews: Any) -> None:
+    steps = crews.crew()
+
+    found = {t.name: (t.agent.role, tuple(c.name for c in t.context)) for t in steps.tasks}
+    assert found == {key: (crews.role_of(agent), deps) for key, (agent, deps) in STEPS.items()}
+
+
+def test_each_gate_reviews_records_with_its_fields() -> None:
+    for name, (step, fields) in GATES.items():
+        schema = team.RECORD_MODELS[step].model_json_schema()
+        record = next(iter(schema["$defs"].values()))["properties"]
+        assert set(fields) <= set(record), name

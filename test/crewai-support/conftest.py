@@ -1,0 +1,87 @@
+"""Offline test setup. CrewAI reads these switches once, when first imported,
+so they are set here, before any test module imports crewai.
+
+This suite tests envelope-export's CrewAI support code against an export (see project.py);
+it shares input_cases.py and test_redaction.py with the LangGraph target's exports.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path as _Path
+
+# This folder's helpers, and those shared with LangGraph's exports, whatever pytest's
+# import mode (an export's pyproject sets importlib, which adds no folder to sys.path).
+sys.path[:0] = [
+    str(_Path(__file__).parent),
+    str(_Path(__file__).parents[2] / "templates/python-common/static/tests"),
+]
+
+_HOME = tempfile.mkdtemp(prefix="envelope-tests-home-")
+os.environ.update(
+    {
+        "CREWAI_DISABLE_TELEMETRY": "true",
+        "OTEL_SDK_DISABLED": "true",
+        "CREWAI_DISABLE_TRACKING": "true",
+        "CREWAI_TRACING_ENABLED": "false",
+        "CREWAI_TESTING": "true",
+        "CREWAI_DISABLE_VERSION_CHECK": "true",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "HOME": _HOME,
+        "XDG_DATA_HOME": os.path.join(_HOME, "data"),
+    }
+)
+
+from pathlib import Path  # noqa: E402
+
+import helpers  # noqa: E402
+import httpx  # noqa: E402
+import pytest  # noqa: E402
+from fake_llm import FakeModels  # noqa: E402
+from project import llms, models, tools  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets its own HOME, data dir and working directory (no stray .env)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv(llms.FACTORY_ENV, raising=False)
+    monkeypatch.delenv("MODEL", raising=False)
+    # Nor a model override or endpoint from the shell (model_env.py, llms.BASE_URL_ENV).
+    base_urls = [name for names in llms.BASE_URL_ENV.values() for name in names]
+    for name in [name for name in os.environ if name.startswith("MODEL_")] + base_urls:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def team_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Every required secret, variable and provider key, with test values."""
+    env = helpers.test_env()
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return env
+
+
+@pytest.fixture
+def fake_models(monkeypatch: pytest.MonkeyPatch) -> FakeModels:
+    """Replaces the model seam, models.llm_for, with fakes sharing one board."""
+    board = FakeModels(helpers.roles(), list_length=helpers.list_length())
+    monkeypatch.setattr(models, "llm_for", board.llm_for)
+    return board
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> list[httpx.Request]:
+    """Every HTTP request tool uses a transport that records the request and fails it."""
+    seen: list[httpx.Request] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        raise AssertionError(f"unexpected network request: {request.method} {request.url}")
+
+    monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(refuse))
+    return seen
