@@ -164,9 +164,9 @@ describe("POST /v1/exports", () => {
     }
   });
   it("a zip computed now is streamed (chunked, no Content-Length); asked again, it comes whole from the cache, the same bytes", async () => {
-    // 600 agents: an archive of several worker messages (64 kB each), not one.
+    // 1500 agents: an archive of several worker messages (64 kB each), not one.
     const path = join(tmp, "streamed.envelope.json");
-    writeFileSync(path, bigTeam(600, `Streamed ${Date.now()}.`));
+    writeFileSync(path, bigTeam(1500, `Streamed ${Date.now()}.`));
     const body = readFileSync(path);
     const first = await post(s, "/v1/exports?target=crewai", body);
     expect(first.status).toBe(200);
