@@ -297,8 +297,11 @@ def test_the_crew_class_has_one_agent_method_per_definition_agent(
     crews = crew.TeamCrew()
     for agent_key, spec in team.AGENTS.items():
         assert callable(getattr(crews, spec.method)), agent_key
+        # The agent carries its prompt, {{NAME}} filled in, and the one-pass executor.
+        prompt = crews.agents_config[spec.method]["backstory"]
         built = crews._agent(agent_key)
-        assert built.role == crews.role_of(agent_key), agent_key
+        assert built.backstory == texts.render(prompt, crews.values), agent_key
+        assert built.executor_class is texts.VerbatimExecutor, agent_key
     assert set(crews.agents_config) == {spec.method for spec in team.AGENTS.values()}
     if team.MODE == "pipeline":
         assert set(crews.tasks_config) == set(team.PIPELINE)

@@ -9,6 +9,7 @@ import type { ExportTarget, TargetInput } from "../../export/target.js";
 import { CREWAI_FIELD_RULES } from "./field-rules.js";
 import { buildView, type CrewaiView } from "./view.js";
 
+// Paths as in templates/ (python-common's gates.py is written for src/PKG/).
 const PIPELINE_ONLY = new Set(["src/PKG/envelope_support/flow_runner.py", "src/PKG/envelope_support/pipeline.py", "src/PKG/envelope_support/state.py", "src/PKG/gates.py"]);
 
 /** Static modules only some teams need; every other static module ships always. */
@@ -63,7 +64,6 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   python(`${pkg}/crew.py`, "src/crew.py.hbs");
   if (view.mode === "pipeline") python(`${pkg}/flow.py`, "src/flow.py.hbs");
   python("tests/test_team.py", "tests/test_team.py.hbs");
-  // The access-policy vectors shared with every target and the TypeScript side (spec/).
   return files;
 }
 

@@ -373,11 +373,10 @@ function makeRolesUnique(agents: AgentView[]): void {
   }
 }
 
-
 /** The agents whose tools the team's own tests check (delegation.py's rules, from the model). */
 function teamTestsOf(model: TeamModel, agents: AgentView[]): CrewaiView["teamTests"] {
   const hierarchy = model.execution.mode === "hierarchy";
-  const entry = hierarchy && model.execution.mode === "hierarchy" ? model.execution.entryAgent : undefined;
+  const entry = model.execution.mode === "hierarchy" ? model.execution.entryAgent : undefined;
   const others = model.execution.mode === "hierarchy" ? model.execution.otherRoots : [];
   const manages = (a: AgentView) => a.key === entry && (a.children.length > 0 || others.length > 0);
   return {

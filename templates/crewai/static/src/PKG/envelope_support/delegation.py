@@ -48,7 +48,7 @@ SUB_TEAM_TOOL = "delegate_to_team"
 
 KNOWLEDGE = Path("knowledge")
 """CrewAI's knowledge folder, where the team runs: each file in it is knowledge of every crew."""
-_KNOWLEDGE_KINDS = {".txt": "text", ".md": "text", ".csv": "csv", ".json": "json", ".pdf": "pdf"}
+_KNOWLEDGE_SUFFIXES = (".txt", ".md", ".csv", ".json", ".pdf")
 
 _LIVE: list[TeamCrewBase] = []
 """Every crew object stays alive: CrewAI memoizes @agent and @task results by id(self),
@@ -71,16 +71,17 @@ def knowledge_sources() -> list[BaseKnowledgeSource]:
     from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
     from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
 
-    kinds: dict[str, Any] = {
-        "text": TextFileKnowledgeSource,
-        "csv": CSVKnowledgeSource,
-        "json": JSONKnowledgeSource,
-        "pdf": PDFKnowledgeSource,
+    kind_of: dict[str, Any] = {
+        ".txt": TextFileKnowledgeSource,
+        ".md": TextFileKnowledgeSource,
+        ".csv": CSVKnowledgeSource,
+        ".json": JSONKnowledgeSource,
+        ".pdf": PDFKnowledgeSource,
     }
-    names: dict[str, list[str]] = {}
+    names: dict[Any, list[str]] = {}
     for path in knowledge_files():
-        names.setdefault(_KNOWLEDGE_KINDS[path.suffix.lower()], []).append(path.name)
-    return [kinds[kind](file_paths=paths) for kind, paths in names.items()]
+        names.setdefault(kind_of[path.suffix.lower()], []).append(path.name)
+    return [kind(file_paths=paths) for kind, paths in names.items()]
 
 
 def knowledge_files() -> list[Path]:
@@ -89,13 +90,16 @@ def knowledge_files() -> list[Path]:
     return [
         path
         for path in files
-        if path.is_file() and path.suffix.lower() in _KNOWLEDGE_KINDS and path.name != "README.md"
+        if path.is_file()
+        and path.suffix.lower() in _KNOWLEDGE_SUFFIXES
+        and path.name != "README.md"
     ]
 
 
 def configured_llms() -> set[str]:
     """Agents whose config/agents.yaml entry sets `llm:` (it replaces models.MODELS)."""
-    config = yaml.safe_load((Path(__file__).parent.parent / "config" / "agents.yaml").read_text())
+    path = Path(__file__).parent.parent / "config" / "agents.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
     return {key for key, spec in team.AGENTS.items() if (config.get(spec.method) or {}).get("llm")}
 
 
@@ -210,7 +214,7 @@ class TeamCrewBase:
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, its sub-team.
 
-        None for the agent this object builds as a manager: CrewAI gives a manager its
+        No tool for the agent this object builds as a manager: CrewAI gives a manager its
         delegation tools and refuses any other.
         """
         if agent_key == self.managing:
@@ -238,10 +242,9 @@ class TeamCrewBase:
     def team_task(self) -> Task:
         """The team's run (config/tasks.yaml handle_request, the run inputs, outputs)."""
         config = self.tasks_config[TEAM_TASK]
-        inputs = json.dumps(self.inputs, indent=2, ensure_ascii=False)
         return Task(
             name=TEAM_TASK,
-            description=(f"{self._text(config['description'])}\n\nRun inputs (JSON):\n{inputs}"),
+            description=f"{self._text(config['description'])}\n\n{self.inputs_text()}",
             expected_output=self._text(config["expected_output"]),
             output_pydantic=team.TeamResult,
             agent=None if self.managing is not None else self._agent(roots()[0]),
@@ -348,11 +351,10 @@ class TeamCrewBase:
         depends on. A gate becomes CrewAI's own `human_input` on the step it reviews (free
         feedback at the terminal, not per record): flow.py runs the team with its gates."""
         tasks = [self.step_task(key) for key in team.PIPELINE]
-        inputs = json.dumps(self.inputs, indent=2, ensure_ascii=False)
         for work, (key, spec) in zip(tasks, team.PIPELINE.items(), strict=True):
             work.context = [self.step_task(dep) for dep in spec.depends_on]
             if not spec.depends_on:
-                work.description = f"{work.description}\n\nRun inputs (JSON):\n{inputs}"
+                work.description = f"{work.description}\n\n{self.inputs_text()}"
             work.human_input = any(gate.after_step == key for gate in team.GATES.values())
         agents = {id(work.agent): work.agent for work in tasks if work.agent is not None}
         return self._crew(
@@ -435,8 +437,12 @@ class TeamCrewBase:
             self._prepared(agent_key, agent)
         return agent
 
+    def inputs_text(self) -> str:
+        """The run inputs as a task receives them (the team's task, a first step)."""
+        return f"Run inputs (JSON):\n{json.dumps(self.inputs, indent=2, ensure_ascii=False)}"
+
     def _text(self, text: Any) -> str:
-        """A config/tasks.yaml text for this run."""
+        """A text of config/*.yaml, `{{NAME}}` filled in for this run."""
         return texts.render(str(text), self.values)
 
     def _fresh(self, managing: str | None = None) -> TeamCrewBase:

@@ -124,8 +124,7 @@ class PipelineFlow(Flow[PipelineState]):
         return [*answers, *self._released(key)]
 
     def _inputs_text(self) -> str:
-        inputs = json.dumps(self.state.run.inputs, indent=2, ensure_ascii=False)
-        return f"Run inputs (JSON):\n{inputs}"
+        return self.crews.inputs_text()
 
     def _worked_from(self, spec: GateSpec) -> str:
         """An escalation's context: the run's inputs and what the reviewed step received."""
