@@ -15,7 +15,8 @@ import yaml
 from fake_llm import Call, FakeModels, act, delegate, final
 from project import PACKAGE, checks, delegation, llms, models, policy, team, tools
 
-SUB_TEAM_TOOL = delegation.SUB_TEAM_TOOL
+SUB_TEAM_TOOL = "delegate_to_team"
+"""delegation.SUB_TEAM_TOOL (hierarchy teams only ship delegation.py)."""
 
 # --- the definition --------------------------------------------------------------
 
@@ -157,6 +158,11 @@ def egress_agents() -> list[str]:
 
 
 # --- driving a hierarchy with scripted replies --------------------------------
+
+
+def has_requests_delegate(agent_key: str) -> bool:
+    """delegation.has_requests_delegate; no agent of a pipeline team has one."""
+    return delegation is not None and bool(delegation.has_requests_delegate(agent_key))
 
 
 def path_to(agent_key: str) -> list[str]:

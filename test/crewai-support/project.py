@@ -30,7 +30,8 @@ main: ModuleType = _module("main")
 models: ModuleType = _module("models")
 team: ModuleType = _module("team")
 checks: ModuleType = _module("envelope_support.checks")
-delegation: ModuleType = _module("envelope_support.delegation")
+crew_base: ModuleType = _module("envelope_support.crew_base")
+delegation: Any = _module("envelope_support.delegation")
 gates: Any = _module("envelope_support.gates")
 llms: ModuleType = _module("envelope_support.llms")
 model_env: ModuleType = _module("envelope_support.model_env")
@@ -40,6 +41,7 @@ redaction: ModuleType = _module("envelope_support.redaction")
 runner: ModuleType = _module("envelope_support.runner")
 runtime: ModuleType = _module("envelope_support.runtime")
 state: Any = _module("envelope_support.state")
+steps: Any = _module("envelope_support.steps")
 texts: ModuleType = _module("envelope_support.texts")
 tools: ModuleType = _module("envelope_support.http_tools")
 
@@ -47,6 +49,7 @@ __all__ = [
     "PACKAGE",
     "checks",
     "crew",
+    "crew_base",
     "delegation",
     "gates",
     "llms",
@@ -59,6 +62,7 @@ __all__ = [
     "runner",
     "runtime",
     "state",
+    "steps",
     "team",
     "texts",
     "tools",

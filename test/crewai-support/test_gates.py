@@ -20,7 +20,7 @@ from typing import Any
 import helpers
 import pytest
 from fake_llm import FakeModels, final
-from project import PACKAGE, delegation, gates, llms, main, runtime, state, team
+from project import PACKAGE, crew_base, gates, llms, main, runtime, state, team
 
 if not team.GATES:
     pytest.skip("the team has no gates", allow_module_level=True)
@@ -392,7 +392,7 @@ def test_a_rejection_follows_on_reject(
         assert rerun and revised == []
         task = rerun[0].content("user")
     else:
-        manager = delegation.manager_of(team.PIPELINE[spec.after_step].agent_key)
+        manager = crew_base.manager_of(team.PIPELINE[spec.after_step].agent_key)
         assert revised and rerun == []
         assert revised[0].agent_key == manager
         task = revised[0].content("user")
@@ -482,7 +482,7 @@ def test_a_gate_timeout_applies_its_behaviour_on_resume(
     escalation = fake_models.calls_for_task(f"escalate:{name}")[0].content("user")
     assert f"Step {spec.after_step} worked from:\n\nRun inputs (JSON):\n" in escalation
     saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
-    manager = delegation.manager_of(team.PIPELINE[spec.after_step].agent_key)
+    manager = crew_base.manager_of(team.PIPELINE[spec.after_step].agent_key)
     by_id = {r["id"]: r for r in saved["gates"][name]["records"]}
     for item in items:
         record = by_id[item["record"]]

@@ -19,6 +19,7 @@ from project import (
     PACKAGE,
     checks,
     crew,
+    crew_base,
     delegation,
     llms,
     main,
@@ -159,9 +160,7 @@ def _egress_target() -> tuple[str, str] | None:
         if team.MODE == "pipeline" and agent_key not in in_steps:
             continue
         role = helpers.roles()[agent_key]
-        return agent_key, f"{role} Requests" if delegation.has_requests_delegate(
-            agent_key
-        ) else role
+        return agent_key, f"{role} Requests" if helpers.has_requests_delegate(agent_key) else role
     return None
 
 
@@ -183,7 +182,7 @@ def test_a_refused_request_reaches_the_agent_as_the_rule_reason(
         step = next(k for k, s in team.PIPELINE.items() if s.agent_key == agent_key)
         fake_models.script_task(step, request)
         helpers.approve_everything(monkeypatch)
-    elif delegation.has_requests_delegate(agent_key):
+    elif helpers.has_requests_delegate(agent_key):
         fake_models.script(agent_key, fake_llm.delegate(holder, "Make this request."))
         fake_models.script(holder, request)
     else:
@@ -393,7 +392,7 @@ def test_an_llm_in_agents_yaml_replaces_the_definitions_provider_keys(
     own = {*team.SECRETS, *team.VARIABLES}
     for name in {n for n in team_env if n.endswith("_API_KEY") and n not in own}:
         monkeypatch.delenv(name)
-    monkeypatch.setattr(delegation, "configured_llms", lambda: set(team.AGENTS))
+    monkeypatch.setattr(crew_base, "configured_llms", lambda: set(team.AGENTS))
 
     missing = runner._missing_env(None)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import helpers
 import pytest
+from crewai import Process, Task
 from fake_llm import Call, FakeModels, final
 from project import crew, main, models, team, texts
 
@@ -241,8 +242,10 @@ def test_crewai_inputs_leave_every_text_as_it_is(
     agent_key = next(iter(team.AGENTS))
     agent = crews._agent(agent_key)
     agent.backstory = "Keep {topic}, {input} and {{HOST}} as written."
-    team_crew = crews.agent_crew(agent_key, "probe", "Say {topic}.", "A {format}.", None)
-    team_crew.agents[0].backstory = agent.backstory
+    probe = Task(
+        name="probe", description="Say {topic}.", expected_output="A {format}.", agent=agent
+    )
+    team_crew = crews._crew(agents=[agent], tasks=[probe], process=Process.sequential)
 
     given = texts.crewai_inputs(team_crew, {"topic": "not this", "other": 1})
     team_crew._interpolate_inputs(given)

@@ -10,7 +10,14 @@ import { CREWAI_FIELD_RULES } from "./field-rules.js";
 import { buildView, type CrewaiView } from "./view.js";
 
 // Paths as in templates/ (python-common's gates.py is written for src/PKG/).
-const PIPELINE_ONLY = new Set(["src/PKG/envelope_support/flow_runner.py", "src/PKG/envelope_support/pipeline.py", "src/PKG/envelope_support/state.py", "src/PKG/gates.py"]);
+const PIPELINE_ONLY = new Set([
+  "src/PKG/envelope_support/flow_runner.py",
+  "src/PKG/envelope_support/pipeline.py",
+  "src/PKG/envelope_support/state.py",
+  "src/PKG/envelope_support/steps.py",
+  "src/PKG/gates.py",
+]);
+const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/delegation.py", "src/PKG/envelope_support/crew_commands.py"]);
 
 /** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {
@@ -20,17 +27,19 @@ function wantsStatic(path: string, view: CrewaiView): boolean {
   if (path === "src/PKG/envelope_support/json_text.py") return view.jsonTextTypes.length > 0;
   // The Flow's runner, its steps and gates, and its run state: pipeline teams only.
   if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
+  // The manager, its workers and sub-teams, CrewAI's crew commands: hierarchy teams only.
+  if (HIERARCHY_ONLY.has(path)) return view.mode === "hierarchy";
   return true;
 }
 
 /**
  * Where a static file goes in the project. The generic support code lives in one
  * sub-package, `<package>/envelope_support/`: the modules python-common shares with
- * LangGraph (written for `src/PKG/`) move there too; `main.py` (the console scripts, where
- * CrewAI puts them) and `tools/` (the developer's own tools) stay at the top.
+ * LangGraph (written for `src/PKG/`) move there too; `tools/` (the developer's own tools)
+ * stays at the top.
  */
 function staticPath(path: string, pkg: string): string {
-  if (/^src\/PKG\/[^/]+\.py$/.test(path) && path !== "src/PKG/main.py") return path.replace(/^src\/PKG\//, `${pkg}/envelope_support/`);
+  if (/^src\/PKG\/[^/]+\.py$/.test(path)) return path.replace(/^src\/PKG\//, `${pkg}/envelope_support/`);
   return path.replace(/^src\/PKG\//, `${pkg}/`);
 }
 
@@ -62,6 +71,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   python(`${pkg}/team.py`, "src/team.py.hbs");
   python(`${pkg}/models.py`, "src/models.py.hbs");
   python(`${pkg}/crew.py`, "src/crew.py.hbs");
+  python(`${pkg}/main.py`, "src/main.py.hbs");
   if (view.mode === "pipeline") python(`${pkg}/flow.py`, "src/flow.py.hbs");
   python("tests/test_team.py", "tests/test_team.py.hbs");
   return files;

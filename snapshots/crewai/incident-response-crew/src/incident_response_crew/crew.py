@@ -1,6 +1,7 @@
 """The team's agents: one @agent method per definition agent (agents[]).
 
-Tools, the manager, the team's task and sub-teams are built by delegation.py.
+Tools, the manager, the team's task and sub-teams are built by
+envelope_support/delegation.py.
 """
 
 from __future__ import annotations
@@ -8,14 +9,14 @@ from __future__ import annotations
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
 
-from .envelope_support.delegation import TeamCrewBase
+from .envelope_support.delegation import HierarchyCrew
 
 
 @CrewBase
-class IncidentResponseCrewCrew(TeamCrewBase):
+class IncidentResponseCrewCrew(HierarchyCrew):
     """The agents. Add a tool as `tools=[*self.tools_of("<key>"), MyTool()]`; `llm:` and
-    `tools:` in config/agents.yaml are honoured too. delegation.TeamCrewBase builds the
-    crews from team.AGENTS: an @agent added here joins no crew until you put it in one."""
+    `tools:` in config/agents.yaml are honoured too. The base class builds the crews from
+    team.AGENTS: an @agent added here joins no crew until you put it in one."""
 
     # CrewAI memory for the team's crews; it and knowledge/ use `embedder` (None: OpenAI's).
     memory = False

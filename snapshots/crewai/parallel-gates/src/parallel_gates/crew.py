@@ -10,14 +10,14 @@ from __future__ import annotations
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
 
-from .envelope_support.delegation import TeamCrewBase
+from .envelope_support.steps import PipelineCrew
 
 
 @CrewBase
-class ParallelGatesCrew(TeamCrewBase):
+class ParallelGatesCrew(PipelineCrew):
     """The agents. Add a tool as `tools=[*self.tools_of("<key>"), MyTool()]`; `llm:` and
-    `tools:` in config/agents.yaml are honoured too. delegation.TeamCrewBase builds the
-    crews from team.AGENTS: an @agent added here joins no crew until you put it in one."""
+    `tools:` in config/agents.yaml are honoured too. The base class builds the crews from
+    team.AGENTS: an @agent added here joins no crew until you put it in one."""
 
     # CrewAI memory for the team's crews; it and knowledge/ use `embedder` (None: OpenAI's).
     memory = False

@@ -30,7 +30,7 @@ from .gates import (
     apply_decisions,
     timed_out,
 )
-from .runner import COMMAND, STATE_DIR, _common, _missing_env, _warn_short_secrets
+from .runner import COMMAND, STATE_DIR, _common, _exit, _missing_env, _warn_short_secrets
 from .state import RunState, RunStore
 
 
@@ -255,3 +255,20 @@ def sweep_runs(argv: Sequence[str]) -> int:
     if not due:
         print("No gate is past its deadline.", file=sys.stderr)
     return code
+
+
+# --- console scripts ---------------------------------------------------------
+
+
+def resume() -> None:
+    """Console script `resume RUN_ID --decisions FILE`."""
+    _exit(resume_run(sys.argv[1:]))
+
+
+def plot() -> None:
+    """Console script `plot` (`crewai flow plot`): Flow.plot, the pipeline as an HTML page
+    (crewai_flow.html), opened in a browser when run at a terminal."""
+    flow_module = importlib.import_module("..flow", __package__)
+    path = flow_module.TeamFlow(suppress_flow_events=True).plot(show=sys.stdout.isatty())
+    print(path)
+    _exit(runtime.EXIT_OK)

@@ -21,7 +21,8 @@ from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel, Field
 
 from .. import team
-from . import delegation, runtime, state
+from . import runtime, state
+from .crew_base import kickoff, manager_of
 from .gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -36,6 +37,7 @@ from .gates import (
     timed_out,
 )
 from .state import RunState, RunStore, StepOutput
+from .steps import PipelineCrew
 
 _TERMINAL = threading.Lock()
 """Gates waiting in parallel branches are reviewed at the terminal one after the other."""
@@ -65,9 +67,7 @@ class PipelineState(BaseModel):
 class PipelineFlow(Flow[PipelineState]):
     """Base of the team's flow: step and gate mechanics, no wiring."""
 
-    def configure(
-        self, crews: delegation.TeamCrewBase, store: RunStore, reviewer: Reviewer
-    ) -> None:
+    def configure(self, crews: PipelineCrew, store: RunStore, reviewer: Reviewer) -> None:
         self.crews = crews
         self.store = store
         self.reviewer = reviewer
@@ -132,7 +132,7 @@ class PipelineFlow(Flow[PipelineState]):
         return f"Step {spec.after_step} worked from:\n\n" + "\n\n".join(parts)
 
     def _kickoff(self, crew: Crew, key: str) -> StepOutput:
-        result = delegation.kickoff(crew)
+        result = kickoff(crew)
         if key in team.RECORD_MODELS:
             if result.pydantic is None:
                 raise StepFailed(f"step {key}: the answer holds no valid records")
@@ -232,7 +232,7 @@ class PipelineFlow(Flow[PipelineState]):
         return False
 
     def _manager(self, spec: GateSpec) -> str:
-        return delegation.manager_of(team.PIPELINE[spec.after_step].agent_key)
+        return manager_of(team.PIPELINE[spec.after_step].agent_key)
 
     def _records_text(self, spec: GateSpec, records: list[Any]) -> str:
         rows = [{"id": r.id, **r.data, "feedback": r.feedback} for r in records]
@@ -283,7 +283,7 @@ class PipelineFlow(Flow[PipelineState]):
             '"feedback": "<why>"}]}.',
             GateDecisions,
         )
-        result = delegation.kickoff(crew)
+        result = kickoff(crew)
         if not isinstance(result.pydantic, GateDecisions):
             raise StepFailed(f"gate {spec.name}: the escalation answer holds no decisions")
         return result.pydantic.decisions

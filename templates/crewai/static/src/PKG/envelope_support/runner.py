@@ -7,9 +7,9 @@ time at the terminal does not count). The final result (outputs) is printed as J
 stdout. Inputs come from inputs.json, INPUT_<NAME> variables, --inputs and flags, and are
 asked for at a terminal (checks.collect_inputs), so a bare `crewai run` works.
 
-The scripts CrewAI's CLI runs are at the end: `train`, `replay`, `test` (crews: `crewai
-train`, `crewai replay`, `crewai test`), `plot` (flows: `crewai flow plot`) and
-`run_with_trigger` (`crewai triggers run`).
+CrewAI's CLI runs `run` (`crewai run`) and `run_with_trigger` (`crewai triggers run`) from
+here; its crew commands (`crewai train`, `replay`, `test`) are in crew_commands.py
+(hierarchy teams), its flow command (`crewai flow plot`) in flow_runner.py (pipeline teams).
 
 - hierarchy: the crew of crew.py (`crew.TeamCrew`) with the first root as its manager.
 - pipeline: the Flow of flow.py (`flow.TeamFlow`), one crew per step, gates between.
@@ -22,14 +22,13 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from crewai import Crew
 from dotenv import load_dotenv
 
 from .. import crew, models, team
-from . import checks, delegation, llms, redaction, runtime, texts
+from . import checks, crew_base, llms, redaction, runtime
 
 PIPELINE = team.MODE == "pipeline"
 STATE_DIR = ".envelope-runs"
@@ -121,9 +120,9 @@ def _missing_env(env_file: str | None) -> list[str]:
     # requiredSecrets, requiredVariables, the provider keys of the models an `llm:` in
     # agents.yaml does not replace, the default embedder's key when knowledge/ has files:
     # all missing ones at once
-    replaced = delegation.configured_llms()
+    replaced = crew_base.configured_llms()
     own = {key: spec for key, spec in models.MODELS.items() if key not in replaced}
-    knowledge = delegation.knowledge_files() and crew.TeamCrew.embedder is None
+    knowledge = crew_base.knowledge_files() and crew.TeamCrew.embedder is None
     embedder = ["OPENAI_API_KEY"] if knowledge else []
     return checks.missing_env(
         [*team.SECRETS, *team.VARIABLES, *llms.required_env(own), *embedder], os.environ
@@ -136,7 +135,7 @@ def _missing_env(env_file: str | None) -> list[str]:
 def _run_crew(inputs: dict[str, Any], verbose: bool) -> int:
     try:
         output = runtime.run_with_deadline(
-            lambda: delegation.kickoff(crew.TeamCrew(inputs, verbose).crew()),
+            lambda: crew_base.kickoff(crew.TeamCrew(inputs, verbose).crew()),
             runtime.Deadline(team.RUN_TIMEOUT_MS),
         )
     except runtime.RunTimeout as error:
@@ -233,11 +232,6 @@ def run() -> None:
 kickoff = run
 
 
-def resume() -> None:
-    """Console script `resume RUN_ID --decisions FILE` (pipeline mode)."""
-    _exit(resume_run(sys.argv[1:]))
-
-
 TRIGGER_PAYLOAD = "crewai_trigger_payload"
 
 
@@ -280,122 +274,6 @@ def run_with_trigger() -> None:
             file=sys.stderr,
         )
     _exit(start_run(sys.argv[2:], base))
-
-
-# --- CrewAI's crew commands: train, replay, test (hierarchy mode) ------------
-
-
-def _crew_command(
-    prog: str,
-    description: str,
-    positionals: Sequence[tuple[str, Callable[[str], Any], str]],
-    action: Callable[[Crew, argparse.Namespace, dict[str, Any]], object],
-) -> int:
-    """Check env and inputs as a run does, build the team's crew, then `action` on it."""
-    if PIPELINE:
-        print(
-            f"`{prog}` is a crew command: {team.NAME} is a flow (pipeline); CrewAI defines "
-            "train, replay and test for crews only.",
-            file=sys.stderr,
-        )
-        return runtime.EXIT_CONFIG
-    parser = _run_parser(prog, description)
-    for name, kind, text in positionals:
-        parser.add_argument(name, type=kind, help=text)
-    args = parser.parse_args(sys.argv[1:])
-    inputs = _checked_inputs(args)
-    if inputs is None:
-        return runtime.EXIT_CONFIG
-    rounds = max(1, getattr(args, "n_iterations", 1))
-
-    def act() -> object:
-        team_crew = crew.TeamCrew(inputs, args.verbose).crew()
-        # CrewAI interpolates {word} with these inputs: texts.crewai_inputs keeps every
-        # text of the crew as it is.
-        return action(team_crew, args, texts.crewai_inputs(team_crew, inputs))
-
-    try:
-        runtime.run_with_deadline(act, runtime.Deadline(team.RUN_TIMEOUT_MS * rounds))
-    except runtime.RunTimeout as error:
-        print(str(error), file=sys.stderr)
-        return runtime.EXIT_TIMEOUT
-    except Exception as error:  # noqa: BLE001 - any failure ends the command with a message
-        print(f"{prog} failed: {type(error).__name__}: {error}", file=sys.stderr)
-        return runtime.EXIT_FAILED
-    return runtime.EXIT_OK
-
-
-def _positive(text: str) -> int:
-    number = int(text)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return number
-
-
-_ITERATIONS = ("n_iterations", _positive, "how many runs")
-
-
-def train() -> None:
-    """Console script `train N FILE` (`crewai train -n N -f FILE`): Crew.train, which asks
-    for feedback on each answer at the terminal and saves what it learnt in FILE."""
-    _exit(
-        _crew_command(
-            "train",
-            f"Train the {team.NAME} crew (CrewAI's Crew.train).",
-            [_ITERATIONS, ("filename", str, "the trained agents file (.pkl)")],
-            lambda c, a, i: c.train(n_iterations=a.n_iterations, filename=a.filename, inputs=i),
-        )
-    )
-
-
-def replay() -> None:
-    """Console script `replay TASK_ID` (`crewai replay -t TASK_ID`; the ids are listed by
-    `crewai log-tasks-outputs`): Crew.replay from that task of the last run, with this
-    run's inputs."""
-    _exit(
-        _crew_command(
-            "replay",
-            f"Replay the last run of the {team.NAME} crew from a task (Crew.replay).",
-            [("task_id", str, "a task id from `crewai log-tasks-outputs`")],
-            lambda c, a, i: _print_output(c.replay(task_id=a.task_id, inputs=i)),
-        )
-    )
-
-
-def test() -> None:
-    """Console script `test N MODEL` (`crewai test -n N -m MODEL`): Crew.test, N runs scored
-    by MODEL (a CrewAI model name such as openai/gpt-4o-mini)."""
-    _exit(
-        _crew_command(
-            "test",
-            f"Test the {team.NAME} crew and score its tasks (Crew.test).",
-            [_ITERATIONS, ("eval_llm", str, "the model that scores the answers")],
-            lambda c, a, i: c.test(n_iterations=a.n_iterations, eval_llm=a.eval_llm, inputs=i),
-        )
-    )
-
-
-def _print_output(output: Any) -> None:
-    result = getattr(output, "pydantic", None)
-    if isinstance(result, team.TeamResult):
-        print(json.dumps(result.model_dump(by_alias=True), indent=2, ensure_ascii=False))
-    else:
-        print(getattr(output, "raw", output))
-
-
-# --- CrewAI's flow command: plot (pipeline mode) -----------------------------
-
-
-def plot() -> None:
-    """Console script `plot` (`crewai flow plot`): Flow.plot, the pipeline as an HTML page
-    (crewai_flow.html), opened in a browser when run at a terminal."""
-    if not PIPELINE:
-        print(f"{team.NAME} has no pipeline: there is no flow to plot.", file=sys.stderr)
-        _exit(runtime.EXIT_CONFIG)
-    flow_module = importlib.import_module("..flow", __package__)
-    path = flow_module.TeamFlow(suppress_flow_events=True).plot(show=sys.stdout.isatty())
-    print(path)
-    _exit(runtime.EXIT_OK)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,104 @@
+"""The pipeline (pipeline[]) as CrewAI tasks and crews.
+
+The generated crew.py of a pipeline team derives from `PipelineCrew`: each step is an
+@task of crew.py (`step_task`); pipeline.py runs it as a one-task crew (`step_crew`), the
+answers it waits for as its context, and gates' escalations as one-off tasks
+(`agent_crew`), each with fresh agents. `steps_crew` is every step in one sequential crew
+(the pipeline's @crew).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from crewai import Crew, Process, Task
+from crewai.tasks.task_output import TaskOutput
+from pydantic import BaseModel
+
+from .. import team
+from .crew_base import TeamCrewBase
+
+
+class PipelineCrew(TeamCrewBase):
+    """Base of a pipeline team's @CrewBase class: its steps' tasks and crews."""
+
+    def step_task(self, step_key: str) -> Task:
+        """pipeline[] step: its @task in crew.py (config/tasks.yaml), for this run, once."""
+        work: Task = getattr(self, team.PIPELINE[step_key].method)()
+        if id(work) not in self._ready:
+            self._ready.add(id(work))
+            work.name = step_key
+            work.description = self._text(work.description)
+            work.expected_output = self._text(work.expected_output)
+            work.agent = self._agent(team.PIPELINE[step_key].agent_key)
+            output_model = team.RECORD_MODELS.get(step_key)
+            work.output_pydantic = team.TeamResult if step_key == team.FINAL_STEP else output_model
+        return work
+
+    def step_crew(self, step_key: str, received: str, answers: Mapping[str, str]) -> Crew:
+        """One step as a one-task crew, with fresh agents: its task gets `received` (released
+        records, or the run inputs) appended, and the answers of the steps it waits for as
+        CrewAI context (`Task.context`, each a finished task)."""
+        steps = self._fresh()
+        work = steps.step_task(step_key)
+        if answers:
+            # CrewAI's context joins the answers without saying whose each one is.
+            whose = ", ".join(f"step {dep} ({team.PIPELINE[dep].label})" for dep in answers)
+            work.description = f"{work.description}\n\nThe context is the answer of {whose}."
+        if received:
+            work.description = f"{work.description}\n\n{received}"
+        work.context = [steps._finished(dep, text) for dep, text in answers.items()]
+        worker = steps._agent(team.PIPELINE[step_key].agent_key)
+        return self._crew(
+            agents=[worker],
+            tasks=[work],
+            process=Process.sequential,
+        )
+
+    def steps_crew(self) -> Crew:
+        """pipeline: every step as one sequential crew, each task's context the steps it
+        depends on. A gate becomes CrewAI's own `human_input` on the step it reviews (free
+        feedback at the terminal, not per record): flow.py runs the team with its gates."""
+        tasks = [self.step_task(key) for key in team.PIPELINE]
+        for work, (key, spec) in zip(tasks, team.PIPELINE.items(), strict=True):
+            work.context = [self.step_task(dep) for dep in spec.depends_on]
+            if not spec.depends_on:
+                work.description = f"{work.description}\n\n{self.inputs_text()}"
+            work.human_input = any(gate.after_step == key for gate in team.GATES.values())
+        agents = {id(work.agent): work.agent for work in tasks if work.agent is not None}
+        return self._crew(
+            agents=list(agents.values()),
+            tasks=tasks,
+            process=Process.sequential,
+        )
+
+    def _finished(self, step_key: str, text: str) -> Task:
+        """A step's task holding the answer it gave earlier in the run (a task's context)."""
+        done = self.step_task(step_key)
+        done.output = TaskOutput(
+            name=step_key, description=done.description, raw=text, agent=done.agent.role
+        )
+        return done
+
+    def agent_crew(
+        self,
+        agent_key: str,
+        name: str,
+        description: str,
+        expected_output: str,
+        output_model: type[BaseModel] | None,
+    ) -> Crew:
+        """One task for one agent (a step, or a gate's escalation), with a fresh agent."""
+        worker = self._fresh()._agent(agent_key)
+        work = Task(
+            name=name,
+            description=description,
+            expected_output=expected_output,
+            agent=worker,
+            output_pydantic=output_model,
+        )
+        return self._crew(
+            agents=[worker],
+            tasks=[work],
+            process=Process.sequential,
+        )
