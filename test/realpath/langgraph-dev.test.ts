@@ -246,6 +246,16 @@ for (const version of ["3.11", "3.12"]) {
       expect(models(after, chosen.key).size, "the chosen agent worked in the next run too").toBe(1);
     }, 600_000);
 
+    it("a context naming no known provider fails the run before any model call, saying why", async () => {
+      const p = served.project("chargeback-responder");
+      const { inputs } = runValues(p.def);
+      const before = exchanges.length;
+      const report = await served.driver<RunReport>("run", p.pkg, JSON.stringify(inputs), JSON.stringify({ model: "acme:model-1" }));
+      const error = report.outputs[0]!.__error__ as { message?: string } | undefined;
+      expect(error?.message, JSON.stringify(report.outputs)).toContain("context model='acme:model-1': unknown provider");
+      expect(exchanges.length).toBe(before);
+    }, 600_000);
+
     it("a halted run says so in its output", async () => {
       const p = served.project("parallel-gates");
       const { inputs } = runValues(p.def);

@@ -58,7 +58,11 @@ def run(url: str, graph_id: str, inputs: Any, context: Any, verb: str) -> dict[s
     thread = client.threads.create()
     outputs = [
         client.runs.wait(
-            thread["thread_id"], assistant["assistant_id"], input=inputs, context=context
+            thread["thread_id"],
+            assistant["assistant_id"],
+            input=inputs,
+            context=context,
+            raise_error=False,  # a failed run reports its __error__
         )
     ]
     for _ in range(MAX_ROUNDS):
