@@ -10,6 +10,7 @@ import helpers
 import pytest
 from fakes import FakeBoard
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableLambda
 from langgraph.checkpoint.memory import InMemorySaver
 from project import context, graph, llms, model_env, models
 
@@ -125,6 +126,12 @@ def test_context_wins_over_the_environment_for_its_agents(monkeypatch: pytest.Mo
     # Without a context (outside a run: none), the environment's and definition's.
     assert llms.chosen_model(first) is None
     assert llms.agent_model(first, models.MODELS[first]) == "openai:from-env"
+
+
+def test_outside_a_graph_run_no_context_chooses() -> None:
+    # A LangChain runnable outside any graph has a config but no LangGraph runtime.
+    in_runnable = RunnableLambda(lambda _: llms.chosen_model(AGENTS[0]))
+    assert in_runnable.invoke(None) is None
 
 
 @pytest.mark.parametrize(

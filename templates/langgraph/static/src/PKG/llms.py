@@ -118,9 +118,10 @@ def model_problem(source: str, value: object) -> str | None:
 def run_context() -> object | None:
     """The context of the current LangGraph run (None outside a run, or when none was set)."""
     try:
-        return get_runtime().context
-    except RuntimeError:  # get_config() outside a runnable context
+        found = get_runtime()
+    except (RuntimeError, KeyError):  # outside a runnable context, or outside a graph's
         return None
+    return getattr(found, "context", None)
 
 
 def context_values(chosen: object | None) -> dict[str, Any]:
