@@ -3,7 +3,8 @@
 Node names (graph.py): `prepare`, `finalize`, `team` (hierarchy), `step_<step key>`,
 `gate_<gate name>`, `escalate_<gate name>`, `released_<gate name>`.
 
-- `prepare` checks the environment and the inputs before any model call.
+- `prepare` checks the run's models (its context), the environment and the inputs before
+  any model call, and stores the inputs by key (the graph's input is flat).
 - `team` (hierarchy mode) runs the entry agent on the team's task; its reports are its
   tools (agents.py).
 - `step_<key>` runs one pipeline step: one conversation of the step's agent. It receives
