@@ -6,6 +6,7 @@ import { UNMAPPED } from "../src/export/loss-report.js";
 import { ROOT } from "./helpers/cli.js";
 import { agent, team } from "./helpers/definitions.js";
 import { exportFor, validDefinitions } from "./helpers/export.js";
+import { contextAllField, inputChannels, STATE_CHANNELS } from "../src/targets/langgraph/view.js";
 
 const exportOf = (source: string | object) => exportFor(source, "langgraph");
 
@@ -181,5 +182,66 @@ describe("LangGraph mapping", () => {
     expect(support.text("pyproject.toml")).toContain('requires-python = ">=3.11"');
     expect(support.text("README.md").startsWith("# Support Tier\n")).toBe(true);
     expect(support.files.get("TEAM.md")).toBeDefined();
+  });
+});
+
+describe("LangGraph graph schemas: flat input, status output, models per run (issue 15)", () => {
+  it("graph.py declares Context, TeamInputs and TeamOutput as the graph's context, input and output", () => {
+    const g = support.text("src/support_tier/graph.py");
+    expect(g).toMatch(/StateGraph\(\s*TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput\s*\)/);
+    expect(g).toContain("-> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:");
+    const s = support.text("src/support_tier/state.py");
+    expect(s).toContain('class TeamOutput(TypedDict):\n    """What a run ends with (the graph\'s output schema)');
+    expect(s).toMatch(/\n    status: Literal\["done", "halted", "waiting"\]\n    halted: NotRequired\[str\]\n    result: NotRequired\[TeamResult\]\n/);
+    expect(s).toContain("INPUT_CHANNELS: dict[str, str] = {}");
+    expect(s).not.toContain("class TeamInput(");
+  });
+
+  it("view.STATE_CHANNELS are exactly the keys of TeamState and TeamOutput (so no input can write into them)", () => {
+    const s = support.text("src/support_tier/state.py");
+    const keysOf = (cls: string) => [...(s.split(`class ${cls}(`)[1]!.split(/\n\n\n/)[0]!.matchAll(/^    ([a-z_]+): /gm))].map((m) => m[1]!);
+    expect(new Set([...keysOf("TeamState"), ...keysOf("TeamOutput")])).toEqual(new Set(STATE_CHANNELS));
+  });
+
+  it("an input named like a state key or a LangGraph channel gets another key in the graph's input, never a collision", () => {
+    const inputs = { answers: { type: "string", required: true }, "input:answers": { type: "string" }, __start__: { type: "number" }, "branch:to:prepare": { type: "string" }, topic: { type: "string" } };
+    const x = exportOf(team({ inputs }));
+    const s = x.text("src/test_team/state.py");
+    expect(s).toContain('"input:answers:2": Required[str],');
+    expect(s).toContain('"input:answers": NotRequired[str],');
+    expect(s).toContain('"input:__start__": NotRequired[float],');
+    expect(s).toContain('"input:branch:to:prepare": NotRequired[str],');
+    expect(s).toContain('"topic": NotRequired[str],');
+    expect(s).toMatch(/INPUT_CHANNELS: dict\[str, str\] = \{\n    # inputs\.answers\n    "answers": "input:answers:2",\n    # inputs\.__start__\n    "__start__": "input:__start__",\n/);
+    expect(x.loss.find((e) => e.field === "inputs.answers")?.detail).toContain('state.TeamInputs as "input:answers:2"');
+    expect(x.text("README.md")).toContain("`answers` as `input:answers:2`");
+    // Deterministic, definition order decides.
+    expect(inputChannels([{ key: "status" }, { key: "input:status" }]).map((i) => i.channel)).toEqual(["input:status:2", "input:status"]);
+  });
+
+  it("context.Context: one field per agent, named by the namer's identifier, and one for every agent", () => {
+    const c = support.text("src/support_tier/context.py");
+    expect(c).toContain('@dataclass(kw_only=True)\nclass Context:');
+    expect(c).toContain('# agents[1] billing-specialist\n    "billing-specialist": "billing_specialist",');
+    expect(c).toContain('ALL_AGENTS_FIELD = "model"');
+    expect(c).toMatch(/\n    model: str \| None = field\(\n\s+default=None, metadata=\{"description": "The model of every agent without its own\."\}\n\s+\)/);
+    expect(c).toMatch(/\n    # agents\[1\] billing-specialist\n    billing_specialist: str \| None = field\(\n\s+default=None, metadata=\{"description": "The model of agent billing-specialist\."\}/);
+    const fields = [...c.matchAll(/^    ([a-z_0-9]+): str \| None = field\(/gm)].map((m) => m[1]);
+    expect(fields).toEqual(["model", ...support.model.agents.map((a) => a.ident)]);
+  });
+
+  it("agent keys reach Context only through the namer and the escaping helpers; `model` stays free", () => {
+    const keys = ["model", "class", "a-b", "a_b", "print"];
+    const x = exportOf(team({ agents: keys.map((k, i) => agent(k, i === 0 ? { role: "manager" } : { reportsToKey: "model" })) }));
+    const c = x.text("src/test_team/context.py");
+    const idents = x.model.agents.map((a) => a.ident);
+    expect(idents).toEqual(["model", "class_", "a_b", "a_b_agent", "print_"]);
+    expect(c).toContain('ALL_AGENTS_FIELD = "model_2"');
+    for (const [i, key] of keys.entries()) expect(c).toContain(`    ${JSON.stringify(key)}: ${JSON.stringify(idents[i])},`);
+    const fields = [...c.matchAll(/^    ([a-z_0-9]+): str \| None = field\(/gm)].map((m) => m[1]);
+    expect(fields).toEqual(["model_2", ...idents]);
+    expect(contextAllField([{ ident: "model" }, { ident: "model_2" }])).toBe("model_3");
+    // The README's example names a real field.
+    expect(x.text("README.md")).toContain('context={"model": "openai:gpt-4.1"}');
   });
 });

@@ -1,5 +1,5 @@
 // Cached Python environments for the end-to-end tests. Each lock under python/ gets one
-// virtual environment outside the repository, keyed by the lock's hash, created on first
+// virtual environment per Python version outside the repository, keyed by the lock's hash, created on first
 // use with uv (itself bootstrapped into the cache with pip), so CI and developers pay for
 // the install once per lock change.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -89,11 +89,37 @@ function buildOnce(dir: string, build: () => void): void {
   }
 }
 
-/** The environment for `python/<name>.lock`, created if missing. */
+/** `3.12` of a Python interpreter (a command or a path), or undefined when it does not run. */
+export function pythonVersion(python: string): string | undefined {
+  const r = spawnSync(python, ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/**
+ * Python `version` (e.g. "3.12") for suites that must run on that exact version: its
+ * interpreter (`python3.12` on PATH), or — when there is none — a skip with a loud
+ * message, except under CI=true, where a missing Python must fail the run.
+ */
+export function e2eGateFor(version: string): { run: boolean; python?: string } {
+  const python = `python${version}`;
+  if (pythonVersion(python) === version) return { run: true, python };
+  const message = `\n!!! end-to-end Python ${version} tests SKIPPED: ${python} does not run (with pyenv: name it in \`pyenv global\`)\n`;
+  if (process.env.CI === "true") throw new Error(message + "CI=true: refusing to skip.");
+  process.stderr.write(message);
+  return { run: false };
+}
+
+/**
+ * The environment for `python/<name>.lock` on `python`'s version, created if missing: one
+ * per (lock, Python version). Python 3.11, the floor every export declares, keeps the
+ * unsuffixed directory name existing caches have; other versions get `-py<version>`.
+ */
 export function ensureEnv(name: string, python: string): PythonEnv {
   const lock = join(ROOT, "python", `${name}.lock`);
   const hash = createHash("sha256").update(readFileSync(lock)).digest("hex").slice(0, 16);
-  const root = join(cacheRoot(), `venv-${name}-${hash}`);
+  const version = pythonVersion(python);
+  if (version === undefined) throw new Error(`${python} does not run`);
+  const root = join(cacheRoot(), `venv-${name}-${hash}${version === "3.11" ? "" : `-py${version}`}`);
   const uv = uvBinary(python);
   buildOnce(root, () => {
     execFileSync(uv, ["venv", "--quiet", "--python", python, root], { stdio: "inherit" });

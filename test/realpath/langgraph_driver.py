@@ -1,10 +1,16 @@
-"""Drives one thread of a `langgraph dev` server with the langgraph-sdk client, the way an
-exported LangGraph README documents it: start a run with the team's inputs, answer every
-review gate with `Command(resume=...)` until the run ends. Prints one JSON report.
+"""Drives a `langgraph dev` server with the langgraph-sdk client, the way an exported
+LangGraph README documents it. Prints one JSON report.
 
-Usage: python langgraph_driver.py URL GRAPH_ID INPUTS_JSON
-Each gate's first record is approved, the others skipped (`{"decisions": [...]}`, several
-waiting gates answered at once as a map from interrupt id to value).
+    python langgraph_driver.py schemas URL
+        every assistant's graph id -> its input, output and context schemas
+    python langgraph_driver.py drive URL GRAPH_ID INPUTS_JSON
+        start a run with the team's (flat) inputs, answer every review gate with
+        `Command(resume=...)` until the run ends: each gate's first record approved, the
+        others skipped (several waiting gates answered at once, by interrupt id); a bad
+        resume value first, which must not poison the thread
+    python langgraph_driver.py run URL GRAPH_ID INPUTS_JSON [CONTEXT_JSON] [VERB]
+        one run on a new thread with that context (on the run and on every resume, each a
+        run of its own), every record of every gate decided with VERB (default: approve)
 """
 
 from __future__ import annotations
@@ -30,15 +36,77 @@ def decisions_for(value: Any) -> tuple[dict[str, Any], list[str], list[str]]:
     return {"decisions": items}, approved, skipped
 
 
-def main() -> int:
-    url, graph_id, inputs = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+def schemas(url: str) -> dict[str, Any]:
+    client = get_sync_client(url=url)
+    found: dict[str, Any] = {}
+    for assistant in client.assistants.search(limit=100):
+        got = client.assistants.get_schemas(assistant["assistant_id"])
+        found[assistant["graph_id"]] = {
+            name: got.get(name) for name in ("input_schema", "output_schema", "context_schema")
+        }
+    return found
+
+
+def interrupts_of(client: Any, thread_id: str) -> list[dict[str, Any]]:
+    state = client.threads.get_state(thread_id)
+    return [i for task in state.get("tasks", []) for i in task.get("interrupts", [])]
+
+
+def run(url: str, graph_id: str, inputs: Any, context: Any, verb: str) -> dict[str, Any]:
     client = get_sync_client(url=url)
     assistant = next(a for a in client.assistants.search(graph_id=graph_id))
-    schemas = client.assistants.get_schemas(assistant["assistant_id"])
+    thread = client.threads.create()
+    outputs = [
+        client.runs.wait(
+            thread["thread_id"],
+            assistant["assistant_id"],
+            input=inputs,
+            context=context,
+            raise_error=False,  # a failed run reports its __error__
+        )
+    ]
+    for _ in range(MAX_ROUNDS):
+        interrupts = interrupts_of(client, thread["thread_id"])
+        if not interrupts:
+            break
+        resume = {
+            i["id"]: {
+                "decisions": [
+                    {"record": record["id"], "action": verb}
+                    for record in (i.get("value") or {}).get("records", [])
+                ]
+            }
+            for i in interrupts
+        }
+        command = {"resume": next(iter(resume.values())) if len(resume) == 1 else resume}
+        outputs.append(
+            client.runs.wait(
+                thread["thread_id"], assistant["assistant_id"], command=command, context=context
+            )
+        )
+    state = client.threads.get_state(thread["thread_id"])
+    return {"outputs": outputs, "next": state.get("next"), "values": state.get("values")}
+
+
+def main() -> int:
+    mode = sys.argv[1]
+    if mode == "schemas":
+        print(json.dumps(schemas(sys.argv[2])))
+        return 0
+    if mode == "run":
+        context = json.loads(sys.argv[5]) if len(sys.argv) > 5 else None
+        verb = sys.argv[6] if len(sys.argv) > 6 else "approve"
+        print(json.dumps(run(sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), context, verb)))
+        return 0
+    url, graph_id, inputs = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+    client = get_sync_client(url=url)
+    assistant = next(a for a in client.assistants.search(graph_id=graph_id))
+    got = client.assistants.get_schemas(assistant["assistant_id"])
     thread = client.threads.create()
     report: dict[str, Any] = {
-        "input_schema": schemas.get("input_schema"),
-        "output_schema": schemas.get("output_schema"),
+        "input_schema": got.get("input_schema"),
+        "output_schema": got.get("output_schema"),
+        "context_schema": got.get("context_schema"),
         "rounds": [],
     }
     result = client.runs.wait(thread["thread_id"], assistant["assistant_id"], input=inputs)
@@ -51,7 +119,9 @@ def main() -> int:
         if round_index == 0:
             # A reviewer's typo first: it must not poison the thread. The gates ask again,
             # with the problems, and the good answers below are read afresh.
-            bad = {i["id"]: {"decisions": [{"record": "r999", "action": "aprove"}]} for i in interrupts}
+            bad = {
+                i["id"]: {"decisions": [{"record": "r999", "action": "aprove"}]} for i in interrupts
+            }
             command = {"resume": next(iter(bad.values())) if len(bad) == 1 else bad}
             client.runs.wait(thread["thread_id"], assistant["assistant_id"], command=command)
             state = client.threads.get_state(thread["thread_id"])

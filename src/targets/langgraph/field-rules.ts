@@ -5,6 +5,7 @@ import { registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES } from "../python
 import { parsePointer } from "../../read/json-pointer.js";
 import type { TeamModel } from "../../model/types.js";
 import { langchainProvider } from "./providers.js";
+import { inputChannels } from "./view.js";
 
 const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
 
@@ -18,8 +19,21 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   ...TEAM_REGISTRY_RULES,
   { pattern: "/timeout/runMs", status: "carried", detail: "team.RUN_TIMEOUT_MS: the runner's whole-run limit, model time summed over run and resumes (exit 124)" },
   { pattern: "/timeout/agentMs", status: "carried", detail: "team.AGENT_TIMEOUT_MS: model timeout and step-node timeout of agents without modelConfig.timeoutMs" },
-  { pattern: "/inputs/*", status: "carried", detail: "state.TeamInputs and team.INPUTS: runner flags and --inputs JSON, checked (type, enum, required, default) before any model call" },
-  { pattern: "/outputs/*", status: "carried", detail: "state.TeamResult, the typed final result (the graph's `result`)" },
+  {
+    pattern: "/inputs/*",
+    resolve: (_v, pointer, model) => {
+      const key = parsePointer(pointer)[1]!;
+      const channel = inputChannels(model.inputs).find((i) => i.key === key)?.channel ?? key;
+      return {
+        status: "carried",
+        detail:
+          channel === key
+            ? "state.TeamInputs (the graph's flat input, Studio's form) and team.INPUTS: runner flags and --inputs JSON, checked (type, enum, required, default) before any model call"
+            : `state.TeamInputs as ${JSON.stringify(channel)} (the graph's state uses the key itself; state.INPUT_CHANNELS) and team.INPUTS: runner flags and --inputs JSON, checked before any model call`,
+      };
+    },
+  },
+  { pattern: "/outputs/*", status: "carried", detail: "state.TeamResult, the typed final result: `result` of the graph's output (state.TeamOutput, with its status)" },
   { pattern: "/requiredSecrets", status: "carried", detail: ".env.example (names only); checked at start; usable as {{NAME}} in HTTP requests; never in graph state or checkpoints" },
   { pattern: "/requiredVariables", status: "carried", detail: ".env.example (names only); checked at start; substituted for {{NAME}} at run time" },
   {
@@ -32,7 +46,7 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
     },
   },
   { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager's ask_<report> tools (agent-as-tool, recursively)" },
-  { pattern: "/agents/*/key", status: "carried", detail: "team.AGENTS, models.MODELS and prompts/<key>.txt" },
+  { pattern: "/agents/*/key", status: "carried", detail: "team.AGENTS, models.MODELS, its field of context.Context (its model per run) and prompts/<key>.txt" },
   { pattern: "/agents/*/name", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool) and the README" },
   { pattern: "/agents/*/title", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool)" },
   { pattern: "/agents/*/role", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool)" },

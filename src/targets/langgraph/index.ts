@@ -45,6 +45,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   python(`${pkg}/team.py`, "src/team.py.hbs");
   python(`${pkg}/state.py`, "src/state.py.hbs");
   python(`${pkg}/models.py`, "src/models.py.hbs");
+  python(`${pkg}/context.py`, "src/context.py.hbs");
   python(`${pkg}/graph.py`, "src/graph.py.hbs");
   python("tests/project.py", "tests/project.py.hbs");
   // The access-policy vectors shared with every target and the TypeScript side (spec/).

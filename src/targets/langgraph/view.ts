@@ -3,6 +3,7 @@
 import type { LossEntry } from "../../export/loss-report.js";
 import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/types.js";
+import { Namespace } from "../../model/namer.js";
 import {
   finalStepOf,
   flaggedInputsView,
@@ -83,6 +84,21 @@ export interface GateNodeView extends GateView {
   destinations: string[];
 }
 
+/** One input of the graph's flat input schema (state.TeamInputs). */
+export interface InputChannelView extends FlaggedInputView {
+  /** Its key in the graph's input (a LangGraph channel): the key as written, unless the graph uses that name itself. */
+  channel: string;
+  renamed: boolean;
+}
+
+/** One field of context.Context: the model of one agent for a run. */
+export interface ContextFieldView {
+  /** The agent's identifier (the model's namer), a dataclass field name. */
+  ident: string;
+  key: string;
+  ref: string;
+}
+
 export interface LanggraphView extends ModelEnvView {
   package: string;
   distribution: string;
@@ -96,8 +112,16 @@ export interface LanggraphView extends ModelEnvView {
   gatesDropped: boolean;
   /** Nodes that join into `finalize`. */
   sinks: string[];
-  inputs: FlaggedInputView[];
+  inputs: InputChannelView[];
+  /** The inputs whose key the graph's input cannot use as is (INPUT_CHANNELS). */
+  renamedInputs: InputChannelView[];
   outputs: OutputView[];
+  /** context.Context: one model field per agent, and the field for every agent at once. */
+  contextFields: ContextFieldView[];
+  contextAllField: string;
+  /** README: a flat input (its first key) and a run choosing one agent's model. */
+  inputExample?: string;
+  contextExample: string;
   outputsAliased: boolean;
   /** The typing names state.py uses beyond the fixed ones. */
   stateTyping: string[];
@@ -210,7 +234,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
   );
   const recordSteps = recordStepsOf(model);
   const outputs = outputsView(model);
-  const inputs = flaggedInputsView(model);
+  const inputs = inputChannels(flaggedInputsView(model));
   const view: LanggraphView = {
     package: model.names.package,
     distribution: model.names.distribution,
@@ -223,14 +247,20 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     gatesDropped: !pipeline && model.gates.length > 0,
     sinks: steps.filter((s) => s.dependents.length === 0 && s.gatesAfter.length === 0).map((s) => s.node),
     inputs,
+    renamedInputs: inputs.filter((i) => i.renamed),
     ...runCommandView(inputs),
     outputs,
+    contextFields: agents.map((a) => ({ ident: a.ident, key: a.key, ref: a.ref })),
+    contextAllField: contextAllField(agents),
+    ...(inputs.length ? { inputExample: `{${JSON.stringify(inputs[0]!.channel)}: …}` } : {}),
+    contextExample: `client.runs.wait(thread_id, assistant_id, input=…, context={"${agents[0]!.ident}": "openai:gpt-4.1"})`,
     outputsAliased: outputs.some((o) => o.aliased),
     stateTyping: [
       "Annotated",
       "Any",
-      ...([...model.inputs, ...model.outputs].some((f) => f.enum && f.enum.length > 0 && f.type === "string") ? ["Literal"] : []),
-      ...(model.inputs.some((f) => !f.required) ? ["NotRequired"] : []),
+      // TeamOutput: status is a Literal, halted and result are NotRequired
+      "Literal",
+      "NotRequired",
       ...(model.inputs.some((f) => f.required) ? ["Required"] : []),
       // TypedDict comes from typing_extensions (state.py.hbs): pydantic refuses typing's on
       // Python < 3.12, which left the server's input/output schemas null under langgraph dev.
@@ -273,6 +303,46 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
   };
   if (entry !== undefined) view.entryAgent = agentByKey.get(entry)!;
   return view;
+}
+
+/**
+ * Names the graph's state uses itself (state.TeamState and state.TeamOutput): a flat input
+ * whose key is one of them would write into that channel. Keep in step with state.py.hbs
+ * (a unit test compares them).
+ */
+export const STATE_CHANNELS: readonly string[] = ["inputs", "answers", "records", "approved", "gates", "feedback", "halted", "work", "result", "status"];
+
+/** Whether LangGraph itself uses a channel of this name (`__start__`, `__interrupt__`, `branch:to:<node>`, ...). */
+function langgraphChannel(name: string): boolean {
+  return name.startsWith("__") || name.startsWith("branch:");
+}
+
+/**
+ * The graph's input is flat: each input is a channel named by its key as written, so Studio
+ * shows the team's own names. A key the graph uses itself (STATE_CHANNELS, LangGraph's
+ * `__…` and `branch:…`) becomes `input:<key>` (numbered if even that is taken), and
+ * state.INPUT_CHANNELS maps it back; definition order decides, so exports are deterministic.
+ */
+export function inputChannels<T extends { key: string }>(inputs: T[]): Array<T & { channel: string; renamed: boolean }> {
+  const reserved = (name: string) => STATE_CHANNELS.includes(name) || langgraphChannel(name);
+  const taken = new Set(inputs.map((i) => i.key).filter((k) => !reserved(k)));
+  return inputs.map((input) => {
+    if (!reserved(input.key)) return { ...input, channel: input.key, renamed: false };
+    let channel = `input:${input.key}`;
+    for (let n = 2; taken.has(channel); n++) channel = `input:${input.key}:${n}`;
+    taken.add(channel);
+    return { ...input, channel, renamed: true };
+  });
+}
+
+/**
+ * context.Context's field for every agent at once: `model`, unless an agent's identifier is
+ * `model` (then `model_2`, …: the namer's numbering, agents' identifiers blocked first).
+ */
+export function contextAllField(agents: ReadonlyArray<{ ident: string }>): string {
+  const ns = new Namespace({ prefix: "model", isReserved: () => false, reservedSuffix: "_" });
+  ns.block(...agents.map((a) => a.ident));
+  return ns.claim("model");
 }
 
 function gateNodes(model: TeamModel): GateNodeView[] {

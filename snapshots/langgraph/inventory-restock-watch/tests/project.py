@@ -3,6 +3,7 @@
 from inventory_restock_watch import (
     agents,
     checks,
+    context,
     gates,
     graph,
     llms,
@@ -25,6 +26,7 @@ __all__ = [
     "PACKAGE",
     "agents",
     "checks",
+    "context",
     "gates",
     "graph",
     "llms",

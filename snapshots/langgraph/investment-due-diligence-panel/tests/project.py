@@ -3,6 +3,7 @@
 from investment_due_diligence_panel import (
     agents,
     checks,
+    context,
     gates,
     graph,
     llms,
@@ -25,6 +26,7 @@ __all__ = [
     "PACKAGE",
     "agents",
     "checks",
+    "context",
     "gates",
     "graph",
     "llms",

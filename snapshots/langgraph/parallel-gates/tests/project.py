@@ -3,6 +3,7 @@
 from parallel_gates import (
     agents,
     checks,
+    context,
     gates,
     graph,
     llms,
@@ -25,6 +26,7 @@ __all__ = [
     "PACKAGE",
     "agents",
     "checks",
+    "context",
     "gates",
     "graph",
     "llms",

@@ -3,6 +3,7 @@
 from weekly_pipeline_review import (
     agents,
     checks,
+    context,
     gates,
     graph,
     llms,
@@ -25,6 +26,7 @@ __all__ = [
     "PACKAGE",
     "agents",
     "checks",
+    "context",
     "gates",
     "graph",
     "llms",

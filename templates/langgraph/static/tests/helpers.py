@@ -21,6 +21,7 @@ from langgraph.types import Command, Interrupt, StateSnapshot
 from project import (
     PACKAGE,
     checks,
+    context,
     graph,
     llms,
     models,
@@ -166,7 +167,7 @@ def config(thread_id: str = "test") -> RunnableConfig:
 
 
 def start(inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    return {"inputs": dict(valid_inputs() if inputs is None else inputs)}
+    return nodes.graph_input(valid_inputs() if inputs is None else inputs)
 
 
 def decide(
@@ -199,11 +200,14 @@ def decide_one(
     return decide(interrupts, chosen)
 
 
-async def run_to_end(g: Graph, inputs: Mapping[str, Any] | None = None) -> StateSnapshot:
-    """A whole run: every record of every gate approved as soon as it waits."""
+async def run_to_end(
+    g: Graph, inputs: Mapping[str, Any] | None = None, chosen: Mapping[str, Any] | None = None
+) -> StateSnapshot:
+    """A whole run: every record of every gate approved as soon as it waits. `chosen`: the
+    context of the run and of every resume (each is a run of its own)."""
     payload: Any = start(inputs)
     for _ in range(len(team.GATES) * 4 + 1):
-        await g.ainvoke(payload, config())
+        await g.ainvoke(payload, config(), context=chosen)
         snapshot = await g.aget_state(config())
         if not snapshot.interrupts:
             return snapshot
@@ -299,7 +303,12 @@ def wire(
     """The pipeline graph built straight from team.PIPELINE and team.GATES by the contract's
     rules: what graph.py must be for this team, and a graph for synthetic pipelines."""
     team_nodes = nodes.TeamNodes(model_for)
-    builder = StateGraph(state.TeamState, input_schema=state.TeamInput)
+    builder = StateGraph(
+        state.TeamState,
+        context_schema=context.Context,
+        input_schema=state.TeamInputs,
+        output_schema=state.TeamOutput,
+    )
     builder.add_node("prepare", team_nodes.prepare)
     for key in team.PIPELINE:
         reviewed_by = nodes.gates_after(key)

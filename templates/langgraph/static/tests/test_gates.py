@@ -589,8 +589,10 @@ async def test_a_halt_stops_every_parallel_branch(
     assert {"b1", "b2"} <= ran_before and "b5" not in ran_before
 
     reject = [{"record": request["records"][0]["id"], "action": "reject"}]
-    await g.ainvoke(helpers.decide(snapshot.interrupts, {"g": reject}), helpers.config())
+    output = await g.ainvoke(helpers.decide(snapshot.interrupts, {"g": reject}), helpers.config())
 
+    # The run's output (state.TeamOutput) says it halted, and why; it has no result.
+    assert output == {"status": "halted", "halted": "gate g: rejected r1 (onReject: halt)"}
     halted = await g.aget_state(helpers.config())
     assert halted.values["halted"] == "gate g: rejected r1 (onReject: halt)"
     assert halted.next == ()

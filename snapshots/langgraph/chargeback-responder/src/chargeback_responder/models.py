@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 
-from .llms import ModelSpec, build_chat_model
+from .llms import ModelSpec, build_chat_model, chosen_model
 
 MODELS: dict[str, ModelSpec] = {
     # agents[0] evidence-collector: model anthropic:claude-sonnet-4-5
@@ -17,5 +17,6 @@ MODELS: dict[str, ModelSpec] = {
 
 
 def model_for(agent_key: str) -> BaseChatModel:
-    """The model of one agent: the default of build_graph's model_for seam."""
-    return build_chat_model(agent_key, MODELS[agent_key])
+    """The model of one agent in this run (the run's context.Context, else the environment's
+    and the definition's): the default of build_graph's model_for seam."""
+    return build_chat_model(agent_key, MODELS[agent_key], chosen_model(agent_key))

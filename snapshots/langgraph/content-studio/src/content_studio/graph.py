@@ -13,20 +13,25 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from content_studio import team
+from content_studio.context import Context
 from content_studio.llms import ModelFactory
 from content_studio.nodes import TeamNodes
-from content_studio.state import TeamInput, TeamState
+from content_studio.state import TeamInputs, TeamOutput, TeamState
 
 
 def build_graph(
     *,
     checkpointer: BaseCheckpointSaver[str] | None = None,
     model_for: ModelFactory | None = None,
-) -> CompiledStateGraph[TeamState, None, TeamInput, TeamState]:
+) -> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
-    (default: models.model_for, the configured model, built on first use)."""
+    (default: models.model_for, the model the run's Context or the environment chooses,
+    built on first use)."""
     nodes = TeamNodes(model_for)
-    builder = StateGraph(TeamState, input_schema=TeamInput)
+    # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
+    builder = StateGraph(
+        TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput
+    )
     # inputs: checked before any model call
     builder.add_node("prepare", nodes.prepare)
     # pipeline[0] research (agent researcher)

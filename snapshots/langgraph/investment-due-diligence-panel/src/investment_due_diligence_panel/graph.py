@@ -13,20 +13,25 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from investment_due_diligence_panel import team
+from investment_due_diligence_panel.context import Context
 from investment_due_diligence_panel.llms import ModelFactory
 from investment_due_diligence_panel.nodes import TeamNodes
-from investment_due_diligence_panel.state import TeamInput, TeamState
+from investment_due_diligence_panel.state import TeamInputs, TeamOutput, TeamState
 
 
 def build_graph(
     *,
     checkpointer: BaseCheckpointSaver[str] | None = None,
     model_for: ModelFactory | None = None,
-) -> CompiledStateGraph[TeamState, None, TeamInput, TeamState]:
+) -> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
-    (default: models.model_for, the configured model, built on first use)."""
+    (default: models.model_for, the model the run's Context or the environment chooses,
+    built on first use)."""
     nodes = TeamNodes(model_for)
-    builder = StateGraph(TeamState, input_schema=TeamInput)
+    # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
+    builder = StateGraph(
+        TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput
+    )
     # inputs: checked before any model call
     builder.add_node("prepare", nodes.prepare)
     # agents[0] lead-analyst: the entry agent; its reports are its tools

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired, Required
+from typing import Annotated, Any, Literal, NotRequired, Required
 
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
 
-from .runtime import GateStates, Span, add_spans, first_reason, merge
+from .runtime import GateStates, Span, add_spans, first_reason, merge, settle
 
-# inputs: keys as written in the definition (the functional form allows any key)
+# inputs: the graph's input schema, flat (Studio's input form); keys as written in the
+# definition (the functional form allows any key), except where INPUT_CHANNELS says
 TeamInputs = TypedDict(  # noqa: UP013
     "TeamInputs",
     {
@@ -23,6 +24,9 @@ TeamInputs = TypedDict(  # noqa: UP013
         "annual_value_usd": NotRequired[float],
     },
 )
+
+# Input key -> its key in TeamInputs, for the keys the graph's state uses itself
+INPUT_CHANNELS: dict[str, str] = {}
 
 
 # outputs: the final result of a run (the answer of FINAL_STEP)
@@ -85,17 +89,22 @@ RECORD_MODELS: dict[str, type[BaseModel]] = {
 }
 
 
-class TeamInput(TypedDict):
-    """What a run starts with (the graph's input schema)."""
+class TeamOutput(TypedDict):
+    """What a run ends with (the graph's output schema): `status` "done" with the team's
+    `result`, "halted" with why in `halted` (no result), or "waiting" while a gate waits
+    for review."""
 
-    inputs: TeamInputs
+    status: Literal["done", "halted", "waiting"]
+    halted: NotRequired[str]
+    result: NotRequired[TeamResult]
 
 
 class TeamState(TypedDict, total=False):
     """Shared by every node. The dicts keyed by step or gate are merged, so parallel steps
     never collide; no secret value is ever stored here (state is checkpointed)."""
 
-    inputs: TeamInputs
+    inputs: dict[str, Any]
+    """The run's inputs by key as written, checked, defaults applied (prepare)."""
     answers: Annotated[dict[str, str], merge]
     """Step key (or "team" in hierarchy mode) -> the answer, as text or JSON."""
     records: Annotated[dict[str, list[dict[str, Any]]], merge]
@@ -113,3 +122,5 @@ class TeamState(TypedDict, total=False):
     under any server (`langgraph dev` too), not counting the time a review took."""
     result: dict[str, Any]
     """The team's result (outputs, by key), set by finalize."""
+    status: Annotated[Literal["done", "halted", "waiting"], settle]
+    """TeamOutput's status: "halted" stays once set."""

@@ -125,12 +125,15 @@ class TeamAgents:
 
     def __init__(self, model_for: llms.ModelFactory) -> None:
         self._model_for = model_for
-        self._models: dict[str, BaseChatModel] = {}
+        self._models: dict[tuple[str, str | None], BaseChatModel] = {}
 
     def model(self, agent_key: str) -> BaseChatModel:
-        if agent_key not in self._models:
-            self._models[agent_key] = self._model_for(agent_key)
-        return self._models[agent_key]
+        """The agent's chat model for this run: one per model the run's context chooses
+        (llms.chosen_model; None: the default), so a run's choice never outlives it."""
+        key = (agent_key, llms.chosen_model(agent_key))
+        if key not in self._models:
+            self._models[key] = self._model_for(agent_key)
+        return self._models[key]
 
     def tools(self, agent_key: str, inputs: Mapping[str, Any]) -> list[BaseTool]:
         """The agent's http_request tool (egress), then one ask_<report> tool per report."""

@@ -5,14 +5,17 @@ The generated `models.py` holds the data (`MODELS`) and the default seam
 `init_chat_model` on first use, never at import: importing the graph needs neither a
 provider package nor an API key.
 
-An agent without a model uses the `MODEL` environment variable (`provider:model`, e.g.
-`anthropic:claude-sonnet-4-5`), else `DEFAULT_MODEL`. `MODEL_OVERRIDE` and `MODEL_<AGENT>`
-replace the definition's models (model_env.py); each provider's base-URL variable
-(BASE_URL_ENV) is passed to its chat model explicitly.
+An agent's model, in order (`agent_model`, the one place it is chosen): the run's
+`context.Context` (the agent's own field, else the field for every agent: an assistant or a
+run sets it), else `MODEL_<AGENT>`, else `MODEL_OVERRIDE` (model_env.py), else the
+definition's model; an agent without one uses the `MODEL` environment variable
+(`provider:model`, e.g. `anthropic:claude-sonnet-4-5`), else `DEFAULT_MODEL`. A model from
+the context or the environment must name a provider of PROVIDER_KEYS. Each provider's
+base-URL variable (BASE_URL_ENV) is passed to its chat model explicitly.
 
 `ENVELOPE_MODEL_FACTORY=module:function` supplies every model from your own code instead:
-`function(agent_key)` returns a LangChain `BaseChatModel`. Provider API keys are then not
-required.
+`function(agent_key)` returns a LangChain `BaseChatModel` (`chosen_model(agent_key)` tells
+it what the run's context chose). Provider API keys are then not required.
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ import importlib
 import math
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
+from langgraph.runtime import get_runtime
 
-from . import model_env
+from . import context, model_env
 from .checks import EnvRequirement, load_problems
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
@@ -91,15 +95,85 @@ def provider(model: str) -> str:
     return prefix.lower() if separator else ""
 
 
-def _override(agent_key: str) -> str | None:
-    """`prefix:model` from MODEL_<AGENT> or MODEL_OVERRIDE, if set and well formed."""
-    found = model_env.override(agent_key)
-    parts = model_env.split_model(found[1]) if found else None
+def _normalized(value: str) -> str | None:
+    """`prefix:model` (init_chat_model's prefix) of `provider:model` / `provider/model`."""
+    parts = model_env.split_model(value)
     return f"{_PREFIX_ALIASES.get(parts[0], parts[0])}:{parts[1]}" if parts else None
 
 
+def model_problem(source: str, value: object) -> str | None:
+    """Why a model chosen at run time (`source`: an environment variable or a context field)
+    cannot be used, or None: it must be `provider:model` with a provider of PROVIDER_KEYS."""
+    if not isinstance(value, str) or model_env.split_model(value) is None:
+        return f"{source}={value!r}: expected provider:model (e.g. {DEFAULT_MODEL})"
+    if provider(_normalized(value) or "") not in PROVIDER_KEYS:
+        known = ", ".join([*PROVIDER_KEYS, *_PREFIX_ALIASES])
+        return f"{source}={value!r}: unknown provider (known: {known})"
+    return None
+
+
+# --- the run's context (context.Context: an assistant's or a run's models) -----------------
+
+
+def run_context() -> object | None:
+    """The context of the current LangGraph run (None outside a run, or when none was set)."""
+    try:
+        found = get_runtime()
+    except (RuntimeError, KeyError):  # outside a runnable context, or outside a graph's
+        return None
+    return getattr(found, "context", None)
+
+
+def context_values(chosen: object | None) -> dict[str, Any]:
+    """A context's fields (a context.Context, or a mapping of the same names)."""
+    if chosen is None:
+        return {}
+    if is_dataclass(chosen) and not isinstance(chosen, type):
+        return {f.name: getattr(chosen, f.name) for f in fields(chosen)}
+    return dict(chosen) if isinstance(chosen, Mapping) else {}
+
+
+def context_problems(chosen: object | None) -> list[str]:
+    """Every model the context sets that cannot be used (the same checks as the environment's)."""
+    problems: list[str] = []
+    for name, value in context_values(chosen).items():
+        problem = model_problem(f"context {name}", value) if value is not None else None
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def chosen_model(agent_key: str, chosen: object | None = None) -> str | None:
+    """`prefix:model` the context chooses for an agent: its own field, else the field for every
+    agent; None when it chooses nothing. `chosen`: a context (default: the current run's).
+    Raises ValueError for a model that cannot be used."""
+    values = context_values(run_context() if chosen is None else chosen)
+    own = values.get(context.AGENT_FIELDS.get(agent_key, ""))
+    value = own if own is not None else values.get(context.ALL_AGENTS_FIELD)
+    if value is None:
+        return None
+    source = context.AGENT_FIELDS[agent_key] if own is not None else context.ALL_AGENTS_FIELD
+    problem = model_problem(f"context {source}", value)
+    if problem is not None:
+        raise ValueError(problem)
+    return _normalized(value)
+
+
+def _override(agent_key: str) -> str | None:
+    """`prefix:model` from MODEL_<AGENT> or MODEL_OVERRIDE, if set and well formed."""
+    found = model_env.override(agent_key)
+    return _normalized(found[1]) if found else None
+
+
+def agent_model(agent_key: str, spec: ModelSpec, chosen: object | None = None) -> str:
+    """`prefix:model` an agent uses in this run: the context's choice (`chosen`, default: the
+    current run's context), else the environment's and the definition's (`model_id`)."""
+    return chosen_model(agent_key, chosen) or model_id(spec, agent_key)
+
+
 def model_id(spec: ModelSpec, agent_key: str | None = None) -> str:
-    """`prefix:model` of an agent: its override, else its own, else MODEL, else DEFAULT_MODEL."""
+    """`prefix:model` of an agent without a context: its override, else its own, else MODEL,
+    else DEFAULT_MODEL."""
     overridden = _override(agent_key) if agent_key is not None else None
     if overridden is not None:
         return overridden
@@ -121,11 +195,13 @@ def base_url(model: str) -> str | None:
     return None
 
 
-def model_kwargs(spec: ModelSpec, agent_key: str | None = None) -> dict[str, Any]:
-    """init_chat_model's keyword arguments besides the model: what the definition and the
-    environment's base URL set."""
+def model_kwargs(
+    spec: ModelSpec, agent_key: str | None = None, model: str | None = None
+) -> dict[str, Any]:
+    """init_chat_model's keyword arguments besides the model (`model`, default: `model_id`):
+    what the definition and the environment's base URL set."""
     kwargs: dict[str, Any] = {}
-    model = model_id(spec, agent_key)
+    model = model or model_id(spec, agent_key)
     endpoint = base_url(model)
     if endpoint is not None:
         kwargs["base_url"] = endpoint
@@ -150,25 +226,40 @@ def factory() -> ModelFactory | None:
 
 def factory_problems(models: Mapping[str, ModelSpec] | None = None) -> list[str]:
     """ENVELOPE_MODEL_FACTORY (it must name a function) and the model overrides of these
-    agents (each must be provider:model), checked with the rest before the run."""
-    return load_problems(FACTORY_ENV, factory) + model_env.override_problems(models or {})
+    agents (each must be provider:model, with a known provider), checked with the rest
+    before the run."""
+    problems = load_problems(FACTORY_ENV, factory) + model_env.override_problems(models or {})
+    for agent_key in models or {}:
+        found = model_env.override(agent_key)
+        problem = model_problem(*found) if found else None
+        if problem is not None and problem not in problems:
+            problems.append(problem)
+    return problems
 
 
-def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
-    """The provider API keys of the models the agents will use (none with a factory)."""
+def required_env(
+    models: Mapping[str, ModelSpec], chosen: object | None = None
+) -> list[EnvRequirement]:
+    """The provider API keys of the models the agents will use (none with a factory);
+    `chosen`: the run's context, whose models count instead of the others."""
     if os.environ.get(FACTORY_ENV, "").strip():
         return []
     needed: list[EnvRequirement] = []
     for agent_key, spec in models.items():
-        requirement = PROVIDER_KEYS.get(provider(model_id(spec, agent_key)))
+        model = (chosen_model(agent_key, chosen) if chosen is not None else None) or model_id(
+            spec, agent_key
+        )
+        requirement = PROVIDER_KEYS.get(provider(model))
         if requirement is not None and requirement not in needed:
             needed.append(requirement)
     return needed
 
 
-def build_chat_model(agent_key: str, spec: ModelSpec) -> BaseChatModel:
-    """The chat model of one agent (or ENVELOPE_MODEL_FACTORY's): imports its provider now."""
+def build_chat_model(agent_key: str, spec: ModelSpec, model: str | None = None) -> BaseChatModel:
+    """The chat model of one agent (or ENVELOPE_MODEL_FACTORY's): imports its provider now.
+    `model`: `prefix:model` to use (default: `model_id`, the environment's and definition's)."""
     supplied = factory()
     if supplied is not None:
         return supplied(agent_key)
-    return init_chat_model(model_id(spec, agent_key), **model_kwargs(spec, agent_key))
+    model = model or model_id(spec, agent_key)
+    return init_chat_model(model, **model_kwargs(spec, agent_key, model))

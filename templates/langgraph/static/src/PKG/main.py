@@ -418,7 +418,7 @@ async def start_run(argv: Sequence[str]) -> int:
         thread_id = new_thread_id()
         await log.start(thread_id)
         print(f"Thread {thread_id} ({args.state_dir / CHECKPOINTS})", file=sys.stderr)
-        return await Runner(saver, log, args).drive(thread_id, {"inputs": inputs})
+        return await Runner(saver, log, args).drive(thread_id, nodes.graph_input(inputs))
 
 
 async def resume_run(argv: Sequence[str]) -> int:

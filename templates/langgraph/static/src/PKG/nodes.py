@@ -3,7 +3,8 @@
 Node names (graph.py): `prepare`, `finalize`, `team` (hierarchy), `step_<step key>`,
 `gate_<gate name>`, `escalate_<gate name>`, `released_<gate name>`.
 
-- `prepare` checks the environment and the inputs before any model call.
+- `prepare` checks the run's models (its context), the environment and the inputs before
+  any model call, and stores the inputs by key (the graph's input is flat).
 - `team` (hierarchy mode) runs the entry agent on the team's task; its reports are its
   tools (agents.py).
 - `step_<key>` runs one pipeline step: one conversation of the step's agent. It receives
@@ -35,10 +36,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from langgraph.graph import END
+from langgraph.runtime import Runtime
 from langgraph.types import Command, RetryPolicy, interrupt
 from pydantic import BaseModel, ValidationError
 
 from . import agents, checks, llms, models, redaction, runtime, team
+from .context import Context
 from .gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -53,7 +56,8 @@ from .gates import (
     released_text,
     timed_out,
 )
-from .state import RECORD_MODELS, TeamInput, TeamResult, TeamState
+from .runtime import MissingEnvError
+from .state import INPUT_CHANNELS, RECORD_MODELS, TeamInputs, TeamResult, TeamState
 
 TEAM_ANSWER = "team"
 """hierarchy: the key of the team's answer in `answers` (and the team node's name)."""
@@ -72,6 +76,17 @@ def deadline_message() -> str:
         f"{DEADLINE_PREFIX}: the team did not finish within {team.RUN_TIMEOUT_MS} ms of work "
         "(timeout.runMs, counted across resumes). No further model calls are made."
     )
+
+
+def graph_input(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The graph's (flat) input for the run's inputs by key: state.TeamInputs."""
+    return {INPUT_CHANNELS.get(key, key): value for key, value in inputs.items()}
+
+
+def halt(reason: str) -> Update:
+    """The update that halts the run: every node does nothing once `halted` is set, and the
+    output says so (`status`)."""
+    return {"halted": reason, "status": "halted"}
 
 
 def step_node(step_key: str) -> str:
@@ -236,15 +251,22 @@ class TeamNodes:
 
     # --- start and end -----------------------------------------------------
 
-    async def prepare(self, state: TeamInput) -> Update:
-        """Check the environment and the inputs, apply input defaults; no model call."""
+    async def prepare(self, state: TeamInputs, runtime: Runtime[Context]) -> Update:
+        """Check the run's models (context), the environment and the inputs, apply input
+        defaults; no model call."""
+        problems = llms.context_problems(runtime.context)
+        if problems:
+            raise ValueError("; ".join(problems))
         required: list[checks.EnvRequirement] = [*team.SECRETS, *team.VARIABLES]
         if self.default_models:
-            required += llms.required_env(models.MODELS)
+            required += llms.required_env(models.MODELS, runtime.context)
         missing = checks.missing_env(required, os.environ)
         if missing:
-            raise runtime.MissingEnvError(missing)
-        return {"inputs": checks.resolve_inputs(team.INPUTS, state.get("inputs") or {})}
+            raise MissingEnvError(missing)
+        flat: Mapping[str, Any] = state
+        channels = {key: INPUT_CHANNELS.get(key, key) for key in team.INPUTS}
+        given = {key: flat[channel] for key, channel in channels.items() if channel in flat}
+        return {"inputs": checks.resolve_inputs(team.INPUTS, given)}
 
     async def finalize(self, state: TeamState) -> Update:
         """The team's result (outputs), from the final step's or the team's answer."""
@@ -252,7 +274,7 @@ class TeamNodes:
             return {}
         source = team.FINAL_STEP or TEAM_ANSWER
         result = TeamResult.model_validate_json(state["answers"][source])
-        return {"result": result.model_dump(mode="json", by_alias=True)}
+        return {"result": result.model_dump(mode="json", by_alias=True), "status": "done"}
 
     # --- hierarchy ---------------------------------------------------------
 
@@ -281,7 +303,7 @@ class TeamNodes:
             return await work()  # a halted run's nodes do nothing
         left_ms = team.RUN_TIMEOUT_MS - runtime.worked_ms(state.get("work"))
         if left_ms <= 0:
-            return {"halted": deadline_message()}
+            return halt(deadline_message())
         started = time.time()
         try:
             async with asyncio.timeout(left_ms / 1000) as scope:
@@ -289,7 +311,7 @@ class TeamNodes:
         except TimeoutError:
             if not scope.expired():
                 raise
-            return {"halted": deadline_message(), "work": [(started, time.time())]}
+            return {**halt(deadline_message()), "work": [(started, time.time())]}
         span = {"work": [(started, time.time())]}
         if isinstance(outcome, Command):
             return dataclasses.replace(outcome, update={**(outcome.update or {}), **span})
@@ -427,7 +449,8 @@ class TeamNodes:
             # so the execution that pauses has nothing left to do but ask.
             gate.add_round((state.get("records") or {}).get(spec.after_step, []))
             gate.status, gate.waiting_since = "waiting", runtime.utc_now()
-            return self._gate_command(spec, gate, goto=gate_node(spec.name))
+            command = self._gate_command(spec, gate, goto=gate_node(spec.name))
+            return dataclasses.replace(command, update={**command.update, "status": "waiting"})
         # On resume LangGraph runs this node again from the top: decisions that come after
         # the deadline never reach interrupt()'s return, timeout.behaviour applies instead.
         if timed_out(spec, gate, runtime.utc_now()):
@@ -495,7 +518,7 @@ class TeamNodes:
         if feedback is not None:
             update["feedback"] = {spec.name: feedback}
         if halted is not None:
-            update["halted"] = halted
+            update.update(halt(halted))
         return Command(update=update, goto=goto)
 
     @staticmethod

@@ -73,6 +73,12 @@ def first_reason(left: str | None, right: str | None) -> str | None:
     return left or right
 
 
+def settle(left: str | None, right: str | None) -> str | None:
+    """Reducer of `status`: "halted" stays once set (parallel branches may write it together,
+    and a branch that goes on must not make a halted run look done); otherwise the latest."""
+    return left if left == "halted" else right
+
+
 Span = tuple[float, float]
 """A model-calling node's working time: wall-clock seconds (start, end)."""
 

@@ -1,0 +1,74 @@
+"""The run's context (the graph's context_schema): the model of each agent, per run.
+
+An assistant or a run sets it (langgraph-sdk: `context={...}`; Studio: the assistant's
+settings) with the fields below, e.g. `{"<field>": "openai:gpt-4.1-mini"}`. A field left unset
+keeps the default: `MODEL_<AGENT>`, else `MODEL_OVERRIDE`, else the definition's model
+(llms.agent_model). A model that names no known provider fails the run before any model
+call, as the same setting in the environment would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# agents[]: key -> its field of Context
+AGENT_FIELDS: dict[str, str] = {
+    # agents[0] managing-editor
+    "managing-editor": "managing_editor",
+    # agents[1] researcher
+    "researcher": "researcher",
+    # agents[2] seo-strategist
+    "seo-strategist": "seo_strategist",
+    # agents[3] audience-analyst
+    "audience-analyst": "audience_analyst",
+    # agents[4] writer
+    "writer": "writer",
+    # agents[5] social-writer
+    "social-writer": "social_writer",
+    # agents[6] newsletter-writer
+    "newsletter-writer": "newsletter_writer",
+    # agents[7] publisher
+    "publisher": "publisher",
+}
+
+# The field that sets every agent's model (an agent's own field wins).
+ALL_AGENTS_FIELD = "model"
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Models for one run or assistant, each `provider:model`; unset: the default."""
+
+    model: str | None = field(
+        default=None, metadata={"description": "The model of every agent without its own."}
+    )
+    # agents[0] managing-editor
+    managing_editor: str | None = field(
+        default=None, metadata={"description": "The model of agent managing-editor."}
+    )
+    # agents[1] researcher
+    researcher: str | None = field(
+        default=None, metadata={"description": "The model of agent researcher."}
+    )
+    # agents[2] seo-strategist
+    seo_strategist: str | None = field(
+        default=None, metadata={"description": "The model of agent seo-strategist."}
+    )
+    # agents[3] audience-analyst
+    audience_analyst: str | None = field(
+        default=None, metadata={"description": "The model of agent audience-analyst."}
+    )
+    # agents[4] writer
+    writer: str | None = field(default=None, metadata={"description": "The model of agent writer."})
+    # agents[5] social-writer
+    social_writer: str | None = field(
+        default=None, metadata={"description": "The model of agent social-writer."}
+    )
+    # agents[6] newsletter-writer
+    newsletter_writer: str | None = field(
+        default=None, metadata={"description": "The model of agent newsletter-writer."}
+    )
+    # agents[7] publisher
+    publisher: str | None = field(
+        default=None, metadata={"description": "The model of agent publisher."}
+    )
