@@ -4,7 +4,7 @@
 // the install once per lock change.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,14 +96,32 @@ export function pythonVersion(python: string): string | undefined {
 }
 
 /**
+ * An interpreter of Python `version`: `ENVELOPE_PYTHON_3_12` (for 3.12), `python3.12` on
+ * PATH, else one pyenv has installed — its shim runs only the versions `pyenv global`
+ * names, and a machine's pyenv often has more (this one's: 3.11 global, 3.12 installed).
+ */
+function interpreterFor(version: string): string | undefined {
+  const candidates = [process.env[`ENVELOPE_PYTHON_${version.replace(".", "_")}`], `python${version}`];
+  const pyenv = spawnSync("pyenv", ["root"], { encoding: "utf8" });
+  if (pyenv.status === 0) {
+    const versions = join(pyenv.stdout.trim(), "versions");
+    const installed = existsSync(versions) ? readdirSync(versions).filter((v) => v.startsWith(`${version}.`)) : [];
+    // The newest patch release first (numeric, not lexical: 3.12.10 after 3.12.9).
+    installed.sort((a, b) => Number(b.split(".")[2]) - Number(a.split(".")[2]));
+    candidates.push(...installed.map((v) => join(versions, v, "bin", `python${version}`)));
+  }
+  return candidates.find((python) => python !== undefined && pythonVersion(python) === version);
+}
+
+/**
  * Python `version` (e.g. "3.12") for suites that must run on that exact version: its
  * interpreter (`python3.12` on PATH), or — when there is none — a skip with a loud
  * message, except under CI=true, where a missing Python must fail the run.
  */
 export function e2eGateFor(version: string): { run: boolean; python?: string } {
-  const python = `python${version}`;
-  if (pythonVersion(python) === version) return { run: true, python };
-  const message = `\n!!! end-to-end Python ${version} tests SKIPPED: ${python} does not run (with pyenv: name it in \`pyenv global\`)\n`;
+  const python = interpreterFor(version);
+  if (python !== undefined) return { run: true, python };
+  const message = `\n!!! end-to-end Python ${version} tests SKIPPED: no Python ${version} found (python${version} on PATH, pyenv's versions, ENVELOPE_PYTHON_${version.replace(".", "_")})\n`;
   if (process.env.CI === "true") throw new Error(message + "CI=true: refusing to skip.");
   process.stderr.write(message);
   return { run: false };
