@@ -47,6 +47,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   python(`${pkg}/models.py`, "src/models.py.hbs");
   python(`${pkg}/graph.py`, "src/graph.py.hbs");
   python("tests/project.py", "tests/project.py.hbs");
+  if (view.mode === "hierarchy") python("tests/test_team.py", "tests/test_team.py.hbs");
   // The access-policy vectors shared with every target and the TypeScript side (spec/).
   files.add("tests/policy_vectors.json", policyVectors(), 0o644, true);
   return files;
