@@ -59,7 +59,7 @@ from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.types import RetryPolicy, Send
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from typing_extensions import TypedDict
 
 from . import llms, models, prompts, redaction, team, tools
@@ -248,23 +248,29 @@ class HandOff(AgentMiddleware):
     """A manager's reply that asks a report ends its `create_agent` graph: the agent's own
     graph (TeamAgents.unit) runs that reply's tool calls, each ask in the report's node."""
 
+    def __init__(self, manager_key: str) -> None:
+        super().__init__()
+        self.manager_key = manager_key
+
     @hook_config(can_jump_to=["end"])
     def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        last = (state.get("messages") or [None])[-1]
-        if isinstance(last, AIMessage) and any(asked(call["name"]) for call in last.tool_calls):
-            return {"jump_to": "end"}
-        return None
+        return {"jump_to": "end"} if asks(self.manager_key, state) else None
 
     @hook_config(can_jump_to=["end"])
     async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         return self.after_model(state, runtime)
 
 
-def asked(tool_name: str) -> str | None:
-    """The report an `ask_<name>` tool asks (None for any other tool)."""
-    if not tool_name.startswith(ASK_PREFIX):
-        return None
-    return next((k for k, s in team.AGENTS.items() if ask_tool_name(k) == tool_name), None)
+def asked(manager_key: str, tool_name: str) -> str | None:
+    """The report of `manager_key` an `ask_<name>` tool asks (None for any other tool)."""
+    return next((k for k in delegates(manager_key) if ask_tool_name(k) == tool_name), None)
+
+
+def asks(manager_key: str, state: Mapping[str, Any]) -> bool:
+    """Whether the manager's last reply calls one of its ask tools."""
+    last = (state.get("messages") or [None])[-1]
+    calls = last.tool_calls if isinstance(last, AIMessage) else []
+    return any(asked(manager_key, call["name"]) for call in calls)
 
 
 TOOLS_NODE = "call-tools"
@@ -358,7 +364,7 @@ class TeamAgents:
         reports = delegates(agent_key)
         middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
         if reports:
-            middleware.append(HandOff())
+            middleware.append(HandOff(agent_key))
         if response_format is not None:
             middleware.append(AnswerBudget(response_format.__name__))
         agent = create_agent(
@@ -376,14 +382,17 @@ class TeamAgents:
         if not reports:
             builder.add_edge(spec.name, END)
             return builder.compile(name=spec.name)
-        builder.add_node(TOOLS_NODE, ToolNode(self.tools(agent_key)))
+        # The ask tools are there for calls whose arguments do not fit (route): the tool
+        # node answers those with the validation error, as for any other tool.
+        asks = [self.ask_tool(report) for report in reports]
+        builder.add_node(TOOLS_NODE, ToolNode([*self.tools(agent_key), *asks]))
         builder.add_edge(TOOLS_NODE, spec.name)
         for report in reports:
             node = report_node(report)
             builder.add_node(node, self.ask_node(report), timeout=subtree_timeout())
             builder.add_edge(node, spec.name)
         ends = [TOOLS_NODE, *(report_node(report) for report in reports), END]
-        builder.add_conditional_edges(spec.name, route, ends)
+        builder.add_conditional_edges(spec.name, router(agent_key), ends)
         return builder.compile(name=spec.name)
 
     def ask_node(self, report_key: str) -> Callable[[Ask], Awaitable[dict[str, Any]]]:
@@ -417,20 +426,29 @@ class TeamAgents:
         )
 
 
-def route(state: UnitState) -> list[Send] | str:
+def router(manager_key: str) -> Callable[[UnitState], list[Send] | str]:
     """After a manager's model call: a reply that asks reports goes to their nodes (and its
-    other tool calls to TOOLS_NODE), all at once; anything else ends its graph."""
-    last = state["messages"][-1]
-    if not isinstance(last, AIMessage) or not any(asked(c["name"]) for c in last.tool_calls):
-        return END
-    sends: list[Send] = []
-    for call in last.tool_calls:
-        report = asked(call["name"])
-        if report is None:
-            context = {"__type": "tool_call_with_context", "tool_call": call, "state": state}
-            sends.append(Send(TOOLS_NODE, context))
-            continue
-        task = str((call.get("args") or {}).get("task", ""))
-        ask = Ask(task=task, call_id=call["id"] or "", inputs=state.get("inputs") or {})
-        sends.append(Send(report_node(report), ask))
-    return sends
+    other tool calls, or an ask whose arguments do not fit, to TOOLS_NODE), all at once;
+    anything else ends its graph."""
+
+    def route(state: UnitState) -> list[Send] | str:
+        if not asks(manager_key, state):
+            return END
+        last = state["messages"][-1]
+        assert isinstance(last, AIMessage)
+        sends: list[Send] = []
+        for call in last.tool_calls:
+            report = asked(manager_key, call["name"])
+            try:
+                task = AskInput.model_validate(call.get("args") or {}).task if report else None
+            except ValidationError:
+                task = None
+            if report is None or task is None:
+                context = {"__type": "tool_call_with_context", "tool_call": call, "state": state}
+                sends.append(Send(TOOLS_NODE, context))
+                continue
+            ask = Ask(task=task, call_id=call["id"] or "", inputs=state.get("inputs") or {})
+            sends.append(Send(report_node(report), ask))
+        return sends
+
+    return route
