@@ -72,8 +72,8 @@ describe("LangGraph mapping", () => {
     expect(desk.model.hierarchy.maxDepth).toBe(2);
     expect(desk.files.get("tests/test_hierarchy.py")).toBeDefined();
     // The team's own test names each agent's node path in the graph (agents.py).
-    expect(desk.text("tests/test_team.py")).toContain('"billing-lead": ("team", "ask-billing_lead", "billing_lead"),');
-    expect(desk.text("tests/test_team.py")).toMatch(/"refunds-specialist": \(\s*"team",\s*"ask-billing_lead",\s*"ask-refunds_specialist",\s*"refunds_specialist",\s*\)/);
+    expect(desk.text("tests/test_team_graph.py")).toContain('"billing-lead": ("team", "ask-billing_lead", "billing_lead"),');
+    expect(desk.text("tests/test_team_graph.py")).toMatch(/"refunds-specialist": \(\s*"team",\s*"ask-billing_lead",\s*"ask-refunds_specialist",\s*"refunds_specialist",\s*\)/);
   });
 
   it("several roots: the others report to the first, reported as approximated", () => {
@@ -106,7 +106,7 @@ describe("LangGraph mapping", () => {
     expect(hiring.text("src/engineering_hiring_loop/team.py")).toContain("threshold_count=");
     expect(studio.files.get("tests/test_gates.py")).toBeDefined();
     expect(support.files.get("tests/test_gates.py")).toBeUndefined();
-    expect(studio.files.get("tests/test_team.py")).toBeUndefined(); // a pipeline team: hierarchy only
+    expect(studio.files.get("tests/test_team_graph.py")).toBeUndefined(); // a pipeline team: hierarchy only
   });
 
   it("gates in a team without a pipeline are reported as not carried", () => {

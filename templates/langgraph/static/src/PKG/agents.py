@@ -229,7 +229,9 @@ def secret_values() -> list[str]:
 
 
 def redacted(message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
-    """A message without secret values: its text, and a reply's tool calls' arguments."""
+    """A message without secret values: its text redacted, and in a reply's tool-call
+    arguments each value written as its `{{NAME}}`, which http_request fills in again, so
+    the call does what the model asked (and the policy judges that)."""
     if not secrets:
         return message
     update: dict[str, Any] = {
@@ -238,10 +240,33 @@ def redacted(message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
     }
     if isinstance(message, AIMessage):
         update["tool_calls"] = [
-            {**call, "args": redaction.redact(call["args"], secrets)} for call in message.tool_calls
+            {**call, "args": as_placeholders(call["args"])} for call in message.tool_calls
         ]
         update["invalid_tool_calls"] = redaction.redact(message.invalid_tool_calls, secrets)
     return message.model_copy(update=update)
+
+
+def as_placeholders(data: Any) -> Any:
+    """`data` with each secret value (long enough to redact) replaced by its `{{NAME}}`."""
+    pairs = [
+        (os.environ[name], f"{{{{{name}}}}}")
+        for name in team.SECRETS
+        if len(os.environ.get(name, "")) >= redaction.MIN_LENGTH
+    ]
+    pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
+
+    def replace(item: Any) -> Any:
+        if isinstance(item, str):
+            for value, placeholder in pairs:
+                item = item.replace(value, placeholder)
+            return item
+        if isinstance(item, dict):
+            return {key: replace(value) for key, value in item.items()}
+        if isinstance(item, list | tuple):
+            return [replace(value) for value in item]
+        return item
+
+    return replace(data)
 
 
 class HandOff(AgentMiddleware):
