@@ -66,12 +66,15 @@ describe("LangGraph mapping", () => {
   });
 
   it("hierarchy: the entry agent runs the team; reports_to keeps every line of a 3-level tree", () => {
-    expect(support.text("src/support_tier/graph.py")).toContain('builder.add_node("team", nodes.team, retry_policy=nodes.retry_policy)');
+    expect(support.text("src/support_tier/graph.py")).toContain('"team", nodes.team(), timeout=nodes.team_timeout(), retry_policy=nodes.retry_policy');
     const t = desk.text("src/enterprise_support_desk/team.py");
     expect(t).toMatch(/"refunds-specialist": AgentSpec\([\s\S]*?reports_to="billing-lead",/);
     expect(t).toMatch(/"billing-lead": AgentSpec\([\s\S]*?reports_to="head-of-support",/);
     expect(desk.model.hierarchy.maxDepth).toBe(2);
     expect(desk.files.get("tests/test_hierarchy.py")).toBeDefined();
+    // The team's own test names each agent's node path in the graph (agents.py).
+    expect(desk.text("tests/test_team_graph.py")).toContain('"billing-lead": ("team", "ask-billing_lead", "billing_lead"),');
+    expect(desk.text("tests/test_team_graph.py")).toMatch(/"refunds-specialist": \(\s*"team",\s*"ask-billing_lead",\s*"ask-refunds_specialist",\s*"refunds_specialist",\s*\)/);
   });
 
   it("several roots: the others report to the first, reported as approximated", () => {
@@ -104,6 +107,7 @@ describe("LangGraph mapping", () => {
     expect(hiring.text("src/engineering_hiring_loop/team.py")).toContain("threshold_count=");
     expect(studio.files.get("tests/test_gates.py")).toBeDefined();
     expect(support.files.get("tests/test_gates.py")).toBeUndefined();
+    expect(studio.files.get("tests/test_team_graph.py")).toBeUndefined(); // a pipeline team: hierarchy only
   });
 
   it("gates in a team without a pipeline are reported as not carried", () => {

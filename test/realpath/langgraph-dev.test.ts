@@ -2,8 +2,10 @@
 // langgraph-sdk client as the exported README documents it (issues 13 §1 and 15), every
 // model call sent to our scripted server by environment variables alone. One server per
 // Python (3.11, the declared floor, and 3.12) serves all the graphs from one langgraph.json,
-// so CI pays for one start each. The server is loopback only, offline
-// (LANGGRAPH_NO_VERSION_CHECK, tracing off), and its process group is killed at the end.
+// so CI pays for one start each. A three-level hierarchy shows every agent in the drawn
+// graph and each agent's conversation in the thread's subgraph checkpoints. The server is
+// loopback only, offline (LANGGRAPH_NO_VERSION_CHECK, tracing off), and its process group
+// is killed at the end.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -63,6 +65,10 @@ interface DriveReport {
   /** Per waiting gate, the problems its new interrupt carried after a bad resume value. */
   refused: string[][];
   values: { approved?: Record<string, Array<Record<string, string>>> };
+  /** Node ids of the graph drawn with xray (`assistants.get_graph`). */
+  drawn: string[];
+  /** Node path ("team/ask-x/x") -> the messages checkpointed in that subgraph namespace. */
+  conversations: Record<string, string[]>;
 }
 
 interface RunReport {
@@ -254,6 +260,40 @@ for (const version of ["3.11", "3.12"]) {
       const error = report.outputs[0]!.__error__ as { message?: string } | undefined;
       expect(error?.message, JSON.stringify(report.outputs)).toContain("context model='acme:model-1': unknown provider");
       expect(exchanges.length).toBe(before);
+    }, 600_000);
+
+    it("draws every agent of a three-level hierarchy and keeps each agent's conversation in the thread", async () => {
+      const p = served.project("enterprise-support-desk");
+      const agents = p.def.agents as Array<{ key: string; prompt?: string; reportsToKey?: string }>;
+      const { env: values, inputs } = runValues(p.def);
+      const before = exchanges.length;
+      const report = await served.driver<DriveReport>("drive", p.pkg, JSON.stringify(inputs));
+      expect(report.next).toEqual([]);
+
+      // Node path of each agent: its graph is the node `ask-<ident>` of its manager's graph,
+      // the entry agent's the `team` node; the agent itself is the node `<ident>` (agents.py).
+      const byKey = new Map(agents.map((a) => [a.key, a]));
+      const ident = (key: string) => key.replace(/-/g, "_");
+      const unit = (key: string): string[] => {
+        const manager = byKey.get(key)!.reportsToKey;
+        return manager === undefined ? ["team"] : [...unit(manager), `ask-${ident(key)}`];
+      };
+      const mine = exchanges.slice(before);
+      for (const agent of agents) {
+        const path = [...unit(agent.key), ident(agent.key)];
+        expect(report.drawn.some((id) => id.startsWith(`${path.join(":")}:`)), `${agent.key} drawn under ${path.join(":")}`).toBe(true);
+        // What the agent was asked and what it answered, as the model server saw them.
+        const prompt = expectedPrompt(agent.prompt ?? "", p.def, values, inputs);
+        const calls = mine.filter((e) => systemText(e.request) === prompt);
+        expect(calls.length, `${agent.key}: requests`).toBeGreaterThan(0);
+        const conversation = report.conversations[path.join("/")] ?? [];
+        expect(conversation, `${agent.key}: its task in ${path.join("/")}`).toContain(userText(calls[0]!.request));
+        const answer = calls.at(-1)!.reply;
+        if ("text" in answer && answer.text !== undefined) expect(conversation, `${agent.key}: its answer`).toContain(answer.text);
+      }
+      // The rendered prompts (they hold secret values) are never checkpointed.
+      const stored = Object.values(report.conversations).flat().join("\n");
+      for (const secret of p.def.requiredSecrets ?? []) expect(stored).not.toContain(values[secret]!);
     }, 600_000);
 
     it("a halted run says so in its output", async () => {

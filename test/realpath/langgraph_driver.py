@@ -7,7 +7,9 @@ LangGraph README documents it. Prints one JSON report.
         start a run with the team's (flat) inputs, answer every review gate with
         `Command(resume=...)` until the run ends: each gate's first record approved, the
         others skipped (several waiting gates answered at once, by interrupt id); a bad
-        resume value first, which must not poison the thread
+        resume value first, which must not poison the thread; the report also holds what
+        Studio shows of the team: the graph's nodes drawn with xray, and the messages
+        checkpointed in each subgraph namespace of the thread (read from its history)
     python langgraph_driver.py run URL GRAPH_ID INPUTS_JSON [CONTEXT_JSON] [VERB]
         one run on a new thread with that context (on the run and on every resume, each a
         run of its own), every record of every gate decided with VERB (default: approve)
@@ -34,6 +36,29 @@ def decisions_for(value: Any) -> tuple[dict[str, Any], list[str], list[str]]:
         (approved if index == 0 else skipped).append(record_id)
         items.append({"record": record_id, "action": verb})
     return {"decisions": items}, approved, skipped
+
+
+def conversations(client: Any, thread_id: str) -> dict[str, list[str]]:
+    """Node path ("team/ask-x/x") -> the texts of the messages checkpointed there, found by
+    following each history entry's subgraph tasks (their `checkpoint` namespace)."""
+    found: dict[str, list[str]] = {}
+    seen: set[str] = set()
+
+    def walk(namespace: str | None, path: list[str]) -> None:
+        checkpoint = {"checkpoint_ns": namespace} if namespace else None
+        for entry in client.threads.get_history(thread_id, limit=1000, checkpoint=checkpoint):
+            values = entry.get("values")
+            messages = values.get("messages") if isinstance(values, dict) else None
+            texts = found.setdefault("/".join(path), []) if path else []
+            texts += [str(message.get("content")) for message in messages or []]
+            for task in entry.get("tasks", []):
+                child = (task.get("checkpoint") or {}).get("checkpoint_ns")
+                if child and child not in seen:
+                    seen.add(child)
+                    walk(child, [*path, task["name"]])
+
+    walk(None, [])
+    return found
 
 
 def schemas(url: str) -> dict[str, Any]:
@@ -146,6 +171,9 @@ def main() -> int:
     report["next"] = state.get("next")
     report["result"] = result
     report["values"] = state.get("values")
+    drawn = client.assistants.get_graph(assistant["assistant_id"], xray=True)
+    report["drawn"] = [node["id"] for node in drawn.get("nodes", [])]
+    report["conversations"] = conversations(client, thread["thread_id"])
     print(json.dumps(report))
     return 0
 

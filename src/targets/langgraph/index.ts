@@ -48,6 +48,8 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   python(`${pkg}/context.py`, "src/context.py.hbs");
   python(`${pkg}/graph.py`, "src/graph.py.hbs");
   python("tests/project.py", "tests/project.py.hbs");
+  // Not test_team.py: a package named test_team (a team "test team") would be shadowed.
+  if (view.mode === "hierarchy") python("tests/test_team_graph.py", "tests/test_team_graph.py.hbs");
   // The access-policy vectors shared with every target and the TypeScript side (spec/).
   files.add("tests/policy_vectors.json", policyVectors(), 0o644, true);
   return files;

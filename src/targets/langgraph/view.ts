@@ -47,6 +47,12 @@ export interface AgentView {
   timeoutS: number;
   /** The agent's manager in the running team (several roots: the others report to the first). */
   reportsTo?: string;
+  /**
+   * Hierarchy mode: the nodes from the team's graph down to the agent's own node, e.g.
+   * `team`, `ask-billing_lead`, `billing_lead` (agents.py: a report's graph is the node
+   * `ask-<ident>` of its manager's graph, the agent itself the node `<ident>` of its own).
+   */
+  graphPath?: string[];
   hasEgress: boolean;
   egressSource: AgentModel["egress"]["source"];
   defaultAction: "allow" | "deny";
@@ -212,6 +218,10 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     return view;
   });
   const agentByKey = new Map(agents.map((a) => [a.key, a]));
+  if (entry !== undefined) {
+    const unitPath = (a: AgentView): string[] => (a.reportsTo === undefined ? ["team"] : [...unitPath(agentByKey.get(a.reportsTo)!), `ask-${a.ident}`]);
+    for (const a of agents) a.graphPath = [...unitPath(a), a.ident];
+  }
   const gates: GateNodeView[] = pipeline ? gateNodes(model) : [];
   const steps = pipeline ? stepViews(model, gates, agentByKey) : [];
   const used = model.agents.filter((a) => a.llm);

@@ -367,6 +367,27 @@ def path_to(agent_key: str) -> list[str]:
     return chain
 
 
+def drawn_under(path: Sequence[str]) -> list[str]:
+    """The nodes LangGraph draws (xray) inside the node at `path` ("team", "ask-<report>",
+    ..., "<agent>"), as Studio shows the graph."""
+    prefix = ":".join(path) + ":"
+    return [node for node in graph.graph.get_graph(xray=True).nodes if node.startswith(prefix)]
+
+
+async def checkpointed_conversations(board: FakeBoard) -> dict[tuple[str, ...], list[str]]:
+    """One run to its end; the texts of the messages in each checkpoint namespace, by node
+    path (`team:<task id>|ask-x:<task id>|x:<task id>` -> ("team", "ask-x", "x"))."""
+    saver = InMemorySaver()
+    await run_to_end(build(board, saver))
+    found: dict[tuple[str, ...], list[str]] = {}
+    for saved in saver.list(config()):
+        namespace = saved.config["configurable"]["checkpoint_ns"]
+        path = tuple(part.split(":")[0] for part in namespace.split("|")) if namespace else ()
+        messages = saved.checkpoint["channel_values"].get("messages") or []
+        found.setdefault(path, []).extend(str(message.content) for message in messages)
+    return found
+
+
 def reached_agents() -> list[str]:
     """Agents a run reaches: every agent in hierarchy mode, the step agents in a pipeline."""
     if team.MODE == "hierarchy":

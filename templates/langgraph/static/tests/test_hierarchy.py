@@ -9,6 +9,7 @@ from __future__ import annotations
 import helpers
 import pytest
 from fakes import Call, FakeBoard, Reply, tool_call
+from langchain_core.messages import AIMessage
 from langgraph.graph import END, START
 from project import agents, nodes, state, team
 
@@ -149,3 +150,28 @@ async def test_the_result_is_the_entry_agents_team_result(
     assert answered["name"] == state.TeamResult.__name__
     expected = state.TeamResult.model_validate(answered["args"])
     assert snapshot.values["result"] == expected.model_dump(mode="json", by_alias=True)
+
+
+async def test_an_ask_without_a_task_or_an_unknown_tool_is_answered_with_an_error(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    # Run by the manager's own graph (not by the tool): arguments that do not fit and tool
+    # names it does not have come back to the model as errors, and the run goes on.
+    entry = agents.entry_agent()
+    report = agents.reports_of(entry)[0]
+    wrong = AIMessage(
+        content="",
+        tool_calls=[
+            {"name": agents.ask_tool_name(report), "args": {}, "id": "call_no_task"},
+            {"name": "ask_nobody_here", "args": {"task": "x"}, "id": "call_unknown"},
+        ],
+    )
+    board.script(entry, wrong)
+
+    snapshot = await helpers.run_to_end(helpers.build(board))
+
+    assert snapshot.values["result"] is not None
+    seen = {m.tool_call_id: m for m in board.calls_of(entry)[1].tool_results()}
+    assert seen["call_no_task"].status == "error" and "task" in seen["call_no_task"].text
+    assert seen["call_unknown"].status == "error"
+    assert "ask_nobody_here" in seen["call_unknown"].text

@@ -34,8 +34,10 @@ def build_graph(
     )
     # inputs: checked before any model call
     builder.add_node("prepare", nodes.prepare)
-    # agents[0] evidence-collector: the entry agent; its reports are its tools
-    builder.add_node("team", nodes.team, retry_policy=nodes.retry_policy)
+    # agents[0] evidence-collector: the entry agent; its reports are its tools and nodes
+    builder.add_node(
+        "team", nodes.team(), timeout=nodes.team_timeout(), retry_policy=nodes.retry_policy
+    )
     # outputs: the entry agent's answer as state.TeamResult
     builder.add_node("finalize", nodes.finalize)
 

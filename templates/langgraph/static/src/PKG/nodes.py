@@ -5,8 +5,9 @@ Node names (graph.py): `prepare`, `finalize`, `team` (hierarchy), `step_<step ke
 
 - `prepare` checks the run's models (its context), the environment and the inputs before
   any model call, and stores the inputs by key (the graph's input is flat).
-- `team` (hierarchy mode) runs the entry agent on the team's task; its reports are its
-  tools (agents.py).
+- `team` (hierarchy mode) runs the entry agent's graph on the team's task; its reports
+  are its tools, run by nodes of that graph (agents.py), so every agent is drawn and
+  checkpointed.
 - `step_<key>` runs one pipeline step: one conversation of the step's agent. It receives
   the run's inputs and exactly what it waits for: its dependencies' answers, or the
   records a gate approved. A step followed by gates answers with records and routes to
@@ -237,7 +238,7 @@ class TeamNodes:
 
     def __init__(self, model_for: llms.ModelFactory | None = None) -> None:
         self.default_models = model_for is None
-        self.agents = agents.TeamAgents(model_for or models.model_for)
+        self.agents = agents.TeamAgents(model_for or models.model_for, self.retry_policy)
 
     # --- timeouts ----------------------------------------------------------
 
@@ -278,18 +279,29 @@ class TeamNodes:
 
     # --- hierarchy ---------------------------------------------------------
 
-    async def team(self, state: TeamState) -> Update | Command[str]:
-        """hierarchy: the entry agent runs the team's task, asking its reports as tools."""
-        return await self._within_deadline(state, lambda: self._team(state))
+    def team(self) -> Node:
+        """hierarchy: the node that runs the entry agent's graph (compiled here, once) on
+        the team's task; its reports are nodes of that graph, theirs of theirs."""
+        entry = self.agents.unit(agents.entry_agent(), TeamResult)
 
-    async def _team(self, state: TeamState) -> Update:
+        async def run_team(state: TeamState) -> Update | Command[str]:
+            return await self._within_deadline(state, lambda: self._team(entry, state))
+
+        return run_team
+
+    def team_timeout(self) -> float:
+        """The team node's limit: it holds the whole run (agents.subtree_timeout)."""
+        return agents.subtree_timeout()
+
+    async def _team(self, entry: agents.AgentGraph, state: TeamState) -> Update:
         inputs = state["inputs"]
         task = (
             f"Handle this run of the {team.NAME} team.\n\n{team.DESCRIPTION}\n\n"
             f"Run inputs (JSON):\n{_json(inputs)}\n\n"
             f"Finish by calling {TeamResult.__name__} with the team's result."
         )
-        result = await self._ask(agents.entry_agent(), inputs, task, TEAM_ANSWER, TeamResult)
+        agent_key = agents.entry_agent()
+        result = await self._ask(agent_key, inputs, task, TEAM_ANSWER, TeamResult, entry)
         answer = self._structured(result, TeamResult, "the team")
         return {"answers": {TEAM_ANSWER: _answer_json(answer)}}
 
@@ -407,12 +419,14 @@ class TeamNodes:
         task: str,
         task_name: str,
         schema: type[BaseModel] | None = None,
+        graph: agents.AgentGraph | None = None,
     ) -> dict[str, Any]:
-        """One task through an agent. A malformed structured answer goes back to the model
-        with the validation error inside the conversation (create_agent's ToolStrategy);
-        a conversation that ends without one (the model answered prose) is asked once
-        more, told why; then the caller's check fails the step."""
-        result = await self.agents.ask(agent_key, inputs, task, task_name, schema)
+        """One task through an agent (`graph`: its graph of the team, hierarchy mode). A
+        malformed structured answer goes back to the model with the validation error inside
+        the conversation (create_agent's ToolStrategy); a conversation that ends without
+        one (the model answered prose) is asked once more, told why; then the caller's
+        check fails the step."""
+        result = await self.agents.ask(agent_key, inputs, task, task_name, schema, graph)
         if schema is None or isinstance(result.get("structured_response"), schema):
             return result
         feedback = (
@@ -420,7 +434,8 @@ class TeamNodes:
             f"{schema.__name__}. "
             f"Do the task again and finish by calling {schema.__name__}."
         )
-        return await self.agents.ask(agent_key, inputs, f"{task}\n\n{feedback}", task_name, schema)
+        retry = f"{task}\n\n{feedback}"
+        return await self.agents.ask(agent_key, inputs, retry, task_name, schema, graph)
 
     @staticmethod
     def _structured(result: Mapping[str, Any], schema: type[Answer], who: str) -> Answer:

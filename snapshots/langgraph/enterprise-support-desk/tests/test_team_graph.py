@@ -1,0 +1,63 @@
+"""This team's graph (generated from envelope.json, agents[]): every agent is a node of it,
+drawn as Studio shows it, and each agent's conversation is checkpointed in the thread, in
+its own namespace."""
+
+from __future__ import annotations
+
+import helpers
+import pytest
+from fakes import FakeBoard
+
+# Per agent: the nodes from the team's graph down to the agent's own node (agents.py).
+AGENT_NODES: dict[str, tuple[str, ...]] = {
+    # agents[0] head-of-support
+    "head-of-support": ("team", "head_of_support"),
+    # agents[1] billing-lead
+    "billing-lead": ("team", "ask-billing_lead", "billing_lead"),
+    # agents[2] refunds-specialist
+    "refunds-specialist": (
+        "team",
+        "ask-billing_lead",
+        "ask-refunds_specialist",
+        "refunds_specialist",
+    ),
+    # agents[3] invoicing-specialist
+    "invoicing-specialist": (
+        "team",
+        "ask-billing_lead",
+        "ask-invoicing_specialist",
+        "invoicing_specialist",
+    ),
+    # agents[4] technical-lead
+    "technical-lead": ("team", "ask-technical_lead", "technical_lead"),
+    # agents[5] api-specialist
+    "api-specialist": ("team", "ask-technical_lead", "ask-api_specialist", "api_specialist"),
+    # agents[6] integrations-specialist
+    "integrations-specialist": (
+        "team",
+        "ask-technical_lead",
+        "ask-integrations_specialist",
+        "integrations_specialist",
+    ),
+    # agents[7] trust-safety-lead
+    "trust-safety-lead": ("team", "ask-trust_safety_lead", "trust_safety_lead"),
+    # agents[8] fraud-analyst
+    "fraud-analyst": ("team", "ask-trust_safety_lead", "ask-fraud_analyst", "fraud_analyst"),
+}
+
+
+@pytest.mark.parametrize(("agent_key", "path"), AGENT_NODES.items())
+def test_the_agent_is_drawn_in_the_graph(agent_key: str, path: tuple[str, ...]) -> None:
+    assert helpers.drawn_under(path), f"{agent_key}: nothing drawn under {':'.join(path)}"
+
+
+@pytest.mark.anyio
+async def test_each_agents_conversation_is_in_its_checkpoints(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    conversations = await helpers.checkpointed_conversations(board)
+
+    for agent_key, path in AGENT_NODES.items():
+        calls = board.calls_of(agent_key)
+        assert calls, f"{agent_key} was never asked"
+        assert calls[0].human in conversations.get(path, []), agent_key
