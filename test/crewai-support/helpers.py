@@ -154,7 +154,7 @@ def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | No
 
 
 def egress_agents() -> list[str]:
-    return sorted(tools.POLICIES)
+    return sorted(team.EGRESS)
 
 
 # --- driving a hierarchy with scripted replies --------------------------------

@@ -36,14 +36,14 @@ gates: Any = _module("envelope_support.gates")
 llms: ModuleType = _module("envelope_support.llms")
 model_env: ModuleType = _module("envelope_support.model_env")
 pipeline: Any = _module("envelope_support.pipeline")
-policy: ModuleType = _module("envelope_support.policy")
+policy: Any = _module("envelope_support.policy")
 redaction: ModuleType = _module("envelope_support.redaction")
 runner: ModuleType = _module("envelope_support.runner")
 runtime: ModuleType = _module("envelope_support.runtime")
 state: Any = _module("envelope_support.state")
 steps: Any = _module("envelope_support.steps")
 texts: ModuleType = _module("envelope_support.texts")
-tools: ModuleType = _module("envelope_support.http_tools")
+tools: Any = _module("envelope_support.http_tools")
 
 __all__ = [
     "PACKAGE",

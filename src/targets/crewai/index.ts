@@ -17,6 +17,8 @@ const PIPELINE_ONLY = new Set([
   "src/PKG/envelope_support/steps.py",
   "src/PKG/gates.py",
 ]);
+// The policy-enforcing HTTP tool: teams with an agent that has egress only.
+const EGRESS_ONLY = new Set(["src/PKG/envelope_support/http_tools.py", "src/PKG/envelope_support/http_request.py", "src/PKG/policy.py"]);
 const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/delegation.py", "src/PKG/envelope_support/crew_commands.py"]);
 
 /** Static modules only some teams need; every other static module ships always. */
@@ -27,6 +29,7 @@ function wantsStatic(path: string, view: CrewaiView): boolean {
   if (path === "src/PKG/envelope_support/json_text.py") return view.jsonTextTypes.length > 0;
   // The Flow's runner, its steps and gates, and its run state: pipeline teams only.
   if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
+  if (EGRESS_ONLY.has(path)) return view.anyEgress;
   // The manager, its workers and sub-teams, CrewAI's crew commands: hierarchy teams only.
   if (HIERARCHY_ONLY.has(path)) return view.mode === "hierarchy";
   return true;
@@ -65,7 +68,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   files.add(`${pkg}/envelope.json`, definitionText);
   text(`${pkg}/config/agents.yaml`, "src/config/agents.yaml.hbs");
   text(`${pkg}/config/tasks.yaml`, "src/config/tasks.yaml.hbs");
-  text(`${pkg}/config/access_policies.yaml`, "src/config/access_policies.yaml.hbs");
+  if (view.anyEgress) text(`${pkg}/config/access_policies.yaml`, "src/config/access_policies.yaml.hbs");
   python(`${pkg}/__init__.py`, "src/__init__.py.hbs");
   python(`${pkg}/envelope_support/__init__.py`, "src/envelope_support/__init__.py.hbs");
   python(`${pkg}/team.py`, "src/team.py.hbs");

@@ -109,6 +109,8 @@ export interface CrewaiView extends ModelEnvView {
   outputs: CrewaiOutputView[];
   outputsAliased: boolean;
   anyEgress: boolean;
+  /** team.py's EGRESS: agents with an http_request tool, in definition order. */
+  egressAgents: string[];
   secrets: string[];
   variables: string[];
   providerKeys: Array<{ keys: string[]; label: string; agents: string }>;
@@ -279,6 +281,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     outputs,
     outputsAliased: outputs.some((o) => o.aliased),
     anyEgress: agents.some((a) => a.hasEgress),
+    egressAgents: agents.filter((a) => a.hasEgress).map((a) => a.key),
     secrets: model.secrets.map((s) => s.name),
     variables: model.variables.map((v) => v.name),
     providerKeys,

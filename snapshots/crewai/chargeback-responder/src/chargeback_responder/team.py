@@ -72,6 +72,10 @@ AGENTS: dict[str, AgentSpec] = {
     "response-writer": AgentSpec(method="response_writer", reports_to="evidence-collector"),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = ("evidence-collector",)
+
 # pipeline: none
 PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None

@@ -98,6 +98,10 @@ AGENTS: dict[str, AgentSpec] = {
     "offer-drafter": AgentSpec(method="offer_drafter", reports_to="recruiting-lead"),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = ("sourcer", "interview-coordinator", "offer-drafter")
+
 # pipeline[] in topological order, with the steps each one waits for
 PIPELINE: dict[str, StepSpec] = {
     # pipeline[0] source

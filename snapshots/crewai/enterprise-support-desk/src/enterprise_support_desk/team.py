@@ -95,6 +95,18 @@ AGENTS: dict[str, AgentSpec] = {
     "fraud-analyst": AgentSpec(method="fraud_analyst", reports_to="trust-safety-lead"),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = (
+    "head-of-support",
+    "billing-lead",
+    "refunds-specialist",
+    "invoicing-specialist",
+    "technical-lead",
+    "trust-safety-lead",
+    "fraud-analyst",
+)
+
 # pipeline: none
 PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None

@@ -91,6 +91,10 @@ AGENTS: dict[str, AgentSpec] = {
     "comms-writer": AgentSpec(method="comms_writer", reports_to="incident-commander"),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = ("incident-commander", "investigator", "deploy-analyst", "comms-writer")
+
 # pipeline: none
 PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None

@@ -92,6 +92,10 @@ AGENTS: dict[str, AgentSpec] = {
     "red-team-analyst": AgentSpec(method="red_team_analyst", reports_to="lead-analyst"),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = ("market-analyst",)
+
 # pipeline: none
 PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None

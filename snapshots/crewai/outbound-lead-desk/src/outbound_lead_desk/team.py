@@ -51,6 +51,10 @@ AGENTS: dict[str, AgentSpec] = {
     "email-drafter": AgentSpec(method="email_drafter", reports_to="lead-researcher"),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = ("lead-researcher",)
+
 # pipeline: none
 PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None

@@ -91,6 +91,10 @@ AGENTS: dict[str, AgentSpec] = {
     ),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = ()
+
 # pipeline[] in topological order, with the steps each one waits for
 PIPELINE: dict[str, StepSpec] = {
     # pipeline[0] intake

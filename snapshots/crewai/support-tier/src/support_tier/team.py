@@ -84,6 +84,10 @@ AGENTS: dict[str, AgentSpec] = {
     "technical-specialist": AgentSpec(method="technical_specialist", reports_to="support-lead"),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = ("support-lead", "billing-specialist", "technical-specialist")
+
 # pipeline: none
 PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None

@@ -52,6 +52,10 @@ AGENTS: dict[str, AgentSpec] = {
     "deal-coach": AgentSpec(method="deal_coach", reports_to="revops-analyst"),
 }
 
+# agents[].accessPolicy / allowedHosts: the agents with egress, each given a policy-enforcing
+# http_request tool (a team without any ships no HTTP tool code)
+EGRESS: tuple[str, ...] = ("revops-analyst", "deal-coach")
+
 # pipeline: none
 PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None

@@ -24,7 +24,6 @@ from crewai.tools import BaseTool
 from typing_extensions import Self
 
 from .. import models, team
-from . import http_tools as tools
 from . import llms, texts
 
 KNOWLEDGE = Path("knowledge")
@@ -84,6 +83,14 @@ def configured_llms() -> set[str]:
     return {key for key, spec in team.AGENTS.items() if (config.get(spec.method) or {}).get("llm")}
 
 
+def http_tool(agent_key: str) -> BaseTool:
+    """The agent's policy-enforcing http_request tool (http_tools.py, which a team without
+    egress does not ship: imported only for an agent of team.EGRESS)."""
+    from .http_tools import http_tool as build
+
+    return build(agent_key)
+
+
 def roots() -> list[str]:
     """Agents without reportsToKey, in definition order."""
     return [key for key, spec in team.AGENTS.items() if spec.reports_to is None]
@@ -133,8 +140,8 @@ class TeamCrewBase:
         """The agent's tools: `tools:` in config/agents.yaml, and its HTTP tool."""
         configured = self.agents_config[team.AGENTS[agent_key].method].get("tools") or []
         agent_tools: list[BaseTool] = list(configured)
-        if agent_key in tools.POLICIES:
-            agent_tools.append(tools.http_tool(agent_key))
+        if agent_key in team.EGRESS:
+            agent_tools.append(http_tool(agent_key))
         return agent_tools
 
     def _delegates(self, agent_key: str) -> bool:

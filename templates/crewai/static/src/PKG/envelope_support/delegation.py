@@ -23,9 +23,8 @@ from pydantic import BaseModel, Field
 from typing_extensions import Self
 
 from .. import models, team
-from . import http_tools as tools
 from . import llms, texts
-from .crew_base import TeamCrewBase, kickoff, roots
+from .crew_base import TeamCrewBase, http_tool, kickoff, roots
 
 TEAM_TASK = "handle_request"
 """The @task method and config/tasks.yaml entry of the team's run."""
@@ -57,7 +56,7 @@ def has_sub_team(agent_key: str) -> bool:
 
 def has_requests_delegate(agent_key: str) -> bool:
     """The top manager's access policy is carried by its "<role> Requests" worker."""
-    return agent_key == top_manager() and agent_key in tools.POLICIES
+    return agent_key == top_manager() and agent_key in team.EGRESS
 
 
 # --- the sub-team tool ----------------------------------------------------
@@ -160,7 +159,7 @@ class HierarchyCrew(TeamCrewBase):
                 "access policy. You do nothing else."
             ),
             llm=self.llm_of(manager_key),
-            tools=[tools.http_tool(manager_key)],
+            tools=[http_tool(manager_key)],
             max_execution_time=llms.execution_limit_s(models.MODELS[manager_key]),
             verbose=self.verbose,
         )
