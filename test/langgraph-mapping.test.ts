@@ -145,8 +145,8 @@ describe("LangGraph mapping", () => {
 
   it("inputs → typed TeamInputs and runner specs; outputs → the TeamResult model", () => {
     const s = support.text("src/support_tier/state.py");
-    expect(s).toContain('"ticket_text": Required[str],');
-    expect(s).toContain('"priority_override": NotRequired[Literal["low", "normal", "high", "urgent"]],');
+    expect(s).toContain('"ticket_text": Required[Annotated[str, EphemeralValue]],');
+    expect(s).toMatch(/"priority_override": NotRequired\[\s*Annotated\[Literal\["low", "normal", "high", "urgent"\], EphemeralValue\]\s*\],/);
     expect(s).toMatch(/escalated: bool \| None = Field\(\s*default=None,\s*description="Whether the ticket was escalated/);
     expect(support.text("src/support_tier/team.py")).toMatch(/"ticket_text": InputSpec\([\s\S]*?required=True,/);
   });
@@ -211,11 +211,11 @@ describe("LangGraph graph schemas: flat input, status output, models per run (is
     const inputs = { answers: { type: "string", required: true }, "input:answers": { type: "string" }, __start__: { type: "number" }, "branch:to:prepare": { type: "string" }, topic: { type: "string" } };
     const x = exportOf(team({ inputs }));
     const s = x.text("src/test_team/state.py");
-    expect(s).toContain('"input:answers:2": Required[str],');
-    expect(s).toContain('"input:answers": NotRequired[str],');
-    expect(s).toContain('"input:__start__": NotRequired[float],');
-    expect(s).toContain('"input:branch:to:prepare": NotRequired[str],');
-    expect(s).toContain('"topic": NotRequired[str],');
+    expect(s).toContain('"input:answers:2": Required[Annotated[str, EphemeralValue]],');
+    expect(s).toContain('"input:answers": NotRequired[Annotated[str, EphemeralValue]],');
+    expect(s).toContain('"input:__start__": NotRequired[Annotated[float, EphemeralValue]],');
+    expect(s).toContain('"input:branch:to:prepare": NotRequired[Annotated[str, EphemeralValue]],');
+    expect(s).toContain('"topic": NotRequired[Annotated[str, EphemeralValue]],');
     expect(s).toMatch(/INPUT_CHANNELS: dict\[str, str\] = \{\n    # inputs\.answers\n    "answers": "input:answers:2",\n    # inputs\.__start__\n    "__start__": "input:__start__",\n/);
     expect(x.loss.find((e) => e.field === "inputs.answers")?.detail).toContain('state.TeamInputs as "input:answers:2"');
     expect(x.text("README.md")).toContain("`answers` as `input:answers:2`");
@@ -223,14 +223,24 @@ describe("LangGraph graph schemas: flat input, status output, models per run (is
     expect(inputChannels([{ key: "status" }, { key: "input:status" }]).map((i) => i.channel)).toEqual(["input:status:2", "input:status"]);
   });
 
+  it("an input named like a channel LangGraph reserves (its RESERVED names, join:…) is renamed too", () => {
+    const keys = ["configurable", "thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map", "langsmith:hidden", "|", ":", "join:a:b", "start:x"];
+    expect(inputChannels(keys.map((key) => ({ key }))).map((i) => i.channel)).toEqual(keys.map((k) => `input:${k}`));
+    // Near misses keep their names: LangGraph refuses only the exact names.
+    expect(inputChannels([{ key: "configurable_x" }, { key: "a|b" }, { key: "a:b" }]).map((i) => i.renamed)).toEqual([false, false, false]);
+  });
+
   it("context.Context: one field per agent, named by the namer's identifier, and one for every agent", () => {
     const c = support.text("src/support_tier/context.py");
-    expect(c).toContain('@dataclass(kw_only=True)\nclass Context:');
+    expect(c).toContain('@dataclasses.dataclass(kw_only=True)\nclass Context:');
+    // No bare `field`/`dataclass` in the class body: an agent's identifier may be `field`.
+    expect(c).toContain("\nimport dataclasses\n");
+    expect(c).not.toMatch(/from dataclasses import/);
     expect(c).toContain('# agents[1] billing-specialist\n    "billing-specialist": "billing_specialist",');
     expect(c).toContain('ALL_AGENTS_FIELD = "model"');
-    expect(c).toMatch(/\n    model: str \| None = field\(\n\s+default=None, metadata=\{"description": "The model of every agent without its own\."\}\n\s+\)/);
-    expect(c).toMatch(/\n    # agents\[1\] billing-specialist\n    billing_specialist: str \| None = field\(\n\s+default=None, metadata=\{"description": "The model of agent billing-specialist\."\}/);
-    const fields = [...c.matchAll(/^    ([a-z_0-9]+): str \| None = field\(/gm)].map((m) => m[1]);
+    expect(c).toMatch(/\n    model: str \| None = dataclasses\.field\(\n\s+default=None, metadata=\{"description": "The model of every agent without its own\."\}\n\s+\)/);
+    expect(c).toMatch(/\n    # agents\[1\] billing-specialist\n    billing_specialist: str \| None = dataclasses\.field\(\n\s+default=None, metadata=\{"description": "The model of agent billing-specialist\."\}/);
+    const fields = [...c.matchAll(/^    ([a-z_0-9]+): str \| None = dataclasses\.field\(/gm)].map((m) => m[1]);
     expect(fields).toEqual(["model", ...support.model.agents.map((a) => a.ident)]);
   });
 
@@ -242,7 +252,7 @@ describe("LangGraph graph schemas: flat input, status output, models per run (is
     expect(idents).toEqual(["model", "class_", "a_b", "a_b_agent", "print_"]);
     expect(c).toContain('ALL_AGENTS_FIELD = "model_2"');
     for (const [i, key] of keys.entries()) expect(c).toContain(`    ${JSON.stringify(key)}: ${JSON.stringify(idents[i])},`);
-    const fields = [...c.matchAll(/^    ([a-z_0-9]+): str \| None = field\(/gm)].map((m) => m[1]);
+    const fields = [...c.matchAll(/^    ([a-z_0-9]+): str \| None = dataclasses\.field\(/gm)].map((m) => m[1]);
     expect(fields).toEqual(["model_2", ...idents]);
     expect(contextAllField([{ ident: "model" }, { ident: "model_2" }])).toBe("model_3");
     // The README's example names a real field.

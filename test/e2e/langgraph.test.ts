@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
-import { exportFile } from "../helpers/export.js";
+import { exportFile, exportFor } from "../helpers/export.js";
 import { ROOT } from "../helpers/cli.js";
-import { describeProjectsOnFramework } from "./projects.js";
+import { agent, team } from "../helpers/definitions.js";
+import { describeProjectsOnFramework, runPython } from "./projects.js";
 import { e2eGate, ensureEnv, installProject } from "./python-env.js";
 
 describeProjectsOnFramework("langgraph", "LangGraph");
@@ -26,6 +27,52 @@ function freePort(): Promise<number> {
 }
 
 const gate = e2eGate();
+
+// Names Python or LangGraph reserve where the exported code puts the team's names: an agent
+// `field` (a Context field beside dataclasses' `field`), inputs named like LangGraph's
+// reserved channels (`configurable`, `thread_id`, `langsmith:hidden`, `:`, `|`, `join:…`).
+const reservedNames = team({
+  slug: "reserved-names",
+  agents: [agent("field", { role: "manager", prompt: "Lead." }), agent("dataclass", { reportsToKey: "field", prompt: "Draft." })],
+  inputs: {
+    configurable: { type: "string", required: true },
+    thread_id: { type: "string", default: "t-default" },
+    checkpoint_ns: { type: "number" },
+    "langsmith:hidden": { type: "string" },
+    ":": { type: "string" },
+    "|": { type: "string" },
+    "join:a:b": { type: "string", default: "joined" },
+    topic: { type: "string", default: "the default topic" },
+  },
+  pipeline: [
+    { key: "draft", agentKey: "dataclass" },
+    { key: "review", agentKey: "field", dependsOn: ["draft"] },
+  ],
+});
+
+describe.runIf(gate.run)("reserved names on real LangGraph", () => {
+  it("an agent `field` and inputs named like LangGraph's channels: the project imports, compiles and its tests pass", async () => {
+    const env = ensureEnv("langgraph", gate.python!);
+    const dir = join(mkdtempSync(join(tmpdir(), "envelope-e2e-lgnames-")), "reserved-names");
+    await writeDirectory(exportFor(reservedNames, "langgraph").files, dir);
+    installProject(env, dir);
+    const probe = [
+      "from reserved_names import context, graph, state",
+      "assert context.AGENT_FIELDS['field'] == 'field', context.AGENT_FIELDS",
+      "assert context.Context(field='openai:x').field == 'openai:x'",
+      "g = graph.build_graph()",
+      "props = g.get_input_jsonschema()['properties']",
+      "assert 'configurable' not in props and 'input:configurable' in props, props",
+      "print(sorted(state.INPUT_CHANNELS.items()))",
+    ].join("\n");
+    const imported = runPython(env, dir, ["-c", probe]);
+    expect(imported.code, imported.output).toBe(0);
+    for (const key of ["configurable", "thread_id", "checkpoint_ns", "langsmith:hidden", ":", "|", "join:a:b"]) expect(imported.output).toContain(`('${key}', 'input:${key}')`);
+    const tests = runPython(env, dir, ["-m", "pytest", "-q", "-p", "no:cacheprovider"]);
+    expect(tests.code, tests.output).toBe(0);
+    expect(tests.output).toMatch(/ passed/);
+  }, 600_000);
+});
 
 describe.runIf(gate.run)("langgraph dev", () => {
   it("loads the exported graph from langgraph.json (no checkpointer, no keys, no .env)", async () => {

@@ -322,15 +322,26 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
  */
 export const STATE_CHANNELS: readonly string[] = ["inputs", "answers", "records", "approved", "gates", "feedback", "halted", "work", "result", "status"];
 
-/** Whether LangGraph itself uses a channel of this name (`__start__`, `__interrupt__`, `branch:to:<node>`, ...). */
+/**
+ * Channel names LangGraph refuses (langgraph/_internal/_constants.py RESERVED, less the
+ * `__…` ones): compiling a graph with such a channel fails ("Channel name … is reserved").
+ */
+const LANGGRAPH_RESERVED: readonly string[] = ["configurable", "thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map", "langsmith:hidden", "|", ":"];
+
+/**
+ * Whether LangGraph itself uses a channel of this name: its reserved names, `__…`
+ * (`__start__`, `__interrupt__`, ...) and the prefixes of the channels it makes
+ * (`branch:to:<node>`, `join:<starts>:<end>`, `start:<node>` of old checkpoints).
+ */
 function langgraphChannel(name: string): boolean {
-  return name.startsWith("__") || name.startsWith("branch:");
+  return LANGGRAPH_RESERVED.includes(name) || name.startsWith("__") || /^(branch|join|start):/.test(name);
 }
 
 /**
  * The graph's input is flat: each input is a channel named by its key as written, so Studio
  * shows the team's own names. A key the graph uses itself (STATE_CHANNELS, LangGraph's
- * `__…` and `branch:…`) becomes `input:<key>` (numbered if even that is taken), and
+ * reserved names, `__…`, `branch:…`, `join:…`) becomes `input:<key>` (numbered if even that
+ * is taken; LangGraph refuses only the exact names, so `input:configurable` compiles), and
  * state.INPUT_CHANNELS maps it back; definition order decides, so exports are deterministic.
  */
 export function inputChannels<T extends { key: string }>(inputs: T[]): Array<T & { channel: string; renamed: boolean }> {

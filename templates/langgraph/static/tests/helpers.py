@@ -201,14 +201,17 @@ def decide_one(
 
 
 async def run_to_end(
-    g: Graph, inputs: Mapping[str, Any] | None = None, chosen: Mapping[str, Any] | None = None
+    g: Graph,
+    inputs: Mapping[str, Any] | None = None,
+    chosen: Mapping[str, Any] | None = None,
+    thread_id: str = "test",
 ) -> StateSnapshot:
     """A whole run: every record of every gate approved as soon as it waits. `chosen`: the
     context of the run and of every resume (each is a run of its own)."""
     payload: Any = start(inputs)
     for _ in range(len(team.GATES) * 4 + 1):
-        await g.ainvoke(payload, config(), context=chosen)
-        snapshot = await g.aget_state(config())
+        await g.ainvoke(payload, config(thread_id), context=chosen)
+        snapshot = await g.aget_state(config(thread_id))
         if not snapshot.interrupts:
             return snapshot
         payload = approve_all(snapshot.interrupts)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from fakes import FakeBoard, structured
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
-from project import agents, gates, main, nodes, runtime, state, team
+from project import agents, context, gates, graph, llms, main, nodes, runtime, state, team
 from pydantic import BaseModel, create_model
 
 pytestmark = pytest.mark.anyio
@@ -319,6 +320,46 @@ async def test_resuming_never_calls_a_model_again(
     after_step = [c for c in board.calls[before:] if c.task == gate.after_step]
     assert after_step == [], "the gated step's model was called again on resume"
     assert board.calls_for_task(gate.triggers_step), "the run did not go on"
+
+
+def _keyless_provider() -> tuple[str, str]:
+    """A provider none of whose API keys the environment sets, and its first key."""
+    for prefix, requirement in llms.PROVIDER_KEYS.items():
+        names = (requirement,) if isinstance(requirement, str) else requirement
+        if not any(name in os.environ for name in names):
+            return prefix, names[0]
+    raise AssertionError("every provider's key is set")
+
+
+@pytest.mark.parametrize("problem", ["unknown provider", "missing key"])
+async def test_a_resume_checks_its_context_before_any_model_call(
+    problem: str, team_env: dict[str, str], board: FakeBoard
+) -> None:
+    # Resuming is a new run with a context of its own: it is checked as prepare checks a
+    # first run's (its models, their providers' keys), before the resumed run's first call.
+    name = GATE_NAMES[0]
+    g = graph.build_graph(checkpointer=InMemorySaver())  # the default models: keys count
+    snapshot = await helpers.run_until_gate(g, name)
+    before = len(board.calls)
+    if problem == "unknown provider":
+        bad, expected = "acme:model-1", "unknown provider"
+    else:
+        prefix, expected = _keyless_provider()
+        bad = f"{prefix}:model-1"
+    with pytest.raises((ValueError, runtime.MissingEnvError)) as raised:
+        await g.ainvoke(
+            helpers.approve_all(snapshot.interrupts), helpers.config(), context=bad_context(bad)
+        )
+    assert expected in str(raised.value)
+    assert len(board.calls) == before, "a model was called with the bad context"
+    # The same message as a first run's with that context (prepare).
+    with pytest.raises(type(raised.value)) as first:
+        await g.ainvoke(helpers.start(), helpers.config("other"), context=bad_context(bad))
+    assert str(first.value) == str(raised.value)
+
+
+def bad_context(model: str) -> context.Context:
+    return context.Context(**{context.ALL_AGENTS_FIELD: model})
 
 
 @pytest.mark.parametrize("name", GATE_NAMES)

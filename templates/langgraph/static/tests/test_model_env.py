@@ -12,7 +12,7 @@ from fakes import FakeBoard
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableLambda
 from langgraph.checkpoint.memory import InMemorySaver
-from project import context, graph, llms, model_env, models
+from project import agents, context, graph, llms, model_env, models, nodes, team
 
 AGENTS = list(models.MODELS)
 
@@ -104,7 +104,8 @@ def test_context_has_one_model_field_per_agent_and_one_for_all() -> None:
     names = [f.name for f in fields(context.Context)]
     assert names == [context.ALL_AGENTS_FIELD, *context.AGENT_FIELDS.values()]
     assert list(context.AGENT_FIELDS) == AGENTS
-    assert all(value is None for value in llms.context_values(context.Context()).values())
+    assert all(getattr(context.Context(), name) is None for name in names)
+    assert llms.context_values(context.Context()) == {}
 
 
 def test_context_wins_over_the_environment_for_its_agents(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,11 +160,20 @@ def test_an_unknown_provider_in_the_environment_is_reported_too(
     assert problem.startswith("MODEL_OVERRIDE='acme:model-1': unknown provider")
 
 
+def _chosen_agent() -> str:
+    """The agent a test's context chooses for: in a hierarchy one of the entry agent's
+    reports (the context must reach the agents nested in its graph), else a step's agent."""
+    if team.MODE == "hierarchy":
+        reports = agents.reports_of(agents.entry_agent())
+        return reports[0] if reports else agents.entry_agent()
+    return helpers.reached_agents()[-1]
+
+
 @pytest.mark.anyio
 async def test_a_runs_context_chooses_the_model_of_that_run_only(
     team_env: dict[str, str], board: FakeBoard
 ) -> None:
-    first = AGENTS[0]
+    target = _chosen_agent()
     asked: list[tuple[str, str | None]] = []
 
     def model_for(agent_key: str) -> BaseChatModel:
@@ -171,17 +181,70 @@ async def test_a_runs_context_chooses_the_model_of_that_run_only(
         asked.append((agent_key, llms.chosen_model(agent_key)))
         return board.model_for(agent_key)
 
+    # One graph for both runs, as a server keeps it: its models must not outlive a run.
     g = graph.build_graph(checkpointer=InMemorySaver(), model_for=model_for)
-    chosen = {context.AGENT_FIELDS[first]: "openai:per-run"}
-    await helpers.run_to_end(g, chosen=chosen)
-    assert asked, "no agent was asked"
-    assert {model for agent_key, model in asked if agent_key == first} <= {"openai:per-run"}
-    assert {model for agent_key, model in asked if agent_key != first} <= {None}
+    chosen = {context.AGENT_FIELDS[target]: "openai:per-run"}
+    await helpers.run_to_end(g, chosen=chosen, thread_id="first")
+    assert board.calls_of(target), f"{target} was not called"
+    assert (target, "openai:per-run") in asked
+    assert {model for agent_key, model in asked if agent_key == target} == {"openai:per-run"}
+    assert {model for agent_key, model in asked if agent_key != target} <= {None}
 
     asked.clear()
-    g_next = graph.build_graph(checkpointer=InMemorySaver(), model_for=model_for)
-    await helpers.run_to_end(g_next)
-    assert asked and {model for _, model in asked} == {None}
+    calls = len(board.calls_of(target))
+    await helpers.run_to_end(g, thread_id="second")
+    assert len(board.calls_of(target)) > calls, f"{target} was not called again"
+    # The next run without a context gets the default model, built anew for it.
+    assert asked == [(target, None)]
+
+
+def test_the_graphs_models_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A server's graph lives long; each run's context may choose another model.
+    choice: list[str | None] = [None]
+    monkeypatch.setattr(llms, "chosen_model", lambda agent_key, chosen=None: choice[0])
+    built: list[tuple[str, str | None]] = []
+
+    def model_for(agent_key: str) -> BaseChatModel:
+        built.append((agent_key, choice[0]))
+        return FakeBoard().model_for(agent_key)
+
+    team_agents = agents.TeamAgents(model_for, nodes.RETRY_POLICY)
+    first = AGENTS[0]
+    default = team_agents.model(first)
+    for n in range(agents.MODEL_CACHE_SIZE * 2):
+        choice[0] = f"openai:m{n}"
+        assert team_agents.model(first) is team_agents.model(first)  # kept while in use
+        choice[0] = None
+        assert team_agents.model(first) is default  # the default, used every run, stays
+    assert len(team_agents._models) <= agents.MODEL_CACHE_SIZE
+    choice[0] = "openai:m0"
+    team_agents.model(first)
+    assert built.count((first, "openai:m0")) == 2  # dropped long ago, built again
+    assert built.count((first, None)) == 1
+
+
+def test_a_blank_context_field_is_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = AGENTS[0]
+    monkeypatch.setenv("MODEL_OVERRIDE", "openai:from-env")
+    for blank in ("", "   ", "\t\n"):
+        chosen = context.Context(**{context.AGENT_FIELDS[first]: blank})
+        assert llms.context_problems(chosen) == []
+        assert llms.chosen_model(first, chosen) is None
+        assert llms.agent_model(first, models.MODELS[first], chosen) == "openai:from-env"
+        # A blank own field leaves the field for every agent in charge.
+        every = context.Context(
+            **{context.ALL_AGENTS_FIELD: "anthropic:all", context.AGENT_FIELDS[first]: blank}
+        )
+        assert llms.chosen_model(first, every) == "anthropic:all"
+        assert llms.required_env(models.MODELS, every) == [llms.PROVIDER_KEYS["anthropic"]]
+
+
+def test_a_context_key_that_is_no_field_is_a_problem() -> None:
+    first = AGENTS[0]
+    key = first if first != context.AGENT_FIELDS[first] else f"{first}-key"
+    (problem,) = llms.context_problems({key: "openai:gpt-4.1"})
+    assert problem.startswith(f"context {key!r}: no such field")
+    assert context.AGENT_FIELDS[first] in problem
 
 
 @pytest.mark.anyio

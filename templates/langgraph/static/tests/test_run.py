@@ -513,6 +513,24 @@ async def test_a_model_factory_that_cannot_be_loaded_stops_the_run_before_any_mo
     assert board.calls == []
 
 
+async def test_a_later_run_on_the_thread_never_gets_the_last_runs_inputs(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    # Studio submits again on the same thread: an optional input it omits takes its default
+    # (state.TeamInputs are EphemeralValue channels), not the previous run's value.
+    given = helpers.valid_inputs()
+    needed = {key: value for key, value in given.items() if team.INPUTS[key].required}
+    if helpers.resolved(needed) == helpers.resolved(given):
+        pytest.skip("no optional input whose sample differs from its default")
+    g = helpers.build(board)
+    first = await helpers.run_to_end(g, given)
+    assert first.values["inputs"] == helpers.resolved(given)
+
+    second = await helpers.run_to_end(g, needed)  # the same thread
+
+    assert second.values["inputs"] == helpers.resolved(needed)
+
+
 async def test_a_finished_run_outputs_its_status_and_the_team_result(
     team_env: dict[str, str], board: FakeBoard
 ) -> None:
@@ -524,5 +542,10 @@ async def test_a_finished_run_outputs_its_status_and_the_team_result(
     assert output == {"status": "done", "result": snapshot.values["result"]}
     state.TeamResult.model_validate(output["result"])
     assert set(g.get_output_jsonschema()["properties"]) == {"status", "halted", "result"}
-    assert set(g.get_input_jsonschema()["properties"]) == set(state.TeamInputs.__annotations__)
+    schema = g.get_input_jsonschema()
+    channels = {key: state.INPUT_CHANNELS.get(key, key) for key in team.INPUTS}
+    assert set(schema["properties"]) == set(channels.values())
+    # One run's inputs, each still required or not (EphemeralValue changes no schema).
+    required = {channels[key] for key, spec in team.INPUTS.items() if spec.required}
+    assert set(schema.get("required", [])) == required
     assert g.get_context_jsonschema() is not None

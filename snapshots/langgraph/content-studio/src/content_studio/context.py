@@ -9,7 +9,7 @@ call, as the same setting in the environment would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 
 # agents[]: key -> its field of Context
 AGENT_FIELDS: dict[str, str] = {
@@ -35,40 +35,44 @@ AGENT_FIELDS: dict[str, str] = {
 ALL_AGENTS_FIELD = "model"
 
 
-@dataclass(kw_only=True)
+# dataclasses.field, not field: an agent's identifier may be `field` (stdlib module names,
+# `dataclasses` among them, are never identifiers).
+@dataclasses.dataclass(kw_only=True)
 class Context:
     """Models for one run or assistant, each `provider:model`; unset: the default."""
 
-    model: str | None = field(
+    model: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of every agent without its own."}
     )
     # agents[0] managing-editor
-    managing_editor: str | None = field(
+    managing_editor: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent managing-editor."}
     )
     # agents[1] researcher
-    researcher: str | None = field(
+    researcher: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent researcher."}
     )
     # agents[2] seo-strategist
-    seo_strategist: str | None = field(
+    seo_strategist: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent seo-strategist."}
     )
     # agents[3] audience-analyst
-    audience_analyst: str | None = field(
+    audience_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent audience-analyst."}
     )
     # agents[4] writer
-    writer: str | None = field(default=None, metadata={"description": "The model of agent writer."})
+    writer: str | None = dataclasses.field(
+        default=None, metadata={"description": "The model of agent writer."}
+    )
     # agents[5] social-writer
-    social_writer: str | None = field(
+    social_writer: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent social-writer."}
     )
     # agents[6] newsletter-writer
-    newsletter_writer: str | None = field(
+    newsletter_writer: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent newsletter-writer."}
     )
     # agents[7] publisher
-    publisher: str | None = field(
+    publisher: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent publisher."}
     )

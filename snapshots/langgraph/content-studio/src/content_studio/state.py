@@ -4,24 +4,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, Required
 
+from langgraph.channels.ephemeral_value import EphemeralValue
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
 
 from .runtime import GateStates, Span, add_spans, first_reason, merge, settle
 
 # inputs: the graph's input schema, flat (Studio's input form); keys as written in the
-# definition (the functional form allows any key), except where INPUT_CHANNELS says
+# definition (the functional form allows any key), except where INPUT_CHANNELS says.
+# EphemeralValue: a run's inputs last one step (prepare copies them to `inputs`), so a later
+# run on the thread that omits an optional input gets its default, not the last run's value.
 TeamInputs = TypedDict(  # noqa: UP013
     "TeamInputs",
     {
         # inputs.topic
-        "topic": Required[str],
+        "topic": Required[Annotated[str, EphemeralValue]],
         # inputs.primary_keyword
-        "primary_keyword": Required[str],
+        "primary_keyword": Required[Annotated[str, EphemeralValue]],
         # inputs.word_count
-        "word_count": NotRequired[float],
+        "word_count": NotRequired[Annotated[float, EphemeralValue]],
         # inputs.tone
-        "tone": NotRequired[Literal["authoritative", "conversational", "playful"]],
+        "tone": NotRequired[
+            Annotated[Literal["authoritative", "conversational", "playful"], EphemeralValue]
+        ],
     },
 )
 

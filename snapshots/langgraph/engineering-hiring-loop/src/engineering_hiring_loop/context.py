@@ -9,7 +9,7 @@ call, as the same setting in the environment would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 
 # agents[]: key -> its field of Context
 AGENT_FIELDS: dict[str, str] = {
@@ -33,38 +33,40 @@ AGENT_FIELDS: dict[str, str] = {
 ALL_AGENTS_FIELD = "model"
 
 
-@dataclass(kw_only=True)
+# dataclasses.field, not field: an agent's identifier may be `field` (stdlib module names,
+# `dataclasses` among them, are never identifiers).
+@dataclasses.dataclass(kw_only=True)
 class Context:
     """Models for one run or assistant, each `provider:model`; unset: the default."""
 
-    model: str | None = field(
+    model: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of every agent without its own."}
     )
     # agents[0] recruiting-lead
-    recruiting_lead: str | None = field(
+    recruiting_lead: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent recruiting-lead."}
     )
     # agents[1] sourcer
-    sourcer: str | None = field(
+    sourcer: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent sourcer."}
     )
     # agents[2] screener
-    screener: str | None = field(
+    screener: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent screener."}
     )
     # agents[3] outreach-writer
-    outreach_writer: str | None = field(
+    outreach_writer: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent outreach-writer."}
     )
     # agents[4] interview-coordinator
-    interview_coordinator: str | None = field(
+    interview_coordinator: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent interview-coordinator."}
     )
     # agents[5] debrief-analyst
-    debrief_analyst: str | None = field(
+    debrief_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent debrief-analyst."}
     )
     # agents[6] offer-drafter
-    offer_drafter: str | None = field(
+    offer_drafter: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent offer-drafter."}
     )

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, Required
 
+from langgraph.channels.ephemeral_value import EphemeralValue
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
 
 from .runtime import GateStates, Span, add_spans, first_reason, merge, settle
 
 # inputs: the graph's input schema, flat (Studio's input form); keys as written in the
-# definition (the functional form allows any key), except where INPUT_CHANNELS says
+# definition (the functional form allows any key), except where INPUT_CHANNELS says.
+# EphemeralValue: a run's inputs last one step (prepare copies them to `inputs`), so a later
+# run on the thread that omits an optional input gets its default, not the last run's value.
 TeamInputs = TypedDict(  # noqa: UP013
     "TeamInputs",
     {
         # inputs.job_id
-        "job_id": Required[str],
+        "job_id": Required[Annotated[str, EphemeralValue]],
         # inputs.role_title
-        "role_title": Required[str],
+        "role_title": Required[Annotated[str, EphemeralValue]],
         # inputs.must_haves
-        "must_haves": Required[list[Any]],
+        "must_haves": Required[Annotated[list[Any], EphemeralValue]],
         # inputs.shortlist_size
-        "shortlist_size": NotRequired[float],
+        "shortlist_size": NotRequired[Annotated[float, EphemeralValue]],
     },
 )
 

@@ -9,7 +9,7 @@ call, as the same setting in the environment would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 
 # agents[]: key -> its field of Context
 AGENT_FIELDS: dict[str, str] = {
@@ -37,46 +37,48 @@ AGENT_FIELDS: dict[str, str] = {
 ALL_AGENTS_FIELD = "model"
 
 
-@dataclass(kw_only=True)
+# dataclasses.field, not field: an agent's identifier may be `field` (stdlib module names,
+# `dataclasses` among them, are never identifiers).
+@dataclasses.dataclass(kw_only=True)
 class Context:
     """Models for one run or assistant, each `provider:model`; unset: the default."""
 
-    model: str | None = field(
+    model: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of every agent without its own."}
     )
     # agents[0] head-of-support
-    head_of_support: str | None = field(
+    head_of_support: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent head-of-support."}
     )
     # agents[1] billing-lead
-    billing_lead: str | None = field(
+    billing_lead: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent billing-lead."}
     )
     # agents[2] refunds-specialist
-    refunds_specialist: str | None = field(
+    refunds_specialist: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent refunds-specialist."}
     )
     # agents[3] invoicing-specialist
-    invoicing_specialist: str | None = field(
+    invoicing_specialist: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent invoicing-specialist."}
     )
     # agents[4] technical-lead
-    technical_lead: str | None = field(
+    technical_lead: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent technical-lead."}
     )
     # agents[5] api-specialist
-    api_specialist: str | None = field(
+    api_specialist: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent api-specialist."}
     )
     # agents[6] integrations-specialist
-    integrations_specialist: str | None = field(
+    integrations_specialist: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent integrations-specialist."}
     )
     # agents[7] trust-safety-lead
-    trust_safety_lead: str | None = field(
+    trust_safety_lead: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent trust-safety-lead."}
     )
     # agents[8] fraud-analyst
-    fraud_analyst: str | None = field(
+    fraud_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent fraud-analyst."}
     )

@@ -9,7 +9,7 @@ call, as the same setting in the environment would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 
 # agents[]: key -> its field of Context
 AGENT_FIELDS: dict[str, str] = {
@@ -27,26 +27,28 @@ AGENT_FIELDS: dict[str, str] = {
 ALL_AGENTS_FIELD = "model"
 
 
-@dataclass(kw_only=True)
+# dataclasses.field, not field: an agent's identifier may be `field` (stdlib module names,
+# `dataclasses` among them, are never identifiers).
+@dataclasses.dataclass(kw_only=True)
 class Context:
     """Models for one run or assistant, each `provider:model`; unset: the default."""
 
-    model: str | None = field(
+    model: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of every agent without its own."}
     )
     # agents[0] incident-commander
-    incident_commander: str | None = field(
+    incident_commander: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent incident-commander."}
     )
     # agents[1] investigator
-    investigator: str | None = field(
+    investigator: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent investigator."}
     )
     # agents[2] deploy-analyst
-    deploy_analyst: str | None = field(
+    deploy_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent deploy-analyst."}
     )
     # agents[3] comms-writer
-    comms_writer: str | None = field(
+    comms_writer: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent comms-writer."}
     )

@@ -9,7 +9,7 @@ call, as the same setting in the environment would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 
 # agents[]: key -> its field of Context
 AGENT_FIELDS: dict[str, str] = {
@@ -23,18 +23,20 @@ AGENT_FIELDS: dict[str, str] = {
 ALL_AGENTS_FIELD = "model"
 
 
-@dataclass(kw_only=True)
+# dataclasses.field, not field: an agent's identifier may be `field` (stdlib module names,
+# `dataclasses` among them, are never identifiers).
+@dataclasses.dataclass(kw_only=True)
 class Context:
     """Models for one run or assistant, each `provider:model`; unset: the default."""
 
-    model: str | None = field(
+    model: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of every agent without its own."}
     )
     # agents[0] inventory-planner
-    inventory_planner: str | None = field(
+    inventory_planner: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent inventory-planner."}
     )
     # agents[1] purchasing-assistant
-    purchasing_assistant: str | None = field(
+    purchasing_assistant: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent purchasing-assistant."}
     )

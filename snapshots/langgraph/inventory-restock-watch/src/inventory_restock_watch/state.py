@@ -10,7 +10,9 @@ from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydan
 from .runtime import GateStates, Span, add_spans, first_reason, merge, settle
 
 # inputs: the graph's input schema, flat (Studio's input form); keys as written in the
-# definition (the functional form allows any key), except where INPUT_CHANNELS says
+# definition (the functional form allows any key), except where INPUT_CHANNELS says.
+# EphemeralValue: a run's inputs last one step (prepare copies them to `inputs`), so a later
+# run on the thread that omits an optional input gets its default, not the last run's value.
 TeamInputs = TypedDict(  # noqa: UP013
     "TeamInputs",
     {},

@@ -9,7 +9,7 @@ call, as the same setting in the environment would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 
 # agents[]: key -> its field of Context
 AGENT_FIELDS: dict[str, str] = {
@@ -39,50 +39,52 @@ AGENT_FIELDS: dict[str, str] = {
 ALL_AGENTS_FIELD = "model"
 
 
-@dataclass(kw_only=True)
+# dataclasses.field, not field: an agent's identifier may be `field` (stdlib module names,
+# `dataclasses` among them, are never identifiers).
+@dataclasses.dataclass(kw_only=True)
 class Context:
     """Models for one run or assistant, each `provider:model`; unset: the default."""
 
-    model: str | None = field(
+    model: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of every agent without its own."}
     )
     # agents[0] lead-analyst
-    lead_analyst: str | None = field(
+    lead_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent lead-analyst."}
     )
     # agents[1] market-analyst
-    market_analyst: str | None = field(
+    market_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent market-analyst."}
     )
     # agents[2] financial-analyst
-    financial_analyst: str | None = field(
+    financial_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent financial-analyst."}
     )
     # agents[3] product-analyst
-    product_analyst: str | None = field(
+    product_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent product-analyst."}
     )
     # agents[4] customer-analyst
-    customer_analyst: str | None = field(
+    customer_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent customer-analyst."}
     )
     # agents[5] legal-analyst
-    legal_analyst: str | None = field(
+    legal_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent legal-analyst."}
     )
     # agents[6] regulatory-analyst
-    regulatory_analyst: str | None = field(
+    regulatory_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent regulatory-analyst."}
     )
     # agents[7] team-analyst
-    team_analyst: str | None = field(
+    team_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent team-analyst."}
     )
     # agents[8] esg-analyst
-    esg_analyst: str | None = field(
+    esg_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent esg-analyst."}
     )
     # agents[9] red-team-analyst
-    red_team_analyst: str | None = field(
+    red_team_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent red-team-analyst."}
     )

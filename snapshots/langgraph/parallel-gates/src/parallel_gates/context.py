@@ -9,7 +9,7 @@ call, as the same setting in the environment would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 
 # agents[]: key -> its field of Context
 AGENT_FIELDS: dict[str, str] = {
@@ -27,26 +27,28 @@ AGENT_FIELDS: dict[str, str] = {
 ALL_AGENTS_FIELD = "model"
 
 
-@dataclass(kw_only=True)
+# dataclasses.field, not field: an agent's identifier may be `field` (stdlib module names,
+# `dataclasses` among them, are never identifiers).
+@dataclasses.dataclass(kw_only=True)
 class Context:
     """Models for one run or assistant, each `provider:model`; unset: the default."""
 
-    model: str | None = field(
+    model: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of every agent without its own."}
     )
     # agents[0] procurement-lead
-    procurement_lead: str | None = field(
+    procurement_lead: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent procurement-lead."}
     )
     # agents[1] contract-analyst
-    contract_analyst: str | None = field(
+    contract_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent contract-analyst."}
     )
     # agents[2] security-analyst
-    security_analyst: str | None = field(
+    security_analyst: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent security-analyst."}
     )
     # agents[3] onboarding-coordinator
-    onboarding_coordinator: str | None = field(
+    onboarding_coordinator: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent onboarding-coordinator."}
     )

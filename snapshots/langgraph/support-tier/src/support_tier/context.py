@@ -9,7 +9,7 @@ call, as the same setting in the environment would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 
 # agents[]: key -> its field of Context
 AGENT_FIELDS: dict[str, str] = {
@@ -25,22 +25,24 @@ AGENT_FIELDS: dict[str, str] = {
 ALL_AGENTS_FIELD = "model"
 
 
-@dataclass(kw_only=True)
+# dataclasses.field, not field: an agent's identifier may be `field` (stdlib module names,
+# `dataclasses` among them, are never identifiers).
+@dataclasses.dataclass(kw_only=True)
 class Context:
     """Models for one run or assistant, each `provider:model`; unset: the default."""
 
-    model: str | None = field(
+    model: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of every agent without its own."}
     )
     # agents[0] support-lead
-    support_lead: str | None = field(
+    support_lead: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent support-lead."}
     )
     # agents[1] billing-specialist
-    billing_specialist: str | None = field(
+    billing_specialist: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent billing-specialist."}
     )
     # agents[2] technical-specialist
-    technical_specialist: str | None = field(
+    technical_specialist: str | None = dataclasses.field(
         default=None, metadata={"description": "The model of agent technical-specialist."}
     )

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, Required
 
+from langgraph.channels.ephemeral_value import EphemeralValue
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
 
 from .runtime import GateStates, Span, add_spans, first_reason, merge, settle
 
 # inputs: the graph's input schema, flat (Studio's input form); keys as written in the
-# definition (the functional form allows any key), except where INPUT_CHANNELS says
+# definition (the functional form allows any key), except where INPUT_CHANNELS says.
+# EphemeralValue: a run's inputs last one step (prepare copies them to `inputs`), so a later
+# run on the thread that omits an optional input gets its default, not the last run's value.
 TeamInputs = TypedDict(  # noqa: UP013
     "TeamInputs",
     {
         # inputs.ticket_text
-        "ticket_text": Required[str],
+        "ticket_text": Required[Annotated[str, EphemeralValue]],
         # inputs.customer_name
-        "customer_name": NotRequired[str],
+        "customer_name": NotRequired[Annotated[str, EphemeralValue]],
         # inputs.priority_override
-        "priority_override": NotRequired[Literal["low", "normal", "high", "urgent"]],
+        "priority_override": NotRequired[
+            Annotated[Literal["low", "normal", "high", "urgent"], EphemeralValue]
+        ],
     },
 )
 

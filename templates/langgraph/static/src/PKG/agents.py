@@ -31,6 +31,7 @@ step's answer, never its messages.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Annotated, Any, NotRequired
 
@@ -319,22 +320,32 @@ def report_node(report_key: str) -> str:
     return f"ask-{team.AGENTS[report_key].name}"
 
 
+MODEL_CACHE_SIZE = len(models.MODELS) + 16
+"""Chat models TeamAgents keeps, least recently used dropped first: room for every agent's
+default and 16 models chosen by runs' contexts."""
+
+
 class TeamAgents:
     """Builds the definition's agents; each agent's chat model is created once, on first use."""
 
     def __init__(self, model_for: llms.ModelFactory, retry_policy: RetryPolicy) -> None:
         self._model_for = model_for
-        self._models: dict[tuple[str, str | None], BaseChatModel] = {}
+        self._models: OrderedDict[tuple[str, str | None], BaseChatModel] = OrderedDict()
         self.retry_policy = retry_policy
         """Of every node of the team's graph that calls a model (nodes.RETRY_POLICY)."""
 
     def model(self, agent_key: str) -> BaseChatModel:
         """The agent's chat model for this run: one per model the run's context chooses
-        (llms.chosen_model; None: the default), so a run's choice never outlives it."""
+        (llms.chosen_model; None: the default), so a run's choice never outlives it. The
+        graph lives as long as the server: only the MODEL_CACHE_SIZE last used are kept."""
         key = (agent_key, llms.chosen_model(agent_key))
-        if key not in self._models:
-            self._models[key] = self._model_for(agent_key)
-        return self._models[key]
+        found = self._models.get(key)
+        if found is None:
+            found = self._models[key] = self._model_for(agent_key)
+            while len(self._models) > MODEL_CACHE_SIZE:
+                self._models.popitem(last=False)
+        self._models.move_to_end(key)
+        return found
 
     def tools(self, agent_key: str) -> list[BaseTool]:
         """The agent's http_request tool (egress)."""

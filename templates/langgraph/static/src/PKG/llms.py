@@ -124,20 +124,33 @@ def run_context() -> object | None:
     return getattr(found, "context", None)
 
 
+def _unset(value: object) -> bool:
+    """None, or a blank string: unset, as a blank MODEL_* variable is."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
 def context_values(chosen: object | None) -> dict[str, Any]:
-    """A context's fields (a context.Context, or a mapping of the same names)."""
+    """The fields a context sets (a context.Context, or a mapping of the same names); blank
+    ones are left out, as unset."""
     if chosen is None:
         return {}
     if is_dataclass(chosen) and not isinstance(chosen, type):
-        return {f.name: getattr(chosen, f.name) for f in fields(chosen)}
-    return dict(chosen) if isinstance(chosen, Mapping) else {}
+        found = {f.name: getattr(chosen, f.name) for f in fields(chosen)}
+    else:
+        found = dict(chosen) if isinstance(chosen, Mapping) else {}
+    return {name: value for name, value in found.items() if not _unset(value)}
 
 
 def context_problems(chosen: object | None) -> list[str]:
-    """Every model the context sets that cannot be used (the same checks as the environment's)."""
+    """Every model the context sets that cannot be used (the same checks as the environment's),
+    and every key of a mapping that is no field of context.Context (a server drops those)."""
     problems: list[str] = []
+    known = {f.name for f in fields(context.Context)}
+    for name in chosen if isinstance(chosen, Mapping) else ():
+        if name not in known:
+            problems.append(f"context {name!r}: no such field (fields: {', '.join(sorted(known))})")
     for name, value in context_values(chosen).items():
-        problem = model_problem(f"context {name}", value) if value is not None else None
+        problem = model_problem(f"context {name}", value) if name in known else None
         if problem is not None:
             problems.append(problem)
     return problems

@@ -255,19 +255,26 @@ class TeamNodes:
     async def prepare(self, state: TeamInputs, runtime: Runtime[Context]) -> Update:
         """Check the run's models (context), the environment and the inputs, apply input
         defaults; no model call."""
-        problems = llms.context_problems(runtime.context)
-        if problems:
-            raise ValueError("; ".join(problems))
-        required: list[checks.EnvRequirement] = [*team.SECRETS, *team.VARIABLES]
-        if self.default_models:
-            required += llms.required_env(models.MODELS, runtime.context)
-        missing = checks.missing_env(required, os.environ)
-        if missing:
-            raise MissingEnvError(missing)
+        self.check_run(runtime.context)
         flat: Mapping[str, Any] = state
         channels = {key: INPUT_CHANNELS.get(key, key) for key in team.INPUTS}
         given = {key: flat[channel] for key, channel in channels.items() if channel in flat}
         return {"inputs": checks.resolve_inputs(team.INPUTS, given)}
+
+    def check_run(self, chosen: object | None) -> None:
+        """The run's context (its models) and environment (secrets, variables, the provider
+        keys of the models it uses). prepare checks them first; every model-calling node
+        again (_within_deadline), as a resumed run is a new run, perhaps with another
+        context: it fails the same way, before any model call."""
+        problems = llms.context_problems(chosen)
+        if problems:
+            raise ValueError("; ".join(problems))
+        required: list[checks.EnvRequirement] = [*team.SECRETS, *team.VARIABLES]
+        if self.default_models:
+            required += llms.required_env(models.MODELS, chosen)
+        missing = checks.missing_env(required, os.environ)
+        if missing:
+            raise MissingEnvError(missing)
 
     async def finalize(self, state: TeamState) -> Update:
         """The team's result (outputs), from the final step's or the team's answer."""
@@ -310,9 +317,11 @@ class TeamNodes:
     ) -> Update | Command[str]:
         """A model-calling node's work, bounded by what is left of timeout.runMs (the
         state's `work` spans), its own span added to the update. Past the deadline the
-        run halts: no further model call is made."""
+        run halts: no further model call is made. The run's context and environment are
+        checked first (check_run): a resumed run's too."""
         if state.get("halted"):
             return await work()  # a halted run's nodes do nothing
+        self.check_run(llms.run_context())
         left_ms = team.RUN_TIMEOUT_MS - runtime.worked_ms(state.get("work"))
         if left_ms <= 0:
             return halt(deadline_message())
