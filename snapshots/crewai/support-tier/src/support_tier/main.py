@@ -9,9 +9,9 @@ inputs, is envelope_support/runner.py (the crew commands: crew_commands.py).
 from __future__ import annotations
 
 from .envelope_support.crew_commands import replay, test, train
-from .envelope_support.runner import COMMAND, kickoff, main, run, run_with_trigger
+from .envelope_support.runner import COMMAND, main, run, run_with_trigger
 
-__all__ = ["COMMAND", "kickoff", "main", "replay", "run", "run_with_trigger", "test", "train"]
+__all__ = ["COMMAND", "main", "replay", "run", "run_with_trigger", "test", "train"]
 
 if __name__ == "__main__":
     run()

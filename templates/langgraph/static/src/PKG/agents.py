@@ -406,9 +406,12 @@ class TeamAgents:
             middleware.append(HandOff(agent_key))
         if response_format is not None:
             middleware.append(AnswerBudget(response_format.__name__))
+        # The ask tools are also there for calls whose arguments do not fit (route): the
+        # tool node answers those with the validation error, as for any other tool.
+        agent_tools = [*self.tools(agent_key), *(self.ask_tool(report) for report in reports)]
         agent = create_agent(
             ChosenPerCall(),
-            [*self.tools(agent_key), *(self.ask_tool(report) for report in reports)],
+            agent_tools,
             response_format=ToolStrategy(response_format) if response_format else None,
             middleware=middleware,
             name=spec.name,
@@ -421,10 +424,7 @@ class TeamAgents:
         if not reports:
             builder.add_edge(spec.name, END)
             return builder.compile(name=spec.name)
-        # The ask tools are there for calls whose arguments do not fit (route): the tool
-        # node answers those with the validation error, as for any other tool.
-        asks = [self.ask_tool(report) for report in reports]
-        builder.add_node(TOOLS_NODE, ToolNode([*self.tools(agent_key), *asks]))
+        builder.add_node(TOOLS_NODE, ToolNode(agent_tools))
         builder.add_edge(TOOLS_NODE, spec.name)
         for report in reports:
             node = report_node(report)
