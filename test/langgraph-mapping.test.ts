@@ -126,9 +126,9 @@ describe("LangGraph mapping", () => {
   });
   it("an accessPolicy without rules (the schema allows it) denies by default and imports no unused PolicyRule", () => {
     const t = exportOf(team({ agents: [agent("a", { accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny" } })] })).text("src/test_team/team.py");
-    expect(t).toContain("from .policy import AccessPolicy\n");
+    expect(t).toContain("from .envelope_support.policy import AccessPolicy\n");
     expect(t).toMatch(/"a": AccessPolicy\(\n\s+default_action="deny",\n\s+rules=\(\),?\n/);
-    expect(support.text("src/support_tier/team.py")).toContain("from .policy import AccessPolicy, PolicyRule\n");
+    expect(support.text("src/support_tier/team.py")).toContain("from .envelope_support.policy import AccessPolicy, PolicyRule\n");
   });
 
   it(".env.example keeps `langgraph dev` offline, with a comment saying so", () => {

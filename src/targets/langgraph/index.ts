@@ -19,6 +19,16 @@ function wantsStatic(path: string, view: LanggraphView): boolean {
   return true;
 }
 
+/**
+ * Where a static file goes in the project. The generic support code lives in one
+ * sub-package, `<package>/envelope_support/`: the modules python-common shares with
+ * CrewAI (written for `src/PKG/`) move there too.
+ */
+function staticPath(path: string, pkg: string): string {
+  if (/^src\/PKG\/[^/]+\.py$/.test(path)) return path.replace(/^src\/PKG\//, `${pkg}/envelope_support/`);
+  return path.replace(/^src\/PKG\//, `${pkg}/`);
+}
+
 function generate({ model, definitionText, loss }: TargetInput): FileSet {
   const view = buildView(model, loss);
   const { env, statics } = loadTemplateDir(["python-common", "langgraph"], HELPERS, VALUE_HELPERS);
@@ -29,7 +39,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
 
   for (const s of statics) {
     if (!wantsStatic(s.path, view)) continue;
-    files.add(s.path.replace(/^src\/PKG\//, `${pkg}/`), s.bytes, s.executable ? 0o755 : 0o644, true);
+    files.add(staticPath(s.path, pkg), s.bytes, s.executable ? 0o755 : 0o644, true);
   }
   text("pyproject.toml", "pyproject.toml.hbs");
   text("langgraph.json", "langgraph.json.hbs");
@@ -42,6 +52,8 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   files.add(`${pkg}/envelope.json`, definitionText);
   for (const agent of model.agents) files.add(`${pkg}/prompts/${agent.key}.txt`, agent.prompt.raw);
   python(`${pkg}/__init__.py`, "src/__init__.py.hbs");
+  python(`${pkg}/envelope_support/__init__.py`, "src/envelope_support/__init__.py.hbs");
+  python(`${pkg}/main.py`, "src/main.py.hbs");
   python(`${pkg}/team.py`, "src/team.py.hbs");
   python(`${pkg}/state.py`, "src/state.py.hbs");
   python(`${pkg}/models.py`, "src/models.py.hbs");

@@ -26,6 +26,7 @@ import {
 } from "../python-common/team-view.js";
 import { DEFAULT_PROVIDER, LANGCHAIN_PROVIDERS, langchainModelId, langchainProvider } from "./providers.js";
 import { type ModelEnvView, modelEnvView } from "../python-common/model-env-view.js";
+import { VERSION } from "../../version.js";
 
 export interface PolicyRuleView {
   ref: string;
@@ -107,6 +108,8 @@ export interface ContextFieldView {
 
 export interface LanggraphView extends ModelEnvView {
   package: string;
+  /** envelope-export's version: the support sub-package's version line. */
+  generatorVersion: string;
   distribution: string;
   team: TeamModel["team"];
   mode: "hierarchy" | "pipeline";
@@ -247,6 +250,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
   const inputs = inputChannels(flaggedInputsView(model));
   const view: LanggraphView = {
     package: model.names.package,
+    generatorVersion: VERSION,
     distribution: model.names.distribution,
     team: model.team,
     mode: model.execution.mode,

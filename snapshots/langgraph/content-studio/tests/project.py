@@ -1,22 +1,18 @@
 """The package under test: the only test module that names it (generated)."""
 
-from content_studio import (
+from content_studio import context, graph, main, models, state, team
+from content_studio.envelope_support import (
     agents,
     checks,
-    context,
     gates,
-    graph,
     llms,
-    main,
     model_env,
-    models,
     nodes,
     policy,
     prompts,
     redaction,
+    runner,
     runtime,
-    state,
-    team,
     tools,
 )
 
@@ -37,6 +33,7 @@ __all__ = [
     "policy",
     "prompts",
     "redaction",
+    "runner",
     "runtime",
     "state",
     "team",

@@ -18,7 +18,7 @@ import pytest
 from fakes import FakeBoard, structured
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
-from project import agents, context, gates, graph, llms, main, nodes, runtime, state, team
+from project import agents, context, gates, graph, llms, main, nodes, runner, runtime, state, team
 from pydantic import BaseModel, create_model
 
 pytestmark = pytest.mark.anyio
@@ -661,7 +661,7 @@ async def test_two_gates_waiting_at_once_resume_by_interrupt_id(
         "g2": [gates.DecisionItem(record=first["g2"]["id"], action="Approve")],
     }
 
-    await g.ainvoke(main.resume_command(snapshot.interrupts, decisions), helpers.config())
+    await g.ainvoke(runner.resume_command(snapshot.interrupts, decisions), helpers.config())
 
     done = await g.aget_state(helpers.config())
     assert done.next == () and done.values.get("result") is not None

@@ -17,7 +17,7 @@ from typing import Any
 import helpers
 import pytest
 from fakes import FakeBoard, tool_call
-from project import PACKAGE, agents, llms, main, nodes, runtime, state, team
+from project import PACKAGE, agents, llms, main, nodes, runner, runtime, state, team
 from pydantic import ValidationError
 
 pytestmark = pytest.mark.anyio
@@ -274,7 +274,7 @@ async def test_the_run_deadline_counts_the_work_of_every_process(
         pytest.skip(NO_GATES)
     summary = await _pause(capsys)
     thread_id = summary["thread_id"]
-    with sqlite3.connect(Path(".envelope") / main.CHECKPOINTS) as db:
+    with sqlite3.connect(Path(".envelope") / runner.CHECKPOINTS) as db:
         query = "SELECT spent_ms FROM envelope_runs WHERE thread_id = ?"
         (spent,) = db.execute(query, (thread_id,)).fetchone()
     assert spent > 0

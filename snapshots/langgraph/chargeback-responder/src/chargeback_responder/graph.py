@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from chargeback_responder import team
 from chargeback_responder.context import Context
-from chargeback_responder.llms import ModelFactory
-from chargeback_responder.nodes import TeamNodes
+from chargeback_responder.envelope_support.llms import ModelFactory
+from chargeback_responder.envelope_support.nodes import TeamNodes
 from chargeback_responder.state import TeamInputs, TeamOutput, TeamState
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .checks import InputSpec
-from .gates import GateSpec
-from .policy import AccessPolicy, PolicyRule
-from .runtime import AgentSpec, StepSpec
+from .envelope_support.checks import InputSpec
+from .envelope_support.gates import GateSpec
+from .envelope_support.policy import AccessPolicy, PolicyRule
+from .envelope_support.runtime import AgentSpec, StepSpec
 
 # name, slug, version, description
 NAME = "Chargeback Responder"

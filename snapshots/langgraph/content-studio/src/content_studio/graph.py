@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from content_studio import team
 from content_studio.context import Context
-from content_studio.llms import ModelFactory
-from content_studio.nodes import TeamNodes
+from content_studio.envelope_support.llms import ModelFactory
+from content_studio.envelope_support.nodes import TeamNodes
 from content_studio.state import TeamInputs, TeamOutput, TeamState
 
 

@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from engineering_hiring_loop import team
 from engineering_hiring_loop.context import Context
-from engineering_hiring_loop.llms import ModelFactory
-from engineering_hiring_loop.nodes import TeamNodes
+from engineering_hiring_loop.envelope_support.llms import ModelFactory
+from engineering_hiring_loop.envelope_support.nodes import TeamNodes
 from engineering_hiring_loop.state import TeamInputs, TeamOutput, TeamState
 
 

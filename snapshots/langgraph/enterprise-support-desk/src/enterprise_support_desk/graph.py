@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from enterprise_support_desk import team
 from enterprise_support_desk.context import Context
-from enterprise_support_desk.llms import ModelFactory
-from enterprise_support_desk.nodes import TeamNodes
+from enterprise_support_desk.envelope_support.llms import ModelFactory
+from enterprise_support_desk.envelope_support.nodes import TeamNodes
 from enterprise_support_desk.state import TeamInputs, TeamOutput, TeamState
 
 

@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from incident_response_crew import team
 from incident_response_crew.context import Context
-from incident_response_crew.llms import ModelFactory
-from incident_response_crew.nodes import TeamNodes
+from incident_response_crew.envelope_support.llms import ModelFactory
+from incident_response_crew.envelope_support.nodes import TeamNodes
 from incident_response_crew.state import TeamInputs, TeamOutput, TeamState
 
 

@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from inventory_restock_watch import team
 from inventory_restock_watch.context import Context
-from inventory_restock_watch.llms import ModelFactory
-from inventory_restock_watch.nodes import TeamNodes
+from inventory_restock_watch.envelope_support.llms import ModelFactory
+from inventory_restock_watch.envelope_support.nodes import TeamNodes
 from inventory_restock_watch.state import TeamInputs, TeamOutput, TeamState
 
 

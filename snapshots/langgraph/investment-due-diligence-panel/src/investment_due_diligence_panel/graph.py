@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from investment_due_diligence_panel import team
 from investment_due_diligence_panel.context import Context
-from investment_due_diligence_panel.llms import ModelFactory
-from investment_due_diligence_panel.nodes import TeamNodes
+from investment_due_diligence_panel.envelope_support.llms import ModelFactory
+from investment_due_diligence_panel.envelope_support.nodes import TeamNodes
 from investment_due_diligence_panel.state import TeamInputs, TeamOutput, TeamState
 
 

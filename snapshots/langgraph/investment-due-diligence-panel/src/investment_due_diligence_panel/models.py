@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 
-from .llms import ModelSpec, build_chat_model, chosen_model
+from .envelope_support.llms import ModelSpec, build_chat_model, chosen_model
 
 MODELS: dict[str, ModelSpec] = {
     # agents[0] lead-analyst: model anthropic:claude-opus-4-5

@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from outbound_lead_desk import team
 from outbound_lead_desk.context import Context
-from outbound_lead_desk.llms import ModelFactory
-from outbound_lead_desk.nodes import TeamNodes
+from outbound_lead_desk.envelope_support.llms import ModelFactory
+from outbound_lead_desk.envelope_support.nodes import TeamNodes
 from outbound_lead_desk.state import TeamInputs, TeamOutput, TeamState
 
 

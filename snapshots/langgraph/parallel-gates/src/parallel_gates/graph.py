@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from parallel_gates import team
 from parallel_gates.context import Context
-from parallel_gates.llms import ModelFactory
-from parallel_gates.nodes import TeamNodes
+from parallel_gates.envelope_support.llms import ModelFactory
+from parallel_gates.envelope_support.nodes import TeamNodes
 from parallel_gates.state import TeamInputs, TeamOutput, TeamState
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .checks import InputSpec
-from .gates import GateSpec, RecordAction
-from .policy import AccessPolicy
-from .runtime import AgentSpec, StepSpec
+from .envelope_support.checks import InputSpec
+from .envelope_support.gates import GateSpec, RecordAction
+from .envelope_support.policy import AccessPolicy
+from .envelope_support.runtime import AgentSpec, StepSpec
 
 # name, slug, version, description
 NAME = "Vendor Onboarding Review"

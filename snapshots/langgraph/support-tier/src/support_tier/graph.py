@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from support_tier import team
 from support_tier.context import Context
-from support_tier.llms import ModelFactory
-from support_tier.nodes import TeamNodes
+from support_tier.envelope_support.llms import ModelFactory
+from support_tier.envelope_support.nodes import TeamNodes
 from support_tier.state import TeamInputs, TeamOutput, TeamState
 
 

@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from weekly_pipeline_review import team
 from weekly_pipeline_review.context import Context
-from weekly_pipeline_review.llms import ModelFactory
-from weekly_pipeline_review.nodes import TeamNodes
+from weekly_pipeline_review.envelope_support.llms import ModelFactory
+from weekly_pipeline_review.envelope_support.nodes import TeamNodes
 from weekly_pipeline_review.state import TeamInputs, TeamOutput, TeamState
 
 

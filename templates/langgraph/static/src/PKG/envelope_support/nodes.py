@@ -41,8 +41,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, RetryPolicy, interrupt
 from pydantic import BaseModel, ValidationError
 
-from . import agents, checks, llms, models, redaction, runtime, team
-from .context import Context
+from .. import models, team
+from ..context import Context
+from ..state import INPUT_CHANNELS, RECORD_MODELS, TeamInputs, TeamResult, TeamState
+from . import agents, checks, llms, redaction, runtime
 from .gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -58,7 +60,6 @@ from .gates import (
     timed_out,
 )
 from .runtime import MissingEnvError
-from .state import INPUT_CHANNELS, RECORD_MODELS, TeamInputs, TeamResult, TeamState
 
 TEAM_ANSWER = "team"
 """hierarchy: the key of the team's answer in `answers` (and the team node's name)."""

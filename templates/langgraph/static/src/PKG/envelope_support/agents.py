@@ -63,7 +63,8 @@ from langgraph.types import RetryPolicy, Send
 from pydantic import BaseModel, Field, ValidationError
 from typing_extensions import TypedDict
 
-from . import llms, models, prompts, redaction, team, tools
+from .. import models, team
+from . import llms, prompts, redaction, tools
 
 AgentGraph = CompiledStateGraph[Any, Any, Any, Any]
 

@@ -31,7 +31,8 @@ from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import get_runtime
 
-from . import context, model_env
+from .. import context
+from . import model_env
 from .checks import EnvRequirement, load_problems
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"

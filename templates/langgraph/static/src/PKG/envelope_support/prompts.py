@@ -17,7 +17,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from . import team
+from .. import team
 
 _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 
@@ -25,7 +25,8 @@ _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 @cache
 def raw_prompt(agent_key: str) -> str:
     """The prompt exactly as written in the definition."""
-    resource = files(__package__).joinpath("prompts", f"{agent_key}.txt")
+    # prompts/ is the team package's (one level up from this support package).
+    resource = files(team.__name__.rpartition(".")[0]).joinpath("prompts", f"{agent_key}.txt")
     return resource.read_bytes().decode("utf-8")
 
 

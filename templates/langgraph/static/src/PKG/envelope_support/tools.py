@@ -22,7 +22,8 @@ import httpx
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from . import models, redaction, team
+from .. import models, team
+from . import redaction
 from .policy import AccessPolicy, evaluate, expand, unparsable_url
 
 __all__ = ["HTTP_TRANSPORT", "HttpRequestInput", "HttpRequestTool", "http_tool"]

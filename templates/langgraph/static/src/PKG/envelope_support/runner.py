@@ -1,4 +1,4 @@
-"""Command-line runner of the team's graph (graph.py), with durable runs.
+"""Command-line runner of the team's graph (graph.py), with durable runs (main.py calls it).
 
     <team> [run] [--inputs JSON|@FILE] [--<input> VALUE ...]   start a run
     <team> resume THREAD_ID [--decisions FILE]                 continue one waiting at a gate
@@ -37,7 +37,8 @@ from langgraph.errors import GraphRecursionError, NodeTimeoutError
 from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
-from . import checks, graph, llms, models, nodes, redaction, runtime, team
+from .. import graph, models, team
+from . import checks, llms, nodes, redaction, runtime
 from .gates import (
     DecisionItem,
     GateState,
@@ -50,8 +51,8 @@ from .gates import (
 CHECKPOINTS = "checkpoints.sqlite"
 STATE_DIR = Path(".envelope")
 
-COMMAND = __package__ or "team"
-"""The console script (pyproject.toml): the package's name, always a safe shell word."""
+COMMAND = team.__name__.rpartition(".")[0] or "team"
+"""The console script (pyproject.toml): the team package's name, always a safe shell word."""
 
 Decisions = dict[str, list[DecisionItem]]
 """Gate name -> decisions: a decisions file, or the answers given at the terminal."""
@@ -527,7 +528,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run() -> None:
     """The console script."""
     sys.exit(main())
-
-
-if __name__ == "__main__":
-    run()
