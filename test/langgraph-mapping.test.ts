@@ -111,7 +111,9 @@ describe("LangGraph mapping", () => {
   });
 
   it("gates in a team without a pipeline are reported as not carried", () => {
-    expect(desk.text("src/enterprise_support_desk/team.py")).toContain("GATES: dict[str, GateSpec] = {}");
+    // A hierarchy ships no gate rules: GATES is empty and typed without them.
+    expect(desk.text("src/enterprise_support_desk/team.py")).toContain("GATES: dict[str, object] = {}");
+    expect(desk.text("src/enterprise_support_desk/team.py")).not.toContain("GateSpec");
     const gateFields = desk.loss.filter((e) => e.field.startsWith("gates["));
     expect(gateFields.length).toBeGreaterThan(0);
     expect(gateFields.filter((e) => e.status !== "dropped")).toEqual([]);
@@ -122,7 +124,22 @@ describe("LangGraph mapping", () => {
     expect(t).toMatch(/"billing-specialist": AccessPolicy\(\n\s+default_action="deny",\n\s+rules=\(\n\s+# rules\[0\]\n\s+PolicyRule\(\n\s+host="\{\{ZENDESK_SUBDOMAIN\}\}\.zendesk\.com",\n\s+methods=\("GET", "POST", "PUT"\),\n\s+path_prefix="\/api\/v2\/tickets",\n\s+action="allow",/);
     const x = exportOf(team({ agents: [agent("a", { allowedHosts: ["api.example.com", "*.x.org"] })] }));
     expect(x.text("src/test_team/team.py")).toContain('"a": AccessPolicy.from_allowed_hosts(("api.example.com", "*.x.org"))');
-    expect(exportOf(team()).text("src/test_team/team.py")).toContain("POLICIES: dict[str, AccessPolicy] = {}");
+    const none = exportOf(team()).text("src/test_team/team.py");
+    expect(none).toContain("POLICIES: dict[str, object] = {}");
+    expect(none).not.toContain("AccessPolicy");
+  });
+
+  it("the support sub-package holds only what the team uses: its mode's nodes, gate commands with gates, the HTTP tool with egress", () => {
+    const support_ = (x: ReturnType<typeof exportOf>, pkg: string) =>
+      x.files.paths().filter((p) => p.startsWith(`src/${pkg}/envelope_support/`)).map((p) => p.slice(`src/${pkg}/envelope_support/`.length)).sort();
+    const hierarchy = support_(desk, "enterprise_support_desk");
+    expect(hierarchy).toContain("hierarchy.py");
+    for (const absent of ["pipeline.py", "gates.py", "review.py"]) expect(hierarchy).not.toContain(absent);
+    expect(hierarchy).toEqual(expect.arrayContaining(["policy.py", "tools.py", "__init__.py", "runner.py", "nodes.py"]));
+    const bare = support_(exportOf(team()), "test_team");
+    for (const absent of ["policy.py", "tools.py", "gates.py", "review.py", "pipeline.py"]) expect(bare).not.toContain(absent);
+    const x = exportOf(team()).text("src/test_team/envelope_support/__init__.py");
+    expect(x).toMatch(/^__version__ = "\d+\.\d+\.\d+[^"]*"$/m);
   });
   it("an accessPolicy without rules (the schema allows it) denies by default and imports no unused PolicyRule", () => {
     const t = exportOf(team({ agents: [agent("a", { accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny" } })] })).text("src/test_team/team.py");

@@ -11,8 +11,21 @@ import { policyVectors } from "../python-common/policy-vectors.js";
 import { LANGGRAPH_FIELD_RULES } from "./field-rules.js";
 import { buildView, type LanggraphView } from "./view.js";
 
-/** Static test modules only some teams need; every static source module ships always. */
+// Paths as in templates/ (python-common's gates.py is written for src/PKG/).
+const PIPELINE_ONLY = new Set(["src/PKG/envelope_support/pipeline.py", "src/PKG/gates.py"]);
+const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/hierarchy.py"]);
+// The policy-enforcing HTTP tool: teams with an agent that has egress only.
+const EGRESS_ONLY = new Set(["src/PKG/envelope_support/tools.py", "src/PKG/policy.py"]);
+
+/** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: LanggraphView): boolean {
+  // The step and gate nodes (and the gate rules they apply): pipeline teams only.
+  if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
+  // The entry agent's `team` node: hierarchy teams only.
+  if (HIERARCHY_ONLY.has(path)) return view.mode === "hierarchy";
+  if (EGRESS_ONLY.has(path)) return view.anyEgress;
+  // The runner's gate commands (resume --decisions, sweep): teams with review gates only.
+  if (path === "src/PKG/envelope_support/review.py") return view.hasGates;
   if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
   if (path === "tests/test_gates.py") return view.hasGates;
   if (path === "tests/test_hierarchy.py") return view.mode === "hierarchy";

@@ -118,6 +118,8 @@ export interface LanggraphView extends ModelEnvView {
   steps: StepView[];
   gates: GateNodeView[];
   hasGates: boolean;
+  /** Some agent has egress: the export ships policy.py and tools.py (the http_request tool). */
+  anyEgress: boolean;
   gatesDropped: boolean;
   /** Nodes that join into `finalize`. */
   sinks: string[];
@@ -258,6 +260,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     steps,
     gates,
     hasGates: gates.length > 0,
+    anyEgress: agents.some((a) => a.hasEgress),
     gatesDropped: !pipeline && model.gates.length > 0,
     sinks: steps.filter((s) => s.dependents.length === 0 && s.gatesAfter.length === 0).map((s) => s.node),
     inputs,

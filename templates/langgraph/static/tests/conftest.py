@@ -60,5 +60,6 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> list[httpx.Request]:
         seen.append(request)
         raise AssertionError(f"unexpected network request: {request.method} {request.url}")
 
-    monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(refuse))
+    if tools is not None:  # a team without egress has no HTTP tool
+        monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(refuse))
     return seen

@@ -26,6 +26,7 @@ from project import (
     llms,
     models,
     nodes,
+    pipeline,
     policy,
     state,
     team,
@@ -134,10 +135,17 @@ def as_flags(inputs: Mapping[str, Any]) -> list[str]:
     return [*argv, "--inputs", json.dumps(rest)] if rest else argv
 
 
+def interactive_flag(interactive: bool) -> list[str]:
+    """Gates reviewed at the terminal or not: a runner flag of teams with gates only."""
+    if not team.GATES:
+        return []
+    return ["--interactive" if interactive else "--no-interactive"]
+
+
 def run_argv(inputs: Mapping[str, Any] | None = None, interactive: bool = False) -> list[str]:
     """Runner arguments: every input as --inputs JSON, gates reviewed at the terminal or not."""
     argv = ["--inputs", json.dumps(valid_inputs() if inputs is None else dict(inputs))]
-    return [*argv, "--interactive" if interactive else "--no-interactive"]
+    return [*argv, *interactive_flag(interactive)]
 
 
 def approve_everything(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -265,16 +273,16 @@ def waits_for(step_key: str) -> list[str]:
     """The nodes a step's node waits for (CONTRACT.md: pipeline graph)."""
     waits: list[str] = []
     for dep in team.PIPELINE[step_key].depends_on:
-        reviewing = nodes.gates_after(dep)
+        reviewing = pipeline.gates_after(dep)
         mine = [name for name in reviewing if team.GATES[name].triggers_step == step_key]
         if not reviewing:
-            via = [nodes.step_node(dep)]
+            via = [pipeline.step_node(dep)]
         else:
-            via = [nodes.released_node(name) for name in mine or reviewing]
+            via = [pipeline.released_node(name) for name in mine or reviewing]
         waits += [node for node in via if node not in waits]
-    for name in nodes.gates_into(step_key):
-        if nodes.released_node(name) not in waits:
-            waits.append(nodes.released_node(name))
+    for name in pipeline.gates_into(step_key):
+        if pipeline.released_node(name) not in waits:
+            waits.append(pipeline.released_node(name))
     return waits or ["prepare"]
 
 
@@ -282,19 +290,19 @@ def sinks() -> list[str]:
     """Steps nothing depends on and no gate reviews: they join into finalize."""
     needed = {dep for step in team.PIPELINE.values() for dep in step.depends_on}
     return [
-        nodes.step_node(key)
+        pipeline.step_node(key)
         for key in team.PIPELINE
-        if key not in needed and not nodes.gates_after(key)
+        if key not in needed and not pipeline.gates_after(key)
     ]
 
 
 def gate_destinations(name: str, with_escalation: bool) -> set[str]:
     spec = team.GATES[name]
-    routes = {nodes.gate_node(name), nodes.released_node(name), END}
+    routes = {pipeline.gate_node(name), pipeline.released_node(name), END}
     if spec.on_reject == "rerun":
-        routes.add(nodes.step_node(spec.after_step))
+        routes.add(pipeline.step_node(spec.after_step))
     if with_escalation:
-        routes.add(nodes.escalate_node(name))
+        routes.add(pipeline.escalate_node(name))
     return routes
 
 
@@ -305,7 +313,7 @@ def wire(
 ) -> Graph:
     """The pipeline graph built straight from team.PIPELINE and team.GATES by the contract's
     rules: what graph.py must be for this team, and a graph for synthetic pipelines."""
-    team_nodes = nodes.TeamNodes(model_for)
+    team_nodes = pipeline.PipelineNodes(model_for)
     builder = StateGraph(
         state.TeamState,
         context_schema=context.Context,
@@ -314,32 +322,32 @@ def wire(
     )
     builder.add_node("prepare", team_nodes.prepare)
     for key in team.PIPELINE:
-        reviewed_by = nodes.gates_after(key)
+        reviewed_by = pipeline.gates_after(key)
         builder.add_node(
-            nodes.step_node(key),
+            pipeline.step_node(key),
             team_nodes.step(key),
             timeout=team_nodes.step_timeout(key),
-            destinations=tuple(nodes.gate_node(name) for name in reviewed_by),
+            destinations=tuple(pipeline.gate_node(name) for name in reviewed_by),
         )
         for name in reviewed_by:
             escalation_node = escalation or escalates(name)
             builder.add_node(
-                nodes.gate_node(name),
+                pipeline.gate_node(name),
                 team_nodes.gate(name),
                 destinations=tuple(gate_destinations(name, escalation_node)),
             )
             if escalation_node:
                 builder.add_node(
-                    nodes.escalate_node(name),
+                    pipeline.escalate_node(name),
                     team_nodes.escalate(name),
-                    destinations=(nodes.gate_node(name), END),
+                    destinations=(pipeline.gate_node(name), END),
                 )
-            builder.add_node(nodes.released_node(name), team_nodes.released(name))
+            builder.add_node(pipeline.released_node(name), team_nodes.released(name))
     builder.add_node("finalize", team_nodes.finalize)
     builder.add_edge(START, "prepare")
     for key in team.PIPELINE:
         waits = waits_for(key)
-        builder.add_edge(waits if len(waits) > 1 else waits[0], nodes.step_node(key))
+        builder.add_edge(waits if len(waits) > 1 else waits[0], pipeline.step_node(key))
     ends = sinks()
     builder.add_edge(ends if len(ends) > 1 else ends[0], "finalize")
     builder.add_edge("finalize", END)

@@ -18,7 +18,18 @@ import pytest
 from fakes import FakeBoard, structured
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
-from project import agents, context, gates, graph, llms, main, nodes, runner, runtime, state, team
+from project import (
+    agents,
+    context,
+    gates,
+    graph,
+    llms,
+    pipeline,
+    review,
+    runtime,
+    state,
+    team,
+)
 from pydantic import BaseModel, create_model
 
 pytestmark = pytest.mark.anyio
@@ -288,8 +299,8 @@ async def test_the_gate_presents_the_records_of_its_step(
     assert board.calls_for_task(gate.triggers_step) == []
     # The run waits at the nodes of the gates that ask, and nowhere else: this gate's and,
     # after parallel steps, those of the gates beside it, one interrupt each.
-    asking = [nodes.gate_node(i.value["gate"]) for i in snapshot.interrupts]
-    assert nodes.gate_node(name) in asking and len(set(asking)) == len(asking)
+    asking = [pipeline.gate_node(i.value["gate"]) for i in snapshot.interrupts]
+    assert pipeline.gate_node(name) in asking and len(set(asking)) == len(asking)
     assert sorted(snapshot.next) == sorted(asking)
     # The round was stored before the gate asked: a resume re-runs the node, not the round.
     kept = gates.GateState.model_validate(snapshot.values["gates"][name])
@@ -392,7 +403,7 @@ async def test_a_rejection_follows_on_reject(
     gate = dataclasses.replace(team.GATES[name], on_reject=on_reject)
     monkeypatch.setitem(team.GATES, name, gate)
     g = helpers.build(board)
-    if on_reject == "escalate" and nodes.escalate_node(name) not in g.nodes:
+    if on_reject == "escalate" and pipeline.escalate_node(name) not in g.nodes:
         pytest.skip(f"gate {name} never escalates, so its graph has no escalation node")
     snapshot = await helpers.run_until_gate(g, name)
     records = helpers.request_of(snapshot, name)["records"]
@@ -489,7 +500,7 @@ async def test_a_gate_timeout_applies_its_behaviour_on_resume(
             untimed = dataclasses.replace(spec, timeout_after=None, timeout_behaviour=None)
             monkeypatch.setitem(team.GATES, other, untimed)
     g = helpers.build(board)
-    if behaviour == "escalate" and nodes.escalate_node(name) not in g.nodes:
+    if behaviour == "escalate" and pipeline.escalate_node(name) not in g.nodes:
         pytest.skip(f"gate {name} never escalates, so its graph has no escalation node")
     snapshot = await helpers.run_until_gate(g, name)
     records = helpers.request_of(snapshot, name)["records"]
@@ -661,7 +672,7 @@ async def test_two_gates_waiting_at_once_resume_by_interrupt_id(
         "g2": [gates.DecisionItem(record=first["g2"]["id"], action="Approve")],
     }
 
-    await g.ainvoke(runner.resume_command(snapshot.interrupts, decisions), helpers.config())
+    await g.ainvoke(review.resume_command(snapshot.interrupts, decisions), helpers.config())
 
     done = await g.aget_state(helpers.config())
     assert done.next == () and done.values.get("result") is not None

@@ -16,7 +16,7 @@ import fakes
 import helpers
 import pytest
 from fakes import Call, FakeBoard
-from project import main, models, nodes, redaction, runtime, state, team
+from project import main, models, pipeline, redaction, runtime, state, team
 
 pytestmark = pytest.mark.anyio
 
@@ -33,13 +33,13 @@ def test_graph_py_wires_the_contract() -> None:
     for key in team.PIPELINE:
         waits = helpers.waits_for(key)
         if len(waits) > 1:  # one list edge: LangGraph waits for all of them
-            assert (tuple(sorted(waits)), nodes.step_node(key)) in helpers.joins(generated), key
+            assert (tuple(sorted(waits)), pipeline.step_node(key)) in helpers.joins(generated), key
 
 
 def test_node_timeouts_are_the_agents_timeouts() -> None:
     generated = helpers.build(FakeBoard())
     for key, step in team.PIPELINE.items():
-        node = generated.builder.nodes[nodes.step_node(key)]
+        node = generated.builder.nodes[pipeline.step_node(key)]
         assert node.timeout is not None, key
         assert node.timeout.run_timeout == models.MODELS[step.agent_key].timeout_s, key
 
@@ -83,7 +83,7 @@ async def test_each_step_receives_exactly_what_it_waits_for(
         assert task.count("Output of step ") == len(plain), key
         given = [name for name in team.GATES if f" approved at gate {name} (JSON):" in task]
         assert task.count(" approved at gate ") == len(given), key
-        assert set(nodes.gates_into(key)) <= set(given), key
+        assert set(pipeline.gates_into(key)) <= set(given), key
         assert reviewed <= {team.GATES[name].after_step for name in given}, key
         for name in given:
             spec = team.GATES[name]
@@ -109,7 +109,7 @@ async def test_parallel_branches_run_in_one_super_step(
 
     _, steps = await _run_with_tasks(board)
 
-    first, second = (steps[nodes.step_node(key)] for key in pair)
+    first, second = (steps[pipeline.step_node(key)] for key in pair)
     assert first == second, pair
     # ...and their model calls overlap in time when they take a while.
     board.calls.clear()
@@ -125,7 +125,7 @@ async def test_a_step_runs_once_after_everything_it_waits_for(
     _, steps = await _run_with_tasks(board)
 
     for key in team.PIPELINE:
-        (mine,) = steps[nodes.step_node(key)]
+        (mine,) = steps[pipeline.step_node(key)]
         for waited in helpers.waits_for(key):
             assert max(steps[waited]) < mine, (key, waited)
         assert len(board.calls_for_task(key)) == 1, key
@@ -163,7 +163,7 @@ async def test_a_slow_step_hits_its_node_timeout_with_a_clear_message(
     assert code == runtime.EXIT_FAILED
     assert time.monotonic() - started < 3.0
     err = capsys.readouterr().err
-    node = nodes.step_node(first)
+    node = pipeline.step_node(first)
     assert f"Run failed: Node '{node}' exceeded its run timeout of 0.200s" in err
     assert "A step is bounded by its agent's timeout" in err
 

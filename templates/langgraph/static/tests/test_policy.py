@@ -15,6 +15,11 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 from project import policy, redaction, team, tools
 
+if policy is None:
+    pytest.skip(
+        "the team has no egress: no policy.py, no http_request tool", allow_module_level=True
+    )
+
 pytestmark = pytest.mark.anyio
 
 VECTORS: list[dict[str, Any]] = json.loads(

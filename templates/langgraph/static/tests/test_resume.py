@@ -407,7 +407,9 @@ async def test_a_failed_run_keeps_its_work_and_resume_continues_it(
     # The steps that finished (a hierarchy's team is one node: nothing before it).
     counts = {key: len(board.calls_for_task(key)) for key in team.PIPELINE if key != LAST_TASK}
 
-    assert await main.amain(["resume", thread_id, "--no-interactive"]) == runtime.EXIT_OK
+    assert (
+        await main.amain(["resume", thread_id, *helpers.interactive_flag(False)]) == runtime.EXIT_OK
+    )
 
     state.TeamResult.model_validate(json.loads(capsys.readouterr().out))
     assert {key: len(board.calls_for_task(key)) for key in counts} == counts

@@ -1,9 +1,11 @@
 """The team's command line: the console script of pyproject.toml, or
 `python -m content_studio.main`.
 
-`content_studio [run]` starts a run of graph.py's graph, checkpointed on disk;
-`content_studio resume THREAD_ID` continues one waiting at a review gate. The runner
-behind it, with its checks of the environment and the inputs, is envelope_support/runner.py.
+`run` (the default) starts a run of graph.py's graph, checkpointed on disk; `resume
+THREAD_ID` continues one that stopped or waits at a review gate, and `sweep` resumes
+every run past a gate's deadline. The runner behind them, with its checks of the
+environment and the inputs, is envelope_support/runner.py (its gate commands:
+review.py).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The team's graph: LangGraph wiring of the definition (agents[], pipeline[], gates[]).
 
-Wiring only; the node functions are nodes.TeamNodes. `graph` is what langgraph.json
-serves (`langgraph dev` brings its own checkpointer, and loads this file by path, hence
-the absolute imports); the runner (main.py) and the tests call build_graph with a
-checkpointer and, for tests, their own models.
+Wiring only: the node functions are PipelineNodes (envelope_support/pipeline.py).
+`graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
+loads this file by path, hence the absolute imports); the runner (main.py) and the tests
+call build_graph with a checkpointer and, for tests, their own models.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from langgraph.graph.state import CompiledStateGraph
 from engineering_hiring_loop import team
 from engineering_hiring_loop.context import Context
 from engineering_hiring_loop.envelope_support.llms import ModelFactory
-from engineering_hiring_loop.envelope_support.nodes import TeamNodes
+from engineering_hiring_loop.envelope_support.pipeline import PipelineNodes
 from engineering_hiring_loop.state import TeamInputs, TeamOutput, TeamState
 
 
@@ -27,7 +27,7 @@ def build_graph(
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
     built on first use)."""
-    nodes = TeamNodes(model_for)
+    nodes = PipelineNodes(model_for)
     # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
     builder = StateGraph(
         TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput

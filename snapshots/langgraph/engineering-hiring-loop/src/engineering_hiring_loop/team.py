@@ -213,7 +213,7 @@ GATES: dict[str, GateSpec] = {
     ),
 }
 
-# agents[].accessPolicy / allowedHosts, enforced by tools.py before any request;
+# agents[].accessPolicy / allowedHosts, enforced by envelope_support/tools.py before any request;
 # agents without either get no http_request tool
 POLICIES: dict[str, AccessPolicy] = {
     # agents[1] sourcer: accessPolicy

@@ -1,9 +1,9 @@
 """The team's graph: LangGraph wiring of the definition (agents[], pipeline[], gates[]).
 
-Wiring only; the node functions are nodes.TeamNodes. `graph` is what langgraph.json
-serves (`langgraph dev` brings its own checkpointer, and loads this file by path, hence
-the absolute imports); the runner (main.py) and the tests call build_graph with a
-checkpointer and, for tests, their own models.
+Wiring only: the node functions are HierarchyNodes (envelope_support/hierarchy.py).
+`graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
+loads this file by path, hence the absolute imports); the runner (main.py) and the tests
+call build_graph with a checkpointer and, for tests, their own models.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from incident_response_crew import team
 from incident_response_crew.context import Context
+from incident_response_crew.envelope_support.hierarchy import HierarchyNodes
 from incident_response_crew.envelope_support.llms import ModelFactory
-from incident_response_crew.envelope_support.nodes import TeamNodes
 from incident_response_crew.state import TeamInputs, TeamOutput, TeamState
 
 
@@ -27,7 +27,7 @@ def build_graph(
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
     built on first use)."""
-    nodes = TeamNodes(model_for)
+    nodes = HierarchyNodes(model_for)
     # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
     builder = StateGraph(
         TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Literal
 
 from .envelope_support.checks import InputSpec
-from .envelope_support.gates import GateSpec
 from .envelope_support.policy import AccessPolicy, PolicyRule
 from .envelope_support.runtime import AgentSpec, StepSpec
 
@@ -61,9 +60,9 @@ PIPELINE: dict[str, StepSpec] = {}
 FINAL_STEP: str | None = None
 
 # gates: none
-GATES: dict[str, GateSpec] = {}
+GATES: dict[str, object] = {}
 
-# agents[].accessPolicy / allowedHosts, enforced by tools.py before any request;
+# agents[].accessPolicy / allowedHosts, enforced by envelope_support/tools.py before any request;
 # agents without either get no http_request tool
 POLICIES: dict[str, AccessPolicy] = {
     # agents[0] lead-researcher: accessPolicy

@@ -6,7 +6,6 @@ from typing import Literal
 
 from .envelope_support.checks import InputSpec
 from .envelope_support.gates import GateSpec, RecordAction
-from .envelope_support.policy import AccessPolicy
 from .envelope_support.runtime import AgentSpec, StepSpec
 
 # name, slug, version, description
@@ -151,9 +150,9 @@ GATES: dict[str, GateSpec] = {
     ),
 }
 
-# agents[].accessPolicy / allowedHosts, enforced by tools.py before any request;
-# agents without either get no http_request tool
-POLICIES: dict[str, AccessPolicy] = {}
+# agents[].accessPolicy / allowedHosts: none, so no agent gets an http_request tool (and
+# the export has no policy.py or tools.py)
+POLICIES: dict[str, object] = {}
 
 # timeout.runMs, timeout.agentMs (not set: the defaults)
 RUN_TIMEOUT_MS = 30000

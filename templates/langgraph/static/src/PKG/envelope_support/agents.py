@@ -64,7 +64,7 @@ from pydantic import BaseModel, Field, ValidationError
 from typing_extensions import TypedDict
 
 from .. import models, team
-from . import llms, prompts, redaction, tools
+from . import llms, prompts, redaction
 
 AgentGraph = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -349,8 +349,13 @@ class TeamAgents:
         return found
 
     def tools(self, agent_key: str) -> list[BaseTool]:
-        """The agent's http_request tool (egress)."""
-        return [tools.http_tool(agent_key)] if agent_key in team.POLICIES else []
+        """The agent's http_request tool (egress). tools.py, which a team without egress
+        does not ship, is imported only for an agent of team.POLICIES."""
+        if agent_key not in team.POLICIES:
+            return []
+        from .tools import http_tool
+
+        return [http_tool(agent_key)]
 
     # --- pipeline mode: one agent per task -------------------------------------------
 

@@ -1,14 +1,14 @@
 """Command-line runner of the team's graph (graph.py), with durable runs (main.py calls it).
 
     <team> [run] [--inputs JSON|@FILE] [--<input> VALUE ...]   start a run
-    <team> resume THREAD_ID [--decisions FILE]                 continue one waiting at a gate
+    <team> resume THREAD_ID                                    continue one that stopped
 
 Every required environment variable and every input is checked before any model call
 (all problems at once, exit 2). Runs are checkpointed by LangGraph's AsyncSqliteSaver in
 `<state-dir>/checkpoints.sqlite` (default `.envelope/`), one thread per run, so a run that
-stops at a review gate (exit 3) can be resumed by another process. At a terminal, gates
-are reviewed right away unless `--no-interactive`; otherwise the runner prints what awaits
-review and writes a decisions file to fill in. The result (outputs) is printed as JSON.
+stopped on an error can be resumed by another process from its last finished step. A team
+with review gates has the gate commands too (review.py: `resume --decisions`, `sweep`).
+The result (outputs) is printed as JSON.
 
 The whole run is bounded by timeout.runMs of work (exit 124), summed over the run and its
 resumes; time waiting for a reviewer does not count. Exit codes: 0 done, 1 failed,
@@ -25,7 +25,7 @@ import secrets
 import shlex
 import sys
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -34,29 +34,16 @@ from dotenv import load_dotenv
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.errors import GraphRecursionError, NodeTimeoutError
-from langgraph.types import Command, Interrupt, StateSnapshot
-from pydantic import ValidationError
+from langgraph.types import Command, StateSnapshot
 
 from .. import graph, models, team
 from . import checks, llms, nodes, redaction, runtime
-from .gates import (
-    DecisionItem,
-    GateState,
-    Reviewer,
-    TerminalReviewer,
-    apply_decisions,
-    timed_out,
-)
 
 CHECKPOINTS = "checkpoints.sqlite"
 STATE_DIR = Path(".envelope")
 
 COMMAND = team.__name__.rpartition(".")[0] or "team"
 """The console script (pyproject.toml): the team package's name, always a safe shell word."""
-
-Decisions = dict[str, list[DecisionItem]]
-"""Gate name -> decisions: a decisions file, or the answers given at the terminal."""
-
 
 # --- command line --------------------------------------------------------------
 
@@ -66,12 +53,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--state-dir", type=Path, default=STATE_DIR, help="checkpoints (default: .envelope)"
     )
-    parser.add_argument(
-        "--interactive",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="review gates at the terminal (default: when stdin is a terminal)",
-    )
+    if team.GATES:
+        parser.add_argument(
+            "--interactive",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="review gates at the terminal (default: when stdin is a terminal)",
+        )
     parser.add_argument("--verbose", action="store_true", help="print each node as it finishes")
 
 
@@ -79,8 +67,8 @@ def _run_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=COMMAND,
         description=f"Run the {team.NAME} team.",
-        epilog=f"A run waiting at a review gate (exit 3) goes on with: {COMMAND} resume "
-        "THREAD_ID [--decisions FILE] (see --help there).",
+        epilog=f"A run that stopped{' or waits at a review gate (exit 3)' if team.GATES else ''} "
+        f"goes on with: {COMMAND} resume THREAD_ID (see --help there).",
     )
     # inputs: --inputs JSON and one flag per input (team.INPUTS); flags override --inputs
     checks.add_input_flags(parser, team.INPUTS)
@@ -89,11 +77,13 @@ def _run_parser() -> argparse.ArgumentParser:
 
 
 def _resume_parser() -> argparse.ArgumentParser:
+    waits = " or waits at a review gate" if team.GATES else ""
     parser = argparse.ArgumentParser(
-        prog=f"{COMMAND} resume", description="Continue a run that waits at a review gate."
+        prog=f"{COMMAND} resume", description=f"Continue a run that stopped{waits}."
     )
     parser.add_argument("thread_id")
-    parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
+    if team.GATES:
+        parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
     _common(parser)
     return parser
 
@@ -106,8 +96,18 @@ def _missing_env(env_file: str | None) -> list[str]:
     )
 
 
-def _interactive(args: argparse.Namespace) -> bool:
-    return sys.stdin.isatty() if args.interactive is None else bool(args.interactive)
+def _runner(saver: AsyncSqliteSaver, log: RunLog, args: argparse.Namespace) -> Runner:
+    review = _review()
+    return review.GateRunner(saver, log, args) if review else Runner(saver, log, args)
+
+
+def _review() -> Any:
+    """review.py, the gate commands: shipped to teams with review gates only."""
+    if not team.GATES:
+        return None
+    from . import review
+
+    return review
 
 
 # --- durable runs ----------------------------------------------------------------
@@ -196,7 +196,8 @@ def _deadline_message() -> str:
 
 
 class Runner:
-    """Drives one thread of the graph: runs, reviews at gates, reports the outcome."""
+    """Drives one thread of the graph: runs it, reports the outcome (review.GateRunner:
+    and reviews at its gates)."""
 
     def __init__(self, saver: AsyncSqliteSaver, log: RunLog, args: argparse.Namespace) -> None:
         self.graph = graph.build_graph(checkpointer=saver)
@@ -221,12 +222,11 @@ class Runner:
                 print(f"Run {thread_id} halted: {halted}", file=sys.stderr)
                 return runtime.EXIT_HALTED
             if snapshot.interrupts:
-                decisions = self.review_now(snapshot) if _interactive(self.args) else None
-                if decisions:
-                    payload = resume_command(snapshot.interrupts, decisions)
-                    continue
-                self._report_pending(thread_id, snapshot.interrupts)
-                return runtime.EXIT_PENDING
+                waited = self.waiting(thread_id, snapshot)
+                if isinstance(waited, int):
+                    return waited
+                payload = waited
+                continue
             result = snapshot.values.get("result")
             if result is None:
                 print(f"Run {thread_id} failed: it ended without a result", file=sys.stderr)
@@ -271,6 +271,11 @@ class Runner:
             await self.log.add(thread_id, round((time.monotonic() - started) * 1000))
         return None
 
+    def waiting(self, thread_id: str, snapshot: StateSnapshot) -> Command[Any] | int:
+        """The run paused (interrupt()): how it goes on now, or its exit code. Only a
+        gate pauses a run (review.GateRunner)."""
+        return self._failed(thread_id, f"paused at {snapshot.next}, which is not a gate")
+
     def _failed(self, thread_id: str, why: str) -> int:
         """Say why the run stopped and how to continue it: every finished step (and every
         decision made) is in the checkpoint, and `resume` goes on from there."""
@@ -281,117 +286,6 @@ class Runner:
             file=sys.stderr,
         )
         return runtime.EXIT_FAILED
-
-    def review_now(self, snapshot: StateSnapshot) -> Decisions:
-        """Ask at the terminal, gate by gate; a reviewer's time does not count as work."""
-        reviewer: Reviewer = TerminalReviewer()
-        return collect_decisions(snapshot, reviewer)
-
-    def _report_pending(self, thread_id: str, interrupts: Sequence[Interrupt]) -> None:
-        """Print what awaits review and write a decisions file to fill in."""
-        waiting = {request["gate"]: request for request in (i.value for i in interrupts)}
-        template = {
-            name: [
-                {"record": record["id"], "fields": record["fields"], "action": "", "feedback": ""}
-                for record in request["records"]
-            ]
-            for name, request in waiting.items()
-        }
-        state_dir: Path = self.args.state_dir
-        path = state_dir / f"{thread_id}.decisions.json"
-        path.write_text(json.dumps(template, indent=2, ensure_ascii=False) + "\n", "utf-8")
-        summary = {
-            "status": "pending",
-            "thread_id": thread_id,
-            "gates": {
-                name: {
-                    "step": request["step"],
-                    "round": request["round"],
-                    "actions": [action["label"] for action in request["actions"]],
-                    "deadline": request["deadline"],
-                    "records": [
-                        {"record": record["id"], "fields": record["fields"]}
-                        for record in request["records"]
-                    ],
-                }
-                for name, request in waiting.items()
-            },
-            "decisions_file": str(path),
-            "resume": shlex.join(
-                [COMMAND, "resume", thread_id, "--decisions", str(path), *self._options]
-            ),
-        }
-        print(json.dumps(summary, indent=2, ensure_ascii=False))
-        for name, request in waiting.items():
-            print(
-                f"Waiting for review at gate {name}: {len(request['records'])} record(s).",
-                file=sys.stderr,
-            )
-        print(f"Fill in {path}, then run: {summary['resume']}", file=sys.stderr)
-
-
-# --- gates: decisions onto interrupts ---------------------------------------------
-
-
-def pending_gates(snapshot: StateSnapshot) -> dict[str, GateState]:
-    """The gates the thread waits for, with their state."""
-    gates = snapshot.values.get("gates") or {}
-    names = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
-    return {name: GateState.model_validate(gates[name]) for name in names}
-
-
-def collect_decisions(snapshot: StateSnapshot, reviewer: Reviewer) -> Decisions:
-    """Each waiting gate's decisions from a reviewer (gates it has nothing for are left out)."""
-    decisions: Decisions = {}
-    for name, gate in pending_gates(snapshot).items():
-        items = reviewer.review(team.GATES[name], gate)
-        if items:
-            decisions[name] = items
-    return decisions
-
-
-def resume_command(interrupts: Sequence[Interrupt], decisions: Mapping[str, Any]) -> Command[Any]:
-    """One resume value per pending interrupt, by interrupt id: a gate without decisions
-    gets none, so it checks its timeout and waits again. Reviewer feedback is redacted
-    here, not only in the gate's state: LangGraph keeps the resume value itself in the
-    checkpoint."""
-    secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
-    values: dict[str, Any] = {}
-    for interrupt in interrupts:
-        items = [
-            DecisionItem.model_validate(item).model_dump()
-            for item in decisions.get(interrupt.value["gate"], [])
-        ]
-        for item in items:
-            item["feedback"] = redaction.redact(item["feedback"], secrets)
-        values[interrupt.id] = {"decisions": items}
-    return Command(resume=values)
-
-
-def read_decisions(path: Path) -> Decisions:
-    """A decisions file: `{"<gate name>": [{"record": "r1", "action": "...", ...}, ...]}`."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
-        raise ValueError("a decisions file maps each gate name to a list of decisions")
-    return {
-        str(name): [DecisionItem.model_validate(item) for item in items]
-        for name, items in data.items()
-    }
-
-
-def check_decisions(
-    thread_id: str, pending: Mapping[str, GateState], decisions: Decisions
-) -> list[str]:
-    """Every problem of the decisions, found on copies before anything runs."""
-    problems: list[str] = []
-    for name, items in decisions.items():
-        gate = pending.get(name)
-        if gate is None:
-            problems.append(f"gate {name!r} is not waiting for review in thread {thread_id}")
-            continue
-        trial = gate.model_copy(deep=True)
-        problems += apply_decisions(team.GATES[name], trial, items, runtime.utc_now(), "check")
-    return problems
 
 
 def _warn_short_secrets() -> None:
@@ -419,27 +313,21 @@ async def start_run(argv: Sequence[str]) -> int:
         thread_id = new_thread_id()
         await log.start(thread_id)
         print(f"Thread {thread_id} ({args.state_dir / CHECKPOINTS})", file=sys.stderr)
-        return await Runner(saver, log, args).drive(thread_id, nodes.graph_input(inputs))
+        return await _runner(saver, log, args).drive(thread_id, nodes.graph_input(inputs))
 
 
 async def resume_run(argv: Sequence[str]) -> int:
     args = _resume_parser().parse_args(argv)
+    review = _review()
     missing = _missing_env(args.env_file)
     problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
-    decisions: Decisions = {}
-    if args.decisions is not None:
-        try:
-            decisions = read_decisions(args.decisions)
-        except FileNotFoundError as error:
-            problems.append(f"not found: {error.filename}")
-        except (ValueError, ValidationError) as error:
-            problems.append(f"{args.decisions}: unreadable: {error}")
+    decisions = review.decisions_file(args, problems) if review else {}
     if missing or problems:
         checks.report_problems(missing, problems, args.env_file or ".env")
         return runtime.EXIT_CONFIG
     _warn_short_secrets()
     async with _checkpoints(args.state_dir) as (saver, log):
-        runner = Runner(saver, log, args)
+        runner = _runner(saver, log, args)
         thread_id = args.thread_id
         snapshot = await runner.graph.aget_state(thread_config(thread_id))
         if await log.spent_ms(thread_id) is None or not snapshot.values:
@@ -456,57 +344,13 @@ async def resume_run(argv: Sequence[str]) -> int:
             if checks.report_problems([], problems):
                 return runtime.EXIT_CONFIG
             return await runner.drive(thread_id, None)
-        else:
-            pending = pending_gates(snapshot)
-            problems += check_decisions(thread_id, pending, decisions)
-            if not decisions and _interactive(args):
-                decisions = runner.review_now(snapshot)
-        if checks.report_problems([], problems):
+        elif review:
+            payload = review.resume_payload(runner, thread_id, snapshot, decisions, problems)
+            if not checks.report_problems([], problems):
+                return await runner.drive(thread_id, payload)
             return runtime.EXIT_CONFIG
-        return await runner.drive(thread_id, resume_command(snapshot.interrupts, decisions))
-
-
-def _sweep_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=f"{COMMAND} sweep",
-        description="Resume every thread that waits at a gate whose timeout has passed, so "
-        "its timeout.behaviour applies now (run it from cron).",
-    )
-    parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
-    parser.add_argument(
-        "--state-dir", type=Path, default=STATE_DIR, help="checkpoints (default: .envelope)"
-    )
-    return parser
-
-
-async def sweep_runs(argv: Sequence[str]) -> int:
-    """Resume each waiting thread with a gate past its deadline; non-zero if one failed."""
-    args = _sweep_parser().parse_args(argv)
-    now = runtime.utc_now()
-    due: list[tuple[str, list[str]]] = []
-    async with _checkpoints(args.state_dir) as (saver, log):
-        compiled = graph.build_graph(checkpointer=saver)
-        for thread_id in await log.threads():
-            snapshot = await compiled.aget_state(thread_config(thread_id))
-            waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
-            late = [
-                name
-                for name in waiting
-                if timed_out(team.GATES[name], nodes.gate_state(snapshot.values, name), now)
-            ]
-            if late:
-                due.append((thread_id, late))
-    options = ["--state-dir", str(args.state_dir)]
-    options += ["--env-file", args.env_file] if args.env_file else []
-    code = runtime.EXIT_OK
-    for thread_id, late in due:
-        print(f"Thread {thread_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
-        result = await resume_run([thread_id, "--no-interactive", *options])
-        if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
-            code = code or result
-    if not due:
-        print("No gate is past its deadline.", file=sys.stderr)
-    return code
+        checks.report_problems([], problems)
+        return runtime.EXIT_CONFIG
 
 
 async def amain(argv: Sequence[str] | None = None) -> int:
@@ -514,8 +358,9 @@ async def amain(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["resume"]:
         return await resume_run(arguments[1:])
-    if arguments[:1] == ["sweep"]:
-        return await sweep_runs(arguments[1:])
+    review = _review()
+    if arguments[:1] == ["sweep"] and review:
+        return await review.sweep_runs(arguments[1:])
     if arguments[:1] == ["run"]:
         arguments = arguments[1:]
     return await start_run(arguments)
