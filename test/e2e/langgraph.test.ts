@@ -50,7 +50,31 @@ const reservedNames = team({
   ],
 });
 
+// A hierarchy whose agents are named like the team graph's own nodes (prepare, team,
+// finalize): each agent's node must stay distinct, or draw_mermaid refuses the graph.
+const nodeNames = team({
+  slug: "node-names",
+  agents: [agent("team", { role: "manager", prompt: "Lead." }), agent("prepare", { reportsToKey: "team", prompt: "Prepare." }), agent("finalize", { reportsToKey: "team", prompt: "Finish." })],
+});
+
 describe.runIf(gate.run)("reserved names on real LangGraph", () => {
+  it("agents named team, prepare and finalize: every agent is drawn (xray) and the project's tests pass", async () => {
+    const env = ensureEnv("langgraph", gate.python!);
+    const dir = join(mkdtempSync(join(tmpdir(), "envelope-e2e-lgnodes-")), "node-names");
+    await writeDirectory(exportFor(nodeNames, "langgraph").files, dir);
+    installProject(env, dir);
+    const probe = [
+      "from node_names import graph",
+      "drawn = graph.build_graph().get_graph(xray=True).draw_mermaid()",
+      // Mermaid writes the ':' of a node's path as \3a: each agent's own node is a path step.
+      "for ident in ('team_', 'prepare_', 'finalize_'): assert f'\\\\3a{ident}\\\\3a' in drawn, ident",
+    ].join("\n");
+    const drawn = runPython(env, dir, ["-c", probe]);
+    expect(drawn.code, drawn.output).toBe(0);
+    const tests = runPython(env, dir, ["-m", "pytest", "-q", "-p", "no:cacheprovider"]);
+    expect(tests.code, tests.output).toBe(0);
+  }, 600_000);
+
   it("an agent `field` and inputs named like LangGraph's channels: the project imports, compiles and its tests pass", async () => {
     const env = ensureEnv("langgraph", gate.python!);
     const dir = join(mkdtempSync(join(tmpdir(), "envelope-e2e-lgnames-")), "reserved-names");
