@@ -136,6 +136,9 @@ describe("LangGraph mapping", () => {
     expect(hierarchy).toContain("hierarchy.py");
     for (const absent of ["pipeline.py", "gates.py", "review.py"]) expect(hierarchy).not.toContain(absent);
     expect(hierarchy).toEqual(expect.arrayContaining(["policy.py", "tools.py", "__init__.py", "runner.py", "nodes.py"]));
+    const pipeline = support_(exportOf("test/fixtures/valid/content-studio.envelope.json"), "content_studio");
+    expect(pipeline).toEqual(expect.arrayContaining(["pipeline.py", "gates.py", "review.py"]));
+    expect(pipeline).not.toContain("hierarchy.py");
     const bare = support_(exportOf(team()), "test_team");
     for (const absent of ["policy.py", "tools.py", "gates.py", "review.py", "pipeline.py"]) expect(bare).not.toContain(absent);
     const x = exportOf(team()).text("src/test_team/envelope_support/__init__.py");

@@ -50,7 +50,7 @@ export interface AgentView {
   reportsTo?: string;
   /**
    * Hierarchy mode: the nodes from the team's graph down to the agent's own node, e.g.
-   * `team`, `ask-billing_lead`, `billing_lead` (agents.py: a report's graph is the node
+   * `team`, `ask-billing_lead`, `billing_lead` (hierarchy.py: a report's graph is the node
    * `ask-<ident>` of its manager's graph, the agent itself the node `<ident>` of its own).
    */
   graphPath?: string[];

@@ -9,19 +9,8 @@ each model call) and its tools:
   agents as tools, the supervisor pattern of LangChain's multi-agent guide. Several roots:
   the generated team.py makes the other roots report to the first, the entry agent.
 
-Hierarchy mode: each agent is compiled once, in `build_graph`, into a small graph of its
-own (`TeamAgents.unit`), so the whole team is part of the graph LangGraph draws
-(`get_graph(xray=True)`) and each agent's conversation is checkpointed in the thread,
-in that agent's namespace (a subgraph compiled with `checkpointer=None` uses the
-parent's):
-
-    START -> <agent> -> tools (http_request) -> <agent> -> ... -> END
-                     -> <report> (the report's own graph, recursively) -> <agent>
-
-`<agent>` is the `create_agent` graph; a reply that calls tools ends it there, and its
-graph runs the calls: `http_request` in `tools`, each `ask_<report>` in the report's node,
-which gives the report the task as a new conversation and returns its answer as the tool
-result. Trees of any depth work the same way.
+Hierarchy mode: each agent is compiled once into a graph of its own, its reports' graphs
+its nodes (hierarchy.py, `HierarchyAgents.unit`).
 
 Pipeline mode: a step's agent works alone (no ask tools), built for the task when its
 node runs, without a checkpointer of its own (`checkpointer=False`): the state keeps the
@@ -30,41 +19,30 @@ step's answer, never its messages.
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Annotated, Any, NotRequired
+from collections.abc import Mapping
+from typing import Any
 
-from langchain.agents import AgentState, create_agent
+from langchain.agents import create_agent
 from langchain.agents.middleware import (
     AgentMiddleware,
-    ModelRequest,
-    ModelResponse,
     hook_config,
 )
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
-    AnyMessage,
-    BaseMessage,
     HumanMessage,
-    SystemMessage,
     ToolMessage,
 )
-from langchain_core.outputs import ChatResult
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import BaseTool, StructuredTool
-from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
+from langchain_core.tools import BaseTool
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.prebuilt import ToolNode
-from langgraph.types import RetryPolicy, Send
-from pydantic import BaseModel, Field, ValidationError
-from typing_extensions import TypedDict
+from langgraph.types import RetryPolicy
+from pydantic import BaseModel
 
 from .. import models, team
-from . import llms, prompts, redaction
+from . import llms, prompts
 
 AgentGraph = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -98,11 +76,6 @@ def reports_of(agent_key: str) -> list[str]:
 def manager_of(agent_key: str) -> str:
     """Who an agent's work escalates to: its manager, else the entry agent."""
     return team.AGENTS[agent_key].reports_to or entry_agent()
-
-
-def delegates(agent_key: str) -> list[str]:
-    """The reports an agent can ask (hierarchy mode only: a pipeline step works alone)."""
-    return reports_of(agent_key) if team.MODE == "hierarchy" else []
 
 
 def ask_tool_name(agent_key: str) -> str:
@@ -149,176 +122,6 @@ class AnswerBudget(AgentMiddleware):
     @hook_config(can_jump_to=["end"])
     async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         return self.after_model(state, runtime)
-
-
-class AskInput(BaseModel):
-    task: str = Field(
-        description="The task, with everything needed to do it: they cannot see your conversation."
-    )
-
-
-class Ask(TypedDict):
-    """What a manager's `ask_<report>` call sends to the report's node (a `Send`)."""
-
-    task: str
-    call_id: str
-    inputs: dict[str, Any]
-
-
-class UnitState(TypedDict):
-    """The state of one agent's graph: its conversation and the run's inputs."""
-
-    messages: Annotated[list[AnyMessage], add_messages]
-    inputs: NotRequired[dict[str, Any]]
-    """The run's inputs: what `{{NAME}}` in the agent's prompt is rendered with."""
-    structured_response: NotRequired[Any]
-
-
-class PromptState(AgentState[Any]):
-    inputs: NotRequired[dict[str, Any]]
-
-
-class ChosenPerCall(BaseChatModel):
-    """create_agent's model when it is compiled: `AgentSetup` puts the agent's own model in
-    its place at every call, so building the graph needs no provider package or API key."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "envelope-chosen-per-call"
-
-    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
-        raise RuntimeError("an agent's model is chosen per call (agents.AgentSetup)")
-
-
-class AgentSetup(AgentMiddleware[PromptState, Any]):
-    """Every model call of an agent: its own chat model (the `model_for` seam) and its
-    prompt, rendered with the run's inputs, as system prompt (byte for byte; none when the
-    prompt is empty). The rendered prompt is never part of the state (no secret value
-    in a checkpoint)."""
-
-    state_schema = PromptState
-
-    def __init__(self, agents: TeamAgents, agent_key: str) -> None:
-        super().__init__()
-        self.agents = agents
-        self.agent_key = agent_key
-
-    async def awrap_model_call(
-        self,
-        request: ModelRequest[Any],
-        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
-    ) -> ModelResponse[Any]:
-        prompt = prompts.system_prompt(self.agent_key, request.state.get("inputs") or {})
-        response = await handler(
-            request.override(
-                model=self.agents.model(self.agent_key),
-                system_message=SystemMessage(content=prompt) if prompt else None,
-            )
-        )
-        # The conversation is checkpointed: the reply goes in without secret values, and a
-        # structured answer as plain data (TeamAgents.ask gives it its type back).
-        secrets = secret_values()
-        answer = response.structured_response
-        if isinstance(answer, BaseModel):
-            answer = answer.model_dump(mode="json", by_alias=True)
-        messages = [redacted(message, secrets) for message in response.result]
-        return ModelResponse(result=messages, structured_response=redaction.redact(answer, secrets))
-
-
-def secret_values() -> list[str]:
-    """The values of team.SECRETS set in the environment."""
-    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
-
-
-def redacted(message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
-    """A message without secret values: its text redacted, and in a reply's tool-call
-    arguments each value written as its `{{NAME}}`, which http_request fills in again, so
-    the call does what the model asked (and the policy judges that)."""
-    if not secrets:
-        return message
-    update: dict[str, Any] = {
-        "content": redaction.redact(message.content, secrets),
-        "additional_kwargs": redaction.redact(message.additional_kwargs, secrets),
-    }
-    if isinstance(message, AIMessage):
-        update["tool_calls"] = [
-            {**call, "args": as_placeholders(call["args"])} for call in message.tool_calls
-        ]
-        update["invalid_tool_calls"] = redaction.redact(message.invalid_tool_calls, secrets)
-    return message.model_copy(update=update)
-
-
-def as_placeholders(data: Any) -> Any:
-    """`data` with each secret value (long enough to redact) replaced by its `{{NAME}}`."""
-    pairs = [
-        (os.environ[name], f"{{{{{name}}}}}")
-        for name in team.SECRETS
-        if len(os.environ.get(name, "")) >= redaction.MIN_LENGTH
-    ]
-    pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
-
-    def replace(item: Any) -> Any:
-        if isinstance(item, str):
-            for value, placeholder in pairs:
-                item = item.replace(value, placeholder)
-            return item
-        if isinstance(item, dict):
-            return {key: replace(value) for key, value in item.items()}
-        if isinstance(item, list | tuple):
-            return [replace(value) for value in item]
-        return item
-
-    return replace(data)
-
-
-class HandOff(AgentMiddleware):
-    """A manager's reply that asks a report ends its `create_agent` graph: the agent's own
-    graph (TeamAgents.unit) runs that reply's tool calls, each ask in the report's node."""
-
-    def __init__(self, manager_key: str) -> None:
-        super().__init__()
-        self.manager_key = manager_key
-
-    @hook_config(can_jump_to=["end"])
-    def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return {"jump_to": "end"} if asks(self.manager_key, state) else None
-
-    @hook_config(can_jump_to=["end"])
-    async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return self.after_model(state, runtime)
-
-
-def asked(manager_key: str, tool_name: str) -> str | None:
-    """The report of `manager_key` an `ask_<name>` tool asks (None for any other tool)."""
-    return next((k for k in delegates(manager_key) if ask_tool_name(k) == tool_name), None)
-
-
-def asks(manager_key: str, state: Mapping[str, Any]) -> bool:
-    """Whether the manager's last reply calls one of its ask tools."""
-    last = (state.get("messages") or [None])[-1]
-    calls = last.tool_calls if isinstance(last, AIMessage) else []
-    return any(asked(manager_key, call["name"]) for call in calls)
-
-
-TOOLS_NODE = "call-tools"
-"""A manager's node that runs the other tool calls of a reply that asks a report. Node
-names with a `-` never collide with an agent's identifier (`[a-z0-9_]`): the agent's own
-node is named by its identifier, its subtree in its manager's graph `ask-<identifier>`."""
-
-
-DEADLINE_GRACE_S = 5.0
-
-
-def subtree_timeout() -> float:
-    """The node timeout of a node that holds agents' graphs (the team node, a report's
-    node): timeout.runMs and a grace. The run's deadline itself ends the work in time and
-    halts the run (nodes.TeamNodes); this only stops a node that would outlive it."""
-    return team.RUN_TIMEOUT_MS / 1000 + DEADLINE_GRACE_S
-
-
-def report_node(report_key: str) -> str:
-    """The node of a report (its graph) in its manager's graph."""
-    return f"ask-{team.AGENTS[report_key].name}"
 
 
 MODEL_CACHE_SIZE = len(models.MODELS) + 16
@@ -399,101 +202,3 @@ class TeamAgents:
         if response_format is not None and isinstance(answer, dict):
             result["structured_response"] = response_format.model_validate(answer)
         return result
-
-    # --- hierarchy mode: the team as one graph ---------------------------------------
-
-    def unit(self, agent_key: str, response_format: type[BaseModel] | None = None) -> AgentGraph:
-        """The graph of one agent and, through its reports' nodes, of everyone below it,
-        compiled once (hierarchy mode)."""
-        spec = team.AGENTS[agent_key]
-        reports = delegates(agent_key)
-        middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
-        if reports:
-            middleware.append(HandOff(agent_key))
-        if response_format is not None:
-            middleware.append(AnswerBudget(response_format.__name__))
-        # The ask tools are also there for calls whose arguments do not fit (route): the
-        # tool node answers those with the validation error, as for any other tool.
-        agent_tools = [*self.tools(agent_key), *(self.ask_tool(report) for report in reports)]
-        agent = create_agent(
-            ChosenPerCall(),
-            agent_tools,
-            response_format=ToolStrategy(response_format) if response_format else None,
-            middleware=middleware,
-            name=spec.name,
-        )
-        builder = StateGraph(UnitState)
-        # The agent's conversation: its model's timeout, retried when a failure is transient.
-        timeout = models.MODELS[agent_key].timeout_s
-        builder.add_node(spec.name, agent, timeout=timeout, retry_policy=self.retry_policy)
-        builder.add_edge(START, spec.name)
-        if not reports:
-            builder.add_edge(spec.name, END)
-            return builder.compile(name=spec.name)
-        builder.add_node(TOOLS_NODE, ToolNode(agent_tools))
-        builder.add_edge(TOOLS_NODE, spec.name)
-        for report in reports:
-            node = report_node(report)
-            builder.add_node(node, self.ask_node(report), timeout=subtree_timeout())
-            builder.add_edge(node, spec.name)
-        ends = [TOOLS_NODE, *(report_node(report) for report in reports), END]
-        builder.add_conditional_edges(spec.name, router(agent_key), ends)
-        return builder.compile(name=spec.name)
-
-    def ask_node(self, report_key: str) -> Callable[[Ask], Awaitable[dict[str, Any]]]:
-        """The node of one report: its graph on the task it was asked, as a new
-        conversation; the answer goes back to the manager as the ask tool's result."""
-        graph = self.unit(report_key)
-        name = ask_tool_name(report_key)
-
-        async def ask(request: Ask) -> dict[str, Any]:
-            task = HumanMessage(content=request["task"])
-            start = {"messages": [task], "inputs": request["inputs"]}
-            result = await graph.ainvoke(start, run_config(f"ask:{report_key}"))
-            answer = ToolMessage(answer_text(result), name=name, tool_call_id=request["call_id"])
-            return {"messages": [answer]}
-
-        return ask
-
-    def ask_tool(self, report_key: str) -> BaseTool:
-        """Agent-as-tool: `ask_<report>`; the manager's graph runs the call in the report's
-        node (HandOff), never through this tool's own function."""
-        spec = team.AGENTS[report_key]
-
-        async def ask(task: str) -> str:
-            raise RuntimeError(f"{ask_tool_name(report_key)} runs in the node of {spec.name}")
-
-        return StructuredTool.from_function(
-            coroutine=ask,
-            name=ask_tool_name(report_key),
-            description=f"Delegate a task to your report {spec.description} Returns the answer.",
-            args_schema=AskInput,
-        )
-
-
-def router(manager_key: str) -> Callable[[UnitState], list[Send] | str]:
-    """After a manager's model call: a reply that asks reports goes to their nodes (and its
-    other tool calls, or an ask whose arguments do not fit, to TOOLS_NODE), all at once;
-    anything else ends its graph."""
-
-    def route(state: UnitState) -> list[Send] | str:
-        if not asks(manager_key, state):
-            return END
-        last = state["messages"][-1]
-        assert isinstance(last, AIMessage)
-        sends: list[Send] = []
-        for call in last.tool_calls:
-            report = asked(manager_key, call["name"])
-            try:
-                task = AskInput.model_validate(call.get("args") or {}).task if report else None
-            except ValidationError:
-                task = None
-            if report is None or task is None:
-                context = {"__type": "tool_call_with_context", "tool_call": call, "state": state}
-                sends.append(Send(TOOLS_NODE, context))
-                continue
-            ask = Ask(task=task, call_id=call["id"] or "", inputs=state.get("inputs") or {})
-            sends.append(Send(report_node(report), ask))
-        return sends
-
-    return route

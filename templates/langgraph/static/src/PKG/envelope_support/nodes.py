@@ -120,9 +120,12 @@ class TeamNodes:
     retry_policy = RETRY_POLICY
     """What graph.py gives every model-calling node."""
 
+    agents_class: type[agents.TeamAgents] = agents.TeamAgents
+    """What builds the agents (hierarchy.py: each agent's graph)."""
+
     def __init__(self, model_for: llms.ModelFactory | None = None) -> None:
         self.default_models = model_for is None
-        self.agents = agents.TeamAgents(model_for or models.model_for, self.retry_policy)
+        self.agents = self.agents_class(model_for or models.model_for, self.retry_policy)
 
     # --- start and end -----------------------------------------------------
 
