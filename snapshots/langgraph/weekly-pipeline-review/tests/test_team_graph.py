@@ -8,7 +8,7 @@ import helpers
 import pytest
 from fakes import FakeBoard
 
-# Per agent: the nodes from the team's graph down to the agent's own node (envelope_support/hierarchy.py).
+# Per agent: the nodes from the team's graph down to the agent's own node (hierarchy.py).
 AGENT_NODES: dict[str, tuple[str, ...]] = {
     # agents[0] revops-analyst
     "revops-analyst": ("team", "revops_analyst"),

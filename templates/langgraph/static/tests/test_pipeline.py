@@ -191,3 +191,25 @@ async def test_answers_are_stored_without_secret_values(
     text = json.dumps(values)
     assert secret not in text
     assert redaction.REDACTED in values["answers"][first]
+
+
+async def test_each_steps_conversation_is_checkpointed_under_its_node(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    conversations = await helpers.checkpointed_conversations(board)
+
+    for key in team.PIPELINE:
+        calls = board.calls_for_task(key)
+        assert calls, f"step {key} was never run"
+        stored = conversations.get((pipeline.step_node(key),), [])
+        assert calls[0].human in stored, key
+
+
+def test_each_step_is_drawn_with_its_agent_graph(board: FakeBoard) -> None:
+    drawn = helpers.build(board, None).get_graph(xray=True).draw_mermaid()
+
+    for key, step in team.PIPELINE.items():
+        node = pipeline.step_node(key)
+        agent = team.AGENTS[step.agent_key].name
+        assert f"subgraph {node}" in drawn, key
+        assert f"{node}\\3amodel" in drawn, (key, agent)

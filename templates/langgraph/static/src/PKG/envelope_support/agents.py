@@ -12,37 +12,47 @@ each model call) and its tools:
 Hierarchy mode: each agent is compiled once into a graph of its own, its reports' graphs
 its nodes (hierarchy.py, `HierarchyAgents.unit`).
 
-Pipeline mode: a step's agent works alone (no ask tools), built for the task when its
-node runs, without a checkpointer of its own (`checkpointer=False`): the state keeps the
-step's answer, never its messages.
+Pipeline mode: a step's agent works alone (no ask tools), its graph compiled once per
+node (`task_graph`), so its conversation is checkpointed in the thread under the step's
+node. In both modes the conversation is stored without secret values and without the
+rendered prompt (`AgentSetup`).
 """
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Annotated, Any, NotRequired
 
-from langchain.agents import create_agent
+from langchain.agents import AgentState, create_agent
 from langchain.agents.middleware import (
     AgentMiddleware,
+    ModelRequest,
+    ModelResponse,
     hook_config,
 )
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
+    AnyMessage,
+    BaseMessage,
     HumanMessage,
+    SystemMessage,
     ToolMessage,
 )
+from langchain_core.outputs import ChatResult
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
+from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import RetryPolicy
 from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from .. import models, team
-from . import llms, prompts
+from . import llms, prompts, redaction
 
 AgentGraph = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -124,6 +134,112 @@ class AnswerBudget(AgentMiddleware):
         return self.after_model(state, runtime)
 
 
+class UnitState(TypedDict):
+    """The state of one agent's graph: its conversation and the run's inputs."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    inputs: NotRequired[dict[str, Any]]
+    """The run's inputs: what `{{NAME}}` in the agent's prompt is rendered with."""
+    structured_response: NotRequired[Any]
+
+
+class PromptState(AgentState[Any]):
+    inputs: NotRequired[dict[str, Any]]
+
+
+class ChosenPerCall(BaseChatModel):
+    """create_agent's model when it is compiled: `AgentSetup` puts the agent's own model in
+    its place at every call, so building the graph needs no provider package or API key."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "envelope-chosen-per-call"
+
+    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        raise RuntimeError("an agent's model is chosen per call (agents.AgentSetup)")
+
+
+class AgentSetup(AgentMiddleware[PromptState, Any]):
+    """Every model call of an agent: its own chat model (the `model_for` seam) and its
+    prompt, rendered with the run's inputs, as system prompt (byte for byte; none when the
+    prompt is empty). The rendered prompt is never part of the state (no secret value
+    in a checkpoint)."""
+
+    state_schema = PromptState
+
+    def __init__(self, agents: TeamAgents, agent_key: str) -> None:
+        super().__init__()
+        self.agents = agents
+        self.agent_key = agent_key
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelResponse[Any]:
+        prompt = prompts.system_prompt(self.agent_key, request.state.get("inputs") or {})
+        response = await handler(
+            request.override(
+                model=self.agents.model(self.agent_key),
+                system_message=SystemMessage(content=prompt) if prompt else None,
+            )
+        )
+        # The conversation is checkpointed: the reply goes in without secret values, and a
+        # structured answer as plain data (TeamAgents.ask gives it its type back).
+        secrets = secret_values()
+        answer = response.structured_response
+        if isinstance(answer, BaseModel):
+            answer = answer.model_dump(mode="json", by_alias=True)
+        messages = [redacted(message, secrets) for message in response.result]
+        return ModelResponse(result=messages, structured_response=redaction.redact(answer, secrets))
+
+
+def secret_values() -> list[str]:
+    """The values of team.SECRETS set in the environment."""
+    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+
+
+def redacted(message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
+    """A message without secret values: its text redacted, and in a reply's tool-call
+    arguments each value written as its `{{NAME}}`, which http_request fills in again, so
+    the call does what the model asked (and the policy judges that)."""
+    if not secrets:
+        return message
+    update: dict[str, Any] = {
+        "content": redaction.redact(message.content, secrets),
+        "additional_kwargs": redaction.redact(message.additional_kwargs, secrets),
+    }
+    if isinstance(message, AIMessage):
+        update["tool_calls"] = [
+            {**call, "args": as_placeholders(call["args"])} for call in message.tool_calls
+        ]
+        update["invalid_tool_calls"] = redaction.redact(message.invalid_tool_calls, secrets)
+    return message.model_copy(update=update)
+
+
+def as_placeholders(data: Any) -> Any:
+    """`data` with each secret value (long enough to redact) replaced by its `{{NAME}}`."""
+    pairs = [
+        (os.environ[name], f"{{{{{name}}}}}")
+        for name in team.SECRETS
+        if len(os.environ.get(name, "")) >= redaction.MIN_LENGTH
+    ]
+    pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
+
+    def replace(item: Any) -> Any:
+        if isinstance(item, str):
+            for value, placeholder in pairs:
+                item = item.replace(value, placeholder)
+            return item
+        if isinstance(item, dict):
+            return {key: replace(value) for key, value in item.items()}
+        if isinstance(item, list | tuple):
+            return [replace(value) for value in item]
+        return item
+
+    return replace(data)
+
+
 MODEL_CACHE_SIZE = len(models.MODELS) + 16
 """Chat models TeamAgents keeps, least recently used dropped first: room for every agent's
 default and 16 models chosen by runs' contexts."""
@@ -160,24 +276,22 @@ class TeamAgents:
 
         return [http_tool(agent_key)]
 
-    # --- pipeline mode: one agent per task -------------------------------------------
-
-    def agent(
-        self,
-        agent_key: str,
-        inputs: Mapping[str, Any],
-        response_format: type[BaseModel] | None = None,
+    def task_graph(
+        self, agent_key: str, response_format: type[BaseModel] | None = None
     ) -> AgentGraph:
-        """The agent for one task of this run (`response_format`: its structured answer)."""
-        prompt = prompts.system_prompt(agent_key, inputs)
+        """The agent's graph for one kind of task (pipeline mode: a step, an escalation),
+        compiled once: its conversation is checkpointed in the thread under the node that
+        runs it (`checkpointer=None` uses the parent's). `response_format`: its structured
+        answer."""
+        middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
+        if response_format is not None:
+            middleware.append(AnswerBudget(response_format.__name__))
         return create_agent(
-            self.model(agent_key),
+            ChosenPerCall(),
             self.tools(agent_key),
-            system_prompt=prompt or None,
             response_format=ToolStrategy(response_format) if response_format else None,
-            middleware=[AnswerBudget(response_format.__name__)] if response_format else [],
+            middleware=middleware,
             name=team.AGENTS[agent_key].name,
-            checkpointer=False,
         )
 
     async def ask(
@@ -189,14 +303,12 @@ class TeamAgents:
         response_format: type[BaseModel] | None = None,
         graph: AgentGraph | None = None,
     ) -> dict[str, Any]:
-        """Run one task through an agent; the agent graph's final state. `task_name` goes
-        into the run's metadata (`envelope_task`) for tracing. `graph`: the agent's graph
-        of the team (hierarchy mode, `unit`), else the agent is built for this task."""
-        start: dict[str, Any] = {"messages": [HumanMessage(content=task)]}
+        """Run one task through the agent's `graph` (a node's task_graph; hierarchy mode:
+        `unit`; None: a task_graph compiled for this call); the graph's final state.
+        `task_name` goes into the run's metadata (`envelope_task`) for tracing."""
         if graph is None:
-            graph = self.agent(agent_key, inputs, response_format)
-        else:
-            start["inputs"] = dict(inputs)
+            graph = self.task_graph(agent_key, response_format)
+        start = {"messages": [HumanMessage(content=task)], "inputs": dict(inputs)}
         result: dict[str, Any] = await graph.ainvoke(start, run_config(task_name))
         answer = result.get("structured_response")
         if response_format is not None and isinstance(answer, dict):

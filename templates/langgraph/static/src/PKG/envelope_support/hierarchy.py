@@ -18,31 +18,22 @@ team's task.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Annotated, Any, NotRequired
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
-from langchain.agents import AgentState, create_agent
+from langchain.agents import create_agent
 from langchain.agents.middleware import (
     AgentMiddleware,
-    ModelRequest,
-    ModelResponse,
     hook_config,
 )
 from langchain.agents.structured_output import ToolStrategy
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
-    AnyMessage,
-    BaseMessage,
     HumanMessage,
-    SystemMessage,
     ToolMessage,
 )
-from langchain_core.outputs import ChatResult
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
 from langgraph.types import Command, Send
 from pydantic import BaseModel, Field, ValidationError
@@ -50,11 +41,14 @@ from typing_extensions import TypedDict
 
 from .. import models, team
 from ..state import TeamResult, TeamState
-from . import agents, prompts, redaction
+from . import agents
 from .agents import (
     AgentGraph,
+    AgentSetup,
     AnswerBudget,
+    ChosenPerCall,
     TeamAgents,
+    UnitState,
     answer_text,
     ask_tool_name,
     run_config,
@@ -79,112 +73,6 @@ class Ask(TypedDict):
     task: str
     call_id: str
     inputs: dict[str, Any]
-
-
-class UnitState(TypedDict):
-    """The state of one agent's graph: its conversation and the run's inputs."""
-
-    messages: Annotated[list[AnyMessage], add_messages]
-    inputs: NotRequired[dict[str, Any]]
-    """The run's inputs: what `{{NAME}}` in the agent's prompt is rendered with."""
-    structured_response: NotRequired[Any]
-
-
-class PromptState(AgentState[Any]):
-    inputs: NotRequired[dict[str, Any]]
-
-
-class ChosenPerCall(BaseChatModel):
-    """create_agent's model when it is compiled: `AgentSetup` puts the agent's own model in
-    its place at every call, so building the graph needs no provider package or API key."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "envelope-chosen-per-call"
-
-    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
-        raise RuntimeError("an agent's model is chosen per call (hierarchy.AgentSetup)")
-
-
-class AgentSetup(AgentMiddleware[PromptState, Any]):
-    """Every model call of an agent: its own chat model (the `model_for` seam) and its
-    prompt, rendered with the run's inputs, as system prompt (byte for byte; none when the
-    prompt is empty). The rendered prompt is never part of the state (no secret value
-    in a checkpoint)."""
-
-    state_schema = PromptState
-
-    def __init__(self, agents: TeamAgents, agent_key: str) -> None:
-        super().__init__()
-        self.agents = agents
-        self.agent_key = agent_key
-
-    async def awrap_model_call(
-        self,
-        request: ModelRequest[Any],
-        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
-    ) -> ModelResponse[Any]:
-        prompt = prompts.system_prompt(self.agent_key, request.state.get("inputs") or {})
-        response = await handler(
-            request.override(
-                model=self.agents.model(self.agent_key),
-                system_message=SystemMessage(content=prompt) if prompt else None,
-            )
-        )
-        # The conversation is checkpointed: the reply goes in without secret values, and a
-        # structured answer as plain data (TeamAgents.ask gives it its type back).
-        secrets = secret_values()
-        answer = response.structured_response
-        if isinstance(answer, BaseModel):
-            answer = answer.model_dump(mode="json", by_alias=True)
-        messages = [redacted(message, secrets) for message in response.result]
-        return ModelResponse(result=messages, structured_response=redaction.redact(answer, secrets))
-
-
-def secret_values() -> list[str]:
-    """The values of team.SECRETS set in the environment."""
-    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
-
-
-def redacted(message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
-    """A message without secret values: its text redacted, and in a reply's tool-call
-    arguments each value written as its `{{NAME}}`, which http_request fills in again, so
-    the call does what the model asked (and the policy judges that)."""
-    if not secrets:
-        return message
-    update: dict[str, Any] = {
-        "content": redaction.redact(message.content, secrets),
-        "additional_kwargs": redaction.redact(message.additional_kwargs, secrets),
-    }
-    if isinstance(message, AIMessage):
-        update["tool_calls"] = [
-            {**call, "args": as_placeholders(call["args"])} for call in message.tool_calls
-        ]
-        update["invalid_tool_calls"] = redaction.redact(message.invalid_tool_calls, secrets)
-    return message.model_copy(update=update)
-
-
-def as_placeholders(data: Any) -> Any:
-    """`data` with each secret value (long enough to redact) replaced by its `{{NAME}}`."""
-    pairs = [
-        (os.environ[name], f"{{{{{name}}}}}")
-        for name in team.SECRETS
-        if len(os.environ.get(name, "")) >= redaction.MIN_LENGTH
-    ]
-    pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
-
-    def replace(item: Any) -> Any:
-        if isinstance(item, str):
-            for value, placeholder in pairs:
-                item = item.replace(value, placeholder)
-            return item
-        if isinstance(item, dict):
-            return {key: replace(value) for key, value in item.items()}
-        if isinstance(item, list | tuple):
-            return [replace(value) for value in item]
-        return item
-
-    return replace(data)
 
 
 class HandOff(AgentMiddleware):

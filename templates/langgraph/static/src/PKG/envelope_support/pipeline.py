@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 from .. import models, team
 from ..state import RECORD_MODELS, TeamResult, TeamState
 from . import agents, runtime
+from .agents import AgentGraph
 from .gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -134,6 +135,15 @@ def _clean_feedback(items: Sequence[DecisionItem]) -> list[DecisionItem]:
     return [item.model_copy(update={"feedback": clean(item.feedback)}) for item in items]
 
 
+@dataclasses.dataclass(frozen=True)
+class Escalations:
+    """An escalation node's graphs of the manager: deciding records nobody reviewed in
+    time (timeout.behaviour escalate), and revising rejected ones (onReject escalate)."""
+
+    decide: AgentGraph
+    revise: AgentGraph
+
+
 class PipelineNodes(TeamNodes):
     """The node functions of a pipeline team's graph: prepare, the steps and their gates,
     finalize."""
@@ -151,10 +161,13 @@ class PipelineNodes(TeamNodes):
     # --- pipeline steps ----------------------------------------------------
 
     def step(self, step_key: str) -> Node:
-        """The node of pipeline step `step_key`."""
+        """The node of pipeline step `step_key`; its agent's graph is compiled here, once."""
+        graph = self.agents.task_graph(team.PIPELINE[step_key].agent_key, self._schema(step_key))
 
         async def run_step(state: TeamState) -> Update | Command[str]:
-            return await self._within_deadline(state, lambda: self._run_step(step_key, state))
+            return await self._within_deadline(
+                state, lambda: self._run_step(graph, step_key, state)
+            )
 
         return run_step
 
@@ -189,7 +202,9 @@ class PipelineNodes(TeamNodes):
             )
         return "\n\n".join(parts)
 
-    async def _run_step(self, step_key: str, state: TeamState) -> Update | Command[str]:
+    async def _run_step(
+        self, graph: AgentGraph, step_key: str, state: TeamState
+    ) -> Update | Command[str]:
         if state.get("halted"):
             return {}
         step = team.PIPELINE[step_key]
@@ -201,7 +216,7 @@ class PipelineNodes(TeamNodes):
         for name in revising:
             task += f"\n\n{feedback[name]}"
         schema = self._schema(step_key)
-        result = await self._ask(step.agent_key, state["inputs"], task, step_key, schema)
+        result = await self._ask(step.agent_key, state["inputs"], task, step_key, schema, graph)
         update = self._answer(step_key, result, schema)
         if not reviewed_by:
             return update
@@ -344,9 +359,16 @@ class PipelineNodes(TeamNodes):
     def escalate(self, gate_name: str) -> Node:
         """The node that takes gate `gate_name`'s records to the step agent's manager."""
 
+        spec = team.GATES[gate_name]
+        manager = self._manager(spec)
+        # The manager's two kinds of task here, each its own graph (compiled once).
+        graphs = Escalations(
+            decide=self.agents.task_graph(manager, GateDecisions),
+            revise=self.agents.task_graph(manager, RECORD_MODELS[spec.after_step]),
+        )
+
         async def run_escalation(state: TeamState) -> Update | Command[str]:
-            spec = team.GATES[gate_name]
-            return await self._within_deadline(state, lambda: self._escalate(spec, state))
+            return await self._within_deadline(state, lambda: self._escalate(graphs, spec, state))
 
         return run_escalation
 
@@ -358,7 +380,9 @@ class PipelineNodes(TeamNodes):
     def _manager(self, spec: GateSpec) -> str:
         return agents.manager_of(team.PIPELINE[spec.after_step].agent_key)
 
-    async def _escalate(self, spec: GateSpec, state: TeamState) -> Command[str]:
+    async def _escalate(
+        self, graphs: Escalations, spec: GateSpec, state: TeamState
+    ) -> Command[str]:
         if state.get("halted"):
             return Command(goto=END)
         gate = gate_state(state, spec.name)
@@ -374,7 +398,8 @@ class PipelineNodes(TeamNodes):
                 f"{self._worked_from(spec, state)}\n\n"
                 f"Finish by calling {GateDecisions.__name__} with one decision per record."
             )
-            result = await self._ask(manager, inputs, task, f"escalate:{spec.name}", GateDecisions)
+            name = f"escalate:{spec.name}"
+            result = await self._ask(manager, inputs, task, name, GateDecisions, graphs.decide)
             decided = self._structured(result, GateDecisions, f"gate {spec.name}")
             now = runtime.utc_now()
             reviewer = f"agent:{manager}"
@@ -397,7 +422,8 @@ class PipelineNodes(TeamNodes):
             f"Finish by calling {model.__name__} with the records; "
             f"each record has the fields {fields}."
         )
-        result = await self._ask(manager, inputs, task, f"revise:{spec.name}", model)
+        name = f"revise:{spec.name}"
+        result = await self._ask(manager, inputs, task, name, model, graphs.revise)
         update = self._answer(spec.after_step, result, model)
         return Command(update=update, goto=gate_node(spec.name))
 
