@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import fields
 
 import helpers
@@ -12,7 +13,7 @@ from fakes import FakeBoard
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableLambda
 from langgraph.checkpoint.memory import InMemorySaver
-from project import agents, context, graph, llms, model_env, models, nodes, team
+from project import agents, context, graph, llms, main, model_env, models, nodes, runtime, team
 
 AGENTS = list(models.MODELS)
 
@@ -169,17 +170,26 @@ def _chosen_agent() -> str:
     return helpers.reached_agents()[-1]
 
 
+def _recording(
+    board: FakeBoard,
+) -> tuple[list[tuple[str, str | None]], Callable[[str], BaseChatModel]]:
+    """A model_for seam that records, per model built, the agent and what the run's context
+    chose for it (the default seam builds that model), and the list it records in."""
+    asked: list[tuple[str, str | None]] = []
+
+    def model_for(agent_key: str) -> BaseChatModel:
+        asked.append((agent_key, llms.chosen_model(agent_key)))
+        return board.model_for(agent_key)
+
+    return asked, model_for
+
+
 @pytest.mark.anyio
 async def test_a_runs_context_chooses_the_model_of_that_run_only(
     team_env: dict[str, str], board: FakeBoard
 ) -> None:
     target = _chosen_agent()
-    asked: list[tuple[str, str | None]] = []
-
-    def model_for(agent_key: str) -> BaseChatModel:
-        # What a model_for seam sees of the run's context (the default seam builds that model).
-        asked.append((agent_key, llms.chosen_model(agent_key)))
-        return board.model_for(agent_key)
+    asked, model_for = _recording(board)
 
     # One graph for both runs, as a server keeps it: its models must not outlive a run.
     g = graph.build_graph(checkpointer=InMemorySaver(), model_for=model_for)
@@ -245,6 +255,49 @@ def test_a_context_key_that_is_no_field_is_a_problem() -> None:
     (problem,) = llms.context_problems({key: "openai:gpt-4.1"})
     assert problem.startswith(f"context {key!r}: no such field")
     assert context.AGENT_FIELDS[first] in problem
+
+
+@pytest.mark.anyio
+async def test_the_runners_model_option_chooses_one_agents_model_for_that_run(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    target = _chosen_agent()
+    asked, model_for = _recording(board)
+    monkeypatch.setattr(models, "model_for", model_for)
+    # The runner asks for the key of the provider the option chooses, as for any model.
+    monkeypatch.setenv("OPENAI_API_KEY", "test-openai-key")
+    helpers.approve_everything(monkeypatch)
+    argv = [*helpers.run_argv(interactive=True), "--model", f"{target}=openai:per-run"]
+
+    assert await main.amain(argv) == runtime.EXIT_OK, capsys.readouterr().err
+    assert {model for agent_key, model in asked if agent_key == target} == {"openai:per-run"}
+    assert {model for agent_key, model in asked if agent_key != target} <= {None}
+
+    asked.clear()
+    assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_OK
+    assert (target, None) in asked and all(model is None for _, model in asked)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("option", "problem"),
+    [("no-such-agent=openai:x", "no agent 'no-such-agent'"), ("acme:x", "unknown provider")],
+)
+async def test_a_bad_model_option_is_refused_before_any_model_call(
+    option: str,
+    problem: str,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = await main.amain([*helpers.run_argv(), "--model", option])
+
+    assert code == runtime.EXIT_CONFIG
+    assert problem in capsys.readouterr().err
+    assert board.calls == []
 
 
 @pytest.mark.anyio

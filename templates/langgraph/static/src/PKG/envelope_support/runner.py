@@ -37,6 +37,7 @@ from langgraph.errors import GraphRecursionError, NodeTimeoutError
 from langgraph.types import Command, StateSnapshot
 
 from .. import graph, models, team
+from ..context import AGENT_FIELDS, ALL_AGENTS_FIELD, Context
 from . import checks, llms, nodes, redaction, runtime
 
 CHECKPOINTS = "checkpoints.sqlite"
@@ -60,6 +61,15 @@ def _common(parser: argparse.ArgumentParser) -> None:
             default=None,
             help="review gates at the terminal (default: when stdin is a terminal)",
         )
+    parser.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="[AGENT=]PROVIDER:MODEL",
+        help="a model for this run only (its context.Context): of the agent with key AGENT, "
+        "or, without AGENT=, of every agent not given one; repeatable (default: MODEL_<AGENT>, "
+        "MODEL_OVERRIDE, the definition's model)",
+    )
     parser.add_argument("--verbose", action="store_true", help="print each node as it finishes")
 
 
@@ -88,17 +98,38 @@ def _resume_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _missing_env(env_file: str | None) -> list[str]:
+def _missing_env(env_file: str | None, chosen: Context | None) -> list[str]:
     load_dotenv(env_file or ".env", override=False)
-    # requiredSecrets, requiredVariables, provider keys: all missing ones at once
+    # requiredSecrets, requiredVariables, provider keys (of the models this run uses): all
+    # missing ones at once
     return checks.missing_env(
-        [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)], os.environ
+        [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS, chosen)], os.environ
     )
 
 
-def _runner(saver: AsyncSqliteSaver, log: RunLog, args: argparse.Namespace) -> Runner:
+def run_context(choices: Sequence[str], problems: list[str]) -> Context | None:
+    """The run's context from its `--model` options (None: no choice); what is wrong with
+    them goes to problems, as the graph would refuse the same context."""
+    values: dict[str, str] = {}
+    for choice in choices:
+        agent_key, named, model = choice.partition("=")
+        if not named:
+            values[ALL_AGENTS_FIELD] = choice
+        elif agent_key in AGENT_FIELDS:
+            values[AGENT_FIELDS[agent_key]] = model
+        else:
+            problems.append(f"--model {choice}: no agent {agent_key!r} ({', '.join(AGENT_FIELDS)})")
+    found = llms.context_problems(values)
+    problems += found
+    return Context(**values) if values and not found else None
+
+
+def _runner(
+    saver: AsyncSqliteSaver, log: RunLog, args: argparse.Namespace, chosen: Context | None
+) -> Runner:
     review = _review()
-    return review.GateRunner(saver, log, args) if review else Runner(saver, log, args)
+    runner = review.GateRunner if review else Runner
+    return runner(saver, log, args, chosen)
 
 
 def _review() -> Any:
@@ -199,8 +230,16 @@ class Runner:
     """Drives one thread of the graph: runs it, reports the outcome (review.GateRunner:
     and reviews at its gates)."""
 
-    def __init__(self, saver: AsyncSqliteSaver, log: RunLog, args: argparse.Namespace) -> None:
+    def __init__(
+        self,
+        saver: AsyncSqliteSaver,
+        log: RunLog,
+        args: argparse.Namespace,
+        chosen: Context | None = None,
+    ) -> None:
         self.graph = graph.build_graph(checkpointer=saver)
+        self.chosen = chosen
+        """The run's context (`--model`): LangGraph gives it to every node of this run."""
         self.log = log
         self.args = args
         # What a later `resume` needs to find this run: its state and its .env.
@@ -245,7 +284,7 @@ class Runner:
         try:
             async with deadline:
                 async for update in self.graph.astream(
-                    payload, thread_config(thread_id), stream_mode="updates"
+                    payload, thread_config(thread_id), context=self.chosen, stream_mode="updates"
                 ):
                     if self.args.verbose:
                         for node in update:
@@ -299,8 +338,10 @@ def _warn_short_secrets() -> None:
 
 async def start_run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
-    missing = _missing_env(args.env_file)
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
+    problems: list[str] = []
+    chosen = run_context(args.model, problems)
+    missing = _missing_env(args.env_file, chosen)
+    problems += checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
     inputs: dict[str, Any] = {}
     try:
         inputs = checks.collect_inputs(args, team.INPUTS)
@@ -313,21 +354,23 @@ async def start_run(argv: Sequence[str]) -> int:
         thread_id = new_thread_id()
         await log.start(thread_id)
         print(f"Thread {thread_id} ({args.state_dir / CHECKPOINTS})", file=sys.stderr)
-        return await _runner(saver, log, args).drive(thread_id, nodes.graph_input(inputs))
+        return await _runner(saver, log, args, chosen).drive(thread_id, nodes.graph_input(inputs))
 
 
 async def resume_run(argv: Sequence[str]) -> int:
     args = _resume_parser().parse_args(argv)
     review = _review()
-    missing = _missing_env(args.env_file)
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
+    problems: list[str] = []
+    chosen = run_context(args.model, problems)
+    missing = _missing_env(args.env_file, chosen)
+    problems += checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
     decisions = review.decisions_file(args, problems) if review else {}
     if missing or problems:
         checks.report_problems(missing, problems, args.env_file or ".env")
         return runtime.EXIT_CONFIG
     _warn_short_secrets()
     async with _checkpoints(args.state_dir) as (saver, log):
-        runner = _runner(saver, log, args)
+        runner = _runner(saver, log, args, chosen)
         thread_id = args.thread_id
         snapshot = await runner.graph.aget_state(thread_config(thread_id))
         if await log.spent_ms(thread_id) is None or not snapshot.values:
