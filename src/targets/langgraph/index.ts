@@ -7,16 +7,16 @@ import { lossReportMarkdown } from "../../export/loss-markdown.js";
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
-import { policyVectors } from "../python-common/policy-vectors.js";
 import { LANGGRAPH_FIELD_RULES } from "./field-rules.js";
-import { buildView, type LanggraphView } from "./view.js";
+import { buildView } from "./view.js";
 
-/** Static test modules only some teams need; every static source module ships always. */
-function wantsStatic(path: string, view: LanggraphView): boolean {
-  if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
-  if (path === "tests/test_gates.py") return view.hasGates;
-  if (path === "tests/test_hierarchy.py") return view.mode === "hierarchy";
-  return true;
+/**
+ * Every static source module ships; no static test does. An export's tests are about its
+ * team (tests/test_team_graph.py); the support code's tests, python-common's shared ones
+ * among them, live in envelope-export (test/langgraph-support/), run against every export.
+ */
+function wantsStatic(path: string): boolean {
+  return !path.startsWith("tests/");
 }
 
 /**
@@ -38,7 +38,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   const python = (path: string, template: string) => files.add(path, formatPython(env.render(template, view), path));
 
   for (const s of statics) {
-    if (!wantsStatic(s.path, view)) continue;
+    if (!wantsStatic(s.path)) continue;
     files.add(staticPath(s.path, pkg), s.bytes, s.executable ? 0o755 : 0o644, true);
   }
   text("pyproject.toml", "pyproject.toml.hbs");
@@ -59,11 +59,8 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   python(`${pkg}/models.py`, "src/models.py.hbs");
   python(`${pkg}/context.py`, "src/context.py.hbs");
   python(`${pkg}/graph.py`, "src/graph.py.hbs");
-  python("tests/project.py", "tests/project.py.hbs");
   // Not test_team.py: a package named test_team (a team "test team") would be shadowed.
-  if (view.mode === "hierarchy") python("tests/test_team_graph.py", "tests/test_team_graph.py.hbs");
-  // The access-policy vectors shared with every target and the TypeScript side (spec/).
-  files.add("tests/policy_vectors.json", policyVectors(), 0o644, true);
+  python("tests/test_team_graph.py", "tests/test_team_graph.py.hbs");
   return files;
 }
 
