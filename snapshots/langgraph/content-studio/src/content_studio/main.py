@@ -1,9 +1,11 @@
 """The team's command line: the console script of pyproject.toml, or
 `python -m content_studio.main`.
 
-`content_studio [run]` starts a run of graph.py's graph, checkpointed on disk;
-`content_studio resume THREAD_ID` continues one waiting at a review gate. The runner
-behind it, with its checks of the environment and the inputs, is envelope_support/runner.py.
+`content_studio [run]` starts a run of graph.py's graph,
+checkpointed on disk;
+`content_studio resume THREAD_ID`
+continues one waiting at a review gate. The runner behind it, with its checks of
+the environment and the inputs, is envelope_support/runner.py.
 """
 
 from __future__ import annotations

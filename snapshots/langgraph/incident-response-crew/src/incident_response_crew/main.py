@@ -1,8 +1,9 @@
 """The team's command line: the console script of pyproject.toml, or
 `python -m incident_response_crew.main`.
 
-`incident_response_crew [run]` starts a run of graph.py's graph, checkpointed on disk. The runner
-behind it, with its checks of the environment and the inputs, is envelope_support/runner.py.
+`incident_response_crew [run]` starts a run of graph.py's graph,
+checkpointed on disk. The runner behind it, with its checks of
+the environment and the inputs, is envelope_support/runner.py.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """The team's command line: the console script of pyproject.toml, or
 `python -m parallel_gates.main`.
 
-`parallel_gates [run]` starts a run of graph.py's graph, checkpointed on disk;
-`parallel_gates resume THREAD_ID` continues one waiting at a review gate. The runner
-behind it, with its checks of the environment and the inputs, is envelope_support/runner.py.
+`parallel_gates [run]` starts a run of graph.py's graph,
+checkpointed on disk;
+`parallel_gates resume THREAD_ID`
+continues one waiting at a review gate. The runner behind it, with its checks of
+the environment and the inputs, is envelope_support/runner.py.
 """
 
 from __future__ import annotations
