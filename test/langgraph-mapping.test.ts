@@ -25,6 +25,13 @@ describe("LangGraph mapping", () => {
     }
   });
 
+  it("an export ships only the tests about its team (envelope-export tests the support code)", () => {
+    for (const { path } of validDefinitions()) {
+      const x = exportOf(path.slice(ROOT.length));
+      expect(x.files.paths().filter((p) => p.startsWith("tests/")), path).toEqual(["tests/test_team_graph.py"]);
+    }
+  });
+
   it("agents → team.AGENTS (identifier, description, manager); the prompt file is the prompt byte for byte", () => {
     const t = support.text("src/support_tier/team.py");
     expect(t).toMatch(/"billing-specialist": AgentSpec\(\n\s+name="billing_specialist",\n\s+description=\(\n\s+"Billing Specialist: Billing Support Agent \(specialist\)\. Capabilities: "\n\s+"billing, subscriptions, refunds\."\n\s+\),\n\s+reports_to="support-lead",/);
@@ -71,10 +78,10 @@ describe("LangGraph mapping", () => {
     expect(t).toMatch(/"refunds-specialist": AgentSpec\([\s\S]*?reports_to="billing-lead",/);
     expect(t).toMatch(/"billing-lead": AgentSpec\([\s\S]*?reports_to="head-of-support",/);
     expect(desk.model.hierarchy.maxDepth).toBe(2);
-    expect(desk.files.get("tests/test_hierarchy.py")).toBeDefined();
-    // The team's own test names each agent's node path in the graph (agents.py).
+    // The team's own test names each agent's node path in the graph and its tools (agents.py).
     expect(desk.text("tests/test_team_graph.py")).toContain('"billing-lead": ("team", "ask-billing_lead", "billing_lead"),');
     expect(desk.text("tests/test_team_graph.py")).toMatch(/"refunds-specialist": \(\s*"team",\s*"ask-billing_lead",\s*"ask-refunds_specialist",\s*"refunds_specialist",\s*\)/);
+    expect(desk.text("tests/test_team_graph.py")).toContain('"billing-lead": ("http_request", "ask_refunds_specialist", "ask_invoicing_specialist"),');
   });
 
   it("several roots: the others report to the first, reported as approximated", () => {
@@ -105,9 +112,11 @@ describe("LangGraph mapping", () => {
     expect(t).toMatch(/"editorial-approval": GateSpec\(\n\s+name="editorial-approval",\n\s+type="content_generation",\n\s+after_step="final-edit",\n\s+triggers_step="publish-draft",/);
     expect(studio.text("src/content_studio/state.py")).toMatch(/class FinalEditRecord\(BaseModel\):\n\s+"""One record a reviewer decides on."""\n\n\s+title: str\n\s+meta_description: str\n\s+article_markdown: str\n\s+change_log: str\n/);
     expect(hiring.text("src/engineering_hiring_loop/team.py")).toContain("threshold_count=");
-    expect(studio.files.get("tests/test_gates.py")).toBeDefined();
-    expect(support.files.get("tests/test_gates.py")).toBeUndefined();
-    expect(studio.files.get("tests/test_team_graph.py")).toBeUndefined(); // a pipeline team: hierarchy only
+    // The team's own test names each step's node and each gate's nodes.
+    const own = studio.text("tests/test_team_graph.py");
+    expect(own).toContain('"final-edit": "step_final-edit",');
+    expect(own).toMatch(/"editorial-approval": \(\s*"gate_editorial-approval",\s*"released_editorial-approval",\s*"escalate_editorial-approval",?\s*\)/);
+    expect(support.text("tests/test_team_graph.py")).not.toContain("GATE_NODES");
   });
 
   it("gates in a team without a pipeline are reported as not carried", () => {

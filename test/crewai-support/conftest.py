@@ -2,7 +2,7 @@
 so they are set here, before any test module imports crewai.
 
 This suite tests envelope-export's CrewAI support code against an export (see project.py);
-it shares input_cases.py and test_redaction.py with the LangGraph target's exports.
+it shares input_cases.py and test_redaction.py with the LangGraph suite (test/langgraph-support/).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path as _Path
 
-# This folder's helpers, and those shared with LangGraph's exports, whatever pytest's
+# This folder's helpers, and those shared with LangGraph's suite, whatever pytest's
 # import mode (an export's pyproject sets importlib, which adds no folder to sys.path).
 sys.path[:0] = [
     str(_Path(__file__).parent),

@@ -1,14 +1,16 @@
-// The support code's own tests (issue 14): CrewAI exports ship only the tests about their
-// team, and the tests of envelope_support/ live here, in test/crewai-support/, run against
-// every exported project by the end-to-end suites (`ENVELOPE_PACKAGE` names its package).
+// The support code's own tests (issue 14 for CrewAI, issue 15 for LangGraph): an export ships
+// only the tests about its team, and the tests of envelope_support/ live here, in
+// test/<target>-support/, run against every exported project by the end-to-end suites
+// (`ENVELOPE_PACKAGE` names its package).
 import { fileURLToPath } from "node:url";
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+// The tests of python-common's modules (redaction.py), shared by both targets' suites.
+const PYTHON_COMMON = here("../../templates/python-common/static/tests/test_redaction.py");
+
 const SUITES: Record<string, string[]> = {
-  crewai: [
-    fileURLToPath(new URL("../crewai-support", import.meta.url)),
-    // Shared with LangGraph's exports, which ship it.
-    fileURLToPath(new URL("../../templates/python-common/static/tests/test_redaction.py", import.meta.url)),
-  ],
+  crewai: [here("../crewai-support"), PYTHON_COMMON],
+  langgraph: [here("../langgraph-support"), PYTHON_COMMON],
 };
 
 /** The pytest run of the support code's tests against an exported project, if the target has one. */

@@ -7,7 +7,6 @@ import { lossReportMarkdown } from "../../export/loss-markdown.js";
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
-import { policyVectors } from "../python-common/policy-vectors.js";
 import { LANGGRAPH_FIELD_RULES } from "./field-rules.js";
 import { buildView, type LanggraphView } from "./view.js";
 
@@ -17,8 +16,14 @@ const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/hierarchy.py"]);
 // The policy-enforcing HTTP tool: teams with an agent that has egress only.
 const EGRESS_ONLY = new Set(["src/PKG/envelope_support/tools.py", "src/PKG/policy.py"]);
 
-/** Static modules only some teams need; every other static module ships always. */
+/**
+ * Static modules only some teams need; every other static source module ships. No static
+ * test does: an export's tests are about its team (tests/test_team_graph.py); the support
+ * code's tests, python-common's shared ones among them, live in envelope-export
+ * (test/langgraph-support/), run against every export.
+ */
 function wantsStatic(path: string, view: LanggraphView): boolean {
+  if (path.startsWith("tests/")) return false;
   // The step and gate nodes (and the gate rules they apply): pipeline teams only.
   if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
   // The entry agent's `team` node: hierarchy teams only.
@@ -26,9 +31,6 @@ function wantsStatic(path: string, view: LanggraphView): boolean {
   if (EGRESS_ONLY.has(path)) return view.anyEgress;
   // The runner's gate commands (resume --decisions, sweep): teams with review gates only.
   if (path === "src/PKG/envelope_support/review.py") return view.hasGates;
-  if (path === "tests/test_pipeline.py") return view.mode === "pipeline";
-  if (path === "tests/test_gates.py") return view.hasGates;
-  if (path === "tests/test_hierarchy.py") return view.mode === "hierarchy";
   return true;
 }
 
@@ -72,11 +74,8 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   python(`${pkg}/models.py`, "src/models.py.hbs");
   python(`${pkg}/context.py`, "src/context.py.hbs");
   python(`${pkg}/graph.py`, "src/graph.py.hbs");
-  python("tests/project.py", "tests/project.py.hbs");
   // Not test_team.py: a package named test_team (a team "test team") would be shadowed.
-  if (view.mode === "hierarchy") python("tests/test_team_graph.py", "tests/test_team_graph.py.hbs");
-  // The access-policy vectors shared with every target and the TypeScript side (spec/).
-  files.add("tests/policy_vectors.json", policyVectors(), 0o644, true);
+  python("tests/test_team_graph.py", "tests/test_team_graph.py.hbs");
   return files;
 }
 

@@ -54,6 +54,8 @@ export interface AgentView {
    * `ask-<ident>` of its manager's graph, the agent itself the node `<ident>` of its own).
    */
   graphPath?: string[];
+  /** The tools the agent holds (agents.py): http_request with egress, then in hierarchy mode `ask_<report>` per report. */
+  tools: string[];
   hasEgress: boolean;
   egressSource: AgentModel["egress"]["source"];
   defaultAction: "allow" | "deny";
@@ -124,6 +126,8 @@ export interface LanggraphView extends ModelEnvView {
   /** Nodes that join into `finalize`. */
   sinks: string[];
   inputs: InputChannelView[];
+  /** The inputs a run must be given: required, without a default (tests/test_team_graph.py). */
+  requiredInputs: string[];
   /** The inputs whose key the graph's input cannot use as is (INPUT_CHANNELS). */
   renamedInputs: InputChannelView[];
   outputs: OutputView[];
@@ -210,6 +214,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
       egressSource: a.egress.source,
       defaultAction: a.egress.defaultAction,
       rules: rulesOf(a),
+      tools: a.egress.source !== "none" ? ["http_request"] : [],
     };
     if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
     if (a.llm) {
@@ -226,6 +231,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
   if (entry !== undefined) {
     const unitPath = (a: AgentView): string[] => (a.reportsTo === undefined ? ["team"] : [...unitPath(agentByKey.get(a.reportsTo)!), `ask-${a.ident}`]);
     for (const a of agents) a.graphPath = [...unitPath(a), a.ident];
+    for (const a of agents) a.tools.push(...agents.filter((r) => r.reportsTo === a.key).map((r) => `ask_${r.ident}`));
   }
   const gates: GateNodeView[] = pipeline ? gateNodes(model) : [];
   const steps = pipeline ? stepViews(model, gates, agentByKey) : [];
@@ -265,6 +271,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     sinks: steps.filter((s) => s.dependents.length === 0 && s.gatesAfter.length === 0).map((s) => s.node),
     inputs,
     renamedInputs: inputs.filter((i) => i.renamed),
+    requiredInputs: inputs.filter((i) => i.required && !i.hasDefault).map((i) => i.key),
     ...runCommandView(inputs),
     outputs,
     contextFields: agents.map((a) => ({ ident: a.ident, key: a.key, ref: a.ref })),

@@ -1,7 +1,7 @@
 """The pipeline as a StateGraph: the wiring, what each step receives, parallel branches in
 one super-step, joins, node timeouts and what the state keeps.
 
-Emitted for teams with a pipeline.
+Skipped for teams without a pipeline.
 """
 
 from __future__ import annotations

@@ -1,8 +1,21 @@
-"""Offline test setup: no tracing, no network, fake models, a fresh working directory."""
+"""Offline test setup: no tracing, no network, fake models, a fresh working directory.
+
+This suite tests envelope-export's LangGraph support code against an export (see
+project.py); it shares input_cases.py and test_redaction.py with the CrewAI target's.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path as _Path
+
+# This folder's helpers, and those shared with CrewAI's suite, whatever pytest's import
+# mode and wherever it is run from.
+sys.path[:0] = [
+    str(_Path(__file__).parent),
+    str(_Path(__file__).parents[2] / "templates/python-common/static/tests"),
+]
 
 # LangSmith tracing would send runs over the network (and serialize the fakes' state).
 for _name in [name for name in os.environ if name.startswith(("LANGSMITH_", "LANGCHAIN_"))]:
@@ -60,6 +73,6 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> list[httpx.Request]:
         seen.append(request)
         raise AssertionError(f"unexpected network request: {request.method} {request.url}")
 
-    if tools is not None:  # a team without egress has no HTTP tool
+    if tools is not None:  # a team without egress ships no http_request tool
         monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(refuse))
     return seen

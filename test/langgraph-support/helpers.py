@@ -20,9 +20,11 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Interrupt, StateSnapshot
 from project import (
     PACKAGE,
+    agents,
     checks,
     context,
     graph,
+    hierarchy,
     llms,
     models,
     nodes,
@@ -378,11 +380,11 @@ def path_to(agent_key: str) -> list[str]:
     return chain
 
 
-def drawn_under(path: Sequence[str]) -> list[str]:
-    """The nodes LangGraph draws (xray) inside the node at `path` ("team", "ask-<report>",
-    ..., "<agent>"), as Studio shows the graph."""
-    prefix = ":".join(path) + ":"
-    return [node for node in graph.graph.get_graph(xray=True).nodes if node.startswith(prefix)]
+def agent_nodes(agent_key: str) -> tuple[str, ...]:
+    """The nodes from the team's graph down to the agent's own node (agents.py): "team",
+    an "ask-<report>" per manager below the entry agent, the agent itself."""
+    chain = path_to(agent_key)
+    return ("team", *(hierarchy.report_node(key) for key in chain[1:]), team.AGENTS[agent_key].name)
 
 
 async def checkpointed_conversations(board: FakeBoard) -> dict[tuple[str, ...], list[str]]:

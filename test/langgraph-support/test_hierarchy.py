@@ -1,7 +1,7 @@
 """The hierarchy (agents[].reportsToKey): the entry agent runs the team and asks its reports
 through `ask_<report>` tools; a report with reports of its own asks them the same way.
 
-Emitted for teams without a pipeline.
+Skipped for teams that run as a pipeline.
 """
 
 from __future__ import annotations
@@ -175,3 +175,16 @@ async def test_an_ask_without_a_task_or_an_unknown_tool_is_answered_with_an_erro
     assert seen["call_no_task"].status == "error" and "task" in seen["call_no_task"].text
     assert seen["call_unknown"].status == "error"
     assert "ask_nobody_here" in seen["call_unknown"].text
+
+
+async def test_each_agents_conversation_is_in_its_checkpoints(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    # Each agent's graph is a subgraph of the team's: its messages are checkpointed in the
+    # thread, in the agent's own namespace.
+    conversations = await helpers.checkpointed_conversations(board)
+
+    for agent_key in team.AGENTS:
+        calls = board.calls_of(agent_key)
+        assert calls, f"{agent_key} was never asked"
+        assert calls[0].human in conversations.get(helpers.agent_nodes(agent_key), []), agent_key

@@ -1,0 +1,168 @@
+"""The team's own tests, generated from its definition (envelope.json).
+
+They build the team's graph offline, and no model is ever called. They check that:
+- every step and gate is a node of the graph;
+- the graph has input, output and context schemas, the input naming each input;
+- each agent has its model field in the context, and holds the tools it is given;
+- a run without inputs is refused, naming each required one.
+
+envelope-export tests the support code (envelope_support/) itself. Run them with
+`uv run pytest`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.outputs import ChatResult
+
+from content_studio import context, graph, team
+from content_studio.envelope_support import checks, nodes, runner
+
+# agents[]: key -> its field of the run's context (context.Context: the agent's model)
+CONTEXT_FIELDS: dict[str, str] = {
+    # agents[0] managing-editor
+    "managing-editor": "managing_editor",
+    # agents[1] researcher
+    "researcher": "researcher",
+    # agents[2] seo-strategist
+    "seo-strategist": "seo_strategist",
+    # agents[3] audience-analyst
+    "audience-analyst": "audience_analyst",
+    # agents[4] writer
+    "writer": "writer",
+    # agents[5] social-writer
+    "social-writer": "social_writer",
+    # agents[6] newsletter-writer
+    "newsletter-writer": "newsletter_writer",
+    # agents[7] publisher
+    "publisher": "publisher",
+}
+
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
+TOOLS: dict[str, tuple[str, ...]] = {
+    # agents[0] managing-editor
+    "managing-editor": (),
+    # agents[1] researcher
+    "researcher": ("http_request",),
+    # agents[2] seo-strategist
+    "seo-strategist": ("http_request",),
+    # agents[3] audience-analyst
+    "audience-analyst": (),
+    # agents[4] writer
+    "writer": (),
+    # agents[5] social-writer
+    "social-writer": (),
+    # agents[6] newsletter-writer
+    "newsletter-writer": (),
+    # agents[7] publisher
+    "publisher": ("http_request",),
+}
+
+# pipeline[]: step -> its node
+STEP_NODES: dict[str, str] = {
+    # pipeline[0] research
+    "research": "step_research",
+    # pipeline[1] keyword-brief
+    "keyword-brief": "step_keyword-brief",
+    # pipeline[2] audience-questions
+    "audience-questions": "step_audience-questions",
+    # pipeline[3] draft-article
+    "draft-article": "step_draft-article",
+    # pipeline[4] social-posts
+    "social-posts": "step_social-posts",
+    # pipeline[5] newsletter
+    "newsletter": "step_newsletter",
+    # pipeline[6] final-edit
+    "final-edit": "step_final-edit",
+    # pipeline[7] publish-draft
+    "publish-draft": "step_publish-draft",
+}
+
+# gates[]: gate -> its nodes (review, release, and escalation when it escalates)
+GATE_NODES: dict[str, tuple[str, ...]] = {
+    # gates[0] editorial-approval
+    "editorial-approval": (
+        "gate_editorial-approval",
+        "released_editorial-approval",
+        "escalate_editorial-approval",
+    ),
+}
+
+# inputs: key -> its key in the graph's input (Studio's form)
+INPUT_CHANNELS: dict[str, str] = {
+    # inputs.topic
+    "topic": "topic",
+    # inputs.primary_keyword
+    "primary_keyword": "primary_keyword",
+    # inputs.word_count
+    "word_count": "word_count",
+    # inputs.tone
+    "tone": "tone",
+}
+
+# inputs: the required ones without a default
+REQUIRED_INPUTS: tuple[str, ...] = ("topic", "primary_keyword")
+
+
+class _NoModel(BaseChatModel):
+    """The chat model of every agent in these tests: none is ever called."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "no-model"
+
+    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        raise AssertionError("a model was called")
+
+
+def _no_model(agent_key: str) -> BaseChatModel:
+    return _NoModel()
+
+
+@pytest.fixture(scope="module")
+def team_graph() -> Any:
+    """The team's compiled graph, with models that are never called."""
+    return graph.build_graph(model_for=_no_model)
+
+
+def test_every_step_and_gate_is_a_node_of_the_graph(team_graph: Any) -> None:
+    wired = set(team_graph.get_graph().nodes) - {"__start__", "prepare", "finalize", "__end__"}
+    assert wired == set(STEP_NODES.values()).union(*GATE_NODES.values())
+
+
+def test_each_agent_holds_the_tools_the_definition_gives_it() -> None:
+    agents = nodes.TeamNodes(_no_model).agents
+    for key in TOOLS:
+        tools_node = agents.task_graph(key).get_graph().nodes.get("tools")
+        names = set(tools_node.data.tools_by_name) if tools_node is not None else set()
+        assert names == set(TOOLS[key]), key
+
+
+def test_the_graph_has_input_output_and_context_schemas(team_graph: Any) -> None:
+    inputs = team_graph.get_input_jsonschema()
+    assert set(inputs.get("properties", {})) == set(INPUT_CHANNELS.values())
+    assert "status" in team_graph.get_output_jsonschema()["properties"]
+    assert set(CONTEXT_FIELDS.values()) <= set(team_graph.get_context_jsonschema()["properties"])
+
+
+def test_each_agent_has_its_model_field_in_the_context() -> None:
+    assert context.AGENT_FIELDS == CONTEXT_FIELDS
+    assert set(CONTEXT_FIELDS.values()) <= {field.name for field in fields(context.Context)}
+    assert set(team.AGENTS) == set(CONTEXT_FIELDS)
+
+
+def test_a_run_without_inputs_is_refused_naming_each_required_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = runner._run_parser().parse_args([])
+
+    with pytest.raises(checks.InputError) as refused:
+        checks.collect_inputs(args, team.INPUTS)
+
+    for key in REQUIRED_INPUTS:
+        assert f"input {key!r} is required" in refused.value.problems, key
