@@ -141,7 +141,7 @@ export function promptRendering(model: TeamModel, target: string) {
   const inputs = Object.fromEntries(model.inputs.map((i) => [i.key, `⟪in:${i.key}⟫`]));
   return {
     // CrewAI: the prompt is the agent's backstory in agents.yaml, rendered by texts.py.
-    module: target === "crewai" ? `src/${model.names.package}/envelope_support/texts.py` : `src/${model.names.package}/prompts.py`,
+    module: `src/${model.names.package}/envelope_support/${target === "crewai" ? "texts" : "prompts"}.py`,
     envNames: Object.keys(environ),
     environ,
     inputs,
