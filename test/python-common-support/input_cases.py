@@ -1,5 +1,6 @@
 """Invalid runs for the runner's checks, derived from the team's own inputs: each case is
-(id, argv, a problem the runner must report). The same in every Envelope target."""
+(id, argv, a problem the runner must report). The same in every Envelope target: helpers is
+the target suite's own (its `valid_inputs`), which imports this module."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 from typing import Any
 
 import helpers
-from project import checks, team
+from common_project import checks, team
 
 
 def invalid_cases() -> list[tuple[str, list[str], str]]:
