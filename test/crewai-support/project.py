@@ -36,6 +36,7 @@ gates: Any = _module("envelope_support.gates")
 llms: ModuleType = _module("envelope_support.llms")
 model_env: ModuleType = _module("envelope_support.model_env")
 pipeline: Any = _module("envelope_support.pipeline")
+placeholders: ModuleType = _module("envelope_support.placeholders")
 policy: Any = _module("envelope_support.policy")
 redaction: ModuleType = _module("envelope_support.redaction")
 runner: ModuleType = _module("envelope_support.runner")
@@ -57,6 +58,7 @@ __all__ = [
     "model_env",
     "models",
     "pipeline",
+    "placeholders",
     "policy",
     "redaction",
     "runner",

@@ -11,7 +11,7 @@ import helpers
 import pytest
 from crewai import Process, Task
 from fake_llm import Call, FakeModels, final
-from project import crew, main, models, team, texts
+from project import crew, main, models, placeholders, team, texts
 
 # A stand-in for every agent's prompt: everything CrewAI or a template engine could touch.
 TRICKY_PROMPT = (
@@ -30,13 +30,13 @@ INPUT_VALUE = "Charged {tools} twice \\n"
 
 def _plainly_named(name: str) -> bool:
     """`{{name}}` and `{{NAME}}` both name this input and nothing else."""
-    upper = texts.reference_name(name)
+    upper = placeholders.reference_name(name)
     others = [key for key in team.INPUTS if key != name]
     return (
         re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is not None
         and name not in [*team.SECRETS, *team.VARIABLES]
         and upper not in [*team.SECRETS, *team.VARIABLES, *others]
-        and all(texts.reference_name(key) != upper for key in others)
+        and all(placeholders.reference_name(key) != upper for key in others)
     )
 
 
@@ -51,18 +51,18 @@ def _tricky_prompt() -> str:
     env_name, input_name = _tricky_names()
     text = TRICKY_PROMPT
     text = text.replace("ENV_NAME", env_name or "NO_ENV_NAME")
-    text = text.replace("INPUT_UPPER", texts.reference_name(input_name or "no_input"))
+    text = text.replace("INPUT_UPPER", placeholders.reference_name(input_name or "no_input"))
     return text.replace("input_name", input_name or "no_input")
 
 
 def _expected_tricky() -> str:
-    """What the model must receive, written out by plain replacement (not texts.render)."""
+    """What the model must receive, written out by plain replacement (not placeholders.render)."""
     env_name, input_name = _tricky_names()
     text = _tricky_prompt()
     if env_name is not None:
         text = text.replace("{{" + env_name + "}}", ENV_VALUE)
     if input_name is not None:
-        text = text.replace("{{" + texts.reference_name(input_name) + "}}", INPUT_VALUE)
+        text = text.replace("{{" + placeholders.reference_name(input_name) + "}}", INPUT_VALUE)
         text = text.replace("{{" + input_name + "}}", INPUT_VALUE)
     return text
 
@@ -137,7 +137,7 @@ def test_every_agent_receives_its_prompt_with_values_filled_in(
     as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in inputs.items()}
     values = dict(as_text)
     for name, text in as_text.items():
-        values.setdefault(texts.reference_name(name), text)
+        values.setdefault(placeholders.reference_name(name), text)
     values.update({n: team_env[n] for n in [*team.SECRETS, *team.VARIABLES] if n in team_env})
     config = helpers.agents_config()
     goals = {key: config[spec.method]["goal"] for key, spec in team.AGENTS.items()}
@@ -205,11 +205,6 @@ def test_prompt_is_verbatim_on_the_native_tool_calling_path(
     assert first.content("system").startswith(f"You are {first.role}. {_expected_tricky()}\n")
     dumped = json.dumps(inputs, indent=2, ensure_ascii=False)
     assert f"Run inputs (JSON):\n{dumped}" in first.content("user")
-
-
-def test_render_replaces_known_names_only() -> None:
-    values = {"A": "x\\1", "b": "{y}"}
-    assert texts.render("{{A}}-{{b}}-{{C}}-{A}-{{ A }}", values) == "x\\1-{y}-{{C}}-{A}-{{ A }}"
 
 
 def test_text_that_comes_back_from_a_model_stays_data(

@@ -40,6 +40,7 @@ llms: ModuleType = _module("envelope_support.llms")
 model_env: ModuleType = _module("envelope_support.model_env")
 nodes: ModuleType = _module("envelope_support.nodes")
 pipeline: Any = _module("envelope_support.pipeline")
+placeholders: ModuleType = _module("envelope_support.placeholders")
 policy: Any = _module("envelope_support.policy")
 prompts: ModuleType = _module("envelope_support.prompts")
 redaction: ModuleType = _module("envelope_support.redaction")
@@ -62,6 +63,7 @@ __all__ = [
     "models",
     "nodes",
     "pipeline",
+    "placeholders",
     "policy",
     "prompts",
     "redaction",
