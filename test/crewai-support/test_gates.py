@@ -318,7 +318,11 @@ def test_a_paused_run_resumes_in_a_new_process(
         "FAKE_LLM_LOG": str(log),
         "FAKE_LLM_LIST_LENGTH": str(fake_models.list_length),
         "PYTHONPATH": os.pathsep.join(
-            [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+            [
+                str(Path(__file__).parent),
+                str(Path(__file__).parents[1] / "python-common-support"),
+                os.environ.get("PYTHONPATH", ""),
+            ]
         ),
     }
     command = [

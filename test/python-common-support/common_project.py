@@ -9,8 +9,9 @@ together with that target's own suite (test/crewai-support/, test/langgraph-supp
 PYTHONPATH). Modules a team does not ship are None (gates.py without a pipeline; policy.py
 when no agent has egress) and their tests skip.
 
-Not `project.py`: both targets' suites have one, and pytest runs this folder together with
-one of them (rootless folders, one module namespace).
+Not `project.py`: both targets' suites have one (which imports this module's and adds
+the target's own), and pytest runs this folder together with one of them (rootless
+folders, one module namespace).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Any
 PACKAGE = os.environ["ENVELOPE_PACKAGE"]
 
 
-def _module(name: str) -> Any:
+def module(name: str) -> Any:
+    """`<package>.<name>`, or None if the export does not ship it."""
     try:
         return importlib.import_module(f"{PACKAGE}.{name}")
     except ModuleNotFoundError as error:
@@ -32,13 +34,13 @@ def _module(name: str) -> Any:
         raise
 
 
-team: ModuleType = _module("team")
-checks: ModuleType = _module("envelope_support.checks")
-gates: Any = _module("envelope_support.gates")
-model_env: ModuleType = _module("envelope_support.model_env")
-placeholders: ModuleType = _module("envelope_support.placeholders")
-policy: Any = _module("envelope_support.policy")
-redaction: ModuleType = _module("envelope_support.redaction")
+team: ModuleType = module("team")
+checks: ModuleType = module("envelope_support.checks")
+gates: Any = module("envelope_support.gates")
+model_env: ModuleType = module("envelope_support.model_env")
+placeholders: ModuleType = module("envelope_support.placeholders")
+policy: Any = module("envelope_support.policy")
+redaction: ModuleType = module("envelope_support.redaction")
 
 __all__ = [
     "PACKAGE",

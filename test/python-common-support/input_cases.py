@@ -1,20 +1,19 @@
 """Invalid runs for the runner's checks, derived from the team's own inputs: each case is
-(id, argv, a problem the runner must report). The same in every Envelope target: helpers is
-the target suite's own (its `valid_inputs`), which imports this module."""
+(id, argv, a problem the runner must report). The same in every Envelope target."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-import helpers
+import common_helpers
 from common_project import checks, team
 
 
 def invalid_cases() -> list[tuple[str, list[str], str]]:
     """Unknown, malformed and mistyped inputs, enums, missing ones, bad flags, a missing
     --env-file; a bad flag is reported together with the other problems."""
-    valid = helpers.valid_inputs()
+    valid = common_helpers.valid_inputs()
     wrong = {"string": 5, "number": "many", "boolean": "yes", "object": [1], "array": {"a": 1}}
 
     def with_inputs(changes: dict[str, Any], *, drop: str | None = None) -> list[str]:
