@@ -7,8 +7,12 @@ import json
 import re
 from typing import Any
 
+import common_helpers
 import helpers
 import pytest
+from common_helpers import TRICKY_ENV_VALUE as ENV_VALUE
+from common_helpers import tricky_inputs as _tricky_inputs
+from common_helpers import tricky_names as _tricky_names
 from fakes import FakeBoard
 from project import agents, nodes, placeholders, prompts, team
 
@@ -25,54 +29,14 @@ TRICKY_PROMPT = (
     "Unknown: {{NOT_DECLARED}} {{ spaced }} {{{ENV_NAME}}}\n"
     "\tTabbed\r\nCRLF end\n\n  "
 )
-ENV_VALUE = "Acme \\1 {Corp} \\g<0>"
-INPUT_VALUE = "Charged {tools} twice \\n"
-
-
-def _plainly_named(name: str) -> bool:
-    """`{{name}}` and `{{NAME}}` both name this input and nothing else."""
-    upper = placeholders.reference_name(name)
-    others = [key for key in team.INPUTS if key != name]
-    return (
-        re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is not None
-        and name not in [*team.SECRETS, *team.VARIABLES]
-        and upper not in [*team.SECRETS, *team.VARIABLES, *others]
-        and all(placeholders.reference_name(key) != upper for key in others)
-    )
-
-
-def _tricky_names() -> tuple[str | None, str | None]:
-    """A secret or variable, and a free-text input, of this team (if it has them)."""
-    env_names = [*team.SECRETS, *team.VARIABLES]
-    inputs = [n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None]
-    return (env_names[0] if env_names else None), next(filter(_plainly_named, inputs), None)
 
 
 def _tricky_prompt() -> str:
-    env_name, input_name = _tricky_names()
-    text = TRICKY_PROMPT.replace("ENV_NAME", env_name or "NO_ENV_NAME")
-    text = text.replace("INPUT_UPPER", placeholders.reference_name(input_name or "no_input"))
-    return text.replace("input_name", input_name or "no_input")
+    return common_helpers.tricky_prompt(TRICKY_PROMPT)
 
 
 def _expected_tricky() -> str:
-    """What the model must receive, written out by plain replacement (not placeholders.render)."""
-    env_name, input_name = _tricky_names()
-    text = _tricky_prompt()
-    if env_name is not None:
-        text = text.replace("{{" + env_name + "}}", ENV_VALUE)
-    if input_name is not None:
-        text = text.replace("{{" + placeholders.reference_name(input_name) + "}}", INPUT_VALUE)
-        text = text.replace("{{" + input_name + "}}", INPUT_VALUE)
-    return text
-
-
-def _tricky_inputs() -> dict[str, Any]:
-    inputs = helpers.valid_inputs()
-    _, input_name = _tricky_names()
-    if input_name is not None:
-        inputs[input_name] = INPUT_VALUE
-    return inputs
+    return common_helpers.expected_tricky(TRICKY_PROMPT)
 
 
 async def _reach_every_agent(board: FakeBoard, inputs: dict[str, Any]) -> None:

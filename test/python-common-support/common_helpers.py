@@ -1,15 +1,17 @@
-"""Test helpers both targets' suites share: sample inputs of the team, and sample values of
-a JSON schema (what the fake models answer). Imported by each target's helpers.py and fakes
-(which re-export them), through the sys.path their conftest.py sets; a subprocess that
-loads the fakes gets this folder on PYTHONPATH too.
+"""Test helpers both targets' suites share: sample inputs of the team, sample values of a
+JSON schema (what the fake models answer), and a tricky prompt's names and values.
+Imported by each target's helpers.py, fakes and prompt tests (helpers and fakes re-export
+theirs), through the sys.path their conftest.py sets; a subprocess that loads the fakes
+gets this folder on PYTHONPATH too.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from common_project import checks, team
+from common_project import checks, placeholders, team
 
 
 def list_length() -> int:
@@ -80,3 +82,61 @@ def sample(schema: Mapping[str, Any], list_length: int = 2) -> Any:
         return f"sample {path}"
 
     return build(schema, "")
+
+
+# --- a tricky prompt: everything a template engine could touch (test_texts.py, test_prompts.py)
+
+TRICKY_ENV_VALUE = "Acme \\1 {Corp} \\g<0>"
+"""The value of the team's first secret or variable in a tricky prompt."""
+TRICKY_INPUT_VALUE = "Charged {tools} twice \\n"
+"""The value of a free-text input in a tricky prompt."""
+
+
+def plainly_named(name: str) -> bool:
+    """`{{name}}` and `{{NAME}}` both name this input and nothing else."""
+    upper = placeholders.reference_name(name)
+    others = [key for key in team.INPUTS if key != name]
+    return (
+        re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is not None
+        and name not in [*team.SECRETS, *team.VARIABLES]
+        and upper not in [*team.SECRETS, *team.VARIABLES, *others]
+        and all(placeholders.reference_name(key) != upper for key in others)
+    )
+
+
+def tricky_names() -> tuple[str | None, str | None]:
+    """A secret or variable, and a free-text input, of this team (if it has them)."""
+    env_names = [*team.SECRETS, *team.VARIABLES]
+    inputs = [n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None]
+    return (env_names[0] if env_names else None), next(filter(plainly_named, inputs), None)
+
+
+def tricky_prompt(template: str) -> str:
+    """The target's tricky template, with ENV_NAME, INPUT_UPPER, input_name this team's."""
+    env_name, input_name = tricky_names()
+    text = template.replace("ENV_NAME", env_name or "NO_ENV_NAME")
+    text = text.replace("INPUT_UPPER", placeholders.reference_name(input_name or "no_input"))
+    return text.replace("input_name", input_name or "no_input")
+
+
+def expected_tricky(template: str) -> str:
+    """What the model must receive, written out by plain replacement (not placeholders.render)."""
+    env_name, input_name = tricky_names()
+    text = tricky_prompt(template)
+    if env_name is not None:
+        text = text.replace("{{" + env_name + "}}", TRICKY_ENV_VALUE)
+    if input_name is not None:
+        text = text.replace(
+            "{{" + placeholders.reference_name(input_name) + "}}", TRICKY_INPUT_VALUE
+        )
+        text = text.replace("{{" + input_name + "}}", TRICKY_INPUT_VALUE)
+    return text
+
+
+def tricky_inputs() -> dict[str, Any]:
+    """Valid inputs, the free-text one of tricky_names set to TRICKY_INPUT_VALUE."""
+    inputs = valid_inputs()
+    _, input_name = tricky_names()
+    if input_name is not None:
+        inputs[input_name] = TRICKY_INPUT_VALUE
+    return inputs
