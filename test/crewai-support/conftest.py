@@ -2,7 +2,8 @@
 so they are set here, before any test module imports crewai.
 
 This suite tests envelope-export's CrewAI support code against an export (see project.py);
-it shares input_cases.py and test_redaction.py with the LangGraph suite (test/langgraph-support/).
+python-common's modules are tested by test/python-common-support/, run with it (whose
+input_cases.py this suite imports).
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import sys
 import tempfile
 from pathlib import Path as _Path
 
-# This folder's helpers, and those shared with LangGraph's suite, whatever pytest's
-# import mode (an export's pyproject sets importlib, which adds no folder to sys.path).
+# This folder's helpers, and python-common's (../python-common-support/), whatever
+# pytest's import mode (an export's pyproject sets importlib, which adds no folder to
+# sys.path).
 sys.path[:0] = [
     str(_Path(__file__).parent),
-    str(_Path(__file__).parents[2] / "templates/python-common/static/tests"),
+    str(_Path(__file__).parents[1] / "python-common-support"),
 ]
 
 _HOME = tempfile.mkdtemp(prefix="envelope-tests-home-")

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from common_helpers import sample as sample
 from crewai import BaseLLM
 from pydantic import BaseModel, Field
 
@@ -37,52 +38,6 @@ def act(tool: str, **arguments: Any) -> str:
 def delegate(coworker: str, task: str, context: str = "") -> str:
     """A hierarchical manager's delegation, as CrewAI's delegation tool expects it."""
     return act("delegate_work_to_coworker", task=task, context=context, coworker=coworker)
-
-
-def sample(schema: Mapping[str, Any], list_length: int = 2) -> Any:
-    """A value valid against a pydantic JSON schema; strings name their path."""
-    root = schema
-
-    def resolve(reference: str) -> Mapping[str, Any]:
-        node: Any = root
-        for part in reference.removeprefix("#/").split("/"):
-            node = node[part]
-        return node  # type: ignore[no-any-return]
-
-    def build(node: Mapping[str, Any], path: str) -> Any:
-        if "$ref" in node:
-            return build(resolve(node["$ref"]), path)
-        if "const" in node:
-            return node["const"]
-        if "enum" in node:
-            return next(value for value in node["enum"] if value is not None)
-        for combinator in ("anyOf", "oneOf", "allOf"):
-            if combinator in node:
-                options = [o for o in node[combinator] if o.get("type") != "null"]
-                return build(options[0], path) if options else None
-        kind = node.get("type")
-        if isinstance(kind, list):
-            kind = next((k for k in kind if k != "null"), "null")
-        if kind == "object":
-            properties: Mapping[str, Any] = node.get("properties", {})
-            return {
-                name: build(sub, f"{path}.{name}" if path else name)
-                for name, sub in properties.items()
-            }
-        if kind == "array":
-            items: Mapping[str, Any] = node.get("items") or {}
-            return [build(items, f"{path}[{index}]") for index in range(list_length)]
-        if kind == "integer":
-            return 1
-        if kind == "number":
-            return 1.5
-        if kind == "boolean":
-            return True
-        if kind == "null":
-            return None
-        return f"sample {path}"
-
-    return build(schema, "")
 
 
 def schema_in_prompt(messages: list[dict[str, Any]]) -> dict[str, Any] | None:

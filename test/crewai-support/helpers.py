@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 import yaml
+from common_helpers import list_length as list_length
+from common_helpers import sample_input as sample_input
+from common_helpers import valid_inputs as valid_inputs
 from fake_llm import Call, FakeModels, act, delegate, final
-from project import PACKAGE, checks, delegation, llms, models, policy, team, tools
+from project import PACKAGE, delegation, llms, models, policy, team, tools
 
 SUB_TEAM_TOOL = "delegate_to_team"
 """delegation.SUB_TEAM_TOOL (hierarchy teams only ship delegation.py)."""
@@ -86,30 +89,6 @@ def env_labels() -> list[str]:
         if label not in labels:
             labels.append(label)
     return labels
-
-
-def list_length() -> int:
-    """Records per synthesized list: enough to approve a threshold and reject one more."""
-    counts = [spec.threshold_count or 1 for spec in team.GATES.values()]
-    return max([2, *(count + 1 for count in counts)])
-
-
-def sample_input(name: str, spec: checks.InputSpec) -> Any:
-    if spec.enum is not None:
-        return spec.enum[-1]
-    values: dict[str, Any] = {
-        "string": f"sample {name}",
-        "number": 7,
-        "boolean": True,
-        "object": {"key": "value"},
-        "array": ["item"],
-    }
-    return values[spec.type]
-
-
-def valid_inputs() -> dict[str, Any]:
-    """A value for every input, of its declared type (and allowed, for an enum)."""
-    return {name: sample_input(name, spec) for name, spec in team.INPUTS.items()}
 
 
 def as_flags(inputs: dict[str, Any]) -> list[str]:

@@ -1,7 +1,8 @@
-"""Review gates (gates[]): the rules on synthetic gates, then each of this team's gates
-run end to end (pause, decisions, onReject, timeout, resume in a new process).
+"""Review gates (gates[]): each of this team's gates run end to end (pause, decisions,
+onReject, timeout, resume in a new process). The rules of gates.py, on synthetic gates,
+are python-common's (test/python-common-support/test_gate_rules.py).
 
-Emitted for teams with gates.
+Skipped for teams without gates.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import shlex
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,205 +25,6 @@ from project import PACKAGE, crew_base, gates, llms, main, runtime, state, team
 
 if not team.GATES:
     pytest.skip("the team has no gates", allow_module_level=True)
-
-# --- the rules, on synthetic gates ---------------------------------------------------
-
-NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
-
-
-def spec(**changes: object) -> gates.GateSpec:
-    base: dict[str, object] = {
-        "name": "g",
-        "type": "decision",
-        "after_step": "a",
-        "triggers_step": "b",
-        "fields": ("title",),
-        "trigger": "any_approved",
-        "on_reject": "skip",
-    }
-    base.update(changes)
-    return gates.GateSpec(**base)  # type: ignore[arg-type]
-
-
-def gate_with(*decisions: str | None) -> gates.GateState:
-    gate = gates.GateState()
-    gate.add_round([{"title": f"t{n}"} for n in range(len(decisions))])
-    for record, decision in zip(gate.records, decisions, strict=True):
-        record.decision = decision  # type: ignore[assignment]
-    return gate
-
-
-@pytest.mark.parametrize(
-    ("changes", "decisions", "outcome"),
-    [
-        ({}, ("approve", None), "released"),
-        ({}, (None, None), "waiting"),
-        ({}, ("skip", "skip"), "halted"),
-        ({"trigger": "threshold", "threshold_count": 2}, ("approve", None), "waiting"),
-        (
-            {"trigger": "threshold", "threshold_count": 2},
-            ("approve", "approve"),
-            "released",
-        ),
-        ({"trigger": "threshold", "threshold_count": 2}, ("approve", "skip"), "halted"),
-        ({"trigger": "all_resolved"}, ("approve", None), "waiting"),
-        ({"trigger": "all_resolved"}, ("skip", "reject"), "released"),
-        ({"trigger": "scheduled"}, ("skip", "skip"), "released"),
-        ({"on_reject": "halt"}, ("approve", "reject"), "halted"),
-        ({"on_reject": "rerun"}, ("reject", None), "waiting"),
-        ({"on_reject": "rerun"}, ("reject", "skip"), "revise"),
-        ({"on_reject": "escalate"}, ("reject", "reject"), "revise"),
-        ({"on_reject": "rerun"}, ("approve", "reject"), "released"),
-        (
-            {"on_reject": "rerun", "trigger": "all_resolved"},
-            ("approve", "reject"),
-            "revise",
-        ),
-    ],
-)
-def test_evaluate(
-    changes: dict[str, object], decisions: tuple[str | None, ...], outcome: str
-) -> None:
-    assert gates.evaluate(spec(**changes), gate_with(*decisions))[0] == outcome
-
-
-def test_revise_stops_after_the_last_round() -> None:
-    gate = gate_with("reject")
-    for _ in range(gates.MAX_ROUNDS - 1):
-        gate.add_round([{"title": "again"}])
-        gate.current()[0].decision = "reject"
-    assert gate.round == gates.MAX_ROUNDS
-    outcome, message = gates.evaluate(spec(on_reject="rerun"), gate)
-    assert (outcome, message) == (
-        "halted",
-        "gate g: not released after 3 rounds, the most a gate runs (0 approved, 1 needed)",
-    )
-
-
-def test_records_get_ids_across_rounds() -> None:
-    gate = gate_with("reject", "approve")
-    added = gate.add_round([{"title": "x"}])
-    assert [r.id for r in gate.records] == ["r1", "r2", "r3"]
-    assert added[0].round == 2 and gate.undecided() == added
-    assert [r.id for r in gate.approved()] == ["r2"]
-
-
-def test_apply_decisions_accepts_labels_and_verbs_and_validates_all_first() -> None:
-    custom = spec(
-        actions=(
-            gates.RecordAction("Use source", "approve"),
-            gates.RecordAction("Reject source", "reject"),
-            gates.RecordAction("Undo", "reset"),
-        )
-    )
-    gate = gate_with(None, None, None)
-    bad = [
-        gates.DecisionItem(record="r1", action="use SOURCE"),
-        gates.DecisionItem(record="r2", action="skip"),
-    ]
-    expected = (
-        "gate g: record r2: unknown action 'skip'; use one of "
-        "'Use source' (approve), 'Reject source' (reject), 'Undo' (reset)"
-    )
-    assert gates.apply_decisions(custom, gate, bad, NOW, "ana") == [expected]
-    assert gate.records[0].decision is None  # nothing applied
-
-    good = [
-        gates.DecisionItem(record="r1", action="use SOURCE"),
-        gates.DecisionItem(record="r2", action="reject", feedback=" too old "),
-        gates.DecisionItem(record="r3", action=""),
-    ]
-    assert gates.apply_decisions(custom, gate, good, NOW, "ana") == []
-    assert [(r.decision, r.feedback, r.decided_by) for r in gate.records] == [
-        ("approve", None, "ana"),
-        ("reject", "too old", "ana"),
-        (None, None, None),
-    ]
-    assert (
-        gates.apply_decisions(
-            custom, gate, [gates.DecisionItem(record="r2", action="Undo")], NOW, "b"
-        )
-        == []
-    )
-    assert gate.records[1].decision is None and gate.records[1].feedback is None
-
-
-def test_apply_decisions_refuses_unknown_and_closed_records() -> None:
-    gate = gate_with("reject")
-    gate.add_round([{"title": "new"}])
-    items = [
-        gates.DecisionItem(record="r1", action="approve"),
-        gates.DecisionItem(record="r7", action="approve"),
-    ]
-    assert gates.apply_decisions(spec(), gate, items, NOW, "ana") == [
-        "gate g: record r1 was reviewed already",
-        "gate g: unknown record 'r7'",
-    ]
-
-
-def test_durations_and_timeouts() -> None:
-    assert gates.parse_duration("24h") == timedelta(hours=24)
-    assert gates.parse_duration("30m") == timedelta(minutes=30)
-    assert gates.parse_duration("2d") == timedelta(days=2)
-    assert gates.parse_duration("45s") == timedelta(seconds=45)
-    with pytest.raises(ValueError, match="not a duration"):
-        gates.parse_duration("1w")
-    limited = spec(timeout_after="1h", timeout_behaviour="halt")
-    gate = gate_with(None)
-    assert not gates.timed_out(limited, gate, NOW)  # not waiting yet
-    gate.status, gate.waiting_since = "waiting", NOW
-    assert not gates.timed_out(limited, gate, NOW + timedelta(minutes=60))
-    assert gates.timed_out(limited, gate, NOW + timedelta(minutes=61))
-    assert not gates.timed_out(spec(), gate, NOW + timedelta(days=365))
-    # A gate released (or halted) in time never times out later, e.g. when a run resumes.
-    gate.status = "released"
-    assert not gates.timed_out(limited, gate, NOW + timedelta(days=2))
-
-
-def test_terminal_reviewer_numbers_labels_reset_and_retry() -> None:
-    custom = spec(
-        fields=("title", "url"),
-        actions=(
-            gates.RecordAction("Use", "approve"),
-            gates.RecordAction("Drop", "reject"),
-            gates.RecordAction("Back", "reset"),
-        ),
-    )
-    gate = gates.GateState()
-    gate.add_round([{"title": "A", "url": "a"}, {"title": "B", "url": "b"}])
-    answers = iter(["1", "3", "nonsense", "drop", "stale", "use"])
-    shown: list[str] = []
-    reviewer = gates.TerminalReviewer(read=lambda prompt: next(answers), write=shown.append)
-
-    decided = reviewer.review(custom, gate)
-
-    assert decided == [
-        gates.DecisionItem(record="r1", action="reject", feedback="stale"),
-        gates.DecisionItem(record="r2", action="approve"),
-    ]
-    assert "Actions: [1] Use  [2] Drop  [3] Back" in shown[0]
-    assert "  Choose 1-3 or an action label." in shown
-    assert shown.count("\nRecord r1") == 3
-
-
-def test_terminal_reviewer_end_of_input_leaves_the_rest_pending() -> None:
-    gate = gates.GateState()
-    gate.add_round([{"title": "A"}, {"title": "B"}])
-    answers = iter(["approve"])
-
-    def read(prompt: str) -> str:
-        try:
-            return next(answers)
-        except StopIteration:
-            raise EOFError from None
-
-    assert gates.TerminalReviewer(read=read, write=lambda text: None).review(spec(), gate) == [
-        gates.DecisionItem(record="r1", action="approve")
-    ]
-    empty = gates.GateState()
-    empty.add_round([{"title": "A"}])
-    assert gates.TerminalReviewer(read=read, write=lambda text: None).review(spec(), empty) is None
-
 
 # --- this team's gates, end to end --------------------------------------------------
 
@@ -516,7 +318,11 @@ def test_a_paused_run_resumes_in_a_new_process(
         "FAKE_LLM_LOG": str(log),
         "FAKE_LLM_LIST_LENGTH": str(fake_models.list_length),
         "PYTHONPATH": os.pathsep.join(
-            [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+            [
+                str(Path(__file__).parent),
+                str(Path(__file__).parents[1] / "python-common-support"),
+                os.environ.get("PYTHONPATH", ""),
+            ]
         ),
     }
     command = [

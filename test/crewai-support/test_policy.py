@@ -1,9 +1,8 @@
-"""Access policies: the shared decision vectors, and each agent's own HTTP tool."""
+"""Access policies: the shipped POLICIES and each agent's own HTTP tool (the decision
+vectors are python-common's: test/python-common-support/test_policy_vectors.py)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import helpers
@@ -17,10 +16,6 @@ if tools is None:
     # tool is checked by the export's own tests/test_team.py).
     pytest.skip("no agent of the team has egress", allow_module_level=True)
 
-VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parents[2] / "spec" / "access-policy-vectors.json").read_text(encoding="utf-8")
-)
-
 
 def _policy(entry: dict[str, Any]) -> tools.AccessPolicy:
     if "allowedHosts" in entry:
@@ -32,27 +27,6 @@ def _definition() -> dict[str, Any]:
     return helpers.definition()
 
 
-@pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
-def test_policy_vector(vector: dict[str, Any]) -> None:
-    decision = tools.evaluate(
-        _policy(vector["policy"]), vector["method"], vector["url"], vector["variables"]
-    )
-    expected = vector["expect"]
-    assert ("allow" if decision.allowed else "deny") == expected["decision"]
-    assert decision.reason == expected["reason"]
-    assert decision.rule == expected["rule"]
-
-
-def test_vectors_cover_every_rule_feature() -> None:
-    rules = [r for v in VECTORS for r in v["policy"].get("accessPolicy", {}).get("rules", [])]
-    assert {r["action"] for r in rules} == {"allow", "deny", "require_approval"}
-    assert any(r.get("host", "").startswith("*.") for r in rules)
-    assert any("{{" in r.get("host", "") for r in rules)
-    assert any("pathPrefix" in r for r in rules) and any("host" not in r for r in rules)
-    assert any("allowedHosts" in v["policy"] for v in VECTORS)
-    assert len(VECTORS) >= 20
-
-
 def test_shipped_policies_match_the_definition() -> None:
     expected = {
         agent["key"]: _policy(agent)
@@ -60,12 +34,6 @@ def test_shipped_policies_match_the_definition() -> None:
         if "accessPolicy" in agent or "allowedHosts" in agent
     }
     assert tools.POLICIES == expected
-
-
-def test_dot_segment_normalized_url_is_what_gets_requested() -> None:
-    agent_policy = tools.AccessPolicy.model_validate({"defaultAction": "allow", "rules": []})
-    decision = tools.evaluate(agent_policy, "GET", "https://h.test/a/./b/../c?q=1#frag", {})
-    assert decision.url == "https://h.test/a/c?q=1"
 
 
 def _http_tools_by_holder(team_crew: Any) -> dict[str, list[tools.HttpRequestTool]]:

@@ -24,6 +24,7 @@ from project import (
     llms,
     main,
     models,
+    placeholders,
     runner,
     runtime,
     team,
@@ -299,7 +300,7 @@ def test_the_crew_class_has_one_agent_method_per_definition_agent(
         # The agent carries its prompt, {{NAME}} filled in, and the one-pass executor.
         prompt = crews.agents_config[spec.method]["backstory"]
         built = crews._agent(agent_key)
-        assert built.backstory == texts.render(prompt, crews.values), agent_key
+        assert built.backstory == placeholders.render(prompt, crews.values), agent_key
         assert built.executor_class is texts.VerbatimExecutor, agent_key
     assert set(crews.agents_config) == {spec.method for spec in team.AGENTS.values()}
     if team.MODE == "pipeline":

@@ -7,11 +7,15 @@ import re
 import threading
 from typing import Any
 
+import common_helpers
 import helpers
 import pytest
+from common_helpers import TRICKY_ENV_VALUE as ENV_VALUE
+from common_helpers import tricky_inputs as _tricky_inputs
+from common_helpers import tricky_names as _tricky_names
 from crewai import Process, Task
 from fake_llm import Call, FakeModels, final
-from project import crew, main, models, team, texts
+from project import crew, main, models, placeholders, team, texts
 
 # A stand-in for every agent's prompt: everything CrewAI or a template engine could touch.
 TRICKY_PROMPT = (
@@ -24,55 +28,14 @@ TRICKY_PROMPT = (
     "Unknown: {{NOT_DECLARED}} {{ spaced }} {{{ENV_NAME}}}\n"
     "\tTabbed\r\nCRLF end"
 )
-ENV_VALUE = "Acme \\1 {Corp} \\g<0>"
-INPUT_VALUE = "Charged {tools} twice \\n"
-
-
-def _plainly_named(name: str) -> bool:
-    """`{{name}}` and `{{NAME}}` both name this input and nothing else."""
-    upper = texts.reference_name(name)
-    others = [key for key in team.INPUTS if key != name]
-    return (
-        re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is not None
-        and name not in [*team.SECRETS, *team.VARIABLES]
-        and upper not in [*team.SECRETS, *team.VARIABLES, *others]
-        and all(texts.reference_name(key) != upper for key in others)
-    )
-
-
-def _tricky_names() -> tuple[str | None, str | None]:
-    """A secret or variable, and a free-text input, of this team (if it has them)."""
-    env_names = [*team.SECRETS, *team.VARIABLES]
-    inputs = [n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None]
-    return (env_names[0] if env_names else None), next(filter(_plainly_named, inputs), None)
 
 
 def _tricky_prompt() -> str:
-    env_name, input_name = _tricky_names()
-    text = TRICKY_PROMPT
-    text = text.replace("ENV_NAME", env_name or "NO_ENV_NAME")
-    text = text.replace("INPUT_UPPER", texts.reference_name(input_name or "no_input"))
-    return text.replace("input_name", input_name or "no_input")
+    return common_helpers.tricky_prompt(TRICKY_PROMPT)
 
 
 def _expected_tricky() -> str:
-    """What the model must receive, written out by plain replacement (not texts.render)."""
-    env_name, input_name = _tricky_names()
-    text = _tricky_prompt()
-    if env_name is not None:
-        text = text.replace("{{" + env_name + "}}", ENV_VALUE)
-    if input_name is not None:
-        text = text.replace("{{" + texts.reference_name(input_name) + "}}", INPUT_VALUE)
-        text = text.replace("{{" + input_name + "}}", INPUT_VALUE)
-    return text
-
-
-def _tricky_inputs() -> dict[str, Any]:
-    inputs = helpers.valid_inputs()
-    _, input_name = _tricky_names()
-    if input_name is not None:
-        inputs[input_name] = INPUT_VALUE
-    return inputs
+    return common_helpers.expected_tricky(TRICKY_PROMPT)
 
 
 def _use_tricky_values(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,7 +100,7 @@ def test_every_agent_receives_its_prompt_with_values_filled_in(
     as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in inputs.items()}
     values = dict(as_text)
     for name, text in as_text.items():
-        values.setdefault(texts.reference_name(name), text)
+        values.setdefault(placeholders.reference_name(name), text)
     values.update({n: team_env[n] for n in [*team.SECRETS, *team.VARIABLES] if n in team_env})
     config = helpers.agents_config()
     goals = {key: config[spec.method]["goal"] for key, spec in team.AGENTS.items()}
@@ -205,11 +168,6 @@ def test_prompt_is_verbatim_on_the_native_tool_calling_path(
     assert first.content("system").startswith(f"You are {first.role}. {_expected_tricky()}\n")
     dumped = json.dumps(inputs, indent=2, ensure_ascii=False)
     assert f"Run inputs (JSON):\n{dumped}" in first.content("user")
-
-
-def test_render_replaces_known_names_only() -> None:
-    values = {"A": "x\\1", "b": "{y}"}
-    assert texts.render("{{A}}-{{b}}-{{C}}-{A}-{{ A }}", values) == "x\\1-{y}-{{C}}-{A}-{{ A }}"
 
 
 def test_text_that_comes_back_from_a_model_stays_data(

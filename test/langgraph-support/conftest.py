@@ -1,7 +1,8 @@
 """Offline test setup: no tracing, no network, fake models, a fresh working directory.
 
 This suite tests envelope-export's LangGraph support code against an export (see
-project.py); it shares input_cases.py and test_redaction.py with the CrewAI target's.
+project.py); python-common's modules are tested by test/python-common-support/, run with
+it (whose input_cases.py this suite imports).
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ import os
 import sys
 from pathlib import Path as _Path
 
-# This folder's helpers, and those shared with CrewAI's suite, whatever pytest's import
-# mode and wherever it is run from.
+# This folder's helpers, and python-common's (../python-common-support/), whatever
+# pytest's import mode and wherever it is run from.
 sys.path[:0] = [
     str(_Path(__file__).parent),
-    str(_Path(__file__).parents[2] / "templates/python-common/static/tests"),
+    str(_Path(__file__).parents[1] / "python-common-support"),
 ]
 
 # LangSmith tracing would send runs over the network (and serialize the fakes' state).

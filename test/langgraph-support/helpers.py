@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from common_helpers import list_length as list_length
+from common_helpers import sample_input as sample_input
+from common_helpers import valid_inputs as valid_inputs
 from fakes import Call, FakeBoard
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -20,7 +23,6 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Interrupt, StateSnapshot
 from project import (
     PACKAGE,
-    agents,
     checks,
     context,
     graph,
@@ -93,30 +95,6 @@ def env_labels() -> list[str]:
         if label not in labels:
             labels.append(label)
     return labels
-
-
-def list_length() -> int:
-    """Records per synthesized list: enough to approve a threshold and reject one more."""
-    counts = [spec.threshold_count or 1 for spec in team.GATES.values()]
-    return max([2, *(count + 1 for count in counts)])
-
-
-def sample_input(name: str, spec: checks.InputSpec) -> Any:
-    if spec.enum is not None:
-        return spec.enum[-1]
-    values: dict[str, Any] = {
-        "string": f"sample {name}",
-        "number": 7,
-        "boolean": True,
-        "object": {"key": "value"},
-        "array": ["item"],
-    }
-    return values[spec.type]
-
-
-def valid_inputs() -> dict[str, Any]:
-    """A value for every input, of its declared type (and allowed, for an enum)."""
-    return {name: sample_input(name, spec) for name, spec in team.INPUTS.items()}
 
 
 def resolved(inputs: Mapping[str, Any]) -> dict[str, Any]:

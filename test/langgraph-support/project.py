@@ -1,4 +1,5 @@
-"""The exported package under test: the only module of this suite that names it.
+"""The exported package under test: the only module of this suite that names it (through
+python-common's common_project.py, whose modules it re-exports).
 
 These are the tests of envelope-export's LangGraph support code (an export's
 envelope_support/ and the runner), run by the repository's end-to-end suite against the
@@ -9,40 +10,23 @@ gates; policy.py and tools.py when no agent has egress).
 
 from __future__ import annotations
 
-import importlib
-import os
 from types import ModuleType
 from typing import Any
 
-PACKAGE = os.environ["ENVELOPE_PACKAGE"]
-
-
-def _module(name: str) -> Any:
-    try:
-        return importlib.import_module(f"{PACKAGE}.{name}")
-    except ModuleNotFoundError as error:
-        if error.name == f"{PACKAGE}.{name}":
-            return None
-        raise
-
+from common_project import PACKAGE, checks, gates, model_env, placeholders, policy, redaction, team
+from common_project import module as _module
 
 context: ModuleType = _module("context")
 graph: ModuleType = _module("graph")
 main: ModuleType = _module("main")
 models: ModuleType = _module("models")
 state: ModuleType = _module("state")
-team: ModuleType = _module("team")
 agents: ModuleType = _module("envelope_support.agents")
-checks: ModuleType = _module("envelope_support.checks")
-gates: Any = _module("envelope_support.gates")
 hierarchy: Any = _module("envelope_support.hierarchy")
 llms: ModuleType = _module("envelope_support.llms")
-model_env: ModuleType = _module("envelope_support.model_env")
 nodes: ModuleType = _module("envelope_support.nodes")
 pipeline: Any = _module("envelope_support.pipeline")
-policy: Any = _module("envelope_support.policy")
 prompts: ModuleType = _module("envelope_support.prompts")
-redaction: ModuleType = _module("envelope_support.redaction")
 review: Any = _module("envelope_support.review")
 runner: ModuleType = _module("envelope_support.runner")
 runtime: ModuleType = _module("envelope_support.runtime")
@@ -62,6 +46,7 @@ __all__ = [
     "models",
     "nodes",
     "pipeline",
+    "placeholders",
     "policy",
     "prompts",
     "redaction",

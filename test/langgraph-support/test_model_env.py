@@ -18,28 +18,6 @@ from project import agents, context, graph, llms, main, model_env, models, nodes
 AGENTS = list(models.MODELS)
 
 
-def test_agent_variable_names() -> None:
-    assert model_env.agent_env("lead-writer") == "MODEL_LEAD_WRITER"
-    assert model_env.agent_env("a.b c") == "MODEL_A_B_C"
-    assert model_env.agent_env("réd9") == "MODEL_R_D9"
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ("openai:llama3.1", ("openai", "llama3.1")),
-        ("openai/llama3.1", ("openai", "llama3.1")),
-        ("openai:llama3.1:8b", ("openai", "llama3.1:8b")),
-        ("OpenRouter/anthropic/claude-sonnet-4-5", ("openrouter", "anthropic/claude-sonnet-4-5")),
-        ("llama3.1", None),
-        ("openai:", None),
-        (":x", None),
-    ],
-)
-def test_split_model(value: str, expected: tuple[str, str] | None) -> None:
-    assert model_env.split_model(value) == expected
-
-
 def test_override_reaches_every_agent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MODEL_OVERRIDE", "openai:llama3.1")
     for agent_key, spec in models.MODELS.items():

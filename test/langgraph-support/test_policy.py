@@ -1,10 +1,9 @@
-"""Access policies: the shared decision vectors, the shipped POLICIES, the http_request tool."""
+"""Access policies: the shipped POLICIES and the http_request tool (the decision vectors
+are python-common's: test/python-common-support/test_policy_vectors.py)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, get_args
 
 import helpers
@@ -24,10 +23,6 @@ if tools is None or policy is None:
     # checked by the export's own tests/test_team_graph.py).
     pytest.skip(NO_EGRESS, allow_module_level=True)
 
-# The access-policy vectors every target and the TypeScript evaluator share.
-VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parents[2] / "spec" / "access-policy-vectors.json").read_text(encoding="utf-8")
-)
 METHODS: tuple[str, ...] = get_args(tools.HttpRequestInput.model_fields["method"].annotation)
 """The methods the tool accepts."""
 
@@ -55,27 +50,6 @@ def _egress_agents() -> list[Any]:
 # --- decisions ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
-def test_policy_vector(vector: dict[str, Any]) -> None:
-    decision = policy.evaluate(
-        _policy(vector["policy"]), vector["method"], vector["url"], vector["variables"]
-    )
-    expected = vector["expect"]
-    assert ("allow" if decision.allowed else "deny") == expected["decision"]
-    assert decision.reason == expected["reason"]
-    assert decision.rule == expected["rule"]
-
-
-def test_vectors_cover_every_rule_feature() -> None:
-    rules = [r for v in VECTORS for r in v["policy"].get("accessPolicy", {}).get("rules", [])]
-    assert {r["action"] for r in rules} == {"allow", "deny", "require_approval"}
-    assert any(r.get("host", "").startswith("*.") for r in rules)
-    assert any("{{" in r.get("host", "") for r in rules)
-    assert any("pathPrefix" in r for r in rules) and any("host" not in r for r in rules)
-    assert any("allowedHosts" in v["policy"] for v in VECTORS)
-    assert len(VECTORS) >= 20
-
-
 def test_shipped_policies_match_the_definition() -> None:
     expected = {
         agent["key"]: _policy(agent)
@@ -83,16 +57,6 @@ def test_shipped_policies_match_the_definition() -> None:
         if "accessPolicy" in agent or "allowedHosts" in agent
     }
     assert team.POLICIES == expected
-
-
-def test_dot_segment_normalized_url_is_what_gets_requested() -> None:
-    allow_all = policy.AccessPolicy(default_action="allow")
-    decision = policy.evaluate(allow_all, "GET", "https://h.test/a/./b/../c?q=1#frag", {})
-    assert decision.url == "https://h.test/a/c?q=1"
-
-
-def test_expand_fills_known_names_and_keeps_the_others() -> None:
-    assert policy.expand("{{A}}/{{B}}/{A}", {"A": "x"}) == "x/{{B}}/{A}"
 
 
 # --- the tool ----------------------------------------------------------------------

@@ -7,10 +7,14 @@ import json
 import re
 from typing import Any
 
+import common_helpers
 import helpers
 import pytest
+from common_helpers import TRICKY_ENV_VALUE as ENV_VALUE
+from common_helpers import tricky_inputs as _tricky_inputs
+from common_helpers import tricky_names as _tricky_names
 from fakes import FakeBoard
-from project import agents, nodes, prompts, team
+from project import agents, nodes, placeholders, prompts, team
 
 pytestmark = pytest.mark.anyio
 
@@ -25,54 +29,14 @@ TRICKY_PROMPT = (
     "Unknown: {{NOT_DECLARED}} {{ spaced }} {{{ENV_NAME}}}\n"
     "\tTabbed\r\nCRLF end\n\n  "
 )
-ENV_VALUE = "Acme \\1 {Corp} \\g<0>"
-INPUT_VALUE = "Charged {tools} twice \\n"
-
-
-def _plainly_named(name: str) -> bool:
-    """`{{name}}` and `{{NAME}}` both name this input and nothing else."""
-    upper = prompts.reference_name(name)
-    others = [key for key in team.INPUTS if key != name]
-    return (
-        re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is not None
-        and name not in [*team.SECRETS, *team.VARIABLES]
-        and upper not in [*team.SECRETS, *team.VARIABLES, *others]
-        and all(prompts.reference_name(key) != upper for key in others)
-    )
-
-
-def _tricky_names() -> tuple[str | None, str | None]:
-    """A secret or variable, and a free-text input, of this team (if it has them)."""
-    env_names = [*team.SECRETS, *team.VARIABLES]
-    inputs = [n for n, s in team.INPUTS.items() if s.type == "string" and s.enum is None]
-    return (env_names[0] if env_names else None), next(filter(_plainly_named, inputs), None)
 
 
 def _tricky_prompt() -> str:
-    env_name, input_name = _tricky_names()
-    text = TRICKY_PROMPT.replace("ENV_NAME", env_name or "NO_ENV_NAME")
-    text = text.replace("INPUT_UPPER", prompts.reference_name(input_name or "no_input"))
-    return text.replace("input_name", input_name or "no_input")
+    return common_helpers.tricky_prompt(TRICKY_PROMPT)
 
 
 def _expected_tricky() -> str:
-    """What the model must receive, written out by plain replacement (not prompts.render)."""
-    env_name, input_name = _tricky_names()
-    text = _tricky_prompt()
-    if env_name is not None:
-        text = text.replace("{{" + env_name + "}}", ENV_VALUE)
-    if input_name is not None:
-        text = text.replace("{{" + prompts.reference_name(input_name) + "}}", INPUT_VALUE)
-        text = text.replace("{{" + input_name + "}}", INPUT_VALUE)
-    return text
-
-
-def _tricky_inputs() -> dict[str, Any]:
-    inputs = helpers.valid_inputs()
-    _, input_name = _tricky_names()
-    if input_name is not None:
-        inputs[input_name] = INPUT_VALUE
-    return inputs
+    return common_helpers.expected_tricky(TRICKY_PROMPT)
 
 
 async def _reach_every_agent(board: FakeBoard, inputs: dict[str, Any]) -> None:
@@ -105,7 +69,7 @@ async def test_every_agent_receives_its_prompt_with_values_filled_in(
     texts = {k: v if isinstance(v, str) else json.dumps(v) for k, v in texts.items()}
     values = dict(texts)
     for name, text in texts.items():
-        values.setdefault(prompts.reference_name(name), text)
+        values.setdefault(placeholders.reference_name(name), text)
     values.update({n: team_env[n] for n in [*team.SECRETS, *team.VARIABLES] if n in team_env})
     for agent_key, prompt in helpers.definition_prompts().items():
         expected = re.sub(
@@ -146,23 +110,3 @@ async def test_run_inputs_reach_the_first_agent_as_json(
         else next(iter(team.PIPELINE.values())).agent_key
     )
     assert f"Run inputs (JSON):\n{dumped}" in first.human
-
-
-def test_render_replaces_known_names_only() -> None:
-    values = {"A": "x\\1", "b": "{y}"}
-    assert prompts.render("{{A}}-{{b}}-{{C}}-{A}-{{ A }}", values) == "x\\1-{y}-{{C}}-{A}-{{ A }}"
-
-
-def test_inputs_are_reachable_by_name_and_upper_cased() -> None:
-    values = prompts.placeholder_values(
-        ["KEY", "ABSENT"], {"KEY": "v", "OTHER": "o"}, {"topic": "t", "n": 3, "tags": ["a"]}
-    )
-    assert values == {
-        "topic": "t",
-        "TOPIC": "t",
-        "n": "3",
-        "N": "3",
-        "tags": '["a"]',
-        "TAGS": '["a"]',
-        "KEY": "v",
-    }

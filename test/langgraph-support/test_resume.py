@@ -138,7 +138,12 @@ async def test_a_paused_run_resumes_in_a_new_process(
         "FAKE_LLM_LOG": str(log),
         "FAKE_LLM_LIST_LENGTH": str(board.list_length),
         "PYTHONPATH": os.pathsep.join(
-            [str(Path(__file__).parent), helpers.source_root(), os.environ.get("PYTHONPATH", "")]
+            [
+                str(Path(__file__).parent),
+                str(Path(__file__).parents[1] / "python-common-support"),
+                helpers.source_root(),
+                os.environ.get("PYTHONPATH", ""),
+            ]
         ),
     }
     command = [sys.executable, "-m", f"{PACKAGE}.main", "resume", thread_id, "--no-interactive"]

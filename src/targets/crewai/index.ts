@@ -23,8 +23,8 @@ const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/delegation.py", "src/P
 
 /** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {
-  // An export's tests are about its team (tests/test_team.py); python-common's shared test
-  // modules are for test/crewai-support/ and test/langgraph-support/, the support code's own.
+  // An export's tests are about its team (tests/test_team.py); the support code's own tests
+  // are envelope-export's (test/crewai-support/, python-common's in test/python-common-support/).
   if (path.startsWith("tests/")) return path === "tests/conftest.py";
   if (path === "src/PKG/envelope_support/json_text.py") return view.jsonTextTypes.length > 0;
   // The Flow's runner, its steps and gates, and its run state: pipeline teams only.

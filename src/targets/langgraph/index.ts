@@ -19,8 +19,8 @@ const EGRESS_ONLY = new Set(["src/PKG/envelope_support/tools.py", "src/PKG/polic
 /**
  * Static modules only some teams need; every other static source module ships. No static
  * test does: an export's tests are about its team (tests/test_team_graph.py); the support
- * code's tests, python-common's shared ones among them, live in envelope-export
- * (test/langgraph-support/), run against every export.
+ * code's tests live in envelope-export (test/langgraph-support/, python-common's in
+ * test/python-common-support/), run against every export.
  */
 function wantsStatic(path: string, view: LanggraphView): boolean {
   if (path.startsWith("tests/")) return false;

@@ -27,11 +27,13 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
+from .placeholders import PLACEHOLDER as _PLACEHOLDER
+from .placeholders import render
+
 __all__ = ["AccessPolicy", "Action", "Decision", "PolicyRule", "evaluate", "example_host", "expand"]
 
 Action = Literal["allow", "deny", "require_approval"]
 
-_PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _ENCODED_DOT = re.compile(r"%2e", re.IGNORECASE)
 
 
@@ -79,9 +81,8 @@ class Decision(BaseModel):
     """The URL to request: dot segments removed from the path, fragment dropped."""
 
 
-def expand(text: str, values: Mapping[str, str]) -> str:
-    """Replace `{{NAME}}` when NAME has a value; leave everything else as it is."""
-    return _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), text)
+expand = render
+"""Replace `{{NAME}}` when NAME has a value; leave everything else as it is (placeholders.py)."""
 
 
 def _remove_dot_segments(path: str) -> str:

@@ -4,8 +4,8 @@ The generated crew.py is a CrewAI @CrewBase class with one @agent method per def
 agent, each `Agent(config=..., llm=self.llm_of(key), tools=self.tools_of(key))`. It derives
 from delegation.HierarchyCrew (hierarchy mode) or steps.PipelineCrew (pipeline mode),
 both a `TeamCrewBase`: agents and tasks carry the real texts of config/*.yaml, with
-`{{NAME}}` filled in for the run this object belongs to (texts.py), and every crew gets the
-class's memory, embedder and the files of knowledge/.
+`{{NAME}}` filled in for the run this object belongs to (placeholders.py, texts.py), and
+every crew gets the class's memory, embedder and the files of knowledge/.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from crewai.tools import BaseTool
 from typing_extensions import Self
 
 from .. import models, team
-from . import llms, texts
+from . import llms, placeholders, texts
 
 KNOWLEDGE = Path("knowledge")
 """CrewAI's knowledge folder, where the team runs: each file in it is knowledge of every crew."""
@@ -120,7 +120,7 @@ class TeamCrewBase:
 
     def __init__(self, inputs: Mapping[str, Any] | None = None, verbose: bool = False) -> None:
         self.inputs = dict(inputs or {})
-        self.values = texts.placeholder_values(
+        self.values = placeholders.placeholder_values(
             [*team.SECRETS, *team.VARIABLES], os.environ, self.inputs, list(team.INPUTS)
         )
         self.verbose = verbose
@@ -208,7 +208,7 @@ class TeamCrewBase:
 
     def _text(self, text: Any) -> str:
         """A text of config/*.yaml, `{{NAME}}` filled in for this run."""
-        return texts.render(str(text), self.values)
+        return placeholders.render(str(text), self.values)
 
     def _fresh(self) -> Self:
         """A new object of the crew class for the same run: new agents, new tasks."""

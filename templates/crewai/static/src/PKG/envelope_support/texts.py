@@ -2,8 +2,9 @@
 
 Agents and tasks carry the real text of config/agents.yaml and config/tasks.yaml, so
 `--verbose`, CrewAI's events, traces and task-output log all show it. Only `{{NAME}}`
-(an input, variable or secret of the run) is filled in, when a crew object builds its
-agents and tasks: the values belong to that object, so concurrent runs never mix them.
+(an input, variable or secret of the run) is filled in (placeholders.py), when a crew
+object builds its agents and tasks: the values belong to that object, so concurrent runs
+never mix them.
 
 CrewAI itself rewrites some `{word}` sequences; each is neutralised where it happens:
 - `Crew.kickoff(inputs=...)` (also train, test, replay) replaces `{word}` in roles,
@@ -21,56 +22,19 @@ CrewAI itself rewrites some `{word}` sequences; each is neutralised where it hap
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from crewai import Agent, Crew
 from crewai.agents.agent_executor import AgentExecutor
 
-_PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
+from .placeholders import render
+
 _CREWAI_WORD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")
 """What `Crew.kickoff(inputs=...)` interpolates (crewai.utilities.string_utils)."""
 _SLOTS = ("goal", "role", "backstory", "input", "tool_names", "tools")
 _SLOT = re.compile(r"\{(" + "|".join(_SLOTS) + r")\}")
-
-
-def render(text: str, values: Mapping[str, str]) -> str:
-    """Replace each `{{NAME}}` that has a value; leave all other text untouched."""
-    return _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), text)
-
-
-def reference_name(input_key: str) -> str:
-    """An input's upper-case name in prompts: `{{TICKET_TEXT}}` for `ticket-text`."""
-    return re.sub(r"[^A-Z0-9_]", "_", input_key.upper())
-
-
-def placeholder_values(
-    env_names: Sequence[str],
-    environ: Mapping[str, str],
-    inputs: Mapping[str, Any],
-    declared: Sequence[str] = (),
-) -> dict[str, str]:
-    """Values for `{{NAME}}`: variables and secrets first, then inputs.
-
-    An input is reachable by its own key and by its upper-case name (`{{TICKET_TEXT}}`).
-    An exact key wins over another input's upper-case name, and of inputs that share one
-    the first declared (`declared`: team.INPUTS order) wins. Non-string inputs are JSON.
-    """
-    keys = list(declared) or list(inputs)
-    targets = {key: key for key in keys}
-    for key in keys:
-        targets.setdefault(reference_name(key), key)
-    values: dict[str, str] = {}
-    for name, key in targets.items():
-        if key in inputs:
-            value = inputs[key]
-            values[name] = value if isinstance(value, str) else json.dumps(value)
-    for name in env_names:
-        if name in environ:
-            values[name] = environ[name]
-    return values
 
 
 def render_agent(agent: Agent, values: Mapping[str, str]) -> Agent:

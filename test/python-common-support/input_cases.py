@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import helpers
-from project import checks, team
+import common_helpers
+from common_project import checks, team
 
 
 def invalid_cases() -> list[tuple[str, list[str], str]]:
     """Unknown, malformed and mistyped inputs, enums, missing ones, bad flags, a missing
     --env-file; a bad flag is reported together with the other problems."""
-    valid = helpers.valid_inputs()
+    valid = common_helpers.valid_inputs()
     wrong = {"string": 5, "number": "many", "boolean": "yes", "object": [1], "array": {"a": 1}}
 
     def with_inputs(changes: dict[str, Any], *, drop: str | None = None) -> list[str]:

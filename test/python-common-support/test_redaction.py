@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from project import redaction
+from common_project import redaction
 
 
 def test_values_are_redacted_and_keys_kept() -> None:

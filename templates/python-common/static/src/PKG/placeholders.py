@@ -1,0 +1,56 @@
+"""`{{NAME}}` placeholders: the one substitution every target applies to the definition's texts.
+
+`{{NAME}}` (NAME: a letter or `_`, then letters, digits, `_`) is replaced when NAME has a
+value; every other character, `{word}` and `{{ spaced }}` included, is left as it is.
+Prompts and task texts (CrewAI's texts.py, LangGraph's prompts.py) get their values from
+`placeholder_values`; an access policy's hosts, paths and the HTTP tool's requests from
+the run's variables and secrets (policy.py). This module is the same in every target
+(templates/python-common) and imports no framework.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
+"""One `{{NAME}}`; group 1 is NAME."""
+
+
+def render(text: str, values: Mapping[str, str]) -> str:
+    """Replace each `{{NAME}}` that has a value; leave all other text untouched."""
+    return PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), text)
+
+
+def reference_name(input_key: str) -> str:
+    """An input's upper-case name in prompts: `{{TICKET_TEXT}}` for `ticket-text`."""
+    return re.sub(r"[^A-Z0-9_]", "_", input_key.upper())
+
+
+def placeholder_values(
+    env_names: Sequence[str],
+    environ: Mapping[str, str],
+    inputs: Mapping[str, Any],
+    declared: Sequence[str] = (),
+) -> dict[str, str]:
+    """Values for `{{NAME}}`: variables and secrets first, then inputs.
+
+    An input is reachable by its own key and by its upper-case name (`{{TICKET_TEXT}}`).
+    An exact key wins over another input's upper-case name, and of inputs that share one
+    the first declared (`declared`: team.INPUTS order) wins. Non-string inputs are JSON.
+    """
+    keys = list(declared) or list(inputs)
+    targets = {key: key for key in keys}
+    for key in keys:
+        targets.setdefault(reference_name(key), key)
+    values: dict[str, str] = {}
+    for name, key in targets.items():
+        if key in inputs:
+            value = inputs[key]
+            values[name] = value if isinstance(value, str) else json.dumps(value)
+    for name in env_names:
+        if name in environ:
+            values[name] = environ[name]
+    return values
