@@ -113,12 +113,12 @@ def display(value: str) -> str:
 
 
 def prompt_functions(tree: ast.Module) -> dict[str, Any] | None:
-    """`_PLACEHOLDER`, `render` and `placeholder_values` from the project's rendering module, run as written."""
+    """`PLACEHOLDER`, `render` and `placeholder_values` from the project's rendering module (placeholders.py), run as written."""
     wanted = [
         node
         for node in tree.body
         if (isinstance(node, ast.FunctionDef) and node.name in ("render", "placeholder_values", "reference_name"))
-        or (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.startswith("_") and t.id.isupper() for t in node.targets))
+        or (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.isupper() for t in node.targets))
     ]
     namespace: dict[str, Any] = {"re": re, "json": json, "secrets": secrets, "Mapping": Mapping, "Sequence": Sequence, "Any": Any}
     module = ast.Module(body=wanted, type_ignores=[])

@@ -140,8 +140,9 @@ export function promptRendering(model: TeamModel, target: string) {
   const environ = Object.fromEntries([...model.secrets, ...model.variables].map((e) => [e.name, `⟪env:${e.name}⟫`]));
   const inputs = Object.fromEntries(model.inputs.map((i) => [i.key, `⟪in:${i.key}⟫`]));
   return {
-    // CrewAI: the prompt is the agent's backstory in agents.yaml, rendered by texts.py.
-    module: `src/${model.names.package}/envelope_support/${target === "crewai" ? "texts" : "prompts"}.py`,
+    // Rendered by python-common's placeholders.py (CrewAI: the prompt is the agent's backstory
+    // in agents.yaml).
+    module: `src/${model.names.package}/envelope_support/placeholders.py`,
     envNames: Object.keys(environ),
     environ,
     inputs,

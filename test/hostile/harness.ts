@@ -130,7 +130,7 @@ export async function exportEverywhere(text: string, dir: string, targets: reado
       zipPrefix: `${model.names.distribution}/`,
       files: files.paths(),
       // Files copied verbatim are the same for every team (the e2e suites lint and run them);
-      // the rendering module (prompts.py, texts.py) is parsed for its functions.
+      // the rendering module (placeholders.py) is parsed for its functions.
       parse: files.entries().filter(([p, f]) => !f.verbatim || p === prompts.module).map(([p]) => p),
       provenance,
       expect: expectations(definition, loss),
