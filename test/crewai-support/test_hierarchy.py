@@ -11,7 +11,7 @@ import helpers
 import pytest
 from crewai import Process
 from fake_llm import FakeModels, final
-from project import crew, delegation, main, team, tools
+from project import crew, delegation, main, team
 
 if team.MODE != "hierarchy":
     pytest.skip("the team runs as a pipeline", allow_module_level=True)

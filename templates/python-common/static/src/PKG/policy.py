@@ -9,8 +9,8 @@ given variables when the request is made; `default_action` applies when no rule
 matches. A host we cannot read (`**`, `a*b.com`, a scheme or port, "") or a
 placeholder without a value fails closed: an allow rule never matches, a deny or
 require_approval rule matches every host (or path). A URL with an invalid port or
-a control character is refused. The shared decision vectors
-(tests/policy_vectors.json) fix every case.
+a control character is refused. The decision vectors shared with every target
+(envelope-export's spec/access-policy-vectors.json) fix every case.
 
 Framework-free on purpose (pydantic only): every Envelope target ships this module
 (templates/python-common) and makes the same decisions; each target's HTTP tool calls
