@@ -50,6 +50,15 @@ class TeamOutput(TypedDict):
     result: NotRequired[TeamResult]
 
 
+class PrepareInput(TeamInputs, total=False):
+    """What `prepare` reads: the run's input, and the last run's outcome when the thread ran
+    before (a new run on it starts afresh: nodes.fresh_run)."""
+
+    status: Annotated[Literal["done", "halted", "waiting"], settle]
+    halted: Annotated[str | None, first_reason]
+    result: dict[str, Any]
+
+
 class TeamState(TypedDict, total=False):
     """Shared by every node. The dicts keyed by step or gate are merged, so parallel steps
     never collide; no secret value is ever stored here (state is checkpointed)."""
