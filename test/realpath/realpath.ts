@@ -201,5 +201,30 @@ export function describeRealPath(target: string): void {
       // Nothing but our server: LiteLLM (CrewAI's mistral) must not fetch its price table.
       expect(run.stderr).not.toContain("remote model cost map");
     }, 300_000);
+
+    // LangGraph's runner: --model chooses one run's models (the graph's context), through the
+    // provider's real client, one agent's over every agent's, none from the environment.
+    it.runIf(target === "langgraph")("--model AGENT=… and --model …: each agent's requests carry the model the run chose", async () => {
+      const path = join(ROOT, "test/fixtures/valid/inventory-restock-watch.envelope.json");
+      const dir = join(work, "model-option");
+      const { def, readme, pkg } = await exportedProject(path, target, dir);
+      let n = 0;
+      const server = await startModelServer((request) => scriptedReply(request, ++n, 2));
+      servers.push(server);
+      const { env: values, inputs } = runValues(def);
+      const chosen = def.agents[def.agents.length - 1]!;
+      const args = [...runArgs(dir, readme, inputs), "--model", "openai:for-every-agent", "--model", `${chosen.key}=openai:for-one-agent`];
+      const run = await runTeam(env, dir, pkg, args, { ...values, OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" });
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      const prompts = new Map(def.agents.map((a) => [a.key, expectedPrompt(a.prompt ?? "", def, values, inputs)]));
+      const byAgent = new Map<string, Set<string>>();
+      for (const request of server.chats()) {
+        const owner = def.agents.find((a) => systemText(request).includes(prompts.get(a.key)!))?.key ?? "?";
+        byAgent.set(owner, new Set([...(byAgent.get(owner) ?? []), request.model]));
+      }
+      expect(byAgent.get(chosen.key), JSON.stringify([...byAgent])).toEqual(new Set(["for-one-agent"]));
+      for (const [agent, models] of byAgent) if (agent !== chosen.key) expect(models, agent).toEqual(new Set(["for-every-agent"]));
+      expect(byAgent.size, "more than the chosen agent was asked").toBeGreaterThan(1);
+    }, 300_000);
   });
 }
