@@ -199,8 +199,8 @@ async def test_the_run_deadline_stops_the_run_with_a_clear_message(
     assert code == runtime.EXIT_TIMEOUT
     assert elapsed < 3.0, "the deadline did not cancel the model call in flight"
     assert (
-        "Run deadline exceeded: the team did not finish within 500 ms (timeout.runMs)"
-        in capsys.readouterr().err
+        "Run deadline exceeded: the team did not finish within 500 ms of work "
+        "(timeout.runMs, counted across resumes)" in capsys.readouterr().err
     )
     assert board.calls, "no model call started"
     assert all(call.ended == 0.0 for call in board.calls), "a model call finished"

@@ -56,11 +56,6 @@ from .agents import (
 from .nodes import TEAM_ANSWER, Node, TeamNodes, Update, answer_json, as_json
 
 
-def delegates(agent_key: str) -> list[str]:
-    """The reports an agent can ask: its direct reports."""
-    return agents.reports_of(agent_key)
-
-
 class AskInput(BaseModel):
     task: str = Field(
         description="The task, with everything needed to do it: they cannot see your conversation."
@@ -94,7 +89,7 @@ class HandOff(AgentMiddleware):
 
 def asked(manager_key: str, tool_name: str) -> str | None:
     """The report of `manager_key` an `ask_<name>` tool asks (None for any other tool)."""
-    return next((k for k in delegates(manager_key) if ask_tool_name(k) == tool_name), None)
+    return next((k for k in agents.reports_of(manager_key) if ask_tool_name(k) == tool_name), None)
 
 
 def asks(manager_key: str, state: Mapping[str, Any]) -> bool:
@@ -132,7 +127,7 @@ class HierarchyAgents(TeamAgents):
         """The graph of one agent and, through its reports' nodes, of everyone below it,
         compiled once (hierarchy mode)."""
         spec = team.AGENTS[agent_key]
-        reports = delegates(agent_key)
+        reports = agents.reports_of(agent_key)
         middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
         if reports:
             middleware.append(HandOff(agent_key))

@@ -219,13 +219,6 @@ def thread_config(thread_id: str) -> RunnableConfig:
     return {"configurable": {"thread_id": thread_id}, "recursion_limit": team.RECURSION_LIMIT}
 
 
-def _deadline_message() -> str:
-    return (
-        f"Run deadline exceeded: the team did not finish within {team.RUN_TIMEOUT_MS} ms "
-        "(timeout.runMs). No further model calls are made."
-    )
-
-
 class Runner:
     """Drives one thread of the graph: runs it, reports the outcome (review.GateRunner:
     and reviews at its gates)."""
@@ -277,7 +270,7 @@ class Runner:
         """Run the graph until it stops; an exit code when it failed, else None."""
         spent = await self.log.spent_ms(thread_id) or 0
         if spent >= team.RUN_TIMEOUT_MS:
-            print(_deadline_message(), file=sys.stderr)
+            print(nodes.deadline_message(), file=sys.stderr)
             return runtime.EXIT_TIMEOUT
         deadline = asyncio.timeout((team.RUN_TIMEOUT_MS - spent) / 1000)
         started = time.monotonic()
@@ -293,7 +286,7 @@ class Runner:
         except TimeoutError:
             if not deadline.expired():
                 raise
-            print(_deadline_message(), file=sys.stderr)
+            print(nodes.deadline_message(), file=sys.stderr)
             return runtime.EXIT_TIMEOUT
         except NodeTimeoutError as error:
             why = (
