@@ -33,6 +33,8 @@ const OPERATIONS = [
   ["post", "/repos/{owner}/{repo}/git/commits"],
   ["get", "/repos/{owner}/{repo}/git/commits/{commit_sha}"],
   ["patch", "/repos/{owner}/{repo}/git/refs/{ref}"],
+  // `envelope serve`'s sign-out revokes the OAuth token it was given.
+  ["delete", "/applications/{client_id}/token"],
 ];
 
 /** Examples are large and no validator reads them; everything else is kept as published. */

@@ -143,8 +143,42 @@ export function openApiDocument(): Record<string, unknown> {
             "429": problem("GitHub's rate limit, even after waiting (`kind: rate-limited`)."),
             "502": problem("GitHub failed or could not be reached (`kind: github-unavailable`), or creating may have succeeded (`kind: create-uncertain`: check before trying again)."),
             ...commonErrors,
-            "403": problem("The token lacks a scope or permission, or may not create there (`kind: missing-permission`); or the Host header is not allowed."),
+            "403": problem(
+              "The token lacks a scope or permission, or may not create there (`kind: missing-permission`; from a sign-in, `signIn: true` and the `scopes` to sign in again with); a signed-in request from another site (`cross-site`); or the Host header is not allowed.",
+            ),
           },
+        },
+      },
+      "/v1/session": {
+        get: {
+          operationId: "getSession",
+          summary: "Whether this server offers Sign in with GitHub (an OAuth app is configured), and who is signed in. The token itself never leaves the server's sealed, HttpOnly cookie.",
+          responses: { "200": { description: "The sign-in state.", content: { "application/json": { schema: { $ref: "#/components/schemas/Session" } } } }, "403": commonErrors["403"] },
+        },
+      },
+      "/auth/github/login": {
+        get: {
+          operationId: "signIn",
+          summary: "A browser navigation: redirects to GitHub's consent page with a fresh state and PKCE challenge, asking for public_repo (repo with private=true) and workflow only with workflow=true.",
+          parameters: [
+            { name: "private", in: "query", required: false, schema: { type: "string", enum: ["true", "false"] } },
+            { name: "workflow", in: "query", required: false, schema: { type: "string", enum: ["true", "false"] } },
+          ],
+          responses: { "302": { description: "To GitHub's authorize page.", headers: { Location: { schema: { type: "string" } } } }, "404": problem("No GitHub OAuth app is configured."), "403": commonErrors["403"] },
+        },
+      },
+      "/auth/github/callback": {
+        get: {
+          operationId: "signInCallback",
+          summary: "Where GitHub sends the browser back. Redirects to the page with `?github=signed-in`, `denied`, `expired` (no sign-in in progress or another one's state) or `failed`.",
+          responses: { "303": { description: "To the page.", headers: { Location: { schema: { type: "string" } } } }, "404": problem("No GitHub OAuth app is configured."), "403": commonErrors["403"] },
+        },
+      },
+      "/auth/github/logout": {
+        post: {
+          operationId: "signOut",
+          summary: "Ends the sign-in: clears the cookie and revokes the token at GitHub.",
+          responses: { "204": { description: "Signed out." }, "403": problem("Not from this server's own page (`cross-site`), or the Host header is not allowed."), "404": problem("No GitHub OAuth app is configured.") },
         },
       },
     },
@@ -314,6 +348,17 @@ export function openApiDocument(): Record<string, unknown> {
             loss: { $ref: "#/components/schemas/LossCounts" },
           },
         },
+        Session: {
+          type: "object",
+          required: ["oauth", "signedIn"],
+          additionalProperties: false,
+          properties: {
+            oauth: { type: "boolean", description: "Sign in with GitHub is offered; otherwise the page asks for a token." },
+            signedIn: { type: "boolean" },
+            login: { type: "string" },
+            scopes: { type: "array", items: { type: "string" }, description: "What GitHub granted." },
+          },
+        },
         Problem: {
           type: "object",
           description: "RFC 9457 problem details, with the definition's diagnostics and loss report where they explain the problem.",
@@ -329,6 +374,8 @@ export function openApiDocument(): Record<string, unknown> {
             targets: { type: "array", items: { type: "string" } },
             kind: { type: "string", description: "For GitHub failures: the publisher's error kind." },
             hint: { type: "string" },
+            signIn: { const: true, description: "Signing in with GitHub (again) is the remedy." },
+            scopes: { type: "array", items: { type: "string" }, description: "The scopes a new sign-in must ask for." },
             suggestions: { type: "array", items: { type: "string" } },
             repository: { type: "object", required: ["fullName", "url"], properties: { fullName: { type: "string" }, url: { type: "string" } } },
           },

@@ -17,6 +17,7 @@ import { VERSION } from "../version.js";
 import { API_CSP, PAGE_CSP, pageAssets } from "./assets.js";
 import { AnswerCache } from "./cache.js";
 import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
+import { GitHubSignIn, type GitHubSession } from "./github-sign-in.js";
 import { openApiDocument } from "./openapi.js";
 import { InlineRunner, JobTimeoutError, OverloadedError, WorkerPool, type JobRunner } from "./pool.js";
 import { BODY_LIMIT, SettingsError, type ServeSettings } from "./settings.js";
@@ -72,6 +73,10 @@ export const ROUTES: Record<string, string[]> = {
   "/v1/validate": ["POST"],
   "/v1/exports": ["POST"],
   "/v1/exports/github": ["POST"],
+  "/v1/session": ["GET", "HEAD"],
+  "/auth/github/login": ["GET", "HEAD"],
+  "/auth/github/callback": ["GET", "HEAD"],
+  "/auth/github/logout": ["POST"],
 };
 
 export async function createServer(settings: ServeSettings, options: ServerOptions = {}): Promise<EnvelopeServer> {
@@ -88,6 +93,9 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   const cache = new AnswerCache(settings.cacheBytes);
   let publishing = 0;
   let seq = 0;
+  const signIn = settings.githubOAuth
+    ? new GitHubSignIn({ app: settings.githubOAuth, apiUrl: githubApiUrl, publicUrl: settings.publicUrl, key: settings.sessionKey, warn: (fields, message) => app.log.warn(fields, message) })
+    : undefined;
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -183,6 +191,27 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   app.get("/openapi.json", async (_req, reply) => reply.type("application/json; charset=utf-8").send(openapi));
   app.get("/v1/targets", async (_req, reply) => reply.type("application/json; charset=utf-8").send(targetsJson));
 
+  // Sign in with GitHub: answered only when an OAuth app is configured (the page then offers it).
+  app.get("/v1/session", async (req, reply) => {
+    const session = signIn?.session(req);
+    const body = session ? { oauth: true, signedIn: true, login: session.login, scopes: session.scopes } : { oauth: signIn !== undefined, signedIn: false };
+    return reply.type("application/json; charset=utf-8").send(JSON.stringify(body));
+  });
+  const notConfigured = () => new HttpProblem(404, "sign-in-not-configured", "Sign-in not configured", `this server has no GitHub OAuth app (set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET); send a token with the request instead`);
+  app.get("/auth/github/login", async (req, reply) => {
+    if (!signIn) throw notConfigured();
+    return signIn.login(req, reply);
+  });
+  app.get("/auth/github/callback", async (req, reply) => {
+    if (!signIn) throw notConfigured();
+    return signIn.callback(req, reply);
+  });
+  app.post("/auth/github/logout", async (req, reply) => {
+    if (!signIn) throw notConfigured();
+    if (!signIn.sameOrigin(req)) throw crossSite();
+    return signIn.logout(req, reply);
+  });
+
   /**
    * Runs a job through the cache and the pool; overload and time limit become 503s. With a
    * stream, a zip computed now goes there as it is written (the cache keeps a copy); an
@@ -270,9 +299,14 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   app.post("/v1/exports/github", async (req, reply) => {
     const q = query(req, ["target", "strict", "repository", "private", "description"]);
     const target = targetOf(q);
-    const token = bearer(req.headers.authorization);
+    // A token the caller sends wins; else the page's sign-in, which only the page itself may use.
+    const given = bearer(req.headers.authorization);
+    const session: GitHubSession | undefined = given ? undefined : signIn?.session(req);
+    if (session && !signIn!.sameOrigin(req)) throw crossSite();
+    const token = given ?? session?.token;
     if (!token) {
-      throw new HttpProblem(401, "unauthorized", "GitHub token needed", "send a GitHub token in the Authorization header: Bearer TOKEN (it is used for this request only)", {}, { "www-authenticate": 'Bearer realm="GitHub token"' });
+      const how = signIn ? "sign in with GitHub on this server's page, or send a token" : "send a GitHub token";
+      throw new HttpProblem(401, "unauthorized", "GitHub token needed", `${how} in the Authorization header: Bearer TOKEN (it is used for this request only)`, signIn ? { signIn: true } : {}, { "www-authenticate": 'Bearer realm="GitHub token"' });
     }
     const repository = q.get("repository");
     if (!repository) throw new HttpProblem(400, "bad-request", "Bad request", "repository=OWNER/NAME is required");
@@ -296,6 +330,15 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       if (answer.format !== "files") throw new Error("unexpected answer");
       const files = new FileSet();
       for (const f of answer.files) files.add(f.path, f.bytes, f.mode);
+      if (session) {
+        // What the sign-in granted is known: ask for more before GitHub refuses halfway.
+        const workflows = answer.files.some((f) => f.path.startsWith(".github/workflows/"));
+        const missing = signIn!.missingScopes(session, { private: isPrivate, workflows });
+        if (missing.length) {
+          const why = workflows && missing.includes("workflow") ? " (the project has GitHub Actions workflows)" : isPrivate ? " (a private repository)" : "";
+          throw new HttpProblem(403, "github-scope-needed", "Sign in again", `your sign-in does not allow ${missing.join(" and ")}${why}; sign in with GitHub again to allow it`, { kind: "missing-permission", signIn: true, scopes: missing });
+        }
+      }
       const redact = redactor(token);
       const deadline = AbortSignal.timeout(settings.publishTimeoutMs);
       const fetchWithDeadline: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
@@ -324,6 +367,12 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
           if (e.details.suggestions) extra.suggestions = e.details.suggestions;
           if (e.details.repository) extra.repository = e.details.repository;
           const headers: Record<string, string> = e.kind === "bad-credentials" ? { "www-authenticate": 'Bearer realm="GitHub token", error="invalid_token"' } : {};
+          if (session && e.kind === "bad-credentials") {
+            // The signed-in token was revoked at GitHub: end the sign-in, and say to sign in again.
+            signIn!.forget(reply);
+            extra.signIn = true;
+            extra.hint = "GitHub no longer accepts this sign-in; sign in with GitHub again";
+          }
           throw new HttpProblem(GITHUB_STATUS[e.kind], githubProblem(e.kind), "GitHub refused or failed", redact(e.message), extra, headers);
         }
         req.log.error({ err: { message: redact(String((e as Error).message)) } }, "publish failed");
@@ -360,6 +409,10 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       return closing;
     },
   };
+}
+
+function crossSite(): HttpProblem {
+  return new HttpProblem(403, "cross-site", "Cross-site request", "a request signed in with GitHub must come from this server's own page");
 }
 
 function warnings(diagnostics: readonly Diagnostic[]): number {

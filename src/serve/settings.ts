@@ -1,6 +1,15 @@
 // The server's settings: defaults, then environment variables, then command-line flags.
+import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { DEFAULT_API_URL } from "../publish/publish.js";
+
+/** An OAuth app of GitHub's (or GitHub Enterprise Server's): the page's "Sign in with GitHub". */
+export interface GitHubOAuthApp {
+  clientId: string;
+  clientSecret: string;
+  /** GitHub's web root, where the sign-in pages are: https://github.com, or https://HOST for GitHub Enterprise Server. */
+  webUrl: string;
+}
 
 export interface ServeSettings {
   host: string;
@@ -32,6 +41,19 @@ export interface ServeSettings {
   allowedHosts: string[] | "any";
   /** How long a shutdown waits for requests in flight before closing their connections, in ms. */
   shutdownTimeoutMs: number;
+  /** Set when GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET are: the page signs in with GitHub instead of asking for a token. */
+  githubOAuth?: GitHubOAuthApp;
+  /**
+   * The address users reach this server at (behind a proxy: its https URL). The OAuth
+   * callback is under it, and an https one makes the sign-in cookies Secure. Unset: the
+   * request's own Host, over http.
+   */
+  publicUrl?: string;
+  /**
+   * The key that seals sign-in cookies (32 bytes). Random per process unless
+   * ENVELOPE_SESSION_KEY gives one: instances behind one load balancer need the same key.
+   */
+  sessionKey: Buffer;
 }
 
 /** The body limit of every POST: 1 MiB (a 3-agent definition is about 8 kB). */
@@ -61,6 +83,11 @@ export const ENV = {
   allowedHosts: "ENVELOPE_ALLOWED_HOSTS",
   githubApiUrl: "GITHUB_API_URL",
   githubDelayScale: "ENVELOPE_GITHUB_DELAY_SCALE",
+  githubClientId: "GITHUB_CLIENT_ID",
+  githubClientSecret: "GITHUB_CLIENT_SECRET",
+  githubWebUrl: "GITHUB_WEB_URL",
+  publicUrl: "ENVELOPE_PUBLIC_URL",
+  sessionKey: "ENVELOPE_SESSION_KEY",
 } as const;
 
 function int(name: string, raw: string, min: number, max: number): number {
@@ -100,6 +127,10 @@ export function resolveSettings(env: NodeJS.ProcessEnv, flags: SettingsOverrides
   const allowed = env[ENV.allowedHosts];
   const allowedHosts: string[] | "any" =
     allowed !== undefined && allowed !== "" ? (allowed.trim() === "*" ? "any" : allowed.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)) : isLoopback(host) ? LOOPBACK_NAMES : "any";
+  const githubApiUrl = env[ENV.githubApiUrl] || DEFAULT_API_URL;
+  const githubOAuth = oauthApp(env, githubApiUrl);
+  const publicRaw = env[ENV.publicUrl];
+  const publicUrl = publicRaw ? baseUrl(ENV.publicUrl, publicRaw) : undefined;
   return {
     host,
     port: port ? int(port[0], port[1], 0, 65535) : 8787,
@@ -110,10 +141,54 @@ export function resolveSettings(env: NodeJS.ProcessEnv, flags: SettingsOverrides
     maxPublishes: num(ENV.maxPublishes, 8, 1, 1000),
     requestTimeoutMs: num(ENV.requestTimeoutMs, 10_000, 1, 600_000),
     cacheBytes: num(ENV.cacheMb, 64, 0, 65_536) * 1024 * 1024,
-    githubApiUrl: env[ENV.githubApiUrl] || DEFAULT_API_URL,
+    githubApiUrl,
     githubDelayScale: scale,
     logLevel: level as ServeSettings["logLevel"],
     allowedHosts,
     shutdownTimeoutMs: 10_000,
+    ...(githubOAuth ? { githubOAuth } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
+    sessionKey: sessionKey(env[ENV.sessionKey]),
   };
+}
+
+function oauthApp(env: NodeJS.ProcessEnv, apiUrl: string): GitHubOAuthApp | undefined {
+  const clientId = env[ENV.githubClientId] ?? "";
+  const clientSecret = env[ENV.githubClientSecret] ?? "";
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) throw new SettingsError(`sign-in with GitHub needs both ${ENV.githubClientId} and ${ENV.githubClientSecret} (the OAuth app's client ID and a client secret)`);
+  const web = env[ENV.githubWebUrl] || webUrlOf(apiUrl);
+  if (!web) throw new SettingsError(`${ENV.githubWebUrl} is needed with GITHUB_API_URL=${apiUrl}: the web address where GitHub's sign-in pages are (https://HOST)`);
+  const webUrl = new URL(baseUrl(ENV.githubWebUrl, web));
+  // The client secret goes there: https, or plain http only to this machine (a test's fake GitHub).
+  if (webUrl.protocol !== "https:" && !isLoopback(webUrl.hostname)) throw new SettingsError(`${ENV.githubWebUrl} must be https (plain http only to this machine), not ${JSON.stringify(web)}`);
+  return { clientId, clientSecret, webUrl: webUrl.href.replace(/\/$/, "") };
+}
+
+/** github.com's web root for its API, or a GitHub Enterprise Server's (https://HOST/api/v3 → https://HOST). */
+function webUrlOf(apiUrl: string): string | undefined {
+  const url = apiUrl.replace(/\/+$/, "");
+  if (url === DEFAULT_API_URL) return "https://github.com";
+  return url.endsWith("/api/v3") ? url.slice(0, -"/api/v3".length) : undefined;
+}
+
+/** An http(s) URL without credentials, query or fragment, ending in "/". */
+function baseUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SettingsError(`${name} must be a URL (https://HOST/…), not ${JSON.stringify(raw)}`);
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash) {
+    throw new SettingsError(`${name} must be a plain http(s) URL without credentials, query or fragment, not ${JSON.stringify(raw)}`);
+  }
+  return url.href.endsWith("/") ? url.href : `${url.href}/`;
+}
+
+function sessionKey(raw: string | undefined): Buffer {
+  if (!raw) return randomBytes(32);
+  const key = Buffer.from(raw, /^[0-9a-f]{64}$/i.test(raw) ? "hex" : "base64");
+  if (key.length !== 32) throw new SettingsError(`${ENV.sessionKey} must be 32 bytes, as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`)`);
+  return key;
 }

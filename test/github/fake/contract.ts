@@ -105,7 +105,9 @@ export class Contract {
     const version = header("x-github-api-version");
     if (version !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(version)) violations.push(`${where}: X-GitHub-Api-Version ${JSON.stringify(version)} is not a date`);
     const auth = header("authorization");
-    if (auth !== undefined && !/^(token|bearer) \S+$/i.test(auth)) violations.push(`${where}: Authorization header is neither "token …" nor "Bearer …"`);
+    // An OAuth app's own endpoints (/applications/{client_id}/…) take Basic client_id:client_secret.
+    const scheme = operation.path.startsWith("/applications/") ? /^basic \S+$/i : /^(token|bearer) \S+$/i;
+    if (auth !== undefined && !scheme.test(auth)) violations.push(`${where}: Authorization header is not what ${operation.operationId} takes`);
 
     let body: unknown;
     if (operation.requestBody) {

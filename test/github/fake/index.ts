@@ -18,8 +18,10 @@ import { join } from "node:path";
 import { Contract } from "./contract.js";
 import type { Fault } from "./faults.js";
 import { GitHubState, type Account, type Answer, type TokenGrant } from "./handlers.js";
+import { CLIENT_ID, CLIENT_SECRET, FakeOAuth, type OAuthApp, type OAuthRecord } from "./oauth.js";
 
 export * from "./faults.js";
+export { CLIENT_ID, CLIENT_SECRET } from "./oauth.js";
 export type { Account, TokenGrant } from "./handlers.js";
 
 export const TOKEN = "test-token-me";
@@ -36,6 +38,10 @@ export interface FakeGitHubOptions {
   /** A createTree with more entries answers GitHub's 422 "Sorry, your request timed out…". */
   maxTreeEntries?: number;
   now?: () => Date;
+  /** OAuth apps by client ID (the web flow under /login/oauth/). Default: CLIENT_ID with CLIENT_SECRET, any callback. */
+  oauthApps?: Record<string, OAuthApp>;
+  /** Who is signed in at the fake's web pages (the consent page). Default: me. */
+  signedInAs?: string;
 }
 
 export interface RecordedRequest {
@@ -57,6 +63,8 @@ export interface FakeGitHub {
   responseViolations: string[];
   /** Bytes of every answer the fake sent, for scans. */
   answers: string[];
+  /** The OAuth web flow: authorize requests, tokens issued and revoked. */
+  oauth: OAuthRecord;
 }
 
 const DEFAULT_ACCOUNTS: Account[] = [
@@ -70,7 +78,7 @@ let contract: Contract | undefined;
 export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
   contract ??= new Contract();
   const root = await mkdtemp(join(tmpdir(), "fake-github-"));
-  const tokens: Record<string, TokenGrant> = options.tokens ?? { [TOKEN]: { login: "me", scopes: ["repo", "workflow"] } };
+  const tokens: Record<string, TokenGrant> = options.tokens ? { ...options.tokens } : { [TOKEN]: { login: "me", scopes: ["repo", "workflow"] } };
   const faults = (options.faults ?? []).map((f) => ({ ...f, remaining: f.times ?? 1, skip: f.skip ?? 0 }));
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
@@ -78,6 +86,7 @@ export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub
   const answers: string[] = [];
   let origin = "";
   let requestSeq = 0;
+  const oauth = new FakeOAuth(options.oauthApps ?? { [CLIENT_ID]: { secret: CLIENT_SECRET } }, tokens, options.signedInAs ?? "me");
   const state = new GitHubState(root, contract, { accounts: options.accounts ?? DEFAULT_ACCOUNTS, defaultBranch: options.defaultBranch ?? "main", maxTreeEntries: options.maxTreeEntries, now: options.now ?? (() => new Date()) }, () => origin + apiPrefix);
   // A request under /api/v3 is answered with /api/v3 URLs, as GitHub Enterprise Server does.
   let apiPrefix = "";
@@ -115,6 +124,11 @@ export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub
     for await (const c of req) chunks.push(c as Buffer);
     const rawBody = Buffer.concat(chunks).toString("utf8");
     const url = new URL(req.url ?? "/", "http://fake");
+    // The web pages of the sign-in flow, not the REST API (github.com, or a GHES host's root).
+    if (oauth.handles(url.pathname)) {
+      requests.push({ method: req.method ?? "GET", path: url.pathname, status: 0 });
+      return oauth.handle(req, res, url, rawBody);
+    }
     apiPrefix = url.pathname.startsWith("/api/v3/") ? "/api/v3" : "";
     const pathname = url.pathname.slice(apiPrefix.length);
     const record: RecordedRequest = { method: req.method ?? "GET", path: url.pathname, status: 0 };
@@ -122,8 +136,9 @@ export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub
     const { routed, violations: found } = contract!.check({ method: record.method, pathname, query: url.searchParams, headers: req.headers, rawBody });
     const authorization = req.headers.authorization ?? "";
     const token = /^(?:token|bearer) (\S+)$/i.exec(authorization)?.[1];
-    // The token belongs in the Authorization header and nowhere else.
-    for (const t of Object.keys(tokens)) {
+    const revoking = routed?.operation.operationId === "apps/delete-token";
+    // The token belongs in the Authorization header and nowhere else (but the one a revocation names).
+    for (const t of revoking ? [] : Object.keys(tokens)) {
       if (rawBody.includes(t) || (req.url ?? "").includes(t)) found.push(`${record.method} ${pathname}: the token appears in the URL or body`);
     }
     if (routed) {
@@ -134,6 +149,14 @@ export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub
       violations.push(...found);
       record.status = routed ? 422 : 404;
       return send(res, { status: record.status, body: { message: routed ? `Invalid request.\n\n${found.join("\n")}` : "Not Found", documentation_url: "https://docs.github.com/rest", status: String(record.status) } });
+    }
+    if (revoking) {
+      // An OAuth app's endpoint: the app authenticates (Basic client_id:client_secret), not a user.
+      const clientId = routed.params.client_id ?? "";
+      const given = (routed.body as { access_token?: string }).access_token ?? "";
+      const ok = oauth.clientAuthenticated(clientId, req.headers.authorization) && oauth.revoke(given);
+      record.status = ok ? 204 : 404;
+      return ok ? void res.writeHead(204).end() : send(res, { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest/apps/oauth-applications#delete-an-app-token", status: "404" } });
     }
     const grant = token !== undefined ? tokens[token] : undefined;
     if (!grant || grant.expired) {
@@ -188,6 +211,7 @@ export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub
     violations,
     responseViolations,
     answers,
+    oauth: oauth.record,
     repoDir: (owner, name) => state.repoDir(owner, name),
     close: async () => {
       server.closeAllConnections();

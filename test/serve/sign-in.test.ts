@@ -1,0 +1,216 @@
+// Sign in with GitHub over HTTP, against the fake GitHub's OAuth web flow: state and PKCE,
+// least scopes, the token only in a sealed HttpOnly cookie, the cross-site check on every
+// request the cookie authorizes, sign-out revoking the token, and no secret in any log line.
+// (The same flow through the page, in Chromium: page-sign-in.test.ts.)
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveSettings, SettingsError } from "../../src/serve/settings.js";
+import { CLIENT_ID, CLIENT_SECRET, start, type FakeGitHub } from "../github/fake/index.js";
+import { expectCleanContract } from "../github/helpers.js";
+import { ROOT } from "../helpers/cli.js";
+import { call, EXAMPLE, serve, type Served } from "./helpers.js";
+
+/** A team on a cron schedule: its export has a GitHub Actions workflow. */
+const SCHEDULED = readFileSync(join(ROOT, "test/fixtures/valid/weekly-pipeline-review.envelope.json"));
+
+let gh: FakeGitHub;
+let s: Served;
+let plain: Served;
+beforeAll(async () => {
+  gh = await start();
+  const oauth = { githubOAuth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, webUrl: gh.url } };
+  s = await serve({ githubApiUrl: gh.url, githubDelayScale: 0, ...oauth });
+  plain = await serve({ githubApiUrl: gh.url, githubDelayScale: 0 });
+});
+afterAll(async () => {
+  await s?.close();
+  await plain?.close();
+  await gh?.close();
+});
+
+/** The cookies a Set-Cookie list sets (name → value and attributes). */
+function setCookies(res: Response): Map<string, { value: string; attributes: string[] }> {
+  const out = new Map<string, { value: string; attributes: string[] }>();
+  for (const line of res.headers.getSetCookie()) {
+    const [pair = "", ...attributes] = line.split(/;\s*/);
+    const eq = pair.indexOf("=");
+    out.set(pair.slice(0, eq), { value: pair.slice(eq + 1), attributes });
+  }
+  return out;
+}
+
+const manual = (url: string, headers: Record<string, string> = {}) => fetch(url, { redirect: "manual", headers });
+
+/** The whole browser trip: our login → the fake's consent page → Authorize (or Cancel) → our callback. */
+async function signIn(server: Served, options: { query?: string; answer?: "authorize" | "cancel"; tamperState?: boolean } = {}) {
+  const login = await manual(`${server.url}/auth/github/login${options.query ?? ""}`);
+  expect(login.status).toBe(302);
+  const pending = setCookies(login).get("envelope_oauth")!;
+  const authorize = new URL(login.headers.get("location")!);
+  const consent = await (await fetch(authorize)).text();
+  const link = new RegExp(`id="${options.answer ?? "authorize"}" href="([^"]+)"`).exec(consent)![1]!.replace(/&amp;/g, "&");
+  const decided = await manual(gh.url + link);
+  const callback = new URL(decided.headers.get("location")!);
+  if (options.tamperState) callback.searchParams.set("state", "forged");
+  const back = await manual(`${server.url}${callback.pathname}${callback.search}`, { cookie: `envelope_oauth=${pending.value}` });
+  return { login, pending, authorize, back, cookies: setCookies(back) };
+}
+
+const publish = (server: Served, cookie: string, query: string, headers: Record<string, string> = { "sec-fetch-site": "same-origin" }, body: Buffer = EXAMPLE) =>
+  call(server, "POST", `/v1/exports/github?target=langgraph&${query}`, { body, headers: { cookie, ...headers } });
+
+describe("sign in with GitHub", () => {
+  it("without an OAuth app the page is told to ask for a token, and the sign-in routes say why they are not there", async () => {
+    expect((await call(plain, "GET", "/v1/session")).json).toEqual({ oauth: false, signedIn: false });
+    const a = await call(plain, "GET", "/auth/github/login");
+    expect(a.status).toBe(404);
+    expect(a.json.type).toBe("urn:envelope-export:problem:sign-in-not-configured");
+  });
+
+  it("asks for the least scopes, with a fresh state and an S256 PKCE challenge, and keeps the state in a sealed HttpOnly cookie", async () => {
+    expect((await call(s, "GET", "/v1/session")).json).toEqual({ oauth: true, signedIn: false });
+    const { login, pending, authorize } = await signIn(s, { query: "?private=false&workflow=true" });
+    expect(authorize.origin + authorize.pathname).toBe(`${gh.url}/login/oauth/authorize`);
+    const q = authorize.searchParams;
+    expect(q.get("client_id")).toBe(CLIENT_ID);
+    expect(q.get("scope")).toBe("public_repo workflow");
+    expect(q.get("redirect_uri")).toBe(`${s.url}/auth/github/callback`);
+    expect(q.get("code_challenge_method")).toBe("S256");
+    expect(q.get("state")!.length).toBeGreaterThanOrEqual(40);
+    expect(pending.attributes).toEqual(expect.arrayContaining(["HttpOnly", "SameSite=Lax", "Path=/"]));
+    expect(pending.attributes).not.toContain("Secure"); // served over http
+    expect(pending.value).not.toContain(q.get("state")!); // sealed, not the state in clear
+    const second = await manual(`${s.url}/auth/github/login?private=true`);
+    expect(new URL(second.headers.get("location")!).searchParams.get("scope")).toBe("repo");
+    expect(new URL(second.headers.get("location")!).searchParams.get("state")).not.toBe(q.get("state"));
+    expect(login.headers.get("cache-control")).toBeNull();
+  });
+
+  it("signs in, creates a repository with the cookie alone, and never shows the token", async () => {
+    const { back, cookies } = await signIn(s, { query: "?workflow=true" });
+    expect(back.status).toBe(303); // See Other: the page is fetched with GET whatever came before
+    expect(back.headers.get("location")).toBe("/?github=signed-in#github");
+    const session = cookies.get("envelope_github")!;
+    expect(session.attributes).toEqual(expect.arrayContaining(["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=3600"]));
+    expect(cookies.get("envelope_oauth")!.attributes).toContain("Max-Age=0");
+    const token = gh.oauth.issued.at(-1)!.token;
+    expect(session.value).not.toContain(token);
+    const cookie = `envelope_github=${session.value}`;
+    const state = await call(s, "GET", "/v1/session", { headers: { cookie } });
+    expect(state.json).toEqual({ oauth: true, signedIn: true, login: "me", scopes: ["public_repo", "workflow"] });
+    const created = await publish(s, cookie, "repository=me/signed-in-team");
+    expect(created.status, created.text).toBe(201);
+    expect(created.json.fullName).toBe("me/signed-in-team");
+    for (const text of [state.text, created.text, s.logText()]) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(CLIENT_SECRET);
+    }
+    expectCleanContract(gh);
+  });
+
+  it("refuses the cookie from another site (Sec-Fetch-Site, or Origin when that is all there is)", async () => {
+    const { cookies } = await signIn(s, { query: "?workflow=true" });
+    const cookie = `envelope_github=${cookies.get("envelope_github")!.value}`;
+    const before = gh.requests.length;
+    const foreign: Array<Record<string, string>> = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { origin: "http://evil.example" }];
+    for (const headers of foreign) {
+      const a = await publish(s, cookie, "repository=me/never", headers);
+      expect(a.status).toBe(403);
+      expect(a.json.type).toBe("urn:envelope-export:problem:cross-site");
+    }
+    const out = await call(s, "POST", "/auth/github/logout", { headers: { cookie, "sec-fetch-site": "cross-site" } });
+    expect(out.status).toBe(403);
+    expect(gh.requests.length).toBe(before);
+  });
+
+  it("a private repository or workflows beyond what was granted: 403 naming the scopes to sign in again with", async () => {
+    const { cookies } = await signIn(s, { query: "?workflow=false" });
+    const cookie = `envelope_github=${cookies.get("envelope_github")!.value}`;
+    const before = gh.requests.length;
+    const a = await publish(s, cookie, "repository=me/private-one&private=true");
+    expect(a.status).toBe(403);
+    expect(a.json).toMatchObject({ type: "urn:envelope-export:problem:github-scope-needed", signIn: true, kind: "missing-permission", scopes: ["repo"] });
+    const b = await publish(s, cookie, "repository=me/scheduled", undefined, SCHEDULED);
+    expect(b.json).toMatchObject({ type: "urn:envelope-export:problem:github-scope-needed", scopes: ["workflow"] });
+    expect(b.json.detail).toContain("workflows");
+    expect(gh.requests.length).toBe(before);
+    const wider = await signIn(s, { query: "?workflow=true" });
+    const c = await publish(s, `envelope_github=${wider.cookies.get("envelope_github")!.value}`, "repository=me/scheduled", undefined, SCHEDULED);
+    expect(c.status, c.text).toBe(201);
+  });
+
+  it("Cancel at GitHub, a forged state, a tampered or foreign cookie: no sign-in", async () => {
+    expect((await signIn(s, { answer: "cancel" })).back.headers.get("location")).toBe("/?github=denied#github");
+    expect((await signIn(s, { tamperState: true })).back.headers.get("location")).toBe("/?github=expired#github");
+    const noPending = await manual(`${s.url}/auth/github/callback?code=abc&state=xyz`);
+    expect(noPending.headers.get("location")).toBe("/?github=expired#github");
+    const { cookies } = await signIn(s);
+    const value = cookies.get("envelope_github")!.value;
+    const flipped = value.slice(0, -2) + (value.at(-2) === "A" ? "B" : "A") + value.at(-1);
+    for (const cookie of [`envelope_github=${flipped}`, `envelope_github=${cookies.get("envelope_github")!.value.replace("v1.", "v2.")}`, `envelope_oauth=${value}`]) {
+      expect((await call(s, "GET", "/v1/session", { headers: { cookie } })).json.signedIn).toBe(false);
+    }
+    // The same cookie does not open on a server with another key (a restart without ENVELOPE_SESSION_KEY).
+    expect((await call(plain, "GET", "/v1/session", { headers: { cookie: `envelope_github=${value}` } })).json.signedIn).toBe(false);
+  });
+
+  it("a failed code exchange sends the browser back with 'failed' and logs why, without the code", async () => {
+    const login = await manual(`${s.url}/auth/github/login`);
+    const pending = setCookies(login).get("envelope_oauth")!.value;
+    const state = new URL(login.headers.get("location")!).searchParams.get("state")!;
+    const back = await manual(`${s.url}/auth/github/callback?code=not-a-code-1234&state=${state}`, { cookie: `envelope_oauth=${pending}` });
+    expect(back.headers.get("location")).toBe("/?github=failed#github");
+    expect(s.logText()).toContain("bad_verification_code");
+    expect(s.logText()).not.toContain("not-a-code-1234");
+    expect(s.logText()).not.toContain(state);
+  });
+
+  it("signing out clears the cookie and revokes the token at GitHub", async () => {
+    const { cookies } = await signIn(s);
+    const cookie = `envelope_github=${cookies.get("envelope_github")!.value}`;
+    const token = gh.oauth.issued.at(-1)!.token;
+    const out = await fetch(`${s.url}/auth/github/logout`, { method: "POST", headers: { cookie, "sec-fetch-site": "same-origin" } });
+    expect(out.status).toBe(204);
+    expect(setCookies(out).get("envelope_github")!.attributes).toContain("Max-Age=0");
+    expect(s.logs.filter((l) => l.msg === "github sign-out")).toEqual([]);
+    expect(gh.oauth.revoked).toContain(token);
+    expectCleanContract(gh);
+    // A copy of the old cookie still opens (it is sealed, not stored), but GitHub no longer takes its token.
+    const a = await publish(s, cookie, "repository=me/after-sign-out");
+    expect(a.status).toBe(401);
+    expect(a.json).toMatchObject({ kind: "bad-credentials", signIn: true });
+    expect(a.headers.getSetCookie().join("\n")).toMatch(/^envelope_github=; .*Max-Age=0/m);
+  });
+
+  it("behind https (ENVELOPE_PUBLIC_URL): Secure __Host- cookies and the public callback URL", async () => {
+    const secure = await serve({ githubApiUrl: gh.url, githubOAuth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, webUrl: gh.url }, publicUrl: "https://export.example.com/" });
+    try {
+      const login = await manual(`${secure.url}/auth/github/login`);
+      expect(new URL(login.headers.get("location")!).searchParams.get("redirect_uri")).toBe("https://export.example.com/auth/github/callback");
+      const pending = setCookies(login).get("__Host-envelope_oauth")!;
+      expect(pending.attributes).toEqual(expect.arrayContaining(["Secure", "HttpOnly", "Path=/"]));
+      // Its own page's requests carry Origin https://export.example.com.
+      const out = await fetch(`${secure.url}/auth/github/logout`, { method: "POST", headers: { origin: "https://export.example.com" } });
+      expect(out.status).toBe(204);
+    } finally {
+      await secure.close();
+    }
+  });
+});
+
+describe("sign-in settings", () => {
+  it("both halves of the OAuth app, GitHub's web address from the API's, a 32-byte session key", () => {
+    expect(resolveSettings({}).githubOAuth).toBeUndefined();
+    expect(() => resolveSettings({ GITHUB_CLIENT_ID: "x" })).toThrow(SettingsError);
+    expect(resolveSettings({ GITHUB_CLIENT_ID: "x", GITHUB_CLIENT_SECRET: "y" }).githubOAuth).toEqual({ clientId: "x", clientSecret: "y", webUrl: "https://github.com" });
+    expect(resolveSettings({ GITHUB_CLIENT_ID: "x", GITHUB_CLIENT_SECRET: "y", GITHUB_API_URL: "https://ghe.example.com/api/v3" }).githubOAuth?.webUrl).toBe("https://ghe.example.com");
+    expect(() => resolveSettings({ GITHUB_CLIENT_ID: "x", GITHUB_CLIENT_SECRET: "y", GITHUB_API_URL: "https://proxy.example.com/github" })).toThrow(/GITHUB_WEB_URL/);
+    expect(() => resolveSettings({ GITHUB_CLIENT_ID: "x", GITHUB_CLIENT_SECRET: "y", GITHUB_WEB_URL: "http://ghe.example.com" })).toThrow(/https/);
+    expect(resolveSettings({ ENVELOPE_SESSION_KEY: "a".repeat(64) }).sessionKey).toEqual(Buffer.alloc(32, 0xaa));
+    expect(() => resolveSettings({ ENVELOPE_SESSION_KEY: "short" })).toThrow(/32 bytes/);
+    expect(resolveSettings({}).sessionKey).not.toEqual(resolveSettings({}).sessionKey);
+    expect(() => resolveSettings({ ENVELOPE_PUBLIC_URL: "https://x.example/?a=1" })).toThrow(SettingsError);
+    expect(resolveSettings({ ENVELOPE_PUBLIC_URL: "https://x.example/export" }).publicUrl).toBe("https://x.example/export/");
+  });
+});
