@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
 import { exportFile, validDefinitions } from "./helpers/export.js";
 import { targetNames } from "../src/targets/index.js";
+import { parsePristine, PRISTINE_PATH } from "../src/export/ledger.js";
 
 const UPDATE = process.env.UPDATE_SNAPSHOTS === "1";
 const STATIC_MANIFEST = "STATIC_FILES.txt";
@@ -24,7 +25,11 @@ describe.each(targetNames())("snapshots of %s exports", (target) => {
   it.each(validDefinitions())("$name", ({ name, path }) => {
     const files = exportFile(path, target);
     const dir = join(ROOT, "snapshots", target, name);
-    const generated = files.entries().filter(([, f]) => !f.verbatim);
+    // The pristine copy is the project itself again: checked to hold exactly the other files, not stored twice.
+    const pristine = parsePristine(files.text(PRISTINE_PATH)!);
+    const others = files.entries().filter(([p]) => p !== PRISTINE_PATH && p !== ".envelope/export.json");
+    expect(pristine.entries().map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode])).toEqual(others.map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode]));
+    const generated = files.entries().filter(([p, f]) => !f.verbatim && p !== PRISTINE_PATH);
     const manifest = files
       .entries()
       .filter(([, f]) => f.verbatim)

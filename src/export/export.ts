@@ -5,6 +5,7 @@ import { modelFromDocument } from "../model/index.js";
 import type { TeamModel } from "../model/types.js";
 import { validate } from "../validate/validate.js";
 import type { FileSet } from "./file-set.js";
+import { withRecord } from "./ledger.js";
 import { buildLossReport, strictLoss, type LossEntry } from "./loss-report.js";
 import type { ExportTarget } from "./target.js";
 
@@ -44,6 +45,7 @@ export function exportDefinition(input: Uint8Array | string, target: ExportTarge
       };
     }
   }
-  const files = target.generate({ model, definitionText: result.document.text, loss });
+  // The ledger and pristine copy make a later export an update that keeps the developer's edits.
+  const files = withRecord(target.generate({ model, definitionText: result.document.text, loss }), target.name, typeof input === "string" ? new TextEncoder().encode(input) : input);
   return { ok: true, readable: true, diagnostics: result.diagnostics, model, loss, files };
 }

@@ -33,8 +33,8 @@ export interface DirectoryContents {
   leftOut: LeftOut[];
 }
 
-/** `.env`, `.env.local`, `.envrc` …: never published, except the documented template. */
-export const isEnvFile = (name: string) => name.startsWith(".env") && name !== ".env.example";
+/** `.env`, `.env.local`, `.envrc` …: never published, except the documented template (and `.envelope/`, the export's record). */
+export const isEnvFile = (name: string) => name.startsWith(".env") && name !== ".env.example" && name !== ".envelope";
 
 /**
  * A regular file's bytes, read without following a symbolic link: a file swapped for a link

@@ -1,0 +1,101 @@
+// What an export records inside the project it writes, so a later export can update the
+// project in place without losing the developer's edits:
+//   .envelope/export.json    the ledger: tool version, target, the definition's hash, and
+//                            each written path with the hash of its content (for people,
+//                            `--check`, and deciding which files the developer changed);
+//   .envelope/pristine.json  the files exactly as written: the base of the three-way merge,
+//                            kept so an update merges against what was really exported even
+//                            when the tool's templates have changed since.
+// Plain JSON (no compression): byte-identical for the same input on every machine, and
+// readable in a pull request.
+import { createHash } from "node:crypto";
+import { VERSION } from "../version.js";
+import { FileSet } from "./file-set.js";
+
+export const RECORD_DIR = ".envelope/";
+export const LEDGER_PATH = ".envelope/export.json";
+export const PRISTINE_PATH = ".envelope/pristine.json";
+
+export interface Ledger {
+  generator: string;
+  version: string;
+  target: string;
+  /** sha256 of the definition's bytes. */
+  definition: string;
+  /** Path → sha256 of the content written there. */
+  files: Record<string, string>;
+}
+
+interface PristineFile {
+  mode: string;
+  text?: string;
+  base64?: string;
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+/** The export's files plus its ledger and pristine copy. */
+export function withRecord(files: FileSet, target: string, definition: Uint8Array): FileSet {
+  const entries = files.entries();
+  const ledger: Ledger & { about: string } = {
+    about: "Written by envelope-export: what the last export of this project wrote. `envelope export DEFINITION --target TARGET --out DIR` updates the project from it and keeps your edits. Keep this folder in version control; do not edit it.",
+    generator: "envelope-export",
+    version: VERSION,
+    target,
+    definition: sha256(definition),
+    files: {},
+  };
+  const pristine: Record<string, PristineFile> = {};
+  const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  for (const [path, f] of entries) {
+    if (path.startsWith(RECORD_DIR)) throw new Error(`a target wrote into ${RECORD_DIR}: ${path}`);
+    ledger.files[path] = sha256(f.bytes);
+    const mode = `0${f.mode.toString(8)}`;
+    try {
+      pristine[path] = { mode, text: utf8.decode(f.bytes) };
+    } catch {
+      pristine[path] = { mode, base64: Buffer.from(f.bytes).toString("base64") };
+    }
+  }
+  const out = new FileSet();
+  for (const [path, f] of entries) out.add(path, f.bytes, f.mode, f.verbatim ?? false);
+  out.add(LEDGER_PATH, `${JSON.stringify(ledger, null, 2)}\n`);
+  out.add(PRISTINE_PATH, `${JSON.stringify({ format: 1, files: pristine }, null, 1)}\n`);
+  return out;
+}
+
+export class RecordError extends Error {}
+
+/** The ledger of a project, checked enough to trust its fields. */
+export function parseLedger(text: string): Ledger {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new RecordError(`${LEDGER_PATH} is not JSON (${(e as Error).message})`);
+  }
+  const v = value as Partial<Ledger>;
+  if (!v || typeof v !== "object" || v.generator !== "envelope-export" || typeof v.target !== "string" || typeof v.files !== "object" || v.files === null) {
+    throw new RecordError(`${LEDGER_PATH} is not an envelope-export ledger`);
+  }
+  return v as Ledger;
+}
+
+/** The files of the last export, as they were written. */
+export function parsePristine(text: string): FileSet {
+  let value: { format?: unknown; files?: Record<string, PristineFile> };
+  try {
+    value = JSON.parse(text) as typeof value;
+  } catch (e) {
+    throw new RecordError(`${PRISTINE_PATH} is not JSON (${(e as Error).message})`);
+  }
+  if (value?.format !== 1 || typeof value.files !== "object" || value.files === null) throw new RecordError(`${PRISTINE_PATH} is not a pristine copy this version reads`);
+  const files = new FileSet();
+  for (const [path, f] of Object.entries(value.files)) {
+    const bytes = typeof f.text === "string" ? new TextEncoder().encode(f.text) : Buffer.from(f.base64 ?? "", "base64");
+    files.add(path, bytes, Number.parseInt(f.mode, 8) || 0o644);
+  }
+  return files;
+}
