@@ -2,7 +2,8 @@
 import { fstatSync, statSync } from "node:fs";
 import { exportDefinition } from "../export/export.js";
 import type { FileSet } from "../export/file-set.js";
-import { lossCounts, lossSummary } from "../export/loss-report.js";
+import { lossCounts, lossSummary, type LossEntry } from "../export/loss-report.js";
+import { RecordError } from "../export/ledger.js";
 import { OutputExistsError, writeDirectory } from "../export/sinks/directory.js";
 import { writeZipFile } from "../export/sinks/zip-file.js";
 import { exportCommitMessage } from "../publish/publish.js";
@@ -12,6 +13,9 @@ import { formatText } from "./format-diagnostics.js";
 import { dryRunLine, githubJson, prepareGitHub, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
 import { EXIT, UsageError, type Io } from "./main.js";
 import { styleFor } from "./style.js";
+import { InterruptedError } from "../update/apply.js";
+import { readRecord, updateProject } from "../update/update.js";
+import { counts, planJson, planText } from "./update-report.js";
 
 export interface ExportCliOptions {
   target?: string;
@@ -19,6 +23,10 @@ export interface ExportCliOptions {
   zip?: string;
   dryRun: boolean;
   force: boolean;
+  /** --plan: the update of an earlier export in --out, printed, not written. */
+  plan?: boolean;
+  /** --check: like --plan, exit 3 when the update would change anything. */
+  check?: boolean;
   strict: boolean;
   json: boolean;
   /** --github OWNER/NAME and its options: also publish the project as a new repository. */
@@ -30,6 +38,8 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   const target = Object.hasOwn(TARGETS, opts.target) ? TARGETS[opts.target] : undefined;
   if (!target) throw new UsageError(`unknown target "${opts.target}"; available: ${targetNames().join(", ")}`);
   if (!opts.out && !opts.zip && !opts.dryRun && !opts.github) throw new UsageError("export needs --out DIR, --zip FILE, --dry-run or --github OWNER/NAME");
+  if ((opts.plan || opts.check) && (!opts.out || opts.force || opts.dryRun)) throw new UsageError(`--${opts.plan ? "plan" : "check"} goes with --out DIR (an earlier export to update), without --force or --dry-run`);
+  if (opts.plan && opts.check) throw new UsageError("--plan and --check go alone: --check already plans");
   const zipToStdout = opts.zip !== undefined && isStandardOutput(opts.zip, io);
   if (zipToStdout) {
     // Standard output is then the archive and nothing else.
@@ -72,6 +82,19 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     return EXIT.invalid;
   }
   const files = result.files;
+  // --out on an earlier export (its .envelope/ record): an update that keeps the developer's edits.
+  if (opts.out && !opts.force && !opts.dryRun) {
+    let record;
+    try {
+      record = await readRecord(opts.out);
+    } catch (e) {
+      if (!(e instanceof RecordError)) throw e;
+      io.stderr.write(`envelope: ${opts.out}: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    if (record) return runUpdate(opts.out, files, record.ledger.target, target.name, opts, io, result.loss ?? []);
+    if (opts.plan || opts.check) throw new UsageError(`${opts.out} holds no earlier export (.envelope/export.json) to ${opts.plan ? "plan" : "check"} an update of`);
+  }
   const outputs: Array<[string | undefined, () => Promise<void>]> = [
     [opts.out, () => writeDirectory(files, opts.out!, { force: opts.force })],
     // Our own standard output is written as a stream: a socket cannot be opened by name.
@@ -126,6 +149,41 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     text.write(lossSummary(loss) + "\n");
   }
   return published ? published.code : EXIT.ok;
+}
+
+async function runUpdate(dir: string, files: FileSet, was: string, now: string, opts: ExportCliOptions, io: Io, lossEntries: LossEntry[]): Promise<number> {
+  if (was !== now) throw new UsageError(`${dir} was exported for ${was}; updating it to ${now} would replace every file: choose another --out, or --force to replace it whole`);
+  const planOnly = opts.plan === true || opts.check === true;
+  let outcome;
+  try {
+    outcome = await updateProject(dir, files, { planOnly });
+  } catch (e) {
+    if (e instanceof InterruptedError) {
+      io.stderr.write(`envelope: interrupted: ${dir} is as it was before the update\n`);
+      return EXIT.interrupted;
+    }
+    if (e instanceof RecordError) {
+      io.stderr.write(`envelope: ${dir}: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    if (typeof (e as NodeJS.ErrnoException).code === "string") {
+      io.stderr.write(`envelope: ${writeFailure(dir, e as NodeJS.ErrnoException)}; ${dir} is as it was before the update\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+  const { plan, record, recovered } = outcome;
+  if (recovered) io.stderr.write(`envelope: rolled back an interrupted earlier update of ${dir} first\n`);
+  const c = counts(plan);
+  const changed = plan.some((e) => !e.record && (e.write !== undefined || e.action === "remove"));
+  if (opts.json) {
+    io.stdout.write(JSON.stringify({ target: now, exported: true, out: dir, update: planJson(plan, record.ledger, !planOnly), loss: { counts: lossCounts(lossEntries), entries: lossEntries } }, null, 2) + "\n");
+  } else {
+    io.stdout.write(planText(dir, plan, record.ledger, planOnly ? "plan" : "applied"));
+    io.stdout.write(lossSummary(lossEntries) + "\n");
+  }
+  if (opts.check) return changed || plan.some((e) => e.record && e.write) ? EXIT.outOfStep : EXIT.ok;
+  return !planOnly && c.conflict ? EXIT.conflicts : EXIT.ok;
 }
 
 function writeWritten(text: NodeJS.WritableStream, files: FileSet, opts: ExportCliOptions): void {

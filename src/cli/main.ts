@@ -8,7 +8,8 @@ import { runPublish } from "./publish-command.js";
 import { runServe } from "./serve-command.js";
 import { runValidate } from "./validate-command.js";
 
-export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+/** 3 and 4 are an update's (`export --out` into an earlier export): out of step under --check; written with conflicts. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2, outOfStep: 3, conflicts: 4, interrupted: 130 } as const;
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -27,7 +28,7 @@ Usage:
   envelope inspect FILE [--json] [--strict]
   envelope export FILE --target crewai|langgraph
                   (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME)
-                  [--force] [--strict] [--json] [GitHub options]
+                  [--force] [--plan | --check] [--strict] [--json] [GitHub options]
   envelope publish DIR --github OWNER/NAME [GitHub options] [--json]
   envelope serve [--port 8787] [--host 127.0.0.1] [--workers N]
   envelope --help | --version
@@ -40,8 +41,10 @@ Commands:
              2 usage or I/O error.
   inspect    Print the normalized team model (--json for the machine-readable contract).
   export     Generate a ready-to-run Python project. --out writes a directory atomically
-             (a non-empty one only with --force, which replaces it whole); --zip writes a
-             ZIP archive; --dry-run lists the files without writing. Prints the loss
+             (a non-empty one only with --force, which replaces it whole); --out on an
+             earlier export updates it in place and keeps your edits (files you changed
+             are merged with the new export, conflicts marked and listed: exit 4);
+             --zip writes a ZIP archive; --dry-run lists the files without writing. Prints the loss
              report: what was carried, approximated or not carried. --github also
              creates a new GitHub repository holding the project in one commit.
   publish    Create a new GitHub repository from an already exported project directory.
@@ -60,6 +63,10 @@ Options:
   --zip FILE        export: a ZIP archive of the project; - writes it to standard
                     output. A symbolic link is refused; a FIFO or device is written through.
   --dry-run         export: list what would be written.
+  --plan            export --out on an earlier export: print what the update would do
+                    (create, update, merge, conflict, remove, keep) and write nothing.
+  --check           like --plan, but exit 3 when the update would change anything (for
+                    CI: is the project in step with the definition?).
   --force           export: replace a non-empty --out directory or an existing --zip.
   --format FORMAT   validate output: text (default), json, or github (workflow annotations).
   --json            inspect: print the model as JSON; export, publish: a JSON summary.
@@ -100,6 +107,8 @@ const OPTIONS = {
   zip: { type: "string" },
   "dry-run": { type: "boolean" },
   force: { type: "boolean" },
+  plan: { type: "boolean" },
+  check: { type: "boolean" },
   github: { type: "string" },
   private: { type: "boolean" },
   description: { type: "string" },
@@ -170,7 +179,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case "publish": {
         if (files.length !== 1) throw new UsageError("publish takes exactly one DIR (an exported project)");
         if (!github) throw new UsageError("publish needs --github OWNER/NAME");
-        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format"] as const) {
+        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "plan", "check"] as const) {
           if (values[flag] !== undefined) throw new UsageError(`publish does not take --${flag}`);
         }
         return await runPublish(files[0]!, { github, json: values.json ?? false }, io);
@@ -186,6 +195,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
             zip: values.zip,
             dryRun: values["dry-run"] ?? false,
             force: values.force ?? false,
+            plan: values.plan ?? false,
+            check: values.check ?? false,
             strict: values.strict ?? false,
             json: values.json ?? false,
             github,
@@ -195,7 +206,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       }
       case "serve": {
         if (files.length) throw new UsageError("serve takes no FILE: definitions come in HTTP requests");
-        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "json"] as const) {
+        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "json", "plan", "check"] as const) {
           if (values[flag] !== undefined) throw new UsageError(`serve does not take --${flag}`);
         }
         return await runServe({ port: values.port, host: values.host, workers: values.workers }, io);

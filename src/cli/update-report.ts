@@ -1,0 +1,45 @@
+// How `envelope export --out DIR` reports an update of an earlier export: one line per file
+// it touches or keeps on purpose (unchanged files are counted, not listed), then a summary,
+// and in --json the plan itself.
+import type { Ledger } from "../export/ledger.js";
+import type { Action, PlanEntry } from "../update/plan.js";
+
+const SHOWN: Action[] = ["create", "update", "merge", "conflict", "remove", "keep"];
+
+export function counts(plan: readonly PlanEntry[]): Record<Action, number> {
+  const out = { create: 0, update: 0, merge: 0, conflict: 0, remove: 0, keep: 0, unchanged: 0 } as Record<Action, number>;
+  for (const e of plan) if (!e.record) out[e.action]++;
+  return out;
+}
+
+export function planText(dir: string, plan: readonly PlanEntry[], ledger: Ledger, mode: "plan" | "applied"): string {
+  const writes = plan.some((e) => !e.record && (e.write !== undefined || e.action === "remove"));
+  const head = mode === "plan" ? "update plan for" : writes ? "updated" : "nothing to update in";
+  const lines = [`${head} ${dir} (last exported by envelope-export ${ledger.version}, target ${ledger.target}):`];
+  const files = plan.filter((e) => !e.record);
+  for (const action of SHOWN) {
+    for (const e of files.filter((f) => f.action === action)) lines.push(`  ${action.padEnd(9)} ${e.path}${action === "create" || action === "update" || action === "remove" ? "" : `  (${e.reason})`}`);
+  }
+  const c = counts(plan);
+  const summary = SHOWN.filter((a) => c[a]).map((a) => `${c[a]} ${a === "keep" ? "kept" : a === "conflict" ? (c[a] === 1 ? "conflict" : "conflicts") : `${a}${a.endsWith("e") ? "d" : "ed"}`}`);
+  lines.push(`${summary.length ? summary.join(", ") : "nothing to change"}; ${c.unchanged} unchanged.`);
+  if (c.conflict) {
+    lines.push(
+      mode === "plan"
+        ? "the update would leave conflicts to resolve (exit 4 when it is run)."
+        : "resolve the conflicts (the <<<<<<< yours … >>>>>>> new export markers), then review and commit; nothing was committed.",
+    );
+  } else if (mode === "applied" && files.some((e) => e.write || e.action === "remove")) {
+    lines.push("review the changes and commit them; nothing was committed.");
+  }
+  return lines.join("\n") + "\n";
+}
+
+export function planJson(plan: readonly PlanEntry[], ledger: Ledger, applied: boolean): unknown {
+  return {
+    applied,
+    lastExport: { version: ledger.version, target: ledger.target, definition: ledger.definition },
+    counts: counts(plan),
+    files: plan.filter((e) => !e.record && e.action !== "unchanged").map((e) => ({ path: e.path, action: e.action, reason: e.reason, ...(e.conflicts ? { conflicts: e.conflicts } : {}) })),
+  };
+}
