@@ -51,7 +51,8 @@ export function e2eGate(): { run: boolean; python?: string } {
   return { run: false };
 }
 
-function uvBinary(python: string): string {
+/** uv, installed into the cache with `python`'s pip on first use. */
+export function uvBinary(python: string): string {
   const dir = join(cacheRoot(), `uv-${UV_VERSION}`);
   const uv = join(dir, "bin", "uv");
   buildOnce(dir, `uv ${UV_VERSION}`, "pip install, once", () => {
