@@ -122,7 +122,7 @@ function ghAuthToken(env: NodeJS.ProcessEnv, hostname: string): Promise<{ ok: tr
         // gh's own words (e.g. "no oauth token found for github.com"): the first line, and
         // through the redactor of whatever it printed on stdout, should that be a token.
         const said = redactor(stdout.trim())(printable(stderr.trim().split("\n")[0] ?? "")).slice(0, 200);
-        resolve({ ok: false, reason: `gh is not signed in to ${hostname}${said ? `: ${said}` : ""}` });
+        resolve({ ok: false, reason: `gh gave no token for ${hostname}${said ? `: ${said}` : ""}` });
       }
     });
   });

@@ -151,7 +151,7 @@ describe("where the token comes from: --token-stdin, else GITHUB_TOKEN, else `gh
   });
 
   it.each([
-    ["gh signed out", "signed-out" as const, /\(gh is not signed in to 127\.0\.0\.1:\d+: no oauth token found for 127\.0\.0\.1:\d+\)$/m],
+    ["gh signed out", "signed-out" as const, /\(gh gave no token for 127\.0\.0\.1:\d+: no oauth token found for 127\.0\.0\.1:\d+\)$/m],
     ["gh not installed", undefined, /\(gh, the GitHub CLI, is not installed\)$/m],
   ])("%s: the usage error names all three ways, and why gh gave none; nothing sent", async (_label, state, why) => {
     gh = await start();

@@ -119,7 +119,7 @@ describe("the token never appears in any output", () => {
     const stderr = new Capture();
     const code = await main(["export", EXAMPLE, "--target", "crewai", "--github", "me/team", "--github-api-url", "https://ghe.example.com/api/v3"], { stdout, stderr, env: { PATH: dir } });
     expect(code).toBe(2);
-    expect(stderr.text).toContain("gh is not signed in to ghe.example.com: error: token [REDACTED] is not valid");
+    expect(stderr.text).toContain("gh gave no token for ghe.example.com: error: token [REDACTED] is not valid");
     expectNoToken([stdout.text, stderr.text], "gh failing");
   });
 
