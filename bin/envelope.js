@@ -1,11 +1,23 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through the prepare script).
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 
-// In a checkout (src/ beside dist/), refuse a dist/ older than the sources: templates/ are read
-// live, so stale compiled code with new templates fails in confusing ways (a missing template,
-// a field the view no longer has). An installed package has no src/ and skips this.
 const root = new URL("../", import.meta.url);
+const fail = (message) => {
+  process.stderr.write(`envelope: ${message}\n`);
+  process.exit(1);
+};
+
+// Before `npm ci` there is no dist/ (and in a clone no node_modules/): say what to run rather
+// than let the import below fail with a stack trace. An installed package has no src/, and
+// its dependencies may sit in a node_modules/ further up, so only a clone is held to that.
+if (!existsSync(new URL("dist/cli/run.js", root))) fail("not built yet — run `npm ci` (it builds dist/)");
+const checkout = existsSync(new URL("src/", root));
+if (checkout && !existsSync(new URL("node_modules/", root))) fail("the dependencies are not installed — run `npm ci`");
+
+// In a checkout, refuse a dist/ older than the sources: templates/ are read live, so stale
+// compiled code with new templates fails in confusing ways (a missing template, a field the
+// view no longer has).
 function newest(dir) {
   let latest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -14,16 +26,13 @@ function newest(dir) {
   }
   return latest;
 }
-let built = -1;
-let sources = 0;
+if (checkout && newest(new URL("src/", root)) > statSync(new URL("dist/cli/run.js", root)).mtimeMs) {
+  fail("dist/ is older than src/; run `npm run build` first");
+}
 try {
-  built = statSync(new URL("dist/cli/run.js", root)).mtimeMs;
-  sources = newest(new URL("src/", root));
-} catch {
-  // no src/ (an installed package) or no dist/ yet (the import below says so)
+  await import("../dist/cli/run.js");
+} catch (e) {
+  // A dependency missing from node_modules/ (an interrupted install): the same remedy.
+  if (e?.code !== "ERR_MODULE_NOT_FOUND" || !/Cannot find package/.test(e.message)) throw e;
+  fail(`${e.message.split("\n")[0]} — run \`npm ci\``);
 }
-if (built >= 0 && sources > built) {
-  process.stderr.write("envelope: dist/ is older than src/; run `npm run build` first\n");
-  process.exit(1);
-}
-await import("../dist/cli/run.js");

@@ -1,6 +1,8 @@
-// `npm ci` on the Node versions package.json's `engines` admits prints no EBADENGINE: every
-// package in the lock admits them (content-type 3 and cookie 2, pulled in by @octokit/request
-// and light-my-request, want Node >= 22; package.json `overrides` keeps Node 20 versions).
+// `npm ci` on the Node versions package.json's `engines` and the README name prints no
+// EBADENGINE: every package in the lock, dev ones included (a clone installs them), admits
+// the lowest version of each line they name (content-type 3 and cookie 2, pulled in by
+// @octokit/request and light-my-request, want Node >= 22, so package.json `overrides` keeps
+// Node 20 versions; Vite 7, under vitest, wants ^20.19.0 || >=22.12.0, so engines says so).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
@@ -40,18 +42,34 @@ function satisfies(version: string, range: string): boolean {
 }
 
 const entries = Object.entries(lock.packages).filter(([path, e]) => path !== "" && !Array.isArray(e.engines) && e.engines?.node);
-const lowest = pkg.engines.node.replace(/^>=\s*/, "");
+const nodeRange = (e: LockEntry) => (e.engines as { node: string }).node;
+
+/** The lowest version of each release line a range admits: `^20.19.0 || >=22.12.0` → 20.19.0, 22.12.0. */
+const floors = (range: string) => range.split("||").map((part) => part.trim().replace(/^(\^|>=)\s*/, ""));
+const full = (v: string) => parse(v).join(".");
+
+const readme = readFileSync(new URL("README.md", ROOT), "utf8");
+/** The versions in the README's "Requires Node.js …" sentence (up to a full stop and a space). */
+const readmeVersions = (/Requires Node\.js (.*?)\.\s/s.exec(readme)?.[1] ?? "").match(/\b\d+\.\d+(?:\.\d+)?\b/g) ?? [];
+const named = [...new Set([...floors(pkg.engines.node), ...readmeVersions].map(full))];
 
 describe("engines", () => {
-  it("package.json says Node >= 20", () => {
-    expect(pkg.engines.node).toBe(">=20");
+  it("the README names the Node versions engines admits at the lowest", () => {
+    expect(readmeVersions.map(full)).toEqual(floors(pkg.engines.node).map(full));
+    expect(named.length).toBeGreaterThan(0);
   });
-  it("every runtime dependency admits the lowest Node that engines admits", () => {
-    const refusing = entries.filter(([, e]) => !e.dev && !satisfies(lowest, (e.engines as { node: string }).node));
-    expect(refusing.map(([path, e]) => `${path}@${e.version}: node ${(e.engines as { node: string }).node}`)).toEqual([]);
+  it.each(named)("our engines admit Node %s", (version) => {
+    expect(satisfies(version, pkg.engines.node)).toBe(true);
   });
-  it("every package, dev ones included, admits the Node running the tests", () => {
-    const refusing = entries.filter(([, e]) => !satisfies(process.versions.node, (e.engines as { node: string }).node));
-    expect(refusing.map(([path, e]) => `${path}@${e.version}: node ${(e.engines as { node: string }).node}`)).toEqual([]);
+  it.each(named)("every package in the lock, dev ones included, admits Node %s (no EBADENGINE from npm ci)", (version) => {
+    const refusing = entries.filter(([, e]) => !satisfies(version, nodeRange(e)));
+    expect(refusing.map(([path, e]) => `${path}@${e.version}: node ${nodeRange(e)}`)).toEqual([]);
+  });
+  it("every package admits the Node running the tests", () => {
+    const refusing = entries.filter(([, e]) => !satisfies(process.versions.node, nodeRange(e)));
+    expect(refusing.map(([path, e]) => `${path}@${e.version}: node ${nodeRange(e)}`)).toEqual([]);
+  });
+  it("the lock's root entry carries the same engines as package.json", () => {
+    expect(lock.packages[""]?.engines).toEqual(pkg.engines);
   });
 });

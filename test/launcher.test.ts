@@ -1,5 +1,6 @@
 // bin/envelope.js runs the compiled CLI, and in a checkout refuses a dist/ older than src/
-// (templates are read live, so stale code with new templates fails confusingly). Checked on a
+// (templates are read live, so stale code with new templates fails confusingly); before
+// `npm ci` (no dist/, no node_modules/) it says to run that, not a stack trace. Checked on a
 // copy of the launcher in a scratch layout, so the repository's own dist/ is never touched.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -13,14 +14,17 @@ afterAll(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
-function layout(withSources: boolean): { dir: string; run: () => { code: number; stdout: string; stderr: string } } {
+function layout(withSources: boolean, { built = true, installed = true } = {}): { dir: string; run: () => { code: number; stdout: string; stderr: string } } {
   const dir = mkdtempSync(join(tmpdir(), "envelope-launcher-"));
   scratch.push(dir);
   mkdirSync(join(dir, "bin"));
-  mkdirSync(join(dir, "dist/cli"), { recursive: true });
   copyFileSync(join(ROOT, "bin/envelope.js"), join(dir, "bin/envelope.js"));
   writeFileSync(join(dir, "package.json"), '{"type":"module"}');
-  writeFileSync(join(dir, "dist/cli/run.js"), 'process.stdout.write("ran " + process.argv.slice(2).join(" "));\n');
+  if (built) {
+    mkdirSync(join(dir, "dist/cli"), { recursive: true });
+    writeFileSync(join(dir, "dist/cli/run.js"), 'process.stdout.write("ran " + process.argv.slice(2).join(" "));\n');
+  }
+  if (installed) mkdirSync(join(dir, "node_modules"));
   if (withSources) {
     mkdirSync(join(dir, "src/cli"), { recursive: true });
     writeFileSync(join(dir, "src/cli/run.ts"), "");
@@ -55,5 +59,38 @@ describe("bin/envelope.js", () => {
   it("runs dist/ as it is in an installed package (no src/)", () => {
     const { run } = layout(false);
     expect(run()).toEqual({ code: 0, stdout: "ran --version", stderr: "" });
+  });
+
+  it("runs in an installed package whose dependencies sit in a node_modules/ further up", () => {
+    const { run } = layout(false, { installed: false });
+    expect(run()).toEqual({ code: 0, stdout: "ran --version", stderr: "" });
+  });
+
+  it.each([
+    ["a fresh clone: no dist/, no node_modules/", { built: false, installed: false }],
+    ["no dist/", { built: false, installed: true }],
+  ])("%s: says to run npm ci, no stack trace", (_label, state) => {
+    const { run } = layout(true, state);
+    expect(run()).toEqual({ code: 1, stdout: "", stderr: "envelope: not built yet — run `npm ci` (it builds dist/)\n" });
+  });
+
+  it("dist/ but no node_modules/ in a clone: says to run npm ci", () => {
+    const { run } = layout(true, { installed: false });
+    expect(run()).toEqual({ code: 1, stdout: "", stderr: "envelope: the dependencies are not installed — run `npm ci`\n" });
+  });
+
+  it("a dependency missing from node_modules/: names it and says to run npm ci, no stack trace", () => {
+    const { dir, run } = layout(false);
+    writeFileSync(join(dir, "dist/cli/run.js"), 'import "fastify";\n');
+    const r = run();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^envelope: Cannot find package 'fastify' imported from .* — run `npm ci`\n$/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("an error inside the CLI itself is not mistaken for a missing install", () => {
+    const { dir, run } = layout(false);
+    writeFileSync(join(dir, "dist/cli/run.js"), 'import "./missing.js";\n');
+    expect(run().stderr).not.toContain("npm ci");
   });
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeDirectory } from "../src/export/sinks/directory.js";
 import { lockConstraints, parseLock } from "../src/targets/python-common/lock-constraints.js";
-import { cacheRoot, e2eGate, UV_VERSION } from "./e2e/python-env.js";
+import { e2eGate, uvBinary } from "./e2e/python-env.js";
 import { exportFile } from "./helpers/export.js";
 import { ROOT } from "./helpers/cli.js";
 
@@ -41,7 +41,8 @@ describe.runIf(gate.run)("lock constraints with uv", () => {
   it.each(["crewai", "langgraph"])("%s: the README's uv sync installs exactly the pinned versions on Python 3.11", async (target) => {
     const dir = join(mkdtempSync(join(tmpdir(), `envelope-uvsync-${target}-`)), "p");
     await writeDirectory(exportFile(join(ROOT, "examples/support-tier.envelope.json"), target), dir);
-    const uv = join(cacheRoot(), `uv-${UV_VERSION}`, "bin", "uv");
+    // Installed here if no other suite has yet: on a first run this file may come first.
+    const uv = uvBinary(gate.python!);
     const env = { ...process.env, UV_NO_PROGRESS: "1", VIRTUAL_ENV: "" };
     execFileSync(uv, ["sync", "--quiet", "--extra", "dev", "--python", gate.python!], { cwd: dir, timeout: 280_000, env });
     const frozen = execFileSync(uv, ["pip", "freeze", "--python", join(dir, ".venv", "bin", "python")], { cwd: dir, encoding: "utf8", env });

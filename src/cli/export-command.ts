@@ -132,7 +132,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
       totalBytes: files.totalBytes(),
       diagnostics: result.diagnostics.map(({ file: _file, ...d }) => d),
       loss: { counts: lossCounts(loss), entries: loss },
-      ...(github ? { github: published ? githubJson(published, github.token) : { dryRun: true, repository: github.repository, private: github.private } } : {}),
+      ...(github ? { github: published ? githubJson(published, github) : { dryRun: true, repository: github.repository, private: github.private } } : {}),
     };
     io.stdout.write(JSON.stringify(summary, null, 2) + "\n");
   } else if (published) {

@@ -1,6 +1,7 @@
 // The CLI side of publishing to GitHub, shared by `export --github` and `publish`: flags,
-// the token (GITHUB_TOKEN or --token-stdin, never an argument), progress lines, the final
-// URL, and one exit code per kind of failure.
+// the token (--token-stdin, GITHUB_TOKEN or the GitHub CLI's `gh auth token`, never an
+// argument), progress lines, the final URL, and one exit code per kind of failure.
+import { execFile } from "node:child_process";
 import type { FileSet } from "../export/file-set.js";
 import { PublishError, type PublishErrorKind } from "../publish/errors.js";
 import { checkApiUrl, DEFAULT_API_URL, publishToGitHub, type PublishResult } from "../publish/publish.js";
@@ -34,8 +35,13 @@ export interface GitHubFlags {
   verbose: boolean;
 }
 
+/** Where the token came from, said on stderr and in --json (the token itself never is). */
+export type TokenSource = "--token-stdin" | "GITHUB_TOKEN" | "gh auth token";
+
 export interface GitHubRequest extends GitHubFlags {
   token: string;
+  /** Absent when no token was needed (--dry-run). */
+  tokenSource?: TokenSource;
   apiUrl: string;
   delayScale: number;
 }
@@ -63,16 +69,63 @@ export async function prepareGitHub(flags: GitHubFlags, io: Io, options: { stdin
   if (!options.needToken) return { ...flags, token: "", apiUrl, delayScale: scale };
   const stdinTaken = options.stdinTaken;
   let token: string | undefined;
+  let tokenSource: TokenSource;
   if (flags.tokenStdin) {
+    // Asked for explicitly, so it wins over GITHUB_TOKEN and gh.
     if (stdinTaken) throw new UsageError("--token-stdin cannot be used when the definition is read from standard input (-)");
     token = (await readAll(io.stdin ?? process.stdin)).replace(/\r?\n$/, "");
     if (!token) throw new UsageError("--token-stdin: standard input was empty; pipe the token in (e.g. from a password manager)");
-  } else {
+    tokenSource = "--token-stdin";
+  } else if (io.env.GITHUB_TOKEN) {
     token = io.env.GITHUB_TOKEN;
-    if (!token) throw new UsageError("publishing to GitHub needs a token: set GITHUB_TOKEN, or pipe it in with --token-stdin");
+    tokenSource = "GITHUB_TOKEN";
+  } else {
+    const gh = await ghAuthToken(io.env, ghHostname(apiUrl));
+    if (!gh.ok) {
+      throw new UsageError(`publishing to GitHub needs a token: set GITHUB_TOKEN, pipe it in with --token-stdin, or sign the GitHub CLI in with \`gh auth login\` (${gh.reason})`);
+    }
+    token = gh.token;
+    tokenSource = "gh auth token";
   }
   if (/\s/.test(token)) throw new UsageError("the GitHub token contains white space; check how it was copied");
-  return { ...flags, token, apiUrl, delayScale: scale };
+  return { ...flags, token, tokenSource, apiUrl, delayScale: scale };
+}
+
+/** The host `gh` knows an API URL's server by: github.com for api.github.com, TENANT.ghe.com for api.TENANT.ghe.com, else the URL's host (GHES). */
+export function ghHostname(apiUrl: string): string {
+  const host = new URL(apiUrl).host;
+  if (host === "api.github.com") return "github.com";
+  if (/^api\.[^.]+\.ghe\.com$/.test(host)) return host.slice("api.".length);
+  return host;
+}
+
+const GH_TIMEOUT_MS = 5_000;
+
+/**
+ * `gh auth token --hostname HOST`, run without a shell and with a short timeout. Not having
+ * gh on PATH, or gh not signed in to HOST, is a reason to give, not an error.
+ */
+function ghAuthToken(env: NodeJS.ProcessEnv, hostname: string): Promise<{ ok: true; token: string } | { ok: false; reason: string }> {
+  // Only the caller's PATH is searched: with none, there is no gh to find.
+  if (!env.PATH) return Promise.resolve({ ok: false, reason: "no PATH to find gh on" });
+  return new Promise((resolve) => {
+    execFile("gh", ["auth", "token", "--hostname", hostname], { env, timeout: GH_TIMEOUT_MS, maxBuffer: 64 * 1024, encoding: "utf8", windowsHide: true }, (error, stdout, stderr) => {
+      if (!error) {
+        const token = stdout.replace(/\r?\n$/, "");
+        resolve(token ? { ok: true, token } : { ok: false, reason: `gh auth token printed no token for ${hostname}` });
+        return;
+      }
+      const e = error as NodeJS.ErrnoException & { killed?: boolean };
+      if (e.code === "ENOENT") resolve({ ok: false, reason: "gh, the GitHub CLI, is not installed" });
+      else if (e.killed) resolve({ ok: false, reason: `gh auth token did not answer within ${GH_TIMEOUT_MS / 1000} s` });
+      else {
+        // gh's own words (e.g. "no oauth token found for github.com"): the first line, and
+        // through the redactor of whatever it printed on stdout, should that be a token.
+        const said = redactor(stdout.trim())(printable(stderr.trim().split("\n")[0] ?? "")).slice(0, 200);
+        resolve({ ok: false, reason: `gh gave no token for ${hostname}${said ? `: ${said}` : ""}` });
+      }
+    });
+  });
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -84,8 +137,10 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 export type GitHubOutcome = { ok: true; result: PublishResult; code: 0 } | { ok: false; error: PublishError; code: number };
 
 /** The library's hints name no flags (the HTTP API shows them too); here the CLI's are added. */
-function cliHint(e: PublishError): string | undefined {
-  if (e.kind === "bad-credentials" && e.hint) return `${e.hint}; give the new one in GITHUB_TOKEN or with --token-stdin`;
+function cliHint(e: PublishError, source: TokenSource | undefined): string | undefined {
+  if (e.kind === "bad-credentials" && e.hint) {
+    return source === "gh auth token" ? `${e.hint}; or sign the GitHub CLI in again with \`gh auth login\`` : `${e.hint}; give the new one in GITHUB_TOKEN or with --token-stdin`;
+  }
   return e.hint;
 }
 
@@ -97,6 +152,7 @@ function cliHint(e: PublishError): string | undefined {
 export async function publishWithProgress(files: FileSet, request: GitHubRequest, io: Io, message: string, echoErrors: boolean): Promise<GitHubOutcome> {
   const redact = redactor(request.token);
   const line = (text: string) => io.stderr.write(redact(`github: ${printable(text)}\n`));
+  if (request.tokenSource) line(`token from ${request.tokenSource}`);
   try {
     const result = await publishToGitHub(files, {
       repository: request.repository,
@@ -115,7 +171,7 @@ export async function publishWithProgress(files: FileSet, request: GitHubRequest
     if (!(e instanceof PublishError)) throw e;
     if (echoErrors) {
       io.stderr.write(redact(`envelope: github: ${printable(e.message)}\n`));
-      const hint = cliHint(e);
+      const hint = cliHint(e, request.tokenSource);
       if (hint) io.stderr.write(redact(`  hint: ${printable(hint)}\n`));
     }
     return { ok: false, error: e, code: exitCodeFor(e) };
@@ -134,12 +190,13 @@ function delayScale(env: NodeJS.ProcessEnv): number {
   return n;
 }
 
-/** The `github` member of --json output. */
-export function githubJson(outcome: GitHubOutcome, token: string): unknown {
-  const redact = redactor(token);
-  if (outcome.ok) return outcome.result;
+/** The `github` member of --json output, with where the token came from. */
+export function githubJson(outcome: GitHubOutcome, request: GitHubRequest): unknown {
+  const redact = redactor(request.token);
+  const tokenSource = request.tokenSource ?? null;
+  if (outcome.ok) return { ...outcome.result, tokenSource };
   const e = outcome.error;
-  const hint = cliHint(e);
+  const hint = cliHint(e, request.tokenSource);
   return {
     error: {
       kind: e.kind,
@@ -150,6 +207,7 @@ export function githubJson(outcome: GitHubOutcome, token: string): unknown {
       repository: e.details.repository ?? null,
       status: e.details.status ?? null,
     },
+    tokenSource,
   };
 }
 

@@ -83,11 +83,13 @@ Options:
 
 GitHub options (export --github, publish):
   --github OWNER/NAME     The repository to create, in your account or an organization.
-                          The token comes from GITHUB_TOKEN, never from an argument.
+                          The token comes from --token-stdin, else GITHUB_TOKEN, else
+                          \`gh auth token\` when the GitHub CLI is signed in; never from
+                          an argument. Which one was used is printed, the token never.
   --private               Create a private repository (default: public).
   --description TEXT      The repository's description.
   --github-api-url URL    GitHub Enterprise Server: https://HOST/api/v3 (or GITHUB_API_URL).
-  --token-stdin           Read the token from standard input instead of GITHUB_TOKEN.
+  --token-stdin           Read the token from standard input (before GITHUB_TOKEN or gh).
   --verbose               Also print one line per GitHub API request.
   Exit codes: 20 name taken, 21 token rejected, 22 missing scope or permission,
   23 owner not found, 24 rate limited, 25 GitHub unavailable, 26 creation may have
@@ -152,7 +154,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     const [command, ...files] = positionals;
     if (values.token !== undefined) {
-      throw new UsageError("a token is never taken on the command line (it would show in ps and the shell history): set GITHUB_TOKEN, or pipe it in with --token-stdin");
+      throw new UsageError("a token is never taken on the command line (it would show in ps and the shell history): set GITHUB_TOKEN, pipe it in with --token-stdin, or sign the GitHub CLI in with `gh auth login`");
     }
     if (values.help || command === undefined || command === "help") {
       io.stdout.write(HELP);

@@ -26,7 +26,7 @@ export async function runPublish(dir: string, opts: { github: GitHubFlags; json:
       files: files.entries().map(([path, f]) => ({ path, size: f.bytes.length, mode: `0${f.mode.toString(8)}` })),
       totalBytes: files.totalBytes(),
       leftOut,
-      github: githubJson(outcome, request.token),
+      github: githubJson(outcome, request),
     };
     io.stdout.write(JSON.stringify(summary, null, 2) + "\n");
   } else if (outcome.ok) {

@@ -1,8 +1,10 @@
 // Cached Python environments for the end-to-end tests. Each lock under python/ gets one
 // virtual environment per Python version outside the repository, keyed by the lock's hash, created on first
 // use with uv (itself bootstrapped into the cache with pip), so CI and developers pay for
-// the install once per lock change.
-import { execFileSync, spawnSync } from "node:child_process";
+// the install once per lock change. An install says on stderr what it does, how long it
+// took, and every half minute that it is still going: it is the longest silence of a first
+// run (process.stderr.write reaches the terminal at once, where vitest holds console output).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -49,41 +51,74 @@ export function e2eGate(): { run: boolean; python?: string } {
   return { run: false };
 }
 
-function uvBinary(python: string): string {
+/** uv, installed into the cache with `python`'s pip on first use. */
+export function uvBinary(python: string): string {
   const dir = join(cacheRoot(), `uv-${UV_VERSION}`);
   const uv = join(dir, "bin", "uv");
-  buildOnce(dir, () => {
+  buildOnce(dir, `uv ${UV_VERSION}`, "pip install, once", () => {
     execFileSync(python, ["-m", "venv", dir], { stdio: "inherit" });
     execFileSync(join(dir, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `uv==${UV_VERSION}`], { stdio: "inherit" });
   });
   return uv;
 }
 
+const say = (text: string) => process.stderr.write(`envelope-export tests: ${text}\n`);
+const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+/**
+ * Prints `text (N s)` every `everyMs` while the caller blocks in a synchronous install:
+ * a separate little process, since this one's event loop is stopped. It exits by itself
+ * when this process is gone.
+ */
+function heartbeat(text: string, everyMs = 30_000): () => void {
+  const script = `const t=Date.now(),p=process.ppid;setInterval(()=>{if(process.ppid!==p)process.exit();process.stderr.write(${JSON.stringify(`envelope-export tests: ${text} (`)}+Math.round((Date.now()-t)/1000)+" s)\\n")},${everyMs});`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+  child.unref();
+  return () => child.kill();
+}
+
 /**
  * Builds `dir` in place exactly once across concurrent test workers: a lock directory
  * serializes builders, and a `.complete` marker tells a finished build from a crashed one.
+ * What is built, and how, are said on stderr: `what` names it, `how` says what it costs.
  */
-function buildOnce(dir: string, build: () => void): void {
+function buildOnce(dir: string, what: string, how: string, build: () => void): void {
   const marker = join(dir, ".complete");
   if (existsSync(marker)) return;
   mkdirSync(cacheRoot(), { recursive: true });
   const lock = `${dir}.lock`;
-  const deadline = Date.now() + 30 * 60_000;
+  const started = Date.now();
+  const deadline = started + 30 * 60_000;
+  let waited = 0;
   for (;;) {
     try {
       mkdirSync(lock);
       break;
     } catch {
-      if (existsSync(marker)) return;
+      if (existsSync(marker)) {
+        if (waited) say(`${what}: ready (installed by another test worker; waited ${seconds(started)})`);
+        return;
+      }
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}; remove it if no install is running`);
+      if (waited++ % 30 === 0) say(`${what}: waiting for another test worker to install it (${seconds(started)})`);
       execFileSync("sleep", ["2"]);
     }
   }
   try {
-    if (existsSync(marker)) return;
-    rmSync(dir, { recursive: true, force: true });
-    build();
+    if (existsSync(marker)) {
+      if (waited) say(`${what}: ready (installed by another test worker; waited ${seconds(started)})`);
+      return;
+    }
+    say(`${what}: installing into ${dir} (${how}; later runs reuse it)`);
+    const stop = heartbeat(`${what}: still installing`);
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      build();
+    } finally {
+      stop();
+    }
     writeFileSync(marker, new Date(0).toISOString());
+    say(`${what}: ready in ${seconds(started)}`);
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
@@ -127,6 +162,9 @@ export function e2eGateFor(version: string): { run: boolean; python?: string } {
   return { run: false };
 }
 
+/** What a first install costs on disk, as measured (README, "Set up"); the time is mostly download. */
+const FIRST_RUN: Record<string, string> = { crewai: "1.1 GB", langgraph: "270 MB" };
+
 /**
  * The environment for `python/<name>.lock` on `python`'s version, created if missing: one
  * per (lock, Python version). Python 3.11, the floor every export declares, keeps the
@@ -139,7 +177,8 @@ export function ensureEnv(name: string, python: string): PythonEnv {
   if (version === undefined) throw new Error(`${python} does not run`);
   const root = join(cacheRoot(), `venv-${name}-${hash}${version === "3.11" ? "" : `-py${version}`}`);
   const uv = uvBinary(python);
-  buildOnce(root, () => {
+  const how = `first run only: about ${FIRST_RUN[name] ?? "a few hundred MB"}, mostly download`;
+  buildOnce(root, `Python environment ${name} (Python ${version}, python/${name}.lock)`, how, () => {
     execFileSync(uv, ["venv", "--quiet", "--python", python, root], { stdio: "inherit" });
     execFileSync(uv, ["pip", "install", "--quiet", "--python", join(root, "bin", "python"), "--require-hashes", "-r", lock], { stdio: "inherit" });
   });

@@ -14,7 +14,8 @@ import { readDirectoryFiles } from "../../src/publish/read-directory.js";
 import { TARGETS } from "../../src/targets/index.js";
 import { ROOT } from "../helpers/cli.js";
 import { primaryRateLimit, secondaryRateLimit, serverError, start, TOKEN, type FakeGitHub, type FakeGitHubOptions } from "./fake/index.js";
-import { expectCleanContract, expectRepositoryEquals, git } from "./helpers.js";
+import { ghHostname } from "../../src/cli/github-publish.js";
+import { expectCleanContract, expectRepositoryEquals, fakeGhCli, git } from "./helpers.js";
 import { Capture } from "./capture.js";
 
 const EXAMPLE = ROOT + "examples/support-tier.envelope.json";
@@ -45,6 +46,7 @@ describe("envelope export --github", () => {
     expect(lines.at(-1)).toMatch(new RegExp(`^published \\d+ files \\(\\d+ bytes\\) to ${gh.url}/me/support-tier$`));
     expect(lines[0]).toMatch(/^loss report: /);
     expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      "github: token from GITHUB_TOKEN",
       expect.stringMatching(/^github: checking me on 127\.0\.0\.1:\d+$/),
       "github: creating me/support-tier (public)",
       "github: waiting for GitHub to set up main",
@@ -105,6 +107,66 @@ describe("envelope export --github", () => {
     expect(code, stderr).toBe(0);
     expect(stdout.trimEnd().split("\n").at(-1)).toContain(`${gh.url}/me/process`);
     expectRepositoryEquals(gh, "me", "process", exported());
+  });
+});
+
+describe("where the token comes from: --token-stdin, else GITHUB_TOKEN, else `gh auth token`", () => {
+  const FAST_ENV = { ENVELOPE_GITHUB_DELAY_SCALE: "0" };
+  const exportTo = (repository: string, ...more: string[]) => ["export", EXAMPLE, "--target", "crewai", "--github", repository, "--github-api-url", gh!.url, ...more];
+
+  it("with neither flag nor GITHUB_TOKEN, a signed-in gh gives it, asked for the API URL's host; the source is said", async () => {
+    gh = await start();
+    const cli = fakeGhCli({ token: TOKEN });
+    const r = await envelope(exportTo("me/via-gh", "--json"), { ...FAST_ENV, PATH: cli.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split("\n")[0]).toBe("github: token from gh auth token");
+    expect(cli.calls()).toEqual([`auth token --hostname ${new URL(gh.url).host}`]);
+    expect(JSON.parse(r.stdout).github).toMatchObject({ fullName: "me/via-gh", tokenSource: "gh auth token" });
+    expectRepositoryEquals(gh, "me", "via-gh", exported());
+  });
+
+  it("GITHUB_TOKEN comes before gh, which is then not run", async () => {
+    gh = await start();
+    const cli = fakeGhCli({ token: "gho_not-this-one" });
+    const r = await envelope(exportTo("me/env-first"), { ...ENV, PATH: cli.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split("\n")[0]).toBe("github: token from GITHUB_TOKEN");
+    expect(cli.calls()).toEqual([]);
+  });
+
+  it("--token-stdin, asked for explicitly, comes before GITHUB_TOKEN", async () => {
+    gh = await start();
+    const r = await envelope(exportTo("me/stdin-first", "--token-stdin", "--json"), { ...FAST_ENV, GITHUB_TOKEN: "ghp_not-this-one" }, `${TOKEN}\n`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split("\n")[0]).toBe("github: token from --token-stdin");
+    expect(JSON.parse(r.stdout).github.tokenSource).toBe("--token-stdin");
+  });
+
+  it("a rejected token from gh is answered with gh's way to a new one", async () => {
+    gh = await start({ tokens: { other: { login: "me", scopes: ["repo"] } } });
+    const cli = fakeGhCli({ token: "gho_expired" });
+    const r = await envelope(exportTo("me/x"), { ...FAST_ENV, PATH: cli.dir });
+    expect(r.code).toBe(21);
+    expect(r.stderr).toMatch(/^ {2}hint: .*; or sign the GitHub CLI in again with `gh auth login`$/m);
+  });
+
+  it.each([
+    ["gh signed out", "signed-out" as const, /\(gh gave no token for 127\.0\.0\.1:\d+: no oauth token found for 127\.0\.0\.1:\d+\)$/m],
+    ["gh not installed", undefined, /\(gh, the GitHub CLI, is not installed\)$/m],
+  ])("%s: the usage error names all three ways, and why gh gave none; nothing sent", async (_label, state, why) => {
+    gh = await start();
+    const dir = state ? fakeGhCli(state).dir : mkdtempSync(join(tmpdir(), "no-gh-"));
+    const r = await envelope(exportTo("me/x"), { ...FAST_ENV, PATH: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^envelope: publishing to GitHub needs a token: set GITHUB_TOKEN, pipe it in with --token-stdin, or sign the GitHub CLI in with `gh auth login` /);
+    expect(r.stderr).toMatch(why);
+    expect(gh.requests).toEqual([]);
+  });
+
+  it("gh is asked about the host it knows the API URL's server by", () => {
+    expect(ghHostname("https://api.github.com")).toBe("github.com");
+    expect(ghHostname("https://ghe.example.com/api/v3")).toBe("ghe.example.com");
+    expect(ghHostname("https://api.acme.ghe.com")).toBe("acme.ghe.com");
   });
 });
 
@@ -218,7 +280,7 @@ describe("envelope publish DIR: what .gitignore and the .env rule leave out", ()
 
 describe("usage errors: exit 2, nothing sent", () => {
   const cases: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
-    ["no token", ["export", EXAMPLE, "--target", "crewai", "--github", "me/x"], {}, /needs a token: set GITHUB_TOKEN, or pipe it in with --token-stdin/],
+    ["no token", ["export", EXAMPLE, "--target", "crewai", "--github", "me/x"], {}, /needs a token: set GITHUB_TOKEN, pipe it in with --token-stdin, or sign the GitHub CLI in with `gh auth login` \(no PATH to find gh on\)/],
     ["a token on the command line", ["export", EXAMPLE, "--target", "crewai", "--github", "me/x", "--token", "abc"], ENV, /a token is never taken on the command line/],
     ["a bad OWNER/NAME", ["export", EXAMPLE, "--target", "crewai", "--github", "me/bad name"], ENV, /--github: "bad name" is not a valid repository name: .* \(try me\/bad-name\)/],
     ["no slash", ["export", EXAMPLE, "--target", "crewai", "--github", "x"], ENV, /expected OWNER\/NAME/],
@@ -266,6 +328,7 @@ describe("each failure has its own exit code and a clear message", () => {
     expect(r.code).toBe(20);
     expect(JSON.parse(r.stdout).github).toEqual({
       error: { kind: "name-taken", exitCode: 20, message: "me/x already exists", hint: "free names: me/x-2, me/x-3, me/x-4", suggestions: ["x-2", "x-3", "x-4"], repository: null, status: 422 },
+      tokenSource: "GITHUB_TOKEN",
     });
   });
 

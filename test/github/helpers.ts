@@ -1,7 +1,7 @@
 // Shared by the GitHub tests: a fast publish against the fake, and the one check that
 // matters — clone the bare repository the fake wrote and compare it with the file set.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
@@ -75,4 +75,20 @@ export function manyFiles(count: number): FileSet {
   const files = new FileSet();
   for (let i = 0; i < count; i++) files.add(`pkg/group_${i % 10}/file_${String(i).padStart(4, "0")}.py`, `# file ${i}\nVALUE = ${i}\n`);
   return files;
+}
+
+/**
+ * A stand-in for the GitHub CLI: a `gh` script in a fresh directory, to put first on PATH.
+ * Signed in, `gh auth token` prints `token`; signed out, it exits 1 with gh's own message.
+ * Each call's arguments are logged, one line each.
+ */
+export function fakeGhCli(state: { token: string } | "signed-out"): { dir: string; calls: () => string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "fake-gh-"));
+  const log = join(dir, "calls.log");
+  const body =
+    state === "signed-out"
+      ? `echo "no oauth token found for $4" >&2\nexit 1\n`
+      : `printf '%s\\n' '${state.token}'\n`;
+  writeFileSync(join(dir, "gh"), `#!/bin/sh\necho "$*" >> '${log}'\n${body}`, { mode: 0o755 });
+  return { dir, calls: () => (existsSync(log) ? readFileSync(log, "utf8").trimEnd().split("\n") : []) };
 }

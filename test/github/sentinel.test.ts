@@ -2,6 +2,9 @@
 // success, each failure, verbose, JSON, the library's callbacks and errors — and every byte
 // printed, logged (console and process streams included) or thrown is scanned for it, plain
 // and base64-encoded.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.js";
@@ -9,7 +12,7 @@ import { publishToGitHub } from "../../src/publish/publish.js";
 import { ROOT } from "../helpers/cli.js";
 import { Capture } from "./capture.js";
 import { connectionReset, notFoundYet, primaryRateLimit, repositoryEmpty, secondaryRateLimit, serverError, start, type FakeGitHubOptions } from "./fake/index.js";
-import { FAST, trickyFiles } from "./helpers.js";
+import { fakeGhCli, FAST, trickyFiles } from "./helpers.js";
 
 const SENTINEL = "ghp_SENTINEL0000TOKEN1111never2222printed";
 const FORMS = [SENTINEL, Buffer.from(SENTINEL).toString("base64"), Buffer.from(`x-access-token:${SENTINEL}`).toString("base64"), SENTINEL.slice(4, 24)];
@@ -93,6 +96,31 @@ describe("the token never appears in any output", () => {
     } finally {
       await gh.close();
     }
+  });
+
+  it.each(SCENARIOS)("CLI, token from `gh auth token`, --json and --verbose: %s", async (name, options) => {
+    const gh = await start(options);
+    try {
+      const stdout = new Capture();
+      const stderr = new Capture();
+      const cli = fakeGhCli({ token: SENTINEL });
+      await main(["export", EXAMPLE, "--target", "crewai", "--github", "me/team", "--github-api-url", gh.url, "--json", "--verbose"], { stdout, stderr, env: { PATH: cli.dir, ENVELOPE_GITHUB_DELAY_SCALE: "0" } });
+      expect(stderr.text).toContain("github: token from gh auth token");
+      expectNoToken([stdout.text, stderr.text], name);
+    } finally {
+      await gh.close();
+    }
+  });
+
+  it("CLI: a gh that prints the token yet fails does not get it into the usage error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fake-gh-"));
+    writeFileSync(join(dir, "gh"), `#!/bin/sh\necho '${SENTINEL}'\necho 'error: token ${SENTINEL} is not valid' >&2\nexit 1\n`, { mode: 0o755 });
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const code = await main(["export", EXAMPLE, "--target", "crewai", "--github", "me/team", "--github-api-url", "https://ghe.example.com/api/v3"], { stdout, stderr, env: { PATH: dir } });
+    expect(code).toBe(2);
+    expect(stderr.text).toContain("gh gave no token for ghe.example.com: error: token [REDACTED] is not valid");
+    expectNoToken([stdout.text, stderr.text], "gh failing");
   });
 
   it.each(SCENARIOS)("library: callbacks, error message, hint, details and inspect(): %s", async (name, options) => {
