@@ -70,8 +70,9 @@ export function buildLossReport(definition: unknown, rules: readonly FieldRule[]
   const out: LossEntry[] = [];
   const tokens: string[] = [];
   const walk = (value: unknown, pointer: string) => {
-    const outcome = pointer === "" ? undefined : applyRules(compiled, value, pointer, tokens, model);
-    if (outcome) {
+    const found = pointer === "" ? undefined : applyRules(compiled, value, pointer, tokens, model);
+    if (found) {
+      const outcome = { ...found, detail: withPackage(found.detail, model) };
       const lossy = outcome.status === "carried" && (hasLoneSurrogate(pointer) || holdsLoneSurrogate(value));
       out.push(lossy ? { pointer, field: pathLabel(pointer), status: "approximated", detail: outcome.detail + LONE_SURROGATE_NOTE } : { pointer, field: pathLabel(pointer), ...outcome });
       return;
@@ -87,6 +88,14 @@ export function buildLossReport(definition: unknown, rules: readonly FieldRule[]
   };
   walk(definition, "");
   return out;
+}
+
+/**
+ * The rules are written once for every team, so they say `src/<package>/`; the report is
+ * read by someone looking for the file, so it names the team's real package directory.
+ */
+function withPackage(detail: string, model: TeamModel): string {
+  return detail.replaceAll("src/<package>/", `src/${model.names.package}/`);
 }
 
 function applyRules(
