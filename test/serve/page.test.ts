@@ -110,9 +110,26 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     expect(await page.locator("#diagram svg path.edge.manages").count()).toBe(2);
     await expect.poll(() => page.locator("#tree button.file").count()).toBeGreaterThan(20);
     const cli = JSON.parse((await runCli(["export", EXAMPLE_PATH, "--target", "crewai", "--dry-run", "--json"])).stdout);
-    const c = cli.loss.counts;
-    expect(await page.locator("#loss-summary").textContent()).toBe(`${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried.`);
-    expect(await page.locator("#loss-body tr").count()).toBe(cli.loss.entries.length);
+    // Registry data is no loss: counted apart, listed after what is approximated or not carried.
+    type Entry = { status: string; registryOnly?: true; field: string };
+    const entries: Entry[] = cli.loss.entries;
+    const rest = entries.filter((e) => !e.registryOnly);
+    const n = (status: string) => rest.filter((e) => e.status === status).length;
+    const registry = entries.filter((e) => e.registryOnly).length;
+    expect(registry).toBeGreaterThan(0);
+    expect(await page.locator("#loss-summary").textContent()).toBe(
+      `${n("carried")} carried, ${n("approximated")} approximated, ${n("dropped")} not carried. ${registry} registry-only fields (Envelope's listing data, which no runtime needs) are kept in the provenance copy only.`,
+    );
+    expect(await page.locator("#loss-body tr").count()).toBe(entries.length);
+    expect(await page.locator("#loss-body .badge.registry").count()).toBe(registry);
+    expect(await page.locator("#loss-body .badge.dropped").count()).toBe(n("dropped"));
+    const rows = await page.locator("#loss-body tr").evaluateAll((trs) => trs.map((tr) => tr.className));
+    expect(rows.slice(0, n("approximated") + n("dropped")).every((c) => c === "approximated" || c === "dropped")).toBe(true);
+    // The real package directory, and code spans as code, not backticks.
+    const details = (await page.locator("#loss-body").textContent())!;
+    expect(details).toContain("src/support_tier/envelope.json");
+    expect(details).not.toContain("<package>");
+    expect(details).not.toContain("`");
   });
 
   it("asks once per pause (the export answers validity too); Strict refuses a lossy target and shows why", async () => {
@@ -132,7 +149,10 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       expect(asked).toEqual(["POST /v1/exports?target=crewai"]);
 
       await page.locator("#strict").check();
-      await expect.poll(() => status().textContent()).toMatch(/^Not every field is carried: strict=true: 1 field is not fully carried to CrewAI: agents\[0\]\.accessPolicy$/);
+      // What Strict refuses is named first, in plain words, before the loss report.
+      await expect.poll(() => status().textContent()).toMatch(/^Strict stops the export: 1 field would not be fully carried to CrewAI: agents\[0\]\.accessPolicy\. /);
+      expect(await page.locator("#strict-refusal").isVisible()).toBe(true);
+      expect(await page.locator("#strict-refusal li").allTextContents()).toEqual([expect.stringMatching(/^agents\[0\]\.accessPolicy \(approximated\): /)]);
       expect(await page.locator("#loss-body tr").count()).toBeGreaterThan(0);
       expect(await page.locator("#download").isDisabled()).toBe(true);
       // The definition itself is fine: the problems list must not say otherwise, nor "No problems." alone.
@@ -142,17 +162,20 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       await expect.poll(() => status().textContent()).toBe("Valid.");
       expect(await page.locator("#download").isDisabled()).toBe(false);
       await page.locator("#target-crewai").check();
-      await expect.poll(() => status().textContent()).toMatch(/^Not every field is carried/);
+      await expect.poll(() => status().textContent()).toMatch(/^Strict stops the export/);
       await page.locator("#strict").uncheck();
       await expect.poll(() => status().textContent()).toBe("Valid.");
       expect(asked.every((a) => a.startsWith("POST /v1/exports?"))).toBe(true);
     } finally {
       page.off("request", record);
     }
+    const again = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/v1/"));
     await page.locator("#source").fill(TEXT);
+    await again;
     await expect.poll(() => page.locator("#project-summary").textContent()).toMatch(/^Support Tier 1\.0\.0 → CrewAI/);
     // Prism marks Markdown code spans with the class "code": they must not take the viewer's box style.
     await openFile("README.md");
+    await page.locator("#view-source").click();
     const spans = page.locator("#code .token.code");
     expect(await spans.count()).toBeGreaterThan(0);
     expect(await spans.first().evaluate((e) => window.getComputedStyle(e).paddingTop)).toBe("0px");
@@ -204,7 +227,13 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     expectRepositoryEquals(gh, "me", "support-tier-from-page", exportDefinition(EXAMPLE, TARGETS.crewai!).files!);
     expectCleanContract(gh);
     expect(gh.requests.find((r) => r.operationId === "repos/create-for-authenticated-user")?.body).toMatchObject({ private: true });
-    // A taken name: the answer's free names are offered as buttons.
+    // After a success the button does not invite a second create of the same repository…
+    expect(await page.locator("#gh-create").isDisabled()).toBe(true);
+    expect(await page.locator("#gh-create").textContent()).toBe("Repository created");
+    // …until the name is typed again. A taken name: the answer's free names are offered as buttons.
+    await page.locator("#gh-repo").fill("me/support-tier-from-pag");
+    await page.locator("#gh-repo").press("e");
+    await expect.poll(() => page.locator("#gh-create").isEnabled()).toBe(true);
     await page.locator("#gh-create").click();
     await page.locator("#gh-result .bad").waitFor();
     expect(await page.locator("#gh-result").textContent()).toContain("already exists");
