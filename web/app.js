@@ -697,8 +697,12 @@ function hideHandoff() {
   $("handoff").replaceChildren();
 }
 
-/** The success box of step 4: a heading, what to send, and the command, with a copy button. */
-function showHandoff(title, lines, command) {
+/**
+ * The success box of step 4: a heading, what to send, and the command, with a copy button.
+ * `scroll`: bring it into view (after a download; after a repository is created the user is
+ * looking at the GitHub result, which says the same).
+ */
+function showHandoff(title, lines, command, scroll = true) {
   const box = $("handoff");
   box.replaceChildren(el("h3", { text: title }), ...lines.map((l) => el("p", {}, ...(Array.isArray(l) ? l : [l]))));
   box.append(
@@ -708,7 +712,7 @@ function showHandoff(title, lines, command) {
   box.hidden = false;
   state.handedOver = true;
   updateSteps();
-  box.scrollIntoView({ block: "nearest" });
+  if (scroll) box.scrollIntoView({ block: "nearest" });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -774,13 +778,13 @@ async function createRepository(ev) {
   if (res.status === 201 && data) {
     state.created = repository;
     syncCreateButton();
-    say("ok", "Created ", safeLink(data.url, data.fullName), ` — ${plural(data.files, "file")} in one commit (${String(data.commit).slice(0, 7)}).`);
-    setStatus(`Created ${data.fullName}.`, "ok");
-    showHandoff(
-      `Done: ${data.fullName} is on GitHub`,
-      [["Send the developer this link: ", safeLink(data.url, data.url), isPrivate ? " (a private repository: add them as a collaborator first)." : "."], "They clone it; in its folder this one command runs the team:"],
-      runCommand(),
+    const send = ["Send the developer this link: ", safeLink(data.url, data.url), isPrivate ? " (a private repository: add them as a collaborator first)." : "."];
+    show(
+      el("p", { class: "ok" }, "Created ", safeLink(data.url, data.fullName), ` — ${plural(data.files, "file")} in one commit (${String(data.commit).slice(0, 7)}).`),
+      el("p", {}, ...send.map((n) => (typeof n === "string" ? n : safeLink(data.url, data.url)))),
     );
+    setStatus(`Created ${data.fullName}.`, "ok");
+    showHandoff(`Done: ${data.fullName} is on GitHub`, [send, "They clone it; in its folder this one command runs the team:"], runCommand(), false);
     return;
   }
   syncCreateButton();
