@@ -423,9 +423,10 @@ function setZoom(mode) {
 
 function treeItems() {
   return /** @type {HTMLElement[]} */ (Array.from($("tree").querySelectorAll("summary, button.file"))).filter((e) => {
-    // Hidden in a closed folder: not reachable with the arrows either.
-    const closed = e.parentElement?.closest("details:not([open])");
-    return !closed || (e.tagName === "SUMMARY" && e.parentElement === closed);
+    // Hidden in a closed folder: not reachable with the arrows either. (A folder's own
+    // summary shows while the folder is closed: look from the folder's parent.)
+    const from = e.tagName === "SUMMARY" ? e.parentElement?.parentElement : e.parentElement;
+    return !from?.closest("details:not([open])");
   });
 }
 
