@@ -72,7 +72,8 @@ function setStatus(text, kind = "") {
 /** Marks the guided steps: done, the current one, or still to come. */
 function updateSteps() {
   const hasText = Boolean(source.value.trim());
-  const current = !hasText ? "paste" : !state.valid || !state.preview ? "check" : state.handedOver ? "" : "handover";
+  // Valid but refused by Strict: the way on is another framework (or Strict off), step 3.
+  const current = !hasText ? "paste" : !state.valid ? "check" : !state.preview ? "target" : state.handedOver ? "" : "handover";
   const order = ["paste", "check", "target", "handover"];
   const at = current ? order.indexOf(current) : order.length;
   for (const li of $("steps").querySelectorAll("li")) {

@@ -158,6 +158,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       await expect.poll(() => status().textContent()).toMatch(/^Strict stops the export: 1 field would not be fully carried to CrewAI: agents\[0\]\.accessPolicy\. /);
       expect(await page.locator("#strict-refusal").isVisible()).toBe(true);
       expect(await page.locator("#strict-refusal li").allTextContents()).toEqual([expect.stringMatching(/^agents\[0\]\.accessPolicy \(approximated\): /)]);
+      expect(await page.locator("#steps li[aria-current=step]").getAttribute("data-step")).toBe("target");
       expect(await page.locator("#loss-body tr").count()).toBeGreaterThan(0);
       expect(await page.locator("#download").isDisabled()).toBe(true);
       // The definition itself is fine: the problems list must not say otherwise, nor "No problems." alone.
