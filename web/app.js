@@ -36,8 +36,6 @@ const state = {
   creating: false,
   /** How a Markdown file opens: rendered ("preview") or as text ("source"). */
   mdView: "preview",
-  /** Whether the diagram fits its box or shows at its own size. */
-  zoom: "fit",
   /** The last hand-over done (a zip or a repository), for the steps. */
   handedOver: false,
 };
@@ -412,7 +410,6 @@ function renderDiagram(d, box, prefix) {
 }
 
 function setZoom(mode) {
-  state.zoom = mode;
   $("diagram").classList.toggle("fit", mode === "fit");
   $("zoom-fit").setAttribute("aria-pressed", String(mode === "fit"));
   $("zoom-full").setAttribute("aria-pressed", String(mode !== "fit"));
@@ -670,11 +667,7 @@ async function download() {
     setStatus(`Downloaded ${name} (${formatBytes(blob.size)}).`, "ok");
     if (state.preview) {
       const folder = `${state.preview.name}/`;
-      showHandoff(
-        `Done: ${name} is downloaded`,
-        [`Send the developer the file ${name} (${formatBytes(blob.size)}) from your downloads. They unzip it; in the folder ${folder} this one command runs the team:`],
-        runCommand(),
-      );
+      showHandoff(`Done: ${name} is downloaded`, [`Send the developer the file ${name} (${formatBytes(blob.size)}) from your downloads.`], `They unzip it; in the folder ${folder}`);
     }
   } catch {
     setStatus("The server cannot be reached.", "bad");
@@ -686,11 +679,11 @@ async function download() {
 // ---------------------------------------------------------------------------------------
 // The hand-over: what to send the developer.
 
-/** The command that runs the team, as the project's README gives it (its "Run" section). */
+/** The command that runs the team, as the project's README gives it (its "Run" section), or "". */
 function runCommand() {
   const readme = state.preview?.files.find((f) => f.path === "README.md");
   const m = readme ? /^## Run\s*\n+```(?:sh|bash)\n([^\n]+)\n/m.exec(readme.content) : null;
-  return m ? m[1] : "uv run <package> (see README.md)";
+  return m ? m[1] : "";
 }
 
 function hideHandoff() {
@@ -700,17 +693,22 @@ function hideHandoff() {
 }
 
 /**
- * The success box of step 4: a heading, what to send, and the command, with a copy button.
- * `scroll`: bring it into view (after a download; after a repository is created the user is
- * looking at the GitHub result, which says the same).
+ * The success box of step 4: a heading, what to send, and the command that runs the team
+ * (with a copy button). `where` says where the developer finds the project ("They unzip
+ * it; in the folder x/"). `scroll`: bring the box into view (after a download; after a
+ * repository is created the user is looking at the GitHub result, which says the same).
  */
-function showHandoff(title, lines, command, scroll = true) {
+function showHandoff(title, send, where, scroll = true) {
   const box = $("handoff");
-  box.replaceChildren(el("h3", { text: title }), ...lines.map((l) => el("p", {}, ...(Array.isArray(l) ? l : [l]))));
-  box.append(
-    el("div", { class: "command" }, el("code", { id: "run-command", text: command }), el("button", { type: "button", onclick: (ev) => copyText(command, "the command", ev.currentTarget) }, "Copy command")),
-    el("p", { class: "hint", text: "The project's README.md says the rest: what to install and which keys to put in .env." }),
-  );
+  const command = runCommand();
+  box.replaceChildren(el("h3", { text: title }), el("p", {}, ...send));
+  if (command) {
+    box.append(
+      el("p", { text: `${where} this one command runs the team:` }),
+      el("div", { class: "command" }, el("code", { id: "run-command", text: command }), el("button", { type: "button", onclick: (ev) => copyText(command, "the command", ev.currentTarget) }, "Copy command")),
+      el("p", { class: "hint", text: "The project's README.md says the rest: what to install and which keys to put in .env." }),
+    );
+  } else box.append(el("p", { text: `${where} the README.md says how to install and run it.` }));
   box.hidden = false;
   state.handedOver = true;
   updateSteps();
@@ -780,13 +778,14 @@ async function createRepository(ev) {
   if (res.status === 201 && data) {
     state.created = repository;
     syncCreateButton();
-    const send = ["Send the developer this link: ", safeLink(data.url, data.url), isPrivate ? " (a private repository: add them as a collaborator first)." : "."];
+    // Said twice, fresh nodes each time: under the button and in the hand-over box.
+    const send = () => ["Send the developer this link: ", safeLink(data.url, data.url), isPrivate ? " (a private repository: add them as a collaborator first)." : "."];
     show(
       el("p", { class: "ok" }, "Created ", safeLink(data.url, data.fullName), ` — ${plural(data.files, "file")} in one commit (${String(data.commit).slice(0, 7)}).`),
-      el("p", {}, ...send.map((n) => (typeof n === "string" ? n : safeLink(data.url, data.url)))),
+      el("p", {}, ...send()),
     );
     setStatus(`Created ${data.fullName}.`, "ok");
-    showHandoff(`Done: ${data.fullName} is on GitHub`, [send, "They clone it; in its folder this one command runs the team:"], runCommand(), false);
+    showHandoff(`Done: ${data.fullName} is on GitHub`, send(), "They clone it; in its folder", false);
     return;
   }
   syncCreateButton();
