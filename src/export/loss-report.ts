@@ -125,12 +125,16 @@ export function lossCounts(entries: readonly LossEntry[]): Record<LossStatus, nu
   return counts;
 }
 
-/** One line for the terminal, plus the fields that are not fully carried. */
+/**
+ * One line for the terminal, plus the fields that are not fully carried (what a strict
+ * export refuses), then the registry-only fields on one line of their own: they are
+ * counted as not carried, but no runtime reads them, so they are listed apart, not as losses.
+ */
 export function lossSummary(entries: readonly LossEntry[]): string {
   const c = lossCounts(entries);
   const lines = [`loss report: ${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried`];
-  for (const e of entries) {
-    if (e.status !== "carried") lines.push(`  ${e.status === "approximated" ? "~" : "-"} ${e.field}: ${e.detail}`);
-  }
+  for (const e of strictLoss(entries)) lines.push(`  ${e.status === "approximated" ? "~" : "-"} ${e.field}: ${e.detail}`);
+  const registry = entries.filter((e) => e.registryOnly);
+  if (registry.length) lines.push(`  registry-only, not a loss (no runtime reads them; kept in the provenance copy): ${registry.map((e) => e.field).join(", ")}`);
   return lines.join("\n");
 }
