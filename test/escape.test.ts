@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mdCode, mdText, mermaidLabel } from "../src/export/escape/markdown.js";
+import { mdCode, mdDetail, mdText, mermaidLabel } from "../src/export/escape/markdown.js";
 import { pyComment, pyIdent, pyLiteral, pyStr, pyStrWrapped } from "../src/export/escape/python.js";
 import { tomlStr } from "../src/export/escape/toml.js";
 import { yamlStr } from "../src/export/escape/yaml.js";
@@ -117,6 +117,11 @@ describe("markdown", () => {
   });
   it("code spans fence longer than their content", () => {
     expect(mdCode("a `b` c")).toBe("``a `b` c``");
+  });
+  it("loss details: backticked names become code spans, the rest is text, a | never ends the cell", () => {
+    expect(mdDetail("the typed final result: `result` of the *output*")).toBe("the typed final result: `result` of the \\*output\\*");
+    expect(mdDetail("`a|b` and `<b>`")).toBe("\\`a\\|b\\` and `<b>`");
+    expect(mdDetail("no code <here>")).toBe(mdText("no code <here>"));
   });
   it("mermaid labels cannot close the node", () => {
     expect(mermaidLabel('a"] --> b["x')).not.toMatch(/["\]\[]/);

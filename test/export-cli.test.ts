@@ -100,8 +100,11 @@ describe("envelope export --target crewai", () => {
     const r = await runCli(["export", EXAMPLE, "--target", "crewai", "--dry-run", "--strict"]);
     expect(r.code).toBe(1);
     // The manager's accessPolicy is approximated in CrewAI; pricing, tags… are only reported.
-    expect(r.stderr).toMatch(/--strict: 1 field is not fully carried to CrewAI: agents\[0\]\.accessPolicy\n/);
-    expect(r.stderr).toMatch(/^ {2}- pricing: registry-only/m);
+    // What --strict refuses first, then the report; registry fields on a line apart, not as losses.
+    expect(r.stderr).toMatch(/^envelope: --strict: 1 field is not fully carried to CrewAI: agents\[0\]\.accessPolicy\nloss report: /m);
+    expect(r.stderr).toMatch(/^ {2}~ agents\[0\]\.accessPolicy: /m);
+    expect(r.stderr).toMatch(/^ {2}registry-only, not a loss \(no runtime reads them; kept in the provenance copy\): category, tags, visibility, pricing, metadata$/m);
+    expect(r.stderr).not.toMatch(/^ {2}- pricing/m);
     // Every shipped definition that LangGraph carries whole passes strict, visibility (required) and all.
     const lg = await runCli(["export", EXAMPLE, "--target", "langgraph", "--dry-run", "--strict"]);
     expect(lg.code, lg.stderr).toBe(0);

@@ -3,6 +3,12 @@
 // attributes, never as markup. The page's Content-Security-Policy enforces Trusted Types with
 // no policy, so an innerHTML with a string would throw rather than parse. Requests go only to
 // this origin. The GitHub token lives in its input field and in the one request that uses it.
+//
+// The page leads a builder through four steps (#steps): paste or open a definition (or try
+// the example), check it, choose the framework, hand the project over; the hand-over box
+// then says exactly what to send the developer.
+
+import { codeSpans, renderMarkdown } from "./markdown.js";
 
 const LIMIT = 1024 * 1024;
 const HIGHLIGHT_LIMIT = 200 * 1024;
@@ -23,6 +29,15 @@ const state = {
   checkCtl: null,
   timer: 0,
   diagnostics: [],
+  /** name → title of each target, from /v1/targets. */
+  titles: new Map(),
+  /** The repository just created ("owner/name"): the button does not offer to create it again. */
+  created: "",
+  creating: false,
+  /** How a Markdown file opens: rendered ("preview") or as text ("source"). */
+  mdView: "preview",
+  /** The last hand-over done (a zip or a repository), for the steps. */
+  handedOver: false,
 };
 
 /** Creates an element; strings become text nodes, never markup. */
@@ -50,6 +65,21 @@ function setStatus(text, kind = "") {
   const s = $("status");
   s.textContent = text;
   s.className = `status ${kind}`;
+}
+
+/** Marks the guided steps: done, the current one, or still to come. */
+function updateSteps() {
+  const hasText = Boolean(source.value.trim());
+  // Valid but refused by Strict: the way on is another framework (or Strict off), step 3.
+  const current = !hasText ? "paste" : !state.valid ? "check" : !state.preview ? "target" : state.handedOver ? "" : "handover";
+  const order = ["paste", "check", "target", "handover"];
+  const at = current ? order.indexOf(current) : order.length;
+  for (const li of $("steps").querySelectorAll("li")) {
+    const i = order.indexOf(li.getAttribute("data-step") ?? "");
+    li.dataset.state = i < at ? "done" : i === at ? "current" : "todo";
+    if (i === at) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
+  }
 }
 
 function plural(n, word) {
@@ -135,7 +165,9 @@ function goTo(line, column) {
   for (let i = 0; i < Math.min(line - 1, lines.length); i++) offset += lines[i].length + 1;
   const lineText = lines[Math.max(0, Math.min(line - 1, lines.length - 1))] ?? "";
   offset += Math.max(0, Math.min(column - 1, lineText.length));
-  source.focus();
+  // On a phone the editor may be above the fold: bring it into view before selecting.
+  source.scrollIntoView({ block: "nearest" });
+  source.focus({ preventScroll: true });
   source.setSelectionRange(offset, Math.min(offset + 1, source.value.length));
   const top = (line - 1) * LINE_HEIGHT;
   if (top < source.scrollTop || top > source.scrollTop + source.clientHeight - 2 * LINE_HEIGHT) source.scrollTop = Math.max(0, top - source.clientHeight / 3);
@@ -168,10 +200,10 @@ function showDiagnostics(diagnostics, valid) {
       el("span", { class: "where", text: `${where} · ${d.severity} ` }),
       el("span", { class: "code-name", text: d.code }),
       " ",
-      el("span", { class: "message", text: d.count > 1 ? `${d.message} (×${d.count})` : d.message }),
+      el("span", { class: "message" }, ...codeSpans(d.count > 1 ? `${d.message} (×${d.count})` : d.message)),
       d.pointer ? el("span", { class: "hint-line", text: `at ${d.pointer}` }) : null,
       d.line > 0 && lines[d.line - 1] !== undefined ? el("span", { class: "snippet", text: snippet(lines[d.line - 1], d.column) }) : null,
-      d.hint ? el("span", { class: "hint-line", text: `hint: ${d.hint}` }) : null,
+      d.hint ? el("span", { class: "hint-line" }, "hint: ", ...codeSpans(d.hint)) : null,
     );
     list.append(el("li", {}, button));
   }
@@ -197,6 +229,7 @@ async function validateNow() {
     showDiagnostics([], false);
     clearProject("The project appears here once the definition is valid.");
     setStatus("Paste a team definition to begin.");
+    updateSteps();
     return;
   }
   if (bodySize(body) > LIMIT) {
@@ -204,6 +237,7 @@ async function validateNow() {
     showDiagnostics([], false);
     clearProject("");
     setStatus(`The definition is ${overLimit(bodySize(body))}.`, "bad");
+    updateSteps();
     return;
   }
   const ctl = (state.checkCtl = new AbortController());
@@ -225,15 +259,20 @@ async function validateNow() {
     setStatus(`Valid${data.warnings ? ` (${plural(data.warnings, "warning")})` : ""}.`, "ok");
     renderProject(data);
   } else if (problem === "lossy-export" && diagnostics) {
-    // Valid, but Strict refuses it for this target: the loss report says which fields.
+    // Valid, but Strict refuses it for this target: what it refuses is named first, in words.
     state.valid = true;
     showDiagnostics(diagnostics, false);
     if (!diagnostics.length) {
       $("diagnostics").append(el("li", { class: "ok-line", text: "The definition has no problems; Strict stops the export because not every field is carried (see the loss report)." }));
     }
-    clearProject(problemText(data, res));
-    if (data.loss) renderLoss(data.loss);
-    setStatus(problemText(data, res), "bad");
+    const refused = data.loss ? strictRefused(data.loss.entries) : [];
+    const words = refused.length ? strictWords(refused) : problemText(data, res);
+    clearProject(words);
+    if (data.loss) {
+      renderLoss(data.loss);
+      showRefusal(refused);
+    }
+    setStatus(words, "bad");
   } else if (problem === "invalid-definition" && diagnostics) {
     state.valid = false;
     showDiagnostics(diagnostics, false);
@@ -251,6 +290,32 @@ async function validateNow() {
     clearProject(problemText(data, res));
     setStatus(problemText(data, res), "bad");
   }
+  updateSteps();
+}
+
+/** What a strict export refuses: a field not fully carried that is not registry data (the core's strictLoss). */
+function strictRefused(entries) {
+  return entries.filter((e) => e.status !== "carried" && !e.registryOnly);
+}
+
+function targetTitle() {
+  return state.titles.get(state.target) ?? state.target;
+}
+
+function strictWords(refused) {
+  const what = refused.length === 1 ? "1 field would not be" : `${refused.length} fields would not be`;
+  return `Strict stops the export: ${what} fully carried to ${targetTitle()}: ${refused.map((e) => e.field).join(", ")}. Turn Strict off to export anyway, or choose another framework.`;
+}
+
+/** The fields Strict refuses, each with what the framework would do with it, above the loss report. */
+function showRefusal(refused) {
+  const box = $("strict-refusal");
+  box.replaceChildren();
+  box.hidden = !refused.length;
+  if (!refused.length) return;
+  const list = el("ul");
+  for (const e of refused) list.append(el("li", {}, el("code", { text: e.field }), ` (${e.status === "dropped" ? "not carried" : e.status}): `, ...codeSpans(e.detail)));
+  box.append(el("h3", { text: `Strict refuses ${refused.length === 1 ? "this field" : `these ${refused.length} fields`}` }), list);
 }
 
 function problemText(data, res) {
@@ -267,27 +332,41 @@ function clearProject(message) {
   $("diagram").replaceChildren();
   $("tree").replaceChildren();
   $("code").replaceChildren();
+  $("md-preview").replaceChildren();
+  $("md-preview").hidden = true;
+  $("code-box").hidden = false;
+  $("view-modes").hidden = true;
   $("file-path").textContent = "No file open";
   $("loss-body").replaceChildren();
-  $("loss-summary").textContent = "What happens to every field of the definition in this target.";
-  for (const id of ["download", "copy-all", "copy-file", "gh-create"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = true;
+  $("loss-summary").textContent = "What happens to every field of the definition in this framework.";
+  showRefusal([]);
+  hideHandoff();
+  for (const id of ["download", "copy-all", "copy-file"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = true;
+  syncCreateButton();
 }
 
 function renderProject(data) {
   state.preview = data;
   $("project-summary").textContent = `${data.team.name} ${data.team.version} → ${data.title}: ${plural(data.files.length, "file")}, ${formatBytes(data.totalBytes)}. The zip unpacks into ${data.name}/.`;
-  renderDiagram(data.diagram);
+  showRefusal([]);
+  renderDiagram(data.diagram, $("diagram"), "team");
   renderTree(data.files);
   renderLoss(data.loss);
   const keep = data.files.find((f) => f.path === state.openPath) ?? data.files.find((f) => f.path === "README.md") ?? data.files[0];
   if (keep) openFile(keep.path);
-  for (const id of ["download", "copy-all", "gh-create"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = false;
+  for (const id of ["download", "copy-all"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = false;
   const repo = /** @type {HTMLInputElement} */ ($("gh-repo"));
   repo.placeholder = `owner/${data.name}`;
+  syncCreateButton();
 }
 
-function renderDiagram(d) {
-  const box = $("diagram");
+/**
+ * Draws the server's diagram layout as SVG. The viewBox is the layout's own size; in "fit"
+ * mode CSS sets width 100% and height auto (capped), and the default preserveAspectRatio
+ * scales the whole drawing into the box, so it is never cropped. `prefix` keeps the arrow
+ * marker's id unique when the README preview draws the diagram a second time.
+ */
+function renderDiagram(d, box, prefix) {
   box.replaceChildren();
   if (!d || d.tooLarge || !d.nodes.length) {
     box.append(el("p", { class: "empty", text: d ? d.summary : "No diagram." }));
@@ -296,7 +375,8 @@ function renderDiagram(d) {
   const root = svg("svg", { viewBox: `0 0 ${Number(d.width)} ${Number(d.height)}`, width: Number(d.width), height: Number(d.height), role: "img", "aria-label": d.summary });
   root.append(svg("title", {}, d.summary));
   const defs = svg("defs");
-  const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+  const arrowId = `arrow-${prefix}`;
+  const marker = svg("marker", { id: arrowId, viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
   marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "arrow" }));
   defs.append(marker);
   root.append(defs);
@@ -304,7 +384,7 @@ function renderDiagram(d) {
   for (const e of d.edges) {
     const [[x1, y1], [x2, y2]] = e.points.map((p) => p.map(Number));
     const mid = (y1 + y2) / 2;
-    root.append(svg("path", { d: `M${x1},${y1} C${x1},${mid} ${x2},${mid} ${x2},${y2}`, class: `edge ${e.kind === "manages" ? "manages" : "flow"}`, "marker-end": "url(#arrow)" }));
+    root.append(svg("path", { d: `M${x1},${y1} C${x1},${mid} ${x2},${mid} ${x2},${y2}`, class: `edge ${e.kind === "manages" ? "manages" : "flow"}`, "marker-end": `url(#${arrowId})` }));
   }
   for (const n of d.nodes) {
     const x = Number(n.x);
@@ -324,7 +404,51 @@ function renderDiagram(d) {
     }
     root.append(g);
   }
+  // Fit scales a large drawing down to the box, never a small one up past its own size.
+  root.style.maxWidth = `${Number(d.width)}px`;
   box.append(root);
+}
+
+function setZoom(mode) {
+  $("diagram").classList.toggle("fit", mode === "fit");
+  $("zoom-fit").setAttribute("aria-pressed", String(mode === "fit"));
+  $("zoom-full").setAttribute("aria-pressed", String(mode !== "fit"));
+}
+
+// The file tree is one tab stop (a roving tabindex): Tab enters it at the open file, the
+// arrow keys move between files and folders, Enter opens a file. A tree of 30 files would
+// otherwise cost 60 presses of Tab to get past (each file has a copy button beside it).
+
+function treeItems() {
+  return /** @type {HTMLElement[]} */ (Array.from($("tree").querySelectorAll("summary, button.file"))).filter((e) => {
+    // Hidden in a closed folder: not reachable with the arrows either. (A folder's own
+    // summary shows while the folder is closed: look from the folder's parent.)
+    const from = e.tagName === "SUMMARY" ? e.parentElement?.parentElement : e.parentElement;
+    return !from?.closest("details:not([open])");
+  });
+}
+
+function setTabStop(target) {
+  for (const e of $("tree").querySelectorAll("summary, button")) e.setAttribute("tabindex", e === target ? "0" : "-1");
+}
+
+function treeKey(ev) {
+  const items = treeItems();
+  const at = items.indexOf(/** @type {HTMLElement} */ (document.activeElement));
+  if (at === -1) return;
+  let next = -1;
+  if (ev.key === "ArrowDown") next = Math.min(items.length - 1, at + 1);
+  else if (ev.key === "ArrowUp") next = Math.max(0, at - 1);
+  else if (ev.key === "Home") next = 0;
+  else if (ev.key === "End") next = items.length - 1;
+  else if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && items[at].tagName === "SUMMARY") {
+    /** @type {HTMLDetailsElement} */ (items[at].parentElement).open = ev.key === "ArrowRight";
+    ev.preventDefault();
+    return;
+  } else return;
+  ev.preventDefault();
+  setTabStop(items[next]);
+  items[next].focus();
 }
 
 function renderTree(files) {
@@ -341,12 +465,13 @@ function renderTree(files) {
   const build = (node) => {
     const ul = el("ul");
     for (const [name, child] of node.dirs) {
-      const details = el("details", { open: true }, el("summary", { text: `${name}/` }), build(child));
+      const details = el("details", { open: true }, el("summary", { text: `${name}/`, tabindex: -1 }), build(child));
       ul.append(el("li", {}, details));
     }
     for (const { name, file } of node.files) {
-      const open = el("button", { type: "button", class: "file", "data-path": file.path, title: file.path, onclick: () => openFile(file.path) }, name);
-      const copy = el("button", { type: "button", class: "copy", "aria-label": `Copy ${file.path}`, disabled: file.encoding !== "utf-8", onclick: (ev) => copyFile(file.path, ev.currentTarget) }, "Copy");
+      const open = el("button", { type: "button", class: "file", "data-path": file.path, title: file.path, tabindex: -1, onclick: () => openFile(file.path) }, name);
+      // Not a tab stop: the viewer's Copy button copies the open file from the keyboard.
+      const copy = el("button", { type: "button", class: "copy", tabindex: -1, "aria-label": `Copy ${file.path}`, disabled: file.encoding !== "utf-8", onclick: (ev) => copyFile(file.path, ev.currentTarget) }, "Copy");
       ul.append(el("li", {}, open, copy));
     }
     return ul;
@@ -384,11 +509,22 @@ function openFile(path) {
   const file = state.preview?.files.find((f) => f.path === path);
   if (!file) return;
   state.openPath = path;
-  for (const b of $("tree").querySelectorAll("button.file")) b.setAttribute("aria-current", String(b.getAttribute("data-path") === path));
+  let current = null;
+  for (const b of $("tree").querySelectorAll("button.file")) {
+    const is = b.getAttribute("data-path") === path;
+    b.setAttribute("aria-current", String(is));
+    if (is) current = b;
+  }
+  // The open file is where Tab enters the tree, unless focus is in the tree already.
+  if (current && !$("tree").contains(document.activeElement)) setTabStop(current);
   $("file-path").textContent = `${path} · ${formatBytes(file.size)}${file.executable ? " · executable" : ""}`;
   const code = $("code");
   code.replaceChildren();
   /** @type {HTMLButtonElement} */ ($("copy-file")).disabled = file.encoding !== "utf-8";
+  const markdown = file.encoding === "utf-8" && /\.md$/i.test(path);
+  $("view-modes").hidden = !markdown;
+  showView(markdown && state.mdView === "preview");
+  if (markdown) renderPreview(file);
   if (file.encoding !== "utf-8") {
     code.append(`(a binary file of ${formatBytes(file.size)}; it is in the zip)`);
     return;
@@ -408,17 +544,57 @@ function openFile(path) {
   code.append(file.content);
 }
 
+function showView(preview) {
+  $("md-preview").hidden = !preview;
+  $("code-box").hidden = preview;
+  $("view-preview").setAttribute("aria-pressed", String(preview));
+  $("view-source").setAttribute("aria-pressed", String(!preview));
+}
+
+/**
+ * The Markdown file rendered. Its ```mermaid block is the team diagram, drawn from the same
+ * layout as the Team box above (the page has no Mermaid); a link to another file of the
+ * project opens that file here; other relative links are plain text.
+ */
+function renderPreview(file) {
+  const paths = new Set(state.preview.files.map((f) => f.path));
+  const dir = file.path.includes("/") ? file.path.slice(0, file.path.lastIndexOf("/") + 1) : "";
+  const fragment = renderMarkdown(file.content, {
+    fence: (lang) => {
+      if (lang !== "mermaid" || !state.preview?.diagram || state.preview.diagram.tooLarge) return null;
+      const box = el("div", { class: "diagram fit md-diagram" });
+      renderDiagram(state.preview.diagram, box, "readme");
+      return box;
+    },
+    relative: (href, label) => {
+      const target = (dir + href.split("#")[0]).replace(/^\.\//, "");
+      if (!paths.has(target)) return null;
+      return el("button", { type: "button", class: "md-link", onclick: () => openFile(target) }, ...label);
+    },
+  });
+  $("md-preview").replaceChildren(fragment);
+  $("md-preview").scrollTop = 0;
+}
+
 function renderLoss(loss) {
   const body = $("loss-body");
   body.replaceChildren();
   if (!loss) return;
-  const c = loss.counts;
-  $("loss-summary").textContent = `${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried.`;
-  const order = { dropped: 0, approximated: 1, carried: 2 };
-  const entries = [...loss.entries].sort((a, b) => order[a.status] - order[b.status]);
+  // Registry data (visibility, pricing, tags…) is listing data for Envelope's registry: no
+  // runtime reads it, so it is no loss and is counted apart. What Strict would refuse comes first.
+  const registry = loss.entries.filter((e) => e.registryOnly);
+  const rest = loss.entries.filter((e) => !e.registryOnly);
+  const count = (status) => rest.filter((e) => e.status === status).length;
+  $("loss-summary").replaceChildren(
+    `${count("carried")} carried, ${count("approximated")} approximated, ${count("dropped")} not carried.`,
+    registry.length ? ` ${plural(registry.length, "registry-only field")} (Envelope's listing data, which no runtime needs) ${registry.length === 1 ? "is" : "are"} kept in the provenance copy only.` : "",
+  );
+  const order = (e) => (e.registryOnly ? 2 : { dropped: 0, approximated: 1, carried: 3 }[e.status]);
+  const entries = [...loss.entries].sort((a, b) => order(a) - order(b));
   for (const e of entries) {
-    const label = e.status === "dropped" ? "not carried" : e.status;
-    body.append(el("tr", { class: e.status }, el("td", { text: e.field, title: e.pointer }), el("td", {}, el("span", { class: `badge ${e.status}`, text: label })), el("td", { text: e.detail })));
+    const kind = e.registryOnly ? "registry" : e.status;
+    const label = e.registryOnly ? "registry only" : e.status === "dropped" ? "not carried" : e.status;
+    body.append(el("tr", { class: kind }, el("td", { text: e.field, title: e.pointer }), el("td", {}, el("span", { class: `badge ${kind}`, text: label })), el("td", {}, ...codeSpans(e.detail))));
   }
 }
 
@@ -489,6 +665,10 @@ async function download() {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
     setStatus(`Downloaded ${name} (${formatBytes(blob.size)}).`, "ok");
+    if (state.preview) {
+      const folder = `${state.preview.name}/`;
+      showHandoff(`Done: ${name} is downloaded`, [`Send the developer the file ${name} (${formatBytes(blob.size)}) from your downloads.`], `They unzip it; in the folder ${folder}`);
+    }
   } catch {
     setStatus("The server cannot be reached.", "bad");
   } finally {
@@ -497,7 +677,54 @@ async function download() {
 }
 
 // ---------------------------------------------------------------------------------------
+// The hand-over: what to send the developer.
+
+/** The command that runs the team, as the project's README gives it (its "Run" section), or "". */
+function runCommand() {
+  const readme = state.preview?.files.find((f) => f.path === "README.md");
+  const m = readme ? /^## Run\s*\n+```(?:sh|bash)\n([^\n]+)\n/m.exec(readme.content) : null;
+  return m ? m[1] : "";
+}
+
+function hideHandoff() {
+  state.handedOver = false;
+  $("handoff").hidden = true;
+  $("handoff").replaceChildren();
+}
+
+/**
+ * The success box of step 4: a heading, what to send, and the command that runs the team
+ * (with a copy button). `where` says where the developer finds the project ("They unzip
+ * it; in the folder x/"). `scroll`: bring the box into view (after a download; after a
+ * repository is created the user is looking at the GitHub result, which says the same).
+ */
+function showHandoff(title, send, where, scroll = true) {
+  const box = $("handoff");
+  const command = runCommand();
+  box.replaceChildren(el("h3", { text: title }), el("p", {}, ...send));
+  if (command) {
+    box.append(
+      el("p", { text: `${where} this one command runs the team:` }),
+      el("div", { class: "command" }, el("code", { id: "run-command", text: command }), el("button", { type: "button", onclick: (ev) => copyText(command, "the command", ev.currentTarget) }, "Copy command")),
+      el("p", { class: "hint", text: "The project's README.md says the rest: what to install and which keys to put in .env." }),
+    );
+  } else box.append(el("p", { text: `${where} the README.md says how to install and run it.` }));
+  box.hidden = false;
+  state.handedOver = true;
+  updateSteps();
+  if (scroll) box.scrollIntoView({ block: "nearest" });
+}
+
+// ---------------------------------------------------------------------------------------
 // GitHub.
+
+/** After a success the button says so, and offers to create again only once the name is edited. */
+function syncCreateButton() {
+  const button = /** @type {HTMLButtonElement} */ ($("gh-create"));
+  const done = Boolean(state.created);
+  button.disabled = !state.preview || state.creating || done;
+  button.textContent = done ? "Repository created" : "Create GitHub repo";
+}
 
 function safeLink(url, text) {
   let parsed;
@@ -518,15 +745,20 @@ async function createRepository(ev) {
   const repository = repoInput.value.trim();
   const description = /** @type {HTMLInputElement} */ ($("gh-description")).value.trim();
   const isPrivate = /** @type {HTMLInputElement} */ ($("gh-private")).checked;
-  const say = (cls, ...nodes) => result.replaceChildren(el("p", { class: cls }, ...nodes));
+  // The answer goes right under the button, and is brought into view there.
+  const show = (...nodes) => {
+    result.replaceChildren(...nodes);
+    result.scrollIntoView({ block: "nearest" });
+  };
+  const say = (cls, ...nodes) => show(el("p", { class: cls }, ...nodes));
   if (!state.preview) return say("bad", "The definition must be valid first.");
   if (!token) return say("bad", "Enter a GitHub token.");
   if (!/^[^/\s]+\/[^/\s]+$/.test(repository)) return say("bad", "Enter the repository as owner/name.");
   const params = { target: state.target, repository };
   if (isPrivate) params.private = "true";
   if (description) params.description = description;
-  const button = /** @type {HTMLButtonElement} */ ($("gh-create"));
-  button.disabled = true;
+  state.creating = true;
+  syncCreateButton();
   say("", `Creating ${repository}… this takes a few seconds.`);
   let res;
   try {
@@ -537,26 +769,44 @@ async function createRepository(ev) {
       cache: "no-store",
     });
   } catch {
-    button.disabled = false;
+    state.creating = false;
+    syncCreateButton();
     return say("bad", "The server cannot be reached.");
   }
   const data = await readJson(res);
-  button.disabled = false;
+  state.creating = false;
   if (res.status === 201 && data) {
-    say("ok", "Created ", safeLink(data.url, data.fullName), ` — ${plural(data.files, "file")} in one commit (${String(data.commit).slice(0, 7)}).`);
+    state.created = repository;
+    syncCreateButton();
+    // Said twice, fresh nodes each time: under the button and in the hand-over box.
+    const send = () => ["Send the developer this link: ", safeLink(data.url, data.url), isPrivate ? " (a private repository: add them as a collaborator first)." : "."];
+    show(
+      el("p", { class: "ok" }, "Created ", safeLink(data.url, data.fullName), ` — ${plural(data.files, "file")} in one commit (${String(data.commit).slice(0, 7)}).`),
+      el("p", {}, ...send()),
+    );
     setStatus(`Created ${data.fullName}.`, "ok");
+    showHandoff(`Done: ${data.fullName} is on GitHub`, send(), "They clone it; in its folder", false);
     return;
   }
-  const nodes = [el("p", { class: "bad", text: problemText(data, res) })];
-  if (data && data.hint) nodes.push(el("p", { class: "hint", text: `Hint: ${data.hint}` }));
+  syncCreateButton();
+  const nodes = [el("p", { class: "bad" }, ...codeSpans(problemText(data, res)))];
+  if (data && data.hint) nodes.push(el("p", { class: "hint" }, "Hint: ", ...codeSpans(data.hint)));
   if (data && data.repository) nodes.push(el("p", {}, "Left behind: ", safeLink(data.repository.url, data.repository.fullName)));
   if (data && Array.isArray(data.suggestions) && data.suggestions.length) {
     const owner = repository.split("/")[0];
     const p = el("p", {}, "Free names: ");
-    for (const s of data.suggestions) p.append(el("button", { type: "button", onclick: () => { repoInput.value = `${owner}/${s}`; repoInput.focus(); } }, `${owner}/${s}`));
+    for (const s of data.suggestions)
+      p.append(
+        el("button", { type: "button", onclick: () => {
+          repoInput.value = `${owner}/${s}`;
+          state.created = "";
+          syncCreateButton();
+          repoInput.focus();
+        } }, `${owner}/${s}`),
+      );
     nodes.push(p);
   }
-  result.replaceChildren(...nodes);
+  show(...nodes);
   setStatus("Creating the repository failed.", "bad");
 }
 
@@ -569,14 +819,30 @@ async function loadFile(file) {
     setStatus(`${file.name} was not opened: it is ${overLimit(file.size)}.`, "bad");
     return;
   }
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  await loadBytes(new Uint8Array(await file.arrayBuffer()), file.name);
+}
+
+async function loadBytes(bytes, name) {
   source.value = new TextDecoder().decode(bytes);
   // The textarea may normalize line ends; what it shows is compared with what it holds later.
   state.loaded = { bytes, shown: source.value };
   source.scrollTop = 0;
   updateGutter();
-  setStatus(`Opened ${file.name} (${formatBytes(bytes.length)}).`);
+  setStatus(`Opened ${name} (${formatBytes(bytes.length)}).`);
   await validateNow();
+}
+
+/** The example team the server ships (examples/support-tier.envelope.json), as a first try. */
+async function loadExample() {
+  let res;
+  try {
+    res = await fetch("/assets/example.envelope.json", { headers: { accept: "application/json" } });
+  } catch {
+    setStatus("The server cannot be reached.", "bad");
+    return;
+  }
+  if (!res.ok) return setStatus(`The example could not be loaded: the server answered ${res.status}.`, "bad");
+  await loadBytes(new Uint8Array(await res.arrayBuffer()), "the example (support-tier.envelope.json)");
 }
 
 async function loadTargets() {
@@ -590,11 +856,13 @@ async function loadTargets() {
     return;
   }
   state.target = targets[0]?.name ?? "";
+  for (const t of targets) state.titles.set(t.name, t.title);
   for (const t of targets) {
     const input = el("input", { type: "radio", name: "target", value: t.name, id: `target-${t.name}`, checked: t.name === state.target });
     input.addEventListener("change", () => {
       if (!input.checked) return;
       state.target = t.name;
+      hideHandoff(); // what was handed over was the other framework's project
       // Checked again whatever the last answer was (it may have been a 503 or no answer).
       if (source.value.trim()) validateNow();
     });
@@ -605,11 +873,13 @@ async function loadTargets() {
 function wire() {
   source.addEventListener("input", () => {
     state.checkGen++; // an answer still on its way is of the old text: drop it
+    hideHandoff(); // what was handed over is not this text any more
     updateGutter();
     scheduleValidate();
   });
   source.addEventListener("scroll", syncScroll);
   $("open").addEventListener("click", () => $("file").click());
+  $("example").addEventListener("click", loadExample);
   $("file").addEventListener("change", (ev) => {
     const input = /** @type {HTMLInputElement} */ (ev.currentTarget);
     loadFile(input.files?.[0]);
@@ -653,10 +923,29 @@ function wire() {
   $("copy-all").addEventListener("click", (ev) => copyAll(ev.currentTarget));
   $("copy-file").addEventListener("click", (ev) => copyFile(state.openPath, ev.currentTarget));
   $("github-form").addEventListener("submit", createRepository);
+  $("gh-repo").addEventListener("input", () => {
+    state.created = ""; // a new name: creating is offered again
+    syncCreateButton();
+  });
+  $("tree").addEventListener("keydown", treeKey);
+  $("tree").addEventListener("focusin", (ev) => {
+    if (ev.target instanceof HTMLElement && ev.target.matches("summary, button.file")) setTabStop(ev.target);
+  });
+  $("view-preview").addEventListener("click", () => {
+    state.mdView = "preview";
+    if (state.openPath) openFile(state.openPath);
+  });
+  $("view-source").addEventListener("click", () => {
+    state.mdView = "source";
+    if (state.openPath) openFile(state.openPath);
+  });
+  $("zoom-fit").addEventListener("click", () => setZoom("fit"));
+  $("zoom-full").addEventListener("click", () => setZoom("full"));
 }
 
 wire();
 updateGutter();
+updateSteps();
 loadTargets().then(() => {
   if (source.value.trim()) validateNow();
 });

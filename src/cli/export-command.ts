@@ -65,8 +65,9 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     io.stderr.write(formatText([{ file: label, valid: result.ok || result.failure !== undefined, diagnostics: result.diagnostics, text }], styleFor(io.stderr, io.env)));
   }
   if (!result.ok || !result.files) {
-    if (result.loss) io.stderr.write(lossSummary(result.loss) + "\n");
+    // What --strict refuses comes first; the loss report after it says the rest.
     if (result.failure) io.stderr.write(`envelope: --strict: ${result.failure}\n`);
+    if (result.loss) io.stderr.write(lossSummary(result.loss) + "\n");
     if (opts.json) {
       // A pipeline reading --json gets an answer on stdout either way (the text is on stderr).
       const refused = {

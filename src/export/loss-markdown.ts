@@ -1,6 +1,7 @@
 // ENVELOPE_EXPORT.md: the loss report inside the exported project, for the developer who
-// receives it. Field names and details pass through the Markdown escaping helpers.
-import { mdCode, mdText } from "./escape/markdown.js";
+// receives it. Field names and details pass through the Markdown escaping helpers (a
+// detail's `code` names as code spans).
+import { mdCode, mdDetail, mdText } from "./escape/markdown.js";
 import { lossCounts, type LossEntry } from "./loss-report.js";
 
 const HEADING = { carried: "Carried", approximated: "Approximated", dropped: "Not carried" } as const;
@@ -17,7 +18,7 @@ export function lossReportMarkdown(entries: readonly LossEntry[], teamName: stri
     const rows = entries.filter((e) => e.status === status);
     if (rows.length === 0) continue;
     out.push(`## ${HEADING[status]} (${rows.length})`, "", "| field | how |", "|---|---|");
-    for (const e of rows) out.push(`| ${mdCode(e.field)} | ${mdText(e.detail)} |`);
+    for (const e of rows) out.push(`| ${mdCode(e.field)} | ${mdDetail(e.detail)} |`);
     out.push("");
   }
   return out.join("\n");

@@ -1,5 +1,6 @@
-// The handoff page's files, read once at start from a fixed list: web/ and the syntax
-// highlighter (Prism, from node_modules) joined into one script. A request names only a key
+// The handoff page's files, read once at start from a fixed list: web/ (the page's script is
+// app.js with the module markdown.js), the example definition the page's "Try the example"
+// loads, and the syntax highlighter (Prism, from node_modules) joined into one script. A request names only a key
 // of this table, never a path, so nothing it sends can reach another file on the server.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -12,6 +13,7 @@ export interface Asset {
 }
 
 const WEB = new URL("../../web/", import.meta.url);
+const EXAMPLE = new URL("../../examples/support-tier.envelope.json", import.meta.url);
 
 /** Prism's core and the grammars of every file type an export contains, in dependency order. */
 const PRISM = ["prism-core", "prism-markup", "prism-clike", "prism-python", "prism-toml", "prism-yaml", "prism-markdown", "prism-json", "prism-bash", "prism-ini"];
@@ -40,6 +42,8 @@ export function pageAssets(): Map<string, Asset> {
   cached = new Map([
     ["/", asset(read("index.html"), "text/html; charset=utf-8")],
     ["/assets/app.js", asset(read("app.js"), "text/javascript; charset=utf-8")],
+    ["/assets/markdown.js", asset(read("markdown.js"), "text/javascript; charset=utf-8")],
+    ["/assets/example.envelope.json", asset(readFileSync(EXAMPLE), "application/json; charset=utf-8")],
     ["/assets/style.css", asset(read("style.css"), "text/css; charset=utf-8")],
     ["/assets/favicon.svg", asset(read("favicon.svg"), "image/svg+xml")],
     ["/assets/prism.js", asset(prismBundle(), "text/javascript; charset=utf-8")],

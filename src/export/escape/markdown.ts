@@ -25,6 +25,23 @@ export function mdCode(value: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
+/**
+ * A loss-report detail: the rules write names of code between backticks (`result`), which
+ * become code spans; everything else is text as mdText makes it. A span holding a `|` stays
+ * text, as it would end a table cell.
+ */
+export function mdDetail(value: string): string {
+  // Backticks pair up left to right: the odd pieces are between a pair (when it closes).
+  const pieces = value.split("`");
+  return pieces
+    .map((piece, i) => {
+      if (i % 2 === 0) return mdText(piece);
+      const closed = i < pieces.length - 1;
+      return closed && piece && !/[|\r\n]/.test(piece) ? mdCode(piece) : mdText(closed ? `\`${piece}\`` : `\`${piece}`);
+    })
+    .join("");
+}
+
 /** A Mermaid node label inside `["…"]`: quotes and markup as Mermaid entity codes. */
 export function mermaidLabel(value: string): string {
   return value
