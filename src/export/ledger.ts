@@ -61,9 +61,18 @@ export function withRecord(files: FileSet, target: string, definition: Uint8Arra
   }
   const out = new FileSet();
   for (const [path, f] of entries) out.add(path, f.bytes, f.mode, f.verbatim ?? false);
-  out.add(LEDGER_PATH, `${JSON.stringify(ledger, null, 2)}\n`);
-  out.add(PRISTINE_PATH, `${JSON.stringify({ format: 1, files: pristine }, null, 1)}\n`);
+  out.add(LEDGER_PATH, `${asciiSafeJson(ledger, 2)}\n`);
+  out.add(PRISTINE_PATH, `${asciiSafeJson({ format: 1, files: pristine }, 1)}\n`);
   return out;
+}
+
+/**
+ * JSON with the invisible characters that can reorder or hide text in an editor or a diff
+ * (bidi controls, C1 controls, line separators) written as \u escapes: a prompt may hold
+ * them, and this copy of it must not smuggle them into the project's other files.
+ */
+function asciiSafeJson(value: unknown, indent: number): string {
+  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 export class RecordError extends Error {}
