@@ -9,6 +9,7 @@
 // then says exactly what to send the developer.
 
 import { codeSpans, renderMarkdown } from "./markdown.js";
+import { loadSession, signIn, signOut, takeDraft, takeOutcome } from "./sign-in.js";
 
 const LIMIT = 1024 * 1024;
 const HIGHLIGHT_LIMIT = 200 * 1024;
@@ -34,6 +35,8 @@ const state = {
   /** The repository just created ("owner/name"): the button does not offer to create it again. */
   created: "",
   creating: false,
+  /** GET /v1/session: {oauth, signedIn, login?}; until it answers, the token form. */
+  session: { oauth: false, signedIn: false },
   /** How a Markdown file opens: rendered ("preview") or as text ("source"). */
   mdView: "preview",
   /** The last hand-over done (a zip or a repository), for the steps. */
@@ -726,6 +729,80 @@ function syncCreateButton() {
   button.textContent = done ? "Repository created" : "Create GitHub repo";
 }
 
+// Sign in with GitHub (sign-in.js): offered when the server has an OAuth app.
+
+function renderSignIn() {
+  const { oauth, signedIn, login } = state.session;
+  $("gh-signin-row").hidden = !oauth;
+  $("gh-token-row").hidden = oauth;
+  if (!oauth) return;
+  $("gh-who").textContent = signedIn ? `Signed in to GitHub as @${login}.` : "Sign in with your GitHub account to create the repository there.";
+  $("gh-signin").hidden = signedIn;
+  $("gh-signout").hidden = !signedIn;
+}
+
+/** Off to GitHub and back, with the page's work kept for the trip. */
+function startSignIn() {
+  const loaded = state.loaded && source.value === state.loaded.shown ? toBase64(state.loaded.bytes) : null;
+  const field = (id) => /** @type {HTMLInputElement} */ ($(id));
+  const draft = { text: loaded ? null : source.value, loaded, target: state.target, strict: state.strict, repository: field("gh-repo").value, description: field("gh-description").value, private: field("gh-private").checked };
+  const workflow = Boolean(state.preview?.files?.some((f) => f.path.startsWith(".github/workflows/")));
+  signIn(draft, { private: draft.private, workflow });
+}
+
+async function endSignIn() {
+  const ok = await signOut().catch(() => false);
+  state.session = await loadSession();
+  renderSignIn();
+  $("gh-result").replaceChildren(el("p", { class: ok ? "" : "bad" }, ok ? "Signed out of GitHub on this page; the sign-in was revoked." : "Signing out failed; try again."));
+  $("gh-signin").focus();
+}
+
+/** The work saved before the trip to GitHub, put back: the definition as it was, its options, the repository fields. */
+async function restoreDraft(draft) {
+  const field = (id) => /** @type {HTMLInputElement} */ ($(id));
+  if (typeof draft.repository === "string") field("gh-repo").value = draft.repository;
+  if (typeof draft.description === "string") field("gh-description").value = draft.description;
+  field("gh-private").checked = draft.private === true;
+  state.strict = draft.strict === true;
+  field("strict").checked = state.strict;
+  const radio = document.getElementById(`target-${draft.target}`);
+  if (radio instanceof HTMLInputElement) {
+    radio.checked = true;
+    state.target = draft.target;
+  }
+  if (typeof draft.loaded === "string") return loadBytes(fromBase64(draft.loaded), "your definition again");
+  if (typeof draft.text === "string" && draft.text) {
+    source.value = draft.text;
+    updateGutter();
+    await validateNow();
+  }
+}
+
+function toBase64(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+function fromBase64(b64) {
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+/** After loadTargets (a restored draft names a target): the sign-in state, what the trip to GitHub brought back. */
+async function setUpGitHub() {
+  const outcome = takeOutcome();
+  const draft = takeDraft();
+  state.session = await loadSession();
+  renderSignIn();
+  if (draft) await restoreDraft(draft);
+  if (outcome) {
+    const [cls, message] = outcome;
+    $("gh-result").replaceChildren(el("p", { class: cls }, message));
+    $("github").scrollIntoView({ block: "start" });
+  }
+}
+
 function safeLink(url, text) {
   let parsed;
   try {
@@ -752,7 +829,9 @@ async function createRepository(ev) {
   };
   const say = (cls, ...nodes) => show(el("p", { class: cls }, ...nodes));
   if (!state.preview) return say("bad", "The definition must be valid first.");
-  if (!token) return say("bad", "Enter a GitHub token.");
+  const oauth = state.session.oauth;
+  if (oauth && !state.session.signedIn) return say("bad", "Sign in with GitHub first.");
+  if (!oauth && !token) return say("bad", "Enter a GitHub token.");
   if (!/^[^/\s]+\/[^/\s]+$/.test(repository)) return say("bad", "Enter the repository as owner/name.");
   const params = { target: state.target, repository };
   if (isPrivate) params.private = "true";
@@ -764,7 +843,8 @@ async function createRepository(ev) {
   try {
     res = await fetch(`/v1/exports/github${query(params)}`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${token}` },
+      // Signed in, the server's cookie carries the sign-in; the page has no token to send.
+      headers: { "content-type": "application/json", accept: "application/json", ...(oauth ? {} : { authorization: `Bearer ${token}` }) },
       body: currentBody(),
       cache: "no-store",
     });
@@ -792,6 +872,14 @@ async function createRepository(ev) {
   const nodes = [el("p", { class: "bad" }, ...codeSpans(problemText(data, res)))];
   if (data && data.hint) nodes.push(el("p", { class: "hint" }, "Hint: ", ...codeSpans(data.hint)));
   if (data && data.repository) nodes.push(el("p", {}, "Left behind: ", safeLink(data.repository.url, data.repository.fullName)));
+  if (oauth && data && data.signIn) {
+    // The sign-in ended (revoked at GitHub) or lacks a scope: a new one, asking for what is missing.
+    if (res.status === 401) {
+      state.session = { oauth: true, signedIn: false };
+      renderSignIn();
+    }
+    nodes.push(el("p", {}, el("button", { type: "button", class: "primary", onclick: startSignIn }, "Sign in with GitHub again")));
+  }
   if (data && Array.isArray(data.suggestions) && data.suggestions.length) {
     const owner = repository.split("/")[0];
     const p = el("p", {}, "Free names: ");
@@ -923,6 +1011,8 @@ function wire() {
   $("copy-all").addEventListener("click", (ev) => copyAll(ev.currentTarget));
   $("copy-file").addEventListener("click", (ev) => copyFile(state.openPath, ev.currentTarget));
   $("github-form").addEventListener("submit", createRepository);
+  $("gh-signin").addEventListener("click", startSignIn);
+  $("gh-signout").addEventListener("click", endSignIn);
   $("gh-repo").addEventListener("input", () => {
     state.created = ""; // a new name: creating is offered again
     syncCreateButton();
@@ -946,6 +1036,8 @@ function wire() {
 wire();
 updateGutter();
 updateSteps();
-loadTargets().then(() => {
-  if (source.value.trim()) validateNow();
-});
+loadTargets()
+  .then(setUpGitHub)
+  .then(() => {
+    if (source.value.trim() && !state.preview) validateNow();
+  });

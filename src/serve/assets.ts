@@ -43,6 +43,7 @@ export function pageAssets(): Map<string, Asset> {
     ["/", asset(read("index.html"), "text/html; charset=utf-8")],
     ["/assets/app.js", asset(read("app.js"), "text/javascript; charset=utf-8")],
     ["/assets/markdown.js", asset(read("markdown.js"), "text/javascript; charset=utf-8")],
+    ["/assets/sign-in.js", asset(read("sign-in.js"), "text/javascript; charset=utf-8")],
     ["/assets/example.envelope.json", asset(readFileSync(EXAMPLE), "application/json; charset=utf-8")],
     ["/assets/style.css", asset(read("style.css"), "text/css; charset=utf-8")],
     ["/assets/favicon.svg", asset(read("favicon.svg"), "image/svg+xml")],
