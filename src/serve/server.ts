@@ -7,7 +7,6 @@ import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, t
 import type { AddressInfo, Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { FileSet } from "../export/file-set.js";
 import { PublishError, redactor, type PublishErrorKind } from "../publish/errors.js";
 import { checkApiUrl, exportCommitMessage, publishToGitHub } from "../publish/publish.js";
@@ -16,6 +15,7 @@ import { TARGETS, targetNames } from "../targets/index.js";
 import { VERSION } from "../version.js";
 import { API_CSP, PAGE_CSP, pageAssets } from "./assets.js";
 import { AnswerCache } from "./cache.js";
+import type { ReportedDiagnostics } from "./diagnostic-cap.js";
 import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
 import { openApiDocument } from "./openapi.js";
 import { InlineRunner, JobTimeoutError, OverloadedError, WorkerPool, type JobRunner } from "./pool.js";
@@ -216,8 +216,9 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     const q = query(req, ["strict"]);
     const body = bodyOf(req);
     const answer = (await run(reply, { kind: "validate", body, strict: flag(q, "strict") })) as ValidateAnswer;
-    if (!answer.readable) throw malformed(answer.diagnostics);
-    return reply.type("application/json; charset=utf-8").send(JSON.stringify({ valid: answer.valid, errors: answer.errors, warnings: answer.warnings, diagnostics: answer.diagnostics }));
+    if (!answer.readable) throw malformed(answer);
+    const { valid, errors, warnings, diagnostics, diagnosticsOmitted } = answer;
+    return reply.type("application/json; charset=utf-8").send(JSON.stringify({ valid, errors, warnings, diagnostics, diagnosticsOmitted }));
   });
 
   app.post("/v1/exports", async (req, reply) => {
@@ -231,7 +232,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     const answer = (await run(reply, job)) as ExportAnswer;
     if (!answer.ok) throw refusal(answer);
     if (answer.format !== "json") throw new Error("unexpected answer");
-    reply.header("envelope-warnings", String(warnings(answer.diagnostics)));
+    reply.header("envelope-warnings", String(answer.warnings));
     return reply.type("application/json; charset=utf-8").send(answer.json);
   });
 
@@ -251,7 +252,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     if (!first.ok) throw refusal(first);
     if (first.format !== "zip") throw new Error("unexpected answer");
     const c = first.lossCounts;
-    reply.header("envelope-warnings", String(warnings(first.diagnostics)));
+    reply.header("envelope-warnings", String(first.warnings));
     reply.header("envelope-loss", `carried=${c.carried}, approximated=${c.approximated}, dropped=${c.dropped}`);
     reply.header("content-disposition", `attachment; filename="${first.fileName}"`);
     reply.type("application/zip");
@@ -362,10 +363,6 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   };
 }
 
-function warnings(diagnostics: readonly Diagnostic[]): number {
-  return diagnostics.filter((d) => d.severity === "warning").length;
-}
-
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, "request-timeout", "the request was not received in time"],
   HPE_HEADER_OVERFLOW: [431, "headers-too-large", "the request headers are too large"],
@@ -397,20 +394,25 @@ function sendProblem(reply: FastifyReply, p: HttpProblem): FastifyReply {
   return reply.code(p.status).type("application/problem+json; charset=utf-8").send(JSON.stringify(body));
 }
 
-function malformed(diagnostics: ValidateAnswer["diagnostics"]): HttpProblem {
-  const first = diagnostics.find((d) => d.severity === "error");
+/** A problem's diagnostics, as capped by the job (diagnostic-cap.ts). */
+function listed(r: ReportedDiagnostics): Pick<ReportedDiagnostics, "diagnostics" | "diagnosticsOmitted"> {
+  return { diagnostics: r.diagnostics, ...(r.diagnosticsOmitted ? { diagnosticsOmitted: r.diagnosticsOmitted } : {}) };
+}
+
+function malformed(r: ReportedDiagnostics): HttpProblem {
+  const first = r.diagnostics.find((d) => d.severity === "error");
   const where = first && first.line > 0 ? ` (line ${first.line}, column ${first.column})` : "";
-  return new HttpProblem(400, "malformed-definition", "Malformed definition", `${first?.message ?? "the body is not a JSON object"}${where}`, { diagnostics });
+  return new HttpProblem(400, "malformed-definition", "Malformed definition", `${first?.message ?? "the body is not a JSON object"}${where}`, listed(r));
 }
 
 function refusal(answer: Extract<ExportAnswer, { ok: false }>): HttpProblem {
-  if (answer.refusal === "malformed") return malformed(answer.diagnostics);
+  if (answer.refusal === "malformed") return malformed(answer);
   if (answer.refusal === "lossy") {
     // A problem type's title stays the same for every occurrence (RFC 9457); the detail names the target and fields.
-    return new HttpProblem(422, "lossy-export", "Not every field is carried", `strict=true: ${answer.failure ?? "a field is not fully carried"}`, { diagnostics: answer.diagnostics, ...(answer.loss ? { loss: answer.loss } : {}) });
+    return new HttpProblem(422, "lossy-export", "Not every field is carried", `strict=true: ${answer.failure ?? "a field is not fully carried"}`, { ...listed(answer), ...(answer.loss ? { loss: answer.loss } : {}) });
   }
-  const errors = answer.diagnostics.filter((d) => d.severity === "error").length;
-  return new HttpProblem(422, "invalid-definition", "Invalid definition", `the definition has ${errors} error${errors === 1 ? "" : "s"}`, { diagnostics: answer.diagnostics });
+  const errors = answer.errors;
+  return new HttpProblem(422, "invalid-definition", "Invalid definition", `the definition has ${errors} error${errors === 1 ? "" : "s"}`, listed(answer));
 }
 
 /** The query string, with unknown or repeated parameters refused (a typo should not pass silently). */
