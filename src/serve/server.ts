@@ -3,7 +3,7 @@
 // scale out behind any load balancer. CPU work runs in a bounded worker pool (pool.ts) with a
 // per-request time limit; answers are reused by content (cache.ts). Logs are one JSON line
 // per request (id, method, path, status, time) — never a body, a query string or a header.
-import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpServer, STATUS_CODES, type Server as HttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -18,6 +18,7 @@ import { AnswerCache } from "./cache.js";
 import type { ReportedDiagnostics } from "./diagnostic-cap.js";
 import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
 import { openApiDocument } from "./openapi.js";
+import { clientGone, logWhenClosed } from "./request-log.js";
 import { InlineRunner, JobTimeoutError, OverloadedError, WorkerPool, type JobRunner } from "./pool.js";
 import { BODY_LIMIT, SettingsError, type ServeSettings } from "./settings.js";
 
@@ -111,7 +112,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     // sent in time) are answered as problem+json like every other error, and logged.
     clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => answerClientError(err, socket, (line) => app.log.info(line, "request")),
     serverFactory: (handler) =>
-      createHttpServer(
+      allowHalfOpen(createHttpServer(
         {
           // A client must send its whole request in time; a stalled one gets 408 and is closed.
           requestTimeout: settings.requestTimeoutMs,
@@ -120,7 +121,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
           keepAliveTimeout: 5_000,
         },
         handler as (req: IncomingMessage, res: ServerResponse) => void,
-      ),
+      )),
   }) as unknown as FastifyInstance;
 
   // Bodies are kept as bytes: the definition's own reader reports JSON errors with line and
@@ -130,6 +131,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   app.addContentTypeParser(/^application\/[a-z0-9.!#$&^_-]+\+json(\s*;.*)?$/i, { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   app.addHook("onRequest", async (req, reply) => {
+    logWhenClosed(req, reply);
     reply.header("x-request-id", req.id);
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", "no-referrer");
@@ -147,17 +149,14 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     req.log.debug({ method: req.method, path: req.url.split("?")[0] }, "incoming");
   });
 
-  app.addHook("onResponse", async (req, reply) => {
-    const path = req.url.split("?")[0];
-    req.log.info({ method: req.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ...(reply.getHeader("envelope-cache") ? { cache: reply.getHeader("envelope-cache") } : {}) }, "request");
-  });
-
   app.setErrorHandler((error: FastifyError | HttpProblem, req, reply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error);
     const status = error.statusCode ?? 500;
     if (status === 413) return sendProblem(reply, new HttpProblem(413, "payload-too-large", "Definition too large", `the body is over the ${BODY_LIMIT / 1024 / 1024} MiB limit; a team definition is a few kilobytes`));
     if (status === 415) return sendProblem(reply, new HttpProblem(415, "unsupported-media-type", "Unsupported media type", "send the definition as application/json (UTF-8)"));
     if (status >= 400 && status < 500) return sendProblem(reply, new HttpProblem(status, "bad-request", "Bad request", error.message));
+    // A client that went away (its stream closed early) is no server failure; its line says aborted.
+    if (clientGone(reply)) return reply;
     req.log.error({ err: { message: error.message, stack: error.stack } }, "internal error");
     return sendProblem(reply, new HttpProblem(500, "internal", "Internal error", "the server failed; the request id identifies it in the server's log"));
   });
@@ -386,6 +385,15 @@ function answerClientError(err: Error & { code?: string }, socket: Socket, log: 
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
   socket.destroySoon(); // a client that never closes its side does not keep the socket
+}
+
+/**
+ * A client that sends its request and then shuts its side of the connection still gets the
+ * answer (Node's default drops the request on the client's FIN, leaving no answer, no log).
+ */
+function allowHalfOpen(server: HttpServer): HttpServer {
+  (server as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  return server;
 }
 
 function sendProblem(reply: FastifyReply, p: HttpProblem): FastifyReply {
