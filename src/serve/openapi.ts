@@ -36,10 +36,11 @@ const targetParam = {
 };
 
 const commonErrors = {
-  "400": problem("Malformed: the body is not a readable JSON object (with the diagnostics that say where), or a query parameter is wrong."),
+  "400": problem("Malformed: the body is not a readable JSON object (with the diagnostics that say where), a query parameter is wrong, or the request is not valid HTTP (no Host, or two)."),
   "403": problem("The Host header names no host this server answers to (it is bound to this machine)."),
   "413": problem("The body is over 1 MiB."),
   "415": problem("The body is not sent as application/json (or application/*+json) in UTF-8."),
+  "417": problem("An Expect header other than 100-continue."),
   "503": problem("The server is at its concurrency bound (retry after the Retry-After seconds), or the request hit the per-request time limit.", {
     headers: { "Retry-After": { schema: { type: "string" }, description: "Seconds to wait before retrying (overload only)." } },
   }),

@@ -3,7 +3,7 @@
 // scale out behind any load balancer. CPU work runs in a bounded worker pool (pool.ts) with a
 // per-request time limit; answers are reused by content (cache.ts). Logs are one JSON line
 // per request (id, method, path, status, time) — never a body, a query string or a header.
-import { createServer as createHttpServer, STATUS_CODES, type Server as HttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -13,12 +13,15 @@ import { checkApiUrl, exportCommitMessage, publishToGitHub } from "../publish/pu
 import { parseRepositoryName } from "../publish/repository-name.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { VERSION } from "../version.js";
-import { API_CSP, PAGE_CSP, pageAssets } from "./assets.js";
+import { PAGE_CSP, pageAssets } from "./assets.js";
 import { AnswerCache } from "./cache.js";
 import type { ReportedDiagnostics } from "./diagnostic-cap.js";
 import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
+import { answerClientError, PROBLEM_TYPE } from "./client-errors.js";
+import { nodeServer } from "./node-server.js";
 import { openApiDocument } from "./openapi.js";
 import { clientGone, logWhenClosed } from "./request-log.js";
+import { SECURITY_HEADERS } from "./security-headers.js";
 import { InlineRunner, JobTimeoutError, OverloadedError, WorkerPool, type JobRunner } from "./pool.js";
 import { BODY_LIMIT, SettingsError, type ServeSettings } from "./settings.js";
 
@@ -36,8 +39,6 @@ export interface ServerOptions {
   /** Where the JSON log lines go (default: standard error). */
   logStream?: { write(line: string): unknown };
 }
-
-const PROBLEM_TYPE = "urn:envelope-export:problem:";
 
 class HttpProblem extends Error {
   constructor(
@@ -111,17 +112,13 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     // Requests that never became requests (a bad request line, headers too large, a body not
     // sent in time) are answered as problem+json like every other error, and logged.
     clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => answerClientError(err, socket, (line) => app.log.info(line, "request")),
-    serverFactory: (handler) =>
-      allowHalfOpen(createHttpServer(
-        {
-          // A client must send its whole request in time; a stalled one gets 408 and is closed.
-          requestTimeout: settings.requestTimeoutMs,
-          headersTimeout: Math.min(settings.requestTimeoutMs, 10_000),
-          connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(settings.requestTimeoutMs / 4))),
-          keepAliveTimeout: 5_000,
-        },
-        handler as (req: IncomingMessage, res: ServerResponse) => void,
-      )),
+    // A path that is not valid percent-encoding (GET /%ff) skips the hooks: answered as the rest.
+    frameworkErrors: (error, req, reply) => {
+      logWhenClosed(req, reply);
+      reply.header("x-request-id", req.id).headers(SECURITY_HEADERS);
+      return sendProblem(reply, new HttpProblem(400, "bad-request", "Bad request", error.message.slice(0, 200)));
+    },
+    serverFactory: (handler) => nodeServer(settings, handler as (req: IncomingMessage, res: ServerResponse) => void),
   }) as unknown as FastifyInstance;
 
   // Bodies are kept as bytes: the definition's own reader reports JSON errors with line and
@@ -132,13 +129,8 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
 
   app.addHook("onRequest", async (req, reply) => {
     logWhenClosed(req, reply);
-    reply.header("x-request-id", req.id);
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "no-referrer");
-    reply.header("cross-origin-resource-policy", "same-origin");
-    reply.header("cross-origin-opener-policy", "same-origin");
-    reply.header("x-frame-options", "DENY");
-    reply.header("content-security-policy", API_CSP);
+    reply.header("x-request-id", req.id).headers(SECURITY_HEADERS);
+    checkHostAndExpect(req);
     if (settings.allowedHosts !== "any") {
       const host = hostName(req.headers.host);
       if (host === undefined || !settings.allowedHosts.includes(host)) {
@@ -362,40 +354,6 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   };
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, "request-timeout", "the request was not received in time"],
-  HPE_HEADER_OVERFLOW: [431, "headers-too-large", "the request headers are too large"],
-};
-
-/** An answer written to the socket directly: Node's HTTP parser refused the request. */
-function answerClientError(err: Error & { code?: string }, socket: Socket, log: (line: object) => void): void {
-  // As Node's own handler: nothing is written into a response already under way (a zip
-  // streaming on a kept-alive connection), and the socket is closed in every case.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-  if (err.code === "ECONNRESET" || !socket.writable || inFlight) {
-    socket.destroy();
-    return;
-  }
-  const [status, code, detail] = CLIENT_ERRORS[err.code ?? ""] ?? [400, "bad-request", "the request is not valid HTTP"];
-  const title = STATUS_CODES[status] ?? "Bad Request";
-  const body = JSON.stringify({ type: PROBLEM_TYPE + code, title, status, detail });
-  log({ status, code: err.code ?? "" });
-  socket.end(
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-  socket.destroySoon(); // a client that never closes its side does not keep the socket
-}
-
-/**
- * A client that sends its request and then shuts its side of the connection still gets the
- * answer (Node's default drops the request on the client's FIN, leaving no answer, no log).
- */
-function allowHalfOpen(server: HttpServer): HttpServer {
-  (server as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  return server;
-}
-
 function sendProblem(reply: FastifyReply, p: HttpProblem): FastifyReply {
   for (const [k, v] of Object.entries(p.headers)) reply.header(k, v);
   const body = { type: PROBLEM_TYPE + p.code, title: p.title, status: p.status, detail: p.message, requestId: reply.request.id, ...p.extra };
@@ -490,6 +448,20 @@ export function negotiate(accept: string | undefined): Exclude<ExportFormat, "fi
   const json = quality("application/json");
   if (zip <= 0 && json <= 0) return undefined;
   return json > zip ? "json" : "zip";
+}
+
+/**
+ * HTTP/1.1 requires exactly one Host (RFC 9112 §3.2): none, or two (Node keeps only the
+ * first), is a 400. An Expect this server cannot meet is a 417 (RFC 9110 §10.1.1).
+ */
+function checkHostAndExpect(req: FastifyRequest): void {
+  const hosts = req.raw.rawHeaders.filter((name, i) => i % 2 === 0 && /^host$/i.test(name)).length;
+  if (hosts > 1) throw new HttpProblem(400, "bad-request", "Bad request", "the request has more than one Host header");
+  if (hosts === 0 && req.raw.httpVersion === "1.1") throw new HttpProblem(400, "bad-request", "Bad request", "an HTTP/1.1 request needs a Host header");
+  const expect = req.headers.expect;
+  if (expect !== undefined && expect.trim().toLowerCase() !== "100-continue") {
+    throw new HttpProblem(417, "expectation-failed", "Expectation failed", "this server meets only Expect: 100-continue");
+  }
 }
 
 function hostName(header: string | undefined): string | undefined {

@@ -99,3 +99,46 @@ describe("early and odd endings", () => {
     expect(s.logText()).not.toMatch(/internal error|"stack"/);
   }, 30_000);
 });
+
+/** The status, headers (lower-cased names) and parsed body of a raw answer. */
+function parse(answer: string): { status: number; headers: Record<string, string>; body: any } {
+  const [head = "", ...rest] = answer.split("\r\n\r\n");
+  const [statusLine = "", ...lines] = head.split("\r\n");
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  const text = rest.join("\r\n\r\n");
+  return { status: Number(statusLine.split(" ")[1]), headers, body: text ? JSON.parse(text) : undefined };
+}
+
+async function ask(request: string): Promise<ReturnType<typeof parse>> {
+  const { sock, received } = await open();
+  sock.end(request);
+  return parse(await received);
+}
+
+describe("every error answer is problem+json with the security headers", () => {
+  const cases: Array<[string, string, number]> = [
+    ["no Host on HTTP/1.1", "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n", 400],
+    ["two Host headers", "GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n", 400],
+    ["Expect: bogus", "GET /healthz HTTP/1.1\r\nHost: localhost\r\nExpect: bogus\r\nConnection: close\r\n\r\n", 417],
+    ["a path that is not valid percent-encoding", "GET /%ff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 400],
+    ["a request line that is not HTTP", "GET / HTTP/1.1 extra\r\n\r\n", 400],
+  ];
+  for (const [what, request, status] of cases) {
+    it(what, async () => {
+      const before = s.logs.length;
+      const a = await ask(request);
+      expect(a.status).toBe(status);
+      expect(a.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+      expect(a.headers).toMatchObject({ "x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "no-referrer" });
+      expect(a.headers["content-security-policy"]).toContain("default-src 'none'");
+      expect(a.body).toMatchObject({ type: expect.stringMatching(/^urn:envelope-export:problem:/), status });
+      await settle(100);
+      expect(s.logs.slice(before).filter((l) => l.msg === "request")).toMatchObject([{ status }]);
+    });
+  }
+  it("Expect: 100-continue is met", async () => {
+    const { sock, received } = await open();
+    sock.end(post("/v1/validate", EXAMPLE, "Expect: 100-continue\r\nConnection: close\r\n") + EXAMPLE.toString());
+    expect(await received).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+  });
+});
