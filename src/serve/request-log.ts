@@ -23,8 +23,12 @@ export function logWhenClosed(req: FastifyRequest, reply: FastifyReply): void {
   });
 }
 
-/** True once the client can no longer be answered: there is nothing to send, or to log as a failure. */
-export function clientGone(reply: FastifyReply): boolean {
+// What a stream says when the other end went away, not when the server failed.
+const GONE = new Set(["ERR_STREAM_PREMATURE_CLOSE", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END", "ECONNRESET", "EPIPE"]);
+
+/** True for an error that only says the client went away (and so cannot be answered). */
+export function clientWentAway(error: Error & { code?: string }, reply: FastifyReply): boolean {
   const socket = reply.raw.socket;
-  return reply.raw.destroyed || !socket || socket.destroyed || !socket.writable;
+  const gone = reply.raw.destroyed || !socket || socket.destroyed || !socket.writable;
+  return gone && GONE.has(error.code ?? "");
 }

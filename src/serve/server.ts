@@ -2,7 +2,7 @@
 // Stateless: each request carries the definition and gets the whole answer, so instances
 // scale out behind any load balancer. CPU work runs in a bounded worker pool (pool.ts) with a
 // per-request time limit; answers are reused by content (cache.ts). Logs are one JSON line
-// per request (id, method, path, status, time) — never a body, a query string or a header.
+// per request (request-log.ts: id, method, path, status, time) — never a body, a query string or a header.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { PassThrough } from "node:stream";
@@ -20,7 +20,7 @@ import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer, ZipHea
 import { answerClientError, PROBLEM_TYPE } from "./client-errors.js";
 import { nodeServer } from "./node-server.js";
 import { openApiDocument } from "./openapi.js";
-import { clientGone, logWhenClosed } from "./request-log.js";
+import { clientWentAway, logWhenClosed } from "./request-log.js";
 import { SECURITY_HEADERS } from "./security-headers.js";
 import { InlineRunner, JobTimeoutError, OverloadedError, WorkerPool, type JobRunner } from "./pool.js";
 import { BODY_LIMIT, SettingsError, type ServeSettings } from "./settings.js";
@@ -148,7 +148,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     if (status === 415) return sendProblem(reply, new HttpProblem(415, "unsupported-media-type", "Unsupported media type", "send the definition as application/json (UTF-8)"));
     if (status >= 400 && status < 500) return sendProblem(reply, new HttpProblem(status, "bad-request", "Bad request", error.message));
     // A client that went away (its stream closed early) is no server failure; its line says aborted.
-    if (clientGone(reply)) return reply;
+    if (clientWentAway(error, reply)) return reply;
     req.log.error({ err: { message: error.message, stack: error.stack } }, "internal error");
     return sendProblem(reply, new HttpProblem(500, "internal", "Internal error", "the server failed; the request id identifies it in the server's log"));
   });
