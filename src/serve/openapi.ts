@@ -105,7 +105,7 @@ export function openApiDocument(): Record<string, unknown> {
               headers: {
                 "Content-Disposition": { schema: { type: "string" }, description: "attachment, with a file name made of the team's distribution name and the target (zip only)." },
                 "Envelope-Loss": { schema: { type: "string" }, description: "The loss report's counts: `carried=N, approximated=N, dropped=N` (the full report is ENVELOPE_EXPORT.md in the archive, and in the JSON answer)." },
-                "Envelope-Warnings": { schema: { type: "string" }, description: "The number of warnings." },
+                "Envelope-Warnings": { schema: { type: "string" }, description: "The number of warnings (all of them, also those the answer does not list)." },
               },
               content: {
                 "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } },
