@@ -98,6 +98,17 @@ describe("identical diagnostics are collapsed, with a count", () => {
     expect(github).toHaveLength(1);
     expect(github[0]).toMatch(/^::warning .*title=W_PLACEHOLDER_UNKNOWN::.*\(×400\)$/);
   });
+  it("the same warning at many places: one, at the first, with the next places (github: one annotation each)", async () => {
+    const hosts = write("hosts.envelope.json", JSON.stringify(team({ agents: [agent("lead", { role: "manager", allowedHosts: Array(9).fill("{{X}}") })] }), null, 2));
+    const json = JSON.parse((await runCli(["validate", hosts, "--format", "json"])).stdout);
+    expect(json.files[0].diagnostics).toMatchObject([{ code: "W_PLACEHOLDER_UNKNOWN", pointer: "/agents/0/allowedHosts/0", count: 9 }]);
+    expect(json.files[0].diagnostics[0].alsoAt.map((p: { pointer: string }) => p.pointer)).toEqual([1, 2, 3, 4].map((i) => `/agents/0/allowedHosts/${i}`));
+    const text = (await runCli(["validate", hosts])).stdout;
+    expect(text).toMatch(/also at \/agents\/0\/allowedHosts\/1 \(\d+:\d+\), .*\/allowedHosts\/4 \(\d+:\d+\), …\n/);
+    const github = (await runCli(["validate", hosts, "--format", "github"])).stdout.trim().split("\n");
+    expect(github).toHaveLength(5);
+    expect(github[0]).toMatch(/\(×9\)$/);
+  });
   it("a single diagnostic has no count; inspect and export --json collapse too", async () => {
     const once = JSON.parse((await runCli(["validate", warning, "--format", "json"])).stdout);
     expect(once.files[0].diagnostics[0]).not.toHaveProperty("count");

@@ -1,5 +1,5 @@
 // Diagnostics as text (for people), JSON (for programs) or GitHub workflow annotations.
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { MAX_ALSO_AT, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { printable, type Style } from "./style.js";
 
 export interface FileReport {
@@ -20,6 +20,8 @@ export function formatText(reports: FileReport[], style: Style): string {
       const where = d.line > 0 ? `${r.file}:${d.line}:${d.column}` : r.file;
       out.push(`${style.bold(printable(where))}: ${sev} ${style.dim(d.code)} ${printable(d.message)}${times(d)}`);
       if (d.pointer) out.push(`  ${style.dim("at")} ${printable(d.pointer)}`);
+      const others = alsoAt(d);
+      if (others) out.push(`  ${style.dim("also at")} ${printable(others)}`);
       const src = lines && d.line > 0 ? lines[d.line - 1] : undefined;
       if (src !== undefined) out.push(...snippet(printable(src.replace(/\r$/, "")), d.column, d.line, style));
       if (d.hint) out.push(`  ${style.cyan("hint:")} ${printable(d.hint)}`);
@@ -35,6 +37,14 @@ export function formatText(reports: FileReport[], style: Style): string {
 /** " (×N)" for a diagnostic that stands for N identical ones. */
 function times(d: Diagnostic): string {
   return d.count !== undefined && d.count > 1 ? ` (×${d.count})` : "";
+}
+
+/** "/a/1 (3:5), /a/2 (4:5), …" for a diagnostic found at several places (its "(×N)" says how many). */
+function alsoAt(d: Diagnostic): string | undefined {
+  const places = d.alsoAt ?? [];
+  if (places.length === 0) return undefined;
+  const listed = places.map((p) => (p.line > 0 ? `${p.pointer} (${p.line}:${p.column})` : p.pointer)).join(", ");
+  return (d.count ?? 1) > places.length + 1 && places.length === MAX_ALSO_AT ? `${listed}, …` : listed;
 }
 
 function plural(n: number, word: string): string {
@@ -71,11 +81,14 @@ export function formatGithub(reports: FileReport[]): string {
   const out: string[] = [];
   for (const r of reports) {
     for (const d of r.diagnostics) {
-      const props = [`file=${prop(r.file)}`];
-      if (d.line > 0) props.push(`line=${d.line}`, `col=${d.column}`);
-      props.push(`title=${prop(d.code)}`);
-      const message = (d.hint ? `${d.message} (${d.hint})` : d.message) + times(d);
-      out.push(`::${d.severity} ${props.join(",")}::${data(message)}`);
+      // One annotation per listed place, so each shows on its line; the count goes on the first.
+      [d, ...(d.alsoAt ?? [])].forEach((place, i) => {
+        const props = [`file=${prop(r.file)}`];
+        if (place.line > 0) props.push(`line=${place.line}`, `col=${place.column}`);
+        props.push(`title=${prop(d.code)}`);
+        const message = (d.hint ? `${d.message} (${d.hint})` : d.message) + (i === 0 ? times(d) : "");
+        out.push(`::${d.severity} ${props.join(",")}::${data(message)}`);
+      });
     }
   }
   return out.length ? out.join("\n") + "\n" : "";

@@ -15,9 +15,21 @@ export interface Diagnostic {
   hint?: string;
   /** The file the diagnostic belongs to, when known. */
   file?: string;
-  /** How many identical diagnostics (code, place, message) this one stands for; absent when 1. */
+  /** How many times this diagnostic occurs (at its own place and those in `alsoAt`); absent when 1. */
   count?: number;
+  /** Other places where the same diagnostic (code, message, hint) occurs: the first few, in order. */
+  alsoAt?: Place[];
 }
+
+/** Where a diagnostic points: a JSON pointer and its position in the source. */
+export interface Place {
+  pointer: string;
+  line: number;
+  column: number;
+}
+
+/** How many places a collapsed diagnostic lists besides its own; `count` tells the rest. */
+export const MAX_ALSO_AT = 4;
 
 export function isError(d: Diagnostic): boolean {
   return d.severity === "error";
@@ -41,21 +53,32 @@ export function promoteWarnings(list: Diagnostic[]): Diagnostic[] {
 }
 
 /**
- * One diagnostic per (code, pointer, position, message), counting the copies: a prompt that
- * repeats an unknown `{{NAME}}` 400 times is one warning "(×400)", not 400. Order is kept.
+ * One diagnostic per (code, message, hint), counting the copies: a prompt that repeats an
+ * unknown `{{NAME}}` 400 times, or 115,000 hosts that each say `{{X}}`, is one warning with
+ * `count` and the first few other places in `alsoAt`, not thousands. Order is kept (the first
+ * occurrence stands for the rest), so the input should be sorted first.
  */
 export function collapseDiagnostics(list: Diagnostic[]): Diagnostic[] {
   const byKey = new Map<string, Diagnostic>();
   const out: Diagnostic[] = [];
   for (const d of list) {
-    const key = JSON.stringify([d.code, d.severity, d.file ?? null, d.pointer, d.line, d.column, d.message, d.hint ?? null]);
+    const key = JSON.stringify([d.code, d.severity, d.file ?? null, d.message, d.hint ?? null]);
     const first = byKey.get(key);
-    if (first) first.count = (first.count ?? 1) + (d.count ?? 1);
-    else {
+    if (!first) {
       const copy = { ...d };
       byKey.set(key, copy);
       out.push(copy);
+      continue;
     }
+    first.count = (first.count ?? 1) + (d.count ?? 1);
+    for (const place of [d, ...(d.alsoAt ?? [])]) addPlace(first, place);
   }
   return out;
+}
+
+function addPlace(d: Diagnostic, place: Place): void {
+  const same = (p: Place) => p.pointer === place.pointer && p.line === place.line && p.column === place.column;
+  if (same(d) || d.alsoAt?.some(same)) return;
+  if ((d.alsoAt?.length ?? 0) >= MAX_ALSO_AT) return;
+  (d.alsoAt ??= []).push({ pointer: place.pointer, line: place.line, column: place.column });
 }

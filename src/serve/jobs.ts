@@ -5,13 +5,14 @@
 // same as `envelope export --zip` for the same input. Given a stream, a zip export announces
 // its head (name, counts) and hands over the archive as the sink writes it, instead of
 // answering with the bytes.
-import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { exportDefinition } from "../export/export.js";
 import { lossCounts, type LossEntry, type LossStatus } from "../export/loss-report.js";
 import { writeZip } from "../export/sinks/zip.js";
 import { TARGETS } from "../targets/index.js";
 import { validate } from "../validate/validate.js";
 import { teamDiagram } from "./diagram.js";
+import { capDiagnostics, type ReportedDiagnostics } from "./diagnostic-cap.js";
 
 export type ExportFormat = "zip" | "json" | "files";
 
@@ -20,14 +21,11 @@ export type Job = { kind: "validate"; body: Uint8Array; strict: boolean } | { ki
 /** Why a definition was refused: unreadable (not JSON, not UTF-8, empty), invalid, or --strict loss. */
 export type Refusal = "malformed" | "invalid" | "lossy";
 
-export interface ValidateAnswer {
+export interface ValidateAnswer extends ReportedDiagnostics {
   kind: "validate";
   /** False when the body could not be read as a JSON object (the API answers 400). */
   readable: boolean;
   valid: boolean;
-  errors: number;
-  warnings: number;
-  diagnostics: Diagnostic[];
 }
 
 export interface LossReport {
@@ -36,12 +34,11 @@ export interface LossReport {
 }
 
 /** What an HTTP answer needs before the archive's first byte: its headers. */
-export interface ZipHead {
+export interface ZipHead extends ReportedDiagnostics {
   kind: "export";
   ok: true;
   format: "zip";
   fileName: string;
-  diagnostics: Diagnostic[];
   lossCounts: Record<LossStatus, number>;
   files: number;
 }
@@ -53,24 +50,20 @@ export interface ZipStream {
 }
 
 export type ExportAnswer =
-  | { kind: "export"; ok: false; refusal: Refusal; diagnostics: Diagnostic[]; loss?: LossReport; failure?: string }
+  | ({ kind: "export"; ok: false; refusal: Refusal; loss?: LossReport; failure?: string } & ReportedDiagnostics)
   /** `zip` is absent when the archive went to a ZipStream. */
   | (ZipHead & { zip?: Uint8Array })
-  | { kind: "export"; ok: true; format: "json"; json: string; diagnostics: Diagnostic[] }
-  | { kind: "export"; ok: true; format: "files"; files: Array<{ path: string; bytes: Uint8Array; mode: number }>; diagnostics: Diagnostic[]; name: string; lossCounts: Record<LossStatus, number> };
+  | ({ kind: "export"; ok: true; format: "json"; json: string } & ReportedDiagnostics)
+  | ({ kind: "export"; ok: true; format: "files"; files: Array<{ path: string; bytes: Uint8Array; mode: number }>; name: string; lossCounts: Record<LossStatus, number> } & ReportedDiagnostics);
 
 export type JobAnswer = ValidateAnswer | ExportAnswer;
 
 /** The label diagnostics carry internally; it is removed before they leave the server. */
 const LABEL = "request body";
 
-function publicDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return list.map(({ file: _file, ...d }) => d);
-}
-
-function counts(list: Diagnostic[]): { errors: number; warnings: number } {
-  const errors = list.filter(isError).length;
-  return { errors, warnings: list.length - errors };
+/** The diagnostics an answer carries: without the label, and capped (diagnostic-cap.ts). */
+function reported(list: Diagnostic[], job: Job): ReportedDiagnostics {
+  return capDiagnostics(list.map(({ file: _file, ...d }) => d), job.body.length);
 }
 
 /** A file name for the archive that any file system and any header accepts. */
@@ -82,22 +75,21 @@ export function zipFileName(distribution: string, target: string): string {
 export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
   if (job.kind === "validate") {
     const result = validate(job.body, { strict: job.strict, file: LABEL });
-    const diagnostics = publicDiagnostics(result.diagnostics);
-    return { kind: "validate", readable: result.document !== undefined, valid: result.valid, ...counts(diagnostics), diagnostics };
+    return { kind: "validate", readable: result.document !== undefined, valid: result.valid, ...reported(result.diagnostics, job) };
   }
   const target = Object.hasOwn(TARGETS, job.target) ? TARGETS[job.target] : undefined;
   if (!target) throw new Error(`unknown target ${job.target}`); // the API checks targets before queueing
   const result = exportDefinition(job.body, target, { strict: job.strict, file: LABEL });
-  const diagnostics = publicDiagnostics(result.diagnostics);
+  const diagnostics = reported(result.diagnostics, job);
   const loss = result.loss && { counts: lossCounts(result.loss), entries: result.loss };
   if (!result.ok || !result.files || !result.model) {
     const refusal: Refusal = result.failure !== undefined ? "lossy" : result.readable ? "invalid" : "malformed";
-    return { kind: "export", ok: false, refusal, diagnostics, ...(loss ? { loss } : {}), ...(result.failure ? { failure: result.failure } : {}) };
+    return { kind: "export", ok: false, refusal, ...diagnostics, ...(loss ? { loss } : {}), ...(result.failure ? { failure: result.failure } : {}) };
   }
   const files = result.files;
   const model = result.model;
   if (job.format === "zip") {
-    const head: ZipHead = { kind: "export", ok: true, format: "zip", fileName: zipFileName(model.names.distribution, target.name), diagnostics, lossCounts: loss!.counts, files: files.size };
+    const head: ZipHead = { kind: "export", ok: true, format: "zip", fileName: zipFileName(model.names.distribution, target.name), ...diagnostics, lossCounts: loss!.counts, files: files.size };
     // Exactly what `envelope export --zip` writes: the same sink, the same root folder.
     const root = `${model.names.distribution}/`;
     if (stream) {
@@ -110,7 +102,7 @@ export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
     return { ...head, zip: Buffer.concat(chunks) };
   }
   if (job.format === "files") {
-    return { kind: "export", ok: true, format: "files", files: files.entries().map(([path, f]) => ({ path, bytes: f.bytes, mode: f.mode })), diagnostics, name: model.names.distribution, lossCounts: loss!.counts };
+    return { kind: "export", ok: true, format: "files", files: files.entries().map(([path, f]) => ({ path, bytes: f.bytes, mode: f.mode })), ...diagnostics, name: model.names.distribution, lossCounts: loss!.counts };
   }
   const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   const preview = {
@@ -119,8 +111,7 @@ export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
     name: model.names.distribution,
     zipName: zipFileName(model.names.distribution, target.name),
     team: { name: model.team.name, slug: model.team.slug, version: model.team.version, description: model.team.description, mode: model.execution.mode, agents: model.agents.length },
-    ...counts(diagnostics),
-    diagnostics,
+    ...diagnostics,
     files: files.entries().map(([path, f]) => {
       let content: string;
       let encoding: "utf-8" | "base64" = "utf-8";
@@ -136,5 +127,5 @@ export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
     loss,
     diagram: teamDiagram(model),
   };
-  return { kind: "export", ok: true, format: "json", json: JSON.stringify(preview), diagnostics };
+  return { kind: "export", ok: true, format: "json", json: JSON.stringify(preview), ...diagnostics };
 }

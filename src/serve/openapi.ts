@@ -36,10 +36,11 @@ const targetParam = {
 };
 
 const commonErrors = {
-  "400": problem("Malformed: the body is not a readable JSON object (with the diagnostics that say where), or a query parameter is wrong."),
+  "400": problem("Malformed: the body is not a readable JSON object (with the diagnostics that say where), a query parameter is wrong, or the request is not valid HTTP (no Host, or two)."),
   "403": problem("The Host header names no host this server answers to (it is bound to this machine)."),
   "413": problem("The body is over 1 MiB."),
   "415": problem("The body is not sent as application/json (or application/*+json) in UTF-8."),
+  "417": problem("An Expect header other than 100-continue."),
   "503": problem("The server is at its concurrency bound (retry after the Retry-After seconds), or the request hit the per-request time limit.", {
     headers: { "Retry-After": { schema: { type: "string" }, description: "Seconds to wait before retrying (overload only)." } },
   }),
@@ -104,7 +105,7 @@ export function openApiDocument(): Record<string, unknown> {
               headers: {
                 "Content-Disposition": { schema: { type: "string" }, description: "attachment, with a file name made of the team's distribution name and the target (zip only)." },
                 "Envelope-Loss": { schema: { type: "string" }, description: "The loss report's counts: `carried=N, approximated=N, dropped=N` (the full report is ENVELOPE_EXPORT.md in the archive, and in the JSON answer)." },
-                "Envelope-Warnings": { schema: { type: "string" }, description: "The number of warnings." },
+                "Envelope-Warnings": { schema: { type: "string" }, description: "The number of warnings (all of them, also those the answer does not list)." },
               },
               content: {
                 "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } },
@@ -209,9 +210,22 @@ export function openApiDocument(): Record<string, unknown> {
             column: { type: "integer", minimum: 0, description: "1-based, in UTF-16 code units." },
             message: { type: "string" },
             hint: { type: "string" },
-            count: { type: "integer", minimum: 2, description: "Present when this diagnostic stands for several identical ones (same code, place and message)." },
+            count: { type: "integer", minimum: 2, description: "Present when this diagnostic stands for several identical ones (same code, message and hint): how many, at its own place and elsewhere." },
+            alsoAt: {
+              type: "array",
+              maxItems: 4,
+              description: "The first other places where the same diagnostic occurs, in document order (`count` says how many occurrences in all).",
+              items: { type: "object", required: ["pointer", "line", "column"], additionalProperties: false, properties: { pointer: { type: "string" }, line: { type: "integer", minimum: 0 }, column: { type: "integer", minimum: 0 } } },
+            },
           },
         },
+        Diagnostics: {
+          type: "array",
+          maxItems: 200,
+          description: "Errors before warnings, at most 200 and about 64 KiB beyond the request's own size; `diagnosticsOmitted` counts the rest (`errors` and `warnings` count them all).",
+          items: { $ref: "#/components/schemas/Diagnostic" },
+        },
+        DiagnosticsOmitted: { type: "integer", minimum: 1, description: "How many diagnostics the answer does not list; absent when it lists them all." },
         ValidationReport: {
           type: "object",
           required: ["valid", "errors", "warnings", "diagnostics"],
@@ -220,7 +234,8 @@ export function openApiDocument(): Record<string, unknown> {
             valid: { type: "boolean" },
             errors: { type: "integer", minimum: 0 },
             warnings: { type: "integer", minimum: 0 },
-            diagnostics: { type: "array", items: { $ref: "#/components/schemas/Diagnostic" } },
+            diagnostics: { $ref: "#/components/schemas/Diagnostics" },
+            diagnosticsOmitted: { $ref: "#/components/schemas/DiagnosticsOmitted" },
           },
         },
         LossEntry: {
@@ -322,7 +337,8 @@ export function openApiDocument(): Record<string, unknown> {
             },
             errors: { type: "integer", minimum: 0 },
             warnings: { type: "integer", minimum: 0 },
-            diagnostics: { type: "array", items: { $ref: "#/components/schemas/Diagnostic" } },
+            diagnostics: { $ref: "#/components/schemas/Diagnostics" },
+            diagnosticsOmitted: { $ref: "#/components/schemas/DiagnosticsOmitted" },
             files: { type: "array", items: { $ref: "#/components/schemas/ExportFile" } },
             totalBytes: { type: "integer", minimum: 0 },
             loss: { $ref: "#/components/schemas/LossReport" },
@@ -369,7 +385,8 @@ export function openApiDocument(): Record<string, unknown> {
             status: { type: "integer", minimum: 400, maximum: 599 },
             detail: { type: "string" },
             requestId: { type: "string" },
-            diagnostics: { type: "array", items: { $ref: "#/components/schemas/Diagnostic" } },
+            diagnostics: { $ref: "#/components/schemas/Diagnostics" },
+            diagnosticsOmitted: { $ref: "#/components/schemas/DiagnosticsOmitted" },
             loss: { $ref: "#/components/schemas/LossReport" },
             targets: { type: "array", items: { type: "string" } },
             kind: { type: "string", description: "For GitHub failures: the publisher's error kind." },

@@ -2,23 +2,27 @@
 // Stateless: each request carries the definition and gets the whole answer, so instances
 // scale out behind any load balancer. CPU work runs in a bounded worker pool (pool.ts) with a
 // per-request time limit; answers are reused by content (cache.ts). Logs are one JSON line
-// per request (id, method, path, status, time) — never a body, a query string or a header.
-import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+// per request (request-log.ts: id, method, path, status, time) — never a body, a query string or a header.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { FileSet } from "../export/file-set.js";
 import { PublishError, redactor, type PublishErrorKind } from "../publish/errors.js";
 import { checkApiUrl, exportCommitMessage, publishToGitHub } from "../publish/publish.js";
 import { parseRepositoryName } from "../publish/repository-name.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { VERSION } from "../version.js";
-import { API_CSP, PAGE_CSP, pageAssets } from "./assets.js";
+import { PAGE_CSP, pageAssets } from "./assets.js";
 import { AnswerCache } from "./cache.js";
+import type { ReportedDiagnostics } from "./diagnostic-cap.js";
 import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
+import { answerClientError, PROBLEM_TYPE } from "./client-errors.js";
 import { GitHubSignIn, type GitHubSession } from "./github-sign-in.js";
+import { nodeServer } from "./node-server.js";
 import { openApiDocument } from "./openapi.js";
+import { clientWentAway, logWhenClosed } from "./request-log.js";
+import { SECURITY_HEADERS } from "./security-headers.js";
 import { InlineRunner, JobTimeoutError, OverloadedError, WorkerPool, type JobRunner } from "./pool.js";
 import { BODY_LIMIT, SettingsError, type ServeSettings } from "./settings.js";
 
@@ -36,8 +40,6 @@ export interface ServerOptions {
   /** Where the JSON log lines go (default: standard error). */
   logStream?: { write(line: string): unknown };
 }
-
-const PROBLEM_TYPE = "urn:envelope-export:problem:";
 
 class HttpProblem extends Error {
   constructor(
@@ -118,17 +120,13 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     // Requests that never became requests (a bad request line, headers too large, a body not
     // sent in time) are answered as problem+json like every other error, and logged.
     clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => answerClientError(err, socket, (line) => app.log.info(line, "request")),
-    serverFactory: (handler) =>
-      createHttpServer(
-        {
-          // A client must send its whole request in time; a stalled one gets 408 and is closed.
-          requestTimeout: settings.requestTimeoutMs,
-          headersTimeout: Math.min(settings.requestTimeoutMs, 10_000),
-          connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(settings.requestTimeoutMs / 4))),
-          keepAliveTimeout: 5_000,
-        },
-        handler as (req: IncomingMessage, res: ServerResponse) => void,
-      ),
+    // A path that is not valid percent-encoding (GET /%ff) skips the hooks: answered as the rest.
+    frameworkErrors: (error, req, reply) => {
+      logWhenClosed(req, reply);
+      reply.header("x-request-id", req.id).headers(SECURITY_HEADERS);
+      return sendProblem(reply, new HttpProblem(400, "bad-request", "Bad request", error.message.slice(0, 200)));
+    },
+    serverFactory: (handler) => nodeServer(settings, handler as (req: IncomingMessage, res: ServerResponse) => void),
   }) as unknown as FastifyInstance;
 
   // Bodies are kept as bytes: the definition's own reader reports JSON errors with line and
@@ -138,13 +136,9 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   app.addContentTypeParser(/^application\/[a-z0-9.!#$&^_-]+\+json(\s*;.*)?$/i, { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   app.addHook("onRequest", async (req, reply) => {
-    reply.header("x-request-id", req.id);
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "no-referrer");
-    reply.header("cross-origin-resource-policy", "same-origin");
-    reply.header("cross-origin-opener-policy", "same-origin");
-    reply.header("x-frame-options", "DENY");
-    reply.header("content-security-policy", API_CSP);
+    logWhenClosed(req, reply);
+    reply.header("x-request-id", req.id).headers(SECURITY_HEADERS);
+    checkHostAndExpect(req);
     if (settings.allowedHosts !== "any") {
       const host = hostName(req.headers.host);
       if (host === undefined || !settings.allowedHosts.includes(host)) {
@@ -155,17 +149,14 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     req.log.debug({ method: req.method, path: req.url.split("?")[0] }, "incoming");
   });
 
-  app.addHook("onResponse", async (req, reply) => {
-    const path = req.url.split("?")[0];
-    req.log.info({ method: req.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ...(reply.getHeader("envelope-cache") ? { cache: reply.getHeader("envelope-cache") } : {}) }, "request");
-  });
-
   app.setErrorHandler((error: FastifyError | HttpProblem, req, reply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error);
     const status = error.statusCode ?? 500;
     if (status === 413) return sendProblem(reply, new HttpProblem(413, "payload-too-large", "Definition too large", `the body is over the ${BODY_LIMIT / 1024 / 1024} MiB limit; a team definition is a few kilobytes`));
     if (status === 415) return sendProblem(reply, new HttpProblem(415, "unsupported-media-type", "Unsupported media type", "send the definition as application/json (UTF-8)"));
     if (status >= 400 && status < 500) return sendProblem(reply, new HttpProblem(status, "bad-request", "Bad request", error.message));
+    // A client that went away (its stream closed early) is no server failure; its line says aborted.
+    if (clientWentAway(error, reply)) return reply;
     req.log.error({ err: { message: error.message, stack: error.stack } }, "internal error");
     return sendProblem(reply, new HttpProblem(500, "internal", "Internal error", "the server failed; the request id identifies it in the server's log"));
   });
@@ -245,8 +236,9 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     const q = query(req, ["strict"]);
     const body = bodyOf(req);
     const answer = (await run(reply, { kind: "validate", body, strict: flag(q, "strict") })) as ValidateAnswer;
-    if (!answer.readable) throw malformed(answer.diagnostics);
-    return reply.type("application/json; charset=utf-8").send(JSON.stringify({ valid: answer.valid, errors: answer.errors, warnings: answer.warnings, diagnostics: answer.diagnostics }));
+    if (!answer.readable) throw malformed(answer);
+    const { valid, errors, warnings, diagnostics, diagnosticsOmitted } = answer;
+    return reply.type("application/json; charset=utf-8").send(JSON.stringify({ valid, errors, warnings, diagnostics, diagnosticsOmitted }));
   });
 
   app.post("/v1/exports", async (req, reply) => {
@@ -260,7 +252,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     const answer = (await run(reply, job)) as ExportAnswer;
     if (!answer.ok) throw refusal(answer);
     if (answer.format !== "json") throw new Error("unexpected answer");
-    reply.header("envelope-warnings", String(warnings(answer.diagnostics)));
+    reply.header("envelope-warnings", String(answer.warnings));
     return reply.type("application/json; charset=utf-8").send(answer.json);
   });
 
@@ -280,7 +272,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     if (!first.ok) throw refusal(first);
     if (first.format !== "zip") throw new Error("unexpected answer");
     const c = first.lossCounts;
-    reply.header("envelope-warnings", String(warnings(first.diagnostics)));
+    reply.header("envelope-warnings", String(first.warnings));
     reply.header("envelope-loss", `carried=${c.carried}, approximated=${c.approximated}, dropped=${c.dropped}`);
     reply.header("content-disposition", `attachment; filename="${first.fileName}"`);
     reply.type("application/zip");
@@ -415,55 +407,31 @@ function crossSite(): HttpProblem {
   return new HttpProblem(403, "cross-site", "Cross-site request", "a request signed in with GitHub must come from this server's own page");
 }
 
-function warnings(diagnostics: readonly Diagnostic[]): number {
-  return diagnostics.filter((d) => d.severity === "warning").length;
-}
-
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, "request-timeout", "the request was not received in time"],
-  HPE_HEADER_OVERFLOW: [431, "headers-too-large", "the request headers are too large"],
-};
-
-/** An answer written to the socket directly: Node's HTTP parser refused the request. */
-function answerClientError(err: Error & { code?: string }, socket: Socket, log: (line: object) => void): void {
-  // As Node's own handler: nothing is written into a response already under way (a zip
-  // streaming on a kept-alive connection), and the socket is closed in every case.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-  if (err.code === "ECONNRESET" || !socket.writable || inFlight) {
-    socket.destroy();
-    return;
-  }
-  const [status, code, detail] = CLIENT_ERRORS[err.code ?? ""] ?? [400, "bad-request", "the request is not valid HTTP"];
-  const title = STATUS_CODES[status] ?? "Bad Request";
-  const body = JSON.stringify({ type: PROBLEM_TYPE + code, title, status, detail });
-  log({ status, code: err.code ?? "" });
-  socket.end(
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-  socket.destroySoon(); // a client that never closes its side does not keep the socket
-}
-
 function sendProblem(reply: FastifyReply, p: HttpProblem): FastifyReply {
   for (const [k, v] of Object.entries(p.headers)) reply.header(k, v);
   const body = { type: PROBLEM_TYPE + p.code, title: p.title, status: p.status, detail: p.message, requestId: reply.request.id, ...p.extra };
   return reply.code(p.status).type("application/problem+json; charset=utf-8").send(JSON.stringify(body));
 }
 
-function malformed(diagnostics: ValidateAnswer["diagnostics"]): HttpProblem {
-  const first = diagnostics.find((d) => d.severity === "error");
+/** A problem's diagnostics, as capped by the job (diagnostic-cap.ts). */
+function listed(r: ReportedDiagnostics): Pick<ReportedDiagnostics, "diagnostics" | "diagnosticsOmitted"> {
+  return { diagnostics: r.diagnostics, ...(r.diagnosticsOmitted ? { diagnosticsOmitted: r.diagnosticsOmitted } : {}) };
+}
+
+function malformed(r: ReportedDiagnostics): HttpProblem {
+  const first = r.diagnostics.find((d) => d.severity === "error");
   const where = first && first.line > 0 ? ` (line ${first.line}, column ${first.column})` : "";
-  return new HttpProblem(400, "malformed-definition", "Malformed definition", `${first?.message ?? "the body is not a JSON object"}${where}`, { diagnostics });
+  return new HttpProblem(400, "malformed-definition", "Malformed definition", `${first?.message ?? "the body is not a JSON object"}${where}`, listed(r));
 }
 
 function refusal(answer: Extract<ExportAnswer, { ok: false }>): HttpProblem {
-  if (answer.refusal === "malformed") return malformed(answer.diagnostics);
+  if (answer.refusal === "malformed") return malformed(answer);
   if (answer.refusal === "lossy") {
     // A problem type's title stays the same for every occurrence (RFC 9457); the detail names the target and fields.
-    return new HttpProblem(422, "lossy-export", "Not every field is carried", `strict=true: ${answer.failure ?? "a field is not fully carried"}`, { diagnostics: answer.diagnostics, ...(answer.loss ? { loss: answer.loss } : {}) });
+    return new HttpProblem(422, "lossy-export", "Not every field is carried", `strict=true: ${answer.failure ?? "a field is not fully carried"}`, { ...listed(answer), ...(answer.loss ? { loss: answer.loss } : {}) });
   }
-  const errors = answer.diagnostics.filter((d) => d.severity === "error").length;
-  return new HttpProblem(422, "invalid-definition", "Invalid definition", `the definition has ${errors} error${errors === 1 ? "" : "s"}`, { diagnostics: answer.diagnostics });
+  const errors = answer.errors;
+  return new HttpProblem(422, "invalid-definition", "Invalid definition", `the definition has ${errors} error${errors === 1 ? "" : "s"}`, listed(answer));
 }
 
 /** The query string, with unknown or repeated parameters refused (a typo should not pass silently). */
@@ -533,6 +501,20 @@ export function negotiate(accept: string | undefined): Exclude<ExportFormat, "fi
   const json = quality("application/json");
   if (zip <= 0 && json <= 0) return undefined;
   return json > zip ? "json" : "zip";
+}
+
+/**
+ * HTTP/1.1 requires exactly one Host (RFC 9112 §3.2): none, or two (Node keeps only the
+ * first), is a 400. An Expect this server cannot meet is a 417 (RFC 9110 §10.1.1).
+ */
+function checkHostAndExpect(req: FastifyRequest): void {
+  const hosts = req.raw.rawHeaders.filter((name, i) => i % 2 === 0 && /^host$/i.test(name)).length;
+  if (hosts > 1) throw new HttpProblem(400, "bad-request", "Bad request", "the request has more than one Host header");
+  if (hosts === 0 && req.raw.httpVersion === "1.1") throw new HttpProblem(400, "bad-request", "Bad request", "an HTTP/1.1 request needs a Host header");
+  const expect = req.headers.expect;
+  if (expect !== undefined && expect.trim().toLowerCase() !== "100-continue") {
+    throw new HttpProblem(417, "expectation-failed", "Expectation failed", "this server meets only Expect: 100-continue");
+  }
 }
 
 function hostName(header: string | undefined): string | undefined {
