@@ -185,14 +185,15 @@ function scheduleValidate(delay = 250) {
   state.timer = setTimeout(validateNow, delay);
 }
 
-function showDiagnostics(diagnostics, valid) {
+/** `omitted`: diagnostics the server left out of its answer (it lists at most 200, errors first). */
+function showDiagnostics(diagnostics, valid, omitted = 0) {
   state.diagnostics = diagnostics;
   drawMarks(diagnostics);
   const list = $("diagnostics");
   list.replaceChildren();
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
-  $("problem-count").textContent = diagnostics.length ? `(${plural(errors, "error")}, ${plural(warnings, "warning")})` : "";
+  $("problem-count").textContent = diagnostics.length ? `(${plural(errors, "error")}, ${plural(warnings, "warning")}${omitted ? `, and ${omitted} more` : ""})` : "";
   if (!diagnostics.length && valid) list.append(el("li", { class: "ok-line", text: "No problems." }));
   const lines = source.value.split("\n");
   for (const d of diagnostics) {
@@ -210,6 +211,7 @@ function showDiagnostics(diagnostics, valid) {
     );
     list.append(el("li", {}, button));
   }
+  if (omitted) list.append(el("li", { class: "ok-line", text: `…and ${plural(omitted, "more problem")} not listed: fix these first, then check again.` }));
 }
 
 function snippet(line, column) {
@@ -255,16 +257,17 @@ async function validateNow() {
   const data = await readJson(res);
   if (gen !== state.checkGen) return;
   const diagnostics = data && Array.isArray(data.diagnostics) ? data.diagnostics : null;
+  const omitted = data && Number.isInteger(data.diagnosticsOmitted) ? data.diagnosticsOmitted : 0;
   const problem = data && typeof data.type === "string" ? data.type.slice(data.type.lastIndexOf(":") + 1) : "";
   if (res.ok && data && diagnostics) {
     state.valid = true;
-    showDiagnostics(diagnostics, true);
+    showDiagnostics(diagnostics, true, omitted);
     setStatus(`Valid${data.warnings ? ` (${plural(data.warnings, "warning")})` : ""}.`, "ok");
     renderProject(data);
   } else if (problem === "lossy-export" && diagnostics) {
     // Valid, but Strict refuses it for this target: what it refuses is named first, in words.
     state.valid = true;
-    showDiagnostics(diagnostics, false);
+    showDiagnostics(diagnostics, false, omitted);
     if (!diagnostics.length) {
       $("diagnostics").append(el("li", { class: "ok-line", text: "The definition has no problems; Strict stops the export because not every field is carried (see the loss report)." }));
     }
@@ -278,14 +281,14 @@ async function validateNow() {
     setStatus(words, "bad");
   } else if (problem === "invalid-definition" && diagnostics) {
     state.valid = false;
-    showDiagnostics(diagnostics, false);
+    showDiagnostics(diagnostics, false, omitted);
     const errors = diagnostics.filter((d) => d.severity === "error").length;
     const warnings = diagnostics.length - errors;
     setStatus(`Invalid: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}.`, "bad");
     clearProject("Fix the errors to see the project.");
   } else if (problem === "malformed-definition" && diagnostics) {
     state.valid = false;
-    showDiagnostics(diagnostics, false);
+    showDiagnostics(diagnostics, false, omitted);
     setStatus(`Not readable: ${data.detail}`, "bad");
     clearProject("Fix the errors to see the project.");
   } else {

@@ -283,6 +283,17 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     expect(unnamed).toEqual([]);
   });
 
+  it("a definition with more problems than an answer lists: the first 200, and how many more", async () => {
+    const def = JSON.parse(TEXT);
+    // 260 agents whose keys each break the key pattern in their own way: 260 distinct errors.
+    def.agents = Array.from({ length: 260 }, (_, i) => ({ key: `Bad Key ${i}`, name: `A${i}`, title: "T", role: "specialist" }));
+    await page.locator("#source").fill(JSON.stringify(def, null, 2));
+    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Invalid/);
+    expect(await page.locator(".diag").count()).toBe(200);
+    expect(await page.locator("#problem-count").textContent()).toMatch(/and \d+ more\)$/);
+    expect(await page.locator("#diagnostics li").last().textContent()).toMatch(/^…and \d+ more problems not listed/);
+  });
+
   it("shows hostile text as text: no markup, no script, no request", async () => {
     const def = JSON.parse(TEXT);
     def.name = '<img src="https://evil.example/x.png" onerror="window.__pwned=1">';
