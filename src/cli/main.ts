@@ -77,7 +77,9 @@ Options:
                     ENVELOPE_TIMEOUT_MS, ENVELOPE_MAX_QUEUE, ENVELOPE_CACHE_MB,
                     ENVELOPE_MAX_PUBLISHES, ENVELOPE_PUBLISH_TIMEOUT_MS,
                     ENVELOPE_REQUEST_TIMEOUT_MS, ENVELOPE_ALLOWED_HOSTS,
-                    ENVELOPE_LOG_LEVEL, GITHUB_API_URL.
+                    ENVELOPE_LOG_LEVEL, GITHUB_API_URL; Sign in with GitHub on
+                    the page: GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET (an OAuth app),
+                    GITHUB_WEB_URL, ENVELOPE_PUBLIC_URL, ENVELOPE_SESSION_KEY.
   -h, --help        Show this help.
   -v, --version     Show the version.
 
