@@ -84,7 +84,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   }
   const files = result.files;
   // --out on an earlier export (its .envelope/ record): an update that keeps the developer's edits.
-  if (opts.out && !opts.force && !opts.dryRun) {
+  if (opts.out && !opts.force) {
     let record;
     try {
       record = await readRecord(opts.out);
@@ -93,7 +93,12 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
       io.stderr.write(`envelope: ${opts.out}: ${e.message}\n`);
       return EXIT.usage;
     }
-    if (record) return runUpdate(opts.out, files, record.ledger.target, target.name, opts, io, result.loss ?? []);
+    if (record) {
+      // An update says what it did file by file; a zip or a repository of the same export is a command of its own.
+      const other = opts.zip !== undefined ? "--zip" : opts.github ? "--github" : undefined;
+      if (other) throw new UsageError(`${opts.out} holds an earlier export, so --out updates it; run ${other} as a command of its own`);
+      return runUpdate(opts.out, files, record.ledger.target, target.name, opts, io, result.loss ?? []);
+    }
     if (opts.plan || opts.check) throw new UsageError(`${opts.out} holds no earlier export (.envelope/export.json) to ${opts.plan ? "plan" : "check"} an update of`);
   }
   const outputs: Array<[string | undefined, () => Promise<void>]> = [
@@ -154,7 +159,8 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
 
 async function runUpdate(dir: string, files: FileSet, was: string, now: string, opts: ExportCliOptions, io: Io, lossEntries: LossEntry[]): Promise<number> {
   if (was !== now) throw new UsageError(`${dir} was exported for ${was}; updating it to ${now} would replace every file: choose another --out, or --force to replace it whole`);
-  const planOnly = opts.plan === true || opts.check === true;
+  // --dry-run of an update is its plan.
+  const planOnly = opts.plan === true || opts.check === true || opts.dryRun;
   let outcome;
   try {
     outcome = await updateProject(dir, files, { planOnly });

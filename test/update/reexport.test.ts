@@ -129,6 +129,12 @@ describe.each(["crewai", "langgraph"])("re-export of a %s project keeps the deve
     expect(files.find((f) => f.path === "README.md")?.action).toBe("merge");
     expect(files.some((f) => f.path.endsWith("lookup_tool.py"))).toBe(false);
     expect(tree(dir)).toEqual(before);
+    const dry = await runCli(["export", v2, "--target", target, "--out", dir, "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("update plan for");
+    const mixed = await runCli(["export", v2, "--target", target, "--out", dir, "--zip", join(work, "x.zip")]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("run --zip as a command of its own");
     const check = await runCli(["export", v2, "--target", target, "--out", dir, "--check"]);
     expect(check.code).toBe(3);
     expect(check.stdout).toContain("update plan for");
