@@ -13,7 +13,7 @@ import { formatText } from "./format-diagnostics.js";
 import { dryRunLine, githubJson, prepareGitHub, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
 import { EXIT, UsageError, type Io } from "./main.js";
 import { styleFor } from "./style.js";
-import { InterruptedError } from "../update/apply.js";
+import { InterruptedError, RollbackError } from "../update/apply.js";
 import { readRecord, updateProject } from "../update/update.js";
 import { counts, planJson, planText } from "./update-report.js";
 
@@ -165,6 +165,10 @@ async function runUpdate(dir: string, files: FileSet, was: string, now: string, 
   try {
     outcome = await updateProject(dir, files, { planOnly });
   } catch (e) {
+    if (e instanceof RollbackError) {
+      io.stderr.write(`envelope: ${e.message}\n`);
+      return EXIT.usage;
+    }
     if (e instanceof InterruptedError) {
       io.stderr.write(`envelope: interrupted: ${dir} is as it was before the update\n`);
       return EXIT.interrupted;
@@ -179,8 +183,9 @@ async function runUpdate(dir: string, files: FileSet, was: string, now: string, 
     }
     throw e;
   }
-  const { plan, record, recovered } = outcome;
+  const { plan, record, recovered, left } = outcome;
   if (recovered) io.stderr.write(`envelope: rolled back an interrupted earlier update of ${dir} first\n`);
+  for (const name of left) io.stderr.write(`envelope: ${dir}/${name} was not left by an update on this machine (or could not be rolled back): left as it is; remove it if you know it is stale\n`);
   const c = counts(plan);
   const changed = plan.some((e) => !e.record && (e.write !== undefined || e.action === "remove"));
   if (opts.json) {

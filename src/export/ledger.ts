@@ -103,8 +103,14 @@ export function parsePristine(text: string): FileSet {
   if (value?.format !== 1 || typeof value.files !== "object" || value.files === null) throw new RecordError(`${PRISTINE_PATH} is not a pristine copy this version reads`);
   const files = new FileSet();
   for (const [path, f] of Object.entries(value.files)) {
+    // The record is read from the project, which anyone may have edited: a path it names must be a safe one of the export's.
+    if (path.startsWith(RECORD_DIR) || typeof f !== "object" || f === null) throw new RecordError(`${PRISTINE_PATH} lists ${JSON.stringify(path.slice(0, 80))}, which no export writes`);
     const bytes = typeof f.text === "string" ? new TextEncoder().encode(f.text) : Buffer.from(f.base64 ?? "", "base64");
-    files.add(path, bytes, Number.parseInt(f.mode, 8) || 0o644);
+    try {
+      files.add(path, bytes, Number.parseInt(f.mode, 8) & 0o111 ? 0o755 : 0o644);
+    } catch (e) {
+      throw new RecordError(`${PRISTINE_PATH}: ${(e as Error).message}`);
+    }
   }
   return files;
 }

@@ -83,13 +83,39 @@ export function planUpdate(input: PlanInput): PlanEntry[] {
   });
 }
 
-function recordEntry(path: string, next: FileEntry, yours: Current): PlanEntry {
+function recordEntry(path: string, next: FileEntry | undefined, yours: Current): PlanEntry {
+  // A record file the new export does not write (a newer tool's): left as it is.
+  if (!next) return { path, action: "unchanged", reason: "the export's record", record: true };
   if (yours !== "missing" && yours !== "other" && sameFile(yours, next)) return { path, action: "unchanged", reason: "the export's record", record: true };
   return { path, action: yours === "missing" ? "create" : "update", reason: "the export's record", write: next, record: true };
 }
 
-function decide(path: string, next: FileEntry | undefined, base: FileEntry | undefined, yours: Current): PlanEntry {
-  if (yours === "other") return { path, action: "keep", reason: "not a regular file in the project (a link or a folder): left as it is" };
+/**
+ * A checkout that turned the export's LF line ends into CRLF (git's core.autocrlf on
+ * Windows) has not edited the file: compared and merged with LF, written back with CRLF.
+ */
+function lineEnds(yours: FileEntry, reference: FileEntry | undefined): { entry: FileEntry; crlf: boolean } {
+  const y = text(yours.bytes);
+  const r = reference && text(reference.bytes);
+  if (y === undefined || r === undefined || !y.includes("\r\n") || r.includes("\r")) return { entry: yours, crlf: false };
+  return { entry: { ...yours, bytes: new TextEncoder().encode(y.replace(/\r\n/g, "\n")) }, crlf: true };
+}
+
+function withCrlf(entry: PlanEntry): PlanEntry {
+  if (!entry.write) return entry;
+  const t = text(entry.write.bytes);
+  return t === undefined ? entry : { ...entry, write: { ...entry.write, bytes: new TextEncoder().encode(t.replace(/\r?\n/g, "\r\n")) } };
+}
+
+function decide(path: string, next: FileEntry | undefined, base: FileEntry | undefined, current: Current): PlanEntry {
+  if (current === "other") return { path, action: "keep", reason: "not a regular file in the project (a link or a folder, or behind a link): left as it is" };
+  if (current === "missing") return decideText(path, next, base, current);
+  const { entry, crlf } = lineEnds(current, base ?? next);
+  const decided = decideText(path, next, base, entry);
+  return crlf ? withCrlf(decided) : decided;
+}
+
+function decideText(path: string, next: FileEntry | undefined, base: FileEntry | undefined, yours: FileEntry | "missing"): PlanEntry {
   if (!next) {
     // The new export no longer has this file.
     if (yours === "missing") return { path, action: "unchanged", reason: "no longer exported, and already gone" };

@@ -1,11 +1,11 @@
 // An update of an exported project in place: read what the last export recorded
 // (.envelope/), read the project's current files at the paths either export wrote, plan
 // (plan.ts) and, unless only asked for the plan, apply it all or nothing (apply.ts).
-import { lstat, readFile } from "node:fs/promises";
+import { lstat, readFile, realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { FileSet } from "../export/file-set.js";
 import { LEDGER_PATH, parseLedger, parsePristine, PRISTINE_PATH, RecordError, type Ledger } from "../export/ledger.js";
-import { applyPlan, recoverInterrupted, type ApplyHooks } from "./apply.js";
+import { applyPlan, recoverInterrupted, safeTarget, type ApplyHooks } from "./apply.js";
 import { IGNORE_FILE, planUpdate, type Current, type PlanEntry } from "./plan.js";
 
 export interface ProjectRecord {
@@ -24,7 +24,9 @@ export async function readRecord(dir: string): Promise<ProjectRecord | undefined
 }
 
 async function readCurrent(root: string, path: string): Promise<Current> {
-  const full = join(root, path);
+  // A folder on the way that is a link (or a file) makes the path not the project's to write.
+  const full = await safeTarget(root, path).catch(() => undefined);
+  if (full === undefined) return "other";
   const st = await lstat(full).catch(() => undefined);
   if (!st) return "missing";
   if (!st.isFile()) return "other";
@@ -36,12 +38,14 @@ export interface UpdateResult {
   record: ProjectRecord;
   /** Work folders of killed updates that were rolled back first. */
   recovered: number;
+  /** Work folders in the project that no update on this machine made: left alone. */
+  left: string[];
 }
 
 /** Plans the update of DIR to `next`; writes it too unless `planOnly`. */
 export async function updateProject(dir: string, next: FileSet, options: { planOnly?: boolean; hooks?: ApplyHooks } = {}): Promise<UpdateResult> {
-  const root = resolve(dir);
-  const recovered = options.planOnly ? 0 : await recoverInterrupted(root);
+  const root = await realpath(resolve(dir));
+  const { recovered, left } = options.planOnly ? { recovered: 0, left: [] } : await recoverInterrupted(root);
   const record = await readRecord(root);
   if (!record) throw new RecordError(`${dir} holds no ${LEDGER_PATH}: not a project exported by envelope-export`);
   const paths = new Set([...next.paths(), ...record.base.paths()]);
@@ -50,6 +54,6 @@ export async function updateProject(dir: string, next: FileSet, options: { planO
   const ignore = await readFile(join(root, IGNORE_FILE), "utf8").catch(() => undefined);
   const plan = planUpdate({ next, base: record.base, current: (p) => current.get(p) ?? "missing", ...(ignore !== undefined ? { ignore } : {}) });
   if (!options.planOnly) await applyPlan(root, plan, options.hooks);
-  return { plan, record, recovered };
+  return { plan, record, recovered, left };
 }
 

@@ -42,5 +42,8 @@ describe("the export's record", () => {
     expect(() => parseLedger("{")).toThrow(RecordError);
     expect(() => parseLedger('{"generator":"other"}')).toThrow(/not an envelope-export ledger/);
     expect(() => parsePristine('{"format":2,"files":{}}')).toThrow(/pristine/);
+    // Edited by hand or by anyone: a path outside the project or inside the record is refused, not followed.
+    expect(() => parsePristine('{"format":1,"files":{"../x":{"mode":"0644","text":""}}}')).toThrow(RecordError);
+    expect(() => parsePristine('{"format":1,"files":{".envelope/export.json":{"mode":"0644","text":""}}}')).toThrow(RecordError);
   });
 });

@@ -113,6 +113,22 @@ describe("update plan rules", () => {
   });
 });
 
+describe("line ends of a CRLF checkout (git's core.autocrlf)", () => {
+  it("CRLF alone is no edit: the file is updated, written back with CRLF", () => {
+    const p = plan({ a: "one\ntwo\n" }, { a: "one\r\ntwo\r\n" }, { a: "one\nTWO\n" });
+    expect(p.a!.action).toBe("update");
+    expect(written(p.a)).toBe("one\r\nTWO\r\n");
+  });
+  it("a real edit in a CRLF checkout merges line by line, not as one whole-file conflict", () => {
+    const p = plan({ a: "1\n2\n3\n4\n" }, { a: "ONE\r\n2\r\n3\r\n4\r\n" }, { a: "1\n2\n3\nFOUR\n" });
+    expect(p.a!.action).toBe("merge");
+    expect(written(p.a)).toBe("ONE\r\n2\r\n3\r\nFOUR\r\n");
+  });
+  it("an untouched CRLF copy of a file no longer exported is removed", () => {
+    expect(plan({ gone: "x\n" }, { gone: "x\r\n" }, {}).gone!.action).toBe("remove");
+  });
+});
+
 describe("three-way text merge", () => {
   it("keeps CRLF line ends and a missing final newline", () => {
     expect(mergeText("a\r\nB\r\nc", "a\r\nb\r\nc", "a\r\nb\r\nc").text).toBe("a\r\nB\r\nc");
