@@ -151,7 +151,11 @@ export class GitHubSignIn {
       signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
     });
     const account = (await user.json().catch(() => ({}))) as { login?: unknown };
-    if (!user.ok || typeof account.login !== "string") throw new Error(`GET /user answered ${user.status}`);
+    if (!user.ok || typeof account.login !== "string") {
+      // No session will hold this token: it is not left valid at GitHub either.
+      await this.revoke(token);
+      throw new Error(`GET /user answered ${user.status}`);
+    }
     const scopes = typeof body.scope === "string" ? body.scope.split(/[,\s]+/).filter(Boolean) : [];
     return { token, login: account.login, scopes };
   }

@@ -145,7 +145,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
         throw new HttpProblem(403, "host-not-allowed", "Host not allowed", `this server answers only to ${settings.allowedHosts.join(", ")} (set ENVELOPE_ALLOWED_HOSTS to serve other names)`);
       }
     }
-    if (req.url.startsWith("/v1/")) reply.header("cache-control", "no-store");
+    if (req.url.startsWith("/v1/") || req.url.startsWith("/auth/")) reply.header("cache-control", "no-store");
     req.log.debug({ method: req.method, path: req.url.split("?")[0] }, "incoming");
   });
 

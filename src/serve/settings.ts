@@ -131,6 +131,14 @@ export function resolveSettings(env: NodeJS.ProcessEnv, flags: SettingsOverrides
   const githubOAuth = oauthApp(env, githubApiUrl);
   const publicRaw = env[ENV.publicUrl];
   const publicUrl = publicRaw ? baseUrl(ENV.publicUrl, publicRaw) : undefined;
+  if (publicUrl && new URL(publicUrl).pathname !== "/") throw new SettingsError(`${ENV.publicUrl} must be the server's root address (https://HOST/), not one under a path: the page and its sign-in live at /`);
+  if (githubOAuth && !isLoopback(host)) {
+    // Beyond this machine the Host header is the client's to choose, and plain http carries the sealed cookie in clear.
+    const u = publicUrl ? new URL(publicUrl) : undefined;
+    if (!u || (u.protocol !== "https:" && !isLoopback(u.hostname))) {
+      throw new SettingsError(`sign-in with GitHub on ${host} needs ${ENV.publicUrl}: the https address users reach this server at (its callback, ${ENV.publicUrl}auth/github/callback, is the one registered with the OAuth app)`);
+    }
+  }
   return {
     host,
     port: port ? int(port[0], port[1], 0, 65535) : 8787,

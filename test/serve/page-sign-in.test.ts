@@ -29,6 +29,7 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
   beforeAll(async () => {
     gh = await start();
     s = await serve({ workers: 1, githubApiUrl: gh.url, githubDelayScale: 0, githubOAuth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, webUrl: gh.url } });
+    gh.oauthApps[CLIENT_ID]!.callback = `${s.url}/auth/github/callback`;
     browser = await launchChromium(gate.executablePath!);
     // The fake GitHub's sign-in pages are the one other origin the trip may reach.
     ({ page } = await watchedPage(browser, `${s.url}/`, { external, problems }, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, [gh.url]));

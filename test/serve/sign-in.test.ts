@@ -22,6 +22,8 @@ beforeAll(async () => {
   const oauth = { githubOAuth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, webUrl: gh.url } };
   s = await serve({ githubApiUrl: gh.url, githubDelayScale: 0, ...oauth });
   plain = await serve({ githubApiUrl: gh.url, githubDelayScale: 0 });
+  // The OAuth app as registered at GitHub: its callback is this server's.
+  gh.oauthApps[CLIENT_ID]!.callback = `${s.url}/auth/github/callback`;
 });
 afterAll(async () => {
   await s?.close();
@@ -84,7 +86,7 @@ describe("sign in with GitHub", () => {
     const second = await manual(`${s.url}/auth/github/login?private=true`);
     expect(new URL(second.headers.get("location")!).searchParams.get("scope")).toBe("repo");
     expect(new URL(second.headers.get("location")!).searchParams.get("state")).not.toBe(q.get("state"));
-    expect(login.headers.get("cache-control")).toBeNull();
+    expect(login.headers.get("cache-control")).toBe("no-store");
   });
 
   it("signs in, creates a repository with the cookie alone, and never shows the token", async () => {
@@ -199,6 +201,30 @@ describe("sign in with GitHub", () => {
   });
 });
 
+describe("the fake GitHub's redirect_uri rule (GitHub's: same host and port, the callback's path or below)", () => {
+  it("allows the callback and paths below it, nothing else", async () => {
+    const { callbackAllows } = await import("../github/fake/oauth.js");
+    expect(callbackAllows("http://a.example/cb", "http://a.example/cb")).toBe(true);
+    expect(callbackAllows("http://a.example/cb", "http://a.example/cb/more")).toBe(true);
+    expect(callbackAllows("http://a.example/cb", "http://a.example/cbx")).toBe(false);
+    expect(callbackAllows("http://a.example/cb", "http://evil.a.example/cb")).toBe(false);
+    expect(callbackAllows("http://a.example:1/cb", "http://a.example:2/cb")).toBe(false);
+    expect(callbackAllows("https://a.example/cb", "http://a.example/cb")).toBe(false);
+  });
+
+  it("a server whose callback is not the registered one gets GitHub's mismatch page, never a code", async () => {
+    const other = await serve({ githubApiUrl: gh.url, githubOAuth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, webUrl: gh.url } });
+    try {
+      const login = await manual(`${other.url}/auth/github/login`);
+      const page = await fetch(login.headers.get("location")!);
+      expect(page.status).toBe(400);
+      expect(await page.text()).toContain("redirect_uri");
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe("sign-in settings", () => {
   it("both halves of the OAuth app, GitHub's web address from the API's, a 32-byte session key", () => {
     expect(resolveSettings({}).githubOAuth).toBeUndefined();
@@ -211,6 +237,12 @@ describe("sign-in settings", () => {
     expect(() => resolveSettings({ ENVELOPE_SESSION_KEY: "short" })).toThrow(/32 bytes/);
     expect(resolveSettings({}).sessionKey).not.toEqual(resolveSettings({}).sessionKey);
     expect(() => resolveSettings({ ENVELOPE_PUBLIC_URL: "https://x.example/?a=1" })).toThrow(SettingsError);
-    expect(resolveSettings({ ENVELOPE_PUBLIC_URL: "https://x.example/export" }).publicUrl).toBe("https://x.example/export/");
+    expect(resolveSettings({ ENVELOPE_PUBLIC_URL: "https://x.example" }).publicUrl).toBe("https://x.example/");
+    expect(() => resolveSettings({ ENVELOPE_PUBLIC_URL: "https://x.example/export" })).toThrow(/root address/);
+    // Beyond this machine, sign-in needs the public https address: the Host header is the client's.
+    const oauth = { GITHUB_CLIENT_ID: "x", GITHUB_CLIENT_SECRET: "y" };
+    expect(() => resolveSettings({ ...oauth, ENVELOPE_HOST: "0.0.0.0" })).toThrow(/ENVELOPE_PUBLIC_URL/);
+    expect(() => resolveSettings({ ...oauth, ENVELOPE_HOST: "0.0.0.0", ENVELOPE_PUBLIC_URL: "http://export.example.com" })).toThrow(/https/);
+    expect(resolveSettings({ ...oauth, ENVELOPE_HOST: "0.0.0.0", ENVELOPE_PUBLIC_URL: "https://export.example.com" }).publicUrl).toBe("https://export.example.com/");
   });
 });

@@ -65,6 +65,8 @@ export interface FakeGitHub {
   answers: string[];
   /** The OAuth web flow: authorize requests, tokens issued and revoked. */
   oauth: OAuthRecord;
+  /** The OAuth apps by client ID; set an app's `callback` to have redirect_uri checked as GitHub does. */
+  oauthApps: Record<string, OAuthApp>;
 }
 
 const DEFAULT_ACCOUNTS: Account[] = [
@@ -212,6 +214,7 @@ export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub
     responseViolations,
     answers,
     oauth: oauth.record,
+    oauthApps: oauth.apps,
     repoDir: (owner, name) => state.repoDir(owner, name),
     close: async () => {
       server.closeAllConnections();

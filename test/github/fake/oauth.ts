@@ -46,7 +46,8 @@ export class FakeOAuth {
   private seq = 0;
 
   constructor(
-    private readonly apps: Record<string, OAuthApp>,
+    /** Mutable: a test registers its server's callback once the server listens. */
+    readonly apps: Record<string, OAuthApp>,
     private readonly tokens: Record<string, TokenGrant>,
     /** The account signed in at the fake's web pages. */
     private readonly user: string,
@@ -84,7 +85,7 @@ export class FakeOAuth {
     const app = this.apps[clientId];
     if (!app) return page(res, 404, "Not Found", "<p>The application is not known.</p>");
     const redirectUri = q.get("redirect_uri") ?? app.callback ?? "";
-    if (!redirectUri || (app.callback && !redirectUri.startsWith(app.callback))) return page(res, 400, "Redirect URI mismatch", "<p>The redirect_uri is not associated with this application.</p>");
+    if (!redirectUri || (app.callback && !callbackAllows(app.callback, redirectUri))) return page(res, 400, "Redirect URI mismatch", "<p>The redirect_uri is not associated with this application.</p>");
     const method = q.get("code_challenge_method");
     const challenge = q.get("code_challenge") ?? undefined;
     if (challenge && method !== "S256") return page(res, 400, "Bad request", "<p>code_challenge_method must be S256.</p>");
@@ -147,6 +148,22 @@ export class FakeOAuth {
     this.record.issued.push({ token, scopes: grant.scopes, clientId });
     answer({ access_token: token, token_type: "bearer", scope: grant.scopes.join(",") });
   }
+}
+
+/**
+ * GitHub's rule for redirect_uri against the registered callback URL: the same scheme, host
+ * and port, and a path that is the callback's path or below it (by segments).
+ */
+export function callbackAllows(callback: string, redirectUri: string): boolean {
+  let c: URL, r: URL;
+  try {
+    [c, r] = [new URL(callback), new URL(redirectUri)];
+  } catch {
+    return false;
+  }
+  if (c.protocol !== r.protocol || c.host !== r.host) return false;
+  const base = c.pathname.replace(/\/$/, "");
+  return r.pathname === base || r.pathname.startsWith(`${base}/`) || (base === "" && r.pathname.startsWith("/"));
 }
 
 function escape(s: string): string {
