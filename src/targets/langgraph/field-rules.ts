@@ -9,6 +9,14 @@ import { inputChannels } from "./view.js";
 
 const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
 
+/** Each input's channel, computed once per model: the rule runs once per input (n inputs, not n²). */
+const channels = new WeakMap<TeamModel, Map<string, string>>();
+function channelOf(model: TeamModel, key: string): string {
+  let byKey = channels.get(model);
+  if (!byKey) channels.set(model, (byKey = new Map(inputChannels(model.inputs).map((i) => [i.key, i.channel]))));
+  return byKey.get(key) ?? key;
+}
+
 export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/$schema", status: "carried", detail: "provenance copy src/<package>/envelope.json" },
   { pattern: "/name", status: "carried", detail: "team.NAME, the compiled graph's name, README title, runner --help" },
@@ -23,7 +31,7 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
     pattern: "/inputs/*",
     resolve: (_v, pointer, model) => {
       const key = parsePointer(pointer)[1]!;
-      const channel = inputChannels(model.inputs).find((i) => i.key === key)?.channel ?? key;
+      const channel = channelOf(model, key);
       return {
         status: "carried",
         detail:
