@@ -21,6 +21,7 @@ import { PublishError, redactor, type LeftRepository } from "./errors.js";
 import { createClient, isHttpError, type GitHubClient, type PublishTiming } from "./github-client.js";
 import { alternativeNames, parseRepositoryName } from "./repository-name.js";
 import { chunkTree, DEFAULT_LIMITS, planUpload, type TreeEntry, type UploadLimits, type UploadPlan } from "./upload-plan.js";
+import { tolerateLag, writeTree } from "./write-tree.js";
 
 export const DEFAULT_API_URL = "https://api.github.com";
 
@@ -88,17 +89,25 @@ interface Repo {
 }
 
 const READINESS_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 8000, 8000];
-const LAG_DELAYS_MS = [1000, 2000];
 const CREATE_CHECK_DELAYS_MS = [1000, 2000, 4000];
 
-export async function publishToGitHub(files: FileSet, options: PublishOptions): Promise<PublishResult> {
+export function publishToGitHub(files: FileSet, options: PublishOptions): Promise<PublishResult> {
+  return redacting(options, (progress) => run(files, options, progress));
+}
+
+/** The options a publish and an update both take to reach GitHub. */
+export type ConnectionOptions = Pick<PublishOptions, "token" | "apiUrl" | "onProgress" | "onRequest" | "onWarning" | "timing" | "fetch">;
+
+/**
+ * Runs a job with progress and errors passed through the token redactor: the second line of
+ * defence, as nothing in a message should hold the token, ever.
+ */
+export async function redacting<T>(options: ConnectionOptions, job: (progress: (line: string) => void) => Promise<T>): Promise<T> {
   const redact = redactor(options.token ?? "");
-  const progress = (line: string) => options.onProgress?.(redact(line));
   try {
-    return await run(files, options, progress);
+    return await job((line: string) => options.onProgress?.(redact(line)));
   } catch (e) {
     if (e instanceof PublishError) {
-      // The second line of defence: nothing in a message should hold the token, ever.
       const details = { ...e.details, ...(e.details.hint ? { hint: redact(e.details.hint) } : {}) };
       throw new PublishError(e.kind, redact(e.message), details);
     }
@@ -106,14 +115,12 @@ export async function publishToGitHub(files: FileSet, options: PublishOptions): 
   }
 }
 
-async function run(files: FileSet, options: PublishOptions, progress: (line: string) => void): Promise<PublishResult> {
+/** The client for one job, after checking the token's form and the API URL. */
+export function connect(options: ConnectionOptions, progress: (line: string) => void): { client: GitHubClient; apiUrl: string } {
   if (!options.token || /\s/.test(options.token)) {
     throw new PublishError("invalid-input", "a GitHub token is needed (set GITHUB_TOKEN or use --token-stdin)", { hint: TOKEN_ADVICE });
   }
-  const { owner, name } = parseRepositoryName(options.repository);
   const apiUrl = checkApiUrl(options.apiUrl ?? DEFAULT_API_URL);
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const plan = planUpload(files, limits);
   const client = createClient({
     token: options.token,
     apiUrl,
@@ -123,6 +130,14 @@ async function run(files: FileSet, options: PublishOptions, progress: (line: str
     ...(options.onRequest ? { verbose: options.onRequest } : {}),
     warn: options.onWarning ?? ((line) => process.stderr.write(`envelope: github: ${line}\n`)),
   });
+  return { client, apiUrl };
+}
+
+async function run(files: FileSet, options: PublishOptions, progress: (line: string) => void): Promise<PublishResult> {
+  const { client, apiUrl } = connect(options, progress);
+  const { owner, name } = parseRepositoryName(options.repository);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const plan = planUpload(files, limits);
   const isPrivate = options.private ?? false;
 
   progress(`checking ${owner} on ${hostOf(apiUrl)}`);
@@ -247,7 +262,7 @@ async function resolveOwner(client: GitHubClient, owner: string): Promise<Accoun
   return { kind: "user", login: me.data.login, scopes: scopesOf(me.headers) ?? scopes };
 }
 
-function scopesOf(headers: Record<string, unknown>): string[] | null {
+export function scopesOf(headers: Record<string, unknown>): string[] | null {
   const raw = headers["x-oauth-scopes"];
   if (typeof raw !== "string") return null;
   return raw
@@ -256,7 +271,7 @@ function scopesOf(headers: Record<string, unknown>): string[] | null {
     .filter(Boolean);
 }
 
-function missingScopes(scopes: string[] | null, needs: { private: boolean; workflows: boolean }): string[] {
+export function missingScopes(scopes: string[] | null, needs: { private: boolean; workflows: boolean }): string[] {
   if (scopes === null) return []; // fine-grained and app tokens: GitHub answers with 403 instead
   const has = new Set(scopes);
   const missing: string[] = [];
@@ -401,59 +416,6 @@ async function waitForBranch(client: GitHubClient, repo: Repo, delays: number[],
       }
       await client.sleep(delay * client.scale);
     }
-  }
-}
-
-/** Replication lag right after creation can still show as a 404/409 on a write: retry those a little. */
-async function tolerateLag<T>(client: GitHubClient, doing: string, left: LeftRepository, call: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call();
-    } catch (e) {
-      if (e instanceof TreeTooLarge) throw e;
-      const delay = LAG_DELAYS_MS[attempt];
-      if (delay === undefined || !isHttpError(e) || (e.status !== 404 && e.status !== 409)) throw classifyError(e, doing, left);
-      await client.sleep(delay * client.scale);
-    }
-  }
-}
-
-/** GitHub times out building a tree from a payload it finds too large; the message says so. */
-function isTreeTooLarge(e: unknown): boolean {
-  return isHttpError(e) && e.status === 422 && /timed out|too large/i.test(JSON.stringify(e.response?.data ?? ""));
-}
-
-/** Writes the chunks in order, each on top of the last; a chunk GitHub finds too large is halved. */
-async function writeTree(client: GitHubClient, at: { owner: string; repo: string }, chunks: TreeEntry[][], left: LeftRepository): Promise<{ sha: string; requests: number }> {
-  const queue = [...chunks];
-  let base: string | undefined;
-  let requests = 0;
-  while (queue.length) {
-    const chunk = queue.shift()!;
-    try {
-      requests++;
-      const { data } = await tolerateLag(client, "writing the files", left, async () => {
-        try {
-          return await client.octokit.rest.git.createTree({ ...at, tree: chunk, ...(base ? { base_tree: base } : {}) });
-        } catch (e) {
-          if (isTreeTooLarge(e)) throw new TreeTooLarge(e);
-          throw e;
-        }
-      });
-      base = data.sha;
-    } catch (e) {
-      if (!(e instanceof TreeTooLarge)) throw e;
-      if (chunk.length === 1) throw classifyError(e.cause, `writing ${chunk[0]!.path}`, left);
-      const half = Math.ceil(chunk.length / 2);
-      queue.unshift(chunk.slice(0, half), chunk.slice(half));
-    }
-  }
-  return { sha: base!, requests };
-}
-
-class TreeTooLarge extends Error {
-  constructor(override readonly cause: unknown) {
-    super("tree too large");
   }
 }
 
