@@ -20,6 +20,8 @@ export const GITHUB_EXIT: Record<Exclude<PublishErrorKind, "invalid-input">, num
   "github-unavailable": 25,
   "create-uncertain": 26,
   rejected: 27,
+  // The CLI reports a taken repository that is not an export as name-taken: also 20.
+  "not-an-export": 20,
 };
 
 export function exitCodeFor(error: PublishError): number {

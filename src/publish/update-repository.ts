@@ -1,0 +1,225 @@
+// updateGitHubRepository(files, options): a new export of a repository this tool created,
+// offered as a pull request. The repository's default branch is what the developer has
+// now; .envelope/pristine.json on it is the last export (the base of the merge); the plan
+// is exactly the one `export --out` makes for a local copy (src/update/plan.ts). The flow:
+//  1. GET the repository (its default branch, and the token's scopes), the branch's head
+//     commit and its whole tree (recursive), the record's two blobs, and the blobs of every
+//     path the plan looks at.
+//  2. Nothing to change → "up to date": no branch, no pull request.
+//  3. One tree on top of the head's tree (written files; removed ones with sha null), one
+//     commit whose parent is the head, and a NEW branch envelope/update-<definition hash>
+//     (a taken name gets a suffix: an existing ref is never moved, nothing is forced, and
+//     the default branch is never written); then the pull request into the default branch.
+// Conflicting files are committed with their markers, so they are resolved in the pull request.
+import { FileSet } from "../export/file-set.js";
+import { LEDGER_PATH, parseLedger, parsePristine, PRISTINE_PATH, RecordError, type Ledger } from "../export/ledger.js";
+import { lossChanges, type LossChanges } from "../update/loss-changes.js";
+import { changes, IGNORE_FILE, planUpdate, type Current, type PlanEntry } from "../update/plan.js";
+import { VERSION } from "../version.js";
+import { classifyError, TOKEN_ADVICE } from "./classify-error.js";
+import { PublishError } from "./errors.js";
+import { isHttpError, type GitHubClient } from "./github-client.js";
+import { connect, missingScopes, redacting, scopesOf, type ConnectionOptions } from "./publish.js";
+import { pullRequestBody, pullRequestTitle, shortHash } from "./pull-request-text.js";
+import { parseRepositoryName } from "./repository-name.js";
+import { chunkTree, DEFAULT_LIMITS, planUpload, type TreeEntry, type UploadLimits } from "./upload-plan.js";
+import { writeTree } from "./write-tree.js";
+
+export interface UpdateRepositoryOptions extends ConnectionOptions {
+  /** OWNER/NAME of a repository an earlier export was published to. */
+  repository: string;
+  /** The pull request's title; by default it names the two definitions' hashes. */
+  title?: string;
+  /** Read the repository and plan, write nothing. */
+  dryRun?: boolean;
+  author?: { name: string; email: string };
+  limits?: Partial<UploadLimits>;
+}
+
+export interface UpdateRepositoryResult {
+  /** up-to-date: nothing to change; planned: --dry-run; opened: a pull request was opened. */
+  status: "up-to-date" | "planned" | "opened";
+  fullName: string;
+  url: string;
+  defaultBranch: string;
+  /** The default branch's head commit the update was planned against (and is the parent of its commit). */
+  base: string;
+  plan: PlanEntry[];
+  /** The ledger of the last export, as the repository holds it. */
+  lastExport: Ledger;
+  loss?: LossChanges;
+  pullRequest?: { url: string; number: number; title: string };
+  branch?: string;
+  commit?: string;
+  requests: { total: number; writes: number };
+}
+
+/** How many suffixed branch names to try before giving up (each taken one costs a request). */
+const BRANCH_ATTEMPTS = 20;
+
+interface TreeFile {
+  path: string;
+  mode: string;
+  type: string;
+  sha: string;
+}
+
+export function updateGitHubRepository(files: FileSet, options: UpdateRepositoryOptions): Promise<UpdateRepositoryResult> {
+  return redacting(options, (progress) => run(files, options, progress));
+}
+
+async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (line: string) => void): Promise<UpdateRepositoryResult> {
+  const { client } = connect(options, progress);
+  const { owner, name } = parseRepositoryName(options.repository);
+  const recorded = files.text(LEDGER_PATH);
+  if (recorded === undefined) throw new PublishError("invalid-input", `the files carry no ${LEDGER_PATH}: pass an export's files as exportDefinition gives them`);
+  const next = parseLedger(recorded);
+  const at = { owner, repo: name };
+  const { repos, git } = client.octokit.rest;
+
+  progress(`reading ${owner}/${name}`);
+  let repo;
+  try {
+    repo = await repos.get(at);
+  } catch (e) {
+    if (isHttpError(e) && e.status === 404) throw notAnExport(`${owner}/${name} does not exist (or this token cannot see it): there is no earlier export to update`);
+    throw classifyError(e, `reading ${owner}/${name}`);
+  }
+  const { default_branch: branch = "main", html_url: url, full_name: fullName } = repo.data;
+  const scopes = scopesOf(repo.headers);
+  if (repo.data.permissions && !repo.data.permissions.push) {
+    throw new PublishError("missing-permission", `the token's account may not push to ${fullName}, so it cannot open a pull request from a branch there`, { hint: TOKEN_ADVICE });
+  }
+
+  const head = await read(`reading ${branch}`, async () => {
+    try {
+      return (await git.getRef({ ...at, ref: `heads/${branch}` })).data.object.sha;
+    } catch (e) {
+      if (isHttpError(e) && (e.status === 404 || e.status === 409)) throw notAnExport(`${fullName} has no ${branch} branch to update (it is empty): it holds no earlier export`);
+      throw e;
+    }
+  });
+  const headTree = await read(`reading ${branch}`, async () => (await git.getCommit({ ...at, commit_sha: head })).data.tree.sha);
+  const tree = await read(`reading the files of ${branch}`, async () => (await git.getTree({ ...at, tree_sha: headTree, recursive: "1" })).data);
+  if (tree.truncated) throw new PublishError("rejected", `${fullName} holds more files than GitHub lists in one tree, so it cannot be updated through the API`, { hint: "update a local clone with `envelope export --out` and push it" });
+  const byPath = new Map<string, TreeFile>(tree.tree.filter((t) => t.path && t.sha && t.mode && t.type).map((t) => [t.path!, t as TreeFile]));
+  const blob = (path: string) => readBlob(client, at, byPath.get(path)!);
+
+  if (!isRegularFile(byPath.get(LEDGER_PATH))) throw notAnExport(`${fullName} holds no ${LEDGER_PATH} on ${branch}: it is not a repository exported by envelope-export (or its record was removed)`);
+  let last: Ledger;
+  let base: FileSet;
+  try {
+    last = parseLedger(Buffer.from(await blob(LEDGER_PATH)).toString("utf8"));
+    if (!isRegularFile(byPath.get(PRISTINE_PATH))) throw new RecordError(`${PRISTINE_PATH} is missing: the base of the merge is gone`);
+    base = parsePristine(Buffer.from(await blob(PRISTINE_PATH)).toString("utf8"));
+  } catch (e) {
+    if (e instanceof RecordError) throw notAnExport(`${fullName}: ${e.message}`);
+    throw e;
+  }
+  if (last.target !== next.target) {
+    throw new PublishError("invalid-input", `${fullName} was exported for ${last.target}; an update to ${next.target} would replace every file`, { hint: `export with --target ${last.target}, or publish the ${next.target} project as a new repository` });
+  }
+
+  progress(`planning the update against ${branch} (${head.slice(0, 7)})`);
+  const current = new Map<string, Current>();
+  for (const path of new Set([...files.paths(), ...base.paths()])) {
+    const item = byPath.get(path);
+    if (!item) current.set(path, "missing");
+    else if (!isRegularFile(item)) current.set(path, "other");
+    else current.set(path, { bytes: await blob(path), mode: item.mode === "100755" ? 0o755 : 0o644 });
+  }
+  const ignore = isRegularFile(byPath.get(IGNORE_FILE)) ? Buffer.from(await blob(IGNORE_FILE)).toString("utf8") : undefined;
+  const plan = planUpdate({ next: files, base, current: (p) => current.get(p) ?? "missing", ...(ignore !== undefined ? { ignore } : {}) });
+  const loss = lossChanges(base, files);
+  const result = { fullName, url, defaultBranch: branch, base: head, plan, lastExport: last, ...(loss ? { loss } : {}) };
+  if (!changes(plan)) return { ...result, status: "up-to-date", requests: { ...client.counts } };
+  if (options.dryRun) return { ...result, status: "planned", requests: { ...client.counts } };
+
+  const touched = plan.filter((e) => e.write !== undefined || e.action === "remove").map((e) => e.path);
+  const workflows = touched.filter((p) => p.startsWith(".github/workflows/"));
+  const missing = missingScopes(scopes, { private: repo.data.private, workflows: workflows.length > 0 });
+  if (missing.length) {
+    throw new PublishError("missing-permission", `the token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}${workflows.length ? ` (the update changes ${workflows[0]})` : ""}; nothing was written`, {
+      hint: `add ${missing.join(" and ")} to the token's scopes (github.com/settings/tokens), or use a fine-grained token; ${TOKEN_ADVICE}`,
+    });
+  }
+
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const entries = await treeEntries(client, at, plan, limits, progress);
+  progress(`writing ${touched.length} changed file${touched.length === 1 ? "" : "s"} on top of ${branch}`);
+  const written = await writeTree(client, at, chunkTree(entries, limits), undefined, headTree);
+  progress("committing");
+  const message = `Update from the Envelope definition\n\nExported by envelope-export ${VERSION} (target ${next.target}) and merged with ${branch} at ${head.slice(0, 7)}; the base of the merge is the last export recorded in .envelope/.\n`;
+  const commit = await read("creating the commit", async () =>
+    (await git.createCommit({ ...at, message, tree: written.sha, parents: [head], ...(options.author ? { author: options.author } : {}) })).data.sha,
+  );
+  const newBranch = await createBranch(client, at, `envelope/update-${shortHash(next)}`, commit, progress);
+
+  progress(`opening a pull request from ${newBranch} into ${branch}`);
+  const title = options.title ?? pullRequestTitle(last, next);
+  const body = pullRequestBody({ plan, last, next, defaultBranch: branch, base: head, loss });
+  let pull;
+  try {
+    pull = (await client.octokit.rest.pulls.create({ ...at, title, head: newBranch, base: branch, body })).data;
+  } catch (e) {
+    const failed = classifyError(e, "opening the pull request");
+    throw new PublishError(failed.kind, `${failed.message} The update is on the branch ${newBranch}.`, { ...failed.details, hint: `open a pull request from ${newBranch} into ${branch} on GitHub` });
+  }
+  return { ...result, status: "opened", pullRequest: { url: pull.html_url, number: pull.number, title }, branch: newBranch, commit, requests: { ...client.counts } };
+}
+
+function notAnExport(message: string): PublishError {
+  return new PublishError("not-an-export", message, { hint: "publish a new repository with --github OWNER/ANOTHER-NAME, or export --out DIR into a local clone" });
+}
+
+/** A file git tracks as a plain or executable file (not a link, folder or submodule). */
+function isRegularFile(item: TreeFile | undefined): item is TreeFile {
+  return item !== undefined && item.type === "blob" && (item.mode === "100644" || item.mode === "100755");
+}
+
+async function read<T>(doing: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    throw classifyError(e, doing);
+  }
+}
+
+async function readBlob(client: GitHubClient, at: { owner: string; repo: string }, item: TreeFile): Promise<Uint8Array> {
+  const data = await read(`reading ${item.path}`, async () => (await client.octokit.rest.git.getBlob({ ...at, file_sha: item.sha })).data);
+  return data.encoding === "base64" ? Buffer.from(data.content, "base64") : Buffer.from(data.content, "utf8");
+}
+
+/** The tree entries of the plan: written files (text inline, binary as blobs first) and removed ones (sha null). */
+async function treeEntries(client: GitHubClient, at: { owner: string; repo: string }, plan: readonly PlanEntry[], limits: UploadLimits, progress: (line: string) => void): Promise<TreeEntry[]> {
+  const writes = new FileSet();
+  for (const e of plan) if (e.write) writes.add(e.path, e.write.bytes, e.write.mode);
+  const entries: TreeEntry[] = [];
+  if (writes.size) {
+    const upload = planUpload(writes, limits);
+    const shas = new Map<string, string>();
+    if (upload.blobs.length) progress(`uploading ${upload.blobs.length} binary or large file${upload.blobs.length === 1 ? "" : "s"} as blobs`);
+    for (const file of upload.blobs) {
+      shas.set(file.path, await read(`uploading ${file.path}`, async () => (await client.octokit.rest.git.createBlob({ ...at, content: Buffer.from(file.bytes).toString("base64"), encoding: "base64" })).data.sha));
+    }
+    for (const f of upload.files) entries.push(f.text !== undefined ? { path: f.path, mode: f.mode, type: "blob", content: f.text } : { path: f.path, mode: f.mode, type: "blob", sha: shas.get(f.path)! });
+  }
+  for (const e of plan) if (e.action === "remove") entries.push({ path: e.path, mode: "100644", type: "blob", sha: null });
+  return entries;
+}
+
+/** Creates refs/heads/NAME, or NAME-2, NAME-3… when taken: never moves a ref that exists. */
+async function createBranch(client: GitHubClient, at: { owner: string; repo: string }, wanted: string, sha: string, progress: (line: string) => void): Promise<string> {
+  for (let i = 1; i <= BRANCH_ATTEMPTS; i++) {
+    const name = i === 1 ? wanted : `${wanted}-${i}`;
+    try {
+      await client.octokit.rest.git.createRef({ ...at, ref: `refs/heads/${name}`, sha });
+      progress(`created the branch ${name}`);
+      return name;
+    } catch (e) {
+      if (isHttpError(e) && e.status === 422 && /already exists/i.test(JSON.stringify(e.response?.data ?? ""))) continue;
+      throw classifyError(e, `creating the branch ${name}`);
+    }
+  }
+  throw new PublishError("rejected", `the branches ${wanted} to ${wanted}-${BRANCH_ATTEMPTS} all exist already`, { hint: `delete the update branches already merged or closed, then try again` });
+}
