@@ -82,7 +82,7 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   try {
     repo = await repos.get(at);
   } catch (e) {
-    if (isHttpError(e) && e.status === 404) throw notAnExport(`${owner}/${name} does not exist (or this token cannot see it): there is no earlier export to update`);
+    if (isHttpError(e) && e.status === 404) throw notAnExport(`${owner}/${name} does not exist (or this token cannot see it): there is no earlier export to update`, 404);
     throw classifyError(e, `reading ${owner}/${name}`);
   }
   const { default_branch: branch = "main", html_url: url, full_name: fullName } = repo.data;
@@ -168,8 +168,9 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   return { ...result, status: "opened", pullRequest: { url: pull.html_url, number: pull.number, title }, branch: newBranch, commit, requests: { ...client.counts } };
 }
 
-function notAnExport(message: string): PublishError {
-  return new PublishError("not-an-export", message, { hint: "publish a new repository with --github OWNER/ANOTHER-NAME, or export --out DIR into a local clone" });
+/** status 404: there is no such repository (a dry run then says it would be created). */
+function notAnExport(message: string, status?: number): PublishError {
+  return new PublishError("not-an-export", message, { ...(status ? { status } : {}), hint: "publish a new repository with --github OWNER/ANOTHER-NAME, or export --out DIR into a local clone" });
 }
 
 /** A file git tracks as a plain or executable file (not a link, folder or submodule). */

@@ -12,6 +12,7 @@ import type { FileSet } from "../../src/export/file-set.js";
 import { PublishError, updateGitHubRepository, type UpdateRepositoryOptions } from "../../src/publish/index.js";
 import { MARKERS } from "../../src/update/merge.js";
 import { TARGETS } from "../../src/targets/index.js";
+import { runCli } from "../helpers/cli.js";
 import { definition, PKG } from "../helpers/reexport-desk.js";
 import { start, TOKEN, type FakeGitHub } from "./fake/index.js";
 import { expectCleanContract, FAST, git, publishTo } from "./helpers.js";
@@ -216,5 +217,83 @@ describe("updateGitHubRepository", () => {
     expect(e.kind).toBe("missing-permission");
     expect(e.message).toMatch(/^the token lacks the scope workflow \(the update changes \.github\/workflows\/[^)]+\); nothing was written$/);
     expect(gh.requests.slice(count).every((r) => r.method === "GET")).toBe(true);
+  });
+});
+
+describe("envelope export --github on a repository an earlier export made", () => {
+  const ENV = { GITHUB_TOKEN: TOKEN, ENVELOPE_GITHUB_DELAY_SCALE: "0" };
+  const work = mkdtempSync(join(tmpdir(), "envelope-gh-update-"));
+  const v1 = join(work, "v1.envelope.json");
+  const v2 = join(work, "v2.envelope.json");
+  writeFileSync(v1, definition(1));
+  writeFileSync(v2, definition(2));
+  const exportTo = (file: string, fake: FakeGitHub, ...extra: string[]) => runCli(["export", file, "--target", "langgraph", "--github", "me/desk", "--github-api-url", fake.url, ...extra], ENV);
+
+  it("opens the pull request: the plan on stdout and its URL as the last line; conflicts exit 4", async () => {
+    gh = await start();
+    expect((await exportTo(v1, gh)).code).toBe(0);
+    const main = developerCommits(gh);
+    const r = await exportTo(v2, gh);
+    expect(r.code, r.stderr).toBe(4);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^loss report: /);
+    expect(lines).toContain("pull request for me/desk, branch main (last exported by envelope-export 0.1.0, target langgraph):");
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^ {2}conflict +${WRITER.replace(/\./g, "\\.")} {2}\\(`)));
+    expect(lines).toContain("the conflicting files are committed with their markers (<<<<<<< yours … >>>>>>> new export): resolve them on the branch before merging.");
+    expect(lines.at(-1)).toBe(`opened pull request #1: ${gh.url}/me/desk/pull/1`);
+    expect(r.stderr).toContain("github: me/desk exists: looking in it for an earlier export to update\n");
+    expect(r.stderr).not.toContain("already exists");
+    const [pull] = gh.pullRequests("me", "desk");
+    expect(pull!.title).toBe("Update Reexport Desk to version 1.2.0 of its Envelope definition");
+    expect(git(gh.repoDir("me", "desk"), "rev-parse", "main").trim()).toBe(main);
+  });
+
+  it("--json carries the plan and the pull request; the same export again opens nothing (exit 0)", async () => {
+    gh = await start();
+    expect((await exportTo(v1, gh)).code).toBe(0);
+    const r = await exportTo(v2, gh, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.github).toMatchObject({ status: "opened", fullName: "me/desk", defaultBranch: "main", pullRequest: { number: 1, url: `${gh.url}/me/desk/pull/1` }, branch: expect.stringMatching(/^envelope\/update-/), tokenSource: "GITHUB_TOKEN" });
+    expect(json.github.update.files).toContainEqual({ path: `src/${PKG}/prompts/checker.txt`, action: "remove", reason: "no longer exported, and never edited" });
+    const same = await exportTo(v1, gh);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout.trimEnd().split("\n").at(-1)).toBe("me/desk is in step with the definition: no pull request opened");
+  });
+
+  it("--dry-run shows the plan and writes nothing; without a token it looks at nothing", async () => {
+    gh = await start();
+    expect((await exportTo(v1, gh)).code).toBe(0);
+    const count = gh.requests.length;
+    const r = await exportTo(v2, gh, "--dry-run");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("update plan for me/desk, branch main");
+    expect(r.stdout).toContain(`would open a pull request into main of ${gh.url}/me/desk`);
+    expect(gh.requests.slice(count).every((x) => x.method === "GET")).toBe(true);
+    const blind = await runCli(["export", v2, "--target", "langgraph", "--github", "me/desk", "--github-api-url", gh.url, "--dry-run"], {});
+    expect(blind.code).toBe(0);
+    expect(blind.stdout).toMatch(/would publish \d+ files to me\/desk/);
+    expect(blind.stderr).toContain("github: no token at hand, so whether me/desk holds an earlier export to update was not looked at");
+  });
+
+  it("--out on an earlier export with --github is refused: one update at a time", async () => {
+    gh = await start();
+    const out = join(work, "local");
+    expect((await runCli(["export", v1, "--target", "langgraph", "--out", out])).code).toBe(0);
+    const r = await exportTo(v2, gh, "--out", out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("holds an earlier export, which --out updates; update the repository (--github) in a separate export");
+    expect(gh.requests).toEqual([]);
+  });
+
+  it("a taken repository that is not an export stays a taken name: exit 20, nothing written", async () => {
+    gh = await start({ existing: ["me/desk"] });
+    const r = await exportTo(v2, gh);
+    expect(r.code).toBe(20);
+    expect(r.stderr).toMatch(/^envelope: github: me\/desk already exists\n {2}hint: free names: me\/desk-2/m);
+    expect(gh.requests.filter((x) => x.method !== "GET")).toEqual([]);
+    const dry = await exportTo(v2, gh, "--dry-run");
+    expect(dry.code).toBe(20);
+    expect(dry.stderr).toContain("envelope: github: me/desk holds no .envelope/export.json on main: it is not a repository exported by envelope-export");
   });
 });
