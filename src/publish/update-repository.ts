@@ -3,14 +3,16 @@
 // now; .envelope/pristine.json on it is the last export (the base of the merge); the plan
 // is exactly the one `export --out` makes for a local copy (src/update/plan.ts). The flow:
 //  1. GET the repository (its default branch, and the token's scopes), the branch's head
-//     commit and its whole tree (recursive), the record's two blobs, and the blobs of every
-//     path the plan looks at.
+//     commit and its whole tree (recursive), the record's two blobs, and the blobs of the
+//     paths the plan looks at that neither export wrote as they are (the developer's edits:
+//     a blob named as one of the exports' contents is not fetched).
 //  2. Nothing to change → "up to date": no branch, no pull request.
 //  3. One tree on top of the head's tree (written files; removed ones with sha null), one
 //     commit whose parent is the head, and a NEW branch envelope/update-<definition hash>
 //     (a taken name gets a suffix: an existing ref is never moved, nothing is forced, and
 //     the default branch is never written); then the pull request into the default branch.
 // Conflicting files are committed with their markers, so they are resolved in the pull request.
+import { createHash } from "node:crypto";
 import { FileSet } from "../export/file-set.js";
 import { LEDGER_PATH, parseLedger, parsePristine, PRISTINE_PATH, RecordError, type Ledger } from "../export/ledger.js";
 import { lossChanges, type LossChanges } from "../update/loss-changes.js";
@@ -103,7 +105,8 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   const tree = await read(`reading the files of ${branch}`, async () => (await git.getTree({ ...at, tree_sha: headTree, recursive: "1" })).data);
   if (tree.truncated) throw new PublishError("rejected", `${fullName} holds more files than GitHub lists in one tree, so it cannot be updated through the API`, { hint: "update a local clone with `envelope export --out` and push it" });
   const byPath = new Map<string, TreeFile>(tree.tree.filter((t) => t.path && t.sha && t.mode && t.type).map((t) => [t.path!, t as TreeFile]));
-  const blob = (path: string) => readBlob(client, at, byPath.get(path)!);
+  const fetched = new Map<string, Promise<Uint8Array>>();
+  const blob = (path: string) => fetched.get(path) ?? fetched.set(path, readBlob(client, at, byPath.get(path)!)).get(path)!;
 
   if (!isRegularFile(byPath.get(LEDGER_PATH))) throw notAnExport(`${fullName} holds no ${LEDGER_PATH} on ${branch}: it is not a repository exported by envelope-export (or its record was removed)`);
   let last: Ledger;
@@ -126,7 +129,11 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
     const item = byPath.get(path);
     if (!item) current.set(path, "missing");
     else if (!isRegularFile(item)) current.set(path, "other");
-    else current.set(path, { bytes: await blob(path), mode: item.mode === "100755" ? 0o755 : 0o644 });
+    else {
+      // A file still as one of the exports wrote it is known by its blob's name: no request for it.
+      const known = [base.get(path), files.get(path)].find((f) => f !== undefined && blobSha(f.bytes) === item.sha);
+      current.set(path, { bytes: known ? known.bytes : await blob(path), mode: item.mode === "100755" ? 0o755 : 0o644 });
+    }
   }
   const ignore = isRegularFile(byPath.get(IGNORE_FILE)) ? Buffer.from(await blob(IGNORE_FILE)).toString("utf8") : undefined;
   const plan = planUpdate({ next: files, base, current: (p) => current.get(p) ?? "missing", ...(ignore !== undefined ? { ignore } : {}) });
@@ -171,6 +178,11 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
 /** status 404: there is no such repository (a dry run then says it would be created). */
 function notAnExport(message: string, status?: number): PublishError {
   return new PublishError("not-an-export", message, { ...(status ? { status } : {}), hint: "publish a new repository with --github OWNER/ANOTHER-NAME, or export --out DIR into a local clone" });
+}
+
+/** Git's name for a blob with these bytes (what a tree entry's sha is). */
+function blobSha(bytes: Uint8Array): string {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }
 
 /** A file git tracks as a plain or executable file (not a link, folder or submodule). */
