@@ -3,18 +3,20 @@
 // edits on main (a conflicting prompt, a merged README and module, a tool of their own),
 // then v2 goes to the repository. The pull request's head is the plan applied to main;
 // main itself, and every other ref, is never moved; nothing is forced.
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { exportDefinition } from "../../src/export/export.js";
-import type { FileSet } from "../../src/export/file-set.js";
+import { FileSet } from "../../src/export/file-set.js";
+import { withRecord } from "../../src/export/ledger.js";
 import { PublishError, updateGitHubRepository, type UpdateRepositoryOptions } from "../../src/publish/index.js";
 import { MARKERS } from "../../src/update/merge.js";
 import { TARGETS } from "../../src/targets/index.js";
 import { runCli } from "../helpers/cli.js";
 import { definition, PKG } from "../helpers/reexport-desk.js";
-import { start, TOKEN, type FakeGitHub } from "./fake/index.js";
+import { serverError, start, TOKEN, type FakeGitHub } from "./fake/index.js";
 import { expectCleanContract, FAST, git, publishTo } from "./helpers.js";
 
 let gh: FakeGitHub | undefined;
@@ -150,6 +152,39 @@ describe("updateGitHubRepository", () => {
     ]);
   });
 
+  it("binary files travel as blobs and executable modes are kept; a developer's mode change is theirs", async () => {
+    gh = await start();
+    const project = (version: 1 | 2) => {
+      const files = new FileSet();
+      files.add("README.md", `# v${version}\n`);
+      files.add("logo.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, version]));
+      files.add("scripts/run.sh", `#!/bin/sh\necho v${version}\n`, 0o755);
+      files.add("tool.sh", "#!/bin/sh\n");
+      if (version === 1) files.add("old/only.txt", "gone in v2\n");
+      return withRecord(files, "langgraph", new TextEncoder().encode(`definition ${version}`));
+    };
+    await publishTo(gh, project(1), { repository: "me/desk" });
+    const bare = gh.repoDir("me", "desk");
+    // The developer makes tool.sh executable (a commit made with the Git Data API, as the web editor would).
+    const work = mkdtempSync(join(tmpdir(), "fake-github-dev-"));
+    git(work, "clone", "--quiet", bare, "clone");
+    git(join(work, "clone"), "update-index", "--chmod=+x", "tool.sh");
+    git(join(work, "clone"), "-c", "user.name=Dev", "-c", "user.email=dev@example.com", "commit", "--quiet", "-m", "executable");
+    git(join(work, "clone"), "push", "--quiet", "origin", "HEAD:main");
+    rmSync(work, { recursive: true, force: true });
+    const result = await update(gh, project(2));
+    const after = filesAt(bare, result.branch!);
+    expect(after.get("scripts/run.sh")).toMatch(/^100755 /);
+    expect(after.get("tool.sh")).toMatch(/^100755 /);
+    expect(after.has("old/only.txt")).toBe(false);
+    const logo = project(2).get("logo.png")!.bytes;
+    expect(after.get("logo.png")).toBe(`100644 ${createHash("sha1").update(`blob ${logo.length}\0`).update(logo).digest("hex")}`);
+    expect(gh.requests.filter((r) => r.operationId === "git/create-blob").map((r) => (r.body as { encoding: string }).encoding)).toEqual(["base64", "base64"]); // v1's logo, then v2's
+    expect(git(bare, "diff", "--no-renames", "--name-status", "main", result.branch!).trim().split("\n").sort()).toEqual(
+      ["M\t.envelope/export.json", "M\t.envelope/pristine.json", "M\tREADME.md", "M\tlogo.png", "M\tscripts/run.sh", "D\told/only.txt"].sort(),
+    );
+  });
+
   it("a repository already in step opens nothing; after the pull request is merged, the same export is in step", async () => {
     gh = await start();
     await publishTo(gh, exportOf(1), { repository: "me/desk" });
@@ -191,6 +226,16 @@ describe("updateGitHubRepository", () => {
     expect(planned.status).toBe("planned");
     expect(planned.plan.some((e) => e.action === "create")).toBe(true);
     expect(gh.requests.slice(count).every((r) => r.method === "GET")).toBe(true);
+  });
+
+  it("a pull request GitHub refuses leaves the branch, and says where it is", async () => {
+    gh = await start({ faults: [serverError("pulls/create", { times: 10 })] });
+    await publishTo(gh, exportOf(1), { repository: "me/desk" });
+    const e = await failure(update(gh, exportOf(2)));
+    expect(e.kind).toBe("github-unavailable");
+    expect(e.message).toMatch(/ The update is on the branch envelope\/update-[0-9a-f]{12}\.$/);
+    expect(e.hint).toMatch(/^open a pull request from envelope\/update-[0-9a-f]{12} into main on GitHub$/);
+    expect(git(gh.repoDir("me", "desk"), "branch", "--list", "envelope/*").trim()).toMatch(/^envelope\/update-/);
   });
 
   it("refuses a repository that holds no envelope-export ledger, one that does not exist, and another target", async () => {
