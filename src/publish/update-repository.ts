@@ -12,16 +12,16 @@
 //     (a taken name gets a suffix: an existing ref is never moved, nothing is forced, and
 //     the default branch is never written); then the pull request into the default branch.
 // Conflicting files are committed with their markers, so they are resolved in the pull request.
-import { createHash } from "node:crypto";
 import { FileSet } from "../export/file-set.js";
-import { LEDGER_PATH, parseLedger, parsePristine, PRISTINE_PATH, RecordError, type Ledger } from "../export/ledger.js";
+import { LEDGER_PATH, parseLedger, type Ledger } from "../export/ledger.js";
 import { lossChanges, type LossChanges } from "../update/loss-changes.js";
 import { changes, IGNORE_FILE, planUpdate, type Current, type PlanEntry } from "../update/plan.js";
 import { VERSION } from "../version.js";
 import { classifyError, TOKEN_ADVICE } from "./classify-error.js";
 import { PublishError } from "./errors.js";
 import { isHttpError, type GitHubClient } from "./github-client.js";
-import { connect, missingScopes, redacting, scopesOf, type ConnectionOptions } from "./publish.js";
+import { connect, missingScopes, redacting, type ConnectionOptions } from "./publish.js";
+import { blobSha, isRegularFile, read, readExportedRepository } from "./read-exported-repository.js";
 import { pullRequestBody, pullRequestTitle, shortHash } from "./pull-request-text.js";
 import { parseRepositoryName } from "./repository-name.js";
 import { chunkTree, DEFAULT_LIMITS, planUpload, type TreeEntry, type UploadLimits } from "./upload-plan.js";
@@ -59,13 +59,6 @@ export interface UpdateRepositoryResult {
 /** How many suffixed branch names to try before giving up (each taken one costs a request). */
 const BRANCH_ATTEMPTS = 20;
 
-interface TreeFile {
-  path: string;
-  mode: string;
-  type: string;
-  sha: string;
-}
-
 export function updateGitHubRepository(files: FileSet, options: UpdateRepositoryOptions): Promise<UpdateRepositoryResult> {
   return redacting(options, (progress) => run(files, options, progress));
 }
@@ -77,48 +70,11 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   if (recorded === undefined) throw new PublishError("invalid-input", `the files carry no ${LEDGER_PATH}: pass an export's files as exportDefinition gives them`);
   const next = parseLedger(recorded);
   const at = { owner, repo: name };
-  const { repos, git } = client.octokit.rest;
+  const { git } = client.octokit.rest;
 
   progress(`reading ${owner}/${name}`);
-  let repo;
-  try {
-    repo = await repos.get(at);
-  } catch (e) {
-    if (isHttpError(e) && e.status === 404) throw notAnExport(`${owner}/${name} does not exist (or this token cannot see it): there is no earlier export to update`, 404);
-    throw classifyError(e, `reading ${owner}/${name}`);
-  }
-  const { default_branch: branch = "main", html_url: url, full_name: fullName } = repo.data;
-  const scopes = scopesOf(repo.headers);
-  if (repo.data.permissions && !repo.data.permissions.push) {
-    throw new PublishError("missing-permission", `the token's account may not push to ${fullName}, so it cannot open a pull request from a branch there`, { hint: TOKEN_ADVICE });
-  }
-
-  const head = await read(`reading ${branch}`, async () => {
-    try {
-      return (await git.getRef({ ...at, ref: `heads/${branch}` })).data.object.sha;
-    } catch (e) {
-      if (isHttpError(e) && (e.status === 404 || e.status === 409)) throw notAnExport(`${fullName} has no ${branch} branch to update (it is empty): it holds no earlier export`);
-      throw e;
-    }
-  });
-  const headTree = await read(`reading ${branch}`, async () => (await git.getCommit({ ...at, commit_sha: head })).data.tree.sha);
-  const tree = await read(`reading the files of ${branch}`, async () => (await git.getTree({ ...at, tree_sha: headTree, recursive: "1" })).data);
-  if (tree.truncated) throw new PublishError("rejected", `${fullName} holds more files than GitHub lists in one tree, so it cannot be updated through the API`, { hint: "update a local clone with `envelope export --out` and push it" });
-  const byPath = new Map<string, TreeFile>(tree.tree.filter((t) => t.path && t.sha && t.mode && t.type).map((t) => [t.path!, t as TreeFile]));
-  const fetched = new Map<string, Promise<Uint8Array>>();
-  const blob = (path: string) => fetched.get(path) ?? fetched.set(path, readBlob(client, at, byPath.get(path)!)).get(path)!;
-
-  if (!isRegularFile(byPath.get(LEDGER_PATH))) throw notAnExport(`${fullName} holds no ${LEDGER_PATH} on ${branch}: it is not a repository exported by envelope-export (or its record was removed)`);
-  let last: Ledger;
-  let base: FileSet;
-  try {
-    last = parseLedger(Buffer.from(await blob(LEDGER_PATH)).toString("utf8"));
-    if (!isRegularFile(byPath.get(PRISTINE_PATH))) throw new RecordError(`${PRISTINE_PATH} is missing: the base of the merge is gone`);
-    base = parsePristine(Buffer.from(await blob(PRISTINE_PATH)).toString("utf8"));
-  } catch (e) {
-    if (e instanceof RecordError) throw notAnExport(`${fullName}: ${e.message}`);
-    throw e;
-  }
+  const repo = await readExportedRepository(client, at);
+  const { fullName, branch, head, last, base } = repo;
   if (last.target !== next.target) {
     throw new PublishError("invalid-input", `${fullName} was exported for ${last.target}; an update to ${next.target} would replace every file`, { hint: `export with --target ${last.target}, or publish the ${next.target} project as a new repository` });
   }
@@ -126,25 +82,25 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   progress(`planning the update against ${branch} (${head.slice(0, 7)})`);
   const current = new Map<string, Current>();
   for (const path of new Set([...files.paths(), ...base.paths()])) {
-    const item = byPath.get(path);
+    const item = repo.files.get(path);
     if (!item) current.set(path, "missing");
     else if (!isRegularFile(item)) current.set(path, "other");
     else {
       // A file still as one of the exports wrote it is known by its blob's name: no request for it.
       const known = [base.get(path), files.get(path)].find((f) => f !== undefined && blobSha(f.bytes) === item.sha);
-      current.set(path, { bytes: known ? known.bytes : await blob(path), mode: item.mode === "100755" ? 0o755 : 0o644 });
+      current.set(path, { bytes: known ? known.bytes : await repo.blob(path), mode: item.mode === "100755" ? 0o755 : 0o644 });
     }
   }
-  const ignore = isRegularFile(byPath.get(IGNORE_FILE)) ? Buffer.from(await blob(IGNORE_FILE)).toString("utf8") : undefined;
+  const ignore = isRegularFile(repo.files.get(IGNORE_FILE)) ? Buffer.from(await repo.blob(IGNORE_FILE)).toString("utf8") : undefined;
   const plan = planUpdate({ next: files, base, current: (p) => current.get(p) ?? "missing", ...(ignore !== undefined ? { ignore } : {}) });
   const loss = lossChanges(base, files);
-  const result = { fullName, url, defaultBranch: branch, base: head, plan, lastExport: last, ...(loss ? { loss } : {}) };
+  const result = { fullName, url: repo.url, defaultBranch: branch, base: head, plan, lastExport: last, ...(loss ? { loss } : {}) };
   if (!changes(plan)) return { ...result, status: "up-to-date", requests: { ...client.counts } };
   if (options.dryRun) return { ...result, status: "planned", requests: { ...client.counts } };
 
   const touched = plan.filter((e) => e.write !== undefined || e.action === "remove").map((e) => e.path);
   const workflows = touched.filter((p) => p.startsWith(".github/workflows/"));
-  const missing = missingScopes(scopes, { private: repo.data.private, workflows: workflows.length > 0 });
+  const missing = missingScopes(repo.scopes, { private: repo.private, workflows: workflows.length > 0 });
   if (missing.length) {
     throw new PublishError("missing-permission", `the token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}${workflows.length ? ` (the update changes ${workflows[0]})` : ""}; nothing was written`, {
       hint: `add ${missing.join(" and ")} to the token's scopes (github.com/settings/tokens), or use a fine-grained token; ${TOKEN_ADVICE}`,
@@ -154,7 +110,7 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const entries = await treeEntries(client, at, plan, limits, progress);
   progress(`writing ${touched.length} changed file${touched.length === 1 ? "" : "s"} on top of ${branch}`);
-  const written = await writeTree(client, at, chunkTree(entries, limits), undefined, headTree);
+  const written = await writeTree(client, at, chunkTree(entries, limits), undefined, repo.tree);
   progress("committing");
   const message = `Update from the Envelope definition\n\nExported by envelope-export ${VERSION} (target ${next.target}) and merged with ${branch} at ${head.slice(0, 7)}; the base of the merge is the last export recorded in .envelope/.\n`;
   const commit = await read("creating the commit", async () =>
@@ -173,34 +129,6 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
     throw new PublishError(failed.kind, `${failed.message} The update is on the branch ${newBranch}.`, { ...failed.details, hint: `open a pull request from ${newBranch} into ${branch} on GitHub` });
   }
   return { ...result, status: "opened", pullRequest: { url: pull.html_url, number: pull.number, title }, branch: newBranch, commit, requests: { ...client.counts } };
-}
-
-/** status 404: there is no such repository (a dry run then says it would be created). */
-function notAnExport(message: string, status?: number): PublishError {
-  return new PublishError("not-an-export", message, { ...(status ? { status } : {}), hint: "publish a new repository with --github OWNER/ANOTHER-NAME, or export --out DIR into a local clone" });
-}
-
-/** Git's name for a blob with these bytes (what a tree entry's sha is). */
-function blobSha(bytes: Uint8Array): string {
-  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-}
-
-/** A file git tracks as a plain or executable file (not a link, folder or submodule). */
-function isRegularFile(item: TreeFile | undefined): item is TreeFile {
-  return item !== undefined && item.type === "blob" && (item.mode === "100644" || item.mode === "100755");
-}
-
-async function read<T>(doing: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (e) {
-    throw classifyError(e, doing);
-  }
-}
-
-async function readBlob(client: GitHubClient, at: { owner: string; repo: string }, item: TreeFile): Promise<Uint8Array> {
-  const data = await read(`reading ${item.path}`, async () => (await client.octokit.rest.git.getBlob({ ...at, file_sha: item.sha })).data);
-  return data.encoding === "base64" ? Buffer.from(data.content, "base64") : Buffer.from(data.content, "utf8");
 }
 
 /** The tree entries of the plan: written files (text inline, binary as blobs first) and removed ones (sha null). */
