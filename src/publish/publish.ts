@@ -3,11 +3,13 @@
 //  1. Who is OWNER? GET /users/{owner}: an organization gets POST /orgs/{org}/repos; a user
 //     must be the token's own account (POST /user/repos creates in the token's account, so
 //     publishing to someone else's name would silently land in the wrong place).
-//  2. A classic token announces its scopes (x-oauth-scopes): missing ones are named before
-//     anything is created, including `workflow` when the project has .github/workflows/.
-//  3. GET /repos/{owner}/{name}: a taken name is reported, with free names, before creating.
+//  2. GET /repos/{owner}/{name}: a taken name is reported, with free names, before creating.
 //     It also makes a failed create recoverable: the name was free a moment before, so a
 //     repository that appears after a 5xx is ours, and it is used instead of created twice.
+//     (Before the scopes: a taken name may be an earlier export's repository, which
+//     `export --github` then updates with a pull request, checking the scopes it needs.)
+//  3. A classic token announces its scopes (x-oauth-scopes): missing ones are named before
+//     anything is created, including `workflow` when the project has .github/workflows/.
 //  4. Create with auto_init: the Git Data API answers 409 on an empty repository.
 //  5. Wait for the default branch (retry 404 and 409 only, bounded backoff): GitHub answers
 //     the create before the repository is readable.
@@ -142,6 +144,7 @@ async function run(files: FileSet, options: PublishOptions, progress: (line: str
 
   progress(`checking ${owner} on ${hostOf(apiUrl)}`);
   const account = await resolveOwner(client, owner);
+  if (await repositoryExists(client, owner, name)) throw await nameTaken(client, owner, name);
   const missing = missingScopes(account.scopes, { private: isPrivate, workflows: plan.workflows.length > 0 });
   if (missing.length) {
     const why = plan.workflows.length && missing.includes("workflow") ? ` (the project contains ${plan.workflows[0]}${plan.workflows.length > 1 ? ` and ${plan.workflows.length - 1} more workflow file(s)` : ""})` : "";
@@ -149,8 +152,6 @@ async function run(files: FileSet, options: PublishOptions, progress: (line: str
       hint: `add ${missing.join(" and ")} to the token's scopes (github.com/settings/tokens), or use a fine-grained token; ${TOKEN_ADVICE}`,
     });
   }
-
-  if (await repositoryExists(client, owner, name)) throw await nameTaken(client, owner, name);
 
   progress(`creating ${owner}/${name} (${isPrivate ? "private" : "public"})`);
   const created = await createRepository(client, { owner, name, isPrivate, org: account.kind === "org", description: options.description, web: webOf(apiUrl) }, progress);

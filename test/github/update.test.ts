@@ -323,6 +323,24 @@ describe("envelope export --github on a repository an earlier export made", () =
     expect(blind.stderr).toContain("github: no token at hand, so whether me/desk holds an earlier export to update was not looked at");
   });
 
+  it("a token without the workflow scope updates a scheduled project when the update leaves its workflow alone", async () => {
+    gh = await start({ tokens: { [TOKEN]: { login: "me", scopes: ["repo", "workflow"] }, narrow: { login: "me", scopes: ["repo"] } } });
+    // v2 changes only the lead's prompt: the workflow file stays as it was.
+    const scheduled = (version: 1 | 2) => {
+      const def = JSON.parse(definition(1)) as { schedule?: unknown; agents: Array<{ prompt: string }> };
+      def.schedule = { type: "cron", cron: "0 9 * * 1" };
+      if (version === 2) def.agents[0]!.prompt += "\nBe brief.";
+      const file = join(work, `scheduled-v${version}.json`);
+      writeFileSync(file, JSON.stringify(def, null, 2));
+      return file;
+    };
+    expect((await exportTo(scheduled(1), gh)).code).toBe(0);
+    const r = await runCli(["export", scheduled(2), "--target", "langgraph", "--github", "me/desk", "--github-api-url", gh.url], { ...ENV, GITHUB_TOKEN: "narrow" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(`opened pull request #1: ${gh.url}/me/desk/pull/1`);
+    expect(r.stdout).not.toContain(".github/workflows/");
+  });
+
   it("--out on an earlier export with --github is refused: one update at a time", async () => {
     gh = await start();
     const out = join(work, "local");
