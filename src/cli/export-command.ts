@@ -118,7 +118,6 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   let published: GitHubOutcome | undefined;
   // A repository an earlier export made is updated by a pull request; one that is not ours stays a taken name (exit 20).
   let updated: UpdateOutcome | undefined;
-  const title = `Update ${result.model!.team.name} to version ${result.model!.team.version} of its Envelope definition`;
   if (github && !opts.dryRun) {
     if (!opts.json) {
       if (opts.out || opts.zip) writeWritten(text, files, opts);
@@ -127,13 +126,13 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     published = await publishWithProgress(files, github, io, exportCommitMessage(target.name), false);
     if (!published.ok && published.error.kind === "name-taken") {
       progressLine(github, io)(`${github.repository} exists: looking in it for an earlier export to update`);
-      updated = await updateWithProgress(files, github, io, { title, dryRun: false, echoErrors: !opts.json });
+      updated = await updateWithProgress(files, github, io, { dryRun: false, echoErrors: !opts.json });
       if (!updated.ok && updated.error.kind === "not-an-export") updated = undefined;
     }
     if (!published.ok && !updated && !opts.json) echoPublishError(published.error, github, io);
   } else if (github && github.token) {
     // A dry run with a token at hand looks at the repository (reads only): an update is planned there.
-    const planned = await updateWithProgress(files, github, io, { title, dryRun: true, echoErrors: !opts.json });
+    const planned = await updateWithProgress(files, github, io, { dryRun: true, echoErrors: !opts.json });
     const absent = !planned.ok && planned.error.kind === "not-an-export" && planned.error.details.status === 404;
     if (!planned.ok && planned.error.kind === "not-an-export" && !absent && !opts.json) echoPublishError(planned.error, github, io);
     updated = absent ? undefined : planned;

@@ -16,12 +16,12 @@ export type UpdateOutcome = { ok: true; result: UpdateRepositoryResult; code: nu
  * The update of OWNER/NAME. A "not-an-export" error (no such repository, or no earlier
  * export in it) is returned without a word: the caller decides what it means.
  */
-export async function updateWithProgress(files: FileSet, request: GitHubRequest, io: Io, options: { title: string; dryRun: boolean; echoErrors: boolean }): Promise<UpdateOutcome> {
+export async function updateWithProgress(files: FileSet, request: GitHubRequest, io: Io, options: { dryRun: boolean; echoErrors: boolean }): Promise<UpdateOutcome> {
   const line = progressLine(request, io);
   // A publish said where the token came from already; a dry run goes here first.
   if (options.dryRun && request.tokenSource) line(`token from ${request.tokenSource}`);
   try {
-    const result = await updateGitHubRepository(files, { ...connection(request, line), title: options.title, dryRun: options.dryRun });
+    const result = await updateGitHubRepository(files, { ...connection(request, line), dryRun: options.dryRun });
     // Conflicts are committed with their markers: exit 4, as an update of --out with conflicts.
     const conflicts = result.status === "opened" && counts(result.plan).conflict > 0;
     return { ok: true, result, code: conflicts ? EXIT.conflicts : EXIT.ok };

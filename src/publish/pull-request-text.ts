@@ -2,6 +2,7 @@
 // (the plan, conflicts first and flagged) and how the loss report changed, for the developer
 // who reviews it. Pure. Paths and reasons pass through the Markdown escaping helpers.
 import { mdCode, mdText } from "../export/escape/markdown.js";
+import type { FileSet } from "../export/file-set.js";
 import type { Ledger } from "../export/ledger.js";
 import type { LossChanges, LossCounts } from "../update/loss-changes.js";
 import { MARKERS } from "../update/merge.js";
@@ -15,8 +16,22 @@ const STATUS = { carried: "carried", approximated: "approximated", dropped: "not
 
 export const shortHash = (ledger: Pick<Ledger, "definition">) => ledger.definition.replace(/^sha256:/, "").slice(0, 12);
 
-export function pullRequestTitle(last: Ledger, next: Ledger): string {
-  return `Update from the Envelope definition (${shortHash(last)} → ${shortHash(next)})`;
+/** The team's name and version from an export's provenance copy of its definition (src/<package>/envelope.json). */
+export function definitionIdentity(files: FileSet): { name?: string; version?: string } {
+  const path = files.paths().find((p) => /^src\/[^/]+\/envelope\.json$/.test(p));
+  try {
+    const value = JSON.parse(files.text(path ?? "") ?? "null") as { name?: unknown; version?: unknown } | null;
+    return { ...(typeof value?.name === "string" ? { name: value.name } : {}), ...(typeof value?.version === "string" ? { version: value.version } : {}) };
+  } catch {
+    return {};
+  }
+}
+
+/** "Update Team from its Envelope definition (1.1.0 → 1.2.0)"; the definitions' hashes where the versions do not tell them apart. */
+export function pullRequestTitle(last: { ledger: Ledger; files: FileSet }, next: { ledger: Ledger; files: FileSet }): string {
+  const [was, now] = [definitionIdentity(last.files), definitionIdentity(next.files)];
+  const change = was.version && now.version && was.version !== now.version ? `${was.version} → ${now.version}` : `${shortHash(last.ledger)} → ${shortHash(next.ledger)}`;
+  return `Update ${now.name ?? "the project"} from its Envelope definition (${change})`;
 }
 
 const counted = (c: LossCounts) => `${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried`;

@@ -30,7 +30,7 @@ import { writeTree } from "./write-tree.js";
 export interface UpdateRepositoryOptions extends ConnectionOptions {
   /** OWNER/NAME of a repository an earlier export was published to. */
   repository: string;
-  /** The pull request's title; by default it names the two definitions' hashes. */
+  /** The pull request's title; by default it names the team and the two definitions' versions. */
   title?: string;
   /** Read the repository and plan, write nothing. */
   dryRun?: boolean;
@@ -119,7 +119,7 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   const newBranch = await createBranch(client, at, `envelope/update-${shortHash(next)}`, commit, progress);
 
   progress(`opening a pull request from ${newBranch} into ${branch}`);
-  const title = options.title ?? pullRequestTitle(last, next);
+  const title = options.title ?? pullRequestTitle({ ledger: last, files: base }, { ledger: next, files });
   const body = pullRequestBody({ plan, last, next, defaultBranch: branch, base: head, loss });
   let pull;
   try {

@@ -91,7 +91,7 @@ describe("updateGitHubRepository", () => {
     expect(result.status).toBe("opened");
     expect(result.base).toBe(main);
     expect(result.branch).toMatch(/^envelope\/update-[0-9a-f]{12}$/);
-    expect(result.pullRequest).toEqual({ url: `${gh.url}/me/desk/pull/1`, number: 1, title: expect.stringMatching(/^Update from the Envelope definition \([0-9a-f]{12} → [0-9a-f]{12}\)$/) });
+    expect(result.pullRequest).toEqual({ url: `${gh.url}/me/desk/pull/1`, number: 1, title: "Update Reexport Desk from its Envelope definition (1.1.0 → 1.2.0)" });
     // main never moves; the only new ref is the update's branch, on one commit whose parent is main.
     expect(git(bare, "rev-parse", "main").trim()).toBe(main);
     expect(refs(bare)).toEqual([...refsBefore, `refs/heads/${result.branch} ${result.commit}`].sort());
@@ -291,7 +291,7 @@ describe("envelope export --github on a repository an earlier export made", () =
     expect(r.stderr).toContain("github: me/desk exists: looking in it for an earlier export to update\n");
     expect(r.stderr).not.toContain("already exists");
     const [pull] = gh.pullRequests("me", "desk");
-    expect(pull!.title).toBe("Update Reexport Desk to version 1.2.0 of its Envelope definition");
+    expect(pull!.title).toBe("Update Reexport Desk from its Envelope definition (1.1.0 → 1.2.0)");
     expect(git(gh.repoDir("me", "desk"), "rev-parse", "main").trim()).toBe(main);
   });
 
