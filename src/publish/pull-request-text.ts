@@ -34,6 +34,10 @@ export function pullRequestTitle(last: { ledger: Ledger; files: FileSet }, next:
   return `Update ${now.name ?? "the project"} from its Envelope definition (${change})`;
 }
 
+/** A code span inside a table cell: GitHub splits cells at a pipe even there, unless it is escaped. */
+const cellCode = (value: string) => mdCode(value).replace(/\|/g, "\\|");
+const cell = (markdown: string) => markdown.replace(/(?<!\\)\|/g, "\\|");
+
 const counted = (c: LossCounts) => `${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried`;
 
 export function pullRequestBody(input: { plan: readonly PlanEntry[]; last: Ledger; next: Ledger; defaultBranch: string; base: string; loss?: LossChanges | undefined }): string {
@@ -57,7 +61,7 @@ export function pullRequestBody(input: { plan: readonly PlanEntry[]; last: Ledge
   if (files.length) {
     out.push("| action | path | why |", "|---|---|---|");
     const sorted = ORDER.flatMap((a) => files.filter((e) => e.action === a));
-    for (const e of sorted.slice(0, MAX_ROWS)) out.push(`| ${e.action === "conflict" ? "⚠️ **conflict**" : e.action} | ${mdCode(e.path)} | ${mdText(e.reason)} |`);
+    for (const e of sorted.slice(0, MAX_ROWS)) out.push(`| ${e.action === "conflict" ? "⚠️ **conflict**" : e.action} | ${cellCode(e.path)} | ${mdText(e.reason)} |`);
     if (sorted.length > MAX_ROWS) out.push("", `… and ${sorted.length - MAX_ROWS} more.`);
   } else {
     out.push("Only the export's record in `.envelope/` changes.");
@@ -69,7 +73,7 @@ export function pullRequestBody(input: { plan: readonly PlanEntry[]; last: Ledge
     out.push("", "### Loss report", "", before ? `Last export: ${counted(before)}. This export: ${counted(after)}.` : `This export: ${counted(after)}.`);
     if (changes.length) {
       out.push("", "| field | last export | this export |", "|---|---|---|");
-      for (const c of changes.slice(0, MAX_ROWS)) out.push(`| ${c.field} | ${c.from ? STATUS[c.from] : "—"} | ${c.to ? STATUS[c.to] : "—"} |`);
+      for (const c of changes.slice(0, MAX_ROWS)) out.push(`| ${cell(c.field)} | ${c.from ? STATUS[c.from] : "—"} | ${c.to ? STATUS[c.to] : "—"} |`);
       if (changes.length > MAX_ROWS) out.push("", `… and ${changes.length - MAX_ROWS} more.`);
     } else if (before) {
       out.push("", "No field is carried differently than in the last export.");
