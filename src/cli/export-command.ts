@@ -10,8 +10,8 @@ import { exportCommitMessage } from "../publish/publish.js";
 import { readDefinitionBytes, SourceReadError } from "../read/source.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { formatText } from "./format-diagnostics.js";
-import { dryRunLine, echoPublishError, githubJson, prepareGitHub, progressLine, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
-import { updateJson, updateText, updateWithProgress, type UpdateOutcome } from "./github-update.js";
+import { dryRunLine, githubJson, prepareGitHub, publishedLine, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
+import { planRepositoryUpdate, publishOrUpdate, updateJson, updateText, type UpdateOutcome } from "./github-update.js";
 import { EXIT, UsageError, type Io } from "./main.js";
 import { styleFor } from "./style.js";
 import { InterruptedError } from "../update/apply.js";
@@ -123,19 +123,9 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
       if (opts.out || opts.zip) writeWritten(text, files, opts);
       text.write(lossSummary(loss) + "\n");
     }
-    published = await publishWithProgress(files, github, io, exportCommitMessage(target.name), false);
-    if (!published.ok && published.error.kind === "name-taken") {
-      progressLine(github, io)(`${github.repository} exists: looking in it for an earlier export to update`);
-      updated = await updateWithProgress(files, github, io, { dryRun: false, echoErrors: !opts.json });
-      if (!updated.ok && updated.error.kind === "not-an-export") updated = undefined;
-    }
-    if (!published.ok && !updated && !opts.json) echoPublishError(published.error, github, io);
+    ({ published, updated } = await publishOrUpdate(files, github, io, exportCommitMessage(target.name), !opts.json));
   } else if (github && github.token) {
-    // A dry run with a token at hand looks at the repository (reads only): an update is planned there.
-    const planned = await updateWithProgress(files, github, io, { dryRun: true, echoErrors: !opts.json });
-    const absent = !planned.ok && planned.error.kind === "not-an-export" && planned.error.details.status === 404;
-    if (!planned.ok && planned.error.kind === "not-an-export" && !absent && !opts.json) echoPublishError(planned.error, github, io);
-    updated = absent ? undefined : planned;
+    updated = await planRepositoryUpdate(files, github, io, !opts.json);
   }
   if (opts.json) {
     const summary = {

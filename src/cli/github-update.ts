@@ -6,7 +6,7 @@
 import type { FileSet } from "../export/file-set.js";
 import { PublishError } from "../publish/errors.js";
 import { updateGitHubRepository, type UpdateRepositoryResult } from "../publish/update-repository.js";
-import { connection, echoPublishError, exitCodeFor, progressLine, type GitHubRequest } from "./github-publish.js";
+import { connection, echoPublishError, exitCodeFor, progressLine, publishWithProgress, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
 import { EXIT, type Io } from "./main.js";
 import { counts, planJson, planText } from "./update-report.js";
 
@@ -16,7 +16,7 @@ export type UpdateOutcome = { ok: true; result: UpdateRepositoryResult; code: nu
  * The update of OWNER/NAME. A "not-an-export" error (no such repository, or no earlier
  * export in it) is returned without a word: the caller decides what it means.
  */
-export async function updateWithProgress(files: FileSet, request: GitHubRequest, io: Io, options: { dryRun: boolean; echoErrors: boolean }): Promise<UpdateOutcome> {
+async function updateWithProgress(files: FileSet, request: GitHubRequest, io: Io, options: { dryRun: boolean; echoErrors: boolean }): Promise<UpdateOutcome> {
   const line = progressLine(request, io);
   // A publish said where the token came from already; a dry run goes here first.
   if (options.dryRun && request.tokenSource) line(`token from ${request.tokenSource}`);
@@ -30,6 +30,34 @@ export async function updateWithProgress(files: FileSet, request: GitHubRequest,
     if (options.echoErrors && e.kind !== "not-an-export") echoPublishError(e, request, io);
     return { ok: false, error: e, code: exitCodeFor(e) };
   }
+}
+
+/**
+ * export --github: a new repository; or, when OWNER/NAME is taken by a repository that holds
+ * an earlier export, the update as a pull request (`updated`). A taken name that is not an
+ * export stays the publish's error (exit 20).
+ */
+export async function publishOrUpdate(files: FileSet, request: GitHubRequest, io: Io, message: string, echoErrors: boolean): Promise<{ published: GitHubOutcome; updated?: UpdateOutcome }> {
+  const published = await publishWithProgress(files, request, io, message, false);
+  if (!published.ok && published.error.kind === "name-taken") {
+    progressLine(request, io)(`${request.repository} exists: looking in it for an earlier export to update`);
+    const updated = await updateWithProgress(files, request, io, { dryRun: false, echoErrors });
+    if (updated.ok || updated.error.kind !== "not-an-export") return { published, updated };
+  }
+  if (!published.ok && echoErrors) echoPublishError(published.error, request, io);
+  return { published };
+}
+
+/**
+ * export --dry-run --github with a token at hand: reads the repository (GETs only) and plans
+ * the update there; undefined when OWNER/NAME does not exist (a publish would create it).
+ */
+export async function planRepositoryUpdate(files: FileSet, request: GitHubRequest, io: Io, echoErrors: boolean): Promise<UpdateOutcome | undefined> {
+  const planned = await updateWithProgress(files, request, io, { dryRun: true, echoErrors });
+  if (planned.ok || planned.error.kind !== "not-an-export") return planned;
+  if (planned.error.details.status === 404) return undefined;
+  if (echoErrors) echoPublishError(planned.error, request, io);
+  return planned;
 }
 
 /** The plan, then what became of it: the pull request's URL is the last line. */
