@@ -42,6 +42,7 @@ export async function publishOrUpdate(files: FileSet, request: GitHubRequest, io
   if (!published.ok && published.error.kind === "name-taken") {
     progressLine(request, io)(`${request.repository} exists: looking in it for an earlier export to update`);
     const updated = await updateWithProgress(files, request, io, { dryRun: false, echoErrors });
+    if (updated.ok && (request.private || request.description !== undefined)) progressLine(request, io)("--private and --description are for a new repository: this one is left as it is");
     if (updated.ok || updated.error.kind !== "not-an-export") return { published, updated };
   }
   if (!published.ok && echoErrors) echoPublishError(published.error, request, io);
