@@ -38,6 +38,7 @@ const OPERATIONS = [
   ["get", "/repos/{owner}/{repo}/git/blobs/{file_sha}"],
   ["post", "/repos/{owner}/{repo}/git/refs"],
   ["post", "/repos/{owner}/{repo}/pulls"],
+  ["get", "/repos/{owner}/{repo}/pulls"],
   // `envelope serve`'s sign-out revokes the OAuth token it was given.
   ["delete", "/applications/{client_id}/token"],
 ];

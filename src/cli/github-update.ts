@@ -23,7 +23,7 @@ async function updateWithProgress(files: FileSet, request: GitHubRequest, io: Io
   try {
     const result = await updateGitHubRepository(files, { ...connection(request, line), dryRun: options.dryRun });
     // Conflicts are committed with their markers: exit 4, as an update of --out with conflicts.
-    const conflicts = result.status === "opened" && counts(result.plan).conflict > 0;
+    const conflicts = (result.status === "opened" || result.status === "already-proposed") && counts(result.plan).conflict > 0;
     return { ok: true, result, code: conflicts ? EXIT.conflicts : EXIT.ok };
   } catch (e) {
     if (!(e instanceof PublishError)) throw e;
@@ -67,7 +67,9 @@ export function updateText(result: UpdateRepositoryResult): string {
   const plan = planText(where, result.plan, result.lastExport, result.status === "planned" ? "plan" : "pull-request");
   if (result.status === "up-to-date") return `${plan}${result.fullName} is in step with the definition: no pull request opened\n`;
   if (result.status === "planned") return `${plan}would open a pull request into ${result.defaultBranch} of ${result.url}\n`;
-  return `${plan}opened pull request #${result.pullRequest!.number}: ${result.pullRequest!.url}\n`;
+  const pull = result.pullRequest!;
+  if (result.status === "already-proposed") return `${plan}this update is already proposed: pull request #${pull.number}: ${pull.url}\n`;
+  return `${plan}opened pull request #${pull.number}: ${pull.url}\n`;
 }
 
 /** The `github` member of --json for an update (a failure is reported as a publish's: githubJson). */
@@ -81,7 +83,7 @@ export function updateJson(r: UpdateRepositoryResult, request: GitHubRequest): u
     pullRequest: r.pullRequest ?? null,
     branch: r.branch ?? null,
     commit: r.commit ?? null,
-    update: planJson(r.plan, r.lastExport, r.status === "opened"),
+    update: planJson(r.plan, r.lastExport, r.status === "opened" || r.status === "already-proposed"),
     lossChanges: r.loss ?? null,
     requests: r.requests,
     tokenSource: request.tokenSource ?? null,

@@ -11,6 +11,8 @@
 //     commit whose parent is the head, and a NEW branch envelope/update-<definition hash>
 //     (a taken name gets a suffix: an existing ref is never moved, nothing is forced, and
 //     the default branch is never written); then the pull request into the default branch.
+//     The same update proposed before (a branch with this tree on this head, its pull
+//     request open) is reported, not proposed twice.
 // Conflicting files are committed with their markers, so they are resolved in the pull request.
 import { FileSet } from "../export/file-set.js";
 import { LEDGER_PATH, parseLedger, type Ledger } from "../export/ledger.js";
@@ -39,8 +41,8 @@ export interface UpdateRepositoryOptions extends ConnectionOptions {
 }
 
 export interface UpdateRepositoryResult {
-  /** up-to-date: nothing to change; planned: --dry-run; opened: a pull request was opened. */
-  status: "up-to-date" | "planned" | "opened";
+  /** up-to-date: nothing to change; planned: --dry-run; opened: a pull request was opened; already-proposed: the same update's pull request is open. */
+  status: "up-to-date" | "planned" | "opened" | "already-proposed";
   fullName: string;
   url: string;
   defaultBranch: string;
@@ -116,10 +118,16 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   const commit = await read("creating the commit", async () =>
     (await git.createCommit({ ...at, message, tree: written.sha, parents: [head], ...(options.author ? { author: options.author } : {}) })).data.sha,
   );
-  const newBranch = await createBranch(client, at, `envelope/update-${shortHash(next)}`, commit, progress);
+  const { name: newBranch, reused } = await createBranch(client, at, `envelope/update-${shortHash(next)}`, { commit, tree: written.sha, parent: head }, progress);
+  const title = options.title ?? pullRequestTitle({ ledger: last, files: base }, { ledger: next, files });
+  const done = { ...result, branch: newBranch, commit };
+  if (reused) {
+    // The same update was proposed before (the command run twice): its open pull request is the answer.
+    const open = await read("looking for the pull request of the same update", async () => (await client.octokit.rest.pulls.list({ ...at, head: `${at.owner}:${newBranch}`, state: "open" })).data);
+    if (open[0]) return { ...done, status: "already-proposed", pullRequest: { url: open[0].html_url, number: open[0].number, title: open[0].title }, requests: { ...client.counts } };
+  }
 
   progress(`opening a pull request from ${newBranch} into ${branch}`);
-  const title = options.title ?? pullRequestTitle({ ledger: last, files: base }, { ledger: next, files });
   const body = pullRequestBody({ plan, last, next, defaultBranch: branch, base: head, loss });
   let pull;
   try {
@@ -128,7 +136,7 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
     const failed = classifyError(e, "opening the pull request");
     throw new PublishError(failed.kind, `${failed.message} The update is on the branch ${newBranch}.`, { ...failed.details, hint: `open a pull request from ${newBranch} into ${branch} on GitHub` });
   }
-  return { ...result, status: "opened", pullRequest: { url: pull.html_url, number: pull.number, title }, branch: newBranch, commit, requests: { ...client.counts } };
+  return { ...done, status: "opened", pullRequest: { url: pull.html_url, number: pull.number, title }, requests: { ...client.counts } };
 }
 
 /** The tree entries of the plan: written files (text inline, binary as blobs first) and removed ones (sha null). */
@@ -149,17 +157,27 @@ async function treeEntries(client: GitHubClient, at: { owner: string; repo: stri
   return entries;
 }
 
-/** Creates refs/heads/NAME, or NAME-2, NAME-3… when taken: never moves a ref that exists. */
-async function createBranch(client: GitHubClient, at: { owner: string; repo: string }, wanted: string, sha: string, progress: (line: string) => void): Promise<string> {
+/**
+ * Creates refs/heads/NAME, or NAME-2, NAME-3… when taken: never moves a ref that exists. A
+ * taken one that already holds this very update (same tree, same parent) is used instead
+ * (`reused`), so running the command twice proposes the update once; the commit made for it
+ * is then left unreferenced, as any unused object written through the Git Data API.
+ */
+async function createBranch(client: GitHubClient, at: { owner: string; repo: string }, wanted: string, update: { commit: string; tree: string; parent: string }, progress: (line: string) => void): Promise<{ name: string; reused: boolean }> {
+  const { git } = client.octokit.rest;
   for (let i = 1; i <= BRANCH_ATTEMPTS; i++) {
     const name = i === 1 ? wanted : `${wanted}-${i}`;
     try {
-      await client.octokit.rest.git.createRef({ ...at, ref: `refs/heads/${name}`, sha });
+      await git.createRef({ ...at, ref: `refs/heads/${name}`, sha: update.commit });
       progress(`created the branch ${name}`);
-      return name;
+      return { name, reused: false };
     } catch (e) {
-      if (isHttpError(e) && e.status === 422 && /already exists/i.test(JSON.stringify(e.response?.data ?? ""))) continue;
-      throw classifyError(e, `creating the branch ${name}`);
+      if (!(isHttpError(e) && e.status === 422 && /already exists/i.test(JSON.stringify(e.response?.data ?? "")))) throw classifyError(e, `creating the branch ${name}`);
+    }
+    const there = await read(`reading the branch ${name}`, async () => (await git.getCommit({ ...at, commit_sha: (await git.getRef({ ...at, ref: `heads/${name}` })).data.object.sha })).data);
+    if (there.tree.sha === update.tree && there.parents.length === 1 && there.parents[0]!.sha === update.parent) {
+      progress(`the branch ${name} holds this update already`);
+      return { name, reused: true };
     }
   }
   throw new PublishError("rejected", `the branches ${wanted} to ${wanted}-${BRANCH_ATTEMPTS} all exist already`, { hint: `delete the update branches already merged or closed, then try again` });

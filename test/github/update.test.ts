@@ -206,16 +206,28 @@ describe("updateGitHubRepository", () => {
     expect(gh.pullRequests("me", "desk")).toHaveLength(1);
   });
 
-  it("an update whose branch name is taken gets a free one: the existing branch is never moved", async () => {
+  it("the same update twice is proposed once; a branch name taken by another update gets a free one, never moving it", async () => {
     gh = await start();
     await publishTo(gh, exportOf(1), { repository: "me/desk" });
+    const bare = gh.repoDir("me", "desk");
     const first = await update(gh, exportOf(2));
+    const refsAfterFirst = refs(bare);
+    const again = await update(gh, exportOf(2));
+    expect(again).toMatchObject({ status: "already-proposed", branch: first.branch, pullRequest: first.pullRequest });
+    expect(refs(bare)).toEqual(refsAfterFirst);
+    expect(gh.pullRequests("me", "desk")).toHaveLength(1);
+    // main moves on: the same export is now another update, on a branch of its own.
+    developerCommits(gh);
     const second = await update(gh, exportOf(2));
+    expect(second.status).toBe("opened");
     expect(second.branch).toBe(`${first.branch}-2`);
-    expect(git(gh.repoDir("me", "desk"), "rev-parse", first.branch!).trim()).toBe(first.commit);
-    const refused = gh.requests.filter((r) => r.operationId === "git/create-ref" && r.status === 422);
-    expect(refused).toHaveLength(1);
+    expect(git(bare, "rev-parse", first.branch!).trim()).toBe(first.commit);
+    expect(gh.requests.filter((r) => r.operationId === "git/create-ref" && r.status === 422)).toHaveLength(2);
     expect(gh.pullRequests("me", "desk").map((p) => p.head)).toEqual([first.branch, second.branch]);
+    // A closed pull request of the same update: a new one is opened from its branch.
+    gh.pullRequests("me", "desk")[1]!.state = "closed";
+    const reopened = await update(gh, exportOf(2));
+    expect(reopened).toMatchObject({ status: "opened", branch: second.branch, pullRequest: { number: 3 } });
   });
 
   it("--dry-run plans against the repository and writes nothing", async () => {
@@ -293,6 +305,11 @@ describe("envelope export --github on a repository an earlier export made", () =
     const [pull] = gh.pullRequests("me", "desk");
     expect(pull!.title).toBe("Update Reexport Desk from its Envelope definition (1.1.0 → 1.2.0)");
     expect(git(gh.repoDir("me", "desk"), "rev-parse", "main").trim()).toBe(main);
+    // Run again: the same update is already proposed, and said so.
+    const twice = await exportTo(v2, gh);
+    expect(twice.code).toBe(4);
+    expect(twice.stdout.trimEnd().split("\n").at(-1)).toBe(`this update is already proposed: pull request #1: ${gh.url}/me/desk/pull/1`);
+    expect(gh.pullRequests("me", "desk")).toHaveLength(1);
   });
 
   it("--json carries the plan and the pull request; the same export again opens nothing (exit 0)", async () => {

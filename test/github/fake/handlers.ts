@@ -56,6 +56,8 @@ export interface PullRecord {
   headSha: string;
   baseSha: string;
   draft: boolean;
+  /** A test may close one (the fake has no endpoint for it). */
+  state: "open" | "closed";
 }
 
 export interface HandlerContext {
@@ -135,7 +137,30 @@ export class GitHubState {
 
   private userJson(a: Account & { id: number }): Record<string, unknown> {
     const url = `${this.api()}/users/${a.login}`;
-    return { login: a.login, id: a.id, node_id: `U_${a.id}`, type: a.type, html_url: `${this.web()}/${a.login}`, url, avatar_url: `${this.web()}/avatars/${a.id}`, repos_url: `${url}/repos`, site_admin: false, name: a.login, created_at: "2020-01-01T00:00:00Z", updated_at: "2020-01-01T00:00:00Z" };
+    return {
+      login: a.login,
+      id: a.id,
+      node_id: `U_${a.id}`,
+      type: a.type,
+      html_url: `${this.web()}/${a.login}`,
+      url,
+      avatar_url: `${this.web()}/avatars/${a.id}`,
+      gravatar_id: "",
+      repos_url: `${url}/repos`,
+      // What a nullable simple user must carry where the fake's sample of the schema is null (a pull request's head.user).
+      events_url: `${url}/events{/privacy}`,
+      followers_url: `${url}/followers`,
+      following_url: `${url}/following{/other_user}`,
+      gists_url: `${url}/gists{/gist_id}`,
+      organizations_url: `${url}/orgs`,
+      received_events_url: `${url}/received_events`,
+      starred_url: `${url}/starred{/owner}{/repo}`,
+      subscriptions_url: `${url}/subscriptions`,
+      site_admin: false,
+      name: a.login,
+      created_at: "2020-01-01T00:00:00Z",
+      updated_at: "2020-01-01T00:00:00Z",
+    };
   }
 
   private repoJson(operationId: string, status: number, r: Repo): unknown {
@@ -332,6 +357,8 @@ export class GitHubState {
       }
       case "pulls/create":
         return this.createPull(operation, repo, b, me);
+      case "pulls/list":
+        return this.listPulls(operation, repo, ctx.query, me);
       case "git/update-ref": {
         const ref = `refs/${p.ref}`;
         const current = await this.git.resolve(repo.dir, ref);
@@ -437,57 +464,69 @@ export class GitHubState {
     if (!headSha || !baseSha) return invalid("Validation Failed", doc, [{ resource: "PullRequest", field: headSha ? "base" : "head", code: "invalid" }]);
     if (typeof b.title !== "string" || b.title === "") return invalid("Validation Failed", doc, [{ resource: "PullRequest", field: "title", code: "missing_field" }]);
     if (headSha === baseSha || (await this.git.isAncestor(repo.dir, headSha, baseSha))) return invalid("Validation Failed", doc, [{ resource: "PullRequest", code: "custom", message: `No commits between ${base} and ${headBranch}` }]);
-    if (repo.pulls.some((x) => x.head === headBranch)) return invalid("Validation Failed", doc, [{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${repo.owner.login}:${headBranch}.` }]);
-    const pull: PullRecord = { number: repo.pulls.length + 1, title: b.title, body: typeof b.body === "string" ? b.body : null, head: headBranch, base, headSha, baseSha, draft: b.draft === true };
+    if (repo.pulls.some((x) => x.head === headBranch && x.state === "open")) return invalid("Validation Failed", doc, [{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${repo.owner.login}:${headBranch}.` }]);
+    const pull: PullRecord = { number: repo.pulls.length + 1, title: b.title, body: typeof b.body === "string" ? b.body : null, head: headBranch, base, headSha, baseSha, draft: b.draft === true, state: "open" };
     repo.pulls.push(pull);
+    return { status: 201, headers: { location: `${this.api()}/repos/${repo.owner.login}/${repo.name}/pulls/${pull.number}` }, body: this.pullJson(operation, 201, repo, pull, me) };
+  }
+
+  /** GET pull requests: by state (default open), head (OWNER:BRANCH) and base, as GitHub filters them. */
+  private listPulls(operation: Operation, repo: Repo, query: URLSearchParams, me: Account & { id: number }): Answer {
+    const state = query.get("state") ?? "open";
+    const head = query.get("head");
+    const base = query.get("base");
+    const found = repo.pulls.filter((x) => (state === "all" || x.state === state) && (!head || `${repo.owner.login}:${x.head}`.toLowerCase() === head.toLowerCase()) && (!base || x.base === base));
+    return { status: 200, body: found.map((x) => this.pullJson(operation, 200, repo, x, me)) };
+  }
+
+  /** A pull request as GitHub describes it, for create (one object) or list (each item). */
+  private pullJson(operation: Operation, status: number, repo: Repo, pull: PullRecord, me: Account & { id: number }): unknown {
+    const { headSha, baseSha } = pull;
     const api = `${this.api()}/repos/${repo.owner.login}/${repo.name}`;
     const web = `${this.web()}/${repo.owner.login}/${repo.name}`;
     const side = (branch: string, sha: string) => ({ label: `${repo.owner.login}:${branch}`, ref: branch, sha, user: this.userJson(repo.owner), repo: this.repoJson("repos/get", 200, repo) });
     const now = this.options.now().toISOString().replace(/\.\d{3}Z$/, "Z");
     const url = `${api}/pulls/${pull.number}`;
-    return {
-      status: 201,
-      headers: { location: url },
-      body: this.response(operation.operationId, 201, {
-        id: 5000 + pull.number,
-        node_id: `PR_${pull.number}`,
-        number: pull.number,
-        state: "open",
-        locked: false,
-        title: pull.title,
-        body: pull.body,
-        draft: pull.draft,
-        user: this.userJson(me),
-        url,
-        html_url: `${web}/pull/${pull.number}`,
-        diff_url: `${web}/pull/${pull.number}.diff`,
-        patch_url: `${web}/pull/${pull.number}.patch`,
-        issue_url: `${api}/issues/${pull.number}`,
-        commits_url: `${url}/commits`,
-        review_comments_url: `${url}/comments`,
-        review_comment_url: `${api}/pulls/comments{/number}`,
-        comments_url: `${api}/issues/${pull.number}/comments`,
-        statuses_url: `${api}/statuses/${headSha}`,
-        head: side(headBranch, headSha),
-        base: side(base, baseSha),
-        created_at: now,
-        updated_at: now,
-        merged: false,
-        mergeable: null,
-        maintainer_can_modify: b.maintainer_can_modify === true,
-        author_association: "OWNER",
-        _links: {
-          self: { href: url },
-          html: { href: `${web}/pull/${pull.number}` },
-          issue: { href: `${api}/issues/${pull.number}` },
-          comments: { href: `${api}/issues/${pull.number}/comments` },
-          review_comments: { href: `${url}/comments` },
-          review_comment: { href: `${api}/pulls/comments{/number}` },
-          commits: { href: `${url}/commits` },
-          statuses: { href: `${api}/statuses/${headSha}` },
-        },
-      }),
-    };
+    const schema = this.contract.operation(operation.operationId).responses[String(status)] as Schema;
+    return deepMerge(sample((schema.items as Schema | undefined) ?? schema), {
+      id: 5000 + pull.number,
+      node_id: `PR_${pull.number}`,
+      number: pull.number,
+      state: pull.state,
+      locked: false,
+      title: pull.title,
+      body: pull.body,
+      draft: pull.draft,
+      user: this.userJson(me),
+      url,
+      html_url: `${web}/pull/${pull.number}`,
+      diff_url: `${web}/pull/${pull.number}.diff`,
+      patch_url: `${web}/pull/${pull.number}.patch`,
+      issue_url: `${api}/issues/${pull.number}`,
+      commits_url: `${url}/commits`,
+      review_comments_url: `${url}/comments`,
+      review_comment_url: `${api}/pulls/comments{/number}`,
+      comments_url: `${api}/issues/${pull.number}/comments`,
+      statuses_url: `${api}/statuses/${headSha}`,
+      head: side(pull.head, headSha),
+      base: side(pull.base, baseSha),
+      created_at: now,
+      updated_at: now,
+      merged: false,
+      mergeable: null,
+      maintainer_can_modify: false,
+      author_association: "OWNER",
+      _links: {
+        self: { href: url },
+        html: { href: `${web}/pull/${pull.number}` },
+        issue: { href: `${api}/issues/${pull.number}` },
+        comments: { href: `${api}/issues/${pull.number}/comments` },
+        review_comments: { href: `${url}/comments` },
+        review_comment: { href: `${api}/pulls/comments{/number}` },
+        commits: { href: `${url}/commits` },
+        statuses: { href: `${api}/statuses/${headSha}` },
+      },
+    });
   }
 
   private async commitJson(operation: Operation, status: number, repo: Repo, sha: string): Promise<unknown> {
