@@ -33,6 +33,12 @@ const OPERATIONS = [
   ["post", "/repos/{owner}/{repo}/git/commits"],
   ["get", "/repos/{owner}/{repo}/git/commits/{commit_sha}"],
   ["patch", "/repos/{owner}/{repo}/git/refs/{ref}"],
+  // An update of an exported repository: read the default branch, write a branch, open a pull request.
+  ["get", "/repos/{owner}/{repo}/git/trees/{tree_sha}"],
+  ["get", "/repos/{owner}/{repo}/git/blobs/{file_sha}"],
+  ["post", "/repos/{owner}/{repo}/git/refs"],
+  ["post", "/repos/{owner}/{repo}/pulls"],
+  ["get", "/repos/{owner}/{repo}/pulls"],
   // `envelope serve`'s sign-out revokes the OAuth token it was given.
   ["delete", "/applications/{client_id}/token"],
 ];

@@ -10,7 +10,8 @@ import { exportCommitMessage } from "../publish/publish.js";
 import { readDefinitionBytes, SourceReadError } from "../read/source.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { formatText } from "./format-diagnostics.js";
-import { dryRunLine, githubJson, prepareGitHub, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
+import { dryRunLine, githubJson, prepareGitHub, publishedLine, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
+import { planRepositoryUpdate, publishOrUpdate, updateJson, updateText, type UpdateOutcome } from "./github-update.js";
 import { EXIT, UsageError, type Io } from "./main.js";
 import { styleFor } from "./style.js";
 import { InterruptedError, RollbackError } from "../update/apply.js";
@@ -29,7 +30,7 @@ export interface ExportCliOptions {
   check?: boolean;
   strict: boolean;
   json: boolean;
-  /** --github OWNER/NAME and its options: also publish the project as a new repository. */
+  /** --github OWNER/NAME and its options: also publish the project as a new repository, or as a pull request to the repository an earlier export made. */
   github?: GitHubFlags | undefined;
 }
 
@@ -49,7 +50,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   // Human text goes to stdout, except when stdout carries the archive (--zip -).
   const text = zipToStdout ? io.stderr : io.stdout;
   // Flags and token are checked before any work, so a typo or a missing token costs nothing.
-  const github: GitHubRequest | undefined = opts.github && (await prepareGitHub(opts.github, io, { stdinTaken: file === "-", needToken: !opts.dryRun }));
+  const github: GitHubRequest | undefined = opts.github && (await prepareGitHub(opts.github, io, { stdinTaken: file === "-", needToken: opts.dryRun ? "if-at-hand" : true }));
   let bytes: Uint8Array;
   try {
     bytes = await readDefinitionBytes(file);
@@ -95,8 +96,8 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     }
     if (record) {
       // An update says what it did file by file; a zip or a repository of the same export is a command of its own.
-      const other = opts.zip !== undefined ? "--zip" : opts.github ? "--github" : undefined;
-      if (other) throw new UsageError(`${opts.out} holds an earlier export, so --out updates it; run ${other} as a command of its own`);
+      if (github) throw new UsageError(`${opts.out} holds an earlier export, which --out updates; update the repository (--github) in a separate export`);
+      if (opts.zip !== undefined) throw new UsageError(`${opts.out} holds an earlier export, which --out updates; run --zip as a command of its own`);
       return runUpdate(opts.out, files, record.ledger.target, target.name, opts, io, result.loss ?? []);
     }
     if (opts.plan || opts.check) throw new UsageError(`${opts.out} holds no earlier export (.envelope/export.json) to ${opts.plan ? "plan" : "check"} an update of`);
@@ -120,12 +121,16 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   }
   const loss = result.loss ?? [];
   let published: GitHubOutcome | undefined;
+  // A repository an earlier export made is updated by a pull request; one that is not ours stays a taken name (exit 20).
+  let updated: UpdateOutcome | undefined;
   if (github && !opts.dryRun) {
     if (!opts.json) {
       if (opts.out || opts.zip) writeWritten(text, files, opts);
       text.write(lossSummary(loss) + "\n");
     }
-    published = await publishWithProgress(files, github, io, exportCommitMessage(target.name), !opts.json);
+    ({ published, updated } = await publishOrUpdate(files, github, io, exportCommitMessage(target.name), !opts.json));
+  } else if (github && github.token) {
+    updated = await planRepositoryUpdate(files, github, io, !opts.json);
   }
   if (opts.json) {
     const summary = {
@@ -138,9 +143,12 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
       totalBytes: files.totalBytes(),
       diagnostics: result.diagnostics.map(({ file: _file, ...d }) => d),
       loss: { counts: lossCounts(loss), entries: loss },
-      ...(github ? { github: published ? githubJson(published, github) : { dryRun: true, repository: github.repository, private: github.private } } : {}),
+      ...(github ? { github: githubMember(github, published, updated) } : {}),
     };
     io.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+  } else if (updated?.ok && !opts.dryRun) {
+    // The pull request's URL is the last line.
+    text.write(updateText(updated.result));
   } else if (published) {
     // The URL is the last line: what a person (or a script with tail -1) wants.
     if (published.ok) text.write(publishedLine(published.result));
@@ -148,13 +156,22 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     if (opts.dryRun) {
       text.write(`would write ${files.size} files (${files.totalBytes()} bytes)${opts.out ? ` to ${opts.out}` : ""}${opts.zip ? (opts.zip === "-" ? " to standard output" : ` into ${opts.zip}`) : ""}:\n`);
       for (const [path, f] of files.entries()) text.write(`  ${path}  ${f.bytes.length}${f.mode & 0o111 ? "  (executable)" : ""}\n`);
-      if (github) text.write(dryRunLine(files, github));
+      if (updated?.ok) text.write(updateText(updated.result));
+      else if (github && !updated) text.write(dryRunLine(files, github));
+      if (github && !github.token) io.stderr.write(`github: no token at hand, so whether ${github.repository} holds an earlier export to update was not looked at\n`);
     } else {
       writeWritten(text, files, opts);
     }
     text.write(lossSummary(loss) + "\n");
   }
-  return published ? published.code : EXIT.ok;
+  return updated ? updated.code : published ? published.code : EXIT.ok;
+}
+
+/** The `github` member of --json: the publish, the update (pull request), or what a dry run would do. */
+function githubMember(github: GitHubRequest, published: GitHubOutcome | undefined, updated: UpdateOutcome | undefined): unknown {
+  if (updated) return updated.ok ? updateJson(updated.result, github) : githubJson(updated, github);
+  if (published) return githubJson(published, github);
+  return { dryRun: true, repository: github.repository, private: github.private };
 }
 
 async function runUpdate(dir: string, files: FileSet, was: string, now: string, opts: ExportCliOptions, io: Io, lossEntries: LossEntry[]): Promise<number> {

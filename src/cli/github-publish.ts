@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import type { FileSet } from "../export/file-set.js";
 import { PublishError, type PublishErrorKind } from "../publish/errors.js";
-import { checkApiUrl, DEFAULT_API_URL, publishToGitHub, type PublishResult } from "../publish/publish.js";
+import { checkApiUrl, DEFAULT_API_URL, publishToGitHub, type ConnectionOptions, type PublishResult } from "../publish/publish.js";
 import { parseRepositoryName } from "../publish/repository-name.js";
 import { redactor } from "../publish/errors.js";
 import { UsageError, type Io } from "./main.js";
@@ -20,6 +20,8 @@ export const GITHUB_EXIT: Record<Exclude<PublishErrorKind, "invalid-input">, num
   "github-unavailable": 25,
   "create-uncertain": 26,
   rejected: 27,
+  // The CLI reports a taken repository that is not an export as name-taken: also 20.
+  "not-an-export": 20,
 };
 
 export function exitCodeFor(error: PublishError): number {
@@ -50,7 +52,7 @@ export interface GitHubRequest extends GitHubFlags {
  * Checks the flags and reads the token before any work is done, so a typo or a missing
  * token costs nothing. The token is never taken from the command line (ps, shell history).
  */
-export async function prepareGitHub(flags: GitHubFlags, io: Io, options: { stdinTaken: boolean; needToken: boolean }): Promise<GitHubRequest> {
+export async function prepareGitHub(flags: GitHubFlags, io: Io, options: { stdinTaken: boolean; needToken: boolean | "if-at-hand" }): Promise<GitHubRequest> {
   const flag = flags.apiUrl !== undefined ? "--github-api-url" : "GITHUB_API_URL";
   let apiUrl = flags.apiUrl ?? (io.env.GITHUB_API_URL || DEFAULT_API_URL);
   try {
@@ -81,6 +83,8 @@ export async function prepareGitHub(flags: GitHubFlags, io: Io, options: { stdin
     tokenSource = "GITHUB_TOKEN";
   } else {
     const gh = await ghAuthToken(io.env, ghHostname(apiUrl));
+    // A dry run looks at the repository when it can, and does without when it cannot.
+    if (!gh.ok && options.needToken === "if-at-hand") return { ...flags, token: "", apiUrl, delayScale: scale };
     if (!gh.ok) {
       throw new UsageError(`publishing to GitHub needs a token: set GITHUB_TOKEN, pipe it in with --token-stdin, or sign the GitHub CLI in with \`gh auth login\` (${gh.reason})`);
     }
@@ -150,32 +154,48 @@ function cliHint(e: PublishError, source: TokenSource | undefined): string | und
  * a second guard behind the library's.
  */
 export async function publishWithProgress(files: FileSet, request: GitHubRequest, io: Io, message: string, echoErrors: boolean): Promise<GitHubOutcome> {
-  const redact = redactor(request.token);
-  const line = (text: string) => io.stderr.write(redact(`github: ${printable(text)}\n`));
+  const line = progressLine(request, io);
   if (request.tokenSource) line(`token from ${request.tokenSource}`);
   try {
     const result = await publishToGitHub(files, {
-      repository: request.repository,
-      token: request.token,
-      apiUrl: request.apiUrl,
+      ...connection(request, line),
       private: request.private,
       ...(request.description !== undefined ? { description: request.description } : {}),
       message,
-      onProgress: line,
-      onWarning: (text) => line(`warning: ${text}`),
-      ...(request.verbose ? { onRequest: line } : {}),
-      timing: { delayScale: request.delayScale },
     });
     return { ok: true, result, code: 0 };
   } catch (e) {
     if (!(e instanceof PublishError)) throw e;
-    if (echoErrors) {
-      io.stderr.write(redact(`envelope: github: ${printable(e.message)}\n`));
-      const hint = cliHint(e, request.tokenSource);
-      if (hint) io.stderr.write(redact(`  hint: ${printable(hint)}\n`));
-    }
+    if (echoErrors) echoPublishError(e, request, io);
     return { ok: false, error: e, code: exitCodeFor(e) };
   }
+}
+
+/** What a publish and an update both take from the request: where, the token, and where progress goes. */
+export function connection(request: GitHubRequest, line: (text: string) => void): ConnectionOptions & { repository: string } {
+  return {
+    repository: request.repository,
+    token: request.token,
+    apiUrl: request.apiUrl,
+    onProgress: line,
+    onWarning: (text) => line(`warning: ${text}`),
+    ...(request.verbose ? { onRequest: line } : {}),
+    timing: { delayScale: request.delayScale },
+  };
+}
+
+/** A progress line on stderr (`github: …`), through the token redactor. */
+export function progressLine(request: GitHubRequest, io: Io): (text: string) => void {
+  const redact = redactor(request.token);
+  return (text) => io.stderr.write(redact(`github: ${printable(text)}\n`));
+}
+
+/** The error and its hint (with the CLI's flags) on stderr. */
+export function echoPublishError(e: PublishError, request: GitHubRequest, io: Io): void {
+  const redact = redactor(request.token);
+  io.stderr.write(redact(`envelope: github: ${printable(e.message)}\n`));
+  const hint = cliHint(e, request.tokenSource);
+  if (hint) io.stderr.write(redact(`  hint: ${printable(hint)}\n`));
 }
 
 /**

@@ -46,7 +46,9 @@ Commands:
              are merged with the new export, conflicts marked and listed: exit 4);
              --zip writes a ZIP archive; --dry-run lists the files without writing. Prints the loss
              report: what was carried, approximated or not carried. --github also
-             creates a new GitHub repository holding the project in one commit.
+             creates a new GitHub repository holding the project in one commit; on a
+             repository an earlier export created, it opens a pull request with the
+             update instead (the plan on stdout, the pull request's URL last).
   publish    Create a new GitHub repository from an already exported project directory.
              What its .gitignore files exclude, and every .env* but .env.example, is
              left out and listed.
@@ -88,14 +90,21 @@ GitHub options (export --github, publish):
                           The token comes from --token-stdin, else GITHUB_TOKEN, else
                           \`gh auth token\` when the GitHub CLI is signed in; never from
                           an argument. Which one was used is printed, the token never.
+                          export: when it exists and holds an earlier export
+                          (.envelope/export.json on its default branch), the update goes
+                          to a new branch envelope/update-HASH with a pull request into
+                          the default branch (conflicts committed with markers: exit 4);
+                          nothing is forced, the default branch is never written. With
+                          --dry-run and a token at hand, the plan is shown, nothing written.
   --private               Create a private repository (default: public).
   --description TEXT      The repository's description.
   --github-api-url URL    GitHub Enterprise Server: https://HOST/api/v3 (or GITHUB_API_URL).
   --token-stdin           Read the token from standard input (before GITHUB_TOKEN or gh).
   --verbose               Also print one line per GitHub API request.
-  Exit codes: 20 name taken, 21 token rejected, 22 missing scope or permission,
-  23 owner not found, 24 rate limited, 25 GitHub unavailable, 26 creation may have
-  happened (not retried), 27 GitHub refused the request or a file.
+  Exit codes: 20 name taken (by a repository that holds no earlier export), 21 token
+  rejected, 22 missing scope or permission, 23 owner not found, 24 rate limited,
+  25 GitHub unavailable, 26 creation may have happened (not retried), 27 GitHub
+  refused the request or a file.
 
 Colour is used only on a terminal, and never when NO_COLOR is set.
 `;

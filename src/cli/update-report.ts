@@ -1,4 +1,4 @@
-// How `envelope export --out DIR` reports an update of an earlier export: one line per file
+// How `envelope export --out DIR` (or --github OWNER/NAME) reports an update of an earlier export: one line per file
 // it touches or keeps on purpose (unchanged files are counted, not listed), then a summary,
 // and in --json the plan itself.
 import type { Ledger } from "../export/ledger.js";
@@ -12,9 +12,12 @@ export function counts(plan: readonly PlanEntry[]): Record<Action, number> {
   return out;
 }
 
-export function planText(dir: string, plan: readonly PlanEntry[], ledger: Ledger, mode: "plan" | "applied"): string {
+/** plan: --plan or a dry run; applied: written to --out; pull-request: committed to a branch of a repository. */
+export type ReportMode = "plan" | "applied" | "pull-request";
+
+export function planText(dir: string, plan: readonly PlanEntry[], ledger: Ledger, mode: ReportMode): string {
   const writes = plan.some((e) => !e.record && (e.write !== undefined || e.action === "remove"));
-  const head = mode === "plan" ? "update plan for" : writes ? "updated" : "nothing to update in";
+  const head = mode === "plan" ? "update plan for" : !writes ? "nothing to update in" : mode === "applied" ? "updated" : "pull request for";
   const lines = [`${head} ${dir} (last exported by envelope-export ${ledger.version}, target ${ledger.target}):`];
   const files = plan.filter((e) => !e.record);
   for (const action of SHOWN) {
@@ -27,7 +30,9 @@ export function planText(dir: string, plan: readonly PlanEntry[], ledger: Ledger
     lines.push(
       mode === "plan"
         ? "the update would leave conflicts to resolve (exit 4 when it is run)."
-        : "resolve the conflicts (the <<<<<<< yours … >>>>>>> new export markers), then review and commit; nothing was committed.",
+        : mode === "applied"
+          ? "resolve the conflicts (the <<<<<<< yours … >>>>>>> new export markers), then review and commit; nothing was committed."
+          : "the conflicting files are committed with their markers (<<<<<<< yours … >>>>>>> new export): resolve them on the branch before merging.",
     );
   } else if (mode === "applied" && files.some((e) => e.write || e.action === "remove")) {
     lines.push("review the changes and commit them; nothing was committed.");

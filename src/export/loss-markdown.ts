@@ -4,6 +4,9 @@
 import { mdCode, mdDetail, mdText } from "./escape/markdown.js";
 import { lossCounts, type LossEntry } from "./loss-report.js";
 
+/** Where each target writes the report in the project. */
+export const LOSS_REPORT_PATH = "ENVELOPE_EXPORT.md";
+
 const HEADING = { carried: "Carried", approximated: "Approximated", dropped: "Not carried" } as const;
 
 export function lossReportMarkdown(entries: readonly LossEntry[], teamName: string, targetTitle: string): string {

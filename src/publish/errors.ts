@@ -20,6 +20,8 @@ export type PublishErrorKind =
   | "create-uncertain"
   /** GitHub refused the request or the content (another 4xx, a file too large). */
   | "rejected"
+  /** An update was asked of a repository that does not exist or holds no envelope-export ledger. */
+  | "not-an-export"
   /** The caller's input cannot be published (bad OWNER/NAME, no token, no files). */
   | "invalid-input";
 

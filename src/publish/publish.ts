@@ -3,11 +3,13 @@
 //  1. Who is OWNER? GET /users/{owner}: an organization gets POST /orgs/{org}/repos; a user
 //     must be the token's own account (POST /user/repos creates in the token's account, so
 //     publishing to someone else's name would silently land in the wrong place).
-//  2. A classic token announces its scopes (x-oauth-scopes): missing ones are named before
-//     anything is created, including `workflow` when the project has .github/workflows/.
-//  3. GET /repos/{owner}/{name}: a taken name is reported, with free names, before creating.
+//  2. GET /repos/{owner}/{name}: a taken name is reported, with free names, before creating.
 //     It also makes a failed create recoverable: the name was free a moment before, so a
 //     repository that appears after a 5xx is ours, and it is used instead of created twice.
+//     (Before the scopes: a taken name may be an earlier export's repository, which
+//     `export --github` then updates with a pull request, checking the scopes it needs.)
+//  3. A classic token announces its scopes (x-oauth-scopes): missing ones are named before
+//     anything is created, including `workflow` when the project has .github/workflows/.
 //  4. Create with auto_init: the Git Data API answers 409 on an empty repository.
 //  5. Wait for the default branch (retry 404 and 409 only, bounded backoff): GitHub answers
 //     the create before the repository is readable.
@@ -21,6 +23,7 @@ import { PublishError, redactor, type LeftRepository } from "./errors.js";
 import { createClient, isHttpError, type GitHubClient, type PublishTiming } from "./github-client.js";
 import { alternativeNames, parseRepositoryName } from "./repository-name.js";
 import { chunkTree, DEFAULT_LIMITS, planUpload, type TreeEntry, type UploadLimits, type UploadPlan } from "./upload-plan.js";
+import { tolerateLag, writeTree } from "./write-tree.js";
 
 export const DEFAULT_API_URL = "https://api.github.com";
 
@@ -88,17 +91,25 @@ interface Repo {
 }
 
 const READINESS_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 8000, 8000];
-const LAG_DELAYS_MS = [1000, 2000];
 const CREATE_CHECK_DELAYS_MS = [1000, 2000, 4000];
 
-export async function publishToGitHub(files: FileSet, options: PublishOptions): Promise<PublishResult> {
+export function publishToGitHub(files: FileSet, options: PublishOptions): Promise<PublishResult> {
+  return redacting(options, (progress) => run(files, options, progress));
+}
+
+/** The options a publish and an update both take to reach GitHub. */
+export type ConnectionOptions = Pick<PublishOptions, "token" | "apiUrl" | "onProgress" | "onRequest" | "onWarning" | "timing" | "fetch">;
+
+/**
+ * Runs a job with progress and errors passed through the token redactor: the second line of
+ * defence, as nothing in a message should hold the token, ever.
+ */
+export async function redacting<T>(options: ConnectionOptions, job: (progress: (line: string) => void) => Promise<T>): Promise<T> {
   const redact = redactor(options.token ?? "");
-  const progress = (line: string) => options.onProgress?.(redact(line));
   try {
-    return await run(files, options, progress);
+    return await job((line: string) => options.onProgress?.(redact(line)));
   } catch (e) {
     if (e instanceof PublishError) {
-      // The second line of defence: nothing in a message should hold the token, ever.
       const details = { ...e.details, ...(e.details.hint ? { hint: redact(e.details.hint) } : {}) };
       throw new PublishError(e.kind, redact(e.message), details);
     }
@@ -106,14 +117,12 @@ export async function publishToGitHub(files: FileSet, options: PublishOptions): 
   }
 }
 
-async function run(files: FileSet, options: PublishOptions, progress: (line: string) => void): Promise<PublishResult> {
+/** The client for one job, after checking the token's form and the API URL. */
+export function connect(options: ConnectionOptions, progress: (line: string) => void): { client: GitHubClient; apiUrl: string } {
   if (!options.token || /\s/.test(options.token)) {
     throw new PublishError("invalid-input", "a GitHub token is needed (set GITHUB_TOKEN or use --token-stdin)", { hint: TOKEN_ADVICE });
   }
-  const { owner, name } = parseRepositoryName(options.repository);
   const apiUrl = checkApiUrl(options.apiUrl ?? DEFAULT_API_URL);
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const plan = planUpload(files, limits);
   const client = createClient({
     token: options.token,
     apiUrl,
@@ -123,10 +132,19 @@ async function run(files: FileSet, options: PublishOptions, progress: (line: str
     ...(options.onRequest ? { verbose: options.onRequest } : {}),
     warn: options.onWarning ?? ((line) => process.stderr.write(`envelope: github: ${line}\n`)),
   });
+  return { client, apiUrl };
+}
+
+async function run(files: FileSet, options: PublishOptions, progress: (line: string) => void): Promise<PublishResult> {
+  const { client, apiUrl } = connect(options, progress);
+  const { owner, name } = parseRepositoryName(options.repository);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const plan = planUpload(files, limits);
   const isPrivate = options.private ?? false;
 
   progress(`checking ${owner} on ${hostOf(apiUrl)}`);
   const account = await resolveOwner(client, owner);
+  if (await repositoryExists(client, owner, name)) throw await nameTaken(client, owner, name);
   const missing = missingScopes(account.scopes, { private: isPrivate, workflows: plan.workflows.length > 0 });
   if (missing.length) {
     const why = plan.workflows.length && missing.includes("workflow") ? ` (the project contains ${plan.workflows[0]}${plan.workflows.length > 1 ? ` and ${plan.workflows.length - 1} more workflow file(s)` : ""})` : "";
@@ -134,8 +152,6 @@ async function run(files: FileSet, options: PublishOptions, progress: (line: str
       hint: `add ${missing.join(" and ")} to the token's scopes (github.com/settings/tokens), or use a fine-grained token; ${TOKEN_ADVICE}`,
     });
   }
-
-  if (await repositoryExists(client, owner, name)) throw await nameTaken(client, owner, name);
 
   progress(`creating ${owner}/${name} (${isPrivate ? "private" : "public"})`);
   const created = await createRepository(client, { owner, name, isPrivate, org: account.kind === "org", description: options.description, web: webOf(apiUrl) }, progress);
@@ -247,7 +263,7 @@ async function resolveOwner(client: GitHubClient, owner: string): Promise<Accoun
   return { kind: "user", login: me.data.login, scopes: scopesOf(me.headers) ?? scopes };
 }
 
-function scopesOf(headers: Record<string, unknown>): string[] | null {
+export function scopesOf(headers: Record<string, unknown>): string[] | null {
   const raw = headers["x-oauth-scopes"];
   if (typeof raw !== "string") return null;
   return raw
@@ -256,7 +272,7 @@ function scopesOf(headers: Record<string, unknown>): string[] | null {
     .filter(Boolean);
 }
 
-function missingScopes(scopes: string[] | null, needs: { private: boolean; workflows: boolean }): string[] {
+export function missingScopes(scopes: string[] | null, needs: { private: boolean; workflows: boolean }): string[] {
   if (scopes === null) return []; // fine-grained and app tokens: GitHub answers with 403 instead
   const has = new Set(scopes);
   const missing: string[] = [];
@@ -401,59 +417,6 @@ async function waitForBranch(client: GitHubClient, repo: Repo, delays: number[],
       }
       await client.sleep(delay * client.scale);
     }
-  }
-}
-
-/** Replication lag right after creation can still show as a 404/409 on a write: retry those a little. */
-async function tolerateLag<T>(client: GitHubClient, doing: string, left: LeftRepository, call: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call();
-    } catch (e) {
-      if (e instanceof TreeTooLarge) throw e;
-      const delay = LAG_DELAYS_MS[attempt];
-      if (delay === undefined || !isHttpError(e) || (e.status !== 404 && e.status !== 409)) throw classifyError(e, doing, left);
-      await client.sleep(delay * client.scale);
-    }
-  }
-}
-
-/** GitHub times out building a tree from a payload it finds too large; the message says so. */
-function isTreeTooLarge(e: unknown): boolean {
-  return isHttpError(e) && e.status === 422 && /timed out|too large/i.test(JSON.stringify(e.response?.data ?? ""));
-}
-
-/** Writes the chunks in order, each on top of the last; a chunk GitHub finds too large is halved. */
-async function writeTree(client: GitHubClient, at: { owner: string; repo: string }, chunks: TreeEntry[][], left: LeftRepository): Promise<{ sha: string; requests: number }> {
-  const queue = [...chunks];
-  let base: string | undefined;
-  let requests = 0;
-  while (queue.length) {
-    const chunk = queue.shift()!;
-    try {
-      requests++;
-      const { data } = await tolerateLag(client, "writing the files", left, async () => {
-        try {
-          return await client.octokit.rest.git.createTree({ ...at, tree: chunk, ...(base ? { base_tree: base } : {}) });
-        } catch (e) {
-          if (isTreeTooLarge(e)) throw new TreeTooLarge(e);
-          throw e;
-        }
-      });
-      base = data.sha;
-    } catch (e) {
-      if (!(e instanceof TreeTooLarge)) throw e;
-      if (chunk.length === 1) throw classifyError(e.cause, `writing ${chunk[0]!.path}`, left);
-      const half = Math.ceil(chunk.length / 2);
-      queue.unshift(chunk.slice(0, half), chunk.slice(half));
-    }
-  }
-  return { sha: base!, requests };
-}
-
-class TreeTooLarge extends Error {
-  constructor(override readonly cause: unknown) {
-    super("tree too large");
   }
 }
 

@@ -79,7 +79,8 @@ export function planUpload(files: FileSet, limits: UploadLimits = DEFAULT_LIMITS
   };
 }
 
-export type TreeEntry = { path: string; mode: GitMode; type: "blob" } & ({ content: string } | { sha: string });
+/** `sha: null` removes the path from the base tree (an update's removed file). */
+export type TreeEntry = { path: string; mode: GitMode; type: "blob" } & ({ content: string } | { sha: string | null });
 
 /**
  * Consecutive chunks of at most `maxTreeEntries` entries and `maxTreeBytes` inline bytes

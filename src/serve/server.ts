@@ -60,6 +60,7 @@ const GITHUB_STATUS: Record<PublishErrorKind, number> = {
   "missing-permission": 403,
   "owner-not-found": 404,
   "name-taken": 409,
+  "not-an-export": 409,
   rejected: 422,
   "rate-limited": 429,
   "github-unavailable": 502,

@@ -12,48 +12,9 @@ import { join, relative, sep } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MARKERS } from "../../src/update/merge.js";
 import { runCli } from "../helpers/cli.js";
-import { agent, SCHEMA } from "../helpers/definitions.js";
+import { definition, PKG } from "../helpers/reexport-desk.js";
 import { runPython } from "../e2e/projects.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
-
-const PKG = "reexport_desk";
-
-function definition(version: 1 | 2): string {
-  const agents = [
-    agent("lead", { role: "manager", title: "Desk Lead", prompt: "You run the research desk.\nHand each brief to the right specialist and check the result." }),
-    agent("researcher", { reportsToKey: "lead", title: "Researcher", prompt: "You research the topic {{TOPIC}}.\nList the five most useful sources with one line each." }),
-    agent("writer", {
-      reportsToKey: "lead",
-      title: "Writer",
-      prompt: version === 1 ? "You write the brief from the research.\nKeep it under 300 words." : "You write the brief from the research.\nKeep it under 200 words, in plain English.",
-    }),
-    ...(version === 1 ? [agent("checker", { reportsToKey: "lead", title: "Fact Checker", prompt: "You check every claim in the brief against the sources." })] : []),
-    ...(version === 2 ? [agent("editor", { reportsToKey: "lead", title: "Editor", prompt: "You edit the brief for tone and clarity." })] : []),
-  ];
-  const pipeline = [
-    { key: "research", agentKey: "researcher", label: "Research the topic" },
-    { key: "draft", agentKey: "writer", label: "Draft the brief" },
-    ...(version === 1 ? [{ key: "check", agentKey: "checker", label: "Check the facts" }] : [{ key: "edit", agentKey: "editor", label: "Edit the brief" }]),
-    { key: "summary", agentKey: "lead", label: "Summarise for the requester" },
-  ];
-  const gates = version === 2 ? [{ name: "draft-review", type: "decision", afterStep: "draft", triggersStep: "edit", fields: ["brief"], trigger: "all_resolved", onReject: "halt" }] : [];
-  return JSON.stringify(
-    {
-      $schema: SCHEMA,
-      name: "Reexport Desk",
-      slug: "reexport-desk",
-      version: `1.${version}.0`,
-      description: version === 1 ? "Researches a topic and writes a short brief." : "Researches a topic and writes a short, edited brief.",
-      visibility: "private",
-      inputs: { topic: { type: "string", description: "What to research.", required: true } },
-      agents,
-      pipeline,
-      ...(gates.length ? { gates } : {}),
-    },
-    null,
-    2,
-  );
-}
 
 function tree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -2,7 +2,7 @@
 // tools/, main.py), runnable and tested offline. Templates live in templates/crewai/.
 import { FileSet } from "../../export/file-set.js";
 import { formatPython } from "../../export/format/python.js";
-import { lossReportMarkdown } from "../../export/loss-markdown.js";
+import { LOSS_REPORT_PATH, lossReportMarkdown } from "../../export/loss-markdown.js";
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
@@ -61,7 +61,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   text("pyproject.toml", "pyproject.toml.hbs");
   text("README.md", "README.md.hbs");
   text(".env.example", "env.example.hbs");
-  files.add("ENVELOPE_EXPORT.md", lossReportMarkdown(loss, model.team.name, "CrewAI"));
+  files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "CrewAI"));
   if (model.team.readme !== undefined) text("TEAM.md", "TEAM.md.hbs");
   if (view.hasCron) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
 

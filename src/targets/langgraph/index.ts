@@ -3,7 +3,7 @@
 // SQLite checkpointer), runnable and tested offline. Templates live in templates/langgraph/.
 import { FileSet } from "../../export/file-set.js";
 import { formatPython } from "../../export/format/python.js";
-import { lossReportMarkdown } from "../../export/loss-markdown.js";
+import { LOSS_REPORT_PATH, lossReportMarkdown } from "../../export/loss-markdown.js";
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
@@ -60,7 +60,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   text("langgraph.json", "langgraph.json.hbs");
   text("README.md", "README.md.hbs");
   text(".env.example", "env.example.hbs");
-  files.add("ENVELOPE_EXPORT.md", lossReportMarkdown(loss, model.team.name, "LangGraph"));
+  files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "LangGraph"));
   if (model.team.readme !== undefined) text("TEAM.md", "TEAM.md.hbs");
   if (view.hasCron) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
 

@@ -112,9 +112,9 @@ export class GitStore {
     return out;
   }
 
-  /** The top-level entries of a tree, with blob sizes. */
-  async list(dir: string, tree: string): Promise<Array<TreeItem & { path: string; size?: number }>> {
-    const text = (await this.git(dir, ["ls-tree", "-l", "-z", tree])).toString();
+  /** The top-level entries of a tree (or, recursive, every entry below it, folders too), with blob sizes. */
+  async list(dir: string, tree: string, recursive = false): Promise<Array<TreeItem & { path: string; size?: number }>> {
+    const text = (await this.git(dir, ["ls-tree", "-l", "-z", ...(recursive ? ["-r", "-t"] : []), tree])).toString();
     return text
       .split("\0")
       .filter(Boolean)

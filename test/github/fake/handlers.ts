@@ -41,10 +41,28 @@ interface Repo {
   dir: string;
   /** Once true, stays true: the Git Data API answers 409 only until the first commit. */
   hasCommits?: boolean;
+  /** Pull requests opened through the API, numbered from 1 as GitHub numbers them. */
+  pulls: PullRecord[];
+}
+
+/** A pull request as the fake keeps it (tests read these through FakeGitHub.pullRequests). */
+export interface PullRecord {
+  number: number;
+  title: string;
+  body: string | null;
+  head: string;
+  base: string;
+  /** The head and base commits when it was opened. */
+  headSha: string;
+  baseSha: string;
+  draft: boolean;
+  /** A test may close one (the fake has no endpoint for it). */
+  state: "open" | "closed";
 }
 
 export interface HandlerContext {
   params: Record<string, string>;
+  query: URLSearchParams;
   body: unknown;
   grant: TokenGrant;
 }
@@ -83,6 +101,10 @@ export class GitHubState {
     return join(this.root, "repos", owner.toLowerCase(), `${name.toLowerCase()}.git`);
   }
 
+  pullRequests(owner: string, name: string): PullRecord[] {
+    return this.repos.get(`${owner}/${name}`.toLowerCase())?.pulls ?? [];
+  }
+
   private api(): string {
     return this.origin();
   }
@@ -115,7 +137,30 @@ export class GitHubState {
 
   private userJson(a: Account & { id: number }): Record<string, unknown> {
     const url = `${this.api()}/users/${a.login}`;
-    return { login: a.login, id: a.id, node_id: `U_${a.id}`, type: a.type, html_url: `${this.web()}/${a.login}`, url, avatar_url: `${this.web()}/avatars/${a.id}`, repos_url: `${url}/repos`, site_admin: false, name: a.login, created_at: "2020-01-01T00:00:00Z", updated_at: "2020-01-01T00:00:00Z" };
+    return {
+      login: a.login,
+      id: a.id,
+      node_id: `U_${a.id}`,
+      type: a.type,
+      html_url: `${this.web()}/${a.login}`,
+      url,
+      avatar_url: `${this.web()}/avatars/${a.id}`,
+      gravatar_id: "",
+      repos_url: `${url}/repos`,
+      // What a nullable simple user must carry where the fake's sample of the schema is null (a pull request's head.user).
+      events_url: `${url}/events{/privacy}`,
+      followers_url: `${url}/followers`,
+      following_url: `${url}/following{/other_user}`,
+      gists_url: `${url}/gists{/gist_id}`,
+      organizations_url: `${url}/orgs`,
+      received_events_url: `${url}/received_events`,
+      starred_url: `${url}/starred{/owner}{/repo}`,
+      subscriptions_url: `${url}/subscriptions`,
+      site_admin: false,
+      name: a.login,
+      created_at: "2020-01-01T00:00:00Z",
+      updated_at: "2020-01-01T00:00:00Z",
+    };
   }
 
   private repoJson(operationId: string, status: number, r: Repo): unknown {
@@ -168,6 +213,7 @@ export class GitHubState {
       defaultBranch: this.options.defaultBranch,
       createdAt: this.options.now().toISOString().replace(/\.\d{3}Z$/, "Z"),
       dir: this.repoDir(owner.login, name),
+      pulls: [],
     };
     await this.git.init(repo.dir, repo.defaultBranch);
     if (o.autoInit) {
@@ -284,6 +330,35 @@ export class GitHubState {
         if ((await this.git.objectType(repo.dir, p.commit_sha!)) !== "commit") return notFound("/git/commits#get-a-commit-object");
         return { status: 200, body: await this.commitJson(operation, 200, repo, p.commit_sha!) };
       }
+      case "git/get-tree":
+        return this.getTree(operation, repo, p.tree_sha!, ctx.query.has("recursive"), api);
+      case "git/get-blob": {
+        if ((await this.git.objectType(repo.dir, p.file_sha!)) !== "blob") return notFound("/git/blobs#get-a-blob");
+        const bytes = await this.git.git(repo.dir, ["cat-file", "blob", p.file_sha!]);
+        // GitHub wraps the base64 at 60 characters, as `base64` does.
+        const content = (bytes.toString("base64").match(/.{1,60}/g) ?? [""]).join("\n") + "\n";
+        return { status: 200, body: this.response(operation.operationId, 200, { sha: p.file_sha, node_id: `B_${p.file_sha!.slice(0, 8)}`, size: bytes.length, url: `${api}/git/blobs/${p.file_sha}`, content, encoding: "base64" }) };
+      }
+      case "git/create-ref": {
+        const doc = "/git/refs#create-a-reference";
+        const ref = String(b.ref);
+        if (!/^refs\/[^/]+\/./.test(ref)) return invalid("Reference name must start with 'refs/' and have at least two slashes.", doc);
+        const sha = String(b.sha);
+        if ((await this.git.objectType(repo.dir, sha)) !== "commit") return invalid("Object does not exist", doc);
+        if (await this.git.resolve(repo.dir, ref)) return invalid("Reference already exists", doc);
+        const workflow = await this.changedWorkflow(repo, sha);
+        if (workflow && !mayWriteWorkflows(ctx.grant)) return invalid(`refusing to allow a Personal Access Token to create or update workflow \`${workflow}\` without \`workflow\` scope`, doc);
+        try {
+          await this.git.git(repo.dir, ["update-ref", ref, sha, ""]); // "": only if the ref does not exist yet
+        } catch {
+          return invalid("Reference already exists", doc);
+        }
+        return { status: 201, body: this.response(operation.operationId, 201, { ref, node_id: `REF_${sha.slice(0, 8)}`, url: `${api}/git/${ref}`, object: { type: "commit", sha, url: `${api}/git/commits/${sha}` } }) };
+      }
+      case "pulls/create":
+        return this.createPull(operation, repo, b, me);
+      case "pulls/list":
+        return this.listPulls(operation, repo, ctx.query, me);
       case "git/update-ref": {
         const ref = `refs/${p.ref}`;
         const current = await this.git.resolve(repo.dir, ref);
@@ -292,8 +367,7 @@ export class GitHubState {
         if ((await this.git.objectType(repo.dir, sha)) !== "commit") return invalid("Object does not exist", "/git/refs#update-a-reference");
         if (b.force !== true && !(await this.git.isAncestor(repo.dir, current, sha))) return invalid("Update is not a fast forward", "/git/refs#update-a-reference");
         const workflow = [...(await this.git.flatten(repo.dir, (await this.git.readCommit(repo.dir, sha)).tree)).keys()].find((path) => path.startsWith(".github/workflows/"));
-        const mayWorkflow = ctx.grant.scopes ? ctx.grant.scopes.includes("workflow") : ctx.grant.permissions?.workflows === true;
-        if (workflow && !mayWorkflow) {
+        if (workflow && !mayWriteWorkflows(ctx.grant)) {
           return invalid(`refusing to allow a Personal Access Token to create or update workflow \`${workflow}\` without \`workflow\` scope`, "/git/refs#update-a-reference");
         }
         await this.git.setRef(repo.dir, ref, sha);
@@ -360,6 +434,101 @@ export class GitHubState {
     return { status: 201, body: this.response(operation.operationId, 201, { sha, url: `${api}/git/trees/${sha}`, truncated: false, tree }) };
   }
 
+  /** A workflow file the commit adds, changes or removes against its first parent (what GitHub guards with the workflow scope). */
+  private async changedWorkflow(repo: Repo, sha: string): Promise<string | undefined> {
+    const commit = await this.git.readCommit(repo.dir, sha);
+    const mine = await this.git.flatten(repo.dir, commit.tree);
+    const parent = commit.parents[0] ? await this.git.flatten(repo.dir, (await this.git.readCommit(repo.dir, commit.parents[0])).tree) : new Map<string, TreeItem>();
+    const paths = new Set([...mine.keys(), ...parent.keys()]);
+    return [...paths].sort().find((path) => path.startsWith(".github/workflows/") && mine.get(path)?.sha !== parent.get(path)?.sha);
+  }
+
+  /** GET a tree: the top level, or with `recursive` every entry below it (folders too), as GitHub lists them. */
+  private async getTree(operation: Operation, repo: Repo, given: string, recursive: boolean, api: string): Promise<Answer> {
+    // GitHub takes a tree sha, or a commit sha or branch name for that commit's tree.
+    const type = await this.git.objectType(repo.dir, given);
+    const sha = type === "tree" ? given : type === "commit" ? (await this.git.readCommit(repo.dir, given)).tree : await this.git.resolve(repo.dir, `refs/heads/${given}`).then((c) => (c ? this.git.readCommit(repo.dir, c).then((x) => x.tree) : undefined));
+    if (!sha) return notFound("/git/trees#get-a-tree");
+    const items = await this.git.list(repo.dir, sha, recursive);
+    const tree = items.map((t) => ({ ...t, url: `${api}/git/${t.type}s/${t.sha}` }));
+    return { status: 200, body: this.response(operation.operationId, 200, { sha, url: `${api}/git/trees/${sha}`, truncated: false, tree }) };
+  }
+
+  /** POST a pull request: both branches must exist and differ, and one head has one open pull request. */
+  private async createPull(operation: Operation, repo: Repo, b: Record<string, unknown>, me: Account & { id: number }): Promise<Answer> {
+    const doc = "/pulls/pulls#create-a-pull-request";
+    const head = String(b.head ?? "");
+    const base = String(b.base ?? "");
+    const headBranch = head.includes(":") ? head.slice(head.indexOf(":") + 1) : head;
+    const [headSha, baseSha] = [await this.git.resolve(repo.dir, `refs/heads/${headBranch}`), await this.git.resolve(repo.dir, `refs/heads/${base}`)];
+    if (!headSha || !baseSha) return invalid("Validation Failed", doc, [{ resource: "PullRequest", field: headSha ? "base" : "head", code: "invalid" }]);
+    if (typeof b.title !== "string" || b.title === "") return invalid("Validation Failed", doc, [{ resource: "PullRequest", field: "title", code: "missing_field" }]);
+    if (headSha === baseSha || (await this.git.isAncestor(repo.dir, headSha, baseSha))) return invalid("Validation Failed", doc, [{ resource: "PullRequest", code: "custom", message: `No commits between ${base} and ${headBranch}` }]);
+    if (repo.pulls.some((x) => x.head === headBranch && x.state === "open")) return invalid("Validation Failed", doc, [{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${repo.owner.login}:${headBranch}.` }]);
+    const pull: PullRecord = { number: repo.pulls.length + 1, title: b.title, body: typeof b.body === "string" ? b.body : null, head: headBranch, base, headSha, baseSha, draft: b.draft === true, state: "open" };
+    repo.pulls.push(pull);
+    return { status: 201, headers: { location: `${this.api()}/repos/${repo.owner.login}/${repo.name}/pulls/${pull.number}` }, body: this.pullJson(operation, 201, repo, pull, me) };
+  }
+
+  /** GET pull requests: by state (default open), head (OWNER:BRANCH) and base, as GitHub filters them. */
+  private listPulls(operation: Operation, repo: Repo, query: URLSearchParams, me: Account & { id: number }): Answer {
+    const state = query.get("state") ?? "open";
+    const head = query.get("head");
+    const base = query.get("base");
+    const found = repo.pulls.filter((x) => (state === "all" || x.state === state) && (!head || `${repo.owner.login}:${x.head}`.toLowerCase() === head.toLowerCase()) && (!base || x.base === base));
+    return { status: 200, body: found.map((x) => this.pullJson(operation, 200, repo, x, me)) };
+  }
+
+  /** A pull request as GitHub describes it, for create (one object) or list (each item). */
+  private pullJson(operation: Operation, status: number, repo: Repo, pull: PullRecord, me: Account & { id: number }): unknown {
+    const { headSha, baseSha } = pull;
+    const api = `${this.api()}/repos/${repo.owner.login}/${repo.name}`;
+    const web = `${this.web()}/${repo.owner.login}/${repo.name}`;
+    const side = (branch: string, sha: string) => ({ label: `${repo.owner.login}:${branch}`, ref: branch, sha, user: this.userJson(repo.owner), repo: this.repoJson("repos/get", 200, repo) });
+    const now = this.options.now().toISOString().replace(/\.\d{3}Z$/, "Z");
+    const url = `${api}/pulls/${pull.number}`;
+    const schema = this.contract.operation(operation.operationId).responses[String(status)] as Schema;
+    return deepMerge(sample((schema.items as Schema | undefined) ?? schema), {
+      id: 5000 + pull.number,
+      node_id: `PR_${pull.number}`,
+      number: pull.number,
+      state: pull.state,
+      locked: false,
+      title: pull.title,
+      body: pull.body,
+      draft: pull.draft,
+      user: this.userJson(me),
+      url,
+      html_url: `${web}/pull/${pull.number}`,
+      diff_url: `${web}/pull/${pull.number}.diff`,
+      patch_url: `${web}/pull/${pull.number}.patch`,
+      issue_url: `${api}/issues/${pull.number}`,
+      commits_url: `${url}/commits`,
+      review_comments_url: `${url}/comments`,
+      review_comment_url: `${api}/pulls/comments{/number}`,
+      comments_url: `${api}/issues/${pull.number}/comments`,
+      statuses_url: `${api}/statuses/${headSha}`,
+      head: side(pull.head, headSha),
+      base: side(pull.base, baseSha),
+      created_at: now,
+      updated_at: now,
+      merged: false,
+      mergeable: null,
+      maintainer_can_modify: false,
+      author_association: "OWNER",
+      _links: {
+        self: { href: url },
+        html: { href: `${web}/pull/${pull.number}` },
+        issue: { href: `${api}/issues/${pull.number}` },
+        comments: { href: `${api}/issues/${pull.number}/comments` },
+        review_comments: { href: `${url}/comments` },
+        review_comment: { href: `${api}/pulls/comments{/number}` },
+        commits: { href: `${url}/commits` },
+        statuses: { href: `${api}/statuses/${headSha}` },
+      },
+    });
+  }
+
   private async commitJson(operation: Operation, status: number, repo: Repo, sha: string): Promise<unknown> {
     const c = await this.git.readCommit(repo.dir, sha);
     const api = `${this.api()}/repos/${repo.owner.login}/${repo.name}`;
@@ -377,6 +546,10 @@ export class GitHubState {
       verification: { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null },
     });
   }
+}
+
+function mayWriteWorkflows(grant: TokenGrant): boolean {
+  return grant.scopes ? grant.scopes.includes("workflow") : grant.permissions?.workflows === true;
 }
 
 function deepMerge(base: unknown, fill: Record<string, unknown>): unknown {

@@ -4,6 +4,7 @@
 //   const gh = await start({ faults: [serverError("git/create-tree")] });
 //   … publish to gh.url (or gh.url + "/api/v3", as for GitHub Enterprise Server) …
 //   gh.repoDir("me", "team")   // the bare git repository to clone and compare
+//   gh.pullRequests("me", "team") // pull requests opened through the API
 //   gh.requests                // what it received, in order
 //   gh.violations              // requests that break GitHub's OpenAPI description (expect [])
 //   await gh.close()
@@ -17,12 +18,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Contract } from "./contract.js";
 import type { Fault } from "./faults.js";
-import { GitHubState, type Account, type Answer, type TokenGrant } from "./handlers.js";
+import { GitHubState, type Account, type Answer, type PullRecord, type TokenGrant } from "./handlers.js";
 import { CLIENT_ID, CLIENT_SECRET, FakeOAuth, type OAuthApp, type OAuthRecord } from "./oauth.js";
 
 export * from "./faults.js";
 export { CLIENT_ID, CLIENT_SECRET } from "./oauth.js";
-export type { Account, TokenGrant } from "./handlers.js";
+export type { Account, PullRecord, TokenGrant } from "./handlers.js";
 
 export const TOKEN = "test-token-me";
 
@@ -57,6 +58,8 @@ export interface FakeGitHub {
   url: string;
   close(): Promise<void>;
   repoDir(owner: string, name: string): string;
+  /** The pull requests opened in a repository, in order. */
+  pullRequests(owner: string, name: string): PullRecord[];
   requests: RecordedRequest[];
   violations: string[];
   /** The fake's own answers that do not match GitHub's description (a bug in the fake). */
@@ -169,7 +172,7 @@ export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub
     const operationId = routed.operation.operationId;
     const before = takeFault(operationId, "before");
     if (before) return answerFault(res, record, before, scopes);
-    const answer = await state.handle(routed.operation, { params: routed.params, body: routed.body, grant }).catch((e: unknown) => ({ status: 500, body: { message: `fake GitHub bug: ${(e as Error).message}` } }) as Answer);
+    const answer = await state.handle(routed.operation, { params: routed.params, query: url.searchParams, body: routed.body, grant }).catch((e: unknown) => ({ status: 500, body: { message: `fake GitHub bug: ${(e as Error).message}` } }) as Answer);
     const after = takeFault(operationId, "after");
     if (after) return answerFault(res, record, after, scopes);
     if (answer.status === 500) responseViolations.push(`${operationId}: ${JSON.stringify(answer.body)}`);
@@ -216,6 +219,7 @@ export async function start(options: FakeGitHubOptions = {}): Promise<FakeGitHub
     oauth: oauth.record,
     oauthApps: oauth.apps,
     repoDir: (owner, name) => state.repoDir(owner, name),
+    pullRequests: (owner, name) => state.pullRequests(owner, name),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
