@@ -819,6 +819,11 @@ function safeLink(url, text) {
 
 async function createRepository(ev) {
   ev.preventDefault();
+  await sendToGitHub(false);
+}
+
+/** Creates the repository, or with `update` proposes the new export to an exported one as a pull request. */
+async function sendToGitHub(update) {
   const result = $("gh-result");
   const token = /** @type {HTMLInputElement} */ ($("gh-token")).value.trim();
   const repoInput = /** @type {HTMLInputElement} */ ($("gh-repo"));
@@ -837,11 +842,12 @@ async function createRepository(ev) {
   if (!oauth && !token) return say("bad", "Enter a GitHub token.");
   if (!/^[^/\s]+\/[^/\s]+$/.test(repository)) return say("bad", "Enter the repository as owner/name.");
   const params = { target: state.target, repository };
-  if (isPrivate) params.private = "true";
+  if (update) params.update = "true";
+  else if (isPrivate) params.private = "true";
   if (description) params.description = description;
   state.creating = true;
   syncCreateButton();
-  say("", `Creating ${repository}… this takes a few seconds.`);
+  say("", update ? `Reading ${repository} and proposing the update… this takes a few seconds.` : `Creating ${repository}… this takes a few seconds.`);
   let res;
   try {
     res = await fetch(`/v1/exports/github${query(params)}`, {
@@ -858,6 +864,24 @@ async function createRepository(ev) {
   }
   const data = await readJson(res);
   state.creating = false;
+  if (update && (res.status === 201 || res.status === 200) && data) {
+    syncCreateButton();
+    const pr = data.pullRequest;
+    if (data.status === "up-to-date") {
+      show(el("p", { class: "ok" }, safeLink(data.url, data.fullName), " is already up to date with this definition: nothing to propose."));
+      return;
+    }
+    const counted = Object.entries(data.counts || {}).map(([action, n]) => `${n} ${action}`).join(", ");
+    const send = () => ["Send the developer this link to review and merge: ", safeLink(pr.url, pr.url), "."];
+    show(
+      el("p", { class: "ok" }, data.status === "opened" ? "Opened " : "Already open: ", safeLink(pr.url, `pull request #${pr.number}`), ` on ${data.fullName} (${counted || "no file changes"}).`),
+      el("p", {}, ...send()),
+      data.counts?.conflict ? el("p", { class: "bad" }, `${plural(data.counts.conflict, "file")} with conflicts: the developer resolves them in the pull request.`) : null,
+    );
+    setStatus(`Proposed the update to ${data.fullName}.`, "ok");
+    showHandoff(`Done: the update is a pull request on ${data.fullName}`, send(), "They merge it; in the project's folder", false);
+    return;
+  }
   if (res.status === 201 && data) {
     state.created = repository;
     syncCreateButton();
@@ -882,6 +906,10 @@ async function createRepository(ev) {
       renderSignIn();
     }
     nodes.push(el("p", {}, el("button", { type: "button", class: "primary", onclick: startSignIn }, "Sign in with GitHub again")));
+  }
+  if (!update && data && data.kind === "name-taken") {
+    // Perhaps the repository is this project's own, from an earlier hand-over: offer the update.
+    nodes.push(el("p", {}, "If an earlier export made it: ", el("button", { type: "button", class: "primary", onclick: () => sendToGitHub(true) }, `Update ${repository} (opens a pull request)`)));
   }
   if (data && Array.isArray(data.suggestions) && data.suggestions.length) {
     const owner = repository.split("/")[0];

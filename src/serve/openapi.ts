@@ -121,24 +121,30 @@ export function openApiDocument(): Record<string, unknown> {
       "/v1/exports/github": {
         post: {
           operationId: "publishExport",
-          summary: "Export a definition and create a new GitHub repository holding the project in one commit. The caller's token comes in the Authorization header, is used for this request only, and is never stored or logged.",
+          summary:
+            "Export a definition and create a new GitHub repository holding the project in one commit; with update=true, propose the export to a repository an earlier export made, as a pull request (a new branch; the default branch is never written). The caller's token comes in the Authorization header (or the page's sign-in), is used for this request only, and is never stored or logged.",
           security: [{ githubToken: [] }],
           parameters: [
             targetParam,
             { name: "repository", in: "query", required: true, description: "OWNER/NAME of the repository to create.", schema: { type: "string", pattern: "^[^/]+/[^/]+$" } },
             { name: "private", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"] } },
             { name: "description", in: "query", required: false, schema: { type: "string", maxLength: 350 } },
+            { name: "update", in: "query", required: false, description: "The repository exists and holds an earlier export (.envelope/export.json): open the update as a pull request.", schema: { type: "string", enum: ["true", "false", "1", "0"] } },
             strictParam,
           ],
           requestBody: definitionBody,
           responses: {
             "201": {
-              description: "Created. Location is the repository's web page.",
+              description: "Created: the repository (Location is its web page), or with update=true the pull request (Location is the pull request's page).",
               headers: { Location: { schema: { type: "string" } } },
-              content: { "application/json": { schema: { $ref: "#/components/schemas/PublishResult" } } },
+              content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/PublishResult" }, { $ref: "#/components/schemas/UpdateResult" }] } } },
+            },
+            "200": {
+              description: "update=true and nothing new to propose: the repository is up to date, or the same update's pull request is open (`pullRequest`).",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/UpdateResult" } } },
             },
             "401": problem("No token in the Authorization header, or GitHub rejected it (`kind: bad-credentials`).", { headers: { "WWW-Authenticate": { schema: { type: "string" } } } }),
-            "409": problem("The repository name is taken (`kind: name-taken`, with free `suggestions`)."),
+            "409": problem("The repository name is taken (`kind: name-taken`, with free `suggestions`; if an earlier export made it, send update=true), or with update=true the repository holds no earlier export (`kind: not-an-export`)."),
             "422": problem("The definition is invalid or not fully carried (strict), or GitHub refused the request or a file (`kind`)."),
             "404": problem("The owner does not exist (`kind: owner-not-found`)."),
             "429": problem("GitHub's rate limit, even after waiting (`kind: rate-limited`)."),
@@ -360,6 +366,22 @@ export function openApiDocument(): Record<string, unknown> {
             tree: { type: "string" },
             files: { type: "integer" },
             bytes: { type: "integer" },
+            target: { type: "string" },
+            loss: { $ref: "#/components/schemas/LossCounts" },
+          },
+        },
+        UpdateResult: {
+          type: "object",
+          required: ["status", "fullName", "url", "defaultBranch", "counts", "target", "loss"],
+          additionalProperties: false,
+          properties: {
+            status: { enum: ["opened", "already-proposed", "up-to-date"] },
+            fullName: { type: "string" },
+            url: { type: "string" },
+            defaultBranch: { type: "string" },
+            pullRequest: { type: "object", required: ["url", "number", "title"], properties: { url: { type: "string" }, number: { type: "integer" }, title: { type: "string" } } },
+            branch: { type: "string" },
+            counts: { type: "object", description: "Files per action of the plan (create, update, merge, conflict, remove, keep).", additionalProperties: { type: "integer", minimum: 1 } },
             target: { type: "string" },
             loss: { $ref: "#/components/schemas/LossCounts" },
           },

@@ -11,6 +11,7 @@ import { FileSet } from "../export/file-set.js";
 import { PublishError, redactor, type PublishErrorKind } from "../publish/errors.js";
 import { checkApiUrl, exportCommitMessage, publishToGitHub } from "../publish/publish.js";
 import { parseRepositoryName } from "../publish/repository-name.js";
+import { updateGitHubRepository, type UpdateRepositoryResult } from "../publish/update-repository.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { VERSION } from "../version.js";
 import { PAGE_CSP, pageAssets } from "./assets.js";
@@ -290,8 +291,10 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   };
 
   app.post("/v1/exports/github", async (req, reply) => {
-    const q = query(req, ["target", "strict", "repository", "private", "description"]);
+    const q = query(req, ["target", "strict", "repository", "private", "description", "update"]);
     const target = targetOf(q);
+    // update=true: the repository is an earlier export's; the new export goes to it as a pull request.
+    const update = flag(q, "update");
     // A token the caller sends wins; else the page's sign-in, which only the page itself may use.
     const given = bearer(req.headers.authorization);
     const session: GitHubSession | undefined = given ? undefined : signIn?.session(req);
@@ -323,7 +326,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       if (answer.format !== "files") throw new Error("unexpected answer");
       const files = new FileSet();
       for (const f of answer.files) files.add(f.path, f.bytes, f.mode);
-      if (session) {
+      if (session && !update) {
         // What the sign-in granted is known: ask for more before GitHub refuses halfway.
         const workflows = answer.files.some((f) => f.path.startsWith(".github/workflows/"));
         const missing = signIn!.missingScopes(session, { private: isPrivate, workflows });
@@ -336,6 +339,19 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       const deadline = AbortSignal.timeout(settings.publishTimeoutMs);
       const fetchWithDeadline: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
       try {
+        if (update) {
+          const result = await updateGitHubRepository(files, {
+            repository,
+            token,
+            apiUrl: githubApiUrl,
+            fetch: fetchWithDeadline,
+            onWarning: (line) => req.log.warn({ github: redact(line) }, "github warning"),
+            timing: { delayScale: settings.githubDelayScale },
+          });
+          const opened = result.status === "opened";
+          if (result.pullRequest) reply.header("location", result.pullRequest.url);
+          return reply.code(opened ? 201 : 200).type("application/json; charset=utf-8").send(JSON.stringify(updateAnswer(result, target, answer.lossCounts)));
+        }
         const result = await publishToGitHub(files, {
           repository,
           token,
@@ -401,6 +417,23 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       })();
       return closing;
     },
+  };
+}
+
+/** What the page shows of an update: where the pull request is, and what it does, counted. */
+function updateAnswer(result: UpdateRepositoryResult, target: string, loss: Record<string, number>): Record<string, unknown> {
+  const counts: Record<string, number> = {};
+  for (const e of result.plan) if (!e.record && e.action !== "unchanged") counts[e.action] = (counts[e.action] ?? 0) + 1;
+  return {
+    status: result.status,
+    fullName: result.fullName,
+    url: result.url,
+    defaultBranch: result.defaultBranch,
+    ...(result.pullRequest ? { pullRequest: result.pullRequest } : {}),
+    ...(result.branch ? { branch: result.branch } : {}),
+    counts,
+    target,
+    loss,
   };
 }
 

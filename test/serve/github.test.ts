@@ -6,6 +6,7 @@ import { exportDefinition } from "../../src/export/export.js";
 import { TARGETS } from "../../src/targets/index.js";
 import { start, TOKEN, type FakeGitHub } from "../github/fake/index.js";
 import { expectCleanContract, expectRepositoryEquals } from "../github/helpers.js";
+import { definition } from "../helpers/reexport-desk.js";
 import { call, EXAMPLE, post, serve, type Served } from "./helpers.js";
 
 let gh: FakeGitHub;
@@ -88,6 +89,31 @@ describe("POST /v1/exports/github", () => {
   });
   it("GET is 405", async () => {
     expect((await call(s, "GET", "/v1/exports/github", { unchecked: true })).status).toBe(405);
+  });
+});
+
+describe("POST /v1/exports/github?update=true: the new export of an exported repository, as a pull request", () => {
+  it("opens the pull request (201, Location), reports one already open (200), and refuses a repository no export made (409)", async () => {
+    const created = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk", definition(1), auth());
+    expect(created.status, created.text).toBe(201);
+    const taken = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk", definition(2), auth());
+    expect(taken.json.kind).toBe("name-taken");
+    const main = gh.requests.length;
+    const a = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk&update=true", definition(2), auth());
+    expect(a.status, a.text).toBe(201);
+    expect(a.json).toMatchObject({ status: "opened", fullName: "me/desk", defaultBranch: "main", pullRequest: { number: expect.any(Number) }, branch: expect.stringMatching(/^envelope\/update-/) });
+    expect(a.headers.get("location")).toBe(a.json.pullRequest.url);
+    expect(a.json.counts.create).toBeGreaterThan(0);
+    expect(gh.requests.slice(main).some((r) => r.operationId === "git/update-ref")).toBe(false); // main is never written
+    const again = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk&update=true", definition(2), auth());
+    expect(again.status, again.text).toBe(200);
+    expect(again.json.status).toBe("already-proposed");
+    const same = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk&update=true", definition(1), auth());
+    expect(same.json.status).toBe("up-to-date");
+    const foreign = await post(s, "/v1/exports/github?target=langgraph&repository=me/taken&update=true", definition(2), auth());
+    expect(foreign.status).toBe(409);
+    expect(foreign.json.kind).toBe("not-an-export");
+    expectCleanContract(gh);
   });
 });
 

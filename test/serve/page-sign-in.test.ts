@@ -96,6 +96,25 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
     expect(s.logText()).not.toContain(token);
   });
 
+  it("the builder changes the definition: the existing repository gets the update as a pull request", async () => {
+    await page.locator("#source").fill(TEXT.replace('"description": "', '"description": "Updated. '));
+    await expect.poll(() => status().textContent()).toBe("Valid.");
+    // The same name again (edited, so the button offers to send once more): taken, so the page offers the update.
+    await page.locator("#gh-repo").fill("me/from-sign-in ");
+    await page.locator("#gh-repo").fill("me/from-sign-in");
+    await page.locator("#gh-create").click();
+    const offer = page.locator("#gh-result button", { hasText: "Update me/from-sign-in (opens a pull request)" });
+    await offer.waitFor();
+    const before = gh.requests.length;
+    await offer.click();
+    const link = page.locator("#gh-result a", { hasText: /^pull request #\d+$/ });
+    await link.waitFor();
+    expect(await page.locator("#gh-result").textContent()).toContain("Opened pull request");
+    expect(gh.requests.slice(before).some((r) => r.operationId === "pulls/create")).toBe(true);
+    expect(gh.requests.slice(before).some((r) => r.operationId === "git/update-ref")).toBe(false);
+    expectCleanContract(gh);
+  });
+
   it("signs out: the page offers Sign in again and the token no longer works at GitHub", async () => {
     const token = gh.oauth.issued.at(-1)!.token;
     await page.locator("#gh-signout").click();
