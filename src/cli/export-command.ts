@@ -6,11 +6,10 @@ import { lossCounts, lossSummary, type LossEntry } from "../export/loss-report.j
 import { RecordError } from "../export/ledger.js";
 import { OutputExistsError, writeDirectory } from "../export/sinks/directory.js";
 import { writeZipFile } from "../export/sinks/zip-file.js";
-import { exportCommitMessage } from "../publish/publish.js";
 import { readDefinitionBytes, SourceReadError } from "../read/source.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { formatText } from "./format-diagnostics.js";
-import { dryRunLine, githubJson, prepareGitHub, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
+import { dryRunLine, exportCommitMessage, githubJson, prepareGitHub, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-lazy.js";
 import { EXIT, UsageError, type Io } from "./main.js";
 import { styleFor } from "./style.js";
 import { InterruptedError } from "../update/apply.js";
