@@ -2,8 +2,9 @@
 // neither compiles the schema (Ajv) nor the templates (Handlebars) at run time (issue 18).
 //  - dist/validate/team-validator.cjs: the team schema as a standalone Ajv validator;
 //  - dist/export/render/compiled/<folders>.cjs: each target's templates, precompiled.
-// Each carries a hash of what it was made from; the code using it checks the hash and
-// compiles at run time on a mismatch, so schema/ and templates/ remain the source of truth.
+// Each carries what it was made from (the schema text, a hash of the templates); the code
+// using it compares that and compiles at run time on a mismatch, so schema/ and templates/
+// remain the source of truth.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { teamSchema } from "../dist/schema/compose-schema.js";
 import { standaloneValidatorCode } from "../dist/validate/compile-schema.js";

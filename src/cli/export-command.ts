@@ -5,7 +5,7 @@ import type { FileSet } from "../export/file-set.js";
 import { lossCounts, lossSummary, type LossEntry } from "../export/loss-report.js";
 import { RecordError } from "../export/ledger.js";
 import { OutputExistsError, writeDirectory } from "../export/sinks/directory.js";
-import { writeZipFile } from "../export/sinks/zip-file.js";
+import { writeZipFile } from "./zip-lazy.js";
 import { readDefinitionBytes, SourceReadError } from "../read/source.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { formatText } from "./format-diagnostics.js";

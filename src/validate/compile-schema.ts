@@ -4,7 +4,6 @@
 // Compiling costs a cold `validate` ~80 ms; loading the standalone code a few.
 // Ajv ships CommonJS and schema checks are synchronous, so it is required, not imported:
 // only the fallback pays for loading the compiler.
-import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { Ajv as AjvClass, Options, ValidateFunction } from "ajv";
 
@@ -27,14 +26,17 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
   return ajv.compile(schema);
 }
 
-/** Names the schema a standalone validator was built from; compared before it is used. */
-export function schemaHash(schema: Record<string, unknown>): string {
-  return createHash("sha256").update(JSON.stringify(schema)).digest("hex");
+/**
+ * The schema a standalone validator was built from, as text: compared whole before it is
+ * used (23 kB; a hash would load node:crypto, ~10 ms of a cold `validate`).
+ */
+export function schemaText(schema: Record<string, unknown>): string {
+  return JSON.stringify(schema);
 }
 
 /**
- * CommonJS source of a validator equivalent to compileSchema(schema), with the schema's hash
- * exported as `schemaHash`. Its formats come from ajv-formats, so a format ajv-formats does
+ * CommonJS source of a validator equivalent to compileSchema(schema), with the schema it was
+ * made from exported as `schemaText`. Its formats come from ajv-formats, so a format ajv-formats does
  * not know (one compileSchema accepts as an annotation) is refused here: the build says so.
  */
 export function standaloneValidatorCode(schema: Record<string, unknown>): string {
@@ -42,7 +44,7 @@ export function standaloneValidatorCode(schema: Record<string, unknown>): string
   const unknown = [...collectFormats(schema)].filter((name) => !ajv.formats[name]);
   if (unknown.length) throw new Error(`standalone validator: ajv-formats has no format ${unknown.join(", ")}; teach compile-schema.ts to carry it`);
   const standaloneCode = (require("ajv/dist/standalone") as { default: (ajv: AjvClass, v: ValidateFunction) => string }).default;
-  return `${standaloneCode(ajv, ajv.compile(schema))}\nmodule.exports.schemaHash = ${JSON.stringify(schemaHash(schema))};\n`;
+  return `${standaloneCode(ajv, ajv.compile(schema))}\nmodule.exports.schemaText = ${JSON.stringify(schemaText(schema))};\n`;
 }
 
 function collectFormats(node: unknown, out = new Set<string>()): Set<string> {

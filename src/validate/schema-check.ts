@@ -10,7 +10,7 @@ import type { Code } from "../diagnostics/codes.js";
 import { childPointer, pathLabel } from "../read/json-pointer.js";
 import { locate, type SourceDocument } from "../read/source.js";
 import { SCHEMA_URL, teamSchema } from "../schema/compose-schema.js";
-import { compileSchema, schemaHash } from "./compile-schema.js";
+import { compileSchema, schemaText } from "./compile-schema.js";
 import { isRegistryPointer, REGISTRY_FIELDS, registryWarning } from "./registry.js";
 import { suggestName } from "./suggest.js";
 
@@ -25,8 +25,8 @@ let compiled: ValidateFunction | undefined;
 function teamValidator(): ValidateFunction {
   const schema = teamSchema();
   if (existsSync(STANDALONE)) {
-    const standalone = createRequire(import.meta.url)(fileURLToPath(STANDALONE)) as ValidateFunction & { schemaHash?: string };
-    if (standalone.schemaHash === schemaHash(schema)) return standalone;
+    const standalone = createRequire(import.meta.url)(fileURLToPath(STANDALONE)) as ValidateFunction & { schemaText?: string };
+    if (standalone.schemaText === schemaText(schema)) return standalone;
   }
   return compileSchema(schema);
 }
