@@ -55,6 +55,18 @@ const COMMANDS: Command[] = [
   { label: "`envelope export` example `--target crewai --out DIR`", argv: (r) => [node, BIN, "export", EXAMPLE, "--target", "crewai", "--out", join(scratch, `crewai-${r}`)], goal: 2.5 },
   { label: "`envelope export` example `--target langgraph --out DIR`", argv: (r) => [node, BIN, "export", EXAMPLE, "--target", "langgraph", "--out", join(scratch, `langgraph-${r}`)], goal: 2.5 },
 ];
+// BENCH_CLI_COMPARE=DIR: a built checkout of another commit, measured in the same rounds
+// (a before/after comparison under the same load; `npm run bench` leaves it unset).
+const other = process.env.BENCH_CLI_COMPARE;
+if (other) {
+  const bin = join(other, "bin/envelope.js");
+  COMMANDS.push(
+    { label: "other checkout: `envelope --version`", argv: () => [node, bin, "--version"] },
+    { label: "other checkout: `envelope validate` example", argv: () => [node, bin, "validate", EXAMPLE] },
+    { label: "other checkout: `envelope export` example `--target crewai --out DIR`", argv: (r) => [node, bin, "export", EXAMPLE, "--target", "crewai", "--out", join(scratch, `other-crewai-${r}`)] },
+    { label: "other checkout: `envelope export` example `--target langgraph --out DIR`", argv: (r) => [node, bin, "export", EXAMPLE, "--target", "langgraph", "--out", join(scratch, `other-langgraph-${r}`)] },
+  );
+}
 const anchor = crewaiAnchor();
 if (typeof anchor !== "string") COMMANDS.push(anchor);
 
@@ -101,14 +113,14 @@ const exportIdx = COMMANDS.findIndex((c) => c.label.includes("crewai --out"));
 let anchorLine: string;
 if (typeof anchor === "string") anchorLine = `Anchor: ${anchor}.`;
 else {
-  const a = COMMANDS.length - 1;
+  const a = COMMANDS.indexOf(anchor);
   const speedup = median(times[a]!.map((ms, r) => ms / times[exportIdx]![r]!));
   anchorLine = `Anchor: \`crewai create crew\` takes ${speedup.toFixed(2)}× as long as our \`export --target crewai --out\` (median over rounds of the ratio in each round; goal ≥ 10×: ${speedup >= 10 ? "met" : "**not met**"}).`;
 }
 
 writeSection(
-  "cli",
-  `## Cold CLI (whole process)
+  other ? "cli-compare" : "cli",
+  `## Cold CLI (whole process)${other ? ": before and after, same rounds" : ""}
 
 Machine: ${machineLine()}; load average ${loadBefore} when the bench started and ${loadAfter} when it ended.
 
@@ -123,6 +135,6 @@ with it on and no network, \`crewai create\` waits ~10 s for it.
 |---|---:|---:|---:|---|---:|
 ${rows.join("\n")}
 
-${anchorLine}`,
+${anchorLine}${other ? `\n\n"other checkout" rows: ${other}, measured in the same rounds.` : ""}`,
 );
 rmSync(scratch, { recursive: true, force: true });
