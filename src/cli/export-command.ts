@@ -12,8 +12,7 @@ import { formatText } from "./format-diagnostics.js";
 import { dryRunLine, exportCommitMessage, githubJson, prepareGitHub, publishedLine, publishWithProgress, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-lazy.js";
 import { EXIT, UsageError, type Io } from "./main.js";
 import { styleFor } from "./style.js";
-import { InterruptedError } from "../update/apply.js";
-import { readRecord, updateProject } from "../update/update.js";
+import { InterruptedError, readRecord, updateProject } from "./update-lazy.js";
 import { counts, planJson, planText } from "./update-report.js";
 
 export interface ExportCliOptions {
