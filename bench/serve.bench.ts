@@ -192,6 +192,7 @@ const rows: string[] = [];
 const load1 = loadavg()[0]!.toFixed(2);
 const server = await startServer({ ENVELOPE_LOG_LEVEL: "info" });
 let peak = 0;
+const peaks: string[] = [];
 let goal: Load | undefined; // a new team per request, zip, 16 connections: the issue's goal
 try {
   for (const [n, input] of INPUTS.entries()) {
@@ -204,8 +205,17 @@ try {
       if (n === 0 && c === 16) goal = r;
       console.log(rows.at(-1));
     }
+    // The high-water mark over this input's rows, then reset (Linux: clear_refs 5), so each
+    // input's peak is its own and not the largest of those before it.
+    const inputPeak = peakRssMiB(server.child.pid!);
+    peak = Math.max(peak, inputPeak);
+    peaks.push(`${input.label}: ${inputPeak} MiB`);
+    try {
+      writeFileSync(`/proc/${server.child.pid}/clear_refs`, "5");
+    } catch {
+      peaks.push("(the peak could not be reset: the later inputs' figures include the earlier ones)");
+    }
   }
-  peak = peakRssMiB(server.child.pid!);
 } finally {
   server.child.kill("SIGTERM");
   await new Promise((r) => server.child.once("exit", r));
@@ -229,7 +239,8 @@ as it is.
 
 ${table}
 
-Peak RSS of the server process: ${peak} MiB.
+Peak RSS of the server process (all its threads): ${peak} MiB over the whole run; per input, over its rows:
+${peaks.map((p) => `- ${p}`).join("\n")}
 
 Cost of one export on one thread (as in a worker), over the same inputs: a new team
 ${cost.newTeam.cpuMs.toFixed(2)} ms of CPU (all threads of the process: V8's garbage collection helpers too), of
