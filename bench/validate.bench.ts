@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { normalize } from "../src/index.js";
 import { machineLine, writeSection } from "./results-file.js";
+import { bigTeam } from "./variants.js";
 
 function measure(label: string, input: string, minMs: number): { label: string; runs: number; perSecond: number; meanMs: number } {
   normalize(input); // warm up: schema compile, JIT
@@ -16,30 +17,6 @@ function measure(label: string, input: string, minMs: number): { label: string; 
   }
   const elapsed = performance.now() - start;
   return { label, runs, perSecond: (runs / elapsed) * 1000, meanMs: elapsed / runs };
-}
-
-function bigTeam(agentCount: number): string {
-  const agents = Array.from({ length: agentCount }, (_, i) => ({
-    key: `agent-${i}`,
-    name: `Agent ${i}`,
-    title: `Specialist ${i}`,
-    role: i === 0 ? "manager" : "specialist",
-    model: "anthropic:claude-sonnet-4-5",
-    prompt: `You are agent ${i} of {{COMPANY_NAME}}. Work on {{TOPIC}} and report to your lead.`,
-    ...(i === 0 ? {} : { reportsToKey: `agent-${Math.floor((i - 1) / 10)}` }),
-    accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny", rules: [{ host: "*.example.com", methods: ["GET"], action: "allow", reason: "read" }] },
-  }));
-  return JSON.stringify({
-    $schema: "https://schema.openenvelope.org/team/v1.json",
-    name: "Big Team",
-    slug: "big-team",
-    version: "1.0.0",
-    description: `${agentCount} agents in a 10-ary hierarchy.`,
-    visibility: "private",
-    requiredVariables: ["COMPANY_NAME"],
-    inputs: { topic: { type: "string", required: true } },
-    agents,
-  });
 }
 
 const example = readFileSync(new URL("../examples/support-tier.envelope.json", import.meta.url), "utf8");

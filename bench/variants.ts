@@ -36,3 +36,28 @@ export function editedTeam(i: number | string): string {
   d.agents[0].prompt += `\n\nEdit ${i}.`;
   return JSON.stringify(d);
 }
+
+/** A team of `agentCount` agents in a 10-ary hierarchy (one manager), each with its own access policy. */
+export function bigTeam(agentCount: number): string {
+  const agents = Array.from({ length: agentCount }, (_, i) => ({
+    key: `agent-${i}`,
+    name: `Agent ${i}`,
+    title: `Specialist ${i}`,
+    role: i === 0 ? "manager" : "specialist",
+    model: "anthropic:claude-sonnet-4-5",
+    prompt: `You are agent ${i} of {{COMPANY_NAME}}. Work on {{TOPIC}} and report to your lead.`,
+    ...(i === 0 ? {} : { reportsToKey: `agent-${Math.floor((i - 1) / 10)}` }),
+    accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny", rules: [{ host: "*.example.com", methods: ["GET"], action: "allow", reason: "read" }] },
+  }));
+  return JSON.stringify({
+    $schema: "https://schema.openenvelope.org/team/v1.json",
+    name: "Big Team",
+    slug: "big-team",
+    version: "1.0.0",
+    description: `${agentCount} agents in a 10-ary hierarchy.`,
+    visibility: "private",
+    requiredVariables: ["COMPANY_NAME"],
+    inputs: { topic: { type: "string", required: true } },
+    agents,
+  });
+}

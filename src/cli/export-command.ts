@@ -5,17 +5,14 @@ import type { FileSet } from "../export/file-set.js";
 import { lossCounts, lossSummary, type LossEntry } from "../export/loss-report.js";
 import { RecordError } from "../export/ledger.js";
 import { OutputExistsError, writeDirectory } from "../export/sinks/directory.js";
-import { writeZipFile } from "../export/sinks/zip-file.js";
-import { exportCommitMessage } from "../publish/publish.js";
+import { writeZipFile } from "./zip-lazy.js";
 import { readDefinitionBytes, SourceReadError } from "../read/source.js";
 import { TARGETS, targetNames } from "../targets/index.js";
 import { formatText } from "./format-diagnostics.js";
-import { dryRunLine, githubJson, prepareGitHub, publishedLine, type GitHubFlags, type GitHubOutcome, type GitHubRequest } from "./github-publish.js";
-import { planRepositoryUpdate, publishOrUpdate, updateJson, updateText, type UpdateOutcome } from "./github-update.js";
+import { dryRunLine, exportCommitMessage, githubJson, planRepositoryUpdate, prepareGitHub, publishedLine, publishOrUpdate, updateJson, updateText, type GitHubFlags, type GitHubOutcome, type GitHubRequest, type UpdateOutcome } from "./github-lazy.js";
 import { EXIT, UsageError, type Io } from "./main.js";
 import { styleFor } from "./style.js";
-import { InterruptedError, RollbackError } from "../update/apply.js";
-import { readRecord, updateProject } from "../update/update.js";
+import { InterruptedError, readRecord, RollbackError, updateProject } from "./update-lazy.js";
 import { counts, planJson, planText } from "./update-report.js";
 
 export interface ExportCliOptions {
@@ -183,7 +180,7 @@ async function runUpdate(dir: string, files: FileSet, was: string, now: string, 
     outcome = await updateProject(dir, files, { planOnly });
   } catch (e) {
     if (e instanceof RollbackError) {
-      io.stderr.write(`envelope: ${e.message}\n`);
+      io.stderr.write(`envelope: ${(e as Error).message}\n`);
       return EXIT.usage;
     }
     if (e instanceof InterruptedError) {

@@ -1,12 +1,8 @@
 // `envelope` command line: argument parsing and exit codes. Commands live in their own files.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { VERSION } from "../version.js";
-import { runExport } from "./export-command.js";
+import { runExport, runInspect, runPublish, runServe, runValidate } from "./commands.js";
 import type { GitHubFlags } from "./github-publish.js";
-import { runInspect } from "./inspect-command.js";
-import { runPublish } from "./publish-command.js";
-import { runServe } from "./serve-command.js";
-import { runValidate } from "./validate-command.js";
 
 /** 3 and 4 are an update's (`export --out` into an earlier export): out of step under --check; written with conflicts. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2, outOfStep: 3, conflicts: 4, interrupted: 130 } as const;

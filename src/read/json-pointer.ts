@@ -1,7 +1,10 @@
 // RFC 6901 JSON pointers: the one way every module names a place in a definition.
 
+// Pointers are made and read for every field of every definition (validation, the loss
+// report, diagnostics): tokens without `~` or `/`, nearly all, skip the replacing.
 export function escapeToken(token: string | number): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+  const text = String(token);
+  return text.includes("~") || text.includes("/") ? text.replace(/~/g, "~0").replace(/\//g, "~1") : text;
 }
 
 export function pointerOf(...tokens: Array<string | number>): string {
@@ -14,10 +17,8 @@ export function childPointer(parent: string, token: string | number): string {
 
 export function parsePointer(pointer: string): string[] {
   if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const tokens = pointer.slice(1).split("/");
+  return pointer.includes("~") ? tokens.map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~")) : tokens;
 }
 
 /** The pointer's last segment, unescaped (the property name or array index). */

@@ -1,44 +1,38 @@
 // JSON Schema validation (ajv) translated into our diagnostics: a stable code per kind of
 // failure, the pointer of the offending value (or key), and a plain-words message + hint.
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { makeDiagnostic } from "../diagnostics/make.js";
 import type { Code } from "../diagnostics/codes.js";
 import { childPointer, pathLabel } from "../read/json-pointer.js";
 import { locate, type SourceDocument } from "../read/source.js";
 import { SCHEMA_URL, teamSchema } from "../schema/compose-schema.js";
+import { compileSchema, schemaText } from "./compile-schema.js";
 import { isRegistryPointer, REGISTRY_FIELDS, registryWarning } from "./registry.js";
 import { suggestName } from "./suggest.js";
 
-// ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+export { compileSchema } from "./compile-schema.js";
+
+// Written next to this module by `npm run build` (scripts/build-artifacts.mjs).
+const STANDALONE = new URL("./team-validator.cjs", import.meta.url);
 
 let compiled: ValidateFunction | undefined;
 
-export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, logger: false });
-  addFormats(ajv);
-  // An unknown `format` must never throw (VERSIONS.md v1.1): accept it as an annotation.
-  for (const name of collectFormats(schema)) {
-    if (!ajv.formats[name]) ajv.addFormat(name, true);
+/** The build's standalone validator when it was made from today's schema, else compiled now. */
+function teamValidator(): ValidateFunction {
+  const schema = teamSchema();
+  if (existsSync(STANDALONE)) {
+    const standalone = createRequire(import.meta.url)(fileURLToPath(STANDALONE)) as ValidateFunction & { schemaText?: string };
+    if (standalone.schemaText === schemaText(schema)) return standalone;
   }
-  return ajv.compile(schema);
-}
-
-function collectFormats(node: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((n) => collectFormats(n, out));
-  else if (node && typeof node === "object") {
-    for (const [k, v] of Object.entries(node)) {
-      if (k === "format" && typeof v === "string") out.add(v);
-      else collectFormats(v, out);
-    }
-  }
-  return out;
+  return compileSchema(schema);
 }
 
 export function schemaDiagnostics(doc: SourceDocument): Diagnostic[] {
-  compiled ??= compileSchema(teamSchema());
+  compiled ??= teamValidator();
   compiled(doc.parsed.value);
   const seen = new Set<string>();
   const out: Diagnostic[] = [];

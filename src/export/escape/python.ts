@@ -34,6 +34,10 @@ function columns(ch: string): number {
 
 /** Columns of a piece of a string literal: escapes as written, raw characters by width. */
 function literalColumns(ch: string): number {
+  // Printable ASCII but `"` and `\`: written raw, one column. The common case, answered
+  // without pyStr's two regular expressions (they were a tenth of a large team's export).
+  const code = ch.charCodeAt(0);
+  if (code >= 0x20 && code < 0x7f && code !== 0x22 && code !== 0x5c) return 1;
   const escaped = pyStr(ch).length - 2;
   return escaped > ch.length ? escaped : columns(ch);
 }

@@ -8,7 +8,8 @@
 // Everything is created with the process umask applied, as any other tool's output:
 // folders 0777 & ~umask, files their mode (0644 or 0755) & ~umask.
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, readdir, readlink, rename, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { chmod, lstat, mkdir, readdir, readlink, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { FileSet } from "../file-set.js";
 import { checkRelativePath } from "../file-set.js";
@@ -33,11 +34,20 @@ export async function writeDirectory(files: FileSet, outDir: string, options: { 
   const staging = join(parent, `.${basename(target)}.envelope-${randomBytes(6).toString("hex")}`);
   await mkdir(staging, { mode: 0o700 });
   try {
+    // Synchronous on purpose: the files are small and many (a 1,000-agent team writes a
+    // thousand), and a trip to the thread pool per mkdir, open, write and close cost more
+    // than the writes themselves; each folder is made once. It holds the event loop for the
+    // writes' length (milliseconds), which only `export --out` and library callers wait on.
+    const made = new Set<string>();
     for (const [path, entry] of files.entries()) {
       const full = resolve(staging, checkRelativePath(path));
       if (!full.startsWith(staging + sep)) throw new Error(`refusing to write outside the output: ${path}`);
-      await mkdir(dirname(full), { recursive: true });
-      await writeFile(full, entry.bytes, { mode: entry.mode, flag: "wx" });
+      const dir = dirname(full);
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      writeFileSync(full, entry.bytes, { mode: entry.mode, flag: "wx" });
     }
     // process.umask() only reads it here (setting it would race other work in the process).
     await chmod(staging, 0o777 & ~process.umask());

@@ -46,9 +46,12 @@ function staticPath(path: string, pkg: string): string {
   return path.replace(/^src\/PKG\//, `${pkg}/`);
 }
 
+/** The folders under templates/ this target renders from (the build compiles them). */
+export const TEMPLATE_FOLDERS = ["python-common", "crewai"] as const;
+
 function generate({ model, definitionText, loss }: TargetInput): FileSet {
   const view = buildView(model, loss);
-  const { env, statics } = loadTemplateDir(["python-common", "crewai"], HELPERS, VALUE_HELPERS);
+  const { env, statics } = loadTemplateDir(TEMPLATE_FOLDERS, HELPERS, VALUE_HELPERS);
   const files = new FileSet();
   const pkg = `src/${view.package}`;
   const text = (path: string, template: string) => files.add(path, env.render(template, view));

@@ -1,0 +1,92 @@
+// Scale (issue 18): teams of 10, 100 and 1,000 agents (bench/variants.ts bigTeam: a 10-ary
+// hierarchy, each agent with its own access policy), exported
+//  - cold, whole process: `envelope export FILE --target T --out DIR` (the built CLI), the
+//    goal being ≤ 1 s for 1,000 agents;
+//  - warm, in this process: exportDefinition() after a warm-up, for the growth alone;
+// and the fitted exponent k of time ≈ c·n^k over the three sizes (1 is linear).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { exportDefinition } from "../src/export/export.js";
+import { TARGETS } from "../src/targets/index.js";
+import { machineLine, writeSection } from "./results-file.js";
+import { fitExponent, median } from "./stats.js";
+import { bigTeam } from "./variants.js";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const SIZES = [10, 100, 1000];
+const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 5);
+const scratch = mkdtempSync(join(tmpdir(), "scale-bench-"));
+const loadBefore = loadavg()[0]!.toFixed(2);
+
+function coldMs(file: string, target: string, r: number): number {
+  const start = process.hrtime.bigint();
+  const out = join(scratch, `${target}-${r}`);
+  const result = spawnSync(process.execPath, [join(ROOT, "bin/envelope.js"), "export", file, "--target", target, "--out", out], { stdio: ["ignore", "ignore", "pipe"] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`export of ${file} exited ${result.status}: ${result.stderr}`);
+  rmSync(out, { recursive: true, force: true });
+  return ms;
+}
+
+function warmMs(text: string, target: string): number {
+  const t = TARGETS[target]!;
+  const once = () => {
+    const start = performance.now();
+    const r = exportDefinition(text, t);
+    if (!r.ok) throw new Error(`export failed: ${JSON.stringify(r.diagnostics.slice(0, 3))}`);
+    return performance.now() - start;
+  };
+  once(); // warm-up: JIT and the run-time template compile (this process runs src/)
+  // A number in every prompt keeps the formatter's cache of earlier texts out of it.
+  return median(Array.from({ length: RUNS }, (_, i) => {
+    const start = performance.now();
+    const r = exportDefinition(text.replaceAll("report to your lead.", `report to your lead (${i}).`), t);
+    if (!r.ok) throw new Error("export failed");
+    return performance.now() - start;
+  }));
+}
+
+const rows: string[] = [];
+const fits: string[] = [];
+let run = 0;
+for (const target of Object.keys(TARGETS)) {
+  const cold: Array<{ n: number; ms: number }> = [];
+  const warm: Array<{ n: number; ms: number }> = [];
+  for (const n of SIZES) {
+    const text = bigTeam(n);
+    const file = join(scratch, `team-${n}.envelope.json`);
+    writeFileSync(file, text);
+    const c = median(Array.from({ length: RUNS }, () => coldMs(file, target, run++)));
+    const w = warmMs(text, target);
+    cold.push({ n, ms: c });
+    warm.push({ n, ms: w });
+    const goal = n === 1000 ? (c <= 1000 ? " (goal ≤ 1 s: met)" : " (goal ≤ 1 s: **not met**)") : "";
+    rows.push(`| ${target} | ${n} | ${Math.round(text.length / 1024)} kB | ${c.toFixed(0)} ms${goal} | ${w.toFixed(1)} ms |`);
+    console.log(rows.at(-1));
+  }
+  // The fit over three sizes is pulled under 1 by each export's fixed part; 100 → 1,000 shows the growth itself.
+  const step = fitExponent(warm.slice(1));
+  fits.push(`${target}: k = ${fitExponent(warm).toFixed(2)} warm in-process (${step.toFixed(2)} from 100 to 1,000 agents), ${fitExponent(cold).toFixed(2)} cold whole process (startup, a constant, flattens it)`);
+}
+rmSync(scratch, { recursive: true, force: true });
+
+writeSection(
+  "scale",
+  `## Scale: 10, 100, 1,000 agents
+
+Machine: ${machineLine()}; load average ${loadBefore} when the bench started and ${loadavg()[0]!.toFixed(2)} when it ended.
+
+Cold: the built CLI, \`envelope export FILE --target T --out DIR\`, whole process, median of
+${RUNS}. Warm: exportDefinition() in the bench process after one warm-up, median of ${RUNS}
+(each run's prompts differ, so no formatted module is reused).
+
+| target | agents | definition | cold export | warm export |
+|---|---:|---:|---:|---:|
+${rows.join("\n")}
+
+Fitted exponent of time ≈ c·n^k over 10 / 100 / 1,000 agents:
+${fits.map((f) => `- ${f}`).join("\n")}`,
+);
