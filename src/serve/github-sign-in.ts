@@ -59,15 +59,6 @@ export class GitHubSignIn {
     return this.sealer.open<GitHubSession>(this.sessionCookie, readCookies(req.headers.cookie).get(this.sessionCookie));
   }
 
-  /** The scopes a publish needs that the session was not granted (repo covers public_repo). */
-  missingScopes(session: GitHubSession, need: { private: boolean; workflows: boolean }): string[] {
-    const has = new Set(session.scopes);
-    const missing: string[] = [];
-    if (!has.has("repo") && (need.private || !has.has("public_repo"))) missing.push(need.private ? "repo" : "public_repo");
-    if (need.workflows && !has.has("workflow")) missing.push("workflow");
-    return missing;
-  }
-
   /** Ends the session in the browser (the token stays valid at GitHub: see signOut). */
   forget(reply: FastifyReply): void {
     reply.header("set-cookie", setCookie(this.sessionCookie, "", { secure: this.secure, maxAge: 0 }));

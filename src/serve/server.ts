@@ -9,7 +9,7 @@ import { PassThrough } from "node:stream";
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { FileSet } from "../export/file-set.js";
 import { PublishError, redactor, type PublishErrorKind } from "../publish/errors.js";
-import { checkApiUrl, exportCommitMessage, publishToGitHub } from "../publish/publish.js";
+import { checkApiUrl, exportCommitMessage, missingScopes, publishToGitHub } from "../publish/publish.js";
 import { parseRepositoryName } from "../publish/repository-name.js";
 import { updateGitHubRepository, type UpdateRepositoryResult } from "../publish/update-repository.js";
 import { TARGETS, targetNames } from "../targets/index.js";
@@ -329,7 +329,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       if (session && !update) {
         // What the sign-in granted is known: ask for more before GitHub refuses halfway.
         const workflows = answer.files.some((f) => f.path.startsWith(".github/workflows/"));
-        const missing = signIn!.missingScopes(session, { private: isPrivate, workflows });
+        const missing = missingScopes(session.scopes, { private: isPrivate, workflows });
         if (missing.length) {
           const why = workflows && missing.includes("workflow") ? " (the project has GitHub Actions workflows)" : isPrivate ? " (a private repository)" : "";
           throw new HttpProblem(403, "github-scope-needed", "Sign in again", `your sign-in does not allow ${missing.join(" and ")}${why}; sign in with GitHub again to allow it`, { kind: "missing-permission", signIn: true, scopes: missing });

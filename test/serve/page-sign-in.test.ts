@@ -47,6 +47,18 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
     await expect.poll(() => status().textContent()).toBe("Valid.");
   };
 
+  /** The builder's trip: the example pasted, a repository named, Sign in, GitHub's consent page (what it asks is returned), an answer there, back on the page. */
+  const tripToGitHub = async (repository: string, answer: "#authorize" | "#cancel"): Promise<string[]> => {
+    await pasteExample();
+    await page.locator("#gh-repo").fill(repository);
+    await page.locator("#gh-signin").click();
+    await page.waitForURL(`${gh.url}/login/oauth/authorize**`);
+    const scopes = await page.locator("#scopes li").allTextContents();
+    await page.locator(answer).click();
+    await page.waitForURL((u) => u.origin === new URL(s.url).origin && u.pathname === "/");
+    return scopes;
+  };
+
   it("offers Sign in with GitHub instead of a token field", async () => {
     await page.locator("#gh-signin").waitFor();
     expect(await page.locator("#gh-signin").isVisible()).toBe(true);
@@ -54,12 +66,7 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
   });
 
   it("Cancel at GitHub comes back to the page with the work kept and says nothing was shared", async () => {
-    await pasteExample();
-    await page.locator("#gh-repo").fill("me/cancelled");
-    await page.locator("#gh-signin").click();
-    await page.waitForURL(`${gh.url}/login/oauth/authorize**`);
-    await page.locator("#cancel").click();
-    await page.waitForURL((u) => u.origin === new URL(s.url).origin && u.pathname === "/");
+    await tripToGitHub("me/cancelled", "#cancel");
     await expect.poll(() => page.locator("#gh-result").textContent()).toContain("cancelled");
     expect(await page.locator("#source").inputValue()).toBe(TEXT);
     expect(await page.locator("#gh-repo").inputValue()).toBe("me/cancelled");
@@ -67,14 +74,8 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
   });
 
   it("signs in, comes back with the work where it was, and creates the repository: the CLI's export", async () => {
-    await pasteExample();
-    await page.locator("#gh-repo").fill("me/from-sign-in");
-    await page.locator("#gh-signin").click();
-    await page.waitForURL(`${gh.url}/login/oauth/authorize**`);
     // The least scope: a public repository, and the example's export has no workflow.
-    expect(await page.locator("#scopes li").allTextContents()).toEqual(["public_repo"]);
-    await page.locator("#authorize").click();
-    await page.waitForURL((u) => u.origin === new URL(s.url).origin && u.pathname === "/");
+    expect(await tripToGitHub("me/from-sign-in", "#authorize")).toEqual(["public_repo"]);
     await expect.poll(() => page.locator("#gh-who").textContent()).toContain("me");
     expect(await page.locator("#source").inputValue()).toBe(TEXT);
     expect(await page.locator("#gh-repo").inputValue()).toBe("me/from-sign-in");
