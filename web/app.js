@@ -41,6 +41,8 @@ const state = {
   mdView: "preview",
   /** The last hand-over done (a zip or a repository), for the steps. */
   handedOver: false,
+  /** What the editor held before a file, the example or Clear replaced it: {text, loaded}. */
+  putBack: null,
 };
 
 /** Creates an element; strings become text nodes, never markup. */
@@ -68,6 +70,35 @@ function setStatus(text, kind = "") {
   const s = $("status");
   s.textContent = text;
   s.className = `status ${kind}`;
+}
+
+
+/**
+ * Puts new text in the editor (a file, the example, Clear). What was there is not thrown away
+ * unasked: "Put back what was here" offers it until it is used or the text is replaced again.
+ */
+function replaceSource(text) {
+  const before = { text: source.value, loaded: state.loaded };
+  source.value = text;
+  state.loaded = null;
+  source.scrollTop = 0;
+  hideHandoff();
+  updateGutter();
+  state.putBack = before.text.trim() && before.text !== source.value ? before : null;
+  $("put-back").hidden = !state.putBack;
+}
+
+function putBack() {
+  const before = state.putBack;
+  if (!before) return;
+  state.putBack = null;
+  $("put-back").hidden = true;
+  source.value = before.text;
+  state.loaded = before.loaded;
+  hideHandoff();
+  updateGutter();
+  validateNow();
+  source.focus();
 }
 
 /** Marks the guided steps: done, the current one, or still to come. */
@@ -942,11 +973,9 @@ async function loadFile(file) {
 }
 
 async function loadBytes(bytes, name) {
-  source.value = new TextDecoder().decode(bytes);
+  replaceSource(new TextDecoder().decode(bytes));
   // The textarea may normalize line ends; what it shows is compared with what it holds later.
   state.loaded = { bytes, shown: source.value };
-  source.scrollTop = 0;
-  updateGutter();
   setStatus(`Opened ${name} (${formatBytes(bytes.length)}).`);
   await validateNow();
 }
@@ -1005,12 +1034,11 @@ function wire() {
     input.value = "";
   });
   $("clear").addEventListener("click", () => {
-    source.value = "";
-    state.loaded = null;
-    updateGutter();
+    replaceSource("");
     validateNow();
     source.focus();
   });
+  $("put-back").addEventListener("click", putBack);
   $("strict").addEventListener("change", (ev) => {
     state.strict = /** @type {HTMLInputElement} */ (ev.currentTarget).checked;
     if (source.value.trim()) validateNow();

@@ -477,6 +477,28 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       await expect.poll(() => desk.locator("#project-summary").textContent()).toContain("CrewAI");
     });
 
+    it("what was typed is never lost: the example, a file or Clear replaces it, and “Put back what was here” brings it back", async () => {
+      const draft = '{"name": "my own team, half written"';
+      await desk.locator("#clear").click();
+      await desk.locator("#example").click();
+      await expect.poll(() => desk.locator("#source").inputValue()).toBe(TEXT);
+      expect(await desk.locator("#put-back").isVisible()).toBe(false); // the editor was empty: nothing to put back
+      await desk.locator("#source").fill(draft);
+      await desk.locator("#example").click();
+      await expect.poll(() => desk.locator("#source").inputValue()).toBe(TEXT);
+      await desk.locator("#put-back").click();
+      expect(await desk.locator("#source").inputValue()).toBe(draft);
+      expect(await desk.locator("#put-back").isVisible()).toBe(false);
+      await expect.poll(() => desk.locator("#status").textContent()).not.toBe("Valid.");
+      await desk.locator("#clear").click();
+      expect(await desk.locator("#source").inputValue()).toBe("");
+      await desk.locator("#put-back").click();
+      expect(await desk.locator("#source").inputValue()).toBe(draft);
+      // The tests after this one go on from the example, checked.
+      await desk.locator("#example").click();
+      await expect.poll(() => desk.locator("#status").textContent()).toBe("Valid.");
+    });
+
     it("a created repository: the result under the button, in view; the hand-over box has the link; no second create offered", async () => {
       await desk.locator("#gh-token").fill(TOKEN);
       await desk.locator("#gh-repo").fill("me/handed-over");
