@@ -41,8 +41,8 @@ const commonErrors = {
   "413": problem("The body is over 1 MiB."),
   "415": problem("The body is not sent as application/json (or application/*+json) in UTF-8."),
   "417": problem("An Expect header other than 100-continue."),
-  "503": problem("The server is at its concurrency bound (retry after the Retry-After seconds), or the request hit the per-request time limit.", {
-    headers: { "Retry-After": { schema: { type: "string" }, description: "Seconds to wait before retrying (overload only)." } },
+  "503": problem("The server is at its concurrency bound (retry after the Retry-After seconds), the request hit the per-request time limit, or the server is shutting down (the connection then closes).", {
+    headers: { "Retry-After": { schema: { type: "string" }, description: "Seconds to wait before retrying (overload and shutdown only)." } },
   }),
 };
 

@@ -117,7 +117,9 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : `r${Date.now().toString(36)}-${(++seq).toString(36)}`;
     },
-    return503OnClosing: true,
+    // Fastify's own 503 while closing is a bare JSON body with no request id or headers of
+    // ours; the onRequest hook answers problem+json instead (see shuttingDown).
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     // Requests that never became requests (a bad request line, headers too large, a body not
     // sent in time) are answered as problem+json like every other error, and logged.
@@ -137,9 +139,17 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
   app.addContentTypeParser(/^application\/[a-z0-9.!#$&^_-]+\+json(\s*;.*)?$/i, { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
+  // Set as close() begins: a request that still arrives (on a connection already open) is
+  // refused, its connection closed; requests in flight finish.
+  let shuttingDown = false;
+  app.addHook("preClose", async () => {
+    shuttingDown = true;
+  });
+
   app.addHook("onRequest", async (req, reply) => {
     logWhenClosed(req, reply);
     reply.header("x-request-id", req.id).headers(SECURITY_HEADERS);
+    if (shuttingDown) throw new HttpProblem(503, "shutting-down", "Shutting down", "the server is shutting down; send the request again", {}, { connection: "close", "retry-after": "5" });
     checkHostAndExpect(req);
     if (settings.allowedHosts !== "any") {
       const host = hostName(req.headers.host);

@@ -142,3 +142,39 @@ describe("every error answer is problem+json with the security headers", () => {
     expect(await received).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
   });
 });
+
+describe("shutting down", () => {
+  it("a request that arrives on an open connection while the server closes gets a problem+json 503 and the connection closes; the one in flight is answered", async () => {
+    const own = await serve({ workers: 1, logLevel: "debug" });
+    try {
+      const url = new URL(own.url);
+      const sock = connect(Number(url.port), url.hostname);
+      const received = new Promise<string>((resolve) => {
+        let data = "";
+        sock.on("data", (d) => (data += d.toString("latin1")));
+        sock.on("close", () => resolve(data));
+        sock.on("error", () => resolve(data));
+      });
+      await new Promise<void>((r) => sock.once("connect", () => r()));
+      const half = Math.floor(EXAMPLE.length / 2);
+      sock.write(post("/v1/validate", EXAMPLE));
+      sock.write(EXAMPLE.subarray(0, half));
+      await expect.poll(() => own.logs.some((l) => l.msg === "incoming")).toBe(true);
+      const closed = own.close();
+      // The rest of the body, and a second request behind it on the same connection.
+      sock.write(Buffer.concat([EXAMPLE.subarray(half), Buffer.from("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")]));
+      const data = await received;
+      await closed;
+      const answers = data.split(/(?=HTTP\/1\.1 )/);
+      expect(answers.length, data).toBe(2);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 200/);
+      expect(answers[1]).toMatch(/^HTTP\/1\.1 503/);
+      expect(answers[1]).toMatch(/content-type: application\/problem\+json/i);
+      expect(answers[1]).toMatch(/x-request-id: /i);
+      expect(answers[1]).toMatch(/connection: close/i);
+      expect(answers[1]).toContain('"type":"urn:envelope-export:problem:shutting-down"');
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
+});
