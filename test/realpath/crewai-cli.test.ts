@@ -38,7 +38,10 @@ async function cliProject(env: PythonEnv, fixture: string, dir: string): Promise
   const site = execFileSync(env.python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], { encoding: "utf8" }).trim();
   const own = execFileSync(join(venv, "bin", "python"), ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], { encoding: "utf8" }).trim();
   writeFileSync(join(own, "_envelope_cached_env.pth"), `${site}\n`);
-  execFileSync(uv, ["pip", "install", "--quiet", "--offline", "--python", join(venv, "bin", "python"), "--no-deps", "-e", dir], { stdio: "pipe" });
+  // Not --offline: building the editable install needs the project's build backend (hatchling),
+  // which a fresh machine's uv cache does not hold yet (installProject fetches it the same way).
+  // The project's dependencies come from the cached environment (--no-deps), never from here.
+  execFileSync(uv, ["pip", "install", "--quiet", "--python", join(venv, "bin", "python"), "--no-deps", "-e", dir], { stdio: "pipe" });
   const where = execFileSync(join(venv, "bin", "python"), ["-c", `import ${pkg}; print(${pkg}.__file__)`], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, PYTHONPATH: join(dir, "src") } }).trim();
   expect(where.startsWith(join(dir, "src"))).toBe(true);
   return { dir, pkg, def, env: runValues(def).env };
