@@ -15,7 +15,7 @@ export interface GitHubSession {
   scopes: string[];
 }
 
-/** How long a sign-in lasts (the cookie and the sealed expiry inside it). */
+/** How long a sign-in lasts (the cookie, the sealed expiry inside it, and the token: see `expiring`). */
 export const SESSION_SECONDS = 60 * 60;
 /** How long the trip to GitHub's consent page may take. */
 const PENDING_SECONDS = 10 * 60;
@@ -35,6 +35,8 @@ export interface SignInOptions {
   apiUrl: string;
   publicUrl: string | undefined;
   key: Buffer;
+  /** How long a sign-in lasts (SESSION_SECONDS unless a test says otherwise). */
+  sessionSeconds?: number;
   fetch?: typeof fetch;
   warn(fields: Record<string, unknown>, message: string): void;
 }
@@ -45,8 +47,17 @@ export class GitHubSignIn {
   private readonly secure: boolean;
   readonly sessionCookie: string;
   private readonly pendingCookie: string;
+  private readonly sessionSeconds: number;
+  /**
+   * The tokens this server handed out, each revoked at GitHub when its session ends: a
+   * browser that drops an expired cookie never signs out, and an OAuth app's token would
+   * otherwise stay valid for as long as it is used (GitHub ends it after a year unused).
+   * A server stopped before then leaves its tokens to that.
+   */
+  private readonly expiring = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly options: SignInOptions) {
+    this.sessionSeconds = options.sessionSeconds ?? SESSION_SECONDS;
     this.sealer = new CookieSealer(options.key);
     this.fetch = options.fetch ?? fetch;
     this.secure = options.publicUrl?.startsWith("https:") ?? false;
@@ -110,7 +121,8 @@ export class GitHubSignIn {
       return undefined;
     });
     if (!session) return back("failed");
-    cookies.push(setCookie(this.sessionCookie, this.sealer.seal(this.sessionCookie, session, SESSION_SECONDS), { secure: this.secure, maxAge: SESSION_SECONDS }));
+    cookies.push(setCookie(this.sessionCookie, this.sealer.seal(this.sessionCookie, session, this.sessionSeconds), { secure: this.secure, maxAge: this.sessionSeconds }));
+    this.revokeWhenOver(session.token);
     return back("signed-in");
   }
 
@@ -118,8 +130,27 @@ export class GitHubSignIn {
   async logout(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const session = this.session(req);
     this.forget(reply);
-    if (session) await this.revoke(session.token);
+    if (session) {
+      clearTimeout(this.expiring.get(session.token));
+      this.expiring.delete(session.token);
+      await this.revoke(session.token);
+    }
     return reply.code(204).send();
+  }
+
+  /** Stops the timers (the server is closing): see `expiring`. */
+  close(): void {
+    for (const timer of this.expiring.values()) clearTimeout(timer);
+    this.expiring.clear();
+  }
+
+  private revokeWhenOver(token: string): void {
+    const timer = setTimeout(() => {
+      this.expiring.delete(token);
+      void this.revoke(token, "github session ended");
+    }, this.sessionSeconds * 1000);
+    timer.unref();
+    this.expiring.set(token, timer);
   }
 
   /** The code for a token (with the PKCE verifier), then the account it belongs to. */
@@ -151,8 +182,8 @@ export class GitHubSignIn {
     return { token, login: account.login, scopes };
   }
 
-  /** Best effort: a sign-out the browser asked for ends the token at GitHub too. */
-  private async revoke(token: string): Promise<void> {
+  /** Best effort: a sign-out (or the end of a session) ends the token at GitHub too. */
+  private async revoke(token: string, what = "github sign-out"): Promise<void> {
     const { clientId, clientSecret } = this.options.app;
     try {
       const res = await this.fetch(`${this.options.apiUrl}/applications/${encodeURIComponent(clientId)}/token`, {
@@ -166,9 +197,9 @@ export class GitHubSignIn {
         body: JSON.stringify({ access_token: token }),
         signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
       });
-      if (res.status !== 204) this.options.warn({ github: `revoking the token answered ${res.status}` }, "github sign-out");
+      if (res.status !== 204) this.options.warn({ github: `revoking the token answered ${res.status}` }, what);
     } catch (e) {
-      this.options.warn({ github: e instanceof Error ? e.message : String(e) }, "github sign-out");
+      this.options.warn({ github: e instanceof Error ? e.message : String(e) }, what);
     }
   }
 

@@ -98,7 +98,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   let publishing = 0;
   let seq = 0;
   const signIn = settings.githubOAuth
-    ? new GitHubSignIn({ app: settings.githubOAuth, apiUrl: githubApiUrl, publicUrl: settings.publicUrl, key: settings.sessionKey, warn: (fields, message) => app.log.warn(fields, message) })
+    ? new GitHubSignIn({ app: settings.githubOAuth, apiUrl: githubApiUrl, publicUrl: settings.publicUrl, key: settings.sessionKey, sessionSeconds: settings.sessionSeconds, warn: (fields, message) => app.log.warn(fields, message) })
     : undefined;
 
   const app = Fastify({
@@ -419,6 +419,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
         const force = setTimeout(() => app.server.closeAllConnections(), settings.shutdownTimeoutMs);
         force.unref();
         try {
+          signIn?.close();
           await app.close();
         } finally {
           clearTimeout(force);

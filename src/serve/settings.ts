@@ -54,6 +54,8 @@ export interface ServeSettings {
    * ENVELOPE_SESSION_KEY gives one: instances behind one load balancer need the same key.
    */
   sessionKey: Buffer;
+  /** How long a sign-in lasts, in seconds (one hour; shorter only in tests). */
+  sessionSeconds?: number;
 }
 
 /** The body limit of every POST: 1 MiB (a 3-agent definition is about 8 kB). */

@@ -185,6 +185,23 @@ describe("sign in with GitHub", () => {
     expect(a.headers.getSetCookie().join("\n")).toMatch(/^envelope_github=; .*Max-Age=0/m);
   });
 
+  it("a sign-in nobody signs out of: its token is revoked at GitHub when the session ends", async () => {
+    const short = await serve({ githubApiUrl: gh.url, githubDelayScale: 0, githubOAuth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, webUrl: gh.url }, sessionSeconds: 1 });
+    const registered = gh.oauthApps[CLIENT_ID]!.callback;
+    try {
+      gh.oauthApps[CLIENT_ID]!.callback = `${short.url}/auth/github/callback`;
+      const { cookies } = await signIn(short);
+      expect(cookies.get("envelope_github")!.attributes).toContain("Max-Age=1");
+      const token = gh.oauth.issued.at(-1)!.token;
+      expect(gh.oauth.revoked).not.toContain(token);
+      await expect.poll(() => gh.oauth.revoked, { timeout: 5_000 }).toContain(token);
+      expect(short.logs.filter((l) => String(l.msg).startsWith("github session"))).toEqual([]);
+    } finally {
+      gh.oauthApps[CLIENT_ID]!.callback = registered;
+      await short.close();
+    }
+  });
+
   it("behind https (ENVELOPE_PUBLIC_URL): Secure __Host- cookies and the public callback URL", async () => {
     const secure = await serve({ githubApiUrl: gh.url, githubOAuth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, webUrl: gh.url }, publicUrl: "https://export.example.com/" });
     try {
