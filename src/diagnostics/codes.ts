@@ -25,6 +25,10 @@ export const CODES = {
   E_ITEMS: "error",
   E_FORMAT: "error",
   E_SCHEMA: "error",
+  // Connection packs (--connections): OpenWOP pack.json files read next to a definition
+  E_PACK_CREDENTIAL: "error",
+  E_PACK_DUPLICATE_PROVIDER: "error",
+  E_CONNECTION_UNKNOWN: "error",
   // Agents and hierarchy
   E_DUPLICATE_AGENT_KEY: "error",
   E_REPORTS_TO_UNKNOWN: "error",

@@ -74,9 +74,10 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function translate(err: ErrorObject, doc: SourceDocument): Diagnostic | undefined {
+/** One Ajv error in our words; `root` names the document (another schema's, such as a connection pack's). */
+export function translate(err: ErrorObject, doc: SourceDocument, root = "the team"): Diagnostic | undefined {
   const pointer = err.instancePath;
-  const field = pointer === "" ? "the team" : `\`${pathLabel(pointer)}\``;
+  const field = pointer === "" ? root : `\`${pathLabel(pointer)}\``;
   const at = (p: string, key = false) => locate(doc, p, key);
   const d = (code: Code, p: string, message: string, hint?: string, key = false) =>
     makeDiagnostic(code, p, at(p, key), message, { file: doc.file, ...(hint ? { hint } : {}) });
@@ -84,7 +85,7 @@ function translate(err: ErrorObject, doc: SourceDocument): Diagnostic | undefine
   switch (err.keyword) {
     case "required": {
       const missing = String(p.missingProperty);
-      return d("E_REQUIRED", pointer, `${field === "the team" ? "the team" : field} is missing the required property \`${missing}\``);
+      return d("E_REQUIRED", pointer, `${field} is missing the required property \`${missing}\``);
     }
     case "additionalProperties": {
       const name = String(p.additionalProperty);
