@@ -2,14 +2,15 @@
 // target's cached virtual environment (python/<lock>.lock), linted with ruff, and its own
 // generated test suite is run on the real framework, offline.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { exportFile, validDefinitions } from "../helpers/export.js";
 import { e2eGate, ensureEnv, installProject, type PythonEnv } from "./python-env.js";
-import { supportSuite } from "./support-suite.js";
+import { normalize } from "../../src/model/index.js";
+import { supportSuite, supportSuiteDefinitions } from "./support-suite.js";
 
 export function runPython(env: PythonEnv, cwd: string, args: string[], extraEnv: Record<string, string> = {}): { code: number; output: string } {
   const r = spawnSync(env.python, args, {
@@ -23,6 +24,7 @@ export function runPython(env: PythonEnv, cwd: string, args: string[], extraEnv:
 
 export function describeProjectsOnFramework(target: string, title: string): void {
   const gate = e2eGate();
+  const withSupport = supportSuiteDefinitions(validDefinitions().map(({ name, path }) => ({ name, model: normalize(readFileSync(path)).model! })));
   const work = mkdtempSync(join(tmpdir(), `envelope-e2e-${target}-`));
 
   describe.runIf(gate.run)(`${title} projects on real ${title}`, () => {
@@ -43,7 +45,7 @@ export function describeProjectsOnFramework(target: string, title: string): void
         if (args.includes("pytest") && supportSuite(target, "")) expect(r.output, `${name}: the export's own tests skip nothing`).not.toMatch(/\d+ skipped/);
       }
       const pkg = files.paths().map((p) => /^src\/([^/]+)\/__init__\.py$/.exec(p)?.[1]).find(Boolean)!;
-      const support = supportSuite(target, pkg);
+      const support = withSupport.has(name) ? supportSuite(target, pkg) : undefined;
       if (support) {
         const r = runPython(env, dir, support.args, support.env);
         expect(r.code, `${name}: the support code's tests, python ${support.args.join(" ")}\n${r.output}`).toBe(0);

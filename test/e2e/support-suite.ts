@@ -1,8 +1,9 @@
 // The support code's own tests (issue 14 for CrewAI, issue 15 for LangGraph): an export ships
 // only the tests about its team, and the tests of envelope_support/ live here, in
-// test/<target>-support/, run against every exported project by the end-to-end suites
-// (`ENVELOPE_PACKAGE` names its package).
+// test/<target>-support/, run against exported projects by the end-to-end suites
+// (`ENVELOPE_PACKAGE` names its package): each kind of team once (supportSuiteDefinitions).
 import { fileURLToPath } from "node:url";
+import type { TeamModel } from "../../src/model/types.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // The tests of python-common's modules (checks, gates, model_env, placeholders, policy,
@@ -19,4 +20,46 @@ const SUITES: Record<string, string[]> = {
 export function supportSuite(target: string, pkg: string): { args: string[]; env: Record<string, string> } | undefined {
   const paths = SUITES[target];
   return paths && { args: ["-m", "pytest", "-q", "-p", "no:cacheprovider", ...paths], env: { ENVELOPE_PACKAGE: pkg } };
+}
+
+/**
+ * The valid definitions the support suites run against, so that every kind of team the
+ * support code handles is run through them once: the support code is the same file in every
+ * export, and only the team it is run with varies. Greedy over what each definition brings
+ * (execution mode, parallel steps and gates, hierarchy depth, gates in a hierarchy, each gate type, trigger, onReject
+ * and timeout, each output type, each schedule type, workspace documents, agents with and
+ * without egress), the richest first; a definition that brings nothing new is skipped (its
+ * own generated tests still run). Issue 19's CI budget: running them against every export
+ * took half of CI's time.
+ */
+export function supportSuiteDefinitions(definitions: ReadonlyArray<{ name: string; model: TeamModel }>): Set<string> {
+  const withFeatures = definitions.map(({ name, model }) => ({ name, features: teamFeatures(model) }));
+  withFeatures.sort((a, b) => b.features.size - a.features.size || a.name.localeCompare(b.name));
+  const covered = new Set<string>();
+  const chosen = new Set<string>();
+  for (const { name, features } of withFeatures) {
+    if ([...features].every((f) => covered.has(f))) continue;
+    chosen.add(name);
+    for (const f of features) covered.add(f);
+  }
+  return chosen;
+}
+
+function teamFeatures(m: TeamModel): Set<string> {
+  const steps = m.execution.mode === "pipeline" ? m.execution.steps : [];
+  const level = new Map(steps.map((s) => [s.key, s.level]));
+  const sharedLevel = (keys: string[]) => new Set(keys.map((k) => level.get(k))).size < keys.length;
+  return new Set([
+    ...(sharedLevel(steps.map((s) => s.key)) ? ["parallel-steps"] : []),
+    ...(sharedLevel(m.gates.filter((g) => level.has(g.afterStep)).map((g) => g.afterStep)) ? ["parallel-gates"] : []),
+    `mode:${m.execution.mode}`,
+    `depth:${Math.min(m.hierarchy.maxDepth, 2)}`,
+    ...(m.execution.mode === "hierarchy" && m.gates.length ? ["hierarchy-gates"] : []),
+    ...m.gates.flatMap((g) => [`gate:${g.type}`, `trigger:${g.trigger}`, `onReject:${g.onReject}`, ...(g.timeout ? [`timeout:${g.timeout.behaviour}`] : [])]),
+    ...m.outputs.map((o) => `output:${o.type}`),
+    `schedule:${m.schedule.type}`,
+    ...(m.workspace.length ? ["workspace"] : []),
+    ...(m.agents.some((a) => a.egress.allowsAny) ? ["egress"] : []),
+    ...(m.agents.some((a) => !a.egress.allowsAny) ? ["no-egress"] : []),
+  ]);
 }
