@@ -5,6 +5,11 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The end-to-end suites install Python projects; they set their own longer timeouts.
     testTimeout: 20_000,
+    // Two files at a time on the 2-core CI machine (vitest's default is one fewer than the
+    // cores): most files spend their time waiting on a Python process or a browser, so two
+    // overlap well, and CI stays within its 30 minutes.
+    maxWorkers: 2,
+    minWorkers: 1,
     // Off a terminal (CI, a pipe) vitest prints a file only when it ends; the heartbeat names
     // the files still running after a minute of quiet, so a long suite is never silent.
     reporters: ["default", "./test/helpers/heartbeat-reporter.ts"],
