@@ -99,8 +99,8 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
   SCHEDULE_TYPE_RULE,
   { pattern: "/schedule/cron", status: "carried", detail: ".github/workflows/scheduled-run.yml `schedule`, and described in words in the README" },
   { pattern: "/schedule/label", status: "carried", detail: "README" },
-  { pattern: "/schedule/webhookSecret", status: "dropped", detail: "event triggers need a webhook receiver, which the export does not include" },
-  { pattern: "/schedule/conditionInterval", status: "dropped", detail: "condition polling needs a scheduler, which the export does not include" },
-  { pattern: "/schedule/conditionPrompt", status: "dropped", detail: "condition polling needs a scheduler, which the export does not include" },
+  { pattern: "/schedule/webhookSecret", status: "carried", detail: "team.WEBHOOK_SECRET_ENV: the variable serve-webhook verifies signatures with (the named secret, else WEBHOOK_SECRET)" },
+  { pattern: "/schedule/conditionInterval", status: "carried", detail: "team.CONDITION_INTERVAL_S (poll's interval) and the scheduled workflow's cron" },
+  { pattern: "/schedule/conditionPrompt", status: "carried", detail: "team.CONDITION_PROMPT, asked by poll with a structured yes/no answer ({{NAME}} of requiredVariables filled)" },
   { pattern: "/workspace", status: "dropped", detail: "persistent workspace documents have no CrewAI equivalent" },
 ];

@@ -19,10 +19,13 @@ const PIPELINE_ONLY = new Set([
 ]);
 // The policy-enforcing HTTP tool: teams with an agent that has egress only.
 const EGRESS_ONLY = new Set(["src/PKG/envelope_support/http_tools.py", "src/PKG/envelope_support/http_request.py", "src/PKG/policy.py"]);
+const SCHEDULE_ONLY = new Set(["src/PKG/schedules.py", "src/PKG/envelope_support/schedule_commands.py"]);
 const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/delegation.py", "src/PKG/envelope_support/crew_commands.py"]);
 
 /** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {
+  // The webhook receiver and the condition poll: event and condition schedules only.
+  if (SCHEDULE_ONLY.has(path)) return view.schedules.hasEvent || view.schedules.hasCondition;
   // An export's tests are about its team (tests/test_team.py); the support code's own tests
   // are envelope-export's (test/crewai-support/, python-common's in test/python-common-support/).
   if (path.startsWith("tests/")) return path === "tests/conftest.py";
@@ -66,7 +69,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   text(".env.example", "env.example.hbs");
   files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "CrewAI"));
   if (model.team.readme !== undefined) text("TEAM.md", "TEAM.md.hbs");
-  if (view.hasCron) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
+  if (view.schedules.hasWorkflow) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
 
   files.add(`${pkg}/envelope.json`, definitionText);
   text(`${pkg}/config/agents.yaml`, "src/config/agents.yaml.hbs");

@@ -1,5 +1,6 @@
 // TeamModel → the view the CrewAI templates render. All decisions about CrewAI live here;
 // templates only lay text out, and every value they print passes an escaping helper.
+import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
 import { VERSION } from "../../version.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
@@ -122,6 +123,8 @@ export interface CrewaiView extends ModelEnvView {
   agentTimeoutMs: number;
   schedule: TeamModel["schedule"];
   hasCron: boolean;
+  /** schedule.type event / condition: the webhook receiver and the condition poll (schedule-view.ts). */
+  schedules: ScheduleView;
   /** A declared schedule other than cron, in words for the README (empty when none was declared). */
   scheduleWords: string;
   /** Every environment name the runner reads: secrets, variables, provider keys, MODEL. */
@@ -293,6 +296,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     agentTimeoutMs: model.timeouts.agentMs,
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
+    schedules: scheduleView(model),
     scheduleWords: scheduleWords(model.schedule),
     envNames: workflowEnvNames(
       model,

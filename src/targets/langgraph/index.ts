@@ -15,6 +15,7 @@ const PIPELINE_ONLY = new Set(["src/PKG/envelope_support/pipeline.py", "src/PKG/
 const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/hierarchy.py"]);
 // The policy-enforcing HTTP tool: teams with an agent that has egress only.
 const EGRESS_ONLY = new Set(["src/PKG/envelope_support/tools.py", "src/PKG/policy.py"]);
+const SCHEDULE_ONLY = new Set(["src/PKG/schedules.py", "src/PKG/envelope_support/schedule_commands.py"]);
 
 /**
  * Static modules only some teams need; every other static source module ships. No static
@@ -23,6 +24,8 @@ const EGRESS_ONLY = new Set(["src/PKG/envelope_support/tools.py", "src/PKG/polic
  * test/python-common-support/), run against every export.
  */
 function wantsStatic(path: string, view: LanggraphView): boolean {
+  // The webhook receiver and the condition poll: event and condition schedules only.
+  if (SCHEDULE_ONLY.has(path)) return view.schedules.hasEvent || view.schedules.hasCondition;
   if (path.startsWith("tests/")) return false;
   // The step and gate nodes (and the gate rules they apply): pipeline teams only.
   if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
@@ -65,7 +68,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   text(".env.example", "env.example.hbs");
   files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "LangGraph"));
   if (model.team.readme !== undefined) text("TEAM.md", "TEAM.md.hbs");
-  if (view.hasCron) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
+  if (view.schedules.hasWorkflow) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
 
   files.add(`${pkg}/envelope.json`, definitionText);
   for (const agent of model.agents) files.add(`${pkg}/prompts/${agent.key}.txt`, agent.prompt.raw);

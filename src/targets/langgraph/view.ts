@@ -1,5 +1,6 @@
 // TeamModel → the view the LangGraph templates render. All decisions about LangGraph live
 // here; templates only lay text out, and every value they print passes an escaping helper.
+import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/types.js";
@@ -160,6 +161,8 @@ export interface LanggraphView extends ModelEnvView {
   recursionLimit: number;
   schedule: TeamModel["schedule"];
   hasCron: boolean;
+  /** schedule.type event / condition: the webhook receiver and the condition poll (schedule-view.ts). */
+  schedules: ScheduleView;
   /** A declared schedule other than cron, in words for the README (empty when none was declared). */
   scheduleWords: string;
   envNames: string[];
@@ -311,6 +314,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     recursionLimit: recursionLimit(model),
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
+    schedules: scheduleView(model),
     scheduleWords: scheduleWords(model.schedule),
     envNames: workflowEnvNames(
       model,

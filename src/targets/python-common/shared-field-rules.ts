@@ -17,9 +17,13 @@ export const TEAM_REGISTRY_RULES: readonly FieldRule[] = ["/changelog", "/catego
 export const SCHEDULE_TYPE_RULE: FieldRule = {
   pattern: "/schedule/type",
   resolve: (v) =>
-    v === "event" || v === "condition"
-      ? { status: "approximated", detail: `the export has no ${v === "event" ? "webhook receiver" : "scheduler"}: the team runs on demand, as the README says` }
-      : v === "cron"
+    v === "event"
+      ? { status: "carried", detail: "`<package> serve-webhook`: an HMAC-SHA256-verified webhook receiver that runs the team with the payload as its inputs (README)" }
+      : v === "condition"
+        ? { status: "carried", detail: "`<package> poll` (and .github/workflows/scheduled-run.yml with `poll --once`): the condition asked of the cheapest declared model, the team run only on yes (README)" }
+        : v === "continuous"
+          ? { status: "approximated", detail: "declared only: continuous schedules have no behaviour in Envelope v1.1; the team runs when you start it" }
+          : v === "cron"
         ? { status: "carried", detail: "README, and .github/workflows/scheduled-run.yml" }
         : { status: "carried", detail: "README: the team runs when you start it" },
 };

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -212,7 +213,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return resume_run(arguments[1:])
     if arguments[:1] == ["sweep"]:
         return sweep_runs(arguments[1:])
+    scheduled = _schedule_command(arguments)
+    if scheduled is not None:
+        return scheduled
     return start_run(arguments)
+
+
+def _schedule_command(arguments: list[str]) -> int | None:
+    """`serve-webhook` / `poll`: schedule_commands.py, shipped to event and condition teams."""
+    if importlib.util.find_spec(f"{__package__}.schedule_commands") is None:
+        return None
+    commands: Any = importlib.import_module(".schedule_commands", __package__)
+    code: int | None = commands.main(arguments)
+    return code
 
 
 def _exit(code: int) -> None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+import importlib.util
 import json
 import os
 import secrets
@@ -403,7 +405,18 @@ async def amain(argv: Sequence[str] | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return asyncio.run(amain(argv))
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    scheduled = _schedule_command(arguments)
+    return scheduled if scheduled is not None else asyncio.run(amain(arguments))
+
+
+def _schedule_command(arguments: list[str]) -> int | None:
+    """`serve-webhook` / `poll`: schedule_commands.py, shipped to event and condition teams."""
+    if importlib.util.find_spec(f"{__package__}.schedule_commands") is None:
+        return None
+    commands: Any = importlib.import_module(".schedule_commands", __package__)
+    code: int | None = commands.main(arguments)
+    return code
 
 
 def run() -> None:

@@ -1,0 +1,93 @@
+// Issue 19, schedules on the real path: an event team's `serve-webhook` runs the team for a
+// signed payload and nothing for an unsigned or badly signed one; a condition team's
+// `poll --once` runs the team only when the model answers yes. Asserted from the outside:
+// HTTP statuses, exit codes, and which requests reached the scripted model server.
+import { spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
+import { exportedProject, runTeam, scriptedReply, serverRun } from "./harness.js";
+import { type ChatRequest, startModelServer } from "./model-server.js";
+
+const EVENT = join(ROOT, "test/fixtures/valid/chargeback-responder.envelope.json");
+const CONDITION = join(ROOT, "test/fixtures/valid/inventory-restock-watch.envelope.json");
+const gate = e2eGate();
+
+const isCondition = (r: ChatRequest) => JSON.stringify(r.response_format ?? {}).includes("ConditionAnswer");
+const sign = (secret: string, body: string, t: number) => `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;
+
+describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real path: %s", (target) => {
+  let env: PythonEnv;
+  const closers: Array<() => unknown> = [];
+  beforeAll(() => {
+    env = ensureEnv(target, gate.python!);
+  }, 1_800_000);
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  it("a signed webhook runs the team; unsigned and badly signed ones get 401 and run nothing", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-webhook-${target}-`)), "chargeback-responder");
+    const { def, pkg } = await exportedProject(EVENT, target, dir);
+    let n = 0;
+    const server = await startModelServer((request) => scriptedReply(request, ++n, 2));
+    closers.push(() => server.close());
+    const { env: values, inputs } = serverRun(def, server.baseUrl);
+    const src = join(dir, "src");
+    const child = spawn(env.python, ["-m", `${pkg}.main`, "serve-webhook", "--port", "0"], {
+      cwd: dir,
+      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: dir, PYTHONPATH: src, CREWAI_DISABLE_TELEMETRY: "true", CREWAI_TRACING_ENABLED: "false", OTEL_SDK_DISABLED: "true", LANGSMITH_TRACING: "false", ...values },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    closers.push(() => child.kill("SIGTERM"));
+    let log = "";
+    child.stdout.on("data", (d: Buffer) => (log += d.toString()));
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stderr.on("data", (d: Buffer) => {
+        log += d.toString();
+        const m = /Listening on http:\/\/[^:]+:(\d+)\//.exec(log);
+        if (m) resolve(Number(m[1]));
+      });
+      child.on("close", () => reject(new Error(log)));
+    });
+    const url = `http://127.0.0.1:${port}/`;
+    const body = JSON.stringify(inputs);
+    const secret = values.STRIPE_WEBHOOK_SECRET!;
+    const now = Math.floor(Date.now() / 1000);
+    const post = (headers: Record<string, string>) => fetch(url, { method: "POST", body, headers });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ "X-Envelope-Signature": sign("not-the-secret", body, now) })).status).toBe(401);
+    expect((await post({ "X-Envelope-Signature": sign(secret, body, now - 3600) })).status).toBe(401);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(server.requests.length).toBe(0);
+    const ok = await post({ "X-Envelope-Signature": sign(secret, body, now) });
+    expect(ok.status).toBe(202);
+    const { run_id } = (await ok.json()) as { run_id: string };
+    for (let i = 0; i < 240 && !log.includes(`[${run_id}] run finished`); i++) await new Promise((r) => setTimeout(r, 500));
+    expect(log, log).toContain(`[${run_id}] run finished: exit 0`);
+    expect(server.requests.length).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("poll --once runs the team only when the condition model answers yes", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-poll-${target}-`)), "inventory-restock-watch");
+    const { def, pkg } = await exportedProject(CONDITION, target, dir);
+    let answer = false;
+    let n = 0;
+    const server = await startModelServer((request) => (isCondition(request) ? { json: { met: answer, reason: `scripted ${answer}` } } : scriptedReply(request, ++n, 2)));
+    closers.push(() => server.close());
+    const { env: values } = serverRun(def, server.baseUrl);
+    const no = await runTeam(env, dir, pkg, ["poll", "--once"], values);
+    expect(no.code, no.stderr).toBe(0);
+    expect(server.requests.map((r) => isCondition(r.body as ChatRequest))).toEqual([true]);
+    answer = true;
+    const yes = await runTeam(env, dir, pkg, ["poll", "--once"], values);
+    expect(yes.code, yes.stderr).toBe(0);
+    const kinds = server.requests.map((r) => isCondition(r.body as ChatRequest));
+    expect(kinds.filter(Boolean).length).toBe(2);
+    expect(kinds.filter((k) => !k).length).toBeGreaterThan(0);
+  }, 300_000);
+});
