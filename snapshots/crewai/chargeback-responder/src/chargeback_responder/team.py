@@ -87,3 +87,7 @@ RECORD_MODELS: dict[str, type[BaseModel]] = {}
 # timeout.runMs, timeout.agentMs (not set: the defaults)
 RUN_TIMEOUT_MS = 30000
 AGENT_TIMEOUT_MS = 30000
+
+# schedule.type "event": `serve-webhook` verifies every request with the HMAC-SHA256 secret
+# in this variable (schedule.webhookSecret names this secret)
+WEBHOOK_SECRET_ENV = "STRIPE_WEBHOOK_SECRET"

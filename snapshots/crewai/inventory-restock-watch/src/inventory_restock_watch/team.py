@@ -71,3 +71,17 @@ RECORD_MODELS: dict[str, type[BaseModel]] = {}
 # timeout.runMs, timeout.agentMs (not set: the defaults)
 RUN_TIMEOUT_MS = 30000
 AGENT_TIMEOUT_MS = 30000
+
+# schedule.type "condition": every schedule.conditionInterval `poll` asks
+# schedule.conditionPrompt of the condition agent's model (the cheapest the team declares;
+# MODEL_OVERRIDE still wins) and runs the team only on a yes. Interval, condition agent:
+# 6h
+# agents[0] inventory-planner
+CONDITION_INTERVAL_S = 21600
+CONDITION_AGENT = "inventory-planner"
+CONDITION_PROMPT: str | None = (
+    "Using the latest inventory snapshot for {{WAREHOUSE_NAME}}, answer "
+    "YES if any SKU in the top 200 by 30-day sales has fewer than "
+    "{{REORDER_COVER_DAYS}} days of cover at its current sales velocity "
+    "and no open purchase order; otherwise answer NO."
+)

@@ -112,3 +112,7 @@ AGENT_TIMEOUT_MS = 30000
 
 # Super-steps per invocation before LangGraph stops a run (a guard against loops).
 RECURSION_LIMIT = 37
+
+# schedule.type "event": `serve-webhook` verifies every request with the HMAC-SHA256 secret
+# in this variable (schedule.webhookSecret names this secret)
+WEBHOOK_SECRET_ENV = "STRIPE_WEBHOOK_SECRET"
