@@ -26,8 +26,19 @@ def ws_module(tmp_path_factory: pytest.TempPathFactory):
     sys.path.remove(str(root))
 
 
-@pytest.fixture
-def ws(ws_module, tmp_path):
+def sqlite_store_backend(m, path):
+    """LangGraph's own SqliteStore behind StoreBackend (where langgraph is installed)."""
+    sqlite = pytest.importorskip("langgraph.store.sqlite")
+    import sqlite3
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store = sqlite.SqliteStore(sqlite3.connect(path, check_same_thread=False, isolation_level=None))
+    store.setup()
+    return m.StoreBackend(store)
+
+
+@pytest.fixture(params=["sqlite", "langgraph-store"])
+def ws(ws_module, tmp_path, request):
     m = ws_module
     spec = m.DocumentSpec(
         "leads",
@@ -42,7 +53,12 @@ def ws(ws_module, tmp_path):
         triggers=(m.Trigger("status", "ready", "run"), m.Trigger("status", "new", "notify")),
         agents=("a",),
     )
-    return m.Workspace({"leads": spec}, m.SqliteBackend(tmp_path / "db" / "ws.sqlite"))
+    path = tmp_path / "db" / "ws.sqlite"
+    if request.param == "sqlite":
+        backend = m.SqliteBackend(path)
+    else:
+        backend = sqlite_store_backend(m, path)
+    return m.Workspace({"leads": spec}, backend)
 
 
 def outcome(results):
