@@ -1,0 +1,870 @@
+"""Workspace documents (definition field `workspace`, Envelope v1.2): the store's rules.
+
+A document is a table of rows that outlives every run, one store per installation. A row
+is its declared columns (`data`) plus built-in fields: `id`, `created_at`, `updated_at`
+(ISO 8601 UTC), `archived`, `version` (1 on creation, +1 per write). The store enforces the
+declaration, whoever asks (agent tools, the `workspace` command, imports):
+
+- agents write only `agent` and `both` columns; a `human` column is refused;
+- a status column (team.WORKSPACE[...].status_columns) takes only declared statusValues;
+- a write that changes a `both` column of an existing row must carry the version it read
+  (compare-and-set): if the row changed since, the write is reported as a conflict and
+  nothing of it is written;
+- the `id` column, when declared, addresses rows (its value is the row's id).
+
+Triggers fire for a non-archived row holding the column/status pair, once per status
+change: what fired is kept in the store (`evaluate`). Where rows are kept is a `Backend`:
+SQLite (stdlib, `SqliteBackend`; CrewAI) or LangGraph's own Store (`StoreBackend`).
+Nothing here logs a row; `pii` columns are masked in listings unless asked for and never
+in the lines `watch` prints or posts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sqlite3
+import sys
+import threading
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from . import run_context
+
+DB_ENV = "ENVELOPE_WORKSPACE_DB"
+"""The store's location (a SQLite file), created on first use."""
+WEBHOOK_ENV = "ENVELOPE_WORKSPACE_WEBHOOK_URL"
+"""Where `watch` posts each `notify` trigger that fires (JSON), besides its stdout line."""
+BUILT_IN = ("id", "created_at", "updated_at", "archived", "version")
+MASK = "***"
+Owner = Literal["agent", "human", "both"]
+Writer = Literal["agent", "human"]
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    owner: Owner
+    type: Literal["string", "number", "boolean"] = "string"
+    id: bool = False
+    pii: bool = False
+
+
+@dataclass(frozen=True)
+class Trigger:
+    column: str
+    status: str
+    action: Literal["run", "notify"] = "run"
+
+
+@dataclass(frozen=True)
+class DocumentSpec:
+    name: str
+    columns: tuple[Column, ...]
+    type: str = ""
+    status_values: tuple[str, ...] = ()
+    status_columns: tuple[str, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    agents: tuple[str, ...] = ()
+    """The agents with this document's tools (the model's rule: its prompt names it)."""
+
+    def column(self, name: str) -> Column | None:
+        return next((c for c in self.columns if c.name == name), None)
+
+    @property
+    def id_column(self) -> str | None:
+        return next((c.name for c in self.columns if c.id), None)
+
+
+class WorkspaceError(ValueError):
+    """A request the store refuses, with what to do instead."""
+
+
+# --- backends --------------------------------------------------------------------------
+
+
+class Backend(Protocol):
+    """Where rows and fired triggers are kept. `put` is compare-and-set: `expected` is the
+    version the stored record must have (0: must not exist; None: any)."""
+
+    def get(self, doc: str, row_id: str) -> dict[str, Any] | None: ...
+    def put(self, doc: str, row_id: str, record: dict[str, Any], expected: int | None) -> bool: ...
+    def delete(self, doc: str, row_id: str) -> None: ...
+    def all(self, doc: str) -> list[dict[str, Any]]: ...
+    def fired(self, doc: str) -> set[str]: ...
+    def mark(self, doc: str, marker: str) -> None: ...
+    def unmark(self, doc: str, prefix: str) -> None: ...
+
+
+class SqliteBackend:
+    """An embedded SQLite file; compare-and-set in one IMMEDIATE transaction, so several
+    processes (a run, `watch`, a person's command) share it safely."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.lock = threading.Lock()
+        self.conn.execute(
+            "CREATE TABLE IF NOT EXISTS workspace_rows (doc TEXT NOT NULL, id TEXT NOT NULL,"
+            " version INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (doc, id))"
+        )
+        self.conn.execute(
+            "CREATE TABLE IF NOT EXISTS workspace_fired (doc TEXT NOT NULL,"
+            " marker TEXT NOT NULL, PRIMARY KEY (doc, marker))"
+        )
+
+    def get(self, doc: str, row_id: str) -> dict[str, Any] | None:
+        with self.lock:
+            found = self.conn.execute(
+                "SELECT record FROM workspace_rows WHERE doc = ? AND id = ?", (doc, row_id)
+            ).fetchone()
+        return None if found is None else json.loads(found[0])
+
+    def put(self, doc: str, row_id: str, record: dict[str, Any], expected: int | None) -> bool:
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                found = self.conn.execute(
+                    "SELECT version FROM workspace_rows WHERE doc = ? AND id = ?", (doc, row_id)
+                ).fetchone()
+                current = 0 if found is None else int(found[0])
+                if expected is not None and current != expected:
+                    return False
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO workspace_rows VALUES (?, ?, ?, ?)",
+                    (doc, row_id, record["version"], json.dumps(record, ensure_ascii=False)),
+                )
+                return True
+            finally:
+                self.conn.execute("COMMIT")
+
+    def delete(self, doc: str, row_id: str) -> None:
+        with self.lock:
+            self.conn.execute("DELETE FROM workspace_rows WHERE doc = ? AND id = ?", (doc, row_id))
+
+    def all(self, doc: str) -> list[dict[str, Any]]:
+        with self.lock:
+            found = self.conn.execute(
+                "SELECT record FROM workspace_rows WHERE doc = ? ORDER BY rowid", (doc,)
+            ).fetchall()
+        return [json.loads(r[0]) for r in found]
+
+    def fired(self, doc: str) -> set[str]:
+        with self.lock:
+            found = self.conn.execute("SELECT marker FROM workspace_fired WHERE doc = ?", (doc,))
+            return {r[0] for r in found.fetchall()}
+
+    def mark(self, doc: str, marker: str) -> None:
+        with self.lock:
+            self.conn.execute("INSERT OR IGNORE INTO workspace_fired VALUES (?, ?)", (doc, marker))
+
+    def unmark(self, doc: str, prefix: str) -> None:
+        with self.lock:
+            self.conn.execute(
+                "DELETE FROM workspace_fired WHERE doc = ? AND substr(marker, 1, ?) = ?",
+                (doc, len(prefix), prefix),
+            )
+
+
+class StoreBackend:
+    """LangGraph's Store (langgraph.store.base.BaseStore): rows under the namespace
+    ("envelope_workspace", <doc>), fired triggers under ("envelope_workspace_fired", <doc>),
+    the row id as the key. The Store has no compare-and-set: it is done under a lock, which
+    holds within one process (the runner, or one `langgraph dev` server)."""
+
+    _lock = threading.Lock()
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def get(self, doc: str, row_id: str) -> dict[str, Any] | None:
+        item = self.store.get(("envelope_workspace", doc), row_id)
+        return None if item is None else dict(item.value)
+
+    def put(self, doc: str, row_id: str, record: dict[str, Any], expected: int | None) -> bool:
+        with self._lock:
+            found = self.get(doc, row_id)
+            current = 0 if found is None else int(found["version"])
+            if expected is not None and current != expected:
+                return False
+            self.store.put(("envelope_workspace", doc), row_id, record, index=False)
+            return True
+
+    def delete(self, doc: str, row_id: str) -> None:
+        self.store.delete(("envelope_workspace", doc), row_id)
+
+    def _items(self, namespace: tuple[str, ...]) -> list[Any]:
+        items: list[Any] = []
+        while True:
+            page = self.store.search(namespace, limit=500, offset=len(items))
+            items.extend(page)
+            if len(page) < 500:
+                return items
+
+    def all(self, doc: str) -> list[dict[str, Any]]:
+        items = self._items(("envelope_workspace", doc))
+        return [dict(i.value) for i in sorted(items, key=lambda i: i.value["created_at"])]
+
+    def fired(self, doc: str) -> set[str]:
+        return {i.key for i in self._items(("envelope_workspace_fired", doc))}
+
+    def mark(self, doc: str, marker: str) -> None:
+        self.store.put(("envelope_workspace_fired", doc), marker, {"fired": True}, index=False)
+
+    def unmark(self, doc: str, prefix: str) -> None:
+        for marker in self.fired(doc):
+            if marker.startswith(prefix):
+                self.store.delete(("envelope_workspace_fired", doc), marker)
+
+
+# --- the store's rules -----------------------------------------------------------------
+
+
+@dataclass
+class WriteResult:
+    row: str
+    outcome: Literal["written", "refused", "conflict"]
+    message: str = ""
+    version: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"row": self.row, "outcome": self.outcome}
+        if self.message:
+            out["message"] = self.message
+        if self.version is not None:
+            out["version"] = self.version
+        return out
+
+
+@dataclass(frozen=True)
+class Firing:
+    document: str
+    trigger: Trigger
+    row: dict[str, Any]
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _type_ok(column: Column, value: Any) -> bool:
+    if value is None:
+        return True
+    if column.type == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if column.type == "boolean":
+        return isinstance(value, bool)
+    return isinstance(value, str)
+
+
+def coerce(column: Column, text: str) -> Any:
+    """A value given as text (a command line, a CSV cell) in the column's type; "" is unset."""
+    if text == "":
+        return None
+    if column.type == "number":
+        try:
+            number = float(text)
+        except ValueError:
+            raise WorkspaceError(f"column {column.name!r} is a number, not {text!r}") from None
+        return int(number) if number.is_integer() else number
+    if column.type == "boolean":
+        if text.lower() in ("true", "yes", "1"):
+            return True
+        if text.lower() in ("false", "no", "0"):
+            return False
+        raise WorkspaceError(f"column {column.name!r} is true or false, not {text!r}")
+    return text
+
+
+class Workspace:
+    """The team's documents (team.WORKSPACE) over one backend."""
+
+    def __init__(
+        self,
+        specs: Mapping[str, DocumentSpec],
+        backend: Backend,
+        clock: Callable[[], str] = utc_now,
+    ) -> None:
+        self.specs = dict(specs)
+        self.backend = backend
+        self.clock = clock
+
+    def spec(self, doc: str) -> DocumentSpec:
+        if doc not in self.specs:
+            names = ", ".join(self.specs) or "none"
+            raise WorkspaceError(f"no workspace document {doc!r}; the documents: {names}")
+        return self.specs[doc]
+
+    def rows(
+        self,
+        doc: str,
+        *,
+        status: str | None = None,
+        column: str | None = None,
+        archived: bool = False,
+    ) -> list[dict[str, Any]]:
+        """The document's rows, not archived ones unless asked; `status`: rows whose status
+        column (`column`, else any status column) holds it."""
+        spec = self.spec(doc)
+        if column is not None and column not in spec.status_columns:
+            columns = ", ".join(spec.status_columns) or "none"
+            raise WorkspaceError(f"{column!r} is not a status column of {doc!r} ({columns})")
+        where = (column,) if column is not None else spec.status_columns
+        found = []
+        for record in self.backend.all(doc):
+            if record["archived"] and not archived:
+                continue
+            if status is not None and not any(record["data"].get(c) == status for c in where):
+                continue
+            found.append(public(record))
+        return found
+
+    def row(self, doc: str, row_id: str) -> dict[str, Any] | None:
+        self.spec(doc)
+        record = self.backend.get(doc, row_id)
+        return None if record is None else public(record)
+
+    def write(self, doc: str, rows: Iterable[Mapping[str, Any]], by: Writer) -> list[WriteResult]:
+        """Write rows (`{"id"?, "version"?, "data": {column: value}}`), each on its own:
+        one refused or conflicting row leaves the others written."""
+        spec = self.spec(doc)
+        return [self._write_one(spec, dict(item), by) for item in rows]
+
+    def _write_one(self, spec: DocumentSpec, item: dict[str, Any], by: Writer) -> WriteResult:
+        data = dict(item.get("data") or {})
+        row_id = self._row_id(spec, item, data)
+        problems = self._problems(spec, data, by)
+        if problems:
+            return WriteResult(row_id or "(new)", "refused", "; ".join(problems))
+        if row_id is None:
+            row_id = uuid.uuid4().hex[:12]
+        current = self.backend.get(spec.name, row_id)
+        given = item.get("version")
+        if current is not None and given is not None and int(given) != current["version"]:
+            return self._conflict(spec, current, int(given))
+        touches_both = any(
+            (c := spec.column(name)) is not None
+            and c.owner == "both"
+            and current is not None
+            and current["data"].get(name) != value
+            for name, value in data.items()
+        )
+        if current is not None and touches_both and given is None and by == "agent":
+            return WriteResult(
+                row_id,
+                "conflict",
+                f"row {row_id!r} exists (version {current['version']}) and a column both "
+                "you and people write changes: read the row, then write again with "
+                f'"version": {current["version"]} to show you saw the latest values',
+                current["version"],
+            )
+        now = self.clock()
+        version = 1 if current is None else current["version"] + 1
+        merged = {**(current["data"] if current else {}), **data}
+        since = dict(current.get("status_since", {})) if current else {}
+        for name in spec.status_columns:
+            if current is None or current["data"].get(name) != merged.get(name):
+                since[name] = version
+        record = {
+            "id": row_id,
+            "created_at": current["created_at"] if current else now,
+            "updated_at": now,
+            "archived": bool(item.get("archived", current["archived"] if current else False)),
+            "version": version,
+            "data": merged,
+            "status_since": since,
+        }
+        if not self.backend.put(spec.name, row_id, record, 0 if current is None else version - 1):
+            latest = self.backend.get(spec.name, row_id)
+            return self._conflict(spec, latest, version - 1)
+        return WriteResult(row_id, "written", version=version)
+
+    def _conflict(
+        self, spec: DocumentSpec, current: dict[str, Any] | None, given: int
+    ) -> WriteResult:
+        row_id = current["id"] if current else "(gone)"
+        latest = current["version"] if current else None
+        return WriteResult(
+            row_id,
+            "conflict",
+            f"row {row_id!r} changed since version {given} (now {latest}): nothing written; "
+            "read it again and decide whether your change still applies",
+            latest,
+        )
+
+    def _row_id(self, spec: DocumentSpec, item: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        id_column = spec.id_column
+        if id_column is not None and data.get(id_column) not in (None, ""):
+            return str(data[id_column])
+        given = item.get("id")
+        return None if given in (None, "") else str(given)
+
+    def _problems(self, spec: DocumentSpec, data: Mapping[str, Any], by: Writer) -> list[str]:
+        problems = []
+        declared = ", ".join(c.name for c in spec.columns)
+        for name, value in data.items():
+            column = spec.column(name)
+            if column is None:
+                problems.append(f"{spec.name!r} has no column {name!r} (its columns: {declared})")
+                continue
+            if by == "agent" and column.owner == "human":
+                problems.append(
+                    f"column {name!r} is written by people only: read it, leave it as it is"
+                )
+            elif not _type_ok(column, value):
+                problems.append(f"column {name!r} takes a {column.type}, not {value!r}")
+            elif name in spec.status_columns and value is not None:
+                if value not in spec.status_values:
+                    allowed = ", ".join(spec.status_values)
+                    problems.append(
+                        f"{value!r} is not a status of {spec.name!r}: use one of {allowed}"
+                    )
+        return problems
+
+    def archive(self, doc: str, row_id: str, archived: bool = True) -> WriteResult:
+        current = self.backend.get(self.spec(doc).name, row_id)
+        if current is None:
+            raise WorkspaceError(f"{doc!r} has no row {row_id!r}")
+        return self.write(doc, [{"id": row_id, "archived": archived}], "human")[0]
+
+    def delete(self, doc: str, row_id: str) -> bool:
+        """Hard-delete a row: the row and the record of its fired triggers."""
+        self.spec(doc)
+        existed = self.backend.get(doc, row_id) is not None
+        self.backend.delete(doc, row_id)
+        self.backend.unmark(doc, f"{row_id}\x1f")
+        return existed
+
+    def evaluate(self, mark: bool = True) -> list[Firing]:
+        """Triggers that fire now: a non-archived row holds the pair, and that status change
+        has not fired yet. Marked as fired (persisted) unless `mark` is False."""
+        firings = []
+        for doc, spec in self.specs.items():
+            if not spec.triggers:
+                continue
+            fired = self.backend.fired(doc)
+            for record in self.backend.all(doc):
+                if record["archived"]:
+                    continue
+                for trigger in spec.triggers:
+                    if record["data"].get(trigger.column) != trigger.status:
+                        continue
+                    since = record.get("status_since", {}).get(trigger.column, 0)
+                    marker = "\x1f".join((record["id"], trigger.column, trigger.status, str(since)))
+                    if marker in fired:
+                        continue
+                    if mark:
+                        self.backend.mark(doc, marker)
+                    firings.append(Firing(doc, trigger, public(record)))
+        return firings
+
+
+def public(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored record as tools and commands show it: the built-in fields and `data`."""
+    return {key: record[key] for key in (*BUILT_IN, "data")}
+
+
+def masked(spec: DocumentSpec, row: Mapping[str, Any]) -> dict[str, Any]:
+    """The row with its pii columns' values masked (and its id, when the id column is pii)."""
+    pii = {c.name for c in spec.columns if c.pii}
+    data = {k: (MASK if k in pii and v not in (None, "") else v) for k, v in row["data"].items()}
+    shown = {**row, "data": data}
+    if spec.id_column in pii:
+        shown["id"] = MASK
+    return shown
+
+
+# --- agent tools -----------------------------------------------------------------------
+
+
+def tool_ident(doc: str) -> str:
+    return doc.replace("-", "_")
+
+
+def _describe(spec: DocumentSpec) -> str:
+    parts = [f"Workspace document {spec.name!r}"]
+    if spec.type:
+        parts[0] += f" (a {spec.type})"
+    columns = []
+    for c in spec.columns:
+        notes = [
+            c.type,
+            {
+                "agent": "you write it",
+                "human": "people write it, read only",
+                "both": "you and people write it",
+            }[c.owner],
+        ]
+        if c.id:
+            notes.append("the row's id")
+        columns.append(f"{c.name} ({', '.join(notes)})")
+    parts.append("columns: " + "; ".join(columns) if columns else "no declared columns")
+    if spec.status_columns:
+        parts.append(
+            f"status columns {', '.join(spec.status_columns)} take only: "
+            + ", ".join(spec.status_values)
+        )
+    return ". ".join(parts) + "."
+
+
+class WriteRow(BaseModel):
+    """One row to write."""
+
+    id: str | None = Field(default=None, description="The row's id (new row: leave it out).")
+    version: int | None = Field(
+        default=None, description="The version you read (required to change a shared column)."
+    )
+
+
+def write_schema(spec: DocumentSpec) -> type[BaseModel]:
+    """The write tool's arguments: rows with the document's columns (people's columns too,
+    so the store, not the schema, refuses them with its reason)."""
+    types: dict[str, Any] = {"string": str, "number": float, "boolean": bool}
+    fields: dict[str, Any] = {
+        c.name: (types[c.type] | None, Field(default=None, description=f"owner: {c.owner}"))
+        for c in spec.columns
+    }
+    values = create_model(
+        f"{tool_ident(spec.name).title().replace('_', '')}Values",
+        __config__=ConfigDict(extra="allow"),
+        **fields,
+    )
+    row = create_model(
+        f"{tool_ident(spec.name).title().replace('_', '')}Row",
+        __base__=WriteRow,
+        data=(values, Field(description="The columns to set; others keep their values.")),
+    )
+    return create_model(
+        f"Write{tool_ident(spec.name).title().replace('_', '')}Rows",
+        rows=(list[row], Field(description="The rows to write.")),  # type: ignore[valid-type]
+    )
+
+
+class ListArgs(BaseModel):
+    status: str | None = Field(default=None, description="Only rows with this status.")
+    id: str | None = Field(default=None, description="Only the row with this id.")
+
+
+class ReadArgs(BaseModel):
+    id: str = Field(description="The row's id.")
+
+
+@dataclass
+class DocumentTools:
+    """What the three tools of one document do, for one agent; each answers text (JSON)."""
+
+    spec: DocumentSpec
+    open_workspace: Callable[[], Workspace]
+    names: dict[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        ident = tool_ident(self.spec.name)
+        self.names = {
+            "list": f"list_{ident}_rows",
+            "read": f"read_{ident}_row",
+            "write": f"write_{ident}_rows",
+        }
+
+    def description(self, kind: str) -> str:
+        about = _describe(self.spec)
+        return {
+            "list": f"List the rows of {self.spec.name!r}, by status or id. {about}",
+            "read": f"Read one row of {self.spec.name!r} by its id. {about}",
+            "write": (
+                f"Create or update rows of {self.spec.name!r}; each answer says written, "
+                f"refused (why) or conflict (read the row again). {about}"
+            ),
+        }[kind]
+
+    def list_rows(self, status: str | None = None, id: str | None = None) -> str:
+        try:
+            workspace = self.open_workspace()
+            rows = workspace.rows(self.spec.name, status=status)
+        except WorkspaceError as error:
+            return f"REFUSED: {error}"
+        if id is not None:
+            rows = [r for r in rows if r["id"] == id]
+        return json.dumps(rows, ensure_ascii=False)
+
+    def read_row(self, id: str) -> str:
+        row = self.open_workspace().row(self.spec.name, id)
+        if row is None:
+            return f"{self.spec.name!r} has no row {id!r}"
+        return json.dumps(row, ensure_ascii=False)
+
+    def write_rows(self, rows: Sequence[Any]) -> str:
+        items = [r.model_dump(exclude_none=True) if isinstance(r, BaseModel) else r for r in rows]
+        for item in items:
+            if isinstance(item.get("data"), Mapping):
+                item["data"] = {k: v for k, v in item["data"].items() if v is not None}
+        results = self.open_workspace().write(self.spec.name, items, "agent")
+        return json.dumps([r.as_dict() for r in results], ensure_ascii=False)
+
+
+def documents_of(specs: Mapping[str, DocumentSpec], agent_key: str) -> list[DocumentSpec]:
+    """The documents whose tools the agent gets."""
+    return [spec for spec in specs.values() if agent_key in spec.agents]
+
+
+# --- the people's commands and `watch` ---------------------------------------------------
+
+
+def _parser(command: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{command} workspace", description="The team's workspace documents."
+    )
+    sub = parser.add_subparsers(dest="action", required=True)
+
+    def action(name: str, help: str, *positional: str) -> argparse.ArgumentParser:
+        command = sub.add_parser(name, help=help)
+        for argument in positional:
+            command.add_argument(argument)
+        return command
+
+    listing = sub.add_parser("list", help="the documents, or a document's rows")
+    listing.add_argument("document", nargs="?")
+    listing.add_argument("--status", help="only rows with this status")
+    listing.add_argument("--archived", action="store_true", help="archived rows too")
+    listing.add_argument("--show-pii", action="store_true", help="show pii columns unmasked")
+    show = action("show", "one row, as JSON", "document", "id")
+    show.add_argument("--show-pii", action="store_true", help="show pii columns unmasked")
+    edit = action("edit", "set columns of a row (a new row when the id is new)", "document", "id")
+    edit.add_argument("values", nargs="+", metavar="COLUMN=VALUE")
+    edit.add_argument("--version", type=int, help="refuse if the row is no longer at it")
+    action("import", "write rows from a CSV or JSON file", "document", "file")
+    exp = action("export", "the rows as CSV or JSON (pii included)", "document")
+    exp.add_argument("--format", choices=("json", "csv"), default="json")
+    exp.add_argument("--out", help="file to write (default: stdout)")
+    exp.add_argument("--archived", action="store_true", help="archived rows too")
+    arch = action("archive", "archive a row (triggers ignore it)", "document", "id")
+    arch.add_argument("--undo", action="store_true", help="bring it back")
+    action("delete", "hard-delete a row everywhere it is stored", "document", "id")
+    return parser
+
+
+def _row_line(spec: DocumentSpec, row: Mapping[str, Any]) -> str:
+    values = " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in row["data"].items())
+    archived = " (archived)" if row["archived"] else ""
+    return f"{row['id']} v{row['version']}{archived} {values}".rstrip()
+
+
+def _read_rows(spec: DocumentSpec, path: Path) -> list[dict[str, Any]]:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".csv":
+        items = []
+        for record in csv.DictReader(io.StringIO(text)):
+            data = {}
+            for name, value in record.items():
+                column = spec.column(name)
+                if column is not None:
+                    data[name] = coerce(column, value or "")
+                elif name not in BUILT_IN and name:
+                    data[name] = value
+            item: dict[str, Any] = {"data": {k: v for k, v in data.items() if v is not None}}
+            if record.get("id"):
+                item["id"] = record["id"]
+            if record.get("archived"):
+                item["archived"] = record["archived"].lower() in ("true", "1", "yes")
+            items.append(item)
+        return items
+    loaded = json.loads(text)
+    if not isinstance(loaded, list):
+        raise WorkspaceError(f"{path}: a JSON import is a list of rows")
+    return [
+        {k: row[k] for k in ("id", "archived", "data") if k in row}
+        if isinstance(row, dict) and "data" in row
+        else {"data": row}
+        for row in loaded
+    ]
+
+
+def _export(spec: DocumentSpec, rows: list[dict[str, Any]], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    out = io.StringIO()
+    names = [c.name for c in spec.columns]
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", *names, "archived", "version", "created_at", "updated_at"])
+    for row in rows:
+        cells = ["" if row["data"].get(n) is None else row["data"][n] for n in names]
+        cells = [str(c).lower() if isinstance(c, bool) else c for c in cells]
+        writer.writerow(
+            [
+                row["id"],
+                *cells,
+                str(row["archived"]).lower(),
+                row["version"],
+                row["created_at"],
+                row["updated_at"],
+            ]
+        )
+    return out.getvalue()
+
+
+def workspace_command(argv: Sequence[str], workspace: Workspace, command: str) -> int:
+    """`<command> workspace list|show|edit|import|export|archive|delete ...`."""
+    args = _parser(command).parse_args(argv)
+    try:
+        return _workspace_action(args, workspace)
+    except (WorkspaceError, OSError, json.JSONDecodeError) as error:
+        print(f"workspace: {error}", file=sys.stderr)
+        return 2
+
+
+def _report(results: list[WriteResult]) -> int:
+    failed = 0
+    for result in results:
+        line = f"{result.row}: {result.outcome}"
+        if result.version is not None:
+            line += f" (version {result.version})"
+        if result.message:
+            line += f": {result.message}"
+        print(line, file=sys.stdout if result.outcome == "written" else sys.stderr)
+        failed += result.outcome != "written"
+    return 1 if failed else 0
+
+
+def _workspace_action(args: argparse.Namespace, workspace: Workspace) -> int:
+    if args.action == "list" and args.document is None:
+        for spec in workspace.specs.values():
+            count = len(workspace.rows(spec.name))
+            print(f"{spec.name}{f' ({spec.type})' if spec.type else ''}: {count} rows")
+        return 0
+    spec = workspace.spec(args.document)
+    if args.action == "list":
+        for row in workspace.rows(spec.name, status=args.status, archived=args.archived):
+            print(_row_line(spec, row if args.show_pii else masked(spec, row)))
+        return 0
+    if args.action == "show":
+        row = workspace.row(spec.name, args.id)
+        if row is None:
+            raise WorkspaceError(f"{spec.name!r} has no row {args.id!r}")
+        print(json.dumps(row if args.show_pii else masked(spec, row), indent=2, ensure_ascii=False))
+        return 0
+    if args.action == "edit":
+        data = {}
+        for pair in args.values:
+            name, sep, value = pair.partition("=")
+            column = spec.column(name)
+            if not sep or column is None:
+                raise WorkspaceError(f"{pair!r}: give COLUMN=VALUE with a column of {spec.name!r}")
+            data[name] = coerce(column, value)
+        item: dict[str, Any] = {"id": args.id, "data": data}
+        if args.version is not None:
+            item["version"] = args.version
+        return _report(workspace.write(spec.name, [item], "human"))
+    if args.action == "import":
+        return _report(workspace.write(spec.name, _read_rows(spec, Path(args.file)), "human"))
+    if args.action == "export":
+        text = _export(spec, workspace.rows(spec.name, archived=args.archived), args.format)
+        if args.out:
+            Path(args.out).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+        return 0
+    if args.action == "archive":
+        return _report([workspace.archive(spec.name, args.id, not args.undo)])
+    if not workspace.delete(spec.name, args.id):
+        raise WorkspaceError(f"{spec.name!r} has no row {args.id!r}")
+    print(f"{args.id}: deleted")
+    return 0
+
+
+def notify_line(spec: DocumentSpec, firing: Firing) -> str:
+    """What a `notify` trigger prints: the document, the row and the pair (no pii)."""
+    row = masked(spec, firing.row)
+    return (
+        f"workspace {firing.document}: row {row['id']} has "
+        f"{firing.trigger.column}={firing.trigger.status} (notify)"
+    )
+
+
+def _post(url: str, body: dict[str, Any]) -> None:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        urllib.request.urlopen(request, timeout=10).close()  # noqa: S310 - the user's own URL
+    except OSError as error:
+        print(f"watch: the webhook {WEBHOOK_ENV} failed: {error}", file=sys.stderr)
+
+
+def watch_once(workspace: Workspace, run_team: Callable[[], int]) -> int:
+    """Evaluate the triggers once: print (and post) each `notify`, run the team once with
+    the rows of every `run` trigger that fired. Fired triggers are recorded first, so a
+    status change fires once even when the run fails."""
+    firings = workspace.evaluate()
+    runs = []
+    for firing in firings:
+        spec = workspace.specs[firing.document]
+        if firing.trigger.action == "notify":
+            print(notify_line(spec, firing), flush=True)
+            url = os.environ.get(WEBHOOK_ENV)
+            if url:
+                pii = {c.name for c in spec.columns if c.pii}
+                data = {k: v for k, v in firing.row["data"].items() if k not in pii}
+                _post(
+                    url,
+                    {
+                        "document": firing.document,
+                        "column": firing.trigger.column,
+                        "status": firing.trigger.status,
+                        "row": {**masked(spec, firing.row), "data": data},
+                    },
+                )
+        else:
+            runs.append(firing)
+    if not runs:
+        return 0
+    for firing in runs:
+        row = masked(workspace.specs[firing.document], firing.row)
+        print(
+            f"workspace {firing.document}: row {row['id']} has "
+            f"{firing.trigger.column}={firing.trigger.status}: running the team",
+            flush=True,
+        )
+    run_context.TRIGGERED[:] = [
+        {
+            "document": f.document,
+            "trigger": {"column": f.trigger.column, "status": f.trigger.status},
+            "row": f.row,
+        }
+        for f in runs
+    ]
+    try:
+        return run_team()
+    finally:
+        run_context.TRIGGERED.clear()
+
+
+def watch_command(
+    argv: Sequence[str], workspace: Workspace, run_team: Callable[[list[str]], int], command: str
+) -> int:
+    """`<command> watch [--once] [--interval S] [-- RUN OPTIONS]`."""
+    parser = argparse.ArgumentParser(
+        prog=f"{command} watch",
+        description="Evaluate the workspace triggers; run the team or notify when one fires.",
+    )
+    parser.add_argument("--once", action="store_true", help="evaluate once and exit")
+    parser.add_argument("--interval", type=float, default=60.0, help="seconds between polls")
+    parser.add_argument("run_args", nargs=argparse.REMAINDER, help="-- then options of a run")
+    args = parser.parse_args(argv)
+    run_args = args.run_args[1:] if args.run_args[:1] == ["--"] else args.run_args
+    code = 0
+    while True:
+        code = watch_once(workspace, lambda: run_team(run_args)) or code
+        if args.once:
+            return code
+        time.sleep(args.interval)

@@ -1,0 +1,123 @@
+"""The workspace store's rules (templates/python-common/static/src/PKG/workspace.py), run on
+the module itself: it is not yet wired into the exports (issue 19, in progress)."""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).parents[2] / "templates/python-common/static/src/PKG"
+
+
+@pytest.fixture(scope="module")
+def ws_module(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("ws")
+    package = root / "wspkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in ("workspace.py", "run_context.py"):
+        shutil.copy(STATIC / name, package / name)
+    sys.path.insert(0, str(root))
+    yield importlib.import_module("wspkg.workspace")
+    sys.path.remove(str(root))
+
+
+def sqlite_store_backend(m, path):
+    """LangGraph's own SqliteStore behind StoreBackend (where langgraph is installed)."""
+    sqlite = pytest.importorskip("langgraph.store.sqlite")
+    import sqlite3
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store = sqlite.SqliteStore(sqlite3.connect(path, check_same_thread=False, isolation_level=None))
+    store.setup()
+    return m.StoreBackend(store)
+
+
+@pytest.fixture(params=["sqlite", "langgraph-store"])
+def ws(ws_module, tmp_path, request):
+    m = ws_module
+    spec = m.DocumentSpec(
+        "leads",
+        (
+            m.Column("email", "agent", id=True, pii=True),
+            m.Column("status", "both"),
+            m.Column("note", "human"),
+            m.Column("score", "agent", type="number"),
+        ),
+        status_values=("new", "ready"),
+        status_columns=("status",),
+        triggers=(m.Trigger("status", "ready", "run"), m.Trigger("status", "new", "notify")),
+        agents=("a",),
+    )
+    path = tmp_path / "db" / "ws.sqlite"
+    if request.param == "sqlite":
+        backend = m.SqliteBackend(path)
+    else:
+        backend = sqlite_store_backend(m, path)
+    return m.Workspace({"leads": spec}, backend)
+
+
+def outcome(results):
+    return [(r.outcome, r.version) for r in results]
+
+
+def test_agent_writes_and_id_column_addresses(ws):
+    assert outcome(ws.write("leads", [{"data": {"email": "a@b.c", "status": "new"}}], "agent")) == [
+        ("written", 1)
+    ]
+    assert ws.row("leads", "a@b.c")["data"] == {"email": "a@b.c", "status": "new"}
+
+
+def test_human_column_refused_for_agents_only(ws):
+    [refused] = ws.write("leads", [{"data": {"email": "a@b.c", "note": "x"}}], "agent")
+    assert refused.outcome == "refused" and "people only" in refused.message
+    assert ws.row("leads", "a@b.c") is None
+    assert outcome(ws.write("leads", [{"data": {"email": "a@b.c", "note": "x"}}], "human")) == [
+        ("written", 1)
+    ]
+
+
+def test_undeclared_status_and_wrong_type_refused(ws):
+    [bad] = ws.write("leads", [{"data": {"email": "a@b.c", "status": "bogus"}}], "agent")
+    assert bad.outcome == "refused" and "use one of new, ready" in bad.message
+    [typed] = ws.write("leads", [{"data": {"email": "a@b.c", "score": "high"}}], "agent")
+    assert typed.outcome == "refused"
+
+
+def test_both_column_compare_and_set(ws):
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "new"}}], "agent")
+    assert outcome(
+        ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "agent")
+    ) == [("conflict", 1)]
+    assert outcome(
+        ws.write("leads", [{"version": 1, "data": {"email": "a@b.c", "status": "ready"}}], "agent")
+    ) == [("written", 2)]
+    assert outcome(
+        ws.write("leads", [{"version": 1, "data": {"email": "a@b.c", "status": "new"}}], "agent")
+    ) == [("conflict", 2)]
+    assert ws.row("leads", "a@b.c")["data"]["status"] == "ready"
+
+
+def test_trigger_fires_once_per_status_change(ws):
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "human")
+    assert [f.trigger.action for f in ws.evaluate()] == ["run"]
+    assert ws.evaluate() == []
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "new"}}], "human")
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "human")
+    assert [f.trigger.action for f in ws.evaluate()] == ["run"]
+    ws.archive("leads", "a@b.c")
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "new"}}], "human")
+    assert ws.evaluate() == []
+
+
+def test_delete_is_hard_and_pii_masked(ws_module, ws):
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "human")
+    ws.evaluate()
+    shown = ws_module.masked(ws.specs["leads"], ws.row("leads", "a@b.c"))
+    assert shown["id"] == "***" and shown["data"]["email"] == "***"
+    assert ws.delete("leads", "a@b.c")
+    assert ws.row("leads", "a@b.c") is None and ws.backend.fired("leads") == set()
