@@ -1,0 +1,53 @@
+"""The team's agents: one @agent method per definition agent (agents[]).
+
+Tools, the manager, the team's task and sub-teams are built by
+envelope_support/delegation.py.
+"""
+
+from __future__ import annotations
+
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+from .envelope_support.delegation import HierarchyCrew
+
+
+@CrewBase
+class EventSignupDeskCrew(HierarchyCrew):
+    """The agents. Add a tool as `tools=[*self.tools_of("<key>"), MyTool()]`; `llm:` and
+    `tools:` in config/agents.yaml are honoured too. The base class builds the crews from
+    team.AGENTS: an @agent added here joins no crew until you put it in one."""
+
+    # CrewAI memory for the team's crews; it and knowledge/ use `embedder` (None: OpenAI's).
+    memory = False
+    embedder = None
+
+    # agents[0] screener: the first root, the crew's manager
+    @agent
+    def screener(self) -> Agent:
+        return Agent(
+            config=self.agents_config["screener"],
+            llm=self.llm_of("screener"),
+            tools=self.tools_of("screener"),
+        )
+
+    # agents[1] brief-writer (reportsToKey screener)
+    @agent
+    def brief_writer(self) -> Agent:
+        return Agent(
+            config=self.agents_config["brief_writer"],
+            llm=self.llm_of("brief-writer"),
+            tools=self.tools_of("brief-writer"),
+        )
+
+    # description, outputs: the team's run, handed to the manager
+    @task
+    def handle_request(self) -> Task:
+        return self.team_task()
+
+    @crew
+    def crew(self) -> Crew:
+        return self.team_crew()
+
+
+TeamCrew = EventSignupDeskCrew

@@ -1,0 +1,19 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them."""
+
+from __future__ import annotations
+
+from crewai import BaseLLM
+
+from .envelope_support.llms import ModelSpec, build_llm
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] screener: model openai:gpt-4.1-mini
+    "screener": ModelSpec(model="openai/gpt-4.1-mini", timeout_ms=30000),
+    # agents[1] brief-writer: model openai:gpt-4.1-mini
+    "brief-writer": ModelSpec(model="openai/gpt-4.1-mini", timeout_ms=30000),
+}
+
+
+def llm_for(agent_key: str) -> BaseLLM:
+    """The model of one agent: the one seam for supplying models (tests replace it)."""
+    return build_llm(agent_key, MODELS[agent_key])

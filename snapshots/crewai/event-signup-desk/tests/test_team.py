@@ -1,0 +1,77 @@
+"""The team's own tests, generated from its definition (envelope.json).
+
+They build the team's CrewAI objects offline, and no model is called: its agents and their
+tools,
+and the checks of its inputs. envelope-export tests the support code (envelope_support/)
+itself. Run them with `uv run pytest`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from crewai import BaseLLM
+
+from event_signup_desk import crew, models, team
+from event_signup_desk.envelope_support import checks, runner
+
+# agents[]: key -> CrewAI role (config/agents.yaml)
+ROLES: dict[str, str] = {
+    # agents[0] screener
+    "screener": "Signup Screener",
+    # agents[1] brief-writer
+    "brief-writer": "Speaker Brief Writer",
+}
+
+# agents[].accessPolicy / allowedHosts: who holds the http_request tool (a crew's manager
+# holds no tool: a worker makes its requests)
+HTTP_AGENTS: tuple[str, ...] = ()
+
+# agents[].reportsToKey: who runs a sub-team of their own (the delegate_to_team tool)
+SUB_TEAM_AGENTS: tuple[str, ...] = ()
+
+# inputs: the required ones without a default
+REQUIRED_INPUTS: tuple[str, ...] = ("event_name",)
+
+
+class _NoModel(BaseLLM):
+    """The models of these tests: none is ever called."""
+
+    def call(self, *args: Any, **kwargs: Any) -> str:
+        raise AssertionError("a model was called")
+
+
+@pytest.fixture
+def crews(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The team's crew class, with models that are never called and test values for the
+    secrets and variables."""
+    monkeypatch.setattr(models, "llm_for", lambda key: _NoModel(model=f"none/{key}"))
+    for name in (*team.SECRETS, *team.VARIABLES):
+        monkeypatch.setenv(name, f"test-{name.lower()}")
+    return crew.TeamCrew()
+
+
+def test_each_agent_has_its_role(crews: Any) -> None:
+    roles = {key: crews.agents_config[spec.method]["role"] for key, spec in team.AGENTS.items()}
+    assert roles == ROLES
+
+
+def test_each_agent_holds_the_tools_the_definition_gives_it(crews: Any) -> None:
+    for key, spec in team.AGENTS.items():
+        names = {tool.name for tool in getattr(crews, spec.method)().tools}
+        assert ("http_request" in names) == (key in HTTP_AGENTS), key
+        assert ("delegate_to_team" in names) == (key in SUB_TEAM_AGENTS), key
+
+
+def test_a_run_without_inputs_is_refused_naming_each_required_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = runner._run_parser().parse_args([])
+
+    with pytest.raises(checks.InputError) as refused:
+        checks.collect_inputs(args, team.INPUTS)
+
+    for key in REQUIRED_INPUTS:
+        assert f"input {key!r} is required" in refused.value.problems, key

@@ -1,0 +1,31 @@
+// The workspace store's own tests (test/workspace-support/, issue 19), on the module as it
+// sits in templates/python-common/static: it is not wired into the exports yet, so no end-to-end
+// suite runs it. LangGraph's pinned environment has both backends (stdlib SQLite and
+// LangGraph's SqliteStore); `importorskip` must not skip there.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { e2eGate, ensureEnv, type PythonEnv } from "./e2e/python-env.js";
+
+const gate = e2eGate();
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+describe.runIf(gate.run)("the workspace store's rules, on both backends", () => {
+  let env: PythonEnv;
+  beforeAll(() => {
+    env = ensureEnv("langgraph", gate.python!);
+  }, 1_800_000);
+
+  it("pass, none skipped", () => {
+    const r = spawnSync(env.python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "test/workspace-support"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: process.env.HOME, CI: "true", NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1" },
+      timeout: 300_000,
+    });
+    const output = `${r.stdout}\n${r.stderr}`;
+    expect(r.status, output).toBe(0);
+    expect(output).toMatch(/\d+ passed/);
+    expect(output).not.toMatch(/skipped/);
+  }, 300_000);
+});
