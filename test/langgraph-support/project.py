@@ -3,9 +3,9 @@ python-common's common_project.py, whose modules it re-exports).
 
 These are the tests of envelope-export's LangGraph support code (an export's
 envelope_support/ and the runner), run by the repository's end-to-end suite against the
-export of every fixture: `ENVELOPE_PACKAGE` names the package, which must be importable
-(installed, or on PYTHONPATH). Modules a team does not ship are None (gates.py without
-gates; policy.py and tools.py when no agent has egress).
+exports of each kind of team (test/e2e/support-suite.ts): `ENVELOPE_PACKAGE` names the
+package, which must be importable (installed, or on PYTHONPATH). Modules a team does not
+ship are None (gates.py without gates; policy.py and tools.py when no agent has egress).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ this suite that names it.
 
 These are the tests of the modules every target ships from templates/python-common
 (`<package>.envelope_support.<module>`: checks, gates, model_env, placeholders, policy,
-redaction), run by both targets' end-to-end suites against the export of every fixture,
+redaction), run by both targets' end-to-end suites against the exports of each kind of team,
 together with that target's own suite (test/crewai-support/, test/langgraph-support/).
 `ENVELOPE_PACKAGE` names the package, which must be importable (installed, or on
 PYTHONPATH). Modules a team does not ship are None (gates.py without a pipeline; policy.py
