@@ -106,8 +106,11 @@ describe("CrewAI export", () => {
   });
   it("describes every declared schedule in the README, as the loss report says", () => {
     const x = crewai(team({ schedule: { type: "event", label: "On a Stripe webhook" } }));
-    expect(x.text("README.md")).toContain("## Schedule\n\nOn a Stripe webhook: in Envelope it starts on an event");
-    expect(x.loss("/schedule/type")?.status).toBe("approximated");
+    expect(x.text("README.md")).toContain("## Schedule\n\nOn a Stripe webhook: the team runs when a signed webhook arrives.");
+    expect(x.loss("/schedule/type")?.status).toBe("carried");
+    // No webhookSecret named: the receiver's own variable, listed where every secret is.
+    expect(x.text("README.md")).toContain("It needs the secret in\n`WEBHOOK_SECRET` at start.");
+    expect(x.text(".env.example")).toMatch(/\nWEBHOOK_SECRET=\n/);
     expect(x.loss("/schedule/label")?.status).toBe("carried");
   });
   it("writes lone surrogates, which no Unicode text can hold, as U+FFFD, and reports the fields", () => {
