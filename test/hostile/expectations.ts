@@ -90,6 +90,8 @@ function formOf(how: How, segments: string[], raw: string): string {
     return i > 0 && i < value.length - 1 ? value.slice(i + 1) : value;
   }
   if (path === "schedule/cron") return value.trim().split(/\s+/).join(" ");
+  // Carried as the secret's name (team.WEBHOOK_SECRET_ENV), the `{{ }}` taken off.
+  if (path === "schedule/webhookSecret") return /^\{\{(.*)\}\}$/.exec(value)?.[1] ?? value;
   if (how === "document") return value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, "");
   return value;
 }

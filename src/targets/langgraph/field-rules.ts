@@ -1,7 +1,7 @@
 // What the LangGraph target does with every definition field — the loss report's rules.
 // Ordered: the first matching pattern wins.
 import type { FieldRule } from "../../export/loss-report.js";
-import { registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES } from "../python-common/shared-field-rules.js";
+import { registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES, WEBHOOK_SECRET_RULE } from "../python-common/shared-field-rules.js";
 import { parsePointer } from "../../read/json-pointer.js";
 import type { TeamModel } from "../../model/types.js";
 import { langchainProvider } from "./providers.js";
@@ -116,7 +116,7 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   SCHEDULE_TYPE_RULE,
   { pattern: "/schedule/cron", status: "carried", detail: ".github/workflows/scheduled-run.yml `schedule`, and described in words in the README" },
   { pattern: "/schedule/label", status: "carried", detail: "README" },
-  { pattern: "/schedule/webhookSecret", status: "carried", detail: "team.WEBHOOK_SECRET_ENV: the variable serve-webhook verifies signatures with (the named secret, else WEBHOOK_SECRET)" },
+  WEBHOOK_SECRET_RULE,
   { pattern: "/schedule/conditionInterval", status: "carried", detail: "team.CONDITION_INTERVAL_S (poll's interval) and the scheduled workflow's cron" },
   { pattern: "/schedule/conditionPrompt", status: "carried", detail: "team.CONDITION_PROMPT, asked by poll with a structured yes/no answer ({{NAME}} of requiredVariables filled)" },
   { pattern: "/workspace", status: "dropped", detail: "persistent workspace documents have no LangGraph equivalent in the export (no store is configured)" },

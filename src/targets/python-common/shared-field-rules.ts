@@ -27,3 +27,16 @@ export const SCHEDULE_TYPE_RULE: FieldRule = {
         ? { status: "carried", detail: "README, and .github/workflows/scheduled-run.yml" }
         : { status: "carried", detail: "README: the team runs when you start it" },
 };
+
+/**
+ * schedule.webhookSecret: carried when it is `{{NAME}}` of a declared secret (normalize's
+ * webhookSecretRef); anything else (a variable's name, a literal value, which is never copied)
+ * leaves serve-webhook on its own variable, WEBHOOK_SECRET.
+ */
+export const WEBHOOK_SECRET_RULE: FieldRule = {
+  pattern: "/schedule/webhookSecret",
+  resolve: (_v, _pointer, model) =>
+    model.schedule.type === "event" && model.schedule.webhookSecretRef !== undefined
+      ? { status: "carried", detail: `team.WEBHOOK_SECRET_ENV: serve-webhook verifies signatures with the secret ${model.schedule.webhookSecretRef}` }
+      : { status: "approximated", detail: "not `{{NAME}}` of a declared secret (a value is never copied into the export): serve-webhook verifies signatures with WEBHOOK_SECRET instead" },
+};
