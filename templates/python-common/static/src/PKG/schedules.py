@@ -38,6 +38,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from . import checks
 
 SIGNATURE_HEADERS = ("X-Envelope-Signature", "Stripe-Signature")
@@ -279,6 +281,14 @@ def poll(
 
 Ready = Callable[[str | None, Sequence[str]], bool]
 """(env file, more variables to require) -> True when every check passed (else all printed)."""
+
+
+class ConditionAnswer(BaseModel):
+    """The condition check's answer (both targets ask for it as structured output)."""
+
+    met: bool = Field(description="true: yes, the condition holds; false: no")
+    reason: str = Field(description="why, in one sentence")
+
 
 CONDITION_SYSTEM = (
     "You decide whether a scheduled team should run now. Answer the user's question with "

@@ -14,17 +14,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
-
 from .. import models, team
 from . import checks, llms, runner, schedules
-
-
-class ConditionAnswer(BaseModel):
-    """The condition check's answer."""
-
-    met: bool = Field(description="true: yes, the condition holds; false: no")
-    reason: str = Field(description="why, in one sentence")
+from .schedules import ConditionAnswer
 
 
 def _ready(env_file: str | None, also: Sequence[str]) -> bool:
