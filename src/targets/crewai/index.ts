@@ -22,14 +22,14 @@ const EGRESS_ONLY = new Set(["src/PKG/envelope_support/http_tools.py", "src/PKG/
 const SCHEDULE_ONLY = new Set(["src/PKG/schedules.py", "src/PKG/envelope_support/schedule_commands.py"]);
 const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/delegation.py", "src/PKG/envelope_support/crew_commands.py"]);
 
-// The workspace store (issue 19) is not wired into the exports yet: not shipped.
-const WORKSPACE_PENDING = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py"]);
+// The workspace store and the triggering rows of a run: teams with `workspace` only.
+const WORKSPACE_ONLY = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py"]);
 
 /** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {
   // The webhook receiver and the condition poll: event and condition schedules only.
   if (SCHEDULE_ONLY.has(path)) return view.schedules.hasEvent || view.schedules.hasCondition;
-  if (WORKSPACE_PENDING.has(path)) return false;
+  if (WORKSPACE_ONLY.has(path)) return view.workspace.has;
   // An export's tests are about its team (tests/test_team.py); the support code's own tests
   // are envelope-export's (test/crewai-support/, python-common's in test/python-common-support/).
   if (path.startsWith("tests/")) return path === "tests/conftest.py";

@@ -1,6 +1,7 @@
 // TeamModel → the view the CrewAI templates render. All decisions about CrewAI live here;
 // templates only lay text out, and every value they print passes an escaping helper.
 import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
+import { type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
 import { VERSION } from "../../version.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
@@ -125,6 +126,8 @@ export interface CrewaiView extends ModelEnvView {
   hasCron: boolean;
   /** schedule.type event / condition: the webhook receiver and the condition poll (schedule-view.ts). */
   schedules: ScheduleView;
+  /** workspace (v1.2): the documents, their store and tools (workspace-view.ts). */
+  workspace: WorkspaceView;
   /** A declared schedule other than cron, in words for the README (empty when none was declared). */
   scheduleWords: string;
   /** Every environment name the runner reads: secrets, variables, provider keys, MODEL. */
@@ -297,6 +300,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
     schedules: scheduleView(model),
+    workspace: workspaceView(model),
     scheduleWords: scheduleWords(model.schedule),
     envNames: workflowEnvNames(
       model,

@@ -16,8 +16,8 @@ const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/hierarchy.py"]);
 // The policy-enforcing HTTP tool: teams with an agent that has egress only.
 const EGRESS_ONLY = new Set(["src/PKG/envelope_support/tools.py", "src/PKG/policy.py"]);
 const SCHEDULE_ONLY = new Set(["src/PKG/schedules.py", "src/PKG/envelope_support/schedule_commands.py"]);
-// The workspace store (issue 19) is not wired into the exports yet: not shipped.
-const WORKSPACE_PENDING = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py"]);
+// The workspace store and the triggering rows of a run: teams with `workspace` only.
+const WORKSPACE_ONLY = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py"]);
 
 /**
  * Static modules only some teams need; every other static source module ships. No static
@@ -28,7 +28,7 @@ const WORKSPACE_PENDING = new Set(["src/PKG/workspace.py", "src/PKG/run_context.
 function wantsStatic(path: string, view: LanggraphView): boolean {
   // The webhook receiver and the condition poll: event and condition schedules only.
   if (SCHEDULE_ONLY.has(path)) return view.schedules.hasEvent || view.schedules.hasCondition;
-  if (WORKSPACE_PENDING.has(path)) return false;
+  if (WORKSPACE_ONLY.has(path)) return view.workspace.has;
   if (path.startsWith("tests/")) return false;
   // The step and gate nodes (and the gate rules they apply): pipeline teams only.
   if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
