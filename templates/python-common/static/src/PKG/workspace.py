@@ -44,6 +44,8 @@ from . import run_context
 
 DB_ENV = "ENVELOPE_WORKSPACE_DB"
 """The store's location (a SQLite file), created on first use."""
+DEFAULT_DB = ".envelope-workspace.sqlite3"
+"""Where the store is when DB_ENV is unset: in the directory the commands run in."""
 WEBHOOK_ENV = "ENVELOPE_WORKSPACE_WEBHOOK_URL"
 """Where `watch` posts each `notify` trigger that fires (JSON), besides its stdout line."""
 BUILT_IN = ("id", "created_at", "updated_at", "archived", "version")
@@ -253,6 +255,11 @@ class Firing:
     document: str
     trigger: Trigger
     row: dict[str, Any]
+
+
+def db_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """The store's SQLite file: DB_ENV, else DEFAULT_DB."""
+    return Path(environ.get(DB_ENV) or DEFAULT_DB)
 
 
 def utc_now() -> str:
