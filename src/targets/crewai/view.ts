@@ -300,7 +300,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
     schedules: scheduleView(model),
-    workspace: workspaceView(model),
+    workspace: workspaceView(model, "sqlite"),
     scheduleWords: scheduleWords(model.schedule),
     envNames: workflowEnvNames(
       model,

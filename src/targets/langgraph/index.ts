@@ -17,7 +17,7 @@ const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/hierarchy.py"]);
 const EGRESS_ONLY = new Set(["src/PKG/envelope_support/tools.py", "src/PKG/policy.py"]);
 const SCHEDULE_ONLY = new Set(["src/PKG/schedules.py", "src/PKG/envelope_support/schedule_commands.py"]);
 // The workspace store and the triggering rows of a run: teams with `workspace` only.
-const WORKSPACE_ONLY = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py"]);
+const WORKSPACE_ONLY = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py", "src/PKG/envelope_support/workspace_store.py"]);
 
 /**
  * Static modules only some teams need; every other static source module ships. No static

@@ -318,7 +318,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
     schedules: scheduleView(model),
-    workspace: workspaceView(model),
+    workspace: workspaceView(model, "langgraph"),
     scheduleWords: scheduleWords(model.schedule),
     envNames: workflowEnvNames(
       model,

@@ -3,6 +3,8 @@
 // or in Envelope: reported as not carried, never fatal to a strict export. The schedule
 // goes to the README, and a cron schedule to the shared scheduled workflow.
 import type { FieldRule } from "../../export/loss-report.js";
+import type { TeamModel } from "../../model/types.js";
+import { documentAgents, promptNames } from "../../model/workspace.js";
 
 const REGISTRY = "registry-only: no runtime reads it; kept in the provenance copy src/<package>/envelope.json";
 
@@ -40,3 +42,32 @@ export const WEBHOOK_SECRET_RULE: FieldRule = {
       ? { status: "carried", detail: `team.WEBHOOK_SECRET_ENV: serve-webhook verifies signatures with the secret ${model.schedule.webhookSecretRef}` }
       : { status: "approximated", detail: "not `{{NAME}}` of a declared secret (a value is never copied into the export): serve-webhook verifies signatures with WEBHOOK_SECRET instead" },
 };
+
+/**
+ * workspace (v1.2): the documents, kept in `store` (the target's words for it) and enforced
+ * by envelope_support/workspace.py whoever writes: agents' tools, `workspace`, imports.
+ */
+export function workspaceRules(store: string): FieldRule[] {
+  const document = (pointer: string, model: TeamModel) => model.workspace.find((d) => pointer.startsWith(d.pointer + "/"));
+  return [
+    {
+      pattern: "/workspace/*/name",
+      resolve: (_v, pointer, model) => {
+        const d = document(pointer, model);
+        const agents = d ? documentAgents(d, model.agents) : [];
+        const named = d !== undefined && model.agents.some((a) => promptNames(a.prompt.raw, d.name));
+        const who = named ? `the agents whose prompt names it: ${agents.join(", ")}` : "every agent (no prompt names it)";
+        return { status: "carried", detail: `team.WORKSPACE, ${store}; its tools (list, read, write rows) go to ${who}` };
+      },
+    },
+    { pattern: "/workspace/*/type", status: "carried", detail: "team.WORKSPACE, the tools' descriptions and the README" },
+    { pattern: "/workspace/*/columns/*/name", status: "carried", detail: "a column of the document's rows (team.WORKSPACE), in the write tool's arguments" },
+    { pattern: "/workspace/*/columns/*/owner", status: "carried", detail: "enforced by the store: agents write only `agent` and `both` columns; a `both` column changes only with the version the agent read (compare-and-set), else the write is reported as a conflict" },
+    { pattern: "/workspace/*/columns/*/type", status: "carried", detail: "enforced by the store (a value of another type is refused), and the write tool's argument types" },
+    { pattern: "/workspace/*/columns/*/id", status: "carried", detail: "the column's value is the row's id: rows are addressed (and never duplicated) by it" },
+    { pattern: "/workspace/*/columns/*/pii", status: "carried", detail: "masked in `workspace list`/`show` unless --show-pii, left out of `watch`'s lines and webhook posts; `workspace delete` hard-deletes a row" },
+    { pattern: "/workspace/*/statusValues", status: "carried", detail: "the store refuses any other value in a status column (a trigger's column, or `status`), with the allowed values in its answer" },
+    { pattern: "/workspace/*/triggers", status: "carried", detail: "`<package> watch`: once per status change of a non-archived row, `run` runs the team with the triggering rows in its task, `notify` prints a line (and posts to ENVELOPE_WORKSPACE_WEBHOOK_URL)" },
+    { pattern: "/workspace/*/hypotheses", status: "dropped", detail: "ignored: notes for people about the document; no runtime reads them (kept in the provenance copy)" },
+  ];
+}

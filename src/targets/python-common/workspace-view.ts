@@ -1,6 +1,7 @@
 // What the exported project needs of `workspace` (v1.2) in both Python targets: each
 // document's declaration as team.WORKSPACE (workspace.py's DocumentSpec), the agents with
 // its tools and the status columns. The rules are src/model/workspace.ts.
+import { createHash } from "node:crypto";
 import type { TeamModel } from "../../model/types.js";
 import { documentAgents, promptNames, statusColumns, TOOL_RULE } from "../../model/workspace.js";
 
@@ -16,6 +17,8 @@ export interface WorkspaceDocumentView {
   name: string;
   /** `workspace[i]`, for the comments that point back to the definition. */
   ref: string;
+  /** `workspace[i] <name> (type <type>)`: the comment over its declaration in team.py. */
+  comment: string;
   type: string;
   hasType: boolean;
   columns: WorkspaceColumnView[];
@@ -28,6 +31,8 @@ export interface WorkspaceDocumentView {
   idColumn: string;
   piiColumns: string[];
   hypotheses: number;
+  /** The agents' tool names (workspace.py DocumentTools.names). */
+  tools: { list: string; read: string; write: string };
 }
 
 export interface WorkspaceView {
@@ -38,14 +43,32 @@ export interface WorkspaceView {
   hasRunTriggers: boolean;
   hasNotifyTriggers: boolean;
   toolRule: string;
+  /** Where the rows are: LangGraph's Store (a SqliteStore) or, for CrewAI, an embedded SQLite file. */
+  langgraphStore: boolean;
+  /** The store's default file (workspace.py DEFAULT_DB), which the scheduled workflow keeps. */
+  dbFile: string;
 }
 
-export function workspaceView(model: TeamModel): WorkspaceView {
+/** As workspace.py's tool_ident: `-` becomes `_`; over 50 characters, cut and told apart by 8 hex digits of SHA-256. */
+export function toolIdent(document: string): string {
+  const ident = document.replaceAll("-", "_");
+  if (ident.length <= 50) return ident;
+  return `${ident.slice(0, 41)}_${createHash("sha256").update(document).digest("hex").slice(0, 8)}`;
+}
+
+/** As workspace.py's DocumentTools names them. */
+export function toolNames(document: string): { list: string; read: string; write: string } {
+  const ident = toolIdent(document);
+  return { list: `list_${ident}_rows`, read: `read_${ident}_row`, write: `write_${ident}_rows` };
+}
+
+export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite"): WorkspaceView {
   const documents = model.workspace.map((d, i): WorkspaceDocumentView => {
     const agents = documentAgents(d, model.agents);
     return {
       name: d.name,
       ref: `workspace[${i}]`,
+      comment: `workspace[${i}] ${d.name}${d.type !== undefined ? ` (type ${d.type})` : ""}`,
       type: d.type ?? "",
       hasType: d.type !== undefined,
       columns: d.columns.map((c) => ({ ...c })),
@@ -57,6 +80,7 @@ export function workspaceView(model: TeamModel): WorkspaceView {
       idColumn: d.columns.find((c) => c.id)?.name ?? "",
       piiColumns: d.columns.filter((c) => c.pii).map((c) => c.name),
       hypotheses: d.hypotheses.length,
+      tools: toolNames(d.name),
     };
   });
   const triggers = documents.flatMap((d) => d.triggers);
@@ -67,5 +91,7 @@ export function workspaceView(model: TeamModel): WorkspaceView {
     hasRunTriggers: triggers.some((t) => t.action === "run"),
     hasNotifyTriggers: triggers.some((t) => t.action === "notify"),
     toolRule: TOOL_RULE,
+    langgraphStore: store === "langgraph",
+    dbFile: ".envelope-workspace.sqlite3",
   };
 }

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import io
 import json
 import os
@@ -496,8 +497,19 @@ def masked(spec: DocumentSpec, row: Mapping[str, Any]) -> dict[str, Any]:
 # --- agent tools -----------------------------------------------------------------------
 
 
+TOOL_IDENT_MAX = 50
+"""Longest document part of a tool name: `write_<it>_rows` stays within the 64 characters
+providers allow a function name."""
+
+
 def tool_ident(doc: str) -> str:
-    return doc.replace("-", "_")
+    """The document's name in its tools' names: `-` becomes `_`; a name over TOOL_IDENT_MAX
+    is cut, with 8 hex digits of its SHA-256 to keep names apart."""
+    ident = doc.replace("-", "_")
+    if len(ident) <= TOOL_IDENT_MAX:
+        return ident
+    digest = hashlib.sha256(doc.encode()).hexdigest()[:8]
+    return f"{ident[: TOOL_IDENT_MAX - 9]}_{digest}"
 
 
 def _describe(spec: DocumentSpec) -> str:
@@ -539,13 +551,17 @@ def write_schema(spec: DocumentSpec) -> type[BaseModel]:
     """The write tool's arguments: rows with the document's columns (people's columns too,
     so the store, not the schema, refuses them with its reason)."""
     types: dict[str, Any] = {"string": str, "number": float, "boolean": bool}
+    # A column's name may be any text: each field has a safe name and the column as alias.
     fields: dict[str, Any] = {
-        c.name: (types[c.type] | None, Field(default=None, description=f"owner: {c.owner}"))
-        for c in spec.columns
+        f"column_{i}": (
+            types[c.type] | None,
+            Field(default=None, alias=c.name, description=f"owner: {c.owner}"),
+        )
+        for i, c in enumerate(spec.columns)
     }
     values = create_model(
         f"{tool_ident(spec.name).title().replace('_', '')}Values",
-        __config__=ConfigDict(extra="allow"),
+        __config__=ConfigDict(extra="allow", populate_by_name=True),
         **fields,
     )
     row = create_model(
@@ -612,7 +628,10 @@ class DocumentTools:
         return json.dumps(row, ensure_ascii=False)
 
     def write_rows(self, rows: Sequence[Any]) -> str:
-        items = [r.model_dump(exclude_none=True) if isinstance(r, BaseModel) else r for r in rows]
+        items = [
+            r.model_dump(exclude_none=True, by_alias=True) if isinstance(r, BaseModel) else r
+            for r in rows
+        ]
         for item in items:
             if isinstance(item.get("data"), Mapping):
                 item["data"] = {k: v for k, v in item["data"].items() if v is not None}

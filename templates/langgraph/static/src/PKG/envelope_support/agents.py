@@ -268,13 +268,19 @@ class TeamAgents:
         return found
 
     def tools(self, agent_key: str) -> list[BaseTool]:
-        """The agent's http_request tool (egress). tools.py, which a team without egress
-        does not ship, is imported only for an agent of team.POLICIES."""
-        if agent_key not in team.POLICIES:
-            return []
-        from .tools import http_tool
+        """The agent's http_request tool (egress) and its workspace documents' tools.
+        tools.py and workspace_store.py, which teams without egress or a workspace do not
+        ship, are imported only when the team has them."""
+        found: list[BaseTool] = []
+        if agent_key in team.POLICIES:
+            from .tools import http_tool
 
-        return [http_tool(agent_key)]
+            found.append(http_tool(agent_key))
+        if hasattr(team, "WORKSPACE"):
+            from .workspace_store import workspace_tools
+
+            found.extend(workspace_tools(agent_key))
+        return found
 
     def task_graph(
         self, agent_key: str, response_format: type[BaseModel] | None = None

@@ -41,7 +41,7 @@ from typing_extensions import TypedDict
 
 from .. import models, team
 from ..state import TeamResult, TeamState
-from . import agents
+from . import agents, prompts
 from .agents import (
     AgentGraph,
     AgentSetup,
@@ -244,7 +244,7 @@ class HierarchyNodes(TeamNodes):
         inputs = state["inputs"]
         task = (
             f"Handle this run of the {team.NAME} team.\n\n{team.DESCRIPTION}\n\n"
-            f"Run inputs (JSON):\n{as_json(inputs)}\n\n"
+            f"Run inputs (JSON):\n{as_json(inputs)}{prompts.triggered_text()}\n\n"
             f"Finish by calling {TeamResult.__name__} with the team's result."
         )
         agent_key = agents.entry_agent()

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from .. import models, team
 from ..state import RECORD_MODELS, TeamResult, TeamState
-from . import agents, runtime
+from . import agents, prompts, runtime
 from .agents import AgentGraph
 from .gates import (
     MAX_ROUNDS,
@@ -178,7 +178,8 @@ class PipelineNodes(TeamNodes):
     def step_inputs(self, step_key: str, state: Mapping[str, Any]) -> list[str]:
         """What a step works from: its label, the run's inputs, what it waits for."""
         step = team.PIPELINE[step_key]
-        parts = [step.label, f"Run inputs (JSON):\n{as_json(state['inputs'])}"]
+        inputs = f"Run inputs (JSON):\n{as_json(state['inputs'])}{prompts.triggered_text()}"
+        parts = [step.label, inputs]
         answer_deps, awaited = receives(step_key, step.depends_on, team.GATES)
         answers = state.get("answers") or {}
         for dep in answer_deps:

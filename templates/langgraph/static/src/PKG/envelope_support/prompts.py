@@ -27,6 +27,16 @@ def raw_prompt(agent_key: str) -> str:
     return resource.read_bytes().decode("utf-8")
 
 
+def triggered_text() -> str:
+    """The workspace rows whose trigger started this run, after the run inputs ("" for
+    other runs; run_context.py ships to workspace teams only)."""
+    if not hasattr(team, "WORKSPACE"):
+        return ""
+    from . import run_context
+
+    return run_context.trigger_text()
+
+
 def system_prompt(agent_key: str, inputs: Mapping[str, Any]) -> str:
     """The agent's prompt for this run: `{{NAME}}` filled in from the environment and inputs."""
     values = placeholder_values(

@@ -2,6 +2,8 @@
 
     <team> [run] [--inputs JSON|@FILE] [--<input> VALUE ...]   start a run
     <team> resume THREAD_ID                                    continue one that stopped
+    <team> workspace list|show|edit|import|export|archive|delete  the workspace documents
+    <team> watch [--once] [--interval S] [-- RUN OPTIONS]        run on workspace triggers
 
 Every required environment variable and every input is checked before any model call
 (all problems at once, exit 2). Runs are checkpointed by LangGraph's AsyncSqliteSaver in
@@ -134,6 +136,16 @@ def _runner(
     return runner(saver, log, args, chosen)
 
 
+def _store_options() -> dict[str, Any]:
+    """Workspace teams: the documents' store for the graph (workspace_store.py, shipped to
+    them only), which their agents' tools use."""
+    if not hasattr(team, "WORKSPACE"):
+        return {}
+    from .workspace_store import open_store
+
+    return {"store": open_store()}
+
+
 def _review() -> Any:
     """review.py, the gate commands: shipped to teams with review gates only."""
     if not team.GATES:
@@ -232,7 +244,7 @@ class Runner:
         args: argparse.Namespace,
         chosen: Context | None = None,
     ) -> None:
-        self.graph = graph.build_graph(checkpointer=saver)
+        self.graph = graph.build_graph(checkpointer=saver, **_store_options())
         self.chosen = chosen
         """The run's context (`--model`): LangGraph gives it to every node of this run."""
         self.log = log
@@ -406,8 +418,11 @@ async def amain(argv: Sequence[str] | None = None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    scheduled = _schedule_command(arguments)
-    return scheduled if scheduled is not None else asyncio.run(amain(arguments))
+    for command in (_schedule_command, _workspace_command):
+        code = command(arguments)
+        if code is not None:
+            return code
+    return asyncio.run(amain(arguments))
 
 
 def _schedule_command(arguments: list[str]) -> int | None:
@@ -417,6 +432,28 @@ def _schedule_command(arguments: list[str]) -> int | None:
     commands: Any = importlib.import_module(".schedule_commands", __package__)
     code: int | None = commands.main(arguments)
     return code
+
+
+def _workspace_command(arguments: list[str]) -> int | None:
+    """`workspace ...` (people's commands on the documents) and `watch` (the triggers):
+    workspace teams only (workspace.py, workspace_store.py)."""
+    if arguments[:1] not in (["workspace"], ["watch"]) or not hasattr(team, "WORKSPACE"):
+        return None
+    from . import workspace
+    from .workspace_store import open_workspace
+
+    load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
+    if arguments[0] == "workspace":
+        return workspace.workspace_command(arguments[1:], open_workspace(), COMMAND)
+    if not any(spec.triggers for spec in team.WORKSPACE.values()):
+        print("No workspace document declares triggers: watch has nothing to do.", file=sys.stderr)
+        return runtime.EXIT_CONFIG
+    return workspace.watch_command(
+        arguments[1:],
+        open_workspace(),
+        lambda run_args: asyncio.run(start_run(run_args)),
+        COMMAND,
+    )
 
 
 def run() -> None:

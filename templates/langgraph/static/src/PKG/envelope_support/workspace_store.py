@@ -1,0 +1,91 @@
+"""The workspace documents (definition field `workspace`) on LangGraph's own Store.
+
+The rows live in a LangGraph `SqliteStore` on one file (workspace.db_path(): the
+ENVELOPE_WORKSPACE_DB variable, else .envelope-workspace.sqlite3), which every way of
+running the team shares: the runner compiles the graph with it, `langgraph dev` and the
+Agent Server load it through langgraph.json (`store.path` names `open_store`), and the
+`workspace` command reads it. The agents' tools use the store of the graph they run in
+(`langgraph.config.get_store()`), so a deployment that configures another store keeps the
+rows there. The rules (owners, statuses, versions, triggers) are workspace.py's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.config import get_store
+from langgraph.store.base import BaseStore, Op, Result
+from langgraph.store.sqlite import SqliteStore
+
+from .. import team
+from . import workspace
+
+
+class WorkspaceStore(SqliteStore):
+    """LangGraph's SqliteStore, with its async methods run in a worker thread (the Agent
+    Server calls them; SqliteStore itself has only the synchronous ones)."""
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await asyncio.to_thread(self.batch, list(ops))
+
+
+def open_store() -> WorkspaceStore:
+    """The store on workspace.db_path(), its tables created on first use."""
+    path = workspace.db_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store = WorkspaceStore(sqlite3.connect(path, check_same_thread=False, isolation_level=None))
+    store.setup()
+    return store
+
+
+@cache
+def _file_store() -> WorkspaceStore:
+    return open_store()
+
+
+def _running_store() -> BaseStore | None:
+    """The store of the graph this runs in; None outside a graph or in one without."""
+    try:
+        return get_store()
+    except RuntimeError:
+        return None
+
+
+def open_workspace(store: BaseStore | None = None) -> workspace.Workspace:
+    """The team's documents over `store`, else the running graph's, else the store file."""
+    found = store if store is not None else _running_store()
+    if found is None:
+        found = _file_store()
+    return workspace.Workspace(team.WORKSPACE, workspace.StoreBackend(found))
+
+
+def workspace_tools(agent_key: str) -> list[BaseTool]:
+    """The agent's tools of each document it has (workspace.documents_of): list, read, write."""
+    tools: list[BaseTool] = []
+    for spec in workspace.documents_of(team.WORKSPACE, agent_key):
+        document = workspace.DocumentTools(spec, open_workspace)
+        schemas: dict[str, Any] = {
+            "list": workspace.ListArgs,
+            "read": workspace.ReadArgs,
+            "write": workspace.write_schema(spec),
+        }
+        functions = {
+            "list": document.list_rows,
+            "read": document.read_row,
+            "write": document.write_rows,
+        }
+        for kind, function in functions.items():
+            tools.append(
+                StructuredTool.from_function(
+                    function,
+                    name=document.names[kind],
+                    description=document.description(kind),
+                    args_schema=schemas[kind],
+                )
+            )
+    return tools
