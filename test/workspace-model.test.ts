@@ -1,9 +1,13 @@
-// Workspace documents in the model (issue 19): which agents get a document's tools, and
-// which columns are status columns.
+// Workspace documents in the model (issue 19): which agents get a document's tools, which
+// columns are status columns; and what the Python targets make of them (view, loss report).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { normalize } from "../src/model/index.js";
 import { documentAgents, promptNames, statusColumns, workspaceAgents } from "../src/model/workspace.js";
+import { buildLossReport } from "../src/export/loss-report.js";
+import { CREWAI_FIELD_RULES } from "../src/targets/crewai/field-rules.js";
+import { LANGGRAPH_FIELD_RULES } from "../src/targets/langgraph/field-rules.js";
+import { toolNames, workspaceView } from "../src/targets/python-common/workspace-view.js";
 
 const leadDesk = normalize(readFileSync(new URL("./fixtures/valid/outbound-lead-desk.envelope.json", import.meta.url))).model!;
 
@@ -33,5 +37,46 @@ describe("workspace status columns", () => {
     expect(statusColumns(leadDesk.workspace[0]!)).toEqual(["status"]);
     expect(statusColumns(leadDesk.workspace[1]!)).toEqual([]);
     expect(statusColumns({ ...leadDesk.workspace[0]!, statusValues: [] })).toEqual([]);
+  });
+});
+
+describe("workspace in the exports: the view and the loss report", () => {
+  const text = readFileSync(new URL("./fixtures/valid/event-signup-desk.envelope.json", import.meta.url), "utf8");
+  const desk = normalize(text).model!;
+
+  it("each document's declaration, agents, status columns and tool names", () => {
+    const view = workspaceView(desk, "sqlite");
+    expect(view.documents.map((d) => [d.name, d.agents, d.statusColumns, d.idColumn, d.piiColumns, d.tools.write])).toEqual([
+      ["attendees", ["screener"], ["status"], "email", ["email", "full_name"], "write_attendees_rows"],
+      ["speaker-queue", ["brief-writer"], ["status"], "talk_id", ["speaker_email"], "write_speaker_queue_rows"],
+    ]);
+    expect([view.hasTriggers, view.hasRunTriggers, view.hasNotifyTriggers, view.langgraphStore]).toEqual([true, true, true, false]);
+    expect(workspaceView(desk, "langgraph").langgraphStore).toBe(true);
+  });
+
+  it("tool names stay within the 64 characters providers allow, distinct (as workspace.py's tool_ident)", () => {
+    const long = "a".repeat(30) + "-" + "b".repeat(29);
+    expect(toolNames(long).write).toBe(`write_${"a".repeat(30)}_${"b".repeat(10)}_4bc0c9b3_rows`);
+    expect(toolNames(long).write.length).toBeLessThanOrEqual(64);
+    expect(toolNames(long).list).not.toBe(toolNames(long.slice(0, -1) + "c").list);
+  });
+
+  it.each([
+    ["crewai", CREWAI_FIELD_RULES],
+    ["langgraph", LANGGRAPH_FIELD_RULES],
+  ] as const)("%s: every workspace field carried, hypotheses ignored, who gets the tools said", (_target, rules) => {
+    const entries = buildLossReport(JSON.parse(text), rules, desk).filter((e) => e.pointer.startsWith("/workspace"));
+    expect(entries.filter((e) => e.status !== "carried").map((e) => [e.pointer, e.status])).toEqual([["/workspace/1/hypotheses", "dropped"]]);
+    expect(entries.find((e) => e.pointer === "/workspace/1/name")?.detail).toContain("the agents whose prompt names it: brief-writer");
+    expect(entries.find((e) => e.pointer === "/workspace/0/columns/5/owner")?.status).toBe("carried");
+  });
+
+  it("a document no prompt names: every agent, in the report too", () => {
+    const def = JSON.parse(text) as { workspace: Array<{ name: string }> };
+    def.workspace[0]!.name = "guest-book";
+    const model = normalize(JSON.stringify(def)).model!;
+    expect(workspaceView(model, "sqlite").documents[0]!.agents).toEqual(["screener", "brief-writer"]);
+    const entry = buildLossReport(def, CREWAI_FIELD_RULES, model).find((e) => e.pointer === "/workspace/0/name");
+    expect(entry?.detail).toContain("every agent (no prompt names it)");
   });
 });

@@ -1,7 +1,8 @@
 // The workspace store's own tests (test/workspace-support/, issue 19), on the module as it
-// sits in templates/python-common/static: it is not wired into the exports yet, so no end-to-end
-// suite runs it. LangGraph's pinned environment has both backends (stdlib SQLite and
-// LangGraph's SqliteStore); `importorskip` must not skip there.
+// sits in templates/python-common/static, on both of its backends: LangGraph's pinned
+// environment has both (stdlib SQLite, CrewAI's; LangGraph's SqliteStore), and
+// `importorskip` must not skip there. The exports' own tests and test/realpath/workspace*.test.ts
+// run it as exported.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 """The workspace store's rules (templates/python-common/static/src/PKG/workspace.py), run on
-the module itself: it is not yet wired into the exports (issue 19, in progress)."""
+the module itself, on both backends (stdlib SQLite and LangGraph's SqliteStore)."""
 
 from __future__ import annotations
 
@@ -121,3 +121,37 @@ def test_delete_is_hard_and_pii_masked(ws_module, ws):
     assert shown["id"] == "***" and shown["data"]["email"] == "***"
     assert ws.delete("leads", "a@b.c")
     assert ws.row("leads", "a@b.c") is None and ws.backend.fired("leads") == set()
+
+
+def test_tool_names_stay_within_64_characters(ws_module):
+    m = ws_module
+    assert m.tool_ident("speaker-queue") == "speaker_queue"
+    long = "a" * 30 + "-" + "b" * 29
+    ident = m.tool_ident(long)
+    assert len(f"write_{ident}_rows") <= 64
+    # the same as the exporter's toolIdent (src/targets/python-common/workspace-view.ts)
+    assert ident == "a" * 30 + "_" + "b" * 10 + "_4bc0c9b3"
+    assert m.tool_ident(long) != m.tool_ident(long[:-1] + "c")
+
+
+def test_write_tool_takes_any_column_name(ws_module, tmp_path):
+    m = ws_module
+    spec = m.DocumentSpec(
+        "odd",
+        (
+            m.Column("first name", "agent", id=True),
+            m.Column("model_config", "agent"),
+            m.Column("_hidden", "human"),
+        ),
+    )
+    workspace = m.Workspace({"odd": spec}, m.SqliteBackend(tmp_path / "odd.sqlite"))
+    schema = m.write_schema(spec)
+    args = schema.model_validate(
+        {"rows": [{"data": {"first name": "Ann", "model_config": "x", "_hidden": "y"}}]}
+    )
+    tools = m.DocumentTools(spec, lambda: workspace)
+    answer = tools.write_rows(args.rows)
+    assert '"outcome": "refused"' in answer and "_hidden" in answer
+    args = schema.model_validate({"rows": [{"data": {"first name": "Ann", "model_config": "x"}}]})
+    assert '"outcome": "written"' in tools.write_rows(args.rows)
+    assert workspace.row("odd", "Ann")["data"] == {"first name": "Ann", "model_config": "x"}

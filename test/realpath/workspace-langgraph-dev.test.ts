@@ -1,0 +1,126 @@
+// Issue 19, the workspace through `langgraph dev` (LangGraph only): the export's own
+// langgraph.json gives the server the workspace store (`store.path`), so a row a person
+// writes with the runner's `workspace` command is what the agents' tools read inside a
+// server run, and what an agent writes there is what `workspace show` and the server's
+// store API return. The store's rules hold in the server too: a human column written by an
+// agent is refused, and the refusal reaches the model.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
+import { exportedProject, runTeam, scriptedReply, serverRun } from "./harness.js";
+import { type ChatRequest, type ModelServer, startModelServer, textOf } from "./model-server.js";
+
+const FIXTURE = join(ROOT, "test/fixtures/valid/event-signup-desk.envelope.json");
+const gate = e2eGate();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const offered = (r: ChatRequest, name: string) => r.tools?.some((t) => t.function.name === name) ?? false;
+const called = (r: ChatRequest, name: string) => r.messages.some((m) => (m.tool_calls ?? []).some((c) => c.function.name === name));
+const toolAnswers = (r: ChatRequest) => r.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content));
+
+describe.runIf(gate.run)("the workspace through langgraph dev", () => {
+  let env: PythonEnv;
+  let server: ModelServer;
+  let dev: ChildProcess | undefined;
+  let log = "";
+  let dir = "";
+  let pkg = "";
+  let url = "";
+  let values: Record<string, string> = {};
+  let inputs: Record<string, unknown> = {};
+  const db = () => join(dir, "state", "workspace.sqlite3");
+
+  beforeAll(async () => {
+    env = ensureEnv("langgraph", gate.python!);
+    dir = join(mkdtempSync(join(tmpdir(), "envelope-realpath-ws-dev-")), "event-signup-desk");
+    const exported = await exportedProject(FIXTURE, "langgraph", dir);
+    pkg = exported.pkg;
+    let n = 0;
+    server = await startModelServer((request) => {
+      n++;
+      // The entry agent (screener) asks the brief writer once (scriptedReply), and tries
+      // once to write a column people own; the brief writer writes the brief and the next
+      // status with the version it read.
+      if (offered(request, "write_attendees_rows") && !called(request, "write_attendees_rows")) {
+        return { toolCalls: [{ name: "write_attendees_rows", arguments: { rows: [{ id: "ann@example.org", data: { organiser_note: "agent was here", status: "pending" } }] } }] };
+      }
+      if (offered(request, "write_speaker_queue_rows") && !called(request, "write_speaker_queue_rows")) {
+        return { toolCalls: [{ name: "write_speaker_queue_rows", arguments: { rows: [{ id: "T1", version: 1, data: { brief: "Brief by the agent", status: "briefed" } }] } }] };
+      }
+      return scriptedReply(request, n, 1);
+    });
+    const run = serverRun(exported.def as never, server.baseUrl);
+    values = { ...run.env, ENVELOPE_WORKSPACE_DB: db() };
+    inputs = run.inputs;
+    // A person's row first, with the runner's own command (the same file the server opens).
+    const seeded = await runTeam(env, dir, pkg, ["workspace", "edit", "speaker-queue", "T1", "title=Rust at scale", "status=approved", "speaker_email=speaker@example.org", "duration_min=25"], values);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    const port = await freePort();
+    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
+      cwd: dir,
+      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: join(dir, "src"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", ...values },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
+    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
+    url = `http://127.0.0.1:${port}`;
+    const started = Date.now();
+    for (;;) {
+      if (await fetch(`${url}/ok`).then((r) => r.ok, () => false)) break;
+      if (Date.now() - started > 180_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${log.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }, 1_800_000);
+
+  afterAll(async () => {
+    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    await server?.close();
+  });
+
+  it("the server's store is the workspace file: a person's row is there before any run", async () => {
+    const found = (await (await fetch(`${url}/store/items/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ namespace_prefix: ["envelope_workspace", "speaker-queue"] }) })).json()) as { items: Array<{ key: string; value: { data: Record<string, unknown>; version: number } }> };
+    expect(found.items.map((i) => [i.key, i.value.data.status, i.value.version])).toEqual([["T1", "approved", 1]]);
+    expect(log).toContain(`Using custom store: <${pkg}.envelope_support.workspace_store.WorkspaceStore`);
+  });
+
+  it("a server run's agents write through their tools under the store's rules; the runner's command sees the result", async () => {
+    const response = await fetch(`${url}/runs/wait`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ assistant_id: pkg, input: inputs }) });
+    const body = await response.text();
+    expect(response.status, `${body}\n${log.slice(-4000)}`).toBe(200);
+    const chats = server.chats();
+    // The brief writer's write went through (its version matched) ...
+    const afterWrite = chats.find((r) => called(r, "write_speaker_queue_rows"));
+    expect(afterWrite, "the brief writer's tool was called").toBeDefined();
+    expect(toolAnswers(afterWrite!).join("\n")).toContain('"outcome": "written"');
+    // ... and the screener's write of a column people own was refused, the reason in its answer.
+    const refused = chats.find((r) => called(r, "write_attendees_rows"));
+    expect(refused, "the screener's tool was called").toBeDefined();
+    const answer = toolAnswers(refused!).join("\n");
+    expect(answer).toContain('"outcome": "refused"');
+    expect(answer).toContain("organiser_note");
+    const shown = await runTeam(env, dir, pkg, ["workspace", "show", "speaker-queue", "T1"], values);
+    expect(shown.code, shown.stderr).toBe(0);
+    const row = JSON.parse(shown.stdout) as { version: number; data: Record<string, unknown> };
+    expect(row.version).toBe(2);
+    expect(row.data).toMatchObject({ brief: "Brief by the agent", status: "briefed", title: "Rust at scale", speaker_email: "***" });
+    const listed = await runTeam(env, dir, pkg, ["workspace", "list", "attendees"], values);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe("");
+  });
+});
