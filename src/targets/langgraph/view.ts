@@ -1,7 +1,7 @@
 // TeamModel → the view the LangGraph templates render. All decisions about LangGraph live
 // here; templates only lay text out, and every value they print passes an escaping helper.
 import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
-import { type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
+import { agentWorkspaceTools, type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/types.js";
@@ -56,7 +56,7 @@ export interface AgentView {
    * `ask-<ident>` of its manager's graph, the agent itself the node `<ident>` of its own).
    */
   graphPath?: string[];
-  /** The tools the agent holds (agents.py): http_request with egress, then in hierarchy mode `ask_<report>` per report. */
+  /** The tools the agent holds (agents.py): http_request with egress, its workspace documents' (list, read, write), then in hierarchy mode `ask_<report>` per report. */
   tools: string[];
   hasEgress: boolean;
   egressSource: AgentModel["egress"]["source"];
@@ -220,7 +220,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
       egressSource: a.egress.source,
       defaultAction: a.egress.defaultAction,
       rules: rulesOf(a),
-      tools: a.egress.source !== "none" ? ["http_request"] : [],
+      tools: [...(a.egress.source !== "none" ? ["http_request"] : []), ...agentWorkspaceTools(model, a.key)],
     };
     if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
     if (a.llm) {

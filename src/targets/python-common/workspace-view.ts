@@ -29,6 +29,10 @@ export interface WorkspaceDocumentView {
   /** Whether a prompt names the document (else every agent has its tools). */
   byName: boolean;
   idColumn: string;
+  /** The generated tests' cases: an agent with the tools, a column people own, a status column ("" when none). */
+  firstAgent: string;
+  humanColumn: string;
+  statusColumn: string;
   piiColumns: string[];
   hypotheses: number;
   /** The agents' tool names (workspace.py DocumentTools.names). */
@@ -62,6 +66,11 @@ export function toolNames(document: string): { list: string; read: string; write
   return { list: `list_${ident}_rows`, read: `read_${ident}_row`, write: `write_${ident}_rows` };
 }
 
+/** The workspace tools an agent holds: list, read and write of each document it has. */
+export function agentWorkspaceTools(model: TeamModel, agentKey: string): string[] {
+  return model.workspace.filter((d) => documentAgents(d, model.agents).includes(agentKey)).flatMap((d) => Object.values(toolNames(d.name)));
+}
+
 export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite"): WorkspaceView {
   const documents = model.workspace.map((d, i): WorkspaceDocumentView => {
     const agents = documentAgents(d, model.agents);
@@ -78,6 +87,9 @@ export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite"): 
       agents,
       byName: model.agents.some((a) => promptNames(a.prompt.raw, d.name)),
       idColumn: d.columns.find((c) => c.id)?.name ?? "",
+      firstAgent: agents[0] ?? "",
+      humanColumn: d.columns.find((c) => c.owner === "human")?.name ?? "",
+      statusColumn: statusColumns(d)[0] ?? "",
       piiColumns: d.columns.filter((c) => c.pii).map((c) => c.name),
       hypotheses: d.hypotheses.length,
       tools: toolNames(d.name),

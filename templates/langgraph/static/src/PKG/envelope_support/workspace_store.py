@@ -49,10 +49,11 @@ def _file_store() -> WorkspaceStore:
 
 
 def _running_store() -> BaseStore | None:
-    """The store of the graph this runs in; None outside a graph or in one without."""
+    """The store of the graph this runs in; None outside a graph (a tool invoked on its own:
+    a runnable context without LangGraph's runtime) or in a graph without one."""
     try:
         return get_store()
-    except RuntimeError:
+    except (RuntimeError, KeyError):
         return None
 
 
