@@ -49,6 +49,8 @@ export interface WorkspaceView {
   toolRule: string;
   /** Where the rows are: LangGraph's Store (a SqliteStore) or, for CrewAI, an embedded SQLite file. */
   langgraphStore: boolean;
+  /** CrewAI: the stored runs `workspace delete` looks through (workspace_tools.py's RunRecords). */
+  runRecords: string;
   /** The store's default file (workspace.py DEFAULT_DB), which the scheduled workflow keeps. */
   dbFile: string;
 }
@@ -105,5 +107,6 @@ export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite"): 
     toolRule: TOOL_RULE,
     langgraphStore: store === "langgraph",
     dbFile: ".envelope-workspace.sqlite3",
+    runRecords: "the pipeline runs' state in .envelope-runs/, and CrewAI's own record of each run's task outputs, which `crewai replay` reads",
   };
 }

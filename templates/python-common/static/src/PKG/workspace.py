@@ -94,6 +94,23 @@ class WorkspaceError(ValueError):
     """A request the store refuses, with what to do instead."""
 
 
+class RunRecords(Protocol):
+    """What the target keeps of past runs (checkpoints, run state) that can hold what the
+    agents read of a row: `workspace delete` finds them, and deletes them when asked."""
+
+    where: str
+
+    def holding(self, needles: Sequence[str]) -> list[str]:
+        """The ids of the runs whose records contain any of `needles`."""
+        ...
+
+    def purge(self, run_ids: Sequence[str]) -> None: ...
+
+
+PURGE_MIN_CHARS = 4
+"""Shorter values are not looked for in run records: they would match unrelated runs."""
+
+
 # --- backends --------------------------------------------------------------------------
 
 
@@ -118,6 +135,8 @@ class SqliteBackend:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        # A deleted row's bytes are overwritten, not left in the file's free pages.
+        self.conn.execute("PRAGMA secure_delete = ON")
         self.lock = threading.Lock()
         self.conn.execute(
             "CREATE TABLE IF NOT EXISTS workspace_rows (doc TEXT NOT NULL, id TEXT NOT NULL,"
@@ -676,7 +695,12 @@ def _parser(command: str) -> argparse.ArgumentParser:
     exp.add_argument("--archived", action="store_true", help="archived rows too")
     arch = action("archive", "archive a row (triggers ignore it)", "document", "id")
     arch.add_argument("--undo", action="store_true", help="bring it back")
-    action("delete", "hard-delete a row everywhere it is stored", "document", "id")
+    delete = action("delete", "hard-delete a row everywhere it is stored", "document", "id")
+    delete.add_argument(
+        "--keep-runs",
+        action="store_true",
+        help="keep the stored runs that hold its id or pii values (only list them)",
+    )
     return parser
 
 
@@ -739,10 +763,15 @@ def _export(spec: DocumentSpec, rows: list[dict[str, Any]], fmt: str) -> str:
     return out.getvalue()
 
 
-def workspace_command(argv: Sequence[str], workspace: Workspace, command: str) -> int:
-    """`<command> workspace list|show|edit|import|export|archive|delete ...`."""
+def workspace_command(
+    argv: Sequence[str], workspace: Workspace, command: str, runs: RunRecords | None = None
+) -> int:
+    """`<command> workspace list|show|edit|import|export|archive|delete ...`; `runs`: the
+    run records `delete` also looks through."""
     args = _parser(command).parse_args(argv)
     try:
+        if args.action == "delete":
+            return _delete(args, workspace, runs)
         return _workspace_action(args, workspace)
     except (WorkspaceError, OSError, json.JSONDecodeError) as error:
         print(f"workspace: {error}", file=sys.stderr)
@@ -800,11 +829,30 @@ def _workspace_action(args: argparse.Namespace, workspace: Workspace) -> int:
         else:
             sys.stdout.write(text)
         return 0
-    if args.action == "archive":
-        return _report([workspace.archive(spec.name, args.id, not args.undo)])
-    if not workspace.delete(spec.name, args.id):
+    return _report([workspace.archive(spec.name, args.id, not args.undo)])
+
+
+def _delete(args: argparse.Namespace, workspace: Workspace, runs: RunRecords | None) -> int:
+    """Delete the row, then the stored runs that hold its id or pii values (what the agents
+    read of it): a run's records go whole, nothing else tells them apart; --keep-runs only
+    lists them."""
+    spec = workspace.spec(args.document)
+    row = workspace.row(spec.name, args.id)
+    if row is None or not workspace.delete(spec.name, args.id):
         raise WorkspaceError(f"{spec.name!r} has no row {args.id!r}")
     print(f"{args.id}: deleted")
+    if runs is None:
+        return 0
+    values = [args.id, *(row["data"].get(c.name) for c in spec.columns if c.pii)]
+    needles = sorted({v for v in values if isinstance(v, str) and len(v) >= PURGE_MIN_CHARS})
+    held = runs.holding(needles) if needles else []
+    if not held:
+        return 0
+    if args.keep_runs:
+        print(f"kept {len(held)} stored runs holding its values ({runs.where}): {', '.join(held)}")
+        return 0
+    runs.purge(held)
+    print(f"deleted {len(held)} stored runs holding its values ({runs.where}): {', '.join(held)}")
     return 0
 
 

@@ -440,11 +440,12 @@ def _workspace_command(arguments: list[str]) -> int | None:
     if arguments[:1] not in (["workspace"], ["watch"]) or not hasattr(team, "WORKSPACE"):
         return None
     from . import workspace
-    from .workspace_store import open_workspace
+    from .workspace_store import CheckpointRecords, open_workspace
 
     load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
     if arguments[0] == "workspace":
-        return workspace.workspace_command(arguments[1:], open_workspace(), COMMAND)
+        runs = CheckpointRecords(STATE_DIR / CHECKPOINTS)
+        return workspace.workspace_command(arguments[1:], open_workspace(), COMMAND, runs)
     if not any(spec.triggers for spec in team.WORKSPACE.values()):
         print("No workspace document declares triggers: watch has nothing to do.", file=sys.stderr)
         return runtime.EXIT_CONFIG

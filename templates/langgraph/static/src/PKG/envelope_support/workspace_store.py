@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from contextlib import closing
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.config import get_store
 from langgraph.store.base import BaseStore, Op, Result
 from langgraph.store.sqlite import SqliteStore
@@ -38,9 +41,44 @@ def open_store() -> WorkspaceStore:
     """The store on workspace.db_path(), its tables created on first use."""
     path = workspace.db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    store = WorkspaceStore(sqlite3.connect(path, check_same_thread=False, isolation_level=None))
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    # A deleted row's bytes are overwritten, not left in the file's free pages.
+    conn.execute("PRAGMA secure_delete = ON")
+    store = WorkspaceStore(conn)
     store.setup()
     return store
+
+
+class CheckpointRecords:
+    """The runner's checkpoints (runner.CHECKPOINTS): every thread whose checkpoints or
+    pending writes hold a value (the agents' tool answers are in them), deleted with
+    LangGraph's own SqliteSaver.delete_thread."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.where = str(path)
+
+    def holding(self, needles: Sequence[str]) -> list[str]:
+        if not self.path.exists():
+            return []
+        found: set[str] = set()
+        with closing(sqlite3.connect(self.path)) as conn:
+            for needle in needles:
+                value = needle.encode()
+                for query in (
+                    "SELECT DISTINCT thread_id FROM checkpoints WHERE instr(checkpoint, ?) > 0",
+                    "SELECT DISTINCT thread_id FROM writes WHERE instr(value, ?) > 0",
+                ):
+                    found.update(row[0] for row in conn.execute(query, (value,)))
+        return sorted(found)
+
+    def purge(self, run_ids: Sequence[str]) -> None:
+        with closing(sqlite3.connect(self.path, check_same_thread=False)) as conn:
+            conn.execute("PRAGMA secure_delete = ON")
+            saver = SqliteSaver(conn)
+            for thread_id in run_ids:
+                saver.delete_thread(thread_id)
+            conn.commit()
 
 
 @cache
