@@ -16,6 +16,8 @@ import { type ChatRequest, startModelServer } from "./model-server.js";
 const EVENT = join(ROOT, "test/fixtures/valid/chargeback-responder.envelope.json");
 const CONDITION = join(ROOT, "test/fixtures/valid/inventory-restock-watch.envelope.json");
 const gate = e2eGate();
+/** serve-webhook's --max-bytes here: small, so one oversized body is cheap. */
+const MAX_BYTES = 4096;
 
 const isCondition = (r: ChatRequest) => JSON.stringify(r.response_format ?? {}).includes("ConditionAnswer");
 const sign = (secret: string, body: string, t: number) => `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;
@@ -30,7 +32,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real pa
     for (const close of closers) await close();
   });
 
-  it("a signed webhook runs the team; unsigned and badly signed ones get 401 and run nothing", async () => {
+  it("a signed webhook runs the team; unsigned, badly signed, oversized and non-object ones get 401, 413, 400 or 422 and run nothing", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-webhook-${target}-`)), "chargeback-responder");
     const { def, pkg } = await exportedProject(EVENT, target, dir);
     let n = 0;
@@ -38,7 +40,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real pa
     closers.push(() => server.close());
     const { env: values, inputs } = serverRun(def, server.baseUrl);
     const src = join(dir, "src");
-    const child = spawn(env.python, ["-m", `${pkg}.main`, "serve-webhook", "--port", "0"], {
+    const child = spawn(env.python, ["-m", `${pkg}.main`, "serve-webhook", "--port", "0", "--max-bytes", String(MAX_BYTES)], {
       cwd: dir,
       env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: dir, PYTHONPATH: src, CREWAI_DISABLE_TELEMETRY: "true", CREWAI_TRACING_ENABLED: "false", OTEL_SDK_DISABLED: "true", LANGSMITH_TRACING: "false", ...values },
       stdio: ["ignore", "pipe", "pipe"],
@@ -58,10 +60,23 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real pa
     const body = JSON.stringify(inputs);
     const secret = values.STRIPE_WEBHOOK_SECRET!;
     const now = Math.floor(Date.now() / 1000);
-    const post = (headers: Record<string, string>) => fetch(url, { method: "POST", body, headers });
+    const post = (headers: Record<string, string>, data = body) => fetch(url, { method: "POST", body: data, headers });
+    const signed = async (data: string) => {
+      const r = await post({ "X-Envelope-Signature": sign(secret, data, now) }, data);
+      return { status: r.status, error: ((await r.json()) as { error?: string }).error ?? "" };
+    };
     expect((await post({})).status).toBe(401);
     expect((await post({ "X-Envelope-Signature": sign("not-the-secret", body, now) })).status).toBe(401);
     expect((await post({ "X-Envelope-Signature": sign(secret, body, now - 3600) })).status).toBe(401);
+    // Signed, but over --max-bytes, not JSON, not a JSON object, or short of a required
+    // input (the answer names it).
+    expect((await signed(JSON.stringify({ ...inputs, padding: "p".repeat(MAX_BYTES) }))).status).toBe(413);
+    expect((await signed("not json")).status).toBe(400);
+    expect(await signed(JSON.stringify([inputs]))).toEqual({ status: 422, error: "the payload is not a JSON object" });
+    const [missing, ...rest] = Object.keys(inputs);
+    const short = await signed(JSON.stringify(Object.fromEntries(rest.map((k) => [k, inputs[k]]))));
+    expect(short.status).toBe(422);
+    expect(short.error).toContain(`input '${missing}' is required`);
     await new Promise((r) => setTimeout(r, 1000));
     expect(server.requests.length).toBe(0);
     const ok = await post({ "X-Envelope-Signature": sign(secret, body, now) });

@@ -9,10 +9,10 @@ HMAC-SHA256 over `<t>.<raw body>` keyed with the secret's UTF-8 bytes; several `
 entries may be given (a secret being rolled). A timestamp more than TOLERANCE_S from now
 is refused (replays). `sign` computes the header.
 
-Payload to inputs: the body is a JSON object; its keys that name one of the team's inputs
-are those inputs, every other key is ignored (and listed on stderr). An input the payload
-does not give takes its default; a required one missing (or a value of the wrong type)
-answers 422 and runs nothing.
+Payload to inputs: the body is a JSON object (other JSON answers 422, a body that is not
+JSON 400); its keys that name one of the team's inputs are those inputs, every other key is
+ignored (and listed on stderr). An input the payload does not give takes its default; a
+required one missing (or a value of the wrong type) answers 422 and runs nothing.
 
 Each accepted request, and each yes of the condition, runs the team in its own process:
 `python -m <package>.main --inputs @FILE [run options]`, the console script's own checks,
@@ -204,6 +204,9 @@ def webhook_handler(
                 payload = checks.strict_json(body.decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as error:
                 self._answer(400, {"error": f"the body is not JSON: {error}"})
+                return
+            if not isinstance(payload, dict):
+                self._answer(422, {"error": "the payload is not a JSON object"})
                 return
             given, unused = payload_inputs(payload, specs)
             try:
