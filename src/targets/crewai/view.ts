@@ -6,6 +6,7 @@ import { VERSION } from "../../version.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, StepModel, TeamModel } from "../../model/types.js";
+import { documentAgents } from "../../model/workspace.js";
 import {
   finalStepOf,
   flaggedInputsView,
@@ -60,7 +61,7 @@ export interface AgentView {
   parent?: string;
   children: string[];
   isRoot: boolean;
-  /** The crew's manager has egress, so a "<role> Requests" worker carries its tool. */
+  /** The crew's manager has egress or workspace tools, so a "<role> Requests" worker carries them. */
   needsRequestsDelegate: boolean;
 }
 
@@ -164,6 +165,8 @@ function goalOf(a: AgentModel): string {
 
 export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   const hierarchy = model.execution.mode === "hierarchy";
+  // The agents with a workspace document's tools (workspace.documents_of in the export).
+  const workspaceAgents = new Set(model.workspace.flatMap((d) => documentAgents(d, model.agents)));
   const agents: AgentView[] = model.agents.map((a) => {
     const view: AgentView = {
       key: a.key,
@@ -198,7 +201,10 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       isRoot: a.parent === undefined,
       // Only the crew's manager (the first root) can hold no tools; see delegation.py.
       needsRequestsDelegate:
-        model.execution.mode === "hierarchy" && model.execution.entryAgent === a.key && a.children.length > 0 && a.egress.source !== "none",
+        model.execution.mode === "hierarchy" &&
+        model.execution.entryAgent === a.key &&
+        a.children.length > 0 &&
+        (a.egress.source !== "none" || workspaceAgents.has(a.key)),
     };
     if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
     if (a.llm) {
