@@ -121,3 +121,10 @@ def test_delete_is_hard_and_pii_masked(ws_module, ws):
     assert shown["id"] == "***" and shown["data"]["email"] == "***"
     assert ws.delete("leads", "a@b.c")
     assert ws.row("leads", "a@b.c") is None and ws.backend.fired("leads") == set()
+
+
+def test_write_schema_takes_a_column_pydantic_cannot_name(ws_module):
+    m = ws_module
+    spec = m.DocumentSpec("d", (m.Column("_internal", "agent"), m.Column("a", "agent")))
+    rows = m.write_schema(spec).model_validate({"rows": [{"data": {"_internal": "x", "a": "y"}}]})
+    assert rows.model_dump()["rows"][0]["data"] == {"_internal": "x", "a": "y"}

@@ -539,9 +539,12 @@ def write_schema(spec: DocumentSpec) -> type[BaseModel]:
     """The write tool's arguments: rows with the document's columns (people's columns too,
     so the store, not the schema, refuses them with its reason)."""
     types: dict[str, Any] = {"string": str, "number": float, "boolean": bool}
+    # A name with a leading underscore cannot be a pydantic field: such a column is taken
+    # as an extra value (extra="allow"), untyped.
     fields: dict[str, Any] = {
         c.name: (types[c.type] | None, Field(default=None, description=f"owner: {c.owner}"))
         for c in spec.columns
+        if not c.name.startswith("_")
     }
     values = create_model(
         f"{tool_ident(spec.name).title().replace('_', '')}Values",
