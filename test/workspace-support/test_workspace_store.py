@@ -155,3 +155,10 @@ def test_write_tool_takes_any_column_name(ws_module, tmp_path):
     args = schema.model_validate({"rows": [{"data": {"first name": "Ann", "model_config": "x"}}]})
     assert '"outcome": "written"' in tools.write_rows(args.rows)
     assert workspace.row("odd", "Ann")["data"] == {"first name": "Ann", "model_config": "x"}
+
+
+def test_write_schema_takes_a_column_pydantic_cannot_name(ws_module):
+    m = ws_module
+    spec = m.DocumentSpec("d", (m.Column("_internal", "agent"), m.Column("a", "agent")))
+    rows = m.write_schema(spec).model_validate({"rows": [{"data": {"_internal": "x", "a": "y"}}]})
+    assert rows.model_dump(by_alias=True)["rows"][0]["data"] == {"_internal": "x", "a": "y"}

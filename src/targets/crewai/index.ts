@@ -22,8 +22,8 @@ const EGRESS_ONLY = new Set(["src/PKG/envelope_support/http_tools.py", "src/PKG/
 const SCHEDULE_ONLY = new Set(["src/PKG/schedules.py", "src/PKG/envelope_support/schedule_commands.py"]);
 const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/delegation.py", "src/PKG/envelope_support/crew_commands.py"]);
 
-// The workspace store and the triggering rows of a run: teams with `workspace` only.
-const WORKSPACE_ONLY = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py"]);
+// The workspace store, its CrewAI tools and the triggering rows of a run: teams with `workspace` only.
+const WORKSPACE_ONLY = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py", "src/PKG/envelope_support/workspace_tools.py"]);
 
 /** Static modules only some teams need; every other static module ships always. */
 function wantsStatic(path: string, view: CrewaiView): boolean {

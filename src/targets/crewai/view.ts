@@ -6,6 +6,7 @@ import { VERSION } from "../../version.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, StepModel, TeamModel } from "../../model/types.js";
+import { documentAgents, statusColumns } from "../../model/workspace.js";
 import {
   finalStepOf,
   flaggedInputsView,
@@ -60,7 +61,7 @@ export interface AgentView {
   parent?: string;
   children: string[];
   isRoot: boolean;
-  /** The crew's manager has egress, so a "<role> Requests" worker carries its tool. */
+  /** The crew's manager has egress or workspace tools, so a "<role> Requests" worker carries them. */
   needsRequestsDelegate: boolean;
 }
 
@@ -103,7 +104,15 @@ export interface CrewaiView extends ModelEnvView {
   agentIdents: Record<string, string>;
   stepIdents: Record<string, string>;
   /** tests/test_team.py: what the definition says each built object must hold. */
-  teamTests: { httpAgents: string[]; subTeamAgents: string[]; requiredInputs: string[] };
+  teamTests: {
+    httpAgents: string[];
+    subTeamAgents: string[];
+    requiredInputs: string[];
+    /** workspace: per document a column people own (agents' writes of it are refused). */
+    humanColumns: Array<{ ref: string; document: string; column: string }>;
+    /** workspace: per document a status column agents write (undeclared values are refused). */
+    agentStatusColumns: Array<{ ref: string; document: string; column: string; values: string[] }>;
+  };
   /** envelope-export's version: envelope_support/__init__.py's __version__. */
   generatorVersion: string;
   /** team.py's StepSpec names each step's @task method in crew.py. */
@@ -164,6 +173,8 @@ function goalOf(a: AgentModel): string {
 
 export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
   const hierarchy = model.execution.mode === "hierarchy";
+  // The agents with a workspace document's tools (workspace.documents_of in the export).
+  const workspaceAgents = new Set(model.workspace.flatMap((d) => documentAgents(d, model.agents)));
   const agents: AgentView[] = model.agents.map((a) => {
     const view: AgentView = {
       key: a.key,
@@ -198,7 +209,10 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
       isRoot: a.parent === undefined,
       // Only the crew's manager (the first root) can hold no tools; see delegation.py.
       needsRequestsDelegate:
-        model.execution.mode === "hierarchy" && model.execution.entryAgent === a.key && a.children.length > 0 && a.egress.source !== "none",
+        model.execution.mode === "hierarchy" &&
+        model.execution.entryAgent === a.key &&
+        a.children.length > 0 &&
+        (a.egress.source !== "none" || workspaceAgents.has(a.key)),
     };
     if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
     if (a.llm) {
@@ -395,5 +409,15 @@ function teamTestsOf(model: TeamModel, agents: AgentView[]): CrewaiView["teamTes
     httpAgents: agents.filter((a) => a.hasEgress && !manages(a)).map((a) => a.key),
     subTeamAgents: hierarchy ? agents.filter((a) => a.key !== entry && a.children.length > 0).map((a) => a.key) : [],
     requiredInputs: model.inputs.filter((i) => i.required && !i.hasDefault).map((i) => i.key),
+    humanColumns: model.workspace.flatMap((d, i) => {
+      const column = d.columns.find((c) => c.owner === "human");
+      return column ? [{ ref: `workspace[${i}] ${d.name}`, document: d.name, column: column.name }] : [];
+    }),
+    agentStatusColumns: model.workspace.flatMap((d, i) => {
+      // A string status column agents write: a column people own refuses any agent's value
+      // first, a number or boolean column any text.
+      const column = statusColumns(d).find((name) => d.columns.some((c) => c.name === name && c.owner !== "human" && c.type === "string"));
+      return column ? [{ ref: `workspace[${i}] ${d.name}`, document: d.name, column, values: [...d.statusValues] }] : [];
+    }),
   };
 }

@@ -580,7 +580,8 @@ def write_schema(spec: DocumentSpec) -> type[BaseModel]:
     }
     values = create_model(
         f"{tool_ident(spec.name).title().replace('_', '')}Values",
-        __config__=ConfigDict(extra="allow", populate_by_name=True),
+        # by alias whoever dumps it (CrewAI's BaseTool passes model_dump() to _run)
+        __config__=ConfigDict(extra="allow", populate_by_name=True, serialize_by_alias=True),
         **fields,
     )
     row = create_model(

@@ -49,7 +49,9 @@ def knowledge_sources() -> list[BaseKnowledgeSource]:
     from crewai.knowledge.source.csv_knowledge_source import CSVKnowledgeSource
     from crewai.knowledge.source.json_knowledge_source import JSONKnowledgeSource
     from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
-    from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
+    from crewai.knowledge.source.text_file_knowledge_source import (
+        TextFileKnowledgeSource,
+    )
 
     kind_of: dict[str, Any] = {
         ".txt": TextFileKnowledgeSource,
@@ -87,6 +89,16 @@ def http_tool(agent_key: str) -> BaseTool:
     """The agent's policy-enforcing http_request tool (http_tools.py, which a team without
     egress does not ship: imported only for an agent of team.EGRESS)."""
     from .http_tools import http_tool as build
+
+    return build(agent_key)
+
+
+def workspace_tools(agent_key: str) -> list[BaseTool]:
+    """The agent's tools of the workspace documents it has (workspace_tools.py, which a team
+    without `workspace` does not ship: imported only when team.WORKSPACE exists)."""
+    if not getattr(team, "WORKSPACE", None):
+        return []
+    from .workspace_tools import workspace_tools as build
 
     return build(agent_key)
 
@@ -137,11 +149,13 @@ class TeamCrewBase:
         return configured if configured else models.llm_for(agent_key)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
-        """The agent's tools: `tools:` in config/agents.yaml, and its HTTP tool."""
+        """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, and the tools of
+        the workspace documents it has."""
         configured = self.agents_config[team.AGENTS[agent_key].method].get("tools") or []
         agent_tools: list[BaseTool] = list(configured)
         if agent_key in team.EGRESS:
             agent_tools.append(http_tool(agent_key))
+        agent_tools += workspace_tools(agent_key)
         return agent_tools
 
     def _delegates(self, agent_key: str) -> bool:
@@ -203,8 +217,15 @@ class TeamCrewBase:
         return agent
 
     def inputs_text(self) -> str:
-        """The run inputs as a task receives them (the team's task, a first step)."""
-        return f"Run inputs (JSON):\n{json.dumps(self.inputs, indent=2, ensure_ascii=False)}"
+        """The run inputs as a task receives them (the team's task, a first step), and the
+        workspace rows whose trigger started the run (`watch`; run_context.py, which a team
+        without `workspace` does not ship)."""
+        text = f"Run inputs (JSON):\n{json.dumps(self.inputs, indent=2, ensure_ascii=False)}"
+        if getattr(team, "WORKSPACE", None):
+            from . import run_context
+
+            text += run_context.trigger_text()
+        return text
 
     def _text(self, text: Any) -> str:
         """A text of config/*.yaml, `{{NAME}}` filled in for this run."""

@@ -4,7 +4,8 @@ The generated crew.py of a hierarchy team derives from `HierarchyCrew`:
 - The first root agent (no reportsToKey, in definition order) is the crew's
   manager_agent: out of the crew's `agents` and without tools, as CrewAI requires.
 - Its workers are its direct reports and the other roots. When the manager has an
-  access policy, a "<role> Requests" worker makes its HTTP requests for it.
+  access policy or workspace documents, a "<role> Requests" worker makes its HTTP
+  requests and its workspace reads and writes for it, with the manager's tools.
 - A worker that manages agents of its own (a mid-level manager) gets the tool
   `delegate_to_team`, which runs its sub-team as a nested hierarchical crew with that
   agent as the manager; the sub-team's mid-level managers get the same tool, to any depth.
@@ -24,7 +25,7 @@ from typing_extensions import Self
 
 from .. import models, team
 from . import llms, texts
-from .crew_base import TeamCrewBase, http_tool, kickoff, roots
+from .crew_base import TeamCrewBase, http_tool, kickoff, roots, workspace_tools
 
 TEAM_TASK = "handle_request"
 """The @task method and config/tasks.yaml entry of the team's run."""
@@ -55,8 +56,11 @@ def has_sub_team(agent_key: str) -> bool:
 
 
 def has_requests_delegate(agent_key: str) -> bool:
-    """The top manager's access policy is carried by its "<role> Requests" worker."""
-    return agent_key == top_manager() and agent_key in team.EGRESS
+    """The top manager's access policy and workspace tools are carried by its "<role>
+    Requests" worker."""
+    return agent_key == top_manager() and (
+        agent_key in team.EGRESS or bool(workspace_tools(agent_key))
+    )
 
 
 # --- the sub-team tool ----------------------------------------------------
@@ -151,15 +155,26 @@ class HierarchyCrew(TeamCrewBase):
 
     def _requests_delegate(self, manager_key: str) -> Agent:
         role = self.role_of(manager_key)
+        http = [http_tool(manager_key)] if manager_key in team.EGRESS else []
+        documents = workspace_tools(manager_key)
+        jobs = [
+            *(["the workspace reads and writes"] if documents else []),
+            *(["the HTTP requests"] if http else []),
+        ]
+        about = []
+        if documents:
+            about.append(f"You read and write {role}'s workspace documents for {role}.")
+        if http:
+            about.append(
+                f"You make outbound HTTP requests on behalf of {role}, within {role}'s "
+                "access policy."
+            )
         delegate = Agent(
             role=f"{role} Requests",
-            goal=f"Make the HTTP requests {role} asks for and report the results exactly.",
-            backstory=(
-                f"You make outbound HTTP requests on behalf of {role}, within {role}'s "
-                "access policy. You do nothing else."
-            ),
+            goal=f"Make {' and '.join(jobs)} {role} asks for and report the results exactly.",
+            backstory=" ".join([*about, "You do nothing else."]),
             llm=self.llm_of(manager_key),
-            tools=[http_tool(manager_key)],
+            tools=[*http, *documents],
             max_execution_time=llms.execution_limit_s(models.MODELS[manager_key]),
             verbose=self.verbose,
         )

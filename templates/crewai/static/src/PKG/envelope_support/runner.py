@@ -1,11 +1,13 @@
 """Command-line runner of the team, for both execution modes (team.MODE).
 
 `run` / `kickoff` start a run; in pipeline mode `resume RUN_ID --decisions FILE`
-continues one that stopped at a gate. Every required environment variable and input is
-checked before any model call; the whole run is bounded by timeout.runMs (a reviewer's
-time at the terminal does not count). The final result (outputs) is printed as JSON on
-stdout. Inputs come from inputs.json, INPUT_<NAME> variables, --inputs and flags, and are
-asked for at a terminal (checks.collect_inputs), so a bare `crewai run` works.
+continues one that stopped at a gate. A team with workspace documents has `workspace ...`
+(people's commands on the store) and `watch` (runs the team when a trigger fires).
+Every required environment variable and input is checked before any model call; the
+whole run is bounded by timeout.runMs (a reviewer's time at the terminal does not count).
+The final result (outputs) is printed as JSON on stdout. Inputs come from inputs.json,
+INPUT_<NAME> variables, --inputs and flags, and are asked for at a terminal
+(checks.collect_inputs), so a bare `crewai run` works.
 
 CrewAI's CLI runs `run` (`crewai run`) and `run_with_trigger` (`crewai triggers run`) from
 here; its crew commands (`crewai train`, `replay`, `test`) are in crew_commands.py
@@ -39,6 +41,9 @@ INPUTS_FILE = "inputs.json"
 COMMAND = (__package__ or "team").split(".")[0]
 """The console script (pyproject.toml): the package's name, always a safe shell word."""
 
+WORKSPACE = bool(getattr(team, "WORKSPACE", None))
+"""The team has workspace documents (team.WORKSPACE; workspace.py ships only then)."""
+
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
@@ -65,18 +70,34 @@ def _run_parser(prog: str = COMMAND, description: str = "") -> argparse.Argument
     parser = argparse.ArgumentParser(
         prog=prog,
         description=description or f"Run the {team.NAME} team.",
-        epilog=(
-            f"A run waiting at a review gate (exit 3) goes on with: {COMMAND} resume RUN_ID "
-            "[--decisions FILE] (see --help there)."
-            if PIPELINE
-            else None
-        ),
+        epilog=" ".join(_epilog()) or None,
     )
     # inputs: --inputs JSON and one flag per input (team.INPUTS); flags override --inputs,
     # which overrides INPUT_<NAME> variables, which override inputs.json
     checks.add_input_flags(parser, team.INPUTS)
     _common(parser)
     return parser
+
+
+def _epilog() -> list[str]:
+    """The runner's other commands, for --help."""
+    lines = []
+    if PIPELINE:
+        lines.append(
+            f"A run waiting at a review gate (exit 3) goes on with: {COMMAND} resume RUN_ID "
+            "[--decisions FILE] (see --help there)."
+        )
+    if WORKSPACE:
+        lines.append(
+            f"The workspace documents: {COMMAND} workspace "
+            "list|show|edit|import|export|archive|delete ... (see --help there)."
+        )
+        if _has_triggers():
+            lines.append(
+                f"{COMMAND} watch [--once] [--interval S] [-- RUN OPTIONS] evaluates the "
+                "workspace triggers: runs the team or notifies when one fires."
+            )
+    return lines
 
 
 def _interactive(args: argparse.Namespace) -> bool:
@@ -213,10 +234,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return resume_run(arguments[1:])
     if arguments[:1] == ["sweep"]:
         return sweep_runs(arguments[1:])
+    if WORKSPACE and arguments[:1] in (["workspace"], ["watch"]):
+        return _workspace_command(arguments[0], arguments[1:])
     scheduled = _schedule_command(arguments)
     if scheduled is not None:
         return scheduled
     return start_run(arguments)
+
+
+def _has_triggers() -> bool:
+    return any(spec.triggers for spec in getattr(team, "WORKSPACE", {}).values())
+
+
+def _workspace_command(name: str, arguments: list[str]) -> int:
+    """`workspace ...` (workspace.workspace_command) and `watch ...` (workspace.watch_command,
+    each fired `run` trigger starting a run with the options after `--`), on the store the
+    agents' tools use (workspace_tools.open_workspace)."""
+    from . import workspace, workspace_tools
+
+    store = workspace_tools.open_workspace()
+    if name == "workspace":
+        return workspace.workspace_command(arguments, store, COMMAND)
+    if not _has_triggers():
+        print(
+            f"{team.NAME} declares no workspace trigger (workspace[].triggers): "
+            "watch has nothing to evaluate.",
+            file=sys.stderr,
+        )
+        return runtime.EXIT_CONFIG
+    return workspace.watch_command(arguments, store, start_run, COMMAND)
 
 
 def _schedule_command(arguments: list[str]) -> int | None:

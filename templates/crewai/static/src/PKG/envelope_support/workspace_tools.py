@@ -1,0 +1,91 @@
+"""The workspace documents' tools of the agents (definition field `workspace`), as CrewAI tools.
+
+Each document an agent has (workspace.documents_of: the agents whose prompt names it, else
+every agent) gives it three tools: `list_<doc>_rows`, `read_<doc>_row`, `write_<doc>_rows`.
+What they answer and what they refuse is workspace.py's (`DocumentTools`, the store's rules):
+this module only makes them CrewAI tools over the team's store, the SQLite file at
+workspace.db_path() (ENVELOPE_WORKSPACE_DB), opened when a tool is first used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from crewai.tools import BaseTool
+from pydantic import BaseModel, Field
+
+from .. import team
+from .workspace import (
+    DocumentTools,
+    ListArgs,
+    ReadArgs,
+    SqliteBackend,
+    Workspace,
+    db_path,
+    documents_of,
+    write_schema,
+)
+
+_OPEN: dict[Path, Workspace] = {}
+"""The store of each location opened in this process (one SQLite connection each)."""
+
+
+def open_workspace() -> Workspace:
+    """The team's documents (team.WORKSPACE) over the store at workspace.db_path()."""
+    path = db_path().resolve()
+    if path not in _OPEN:
+        _OPEN[path] = Workspace(team.WORKSPACE, SqliteBackend(path))
+    return _OPEN[path]
+
+
+def _never_cached(_args: Any = None, _result: Any = None) -> bool:
+    """CrewAI caches a tool's answer per arguments; rows change, so nothing is cached."""
+    return False
+
+
+class WorkspaceTool(BaseTool):
+    """One tool of one workspace document; `document` does the work (workspace.py)."""
+
+    document: DocumentTools = Field(exclude=True)
+    cache_function: Any = _never_cached
+
+
+class ListRowsTool(WorkspaceTool):
+    args_schema: type[BaseModel] = ListArgs
+
+    def _run(self, status: str | None = None, id: str | None = None) -> str:
+        return self.document.list_rows(status=status, id=id)
+
+
+class ReadRowTool(WorkspaceTool):
+    args_schema: type[BaseModel] = ReadArgs
+
+    def _run(self, id: str) -> str:
+        return self.document.read_row(id)
+
+
+class WriteRowsTool(WorkspaceTool):
+    """Its args_schema is the document's (workspace.write_schema), set when it is built."""
+
+    def _run(self, rows: list[Any]) -> str:
+        return self.document.write_rows(rows)
+
+
+def workspace_tools(agent_key: str) -> list[BaseTool]:
+    """The agent's tools of each document it has, in team.WORKSPACE's order."""
+    tools: list[BaseTool] = []
+    for spec in documents_of(team.WORKSPACE, agent_key):
+        document = DocumentTools(spec, open_workspace)
+        names, about = document.names, document.description
+        tools += [
+            ListRowsTool(name=names["list"], description=about("list"), document=document),
+            ReadRowTool(name=names["read"], description=about("read"), document=document),
+            WriteRowsTool(
+                name=names["write"],
+                description=about("write"),
+                args_schema=write_schema(spec),
+                document=document,
+            ),
+        ]
+    return tools

@@ -1,0 +1,189 @@
+// Issue 19, workspace documents on the real path: an exported team's agents read and write
+// the store through their tools (driven by the scripted model), people through the runner's
+// `workspace` commands, and `watch --once` runs the team or only notifies when a trigger
+// fires. Asserted from the outside: the runner's commands and their output, exit codes, the
+// requests that reached the scripted model server (tool results included) and the posts of
+// the notify webhook. Nothing here is specific to one target but the list of targets.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
+import { exportedProject, runArgs, runTeam, scriptedReply, serverRun, userText } from "./harness.js";
+import { type ChatRequest, startModelServer, textOf } from "./model-server.js";
+
+// event-signup-desk: attendees (email is the id and pii, organiser_note and checked_in are
+// people's, status is both's) for the screener; speaker-queue (talk_id is people's id,
+// speaker_email pii, title and status both's) for the brief writer; speaker-queue's status
+// `approved` runs the team, `rejected` notifies.
+const FIXTURE = join(ROOT, "test/fixtures/valid/event-signup-desk.envelope.json");
+const gate = e2eGate();
+
+/** The tool calls of one conversation (a request's messages) to the tool `name`, as parsed arguments. */
+const callsTo = (request: ChatRequest, name: string) => request.messages.flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function.name === name));
+const offers = (request: ChatRequest, name: string) => request.tools?.some((t) => t.function.name === name) ?? false;
+/** Every tool result the model was sent, in any request. */
+const toolResults = (requests: ChatRequest[]) => [...new Set(requests.flatMap((r) => r.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))))];
+
+describe.runIf(gate.run).each(["crewai"])("workspace documents on the real path: %s", (target) => {
+  let env: PythonEnv;
+  const closers: Array<() => unknown> = [];
+  beforeAll(() => {
+    env = ensureEnv(target, gate.python!);
+  }, 1_800_000);
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  /** The exported project, a store of its own in a temp dir, and the runner's `workspace` command. */
+  async function project(name: string) {
+    const work = mkdtempSync(join(tmpdir(), `envelope-realpath-workspace-${name}-${target}-`));
+    const dir = join(work, "event-signup-desk");
+    const exported = await exportedProject(FIXTURE, target, dir);
+    const store = { ENVELOPE_WORKSPACE_DB: join(work, "store", "workspace.sqlite3") };
+    return { dir, ...exported, store };
+  }
+
+  it("agents write rows through their tools; people's columns, undeclared statuses and stale shared writes are refused", async () => {
+    const { dir, def, readme, pkg, store } = await project("tools");
+    let runEnv: Record<string, string> = {};
+    const workspace = (...args: string[]) => runTeam(env, dir, pkg, ["workspace", ...args], runEnv);
+    // A person's edit while the model server answers (it blocks until the command is done).
+    const editNow = (...args: string[]) => {
+      const launcher = `import sys; sys.argv[0] = ${JSON.stringify(pkg)}; from ${pkg}.main import run; sys.exit(run())`;
+      const done = spawnSync(env.python, ["-c", launcher, "workspace", "edit", ...args], {
+        cwd: dir,
+        env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: join(dir, "src"), CREWAI_DISABLE_TELEMETRY: "true", CREWAI_TRACING_ENABLED: "false", OTEL_SDK_DISABLED: "true", LANGSMITH_TRACING: "false", ...runEnv },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      if (done.status !== 0) throw new Error(`workspace edit failed: ${done.stdout}${done.stderr}`);
+    };
+    const attendeeWrites = [
+      { rows: [{ data: { email: "ada@example.org", full_name: "Ada Lovelace", company: "Analytical Engines", status: "confirmed" } }, { data: { email: "bob@example.org", full_name: "Bob", status: "pending" } }] },
+      { rows: [{ data: { email: "ada@example.org", organiser_note: "front row, please" } }] },
+      { rows: [{ data: { email: "bob@example.org", status: "waitlisted" } }] },
+    ];
+    const server = await startModelServer((request) => {
+      if (!request.response_format && offers(request, "write_attendees_rows")) {
+        const next = attendeeWrites[callsTo(request, "write_attendees_rows").length];
+        if (next) return { toolCalls: [{ name: "write_attendees_rows", arguments: next }] };
+      }
+      if (!request.response_format && offers(request, "write_speaker_queue_rows")) {
+        if (!callsTo(request, "read_speaker_queue_row").length) return { toolCalls: [{ name: "read_speaker_queue_row", arguments: { id: "T1" } }] };
+        const writes = callsTo(request, "write_speaker_queue_rows").length;
+        if (writes === 0) {
+          // The version the agent read; then a person changes the row before the agent writes.
+          const read = request.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)).find((t) => t.includes('"T1"'))!;
+          const version = (JSON.parse(read) as { version: number }).version;
+          editNow("speaker-queue", "T1", "title=Retitled by an organiser");
+          return { toolCalls: [{ name: "write_speaker_queue_rows", arguments: { rows: [{ id: "T1", version, data: { title: "Retitled by the agent", brief: "A brief." } }] } }] };
+        }
+        if (writes === 1) return { toolCalls: [{ name: "write_speaker_queue_rows", arguments: { rows: [{ id: "T1", data: { title: "Retitled by the agent, no version" } }] } }] };
+      }
+      return scriptedReply(request, server.requests.length, 2);
+    });
+    closers.push(() => server.close());
+    const { env: values, inputs } = serverRun(def, server.baseUrl);
+    runEnv = { ...values, ...store };
+
+    const proposed = await workspace("edit", "speaker-queue", "T1", "title=First title", "status=proposed", "speaker_email=grace@example.org");
+    expect(proposed.code, proposed.stderr).toBe(0);
+    const run = await runTeam(env, dir, pkg, runArgs(dir, readme, inputs), runEnv);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+
+    // Each write was answered, and the answers reached the model.
+    const results = toolResults(server.chats());
+    const outcomes = results.flatMap((t) => (t.startsWith("[") && t.includes('"outcome"') ? (JSON.parse(t) as Array<{ row: string; outcome: string; message?: string }>) : []));
+    expect(outcomes.filter((o) => o.outcome === "written").map((o) => o.row)).toEqual(["ada@example.org", "bob@example.org"]);
+    const refused = outcomes.filter((o) => o.outcome === "refused");
+    expect(refused.map((o) => o.row)).toEqual(["ada@example.org", "bob@example.org"]);
+    expect(refused[0]!.message).toContain("organiser_note");
+    expect(refused[0]!.message).toContain("people only");
+    expect(refused[1]!.message).toContain("'waitlisted' is not a status");
+    const conflicts = outcomes.filter((o) => o.outcome === "conflict");
+    expect(conflicts.map((o) => o.row)).toEqual(["T1", "T1"]);
+
+    // The store holds the agent's rows, not what it was refused; the person's edit stands.
+    const listed = await workspace("list", "attendees", "--show-pii");
+    expect(listed.code, listed.stderr).toBe(0);
+    const lines = listed.stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^ada@example\.org v1 .*full_name="Ada Lovelace".*status="confirmed"/);
+    expect(lines[1]).toMatch(/^bob@example\.org v1 .*status="pending"/);
+    expect(listed.stdout).not.toContain("front row");
+    expect(listed.stdout).not.toContain("waitlisted");
+    const masked = await workspace("list", "attendees");
+    expect(masked.stdout).not.toContain("example.org");
+    expect(masked.stdout).not.toContain("Ada Lovelace");
+    const talk = await workspace("show", "speaker-queue", "T1");
+    const row = JSON.parse(talk.stdout) as { version: number; data: Record<string, unknown> };
+    expect(row.version).toBe(2);
+    expect(row.data.title).toBe("Retitled by an organiser");
+    expect(row.data.brief).toBeUndefined();
+  }, 400_000);
+
+  it("watch --once runs the team once for an approved talk, only notifies for a rejected one, and shows no pii", async () => {
+    const { dir, def, readme, pkg, store } = await project("watch");
+    const server = await startModelServer((request) => scriptedReply(request, server.requests.length, 2));
+    closers.push(() => server.close());
+    const posts: string[] = [];
+    const hook = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d: Buffer) => (body += d.toString()));
+      req.on("end", () => {
+        posts.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", () => resolve()));
+    closers.push(() => new Promise((r) => hook.close(r)));
+    const { env: values, inputs } = serverRun(def, server.baseUrl);
+    const runEnv = { ...values, ...store, ENVELOPE_WORKSPACE_WEBHOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` };
+    const workspace = (...args: string[]) => runTeam(env, dir, pkg, ["workspace", ...args], runEnv);
+    const watch = () => runTeam(env, dir, pkg, ["watch", "--once", "--", ...runArgs(dir, readme, inputs)], runEnv);
+    const pii = ["rejected-speaker@example.org", "approved-speaker@example.org"];
+    const outputs: string[] = [];
+
+    const rejected = await workspace("edit", "speaker-queue", "T2", "status=rejected", "title=A rejected talk", `speaker_email=${pii[0]}`);
+    expect(rejected.code, rejected.stderr).toBe(0);
+    const notified = await watch();
+    outputs.push(notified.stdout, notified.stderr);
+    expect(notified.code, notified.stderr).toBe(0);
+    expect(notified.stdout).toMatch(/speaker-queue: row T2 has status=rejected \(notify\)/);
+    expect(server.chats()).toEqual([]);
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(posts[0]!)).toMatchObject({ document: "speaker-queue", column: "status", status: "rejected", row: { id: "T2" } });
+
+    const approved = await workspace("edit", "speaker-queue", "T1", "status=approved", "title=An approved talk", `speaker_email=${pii[1]}`);
+    expect(approved.code, approved.stderr).toBe(0);
+    const ran = await watch();
+    outputs.push(ran.stdout, ran.stderr);
+    expect(ran.code, `${ran.stdout}\n${ran.stderr}`).toBe(0);
+    expect(ran.stdout).toMatch(/speaker-queue: row T1 has status=approved: running the team/);
+    expect(ran.stdout).not.toContain("T2");
+    // One run, and its task carries the triggering row (the approved talk, not the rejected one).
+    const chats = server.chats();
+    expect(chats.length).toBeGreaterThan(0);
+    const triggered = chats.filter((r) => userText(r).includes('"id": "T1"') && userText(r).includes('"status": "approved"'));
+    expect(triggered.length).toBeGreaterThan(0);
+    const runStarts = triggered.filter((r) => !r.messages.some((m) => m.role === "assistant" || m.role === "tool"));
+    expect(runStarts).toHaveLength(1);
+    expect(chats.some((r) => userText(r).includes("A rejected talk"))).toBe(false);
+
+    const again = await watch();
+    outputs.push(again.stdout, again.stderr);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).not.toMatch(/running the team|\(notify\)/);
+    expect(server.chats().length).toBe(chats.length);
+    expect(posts).toHaveLength(1);
+
+    for (const value of pii) {
+      for (const text of [...outputs, ...posts]) expect(text).not.toContain(value);
+    }
+  }, 400_000);
+});
