@@ -125,7 +125,9 @@ export function scriptedReply(request: ChatRequest, n: number, items: number, ht
   // A forced tool call: OpenAI's "required" or a named function, Mistral's "any".
   if (request.tool_choice === "required" || request.tool_choice === "any" || (typeof request.tool_choice === "object" && request.tool_choice !== null)) {
     const named = typeof request.tool_choice === "object" ? (request.tool_choice as { function?: { name?: string } }).function?.name : undefined;
-    const result = tools.find((t) => t.function.name === named) ?? tools.find((t) => t.function.name !== "http_request" && !t.function.name.startsWith("ask_")) ?? tools[0];
+    // Unnamed: the answer tool, not the agent's own tools (HTTP, reports, workspace documents).
+    const own = (name: string) => name === "http_request" || name.startsWith("ask_") || /^(list|read|write)_\w+_rows?$/.test(name);
+    const result = tools.find((t) => t.function.name === named) ?? tools.find((t) => !own(t.function.name)) ?? tools[0];
     if (result) {
       const params = (result.function.parameters ?? {}) as JsonSchema;
       return { toolCalls: [{ name: result.function.name, arguments: instanceOf(params, mk, params, "", items) }] };

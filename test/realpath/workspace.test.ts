@@ -29,7 +29,7 @@ const offers = (request: ChatRequest, name: string) => request.tools?.some((t) =
 /** Every tool result the model was sent, in any request. */
 const toolResults = (requests: ChatRequest[]) => [...new Set(requests.flatMap((r) => r.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))))];
 
-describe.runIf(gate.run).each(["crewai"])("workspace documents on the real path: %s", (target) => {
+describe.runIf(gate.run).each(["crewai", "langgraph"])("workspace documents on the real path: %s", (target) => {
   let env: PythonEnv;
   const closers: Array<() => unknown> = [];
   beforeAll(() => {
