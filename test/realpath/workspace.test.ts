@@ -5,7 +5,7 @@
 // requests that reached the scripted model server (tool results included) and the posts of
 // the notify webhook. Nothing here is specific to one target but the list of targets.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -125,6 +125,19 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("workspace documents on t
     expect(row.version).toBe(2);
     expect(row.data.title).toBe("Retitled by an organiser");
     expect(row.data.brief).toBeUndefined();
+
+    // A hard delete leaves none of the row's values in any file we keep: the store, and the
+    // runs that held what the agents read of it (LangGraph's checkpoints), deleted whole.
+    const deleted = await workspace("delete", "attendees", "ada@example.org");
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain("ada@example.org: deleted");
+    if (target === "langgraph") expect(deleted.stdout).toMatch(/deleted 1 stored runs holding its values \(\.envelope\/checkpoints\.sqlite\)/);
+    const kept = [store.ENVELOPE_WORKSPACE_DB, join(dir, ".envelope", "checkpoints.sqlite"), join(dir, ".envelope-runs")].flatMap((path) =>
+      !existsSync(path) ? [] : path.endsWith(".envelope-runs") ? readdirSync(path).map((f) => join(path, f)) : [path, `${path}-wal`].filter(existsSync),
+    );
+    expect(kept.length).toBeGreaterThan(0);
+    for (const file of kept) expect(readFileSync(file).includes("Ada Lovelace"), file).toBe(false);
+    expect((await workspace("list", "attendees", "--show-pii")).stdout).not.toContain("ada@example.org");
   }, 400_000);
 
   it("watch --once runs the team once for an approved talk, only notifies for a rejected one, and shows no pii", async () => {

@@ -26,6 +26,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from dotenv import load_dotenv
@@ -252,9 +253,11 @@ def _workspace_command(name: str, arguments: list[str]) -> int:
     agents' tools use (workspace_tools.open_workspace)."""
     from . import workspace, workspace_tools
 
+    load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
     store = workspace_tools.open_workspace()
     if name == "workspace":
-        return workspace.workspace_command(arguments, store, COMMAND)
+        runs = workspace_tools.StoredRuns(Path(STATE_DIR))
+        return workspace.workspace_command(arguments, store, COMMAND, runs)
     if not _has_triggers():
         print(
             f"{team.NAME} declares no workspace trigger (workspace[].triggers): "

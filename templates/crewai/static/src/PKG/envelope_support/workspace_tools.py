@@ -9,10 +9,14 @@ workspace.db_path() (ENVELOPE_WORKSPACE_DB), opened when a tool is first used.
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from crewai.tools import BaseTool
+from crewai_core.paths import db_storage_path
 from pydantic import BaseModel, Field
 
 from .. import team
@@ -89,3 +93,44 @@ def workspace_tools(agent_key: str) -> list[BaseTool]:
             ),
         ]
     return tools
+
+
+class StoredRuns:
+    """What `workspace delete` also looks through (workspace.RunRecords): the pipeline runs'
+    state files (`<state dir>/<run id>.json`) and CrewAI's record of the latest kickoff's task
+    outputs (latest_kickoff_task_outputs.db under CrewAI's storage directory, which
+    `crewai replay` reads): what the agents answered after reading a row is kept there."""
+
+    KICKOFF_TABLE = "latest_kickoff_task_outputs"
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+        self.kickoff_db = Path(db_storage_path()) / f"{self.KICKOFF_TABLE}.db"
+        self.where = f"{state_dir}/ and {self.kickoff_db}"
+
+    def holding(self, needles: Sequence[str]) -> list[str]:
+        found = [
+            f"run {path.stem}"
+            for path in sorted(self.state_dir.glob("*.json"))
+            if any(needle in path.read_text(encoding="utf-8") for needle in needles)
+        ]
+        if self.kickoff_db.exists():
+            with closing(sqlite3.connect(self.kickoff_db)) as conn:
+                query = f"SELECT task_id, output, inputs FROM {self.KICKOFF_TABLE}"
+                for task_id, output, inputs in conn.execute(query):
+                    if any(needle in f"{output}{inputs}" for needle in needles):
+                        found.append(f"kickoff task {task_id}")
+        return found
+
+    def purge(self, run_ids: Sequence[str]) -> None:
+        tasks = [i.removeprefix("kickoff task ") for i in run_ids if i.startswith("kickoff task ")]
+        for run_id in run_ids:
+            if run_id.startswith("run "):
+                (self.state_dir / f"{run_id.removeprefix('run ')}.json").unlink(missing_ok=True)
+        if tasks:
+            with closing(sqlite3.connect(self.kickoff_db)) as conn:
+                conn.execute("PRAGMA secure_delete = ON")
+                conn.executemany(
+                    f"DELETE FROM {self.KICKOFF_TABLE} WHERE task_id = ?", [(t,) for t in tasks]
+                )
+                conn.commit()
