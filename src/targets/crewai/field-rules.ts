@@ -1,6 +1,7 @@
 // What the CrewAI target does with every definition field — the loss report's rules.
 // Ordered: the first matching pattern wins.
 import type { FieldRule } from "../../export/loss-report.js";
+import { toollessManager } from "../python-common/workspace-view.js";
 import { registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES, WEBHOOK_SECRET_RULE, workspaceRules } from "../python-common/shared-field-rules.js";
 import { parsePointer } from "../../read/json-pointer.js";
 import { isProvider } from "../../model/providers.js";
@@ -102,5 +103,7 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
   WEBHOOK_SECRET_RULE,
   { pattern: "/schedule/conditionInterval", status: "carried", detail: "team.CONDITION_INTERVAL_S (poll's interval) and the scheduled workflow's cron" },
   { pattern: "/schedule/conditionPrompt", status: "carried", detail: "team.CONDITION_PROMPT, asked by poll with a structured yes/no answer ({{NAME}} of requiredVariables filled)" },
-  ...workspaceRules("kept in an embedded SQLite file (ENVELOPE_WORKSPACE_DB)"),
+  ...workspaceRules("kept in an embedded SQLite file (ENVELOPE_WORKSPACE_DB)", (key, model) =>
+    key === toollessManager(model) ? `${key} (held by its "Requests" worker: CrewAI allows no tools on a manager)` : key,
+  ),
 ];

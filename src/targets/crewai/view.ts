@@ -314,7 +314,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     schedule: model.schedule,
     hasCron: model.schedule.type === "cron",
     schedules: scheduleView(model),
-    workspace: workspaceView(model, "sqlite"),
+    workspace: workspaceView(model, "sqlite", true),
     scheduleWords: scheduleWords(model.schedule),
     envNames: workflowEnvNames(
       model,

@@ -47,7 +47,7 @@ export const WEBHOOK_SECRET_RULE: FieldRule = {
  * workspace (v1.2): the documents, kept in `store` (the target's words for it) and enforced
  * by envelope_support/workspace.py whoever writes: agents' tools, `workspace`, imports.
  */
-export function workspaceRules(store: string): FieldRule[] {
+export function workspaceRules(store: string, holder: (agentKey: string, model: TeamModel) => string = (key) => key): FieldRule[] {
   const document = (pointer: string, model: TeamModel) => model.workspace.find((d) => pointer.startsWith(d.pointer + "/"));
   return [
     {
@@ -56,7 +56,8 @@ export function workspaceRules(store: string): FieldRule[] {
         const d = document(pointer, model);
         const agents = d ? documentAgents(d, model.agents) : [];
         const named = d !== undefined && model.agents.some((a) => promptNames(a.prompt.raw, d.name));
-        const who = named ? `the agents whose prompt names it: ${agents.join(", ")}` : "every agent (no prompt names it)";
+        const holders = agents.map((key) => holder(key, model)).join(", ");
+        const who = named ? `the agents whose prompt names it: ${holders}` : `every agent (no prompt names it): ${holders}`;
         return { status: "carried", detail: `team.WORKSPACE, ${store}; its tools (list, read, write rows) go to ${who}` };
       },
     },

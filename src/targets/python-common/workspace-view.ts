@@ -26,6 +26,8 @@ export interface WorkspaceDocumentView {
   statusColumns: string[];
   triggers: Array<{ column: string; status: string; action: "run" | "notify" }>;
   agents: string[];
+  /** CrewAI: the crew's manager among `agents`, whose tools its Requests worker holds ("" when none). */
+  managerAgent: string;
   /** Whether a prompt names the document (else every agent has its tools). */
   byName: boolean;
   idColumn: string;
@@ -73,7 +75,15 @@ export function agentWorkspaceTools(model: TeamModel, agentKey: string): string[
   return model.workspace.filter((d) => documentAgents(d, model.agents).includes(agentKey)).flatMap((d) => Object.values(toolNames(d.name)));
 }
 
-export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite"): WorkspaceView {
+/** The crew's manager when a CrewAI crew has one (hierarchy mode, the entry agent with reports): it can hold no tools. */
+export function toollessManager(model: TeamModel): string | undefined {
+  const entry = model.agents.find((a) => model.execution.mode === "hierarchy" && a.key === model.execution.entryAgent);
+  return entry && entry.children.length > 0 ? entry.key : undefined;
+}
+
+/** `store`: where the target keeps the rows; `managerHoldsNoTools`: CrewAI's rule for a crew's manager. */
+export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite", managerHoldsNoTools = false): WorkspaceView {
+  const manager = managerHoldsNoTools ? toollessManager(model) : undefined;
   const documents = model.workspace.map((d, i): WorkspaceDocumentView => {
     const agents = documentAgents(d, model.agents);
     return {
@@ -90,6 +100,7 @@ export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite"): 
       byName: model.agents.some((a) => promptNames(a.prompt.raw, d.name)),
       idColumn: d.columns.find((c) => c.id)?.name ?? "",
       firstAgent: agents[0] ?? "",
+      managerAgent: manager !== undefined && agents.includes(manager) ? manager : "",
       humanColumn: d.columns.find((c) => c.owner === "human")?.name ?? "",
       statusColumn: statusColumns(d)[0] ?? "",
       piiColumns: d.columns.filter((c) => c.pii).map((c) => c.name),
