@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,13 @@ from pydantic import ConfigDict, Field
 
 ASK_PREFIX = "ask_"
 HTTP_TOOL = "http_request"
+WORKSPACE_TOOL = re.compile(r"^(list|read|write)_\w+_rows?$")
+
+
+def is_own_tool(name: str) -> bool:
+    """An agent's own tool (a report's ask tool, HTTP, a workspace document's), not the
+    structured-output tool create_agent binds."""
+    return name.startswith(ASK_PREFIX) or name == HTTP_TOOL or bool(WORKSPACE_TOOL.match(name))
 TASK_KEY = "envelope_task"
 """Run metadata the nodes set on every agent invocation: which task a call belongs to."""
 
@@ -82,7 +90,7 @@ class Call:
 
     def structured_tool(self) -> str | None:
         """The structured-output tool create_agent bound (ToolStrategy), if any."""
-        others = [n for n in self.tools if not n.startswith(ASK_PREFIX) and n != HTTP_TOOL]
+        others = [n for n in self.tools if not is_own_tool(n)]
         return others[0] if others else None
 
     def to_json(self) -> dict[str, Any]:

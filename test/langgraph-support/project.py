@@ -5,7 +5,8 @@ These are the tests of envelope-export's LangGraph support code (an export's
 envelope_support/ and the runner), run by the repository's end-to-end suite against the
 exports of each kind of team (test/e2e/support-suite.ts): `ENVELOPE_PACKAGE` names the
 package, which must be importable (installed, or on PYTHONPATH). Modules a team does not
-ship are None (gates.py without gates; policy.py and tools.py when no agent has egress).
+ship are None (gates.py without gates; policy.py and tools.py when no agent has egress;
+workspace_store.py without `workspace`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ review: Any = _module("envelope_support.review")
 runner: ModuleType = _module("envelope_support.runner")
 runtime: ModuleType = _module("envelope_support.runtime")
 tools: Any = _module("envelope_support.tools")
+workspace_store: Any = _module("envelope_support.workspace_store")
 
 __all__ = [
     "PACKAGE",
@@ -56,4 +58,5 @@ __all__ = [
     "state",
     "team",
     "tools",
+    "workspace_store",
 ]

@@ -11,7 +11,7 @@ import pytest
 from fakes import Call, FakeBoard, Reply, tool_call
 from langchain_core.messages import AIMessage
 from langgraph.graph import END, START
-from project import agents, nodes, state, team
+from project import agents, nodes, state, team, workspace_store
 
 pytestmark = pytest.mark.anyio
 
@@ -52,6 +52,8 @@ def _expected_tools(agent_key: str) -> set[str]:
     found = {agents.ask_tool_name(report) for report in agents.reports_of(agent_key)}
     if agent_key in team.POLICIES:
         found.add("http_request")
+    if workspace_store is not None:
+        found.update(tool.name for tool in workspace_store.workspace_tools(agent_key))
     if agent_key == agents.entry_agent():
         found.add(state.TeamResult.__name__)
     return found

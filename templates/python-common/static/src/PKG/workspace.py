@@ -22,6 +22,7 @@ in the lines `watch` prints or posts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import hashlib
 import io
@@ -203,8 +204,9 @@ class SqliteBackend:
 class StoreBackend:
     """LangGraph's Store (langgraph.store.base.BaseStore): rows under the namespace
     ("envelope_workspace", <doc>), fired triggers under ("envelope_workspace_fired", <doc>),
-    the row id as the key. The Store has no compare-and-set: it is done under a lock, which
-    holds within one process (the runner, or one `langgraph dev` server)."""
+    the row id as the key. The Store has no compare-and-set: it is done under a lock, held
+    across processes when the store offers one (`exclusive()`, workspace_store.py's
+    WorkspaceStore), else within this process (a server's own store)."""
 
     _lock = threading.Lock()
 
@@ -216,7 +218,8 @@ class StoreBackend:
         return None if item is None else dict(item.value)
 
     def put(self, doc: str, row_id: str, record: dict[str, Any], expected: int | None) -> bool:
-        with self._lock:
+        exclusive = getattr(self.store, "exclusive", contextlib.nullcontext)
+        with self._lock, exclusive():
             found = self.get(doc, row_id)
             current = 0 if found is None else int(found["version"])
             if expected is not None and current != expected:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterable, Sequence
-from contextlib import closing
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,8 +33,25 @@ class WorkspaceStore(SqliteStore):
     """LangGraph's SqliteStore, with its async methods run in a worker thread (the Agent
     Server calls them; SqliteStore itself has only the synchronous ones)."""
 
+    path: Path | None = None
+    """Its file (open_store), beside which `exclusive` keeps its lock."""
+
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         return await asyncio.to_thread(self.batch, list(ops))
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """A lock across processes (a run, `watch`, a person's command, `langgraph dev`), for
+        workspace.py's compare-and-set: an IMMEDIATE transaction on `<file>.lock`."""
+        if self.path is None:
+            yield
+            return
+        lock = sqlite3.connect(f"{self.path}.lock", timeout=30, isolation_level=None)
+        try:
+            lock.execute("BEGIN IMMEDIATE")
+            yield
+        finally:
+            lock.close()
 
 
 def open_store() -> WorkspaceStore:
@@ -45,6 +62,7 @@ def open_store() -> WorkspaceStore:
     # A deleted row's bytes are overwritten, not left in the file's free pages.
     conn.execute("PRAGMA secure_delete = ON")
     store = WorkspaceStore(conn)
+    store.path = path
     store.setup()
     return store
 
