@@ -49,9 +49,7 @@ def knowledge_sources() -> list[BaseKnowledgeSource]:
     from crewai.knowledge.source.csv_knowledge_source import CSVKnowledgeSource
     from crewai.knowledge.source.json_knowledge_source import JSONKnowledgeSource
     from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
-    from crewai.knowledge.source.text_file_knowledge_source import (
-        TextFileKnowledgeSource,
-    )
+    from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
 
     kind_of: dict[str, Any] = {
         ".txt": TextFileKnowledgeSource,

@@ -134,3 +134,5 @@ class StoredRuns:
                     f"DELETE FROM {self.KICKOFF_TABLE} WHERE task_id = ?", [(t,) for t in tasks]
                 )
                 conn.commit()
+                # CrewAI keeps this database in WAL mode: the log's copies of the pages go too.
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
