@@ -162,3 +162,30 @@ def test_write_schema_takes_a_column_pydantic_cannot_name(ws_module):
     spec = m.DocumentSpec("d", (m.Column("_internal", "agent"), m.Column("a", "agent")))
     rows = m.write_schema(spec).model_validate({"rows": [{"data": {"_internal": "x", "a": "y"}}]})
     assert rows.model_dump(by_alias=True)["rows"][0]["data"] == {"_internal": "x", "a": "y"}
+
+
+def test_a_run_refused_before_it_started_leaves_its_trigger_to_fire_again(ws_module, ws):
+    m = ws_module
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "human")
+    runs = []
+
+    def refused() -> int:
+        runs.append(list(m.run_context.TRIGGERED))
+        return m.RUN_NOT_STARTED
+
+    assert m.watch_once(ws, refused) == m.RUN_NOT_STARTED
+    assert m.watch_once(ws, lambda: 1) == 1  # fired again; a failed run is not retried
+    assert m.watch_once(ws, lambda: 0) == 0
+    assert len(runs) == 1 and runs[0][0]["row"]["id"] == "a@b.c"
+    assert [f.trigger.action for f in ws.evaluate()] == []
+
+
+def test_bad_run_options_after_the_separator_are_a_refused_run(ws_module, ws):
+    m = ws_module
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "human")
+
+    def bad_options() -> int:
+        raise SystemExit(2)
+
+    assert m.watch_once(ws, bad_options) == 2
+    assert [f.trigger.status for f in ws.evaluate(mark=False)] == ["ready"]

@@ -278,6 +278,8 @@ class Firing:
     document: str
     trigger: Trigger
     row: dict[str, Any]
+    marker: str = ""
+    """What the store keeps of it once fired (evaluate), so it fires once."""
 
 
 def db_path(environ: Mapping[str, str] = os.environ) -> Path:
@@ -492,13 +494,20 @@ class Workspace:
                     if record["data"].get(trigger.column) != trigger.status:
                         continue
                     since = record.get("status_since", {}).get(trigger.column, 0)
-                    marker = "\x1f".join((record["id"], trigger.column, trigger.status, str(since)))
+                    # ends with the separator: a marker is never a prefix of another (unmark)
+                    parts = (record["id"], trigger.column, trigger.status, str(since), "")
+                    marker = "\x1f".join(parts)
                     if marker in fired:
                         continue
                     if mark:
                         self.backend.mark(doc, marker)
-                    firings.append(Firing(doc, trigger, public(record)))
+                    firings.append(Firing(doc, trigger, public(record), marker))
         return firings
+
+    def unfire(self, firings: Iterable[Firing]) -> None:
+        """Forget that these fired: the next evaluation fires them again."""
+        for firing in firings:
+            self.backend.unmark(firing.document, firing.marker)
 
 
 def public(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -879,10 +888,15 @@ def _post(url: str, body: dict[str, Any]) -> None:
         print(f"watch: the webhook {WEBHOOK_ENV} failed: {error}", file=sys.stderr)
 
 
+RUN_NOT_STARTED = 2
+"""The runners' exit code for a run refused before it started (configuration, inputs)."""
+
+
 def watch_once(workspace: Workspace, run_team: Callable[[], int]) -> int:
     """Evaluate the triggers once: print (and post) each `notify`, run the team once with
     the rows of every `run` trigger that fired. Fired triggers are recorded first, so a
-    status change fires once even when the run fails."""
+    status change fires once even when the run fails; a run refused before it started
+    (RUN_NOT_STARTED: a variable missing, a bad option) leaves them to fire again."""
     firings = workspace.evaluate()
     runs = []
     for firing in firings:
@@ -922,9 +936,18 @@ def watch_once(workspace: Workspace, run_team: Callable[[], int]) -> int:
         for f in runs
     ]
     try:
-        return run_team()
+        code = run_team()
+    except SystemExit as refused:  # argparse: the run's options after `--`
+        code = refused.code if isinstance(refused.code, int) else RUN_NOT_STARTED
     finally:
         run_context.TRIGGERED.clear()
+    if code == RUN_NOT_STARTED:
+        workspace.unfire(runs)
+        print(
+            "watch: the run did not start (exit 2): these triggers fire again on the next check",
+            file=sys.stderr,
+        )
+    return code
 
 
 def watch_command(
