@@ -36,7 +36,6 @@ import urllib.request
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -288,7 +287,8 @@ def db_path(environ: Mapping[str, str] = os.environ) -> Path:
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    # time.gmtime, not datetime's UTC: the same code lints clean for Python 3.10 and 3.11+
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def _type_ok(column: Column, value: Any) -> bool:
