@@ -90,16 +90,64 @@ def test_undeclared_status_and_wrong_type_refused(ws):
 
 def test_both_column_compare_and_set(ws):
     ws.write("leads", [{"data": {"email": "a@b.c", "status": "new"}}], "agent")
-    assert outcome(
-        ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "agent")
-    ) == [("conflict", 1)]
+    [blind] = ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "agent")
+    # no version to retry blindly with: the answer shows the shared values, read_ gives it
+    assert (blind.outcome, blind.version) == ("conflict", None)
+    assert '"status": "new"' in blind.message
     assert outcome(
         ws.write("leads", [{"version": 1, "data": {"email": "a@b.c", "status": "ready"}}], "agent")
     ) == [("written", 2)]
-    assert outcome(
-        ws.write("leads", [{"version": 1, "data": {"email": "a@b.c", "status": "new"}}], "agent")
-    ) == [("conflict", 2)]
+    [stale] = ws.write(
+        "leads", [{"version": 1, "data": {"email": "a@b.c", "status": "new"}}], "agent"
+    )
+    assert stale.outcome == "conflict" and '"status": "ready"' in stale.message
     assert ws.row("leads", "a@b.c")["data"]["status"] == "ready"
+
+
+def test_a_deleted_row_is_not_brought_back_by_a_write_that_read_it(ws):
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "new"}}], "agent")
+    ws.delete("leads", "a@b.c")
+    [late] = ws.write("leads", [{"id": "a@b.c", "version": 1, "data": {"score": 3}}], "agent")
+    assert late.outcome == "conflict" and "no row" in late.message
+    assert ws.row("leads", "a@b.c") is None
+
+
+def test_the_id_column_holds_the_row_id(ws):
+    [moved] = ws.write("leads", [{"id": "a@b.c", "data": {"email": "x@y.z"}}], "human")
+    assert moved.outcome == "refused" and "cannot change" in moved.message
+    [new] = ws.write("leads", [{"data": {"score": 1}}], "agent")
+    assert new.outcome == "refused" and "needs its id column 'email'" in new.message
+    ws.write("leads", [{"id": "a@b.c", "data": {"score": 1}}], "human")
+    assert ws.row("leads", "a@b.c")["data"] == {"score": 1, "email": "a@b.c"}
+
+
+def test_an_unchanged_value_of_a_column_people_own_is_no_write(ws):
+    ws.write("leads", [{"data": {"email": "a@b.c", "note": "keep"}}], "human")
+    [same] = ws.write("leads", [{"id": "a@b.c", "data": {"note": "keep", "score": 2}}], "agent")
+    assert same.outcome == "written"
+    [noop] = ws.write("leads", [{"id": "a@b.c", "data": {"score": 2}}], "agent")
+    assert (noop.outcome, noop.version) == ("written", 2)  # no change: no new version
+
+
+def test_numbers_exact_and_finite(ws_module):
+    column = ws_module.Column("n", "human", type="number")
+    assert ws_module.coerce(column, "12345678901234567890") == 12345678901234567890
+    for text in ("nan", "inf", "-inf"):
+        with pytest.raises(ws_module.WorkspaceError):
+            ws_module.coerce(column, text)
+
+
+def test_rows_written_around_the_rules_do_not_break_the_document(ws_module, tmp_path):
+    m = ws_module
+    backend = sqlite_store_backend(m, tmp_path / "store.sqlite")  # the Store API is LangGraph's
+    spec = m.DocumentSpec(
+        "leads", (m.Column("email", "agent", id=True), m.Column("status", "both"))
+    )
+    ws = m.Workspace({"leads": spec}, backend)
+    backend.store.put(("envelope_workspace", "leads"), "sdk1", {"data": {"status": "bogus"}})
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "new"}}], "agent")
+    assert [r["id"] for r in ws.rows("leads")] == ["a@b.c"]
+    assert ws.row("leads", "sdk1") is None
 
 
 def test_trigger_fires_once_per_status_change(ws):

@@ -27,6 +27,7 @@ import csv
 import hashlib
 import io
 import json
+import math
 import os
 import sqlite3
 import sys
@@ -214,7 +215,7 @@ class StoreBackend:
 
     def get(self, doc: str, row_id: str) -> dict[str, Any] | None:
         item = self.store.get(("envelope_workspace", doc), row_id)
-        return None if item is None else dict(item.value)
+        return None if item is None or not _is_record(item.value) else dict(item.value)
 
     def put(self, doc: str, row_id: str, record: dict[str, Any], expected: int | None) -> bool:
         exclusive = getattr(self.store, "exclusive", contextlib.nullcontext)
@@ -229,17 +230,19 @@ class StoreBackend:
     def delete(self, doc: str, row_id: str) -> None:
         self.store.delete(("envelope_workspace", doc), row_id)
 
+    MAX_ROWS = 1_000_000
+    """One search, not pages: the Store orders by last update, so a write between two pages
+    would move a row from one page to the other."""
+
     def _items(self, namespace: tuple[str, ...]) -> list[Any]:
-        items: list[Any] = []
-        while True:
-            page = self.store.search(namespace, limit=500, offset=len(items))
-            items.extend(page)
-            if len(page) < 500:
-                return items
+        return list(self.store.search(namespace, limit=self.MAX_ROWS))
 
     def all(self, doc: str) -> list[dict[str, Any]]:
-        items = self._items(("envelope_workspace", doc))
-        return [dict(i.value) for i in sorted(items, key=lambda i: i.value["created_at"])]
+        # Items written around the store's rules (the Store API, Studio) that are not rows
+        # are skipped, not fatal to the document.
+        records = [dict(i.value) for i in self._items(("envelope_workspace", doc))]
+        rows = [r for r in records if _is_record(r)]
+        return sorted(rows, key=lambda r: (str(r["created_at"]), str(r["id"])))
 
     def fired(self, doc: str) -> set[str]:
         return {i.key for i in self._items(("envelope_workspace_fired", doc))}
@@ -286,6 +289,21 @@ def db_path(environ: Mapping[str, str] = os.environ) -> Path:
     return Path(environ.get(DB_ENV) or DEFAULT_DB)
 
 
+def _is_record(value: Any) -> bool:
+    """A stored row as this module writes it."""
+    keys = ("id", "created_at", "updated_at", "archived", "version", "data")
+    return (
+        isinstance(value, dict)
+        and all(k in value for k in keys)
+        and isinstance(value["data"], dict)
+    )
+
+
+def _shared(spec: DocumentSpec, record: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of a row's `both` columns (what a conflict answer shows)."""
+    return {c.name: record["data"].get(c.name) for c in spec.columns if c.owner == "both"}
+
+
 def utc_now() -> str:
     # time.gmtime, not datetime's UTC: the same code lints clean for Python 3.10 and 3.11+
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -295,7 +313,8 @@ def _type_ok(column: Column, value: Any) -> bool:
     if value is None:
         return True
     if column.type == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        return number and math.isfinite(value)
     if column.type == "boolean":
         return isinstance(value, bool)
     return isinstance(value, str)
@@ -307,9 +326,15 @@ def coerce(column: Column, text: str) -> Any:
         return None
     if column.type == "number":
         try:
+            return int(text)  # exact, however many digits
+        except ValueError:
+            pass
+        try:
             number = float(text)
         except ValueError:
             raise WorkspaceError(f"column {column.name!r} is a number, not {text!r}") from None
+        if not math.isfinite(number):
+            raise WorkspaceError(f"column {column.name!r} is a finite number, not {text!r}")
         return int(number) if number.is_integer() else number
     if column.type == "boolean":
         if text.lower() in ("true", "yes", "1"):
@@ -376,14 +401,39 @@ class Workspace:
 
     def _write_one(self, spec: DocumentSpec, item: dict[str, Any], by: Writer) -> WriteResult:
         data = dict(item.get("data") or {})
-        row_id = self._row_id(spec, item, data)
-        problems = self._problems(spec, data, by)
+        row_id, id_problem = self._row_id(spec, item, data)
+        current = None if row_id is None else self.backend.get(spec.name, row_id)
+        if current is not None:
+            # a value a column already holds is no change, whoever owns the column
+            unchanged = {k for k, v in data.items() if current["data"].get(k) == v}
+            data = {k: v for k, v in data.items() if k not in unchanged}
+        problems = ([id_problem] if id_problem else []) + self._problems(spec, data, by)
+        if current is None and row_id is not None and spec.id_column is not None:
+            column = spec.column(spec.id_column)
+            if by == "agent" and column is not None and column.owner == "human":
+                problems.append(
+                    f"there is no row {row_id!r}: people create rows of {spec.name!r} "
+                    f"(its id column {spec.id_column!r} is theirs)"
+                )
         if problems:
             return WriteResult(row_id or "(new)", "refused", "; ".join(problems))
+        given = item.get("version")
+        if current is None and given not in (None, 0):
+            return WriteResult(
+                row_id or "(new)",
+                "conflict",
+                f"there is no row {row_id!r} (deleted since you read it?): nothing written",
+            )
+        if (
+            current is not None
+            and not data
+            and item.get("archived", current["archived"]) == (current["archived"])
+        ):
+            return WriteResult(current["id"], "written", "no change", current["version"])
         if row_id is None:
             row_id = uuid.uuid4().hex[:12]
-        current = self.backend.get(spec.name, row_id)
-        given = item.get("version")
+        if spec.id_column is not None:
+            data[spec.id_column] = row_id  # the id column always holds the row's id
         if current is not None and given is not None and int(given) != current["version"]:
             return self._conflict(spec, current, int(given))
         touches_both = any(
@@ -397,10 +447,9 @@ class Workspace:
             return WriteResult(
                 row_id,
                 "conflict",
-                f"row {row_id!r} exists (version {current['version']}) and a column both "
-                "you and people write changes: read the row, then write again with "
-                f'"version": {current["version"]} to show you saw the latest values',
-                current["version"],
+                f"row {row_id!r} exists and a column both you and people write changes: its "
+                f"values now are {json.dumps(_shared(spec, current), ensure_ascii=False)}; if "
+                "your change still applies, write it again with the version read_ gives",
             )
         now = self.clock()
         version = 1 if current is None else current["version"] + 1
@@ -427,21 +476,34 @@ class Workspace:
         self, spec: DocumentSpec, current: dict[str, Any] | None, given: int
     ) -> WriteResult:
         row_id = current["id"] if current else "(gone)"
-        latest = current["version"] if current else None
+        shared = json.dumps(_shared(spec, current), ensure_ascii=False) if current else "{}"
         return WriteResult(
             row_id,
             "conflict",
-            f"row {row_id!r} changed since version {given} (now {latest}): nothing written; "
-            "read it again and decide whether your change still applies",
-            latest,
+            f"row {row_id!r} changed since version {given}: nothing written; its shared "
+            f"values now are {shared}: read it again and decide whether your change still "
+            "applies",
         )
 
-    def _row_id(self, spec: DocumentSpec, item: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+    def _row_id(
+        self, spec: DocumentSpec, item: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> tuple[str | None, str]:
+        """The row a write addresses, and a problem with it ("" when none): the id column's
+        value and `id`, which must agree; a document with an id column needs one of them."""
         id_column = spec.id_column
+        given = None if item.get("id") in (None, "") else str(item["id"])
+        value = None
         if id_column is not None and data.get(id_column) not in (None, ""):
-            return str(data[id_column])
-        given = item.get("id")
-        return None if given in (None, "") else str(given)
+            value = str(data[id_column])
+        if value is not None and given is not None and value != given:
+            return given, (
+                f"row {given!r}: its id column {id_column!r} holds its id and cannot change "
+                f"to {value!r} (write a new row with that id instead)"
+            )
+        row_id = value or given
+        if row_id is None and id_column is not None:
+            return None, f"a new row of {spec.name!r} needs its id column {id_column!r}"
+        return row_id, ""
 
     def _problems(self, spec: DocumentSpec, data: Mapping[str, Any], by: Writer) -> list[str]:
         problems = []
@@ -581,7 +643,7 @@ class WriteRow(BaseModel):
 def write_schema(spec: DocumentSpec) -> type[BaseModel]:
     """The write tool's arguments: rows with the document's columns (people's columns too,
     so the store, not the schema, refuses them with its reason)."""
-    types: dict[str, Any] = {"string": str, "number": float, "boolean": bool}
+    types: dict[str, Any] = {"string": str, "number": int | float, "boolean": bool}
     # A column's name may be any text: each field has a safe name and the column as alias.
     fields: dict[str, Any] = {
         f"column_{i}": (
@@ -702,17 +764,22 @@ def _parser(command: str) -> argparse.ArgumentParser:
     edit.add_argument("values", nargs="+", metavar="COLUMN=VALUE")
     edit.add_argument("--version", type=int, help="refuse if the row is no longer at it")
     action("import", "write rows from a CSV or JSON file", "document", "file")
-    exp = action("export", "the rows as CSV or JSON (pii included)", "document")
+    exp = action("export", "the rows as CSV or JSON (pii masked unless asked)", "document")
+    exp.add_argument("--include-pii", action="store_true", help="pii columns unmasked")
     exp.add_argument("--format", choices=("json", "csv"), default="json")
     exp.add_argument("--out", help="file to write (default: stdout)")
     exp.add_argument("--archived", action="store_true", help="archived rows too")
     arch = action("archive", "archive a row (triggers ignore it)", "document", "id")
     arch.add_argument("--undo", action="store_true", help="bring it back")
     delete = action("delete", "hard-delete a row everywhere it is stored", "document", "id")
-    delete.add_argument(
-        "--keep-runs",
+    runs = delete.add_mutually_exclusive_group()
+    runs.add_argument(
+        "--purge-runs",
         action="store_true",
-        help="keep the stored runs that hold its id or pii values (only list them)",
+        help="also delete the stored runs that hold its pii values (what agents read)",
+    )
+    runs.add_argument(
+        "--keep-runs", action="store_true", help="delete the row only; keep those runs"
     )
     return parser
 
@@ -724,7 +791,7 @@ def _row_line(spec: DocumentSpec, row: Mapping[str, Any]) -> str:
 
 
 def _read_rows(spec: DocumentSpec, path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's "CSV UTF-8" has a BOM
     if path.suffix.lower() == ".csv":
         items = []
         for record in csv.DictReader(io.StringIO(text)):
@@ -743,14 +810,21 @@ def _read_rows(spec: DocumentSpec, path: Path) -> list[dict[str, Any]]:
             items.append(item)
         return items
     loaded = json.loads(text)
-    if not isinstance(loaded, list):
-        raise WorkspaceError(f"{path}: a JSON import is a list of rows")
-    return [
-        {k: row[k] for k in ("id", "archived", "data") if k in row}
-        if isinstance(row, dict) and "data" in row
-        else {"data": row}
-        for row in loaded
-    ]
+    if not isinstance(loaded, list) or not all(isinstance(row, dict) for row in loaded):
+        raise WorkspaceError(f"{path}: a JSON import is a list of rows (objects)")
+    items = []
+    for n, row in enumerate(loaded):
+        # not `version`: an import (a restore, too) writes what the file holds
+        item = {k: row[k] for k in ("id", "data") if k in row} if "data" in row else {}
+        item.setdefault("data", row if "data" not in row else row["data"])
+        if not isinstance(item["data"], dict):
+            raise WorkspaceError(f"{path}: row {n}: its data is an object of columns")
+        if "archived" in row:
+            if not isinstance(row["archived"], bool):
+                raise WorkspaceError(f"{path}: row {n}: archived is true or false")
+            item["archived"] = row["archived"]
+        items.append(item)
+    return items
 
 
 def _export(spec: DocumentSpec, rows: list[dict[str, Any]], fmt: str) -> str:
@@ -786,7 +860,7 @@ def workspace_command(
         if args.action == "delete":
             return _delete(args, workspace, runs)
         return _workspace_action(args, workspace)
-    except (WorkspaceError, OSError, json.JSONDecodeError) as error:
+    except (ValueError, OSError) as error:  # WorkspaceError, bad JSON, undecodable text
         print(f"workspace: {error}", file=sys.stderr)
         return 2
 
@@ -836,7 +910,9 @@ def _workspace_action(args: argparse.Namespace, workspace: Workspace) -> int:
     if args.action == "import":
         return _report(workspace.write(spec.name, _read_rows(spec, Path(args.file)), "human"))
     if args.action == "export":
-        text = _export(spec, workspace.rows(spec.name, archived=args.archived), args.format)
+        rows = workspace.rows(spec.name, archived=args.archived)
+        shown = rows if args.include_pii else [masked(spec, row) for row in rows]
+        text = _export(spec, shown, args.format)
         if args.out:
             Path(args.out).write_text(text, encoding="utf-8")
         else:
@@ -845,27 +921,44 @@ def _workspace_action(args: argparse.Namespace, workspace: Workspace) -> int:
     return _report([workspace.archive(spec.name, args.id, not args.undo)])
 
 
+def pii_needles(spec: DocumentSpec, row: Mapping[str, Any]) -> list[str]:
+    """How a row's pii values may be written in a stored run: as they are, and JSON-escaped
+    (ASCII-only, as CrewAI writes its records, or not); values under PURGE_MIN_CHARS are
+    left out (they would match unrelated runs)."""
+    values = [row["data"].get(c.name) for c in spec.columns if c.pii]
+    found: set[str] = set()
+    for value in values:
+        if isinstance(value, str) and len(value) >= PURGE_MIN_CHARS:
+            found |= {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+    return sorted(found)
+
+
 def _delete(args: argparse.Namespace, workspace: Workspace, runs: RunRecords | None) -> int:
-    """Delete the row, then the stored runs that hold its id or pii values (what the agents
-    read of it): a run's records go whole, nothing else tells them apart; --keep-runs only
-    lists them."""
+    """Delete the row and, with --purge-runs, the stored runs that hold its pii values (what
+    the agents read of it; a run's records go whole, nothing else tells them apart). Runs
+    holding them and neither option: nothing is deleted, the runs are listed."""
     spec = workspace.spec(args.document)
     row = workspace.row(spec.name, args.id)
-    if row is None or not workspace.delete(spec.name, args.id):
+    if row is None:
         raise WorkspaceError(f"{spec.name!r} has no row {args.id!r}")
+    needles = pii_needles(spec, row) if runs is not None else []
+    held = runs.holding(needles) if runs is not None and needles else []
+    if held and not (args.purge_runs or args.keep_runs):
+        print(
+            f"{len(held)} stored runs ({runs.where if runs else ''}) hold pii values of "
+            f"{args.id!r}: {', '.join(held)}. Nothing deleted: add --purge-runs to delete "
+            "them with the row, or --keep-runs to delete the row only",
+            file=sys.stderr,
+        )
+        return 2
+    workspace.delete(spec.name, args.id)
     print(f"{args.id}: deleted")
-    if runs is None:
-        return 0
-    values = [args.id, *(row["data"].get(c.name) for c in spec.columns if c.pii)]
-    needles = sorted({v for v in values if isinstance(v, str) and len(v) >= PURGE_MIN_CHARS})
-    held = runs.holding(needles) if needles else []
-    if not held:
-        return 0
-    if args.keep_runs:
-        print(f"kept {len(held)} stored runs holding its values ({runs.where}): {', '.join(held)}")
-        return 0
-    runs.purge(held)
-    print(f"deleted {len(held)} stored runs holding its values ({runs.where}): {', '.join(held)}")
+    if held and runs is not None:
+        if args.purge_runs:
+            runs.purge(held)
+        done = "deleted" if args.purge_runs else "kept"
+        print(f"{done} {len(held)} stored runs holding its pii values ({runs.where}):")
+        print("  " + ", ".join(held))
     return 0
 
 
@@ -884,7 +977,7 @@ def _post(url: str, body: dict[str, Any]) -> None:
     )
     try:
         urllib.request.urlopen(request, timeout=10).close()  # noqa: S310 - the user's own URL
-    except OSError as error:
+    except Exception as error:  # noqa: BLE001 - a bad URL or a failed post never stops watch
         print(f"watch: the webhook {WEBHOOK_ENV} failed: {error}", file=sys.stderr)
 
 
@@ -939,6 +1032,9 @@ def watch_once(workspace: Workspace, run_team: Callable[[], int]) -> int:
         code = run_team()
     except SystemExit as refused:  # argparse: the run's options after `--`
         code = refused.code if isinstance(refused.code, int) else RUN_NOT_STARTED
+    except BaseException:  # a crash or Ctrl-C before the run ended: the triggers stay due
+        workspace.unfire(runs)
+        raise
     finally:
         run_context.TRIGGERED.clear()
     if code == RUN_NOT_STARTED:
