@@ -31,6 +31,7 @@ review: Any = _module("envelope_support.review")
 runner: ModuleType = _module("envelope_support.runner")
 runtime: ModuleType = _module("envelope_support.runtime")
 tools: Any = _module("envelope_support.tools")
+tracing: ModuleType = _module("envelope_support.tracing")
 
 __all__ = [
     "PACKAGE",
@@ -56,4 +57,5 @@ __all__ = [
     "state",
     "team",
     "tools",
+    "tracing",
 ]

@@ -130,6 +130,7 @@ def handler(path: str | Path | None, thread_id: str) -> TraceHandler | None:
     """The run's handler for `path` (None: $ENVELOPE_TRACE_FILE; neither: no trace)."""
     path = path or trace.default_path()
     if path is None:
+        trace.on_decisions(None)  # none from an earlier traced run in this process either
         return None
     secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
     writer = trace.TraceWriter(path, thread_id, secrets)
