@@ -20,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
 from outbound_lead_desk import context, graph, team
-from outbound_lead_desk.envelope_support import checks, runner
+from outbound_lead_desk.envelope_support import checks, runner, workspace_store
 
 # agents[]: key -> its field of the run's context (context.Context: the agent's model)
 CONTEXT_FIELDS: dict[str, str] = {
@@ -31,12 +31,26 @@ CONTEXT_FIELDS: dict[str, str] = {
 }
 
 # The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
-# ask_<report> per report (agents[].reportsToKey)
+# ask_<report> per report (agents[].reportsToKey), list/read/write of each workspace
+# document it has (workspace[])
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] lead-researcher
-    "lead-researcher": ("http_request", "ask_email_drafter"),
+    "lead-researcher": (
+        "http_request",
+        "list_leads_rows",
+        "read_leads_row",
+        "write_leads_rows",
+        "ask_email_drafter",
+    ),
     # agents[1] email-drafter
-    "email-drafter": (),
+    "email-drafter": (
+        "list_leads_rows",
+        "read_leads_row",
+        "write_leads_rows",
+        "list_messaging_experiments_rows",
+        "read_messaging_experiments_row",
+        "write_messaging_experiments_rows",
+    ),
 }
 
 # agents[].reportsToKey: the nodes from the team's graph down to each agent's own node
@@ -117,3 +131,37 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key
+
+
+# workspace[]: document -> an agent with its tools, a column people own, a status column
+# ("" when it has none)
+WORKSPACE_CASES: list[tuple[str, str, str, str]] = [
+    # workspace[0]
+    ("leads", "lead-researcher", "qualified_by", "status"),
+    # workspace[1]
+    ("messaging-experiments", "email-drafter", "angle", ""),
+]
+
+
+@pytest.fixture
+def workspace_file(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A fresh store file for the agents' tools (ENVELOPE_WORKSPACE_DB)."""
+    monkeypatch.setenv("ENVELOPE_WORKSPACE_DB", str(tmp_path / "workspace.sqlite3"))
+    workspace_store._file_store.cache_clear()
+    yield tmp_path / "workspace.sqlite3"
+    workspace_store._file_store.cache_clear()
+
+
+@pytest.mark.parametrize(("document", "agent", "human_column", "status_column"), WORKSPACE_CASES)
+def test_the_store_refuses_what_the_document_does_not_let_an_agent_write(
+    document: str, agent: str, human_column: str, status_column: str, workspace_file: Any
+) -> None:
+    tools = {tool.name: tool for tool in workspace_store.workspace_tools(agent)}
+    write = next(tool for name, tool in tools.items() if name.startswith("write_"))
+    if human_column:
+        answer = write.invoke({"rows": [{"data": {human_column: "set by an agent"}}]})
+        assert '"outcome": "refused"' in answer and human_column in answer
+    if status_column:
+        answer = write.invoke({"rows": [{"data": {status_column: "not-a-declared-status"}}]})
+        assert '"outcome": "refused"' in answer and status_column in answer
+    assert workspace_store.open_workspace().rows(document) == []

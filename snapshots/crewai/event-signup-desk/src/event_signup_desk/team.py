@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from .envelope_support.checks import InputSpec
 from .envelope_support.runtime import AgentSpec, StepSpec
+from .envelope_support.workspace import Column, DocumentSpec, Trigger
 
 # name, slug, version
 NAME = "Event Signup Desk"
@@ -64,3 +65,55 @@ RECORD_MODELS: dict[str, type[BaseModel]] = {}
 # timeout.runMs, timeout.agentMs (not set: the defaults)
 RUN_TIMEOUT_MS = 30000
 AGENT_TIMEOUT_MS = 30000
+
+# workspace: the team's documents, kept in the store across runs (envelope_support/workspace.py).
+# An agent gets a document's tools (list, read, write) when its prompt names the document;
+# when no prompt names it, every agent gets them.
+WORKSPACE: dict[str, DocumentSpec] = {
+    # workspace[0] attendees (type contact-list)
+    "attendees": DocumentSpec(
+        name="attendees",
+        type="contact-list",
+        # columns: name, owner, type; `id` addresses rows, `pii` is masked and never logged
+        columns=(
+            Column("email", "agent", "string", id=True, pii=True),
+            Column("full_name", "agent", "string", pii=True),
+            Column("company", "agent", "string"),
+            Column("status", "both", "string"),
+            Column("screening_note", "agent", "string"),
+            Column("organiser_note", "human", "string"),
+            Column("checked_in", "human", "boolean"),
+        ),
+        # statusValues: what a status column may hold
+        status_values=("pending", "confirmed", "incomplete", "declined"),
+        status_columns=("status",),
+        # triggers: `watch` fires each once per status change of a non-archived row
+        triggers=(Trigger("status", "declined", "notify"),),
+        # the agents whose prompt names the document
+        agents=("screener",),
+    ),
+    # workspace[1] speaker-queue (type content-queue)
+    "speaker-queue": DocumentSpec(
+        name="speaker-queue",
+        type="content-queue",
+        # columns: name, owner, type; `id` addresses rows, `pii` is masked and never logged
+        columns=(
+            Column("talk_id", "human", "string", id=True),
+            Column("speaker_email", "human", "string", pii=True),
+            Column("title", "both", "string"),
+            Column("brief", "agent", "string"),
+            Column("duration_min", "human", "number"),
+            Column("status", "both", "string"),
+        ),
+        # statusValues: what a status column may hold
+        status_values=("proposed", "approved", "briefed", "rejected"),
+        status_columns=("status",),
+        # triggers: `watch` fires each once per status change of a non-archived row
+        triggers=(
+            Trigger("status", "approved", "run"),
+            Trigger("status", "rejected", "notify"),
+        ),
+        # the agents whose prompt names the document
+        agents=("brief-writer",),
+    ),
+}

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from .envelope_support.checks import InputSpec
 from .envelope_support.runtime import AgentSpec, StepSpec
+from .envelope_support.workspace import Column, DocumentSpec, Trigger
 
 # name, slug, version
 NAME = "Outbound Lead Desk"
@@ -66,3 +67,50 @@ RECORD_MODELS: dict[str, type[BaseModel]] = {}
 # timeout.runMs, timeout.agentMs (not set: the defaults)
 RUN_TIMEOUT_MS = 30000
 AGENT_TIMEOUT_MS = 30000
+
+# workspace: the team's documents, kept in the store across runs (envelope_support/workspace.py).
+# An agent gets a document's tools (list, read, write) when its prompt names the document;
+# when no prompt names it, every agent gets them.
+WORKSPACE: dict[str, DocumentSpec] = {
+    # workspace[0] leads (type contact-list)
+    "leads": DocumentSpec(
+        name="leads",
+        type="contact-list",
+        # columns: name, owner, type; `id` addresses rows, `pii` is masked and never logged
+        columns=(
+            Column("email", "agent", "string", id=True, pii=True),
+            Column("full_name", "agent", "string", pii=True),
+            Column("company", "agent", "string"),
+            Column("employee_count", "agent", "number"),
+            Column("fit_score", "agent", "number"),
+            Column("status", "both", "string"),
+            Column("qualified_by", "human", "string"),
+            Column("do_not_contact", "human", "boolean"),
+            Column("draft_email", "agent", "string"),
+        ),
+        # statusValues: what a status column may hold
+        status_values=("new", "enriched", "ready-for-outreach", "drafted", "disqualified"),
+        status_columns=("status",),
+        # triggers: `watch` fires each once per status change of a non-archived row
+        triggers=(
+            Trigger("status", "ready-for-outreach", "run"),
+            Trigger("status", "disqualified", "notify"),
+            Trigger("status", "new", "run"),
+        ),
+        # the agents whose prompt names the document
+        agents=("lead-researcher", "email-drafter"),
+    ),
+    # workspace[1] messaging-experiments (type content-queue)
+    "messaging-experiments": DocumentSpec(
+        name="messaging-experiments",
+        type="content-queue",
+        # columns: name, owner, type; `id` addresses rows, `pii` is masked and never logged
+        columns=(
+            Column("angle", "human", "string"),
+            Column("example_subject", "agent", "string"),
+            Column("active", "human", "boolean"),
+        ),
+        # the agents whose prompt names the document
+        agents=("email-drafter",),
+    ),
+}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
 
 from outbound_lead_desk import team
 from outbound_lead_desk.context import Context
@@ -23,10 +24,12 @@ def build_graph(
     *,
     checkpointer: BaseCheckpointSaver[str] | None = None,
     model_for: ModelFactory | None = None,
+    store: BaseStore | None = None,
 ) -> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
-    built on first use)."""
+    built on first use). `store`: where the workspace documents are
+    (envelope_support/workspace_store.py; `langgraph dev` brings the one langgraph.json names)."""
     nodes = HierarchyNodes(model_for)
     # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
     builder = StateGraph(
@@ -46,9 +49,10 @@ def build_graph(
     builder.add_edge("team", "finalize")
     builder.add_edge("finalize", END)
     # An explicit limit for every invocation, `langgraph dev`'s included.
-    compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)
+    # workspace: the documents' store, which the agents' workspace tools use
+    compiled = builder.compile(checkpointer=checkpointer, store=store, name=team.SLUG)
     return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
 
 
-# For langgraph.json (`langgraph dev`): no checkpointer, the server supplies one.
+# For langgraph.json (`langgraph dev`): no checkpointer or store, the server supplies them.
 graph = build_graph()
