@@ -14,7 +14,7 @@ import helpers
 import pytest
 from crewai.events.types.llm_events import LLMCallType
 from fake_llm import FakeModels
-from project import main, runtime, team
+from project import crew_base, main, runtime, team
 
 EXPECTED_OK = runtime.EXIT_OK
 
@@ -97,3 +97,21 @@ def test_the_trace_file_comes_from_the_environment(
     assert len(
         [line for line in path.read_text(encoding="utf-8").splitlines() if '"turn"' in line]
     ) == len(answers)
+
+
+def test_an_llm_from_agents_yaml_is_the_model_the_trace_names(
+    tmp_path: Path,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    answers: list[tuple[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    helpers.approve_everything(monkeypatch)
+    path = tmp_path / "trace.jsonl"
+    monkeypatch.setattr(crew_base, "configured_llms", lambda: set(team.AGENTS))
+
+    assert main.main([*helpers.run_argv(interactive=True), "--trace", str(path)]) == EXPECTED_OK
+    events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    models = {json.dumps(e["turn"]["agent"]["model"]) for e in events if "turn" in e}
+    # Not the definition's model: the one the agent was given (fake_llm: fake/<agent key>).
+    assert models and all(json.loads(m)["provider"] == "fake" for m in models)

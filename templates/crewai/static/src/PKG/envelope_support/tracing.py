@@ -38,7 +38,7 @@ from crewai.events import (
 from crewai.events.event_bus import CrewAIEventsBus
 
 from .. import models, team
-from . import llms, trace
+from . import crew_base, llms, trace
 from .crew_base import TeamCrewBase
 
 FLUSH_TIMEOUT_S = 30.0
@@ -131,6 +131,7 @@ def _write(writer: trace.TraceWriter, events: list[Any], team_crew: TeamCrewBase
         speakers[role] = (key, spec.reports_to)
         speakers.setdefault(f"{role} Requests", (f"{key}:{REQUESTS}", key))
     names = {speaker: role for role, (speaker, _) in speakers.items()}
+    configured = crew_base.configured_llms()
     # Per speaker, its open conversations, innermost last: (conversation, who asked).
     open_: dict[str, list[tuple[str, str]]] = {}
     # The agent of each task (by its TaskStartedEvent): a model call made for a task but
@@ -156,7 +157,7 @@ def _write(writer: trace.TraceWriter, events: list[Any], team_crew: TeamCrewBase
             speaker = speakers.get(role, (None, None))[0]
             if speaker is None:
                 continue
-            model = _model(speaker, event)
+            model = _model(speaker, event, configured)
             if open_.get(speaker):
                 conversation, sender = open_[speaker][-1]
                 writer.exchange(conversation, speaker, sender, event.response, model)
@@ -181,11 +182,15 @@ def _last_message(messages: Any) -> Any:
     return messages
 
 
-def _model(speaker: str, event: Any) -> tuple[str, str]:
+def _model(speaker: str, event: Any, configured: set[str]) -> tuple[str, str]:
     """(provider, model) of the answer: the agent's own model (models.MODELS, overrides
-    applied), else the name CrewAI reports."""
+    applied) unless `llm:` in config/agents.yaml replaces it (`configured`), else the name
+    CrewAI reports."""
     agent_key = speaker.removesuffix(f":{REQUESTS}")
     spec = models.MODELS.get(agent_key)
-    model = llms.model_id(spec, agent_key) if spec is not None else str(event.model or "")
+    if spec is not None and agent_key not in configured:
+        model = llms.model_id(spec, agent_key)
+    else:
+        model = str(event.model or "")
     provider, _, name = model.partition("/")
     return (llms.provider(model), name) if name else ("unknown", provider)
