@@ -29,7 +29,7 @@ describe("conversation events", () => {
   });
 
   it("refuses an agent turn without speakerId, a bad agentId, an unknown role, an extra key", () => {
-    const { speakerId: _, ...noSpeaker } = agentTurn(1);
+    const { speakerId: _, ...noSpeaker } = agentTurn(1) as Record<string, unknown>;
     expect(eventProblems({ ...exchanged, turn: noSpeaker })).not.toEqual([]);
     expect(eventProblems({ ...opened, agentId: "has space" })).not.toEqual([]);
     expect(eventProblems({ ...exchanged, turn: agentTurn(1, { role: "assistant" }) })).not.toEqual([]);
