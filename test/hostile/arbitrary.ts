@@ -57,7 +57,7 @@ export const HOSTILE_SLUGS: readonly string[] = [
 /** Input, output and record field names: any string the schema lets through. */
 export const HOSTILE_FIELD_NAMES: readonly string[] = [
   ...HOSTILE_KEYS.slice(0, 60), "A_B", "a b", "", " ", "..", "../../etc/passwd", "/abs", "a/b", "a.b", "toString", "valueOf", "hasOwnProperty", "help", "h",
-  "verbose", "env-file", "interactive", "no-interactive", "decisions", "version", "-x", "--x", "ß", "İ", "ǅ", "ﬁ", "🎉", "\u0000", "\n", "é", "e\u0301",
+  "verbose", "trace", "env-file", "interactive", "no-interactive", "decisions", "version", "-x", "--x", "ß", "İ", "ǅ", "ﬁ", "🎉", "\u0000", "\n", "é", "e\u0301",
   "None", "True", "model_config", "model_fields", "schema", "copy", "fields", "validate", "\ud800", "${{ secrets.X }}", '"', "'", "\\", "{{x}}",
 ];
 

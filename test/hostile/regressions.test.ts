@@ -57,6 +57,8 @@ describe("distribution names (model)", () => {
 describe("CrewAI runner flags", () => {
   it("no two inputs and no runner option share a flag; an empty key has none", () => {
     expect(inputFlags(["a-b", "a_b", "help", "inputs", "", "Max Items", "x"])).toEqual(["--a-b", undefined, undefined, undefined, undefined, "--Max Items", "--x"]);
+    // --trace FILE is the runner's too (the conversation trace): an input named trace has no flag.
+    expect(inputFlags(["trace", "trace_file"])).toEqual([undefined, "--trace-file"]);
   });
   it("team.py carries each input's flag, and the README lists the others as --inputs only", () => {
     const x = crewai(team({ inputs: { "a-b": { type: "string" }, a_b: { type: "string" } } }));

@@ -32,6 +32,7 @@ review: Any = _module("envelope_support.review")
 runner: ModuleType = _module("envelope_support.runner")
 runtime: ModuleType = _module("envelope_support.runtime")
 tools: Any = _module("envelope_support.tools")
+tracing: ModuleType = _module("envelope_support.tracing")
 workspace_store: Any = _module("envelope_support.workspace_store")
 
 __all__ = [
@@ -58,5 +59,6 @@ __all__ = [
     "state",
     "team",
     "tools",
+    "tracing",
     "workspace_store",
 ]

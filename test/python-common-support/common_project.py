@@ -3,7 +3,7 @@ this suite that names it.
 
 These are the tests of the modules every target ships from templates/python-common
 (`<package>.envelope_support.<module>`: checks, gates, model_env, placeholders, policy,
-redaction), run by both targets' end-to-end suites against the exports of each kind of team,
+redaction, trace), run by both targets' end-to-end suites against the exports of each kind of team,
 together with that target's own suite (test/crewai-support/, test/langgraph-support/).
 `ENVELOPE_PACKAGE` names the package, which must be importable (installed, or on
 PYTHONPATH). Modules a team does not ship are None (gates.py without a pipeline; policy.py
@@ -41,6 +41,7 @@ model_env: ModuleType = module("envelope_support.model_env")
 placeholders: ModuleType = module("envelope_support.placeholders")
 policy: Any = module("envelope_support.policy")
 redaction: ModuleType = module("envelope_support.redaction")
+trace: ModuleType = module("envelope_support.trace")
 
 __all__ = [
     "PACKAGE",
@@ -51,4 +52,5 @@ __all__ = [
     "policy",
     "redaction",
     "team",
+    "trace",
 ]

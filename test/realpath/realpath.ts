@@ -5,11 +5,15 @@
 // (MODEL_OVERRIDE, OPENAI_BASE_URL), whatever models the definition pins. Then, from the
 // logged requests: each agent's prompt arrives byte for byte after {{NAME}} substitution,
 // each step sees exactly its dependencies' outputs, and only approved records pass a gate.
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+// Every run writes its conversations (--trace, then ENVELOPE_TRACE_FILE for the resumes):
+// every line an OpenWOP conversation event, one agent turn per model answer, spoken by the
+// agent whose request it was.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
+import { checkTrace } from "../helpers/conversation-events.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { startModelServer, type ModelServer } from "./model-server.js";
 import {
@@ -18,6 +22,7 @@ import {
   type Exchange,
   expectedPrompt,
   exportedProject,
+  marker,
   markersIn,
   runArgs,
   runTeam,
@@ -76,12 +81,14 @@ export function describeRealPath(target: string): void {
 
       const { env: values, inputs } = runValues(def);
       const runEnv = { ...values, MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
-      let args = runArgs(dir, readme, inputs);
+      const traceFile = join(dir, "realpath-trace.jsonl");
+      let args = [...runArgs(dir, readme, inputs), "--trace", traceFile];
       const log: string[] = [];
       const decided: Array<{ gate: string; approved: string[]; left: string[]; after: number }> = [];
       let code = -1;
       for (let round = 0; round <= MAX_RESUMES; round++) {
-        const run = await runTeam(env, dir, pkg, args, runEnv);
+        // The first run names its trace file; a resume finds it in the environment.
+        const run = await runTeam(env, dir, pkg, args, round === 0 ? runEnv : { ...runEnv, ENVELOPE_TRACE_FILE: traceFile });
         code = run.code;
         const quiet = (t: string) => t.split("\n").filter((l) => !l.includes("approximate input token count")).join("\n");
         log.push(`$ ${pkg} ${args.join(" ")}\nexit ${run.code}\n${quiet(run.stdout).slice(-600)}\n${quiet(run.stderr).slice(-2500)}`);
@@ -116,6 +123,37 @@ export function describeRealPath(target: string): void {
       const prompts = new Map(def.agents.map((a) => [a.key, expectedPrompt(a.prompt ?? "", def, values, inputs)]));
       const missing = reached.filter((k) => prompts.get(k) && !exchanges.some((e) => systemText(e.request).includes(prompts.get(k)!)));
       expect(missing, `${name}: agents whose prompt never arrived as sent\n${transcript}`).toEqual([]);
+
+      // The trace: every line valid, and the turns are what the server saw: each model
+      // answer (its marker) in exactly one agent turn, spoken by the agent whose prompt the
+      // request carried (a request with no agent's prompt, CrewAI's converter, by any agent).
+      expect(existsSync(traceFile), `${name}: no trace written\n${transcript}`).toBe(true);
+      const trace = checkTrace(readFileSync(traceFile, "utf8"));
+      expect(trace.problems, `${name}: trace ${traceFile}`).toEqual([]);
+      const answers = trace.events.filter((e) => e.kind === "exchanged").map((e) => e.turn);
+      // CrewAI's "<role> Requests" worker of a manager with egress speaks as <key>:requests.
+      const keys = new Set(def.agents.flatMap((a) => [a.key, `${a.key}:requests`]));
+      const turnProblems: string[] = [];
+      // (An answer without its marker, e.g. an enum and an empty object, counts in the total only.)
+      for (const e of exchanges.filter((x) => markersIn(JSON.stringify(x.reply)).includes(x.n))) {
+        const mine = answers.filter((t) => markersIn(JSON.stringify(t.content)).includes(e.n));
+        const owner = def.agents.find((a) => prompts.get(a.key) && systemText(e.request).includes(prompts.get(a.key)!))?.key;
+        if (mine.length !== 1) turnProblems.push(`answer ${marker(e.n)}: in ${mine.length} turns`);
+        for (const t of mine) {
+          if (t.role !== "agent" || t.speakerId !== t.from || !keys.has(t.from)) turnProblems.push(`answer ${e.n}: spoken by ${t.role} ${t.from} (${t.speakerId})`);
+          if (owner !== undefined && t.from !== owner) turnProblems.push(`answer ${e.n}: by ${t.from}, the request was ${owner}'s`);
+          if (t.agent?.model?.model !== "realpath-model" || t.agent.model.provider !== "openai") turnProblems.push(`answer ${e.n}: model ${JSON.stringify(t.agent?.model)}`);
+        }
+      }
+      if (answers.length !== exchanges.length) turnProblems.push(`${answers.length} answer turns for ${exchanges.length} requests`);
+      // A reviewer's decisions: a conversation of user turns per decided record, at its gate.
+      const decisions = trace.events.filter((e) => e.kind === "closed" && e.turn.role === "user").map((e) => e.turn.content as { gate?: string; action?: string });
+      for (const g of new Set(decided.map((d) => d.gate))) {
+        const rounds = decided.filter((d) => d.gate === g).length;
+        const made = decisions.filter((c) => c.gate === g && c.action).length;
+        if (made < rounds) turnProblems.push(`gate ${g}: ${made} decisions traced in ${rounds} reviews`);
+      }
+      expect(turnProblems, `${name}: trace ${traceFile}\n${transcript}`).toEqual([]);
 
       if (def.pipeline) {
         // Each step's first request carries exactly its dependencies' final outputs.

@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .. import crew, models, team
-from . import checks, llms, runtime, state
+from . import checks, llms, runtime, state, tracing
 from .gates import (
     DecisionItem,
     DeferredReviewer,
@@ -60,7 +60,8 @@ def _run_flow(run: RunState, store: RunStore, args: argparse.Namespace, reviewer
     flow_module = importlib.import_module("..flow", __package__)
     pipeline_flow = flow_module.TeamFlow(suppress_flow_events=not verbose)
     pipeline_flow.state.run = run
-    pipeline_flow.configure(crew.TeamCrew(run.inputs, verbose), store, reviewer)
+    team_crew = crew.TeamCrew(run.inputs, verbose)
+    pipeline_flow.configure(team_crew, store, reviewer)
     run.status, run.message = "running", None
     store.save(run)
     options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
@@ -69,7 +70,8 @@ def _run_flow(run: RunState, store: RunStore, args: argparse.Namespace, reviewer
     try:
         if deadline.expired():
             raise runtime.RunTimeout(deadline.message())
-        runtime.run_with_deadline(pipeline_flow.kickoff, deadline)
+        with tracing.traced(args.trace, run.run_id, team_crew):
+            runtime.run_with_deadline(pipeline_flow.kickoff, deadline)
     except runtime.RunTimeout as error:
         run.status, run.message = "timed_out", str(error)
         return _stopped(run, store, deadline, runtime.EXIT_TIMEOUT, str(error))

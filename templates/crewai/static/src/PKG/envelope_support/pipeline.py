@@ -21,7 +21,7 @@ from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel, Field
 
 from .. import team
-from . import runtime, state
+from . import runtime, state, trace
 from .crew_base import kickoff, manager_of
 from .gates import (
     MAX_ROUNDS,
@@ -192,6 +192,7 @@ class PipelineFlow(Flow[PipelineState]):
                 problems = apply_decisions(spec, gate, answers, state.utc_now(), "human")
                 if problems:
                     raise StepFailed("; ".join(problems))
+                trace.decided(team.PIPELINE[spec.after_step].agent_key, name, answers)
                 self.store.save(run)
         return f"{name}:{gate.status}"
 

@@ -32,7 +32,7 @@ from typing import Any
 from dotenv import load_dotenv
 
 from .. import crew, models, team
-from . import checks, crew_base, llms, redaction, runtime
+from . import checks, crew_base, llms, redaction, runtime, trace, tracing
 
 PIPELINE = team.MODE == "pipeline"
 STATE_DIR = ".envelope-runs"
@@ -64,6 +64,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--verbose",
         action="store_true",
         help="show CrewAI's progress: every prompt and task as the model receives it",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help=f"append the run's conversations to FILE as OpenWOP events (default: ${trace.ENV})",
     )
 
 
@@ -155,12 +160,13 @@ def _missing_env(env_file: str | None) -> list[str]:
 # --- hierarchy mode ----------------------------------------------------------
 
 
-def _run_crew(inputs: dict[str, Any], verbose: bool) -> int:
+def _run_crew(inputs: dict[str, Any], verbose: bool, trace_file: str | None = None) -> int:
+    team_crew = crew.TeamCrew(inputs, verbose)
     try:
-        output = runtime.run_with_deadline(
-            lambda: crew_base.kickoff(crew.TeamCrew(inputs, verbose).crew()),
-            runtime.Deadline(team.RUN_TIMEOUT_MS),
-        )
+        with tracing.traced(trace_file, None, team_crew):
+            output = runtime.run_with_deadline(
+                lambda: crew_base.kickoff(team_crew.crew()), runtime.Deadline(team.RUN_TIMEOUT_MS)
+            )
     except runtime.RunTimeout as error:
         print(str(error), file=sys.stderr)
         return runtime.EXIT_TIMEOUT
@@ -206,7 +212,7 @@ def start_run(argv: Sequence[str], base: dict[str, Any] | None = None) -> int:
     if inputs is None:
         return runtime.EXIT_CONFIG
     if not PIPELINE:
-        return _run_crew(inputs, args.verbose)
+        return _run_crew(inputs, args.verbose, args.trace)
     return _flows().start_run(args, inputs)
 
 

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from .. import models, team
 from ..state import RECORD_MODELS, TeamResult, TeamState
-from . import agents, prompts, runtime
+from . import agents, prompts, runtime, trace
 from .agents import AgentGraph
 from .gates import (
     MAX_ROUNDS,
@@ -285,6 +285,7 @@ class PipelineNodes(TeamNodes):
                 gate.problems = clean(problems)
                 return self._gate_command(spec, gate, goto=gate_node(spec.name))
             gate.problems = []
+            trace.decided(team.PIPELINE[spec.after_step].agent_key, spec.name, items)
             outcome, message = evaluate(spec, gate)
         return self._route(spec, gate, outcome, message)
 

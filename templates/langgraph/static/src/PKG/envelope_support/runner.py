@@ -42,7 +42,7 @@ from langgraph.types import Command, StateSnapshot
 
 from .. import graph, models, team
 from ..context import AGENT_FIELDS, ALL_AGENTS_FIELD, Context
-from . import checks, llms, nodes, redaction, runtime
+from . import checks, llms, nodes, redaction, runtime, trace, tracing
 
 CHECKPOINTS = "checkpoints.sqlite"
 STATE_DIR = Path(".envelope")
@@ -75,6 +75,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "MODEL_OVERRIDE, the definition's model)",
     )
     parser.add_argument("--verbose", action="store_true", help="print each node as it finishes")
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help=f"append the run's conversations to FILE as OpenWOP events (default: ${trace.ENV})",
+    )
 
 
 def _run_parser() -> argparse.ArgumentParser:
@@ -288,10 +293,14 @@ class Runner:
             return runtime.EXIT_TIMEOUT
         deadline = asyncio.timeout((team.RUN_TIMEOUT_MS - spent) / 1000)
         started = time.monotonic()
+        config = thread_config(thread_id)
+        tracer = tracing.handler(self.args.trace, thread_id)
+        if tracer is not None:
+            config["callbacks"] = [tracer]
         try:
             async with deadline:
                 async for update in self.graph.astream(
-                    payload, thread_config(thread_id), context=self.chosen, stream_mode="updates"
+                    payload, config, context=self.chosen, stream_mode="updates"
                 ):
                     if self.args.verbose:
                         for node in update:
