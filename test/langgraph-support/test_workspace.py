@@ -38,7 +38,7 @@ def test_compare_and_set_waits_for_another_connection_holding_the_lock(store_fil
     started = time.monotonic()
     threading.Timer(0.5, release.set).start()
     backend = workspace_store.open_workspace(workspace_store.open_store()).backend
-    record = {"id": "r1", "version": 1, "archived": False, "created_at": "", "data": {}}
+    record = {"id": "r1", "version": 1, "archived": False, "created_at": "", "updated_at": "", "data": {}}
     assert backend.put(doc, "r1", record, 0)
     waited = time.monotonic() - started
     holder.join()
