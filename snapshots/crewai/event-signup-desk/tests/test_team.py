@@ -16,7 +16,7 @@ import pytest
 from crewai import BaseLLM
 
 from event_signup_desk import crew, models, team
-from event_signup_desk.envelope_support import checks, runner
+from event_signup_desk.envelope_support import checks, runner, workspace_tools
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -151,8 +151,11 @@ def test_a_status_the_definition_does_not_declare_is_refused(crews: Any, store: 
             tools = _workspace_tools(crews, key)
             write = tools[f"write_{ident}_rows"]
 
+            # a person's row (people may own the id column), changed with the version read
+            workspace_tools.open_workspace().write(document, [{"id": "t2", "data": {}}], "human")
             refused = json.loads(write.run(rows=[{"id": "t1", "data": {column: undeclared}}]))
-            written = json.loads(write.run(rows=[{"id": "t2", "data": {column: values[0]}}]))
+            row = {"id": "t2", "version": 1, "data": {column: values[0]}}
+            written = json.loads(write.run(rows=[row]))
 
             assert [r["outcome"] for r in refused] == ["refused"], (document, key, refused)
             assert "is not a status" in refused[0]["message"], refused
