@@ -165,7 +165,8 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("workspace documents on t
     const { env: values, inputs } = serverRun(def, server.baseUrl);
     const runEnv = { ...values, ...store, ENVELOPE_WORKSPACE_WEBHOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` };
     const workspace = (...args: string[]) => runTeam(env, dir, pkg, ["workspace", ...args], runEnv);
-    const watch = () => runTeam(env, dir, pkg, ["watch", "--once", "--", ...runArgs(dir, readme, inputs)], runEnv);
+    const traceFile = join(dir, "trace.jsonl");
+    const watch = () => runTeam(env, dir, pkg, ["watch", "--once", "--", ...runArgs(dir, readme, inputs), "--trace", traceFile], runEnv);
     const pii = ["rejected-speaker@example.org", "approved-speaker@example.org"];
     const outputs: string[] = [];
 
@@ -202,8 +203,12 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("workspace documents on t
     expect(server.chats().length).toBe(chats.length);
     expect(posts).toHaveLength(1);
 
+    // The model saw the triggering row's pii (its task needs it); the run's trace does not hold it.
+    expect(triggered.some((r) => userText(r).includes(pii[1]!))).toBe(true);
+    const trace = readFileSync(traceFile, "utf8");
+    expect(trace).toContain('\\"id\\": \\"T1\\"');
     for (const value of pii) {
-      for (const text of [...outputs, ...posts]) expect(text).not.toContain(value);
+      for (const text of [...outputs, ...posts, trace]) expect(text).not.toContain(value);
     }
   }, 400_000);
 });

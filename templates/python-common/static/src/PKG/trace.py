@@ -74,9 +74,16 @@ class TraceWriter:
     """Writes conversation events to `path` as they happen (thread-safe)."""
 
     def __init__(
-        self, path: str | Path, run_id: str | None, secret_values: Sequence[str] = ()
+        self,
+        path: str | Path,
+        run_id: str | None,
+        secret_values: Sequence[str] = (),
+        personal: Callable[[], Sequence[str]] | None = None,
     ) -> None:
-        """`run_id`: the run's (a thread's) id, or None for a run that has none."""
+        """`run_id`: the run's (a thread's) id, or None for a run that has none; `personal`:
+        the personal values to leave out too, read when each text is written (a workspace
+        team's pii values, which agents may write or repeat during the run)."""
+        self._personal = personal
         self.path = Path(path)
         run_id = run_id or time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         self._secrets = [value for value in secret_values if value]
@@ -201,7 +208,8 @@ class TraceWriter:
         return turn
 
     def _text(self, value: Any) -> Any:
-        return redact(value, self._secrets)
+        personal = list(self._personal()) if self._personal is not None else []
+        return redact(value, [*self._secrets, *personal])
 
     def _write(self, event: dict[str, Any]) -> None:
         line = json.dumps(event, ensure_ascii=False) + "\n"

@@ -921,6 +921,22 @@ def _workspace_action(args: argparse.Namespace, workspace: Workspace) -> int:
     return _report([workspace.archive(spec.name, args.id, not args.undo)])
 
 
+def pii_values(workspace: Workspace) -> list[str]:
+    """Every pii value the store holds (PURGE_MIN_CHARS long or longer), archived rows'
+    too: what a run's trace leaves out."""
+    found: set[str] = set()
+    for spec in workspace.specs.values():
+        pii = [c.name for c in spec.columns if c.pii]
+        if not pii:
+            continue
+        for row in workspace.rows(spec.name, archived=True):
+            for name in pii:
+                value = row["data"].get(name)
+                if isinstance(value, str) and len(value) >= PURGE_MIN_CHARS:
+                    found.add(value)
+    return sorted(found, key=len, reverse=True)
+
+
 def pii_needles(spec: DocumentSpec, row: Mapping[str, Any]) -> list[str]:
     """How a row's pii values may be written in a stored run: as they are, and JSON-escaped
     (ASCII-only, as CrewAI writes its records, or not); values under PURGE_MIN_CHARS are

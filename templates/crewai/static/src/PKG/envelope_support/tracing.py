@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -118,7 +118,7 @@ def traced(path: str | Path | None, run_id: str | None, team_crew: TeamCrewBase)
         collector.active = False
         trace.on_decisions(None)
         secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
-        writer = trace.TraceWriter(path, run_id, secrets)
+        writer = trace.TraceWriter(path, run_id, secrets, _personal_values())
         _write(writer, collector.take(), team_crew)
 
 
@@ -194,3 +194,13 @@ def _model(speaker: str, event: Any, configured: set[str]) -> tuple[str, str]:
         model = str(event.model or "")
     provider, _, name = model.partition("/")
     return (llms.provider(model), name) if name else ("unknown", provider)
+
+
+def _personal_values() -> Callable[[], list[str]] | None:
+    """Workspace teams: the store's pii values, left out of the trace (workspace.py)."""
+    if not getattr(team, "WORKSPACE", None):
+        return None
+    from .workspace import pii_values
+    from .workspace_tools import open_workspace
+
+    return lambda: pii_values(open_workspace())

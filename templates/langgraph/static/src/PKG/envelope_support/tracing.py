@@ -17,6 +17,7 @@ every run inside the graph, each with its parent's run id:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -133,7 +134,7 @@ def handler(path: str | Path | None, thread_id: str) -> TraceHandler | None:
         trace.on_decisions(None)  # none from an earlier traced run in this process either
         return None
     secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
-    writer = trace.TraceWriter(path, thread_id, secrets)
+    writer = trace.TraceWriter(path, thread_id, secrets, _personal_values())
     trace.on_decisions(writer.decision)  # a reviewer's decisions at a gate (pipeline.py)
     return TraceHandler(writer)
 
@@ -165,3 +166,13 @@ def _answer(outputs: Any) -> Any:
         return outputs["structured_response"]
     messages = outputs.get("messages") or []
     return _task(messages)
+
+
+def _personal_values() -> Callable[[], list[str]] | None:
+    """Workspace teams: the store's pii values, left out of the trace (workspace.py)."""
+    if not getattr(team, "WORKSPACE", None):
+        return None
+    from .workspace import pii_values
+    from .workspace_store import open_workspace
+
+    return lambda: pii_values(open_workspace())
