@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
-import { exportFile, validDefinitions } from "../helpers/export.js";
+import { connectionDefinitions, exportFile, validDefinitions } from "../helpers/export.js";
 import { e2eGate, ensureEnv, installProject, type PythonEnv } from "./python-env.js";
 import { normalize } from "../../src/model/index.js";
-import { supportSuite, supportSuiteDefinitions } from "./support-suite.js";
+import { PYTHON_COMMON, supportSuite, supportSuiteDefinitions } from "./support-suite.js";
 
 export function runPython(env: PythonEnv, cwd: string, args: string[], extraEnv: Record<string, string> = {}): { code: number; output: string } {
   const r = spawnSync(env.python, args, {
@@ -50,6 +50,23 @@ export function describeProjectsOnFramework(target: string, title: string): void
         const r = runPython(env, dir, support.args, support.env);
         expect(r.code, `${name}: the support code's tests, python ${support.args.join(" ")}\n${r.output}`).toBe(0);
       }
+    }, 600_000);
+
+    // Exports with connection packs (--connections): their own tests, and python-common's suite,
+    // whose connection tests (the apiHosts vectors, connections.py) skip for every other export.
+    it.each(connectionDefinitions())("$name with connection packs: installs, lints clean, its tests and python-common's pass", async ({ name, path, packs }) => {
+      const dir = join(work, `connections-${name}`);
+      const files = exportFile(path, target, packs);
+      await writeDirectory(files, dir);
+      installProject(env, dir);
+      for (const args of [["-m", "ruff", "check", "--no-cache", "."], ["-m", "ruff", "format", "--check", "--no-cache", "."], ["-m", "pytest", "-q", "-p", "no:cacheprovider"]]) {
+        const r = runPython(env, dir, args);
+        expect(r.code, `${name}: python ${args.join(" ")}\n${r.output}`).toBe(0);
+      }
+      const pkg = files.paths().map((p) => /^src\/([^/]+)\/__init__\.py$/.exec(p)?.[1]).find(Boolean)!;
+      const r = runPython(env, dir, ["-m", "pytest", "-q", "-p", "no:cacheprovider", join(PYTHON_COMMON, "test_connection_packs.py")], { ENVELOPE_PACKAGE: pkg });
+      expect(r.code, `${name}: python-common's connection tests\n${r.output}`).toBe(0);
+      expect(r.output).not.toMatch(/skipped/);
     }, 600_000);
   });
 }
