@@ -328,12 +328,16 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     workspace: workspaceView(model, "langgraph"),
     connections: packs,
     scheduleWords: scheduleWords(model.schedule),
-    envNames: workflowEnvNames(
-      model,
-      providerKeys.map((p) => p.keys[0]!),
-      Object.values(LANGCHAIN_PROVIDERS).flatMap((p) => p.keys),
-      modelEnv,
-    ),
+    // and the connection packs' credentials (--connections), which the runner requires too
+    envNames: [
+      ...workflowEnvNames(
+        model,
+        providerKeys.map((p) => p.keys[0]!),
+        Object.values(LANGCHAIN_PROVIDERS).flatMap((p) => p.keys),
+        modelEnv,
+      ),
+      ...connectionsView(connections).secrets,
+    ],
     stateDir: ".envelope",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
     lock: lockConstraints("langgraph"),
