@@ -1,6 +1,7 @@
 // Exporting test definitions in-process, for snapshot and end-to-end suites.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ExplicitConnection } from "../../src/connections/assign.js";
 import { readConnections } from "../../src/connections/connections.js";
 import { exportDefinition } from "../../src/export/export.js";
 import type { FileSet } from "../../src/export/file-set.js";
@@ -24,14 +25,14 @@ export function connectionDefinitions(): Array<{ name: string; path: string; pac
   return [{ name: "helpdesk-triage", path: join(dir, "helpdesk-triage.envelope.json"), packs: [dir] }];
 }
 
-export function exportFile(path: string, target: string, packs?: readonly string[]): FileSet {
+export function exportFile(path: string, target: string, packs?: readonly string[], explicit: readonly ExplicitConnection[] = []): FileSet {
   const t = TARGETS[target];
   if (!t) throw new Error(`no target ${target}`);
   let connections;
   if (packs) {
     const read = readConnections(packs);
     if (read.diagnostics.length) throw new Error(`packs of ${path}: ${JSON.stringify(read.diagnostics)}`);
-    connections = { read: read.read, explicit: [] };
+    connections = { read: read.read, explicit };
   }
   const result = exportDefinition(readFileSync(path), t, { file: path, ...(connections ? { connections } : {}) });
   if (!result.ok || !result.files) throw new Error(`export of ${path} failed: ${JSON.stringify(result.diagnostics.filter((d) => d.severity === "error"))}${result.failure ?? ""}`);
