@@ -24,7 +24,7 @@ export function readConnections(paths: readonly string[]): { read: ReadConnectio
   const { packs, diagnostics } = readConnectionPacks(paths);
   const apis: PackApi[] = [];
   // Tool names are unique across packs (the provider id prefixes each, and a clash gets a suffix).
-  const taken = new Set<string>();
+  const taken = new Set<string>(["http_request"]); // the HTTP tool every agent with egress has
   for (const pack of packs) {
     const r = readOpenApi(pack, taken);
     diagnostics.push(...r.diagnostics);

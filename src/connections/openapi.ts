@@ -184,6 +184,11 @@ function parameters(root: unknown, list: ReadonlyArray<readonly [unknown, string
     if (p === null || typeof p !== "object" || typeof p.name !== "string") throw new SchemaProblem("a parameter needs a name", pointer);
     if (p.in === "cookie") throw new SchemaProblem(`parameter "${p.name}" is a cookie; cookie parameters are not carried`, childPointer(pointer, "in"));
     if (p.in !== "path" && p.in !== "query" && p.in !== "header") throw new SchemaProblem(`parameter "${p.name}" has no \`in\` of path, query or header`, pointer);
+    const header = p.in === "header" ? p.name.toLowerCase() : "";
+    // OpenAPI: Accept, Content-Type and Authorization header parameters are ignored (the tool sets them).
+    if (IGNORED_HEADERS.has(header)) continue;
+    // Headers that would route the request, or carry another credential, are never the model's to set.
+    if (FORBIDDEN_HEADERS.has(header) || header.startsWith("proxy-")) throw new SchemaProblem(`header parameter "${p.name}" is not carried: the tools never let the model set it`, childPointer(pointer, "name"));
     const schema = p.schema === undefined ? { type: "string" as const } : argSchema(root, p.schema, childPointer(pointer, "schema"));
     // An operation's parameter replaces the path item's of the same name and place.
     byKey.set(`${p.in}:${p.name}`, { arg: "", name: p.name, in: p.in, required: p.in === "path" || p.required === true, description: typeof p.description === "string" ? p.description : "", schema });
@@ -209,6 +214,9 @@ function requestBody(root: unknown, raw: unknown, rawPointer: string): PackOpera
   const schema = content[json]!.schema === undefined ? { type: "object" as const } : argSchema(root, content[json]!.schema, schemaPointer);
   return { required: body.required === true, schema, description: typeof body.description === "string" ? body.description : "" };
 }
+
+const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+const FORBIDDEN_HEADERS = new Set(["host", "cookie", "connection", "content-length", "transfer-encoding", "te", "upgrade", "forwarded", "x-forwarded-for", "x-forwarded-host"]);
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "array", "object"]);
 

@@ -85,6 +85,7 @@ describe("reading a pack's OpenAPI document", () => {
             "/one": { get: { parameters: [{ name: "q", in: "query", schema: { oneOf: [{ type: "string" }] } }] } },
             "/cookie": { get: { parameters: [{ name: "sid", in: "cookie" }] } },
             "/form": { post: { requestBody: { content: { "application/x-www-form-urlencoded": {} } } } },
+            "/host": { get: { parameters: [{ name: "Authorization", in: "header" }, { name: "Host", in: "header" }] } },
           },
           { servers: [], components: { schemas: { Node: { type: "object", properties: { next: { $ref: "#/components/schemas/Node" } } } } } },
         ),
@@ -99,6 +100,7 @@ describe("reading a pack's OpenAPI document", () => {
       "/paths/~1one/get/parameters/0/schema/oneOf",
       "/paths/~1cookie/get/parameters/0/in",
       "/paths/~1form/post/requestBody/content",
+      "/paths/~1host/get/parameters/1/name",
     ]);
   });
 

@@ -113,6 +113,27 @@ def test_the_request_encodes_values_and_carries_the_credential() -> None:
     assert prepared.secrets == ("user", "pass-long-enough")
 
 
+def test_no_parameter_stands_beside_the_credential_header() -> None:
+    operation = _operation(
+        params=(
+            connections.Param("item_id", "item id", "path", True, "", {"type": "string"}),
+            connections.Param("auth", "authorization", "header", False, "", {"type": "string"}),
+        )
+    )
+    prepared = connections.prepare(
+        CONNECTION,
+        operation,
+        {"item_id": "x", "auth": "Bearer model-chosen", "body": {"name": "n"}},
+        agent_key="a",
+        policy=ALLOW,
+        variables={},
+        environ=ENV,
+    )
+    assert isinstance(prepared, connections.Prepared), prepared
+    assert [name.lower() for name in prepared.headers] == ["authorization"]
+    assert prepared.headers["Authorization"].startswith("Basic ")
+
+
 def test_both_checks_refuse_fail_closed() -> None:
     deny = connections.AccessPolicy(default_action="deny")
     assert _prepare({"item_id": "x"}, policy=deny).startswith("REFUSED by access policy of a:")

@@ -282,6 +282,9 @@ def prepare(
     credential = _credential_headers(connection.auth, environ)
     if credential is None:
         return f"REFUSED: {' and '.join(connection.auth.env)} not set for {connection.provider}"
+    # Header names are case-insensitive: no parameter may stand beside the credential.
+    taken = {name.lower() for name in credential}
+    headers = {name: value for name, value in headers.items() if name.lower() not in taken}
     headers.update(credential)
     body = values.get("body") if operation.body is not None else None
     secrets = credential_values(connection, environ)
