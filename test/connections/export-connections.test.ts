@@ -69,6 +69,29 @@ describe("envelope export --connections", () => {
     expect(report).toMatch(/\| `docs-search` \| none \| not carried \| reach\.mcp .* is not carried yet/);
   });
 
+  it("an oauth2 pack: its access-token variable, and the README's scopes (write asked for separately) and endpoints", async () => {
+    const dir = tmp();
+    cpSync(join(PACKS, "helpdesk"), join(dir, "helpdesk"), { recursive: true });
+    const file = join(dir, "helpdesk", "pack.json");
+    const pack = JSON.parse(readFileSync(file, "utf8"));
+    pack.provider.auth = {
+      kind: "oauth2",
+      endpoints: { authorize: "https://auth.helpdesk.example.com/oauth/authorize", token: "https://auth.helpdesk.example.com/oauth/token" },
+      scopes: { read: [{ key: "tickets-read", label: "Read tickets", scopes: ["tickets:read"] }], write: [{ key: "tickets-write", label: "Comment on tickets", scopes: ["tickets:write"] }] },
+    };
+    writeFileSync(file, JSON.stringify(pack, null, 2));
+    const out = join(dir, "out");
+    const r = await runCli(["export", TEAM, "--target", "crewai", "--out", out, "--connections", join(dir, "helpdesk")]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(out, ".env.example"), "utf8")).toMatch(/^HELPDESK_ACCESS_TOKEN=$/m);
+    const readme = readFileSync(join(out, "README.md"), "utf8");
+    expect(readme).toContain("`HELPDESK_ACCESS_TOKEN`, sent in the `Authorization` header as `Bearer <token>`");
+    expect(readme).toContain("authorize endpoint: `https://auth.helpdesk.example.com/oauth/authorize`");
+    expect(readme).toContain("token endpoint: `https://auth.helpdesk.example.com/oauth/token`");
+    expect(readme).toContain("read consent `tickets-read` (Read tickets): `tickets:read`");
+    expect(readme).toContain("write consent `tickets-write` (Comment on tickets), asked for separately: `tickets:write`");
+  });
+
   it("a team without packs ships no connection code", async () => {
     const out = join(tmp(), "out");
     const r = await runCli(["export", TEAM, "--target", "crewai", "--out", out]);

@@ -30,8 +30,6 @@ export interface ConnectionPackView {
   header: string;
   /** The environment variables that hold the credential. */
   env: string[];
-  /** How the credential is sent, in words for the README. */
-  sent: string;
   apiHosts: string[];
   baseUrl: string;
   operations: ConnectionOperationView[];
@@ -61,19 +59,19 @@ export function envStem(provider: string): string {
   return /^[A-Z]/.test(stem) ? stem : `PACK_${stem}`;
 }
 
-function auth(pack: ConnectionPack, apiKeyHeader: string | undefined): Pick<ConnectionPackView, "header" | "env" | "sent"> {
+function auth(pack: ConnectionPack, apiKeyHeader: string | undefined): Pick<ConnectionPackView, "header" | "env"> {
   const stem = envStem(pack.provider.id);
   switch (pack.provider.auth.kind) {
     case "api_key": {
       const header = apiKeyHeader ?? "X-API-Key";
-      return { header, env: [`${stem}_API_KEY`], sent: `\`${stem}_API_KEY\` as the \`${header}\` header${apiKeyHeader ? " (the OpenAPI document's apiKey security scheme)" : " (the OpenAPI document declares no apiKey header)"}` };
+      return { header, env: [`${stem}_API_KEY`] };
     }
     case "bearer":
-      return { header: "Authorization", env: [`${stem}_TOKEN`], sent: `\`${stem}_TOKEN\` as \`Authorization: Bearer <token>\`` };
+      return { header: "Authorization", env: [`${stem}_TOKEN`] };
     case "basic":
-      return { header: "Authorization", env: [`${stem}_USERNAME`, `${stem}_PASSWORD`], sent: `\`${stem}_USERNAME\` and \`${stem}_PASSWORD\` as \`Authorization: Basic <base64 of username:password>\`` };
+      return { header: "Authorization", env: [`${stem}_USERNAME`, `${stem}_PASSWORD`] };
     case "oauth2":
-      return { header: "Authorization", env: [`${stem}_ACCESS_TOKEN`], sent: `\`${stem}_ACCESS_TOKEN\` (an OAuth 2 access token you obtain, see below) as \`Authorization: Bearer <token>\`` };
+      return { header: "Authorization", env: [`${stem}_ACCESS_TOKEN`] };
   }
 }
 
