@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
-import { exportFile, validDefinitions } from "./helpers/export.js";
+import { connectionDefinitions, exportFile, validDefinitions } from "./helpers/export.js";
 import { targetNames } from "../src/targets/index.js";
 import { parsePristine, PRISTINE_PATH } from "../src/export/ledger.js";
 
@@ -22,8 +22,10 @@ function listTree(dir: string): string[] {
 }
 
 describe.each(targetNames())("snapshots of %s exports", (target) => {
-  it.each(validDefinitions())("$name", ({ name, path }) => {
-    const files = exportFile(path, target);
+  // Exports with connection packs (--connections) are snapshotted as connections-<name>.
+  const cases = [...validDefinitions().map((d) => ({ ...d, packs: undefined as string[] | undefined })), ...connectionDefinitions().map((d) => ({ ...d, name: `connections-${d.name}` }))];
+  it.each(cases)("$name", ({ name, path, packs }) => {
+    const files = exportFile(path, target, packs);
     const dir = join(ROOT, "snapshots", target, name);
     // The pristine copy is the project itself again: checked to hold exactly the other files, not stored twice.
     const pristine = parsePristine(files.text(PRISTINE_PATH)!);

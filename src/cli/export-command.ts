@@ -1,5 +1,8 @@
 // `envelope export FILE --target T (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME) [--force] [--strict] [--json]`
-import { fstatSync, statSync } from "node:fs";
+import { fstatSync, readFileSync, statSync } from "node:fs";
+import { parseConnectionFlag, type ExplicitConnection } from "../connections/assign.js";
+import { readConnections, type ReadConnections } from "../connections/connections.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { exportDefinition } from "../export/export.js";
 import type { FileSet } from "../export/file-set.js";
 import { lossCounts, lossSummary, type LossEntry } from "../export/loss-report.js";
@@ -29,6 +32,10 @@ export interface ExportCliOptions {
   json: boolean;
   /** --github OWNER/NAME and its options: also publish the project as a new repository, or as a pull request to the repository an earlier export made. */
   github?: GitHubFlags | undefined;
+  /** --connections PATH (repeatable): connection packs, files or folders. */
+  connections?: string[];
+  /** --connection AGENT_KEY=PROVIDER_ID (repeatable). */
+  connection?: string[];
 }
 
 export async function runExport(file: string, opts: ExportCliOptions, io: Io): Promise<number> {
@@ -38,6 +45,12 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   if (!opts.out && !opts.zip && !opts.dryRun && !opts.github) throw new UsageError("export needs --out DIR, --zip FILE, --dry-run or --github OWNER/NAME");
   if ((opts.plan || opts.check) && (!opts.out || opts.force || opts.dryRun)) throw new UsageError(`--${opts.plan ? "plan" : "check"} goes with --out DIR (an earlier export to update), without --force or --dry-run`);
   if (opts.plan && opts.check) throw new UsageError("--plan and --check go alone: --check already plans");
+  const explicit: ExplicitConnection[] = (opts.connection ?? []).map((flag) => {
+    const parsed = parseConnectionFlag(flag);
+    if (!parsed) throw new UsageError(`--connection takes AGENT_KEY=PROVIDER_ID, not "${flag}"`);
+    return parsed;
+  });
+  if (explicit.length && !opts.connections?.length) throw new UsageError("--connection goes with --connections PATH (the packs it names)");
   const zipToStdout = opts.zip !== undefined && isStandardOutput(opts.zip, io);
   if (zipToStdout) {
     // Standard output is then the archive and nothing else.
@@ -57,10 +70,23 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     return EXIT.usage;
   }
   const label = file === "-" ? "<stdin>" : file;
-  const result = exportDefinition(bytes, target, { strict: opts.strict, file: label });
+  // Connection packs are read first: a pack that carries a secret refuses the export, nothing written.
+  let packs: { read: ReadConnections; diagnostics: Diagnostic[] } | undefined;
+  if (opts.connections?.length) {
+    packs = readConnections(opts.connections);
+    if (packs.diagnostics.length) {
+      io.stderr.write(formatText(packDiagnosticFiles(packs.diagnostics), styleFor(io.stderr, io.env)));
+      if (opts.json) io.stdout.write(JSON.stringify({ target: target.name, exported: false, reason: "invalid", diagnostics: packs.diagnostics, loss: null }, null, 2) + "\n");
+      return EXIT.invalid;
+    }
+  }
+  const result = exportDefinition(bytes, target, { strict: opts.strict, file: label, ...(packs ? { connections: { read: packs.read, explicit } } : {}) });
   if (result.diagnostics.length) {
     const text = new TextDecoder().decode(bytes);
-    io.stderr.write(formatText([{ file: label, valid: result.ok || result.failure !== undefined, diagnostics: result.diagnostics, text }], styleFor(io.stderr, io.env)));
+    const own = result.diagnostics.filter((d) => d.file === undefined || d.file === label);
+    const others = result.diagnostics.filter((d) => !own.includes(d));
+    if (own.length) io.stderr.write(formatText([{ file: label, valid: result.ok || result.failure !== undefined, diagnostics: own, text }], styleFor(io.stderr, io.env)));
+    if (others.length) io.stderr.write(formatText(packDiagnosticFiles(others), styleFor(io.stderr, io.env)));
   }
   if (!result.ok || !result.files) {
     // What --strict refuses comes first; the loss report after it says the rest.
@@ -162,6 +188,22 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     text.write(lossSummary(loss) + "\n");
   }
   return updated ? updated.code : published ? published.code : EXIT.ok;
+}
+
+/** Diagnostics of packs (and of --connection), grouped by the file they name, for formatText. */
+function packDiagnosticFiles(diagnostics: readonly Diagnostic[]): Parameters<typeof formatText>[0] {
+  const files = [...new Set(diagnostics.map((d) => d.file ?? "--connections"))];
+  return files.map((file) => {
+    const own = diagnostics.filter((d) => (d.file ?? "--connections") === file);
+    let text: string | undefined;
+    try {
+      // No excerpt of a pack that carries credential material: the line would quote its value.
+      if (file !== "--connection" && !own.some((d) => d.code === "E_PACK_CREDENTIAL")) text = readFileSync(file, "utf8");
+    } catch {
+      // Unreadable: its diagnostic says so, without an excerpt.
+    }
+    return { file, valid: false, diagnostics: own, ...(text !== undefined ? { text } : {}) };
+  });
 }
 
 /** The `github` member of --json: the publish, the update (pull request), or what a dry run would do. */

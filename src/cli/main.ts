@@ -25,6 +25,7 @@ Usage:
   envelope export FILE --target crewai|langgraph
                   (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME)
                   [--force] [--plan | --check] [--strict] [--json] [GitHub options]
+                  [--connections PATH]... [--connection AGENT_KEY=PROVIDER_ID]...
   envelope publish DIR --github OWNER/NAME [GitHub options] [--json]
   envelope serve [--port 8787] [--host 127.0.0.1] [--workers N]
   envelope --help | --version
@@ -61,6 +62,15 @@ Options:
   --zip FILE        export: a ZIP archive of the project; - writes it to standard
                     output. A symbolic link is refused; a FIFO or device is written through.
   --dry-run         export: list what would be written.
+  --connections PATH
+                    export: an OpenWOP connection pack (pack.json) or a folder of packs
+                    (repeatable). An agent whose access policy reaches a pack's apiHosts
+                    gets one tool per operation of its OpenAPI document (reach.openapi.ref,
+                    read from the disk, never fetched). A pack with credential material
+                    is refused. MCP packs are not carried yet.
+  --connection AGENT_KEY=PROVIDER_ID
+                    export: give that agent that pack whatever its policy says (repeatable;
+                    its requests are still checked against both at run time).
   --plan            export --out on an earlier export: print what the update would do
                     (create, update, merge, conflict, remove, keep) and write nothing.
   --check           like --plan, but exit 3 when the update would change anything (for
@@ -112,6 +122,8 @@ const OPTIONS = {
   json: { type: "boolean" },
   format: { type: "string" },
   target: { type: "string" },
+  connections: { type: "string", multiple: true },
+  connection: { type: "string", multiple: true },
   out: { type: "string" },
   zip: { type: "string" },
   "dry-run": { type: "boolean" },
@@ -134,7 +146,7 @@ const OPTIONS = {
 const GITHUB_ONLY = ["private", "description", "github-api-url", "token-stdin", "verbose"] as const;
 
 /** The GitHub flags, or undefined without --github (then the others are refused). */
-function githubFlags(values: { [K in keyof typeof OPTIONS]?: string | boolean | undefined }, command: string | undefined): GitHubFlags | undefined {
+function githubFlags(values: { [K in keyof typeof OPTIONS]?: string | string[] | boolean | undefined }, command: string | undefined): GitHubFlags | undefined {
   if (values.github === undefined) {
     const stray = GITHUB_ONLY.find((flag) => values[flag] !== undefined);
     if (stray) throw new UsageError(`--${stray} only goes with --github OWNER/NAME`);
@@ -188,7 +200,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case "publish": {
         if (files.length !== 1) throw new UsageError("publish takes exactly one DIR (an exported project)");
         if (!github) throw new UsageError("publish needs --github OWNER/NAME");
-        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "plan", "check"] as const) {
+        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "plan", "check", "connections", "connection"] as const) {
           if (values[flag] !== undefined) throw new UsageError(`publish does not take --${flag}`);
         }
         return await runPublish(files[0]!, { github, json: values.json ?? false }, io);
@@ -209,13 +221,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
             strict: values.strict ?? false,
             json: values.json ?? false,
             github,
+            connections: values.connections ?? [],
+            connection: values.connection ?? [],
           },
           io,
         );
       }
       case "serve": {
         if (files.length) throw new UsageError("serve takes no FILE: definitions come in HTTP requests");
-        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "json", "plan", "check"] as const) {
+        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "json", "plan", "check", "connections", "connection"] as const) {
           if (values[flag] !== undefined) throw new UsageError(`serve does not take --${flag}`);
         }
         return await runServe({ port: values.port, host: values.host, workers: values.workers }, io);

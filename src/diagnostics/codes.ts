@@ -29,6 +29,8 @@ export const CODES = {
   E_PACK_CREDENTIAL: "error",
   E_PACK_DUPLICATE_PROVIDER: "error",
   E_CONNECTION_UNKNOWN: "error",
+  E_CONNECTION_NO_POLICY: "error",
+  E_PACK_OPENAPI: "error",
   // Agents and hierarchy
   E_DUPLICATE_AGENT_KEY: "error",
   E_REPORTS_TO_UNKNOWN: "error",

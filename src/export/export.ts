@@ -1,5 +1,7 @@
 // Export = validate → normalize → loss report → target → file set. No I/O here: sinks and
 // the CLI decide where the file set goes.
+import type { ExplicitConnection } from "../connections/assign.js";
+import { connectTeam, type ReadConnections, type TeamConnections } from "../connections/connections.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { modelFromDocument } from "../model/index.js";
 import type { TeamModel } from "../model/types.js";
@@ -13,6 +15,8 @@ export interface ExportOptions {
   /** Warnings fail validation, and any approximated or dropped field fails the export. */
   strict?: boolean;
   file?: string;
+  /** Connection packs already read (connections.ts readConnections), and `--connection AGENT=PROVIDER`s. */
+  connections?: { read: ReadConnections; explicit: readonly ExplicitConnection[] };
 }
 
 export interface ExportResult {
@@ -31,6 +35,13 @@ export function exportDefinition(input: Uint8Array | string, target: ExportTarge
   const result = validate(input, { strict: options.strict ?? false, file: options.file ?? "<input>" });
   if (!result.valid || !result.document) return { ok: false, readable: result.document !== undefined, diagnostics: result.diagnostics };
   const model = modelFromDocument(result.document);
+  let connections: TeamConnections | undefined;
+  if (options.connections) {
+    const connected = connectTeam(model, options.connections.read, options.connections.explicit);
+    // A pack given to no agent it can serve, or to an agent named wrongly: refused like an invalid definition.
+    if (connected.diagnostics.length) return { ok: false, readable: true, diagnostics: [...result.diagnostics, ...connected.diagnostics], model };
+    connections = connected.connections;
+  }
   const loss = buildLossReport(result.document.parsed.value, target.fieldRules, model);
   if (options.strict) {
     const lossy = strictLoss(loss);
@@ -46,6 +57,6 @@ export function exportDefinition(input: Uint8Array | string, target: ExportTarge
     }
   }
   // The ledger and pristine copy make a later export an update that keeps the developer's edits.
-  const files = withRecord(target.generate({ model, definitionText: result.document.text, loss }), target.name, typeof input === "string" ? new TextEncoder().encode(input) : input);
+  const files = withRecord(target.generate({ model, definitionText: result.document.text, loss, ...(connections ? { connections } : {}) }), target.name, typeof input === "string" ? new TextEncoder().encode(input) : input);
   return { ok: true, readable: true, diagnostics: result.diagnostics, model, loss, files };
 }

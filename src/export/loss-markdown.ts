@@ -2,6 +2,7 @@
 // receives it. Field names and details pass through the Markdown escaping helpers (a
 // detail's `code` names as code spans).
 import { mdCode, mdDetail, mdText } from "./escape/markdown.js";
+import type { ConnectionRow } from "../connections/report.js";
 import { lossCounts, type LossEntry } from "./loss-report.js";
 
 /** Where each target writes the report in the project. */
@@ -9,7 +10,7 @@ export const LOSS_REPORT_PATH = "ENVELOPE_EXPORT.md";
 
 const HEADING = { carried: "Carried", approximated: "Approximated", dropped: "Not carried" } as const;
 
-export function lossReportMarkdown(entries: readonly LossEntry[], teamName: string, targetTitle: string): string {
+export function lossReportMarkdown(entries: readonly LossEntry[], teamName: string, targetTitle: string, connections?: readonly ConnectionRow[]): string {
   const c = lossCounts(entries);
   const out = [
     `# Export report: ${mdText(teamName)} → ${mdText(targetTitle)}`,
@@ -22,6 +23,12 @@ export function lossReportMarkdown(entries: readonly LossEntry[], teamName: stri
     if (rows.length === 0) continue;
     out.push(`## ${HEADING[status]} (${rows.length})`, "", "| field | how |", "|---|---|");
     for (const e of rows) out.push(`| ${mdCode(e.field)} | ${mdDetail(e.detail)} |`);
+    out.push("");
+  }
+  // Connection packs (--connections) are not definition fields: a section of their own.
+  if (connections?.length) {
+    out.push("## Connections", "", "Connection packs given with `--connections`, and which agent got which.", "", "| pack | agent | status | how |", "|---|---|---|---|");
+    for (const r of connections) out.push(`| ${mdCode(r.provider)} | ${r.agent === undefined ? "none" : mdCode(r.agent)} | ${r.status === "carried" ? "carried" : "not carried"} | ${mdDetail(r.detail)} |`);
     out.push("");
   }
   return out.join("\n");

@@ -1,6 +1,7 @@
 // What an export target is. The core drives targets only through this interface; the list
 // of targets lives in src/targets/index.ts and each target in its own folder with its
 // templates under templates/<name>/.
+import type { TeamConnections } from "../connections/connections.js";
 import type { TeamModel } from "../model/types.js";
 import type { FileSet } from "./file-set.js";
 import type { FieldRule, LossEntry } from "./loss-report.js";
@@ -10,6 +11,8 @@ export interface TargetInput {
   /** The definition file exactly as read, copied into the project for provenance. */
   definitionText: string;
   loss: LossEntry[];
+  /** --connections: the packs, their OpenAPI operations and which agent gets which (none: no packs given). */
+  connections?: TeamConnections;
 }
 
 export interface ExportTarget {

@@ -61,7 +61,8 @@ def roles() -> dict[str, str]:
 def test_env() -> dict[str, str]:
     """A value for every required environment name (secrets, variables, provider keys)."""
     env: dict[str, str] = {}
-    for name in team.SECRETS:
+    # and the connection packs' credentials (team.CONNECTION_SECRETS, --connections)
+    for name in [*team.SECRETS, *getattr(team, "CONNECTION_SECRETS", ())]:
         env[name] = f"secret-{name.lower().replace('_', '-')}-7f3a"
     for name in team.VARIABLES:
         env[name] = f"test-{name.lower().replace('_', '-')}"
@@ -84,7 +85,8 @@ def env_labels() -> list[str]:
         if chosen is not None:
             os.environ["MODEL"] = chosen
     labels: list[str] = []
-    for requirement in [*team.SECRETS, *team.VARIABLES, *provider_needs]:
+    packs = getattr(team, "CONNECTION_SECRETS", ())
+    for requirement in [*team.SECRETS, *team.VARIABLES, *packs, *provider_needs]:
         label = requirement if isinstance(requirement, str) else " or ".join(requirement)
         if label not in labels:
             labels.append(label)

@@ -40,11 +40,17 @@ def test_the_first_root_manages_the_run_without_tools_of_its_own(
     assert manager.allow_delegation and _tool_names(manager) == []
     assert manager not in team_crew.agents
     expected = [roles[key] for key in delegation.workers_of(top)]
-    # The manager's HTTP tool and workspace tools are held by its Requests worker.
+    # The manager's HTTP tool, connection pack tools and workspace tools are held by its
+    # Requests worker.
     own_documents = [doc for doc in getattr(team, "WORKSPACE", {}).values() if top in doc.agents]
-    if top in team.EGRESS or own_documents:
+    own_packs = getattr(team, "CONNECTION_AGENTS", {}).get(top, ())
+    if top in team.EGRESS or own_documents or own_packs:
         expected.append(f"{roles[top]} Requests")
     assert [agent.role for agent in team_crew.agents] == expected
+    if own_packs:
+        requests = next(a for a in team_crew.agents if a.role == f"{roles[top]} Requests")
+        pack_tools = [op.tool for p in own_packs for op in team.CONNECTIONS[p].operations]
+        assert set(pack_tools) <= set(_tool_names(requests))
     assert len(set(expected)) == len(expected), "delegation needs unique roles"
     for key in delegation.workers_of(top):
         worker = next(agent for agent in team_crew.agents if agent.role == roles[key])

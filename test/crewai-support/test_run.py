@@ -390,7 +390,8 @@ def test_kickoff_inputs_other_than_the_crews_are_refused(
 def test_an_llm_in_agents_yaml_replaces_the_definitions_provider_keys(
     team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    own = {*team.SECRETS, *team.VARIABLES}
+    # The connection packs' credentials (--connections) are the team's own, not provider keys.
+    own = {*team.SECRETS, *team.VARIABLES, *getattr(team, "CONNECTION_SECRETS", ())}
     for name in {n for n in team_env if n.endswith("_API_KEY") and n not in own}:
         monkeypatch.delenv(name)
     monkeypatch.setattr(crew_base, "configured_llms", lambda: set(team.AGENTS))

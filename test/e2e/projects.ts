@@ -7,10 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
-import { exportFile, validDefinitions } from "../helpers/export.js";
+import { ROOT } from "../helpers/cli.js";
+import { connectionDefinitions, exportFile, validDefinitions } from "../helpers/export.js";
 import { e2eGate, ensureEnv, installProject, type PythonEnv } from "./python-env.js";
 import { normalize } from "../../src/model/index.js";
-import { supportSuite, supportSuiteDefinitions } from "./support-suite.js";
+import { PYTHON_COMMON, supportSuite, supportSuiteDefinitions } from "./support-suite.js";
 
 export function runPython(env: PythonEnv, cwd: string, args: string[], extraEnv: Record<string, string> = {}): { code: number; output: string } {
   const r = spawnSync(env.python, args, {
@@ -49,6 +50,31 @@ export function describeProjectsOnFramework(target: string, title: string): void
       if (support) {
         const r = runPython(env, dir, support.args, support.env);
         expect(r.code, `${name}: the support code's tests, python ${support.args.join(" ")}\n${r.output}`).toBe(0);
+      }
+    }, 600_000);
+
+    // Exports with connection packs (--connections): their own tests, and python-common's suite,
+    // whose connection tests (the apiHosts vectors, connections.py) skip for every other export.
+    // A hierarchy too, the pack given to its top manager (CrewAI: held by its "Requests"
+    // worker), with the target's support suite.
+    const hierarchy = { name: "incident-response-crew", path: join(ROOT, "test/fixtures/valid/incident-response-crew.envelope.json"), packs: [join(ROOT, "test/fixtures/connections/helpdesk")], explicit: [{ agent: "incident-commander", provider: "helpdesk" }] };
+    it.each([...connectionDefinitions().map((d) => ({ ...d, explicit: [] as Array<{ agent: string; provider: string }> })), hierarchy])("$name with connection packs: installs, lints clean, its tests and python-common's pass", async ({ name, path, packs, explicit }) => {
+      const dir = join(work, `connections-${name}`);
+      const files = exportFile(path, target, packs, explicit);
+      await writeDirectory(files, dir);
+      installProject(env, dir);
+      for (const args of [["-m", "ruff", "check", "--no-cache", "."], ["-m", "ruff", "format", "--check", "--no-cache", "."], ["-m", "pytest", "-q", "-p", "no:cacheprovider"]]) {
+        const r = runPython(env, dir, args);
+        expect(r.code, `${name}: python ${args.join(" ")}\n${r.output}`).toBe(0);
+      }
+      const pkg = files.paths().map((p) => /^src\/([^/]+)\/__init__\.py$/.exec(p)?.[1]).find(Boolean)!;
+      const r = runPython(env, dir, ["-m", "pytest", "-q", "-p", "no:cacheprovider", join(PYTHON_COMMON, "test_connection_packs.py")], { ENVELOPE_PACKAGE: pkg });
+      expect(r.code, `${name}: python-common's connection tests\n${r.output}`).toBe(0);
+      expect(r.output).not.toMatch(/skipped/);
+      const support = name === hierarchy.name ? supportSuite(target, pkg) : undefined;
+      if (support) {
+        const suite = runPython(env, dir, support.args, support.env);
+        expect(suite.code, `${name}: the support code's tests with a pack, python ${support.args.join(" ")}\n${suite.output}`).toBe(0);
       }
     }, 600_000);
   });

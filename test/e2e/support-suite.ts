@@ -9,7 +9,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // The tests of python-common's modules (checks, gates, model_env, placeholders, policy,
 // redaction), run with each target's suite. One pytest run takes both folders, in the default
 // (prepend) import mode: their module names differ (common_project.py, not project.py).
-const PYTHON_COMMON = here("../python-common-support");
+export const PYTHON_COMMON = here("../python-common-support");
 
 const SUITES: Record<string, string[]> = {
   crewai: [here("../crewai-support"), PYTHON_COMMON],

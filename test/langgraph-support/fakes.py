@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from common_helpers import sample as sample
+from common_project import team
 from langchain_core.callbacks import (
     AsyncCallbackManagerForLLMRun,
     CallbackManagerForLLMRun,
@@ -36,12 +37,25 @@ from pydantic import ConfigDict, Field
 ASK_PREFIX = "ask_"
 HTTP_TOOL = "http_request"
 WORKSPACE_TOOL = re.compile(r"^(list|read|write)_\w+_rows?$")
+CONNECTION_TOOLS = frozenset(
+    operation.tool
+    for connection in getattr(team, "CONNECTIONS", {}).values()
+    for operation in connection.operations
+)
+"""The connection packs' OpenAPI tools (--connections), which no test calls unscripted."""
 
 
 def is_own_tool(name: str) -> bool:
-    """An agent's own tool (a report's ask tool, HTTP, a workspace document's), not the
-    structured-output tool create_agent binds."""
-    return name.startswith(ASK_PREFIX) or name == HTTP_TOOL or bool(WORKSPACE_TOOL.match(name))
+    """An agent's own tool (a report's ask tool, HTTP, a connection pack's, a workspace
+    document's), not the structured-output tool create_agent binds."""
+    return (
+        name.startswith(ASK_PREFIX)
+        or name == HTTP_TOOL
+        or name in CONNECTION_TOOLS
+        or bool(WORKSPACE_TOOL.match(name))
+    )
+
+
 TASK_KEY = "envelope_task"
 """Run metadata the nodes set on every agent invocation: which task a call belongs to."""
 

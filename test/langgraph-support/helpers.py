@@ -77,7 +77,8 @@ def definition_prompts() -> dict[str, str]:
 def test_env() -> dict[str, str]:
     """A value for every required environment name (secrets, variables, provider keys)."""
     env: dict[str, str] = {}
-    for name in team.SECRETS:
+    # and the connection packs' credentials (team.CONNECTION_SECRETS, --connections)
+    for name in [*team.SECRETS, *getattr(team, "CONNECTION_SECRETS", ())]:
         env[name] = f"secret-{name.lower().replace('_', '-')}-7f3a"
     for name in team.VARIABLES:
         env[name] = f"test-{name.lower().replace('_', '-')}"
@@ -90,7 +91,8 @@ def test_env() -> dict[str, str]:
 def env_labels() -> list[str]:
     """How the runner names every required environment variable when it is missing."""
     labels: list[str] = []
-    for requirement in [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS)]:
+    packs = getattr(team, "CONNECTION_SECRETS", ())
+    for requirement in [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(models.MODELS)]:
         label = requirement if isinstance(requirement, str) else " or ".join(requirement)
         if label not in labels:
             labels.append(label)

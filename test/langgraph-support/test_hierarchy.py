@@ -52,6 +52,8 @@ def _expected_tools(agent_key: str) -> set[str]:
     found = {agents.ask_tool_name(report) for report in agents.reports_of(agent_key)}
     if agent_key in team.POLICIES:
         found.add("http_request")
+    for provider in getattr(team, "CONNECTION_AGENTS", {}).get(agent_key, ()):
+        found.update(operation.tool for operation in team.CONNECTIONS[provider].operations)
     if workspace_store is not None:
         found.update(tool.name for tool in workspace_store.workspace_tools(agent_key))
     if agent_key == agents.entry_agent():

@@ -7,7 +7,7 @@ redaction, trace), run by both targets' end-to-end suites against the exports of
 together with that target's own suite (test/crewai-support/, test/langgraph-support/).
 `ENVELOPE_PACKAGE` names the package, which must be importable (installed, or on
 PYTHONPATH). Modules a team does not ship are None (gates.py without a pipeline; policy.py
-when no agent has egress) and their tests skip.
+when no agent has egress; connections.py without connection packs) and their tests skip.
 
 Not `project.py`: both targets' suites have one (which imports this module's and adds
 the target's own), and pytest runs this folder together with one of them (rootless
@@ -36,6 +36,7 @@ def module(name: str) -> Any:
 
 team: ModuleType = module("team")
 checks: ModuleType = module("envelope_support.checks")
+connections: Any = module("envelope_support.connections")
 gates: Any = module("envelope_support.gates")
 model_env: ModuleType = module("envelope_support.model_env")
 placeholders: ModuleType = module("envelope_support.placeholders")
@@ -46,6 +47,7 @@ trace: ModuleType = module("envelope_support.trace")
 __all__ = [
     "PACKAGE",
     "checks",
+    "connections",
     "gates",
     "model_env",
     "placeholders",

@@ -19,6 +19,8 @@ const PIPELINE_ONLY = new Set([
 ]);
 // The policy-enforcing HTTP tool: teams with an agent that has egress only.
 const EGRESS_ONLY = new Set(["src/PKG/envelope_support/http_tools.py", "src/PKG/envelope_support/http_request.py", "src/PKG/policy.py"]);
+// The connection packs' OpenAPI tools: teams exported with --connections whose agents got a pack only.
+const CONNECTIONS_ONLY = new Set(["src/PKG/connections.py", "src/PKG/envelope_support/connection_tools.py"]);
 const SCHEDULE_ONLY = new Set(["src/PKG/schedules.py", "src/PKG/envelope_support/schedule_commands.py"]);
 const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/delegation.py", "src/PKG/envelope_support/crew_commands.py"]);
 
@@ -30,6 +32,7 @@ function wantsStatic(path: string, view: CrewaiView): boolean {
   // The webhook receiver and the condition poll: event and condition schedules only.
   if (SCHEDULE_ONLY.has(path)) return view.schedules.hasEvent || view.schedules.hasCondition;
   if (WORKSPACE_ONLY.has(path)) return view.workspace.has;
+  if (CONNECTIONS_ONLY.has(path)) return view.connections.has;
   // An export's tests are about its team (tests/test_team.py); the support code's own tests
   // are envelope-export's (test/crewai-support/, python-common's in test/python-common-support/).
   if (path.startsWith("tests/")) return path === "tests/conftest.py";
@@ -56,8 +59,8 @@ function staticPath(path: string, pkg: string): string {
 /** The folders under templates/ this target renders from (the build compiles them). */
 export const TEMPLATE_FOLDERS = ["python-common", "crewai"] as const;
 
-function generate({ model, definitionText, loss }: TargetInput): FileSet {
-  const view = buildView(model, loss);
+function generate({ model, definitionText, loss, connections }: TargetInput): FileSet {
+  const view = buildView(model, loss, connections);
   const { env, statics } = loadTemplateDir(TEMPLATE_FOLDERS, HELPERS, VALUE_HELPERS);
   const files = new FileSet();
   const pkg = `src/${view.package}`;
@@ -71,7 +74,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   text("pyproject.toml", "pyproject.toml.hbs");
   text("README.md", "README.md.hbs");
   text(".env.example", "env.example.hbs");
-  files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "CrewAI"));
+  files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "CrewAI", view.connections.rows));
   if (model.team.readme !== undefined) text("TEAM.md", "TEAM.md.hbs");
   if (view.schedules.hasWorkflow) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
 

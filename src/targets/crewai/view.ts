@@ -1,5 +1,7 @@
 // TeamModel → the view the CrewAI templates render. All decisions about CrewAI live here;
 // templates only lay text out, and every value they print passes an escaping helper.
+import type { TeamConnections } from "../../connections/connections.js";
+import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
 import { type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
 import { VERSION } from "../../version.js";
@@ -137,6 +139,8 @@ export interface CrewaiView extends ModelEnvView {
   schedules: ScheduleView;
   /** workspace (v1.2): the documents, their store and tools (workspace-view.ts). */
   workspace: WorkspaceView;
+  /** --connections: the packs' OpenAPI tools and which agent has them (connections-view.ts). */
+  connections: ConnectionsView;
   /** A declared schedule other than cron, in words for the README (empty when none was declared). */
   scheduleWords: string;
   /** Every environment name the runner reads: secrets, variables, provider keys, MODEL. */
@@ -171,7 +175,7 @@ function goalOf(a: AgentModel): string {
   return `${a.title} (${a.role}).${caps}`;
 }
 
-export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
+export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections): CrewaiView {
   const hierarchy = model.execution.mode === "hierarchy";
   // The agents with a workspace document's tools (workspace.documents_of in the export).
   const workspaceAgents = new Set(model.workspace.flatMap((d) => documentAgents(d, model.agents)));
@@ -315,13 +319,18 @@ export function buildView(model: TeamModel, loss: LossEntry[]): CrewaiView {
     hasCron: model.schedule.type === "cron",
     schedules: scheduleView(model),
     workspace: workspaceView(model, "sqlite", true),
+    connections: connectionsView(connections),
     scheduleWords: scheduleWords(model.schedule),
-    envNames: workflowEnvNames(
-      model,
-      providerKeys.map((p) => p.keys[0]!),
-      Object.values(CREWAI_PROVIDERS).flatMap((p) => p.keys),
-      modelEnv,
-    ),
+    // and the connection packs' credentials (--connections), which the runner requires too
+    envNames: [
+      ...workflowEnvNames(
+        model,
+        providerKeys.map((p) => p.keys[0]!),
+        Object.values(CREWAI_PROVIDERS).flatMap((p) => p.keys),
+        modelEnv,
+      ),
+      ...connectionsView(connections).secrets,
+    ],
     stateDir: ".envelope-runs",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
     lock: lockConstraints("crewai"),

@@ -15,6 +15,8 @@ const PIPELINE_ONLY = new Set(["src/PKG/envelope_support/pipeline.py", "src/PKG/
 const HIERARCHY_ONLY = new Set(["src/PKG/envelope_support/hierarchy.py"]);
 // The policy-enforcing HTTP tool: teams with an agent that has egress only.
 const EGRESS_ONLY = new Set(["src/PKG/envelope_support/tools.py", "src/PKG/policy.py"]);
+// The connection packs' OpenAPI tools: teams exported with --connections whose agents got a pack only.
+const CONNECTIONS_ONLY = new Set(["src/PKG/connections.py", "src/PKG/envelope_support/connection_tools.py"]);
 const SCHEDULE_ONLY = new Set(["src/PKG/schedules.py", "src/PKG/envelope_support/schedule_commands.py"]);
 // The workspace store and the triggering rows of a run: teams with `workspace` only.
 const WORKSPACE_ONLY = new Set(["src/PKG/workspace.py", "src/PKG/run_context.py", "src/PKG/envelope_support/workspace_store.py"]);
@@ -29,6 +31,7 @@ function wantsStatic(path: string, view: LanggraphView): boolean {
   // The webhook receiver and the condition poll: event and condition schedules only.
   if (SCHEDULE_ONLY.has(path)) return view.schedules.hasEvent || view.schedules.hasCondition;
   if (WORKSPACE_ONLY.has(path)) return view.workspace.has;
+  if (CONNECTIONS_ONLY.has(path)) return view.connections.has;
   if (path.startsWith("tests/")) return false;
   // The step and gate nodes (and the gate rules they apply): pipeline teams only.
   if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
@@ -53,8 +56,8 @@ function staticPath(path: string, pkg: string): string {
 /** The folders under templates/ this target renders from (the build compiles them). */
 export const TEMPLATE_FOLDERS = ["python-common", "langgraph"] as const;
 
-function generate({ model, definitionText, loss }: TargetInput): FileSet {
-  const view = buildView(model, loss);
+function generate({ model, definitionText, loss, connections }: TargetInput): FileSet {
+  const view = buildView(model, loss, connections);
   const { env, statics } = loadTemplateDir(TEMPLATE_FOLDERS, HELPERS, VALUE_HELPERS);
   const files = new FileSet();
   const pkg = `src/${view.package}`;
@@ -69,7 +72,7 @@ function generate({ model, definitionText, loss }: TargetInput): FileSet {
   text("langgraph.json", "langgraph.json.hbs");
   text("README.md", "README.md.hbs");
   text(".env.example", "env.example.hbs");
-  files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "LangGraph"));
+  files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "LangGraph", view.connections.rows));
   if (model.team.readme !== undefined) text("TEAM.md", "TEAM.md.hbs");
   if (view.schedules.hasWorkflow) text(".github/workflows/scheduled-run.yml", "scheduled-run.yml.hbs");
 

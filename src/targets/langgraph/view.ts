@@ -1,5 +1,7 @@
 // TeamModel → the view the LangGraph templates render. All decisions about LangGraph live
 // here; templates only lay text out, and every value they print passes an escaping helper.
+import type { TeamConnections } from "../../connections/connections.js";
+import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
 import { agentWorkspaceTools, type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
 import type { LossEntry } from "../../export/loss-report.js";
@@ -56,7 +58,7 @@ export interface AgentView {
    * `ask-<ident>` of its manager's graph, the agent itself the node `<ident>` of its own).
    */
   graphPath?: string[];
-  /** The tools the agent holds (agents.py): http_request with egress, its workspace documents' (list, read, write), then in hierarchy mode `ask_<report>` per report. */
+  /** The tools the agent holds (agents.py): http_request with egress, its connection packs' tools, its workspace documents' (list, read, write), then in hierarchy mode `ask_<report>` per report. */
   tools: string[];
   hasEgress: boolean;
   egressSource: AgentModel["egress"]["source"];
@@ -166,6 +168,8 @@ export interface LanggraphView extends ModelEnvView {
   schedules: ScheduleView;
   /** workspace (v1.2): the documents, their store and tools (workspace-view.ts). */
   workspace: WorkspaceView;
+  /** --connections: the packs' OpenAPI tools and which agent has them (connections-view.ts). */
+  connections: ConnectionsView;
   /** A declared schedule other than cron, in words for the README (empty when none was declared). */
   scheduleWords: string;
   envNames: string[];
@@ -201,10 +205,13 @@ function rulesOf(a: AgentModel): PolicyRuleView[] {
   }));
 }
 
-export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
+export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections): LanggraphView {
   const pipeline = model.execution.mode === "pipeline";
   const entry = model.execution.mode === "hierarchy" ? model.execution.entryAgent : undefined;
   const otherRoots = new Set(model.execution.mode === "hierarchy" ? model.execution.otherRoots : []);
+  // The connection packs' OpenAPI tools of an agent (connection_tools.py), in the order agents.py adds them.
+  const packs = connectionsView(connections);
+  const packTools = (key: string) => (packs.agents.find((a) => a.key === key)?.providers ?? []).flatMap((p) => packs.packs.find((x) => x.provider === p)!.operations.map((o) => o.tool));
   const agents: AgentView[] = model.agents.map((a) => {
     const view: AgentView = {
       key: a.key,
@@ -220,7 +227,7 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
       egressSource: a.egress.source,
       defaultAction: a.egress.defaultAction,
       rules: rulesOf(a),
-      tools: [...(a.egress.source !== "none" ? ["http_request"] : []), ...agentWorkspaceTools(model, a.key)],
+      tools: [...(a.egress.source !== "none" ? ["http_request"] : []), ...packTools(a.key), ...agentWorkspaceTools(model, a.key)],
     };
     if (a.egress.source === "allowedHosts") view.allowedHosts = a.egress.rules.map((r) => r.host!);
     if (a.llm) {
@@ -319,13 +326,18 @@ export function buildView(model: TeamModel, loss: LossEntry[]): LanggraphView {
     hasCron: model.schedule.type === "cron",
     schedules: scheduleView(model),
     workspace: workspaceView(model, "langgraph"),
+    connections: packs,
     scheduleWords: scheduleWords(model.schedule),
-    envNames: workflowEnvNames(
-      model,
-      providerKeys.map((p) => p.keys[0]!),
-      Object.values(LANGCHAIN_PROVIDERS).flatMap((p) => p.keys),
-      modelEnv,
-    ),
+    // and the connection packs' credentials (--connections), which the runner requires too
+    envNames: [
+      ...workflowEnvNames(
+        model,
+        providerKeys.map((p) => p.keys[0]!),
+        Object.values(LANGCHAIN_PROVIDERS).flatMap((p) => p.keys),
+        modelEnv,
+      ),
+      ...connectionsView(connections).secrets,
+    ],
     stateDir: ".envelope",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
     lock: lockConstraints("langgraph"),

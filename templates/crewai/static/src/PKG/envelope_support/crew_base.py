@@ -91,6 +91,16 @@ def http_tool(agent_key: str) -> BaseTool:
     return build(agent_key)
 
 
+def connection_tools(agent_key: str) -> list[BaseTool]:
+    """The agent's tools of its connection packs (connection_tools.py, which a team exported
+    without packs does not ship: imported only when team.CONNECTIONS exists)."""
+    if not getattr(team, "CONNECTION_AGENTS", {}).get(agent_key):
+        return []
+    from .connection_tools import connection_tools as build
+
+    return build(agent_key)
+
+
 def workspace_tools(agent_key: str) -> list[BaseTool]:
     """The agent's tools of the workspace documents it has (workspace_tools.py, which a team
     without `workspace` does not ship: imported only when team.WORKSPACE exists)."""
@@ -147,12 +157,13 @@ class TeamCrewBase:
         return configured if configured else models.llm_for(agent_key)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
-        """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, and the tools of
-        the workspace documents it has."""
+        """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, its connection
+        packs' tools and the tools of the workspace documents it has."""
         configured = self.agents_config[team.AGENTS[agent_key].method].get("tools") or []
         agent_tools: list[BaseTool] = list(configured)
         if agent_key in team.EGRESS:
             agent_tools.append(http_tool(agent_key))
+        agent_tools += connection_tools(agent_key)
         agent_tools += workspace_tools(agent_key)
         return agent_tools
 

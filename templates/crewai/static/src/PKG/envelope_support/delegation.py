@@ -25,7 +25,7 @@ from typing_extensions import Self
 
 from .. import models, team
 from . import llms, texts
-from .crew_base import TeamCrewBase, http_tool, kickoff, roots, workspace_tools
+from .crew_base import TeamCrewBase, connection_tools, http_tool, kickoff, roots, workspace_tools
 
 TEAM_TASK = "handle_request"
 """The @task method and config/tasks.yaml entry of the team's run."""
@@ -56,10 +56,12 @@ def has_sub_team(agent_key: str) -> bool:
 
 
 def has_requests_delegate(agent_key: str) -> bool:
-    """The top manager's access policy and workspace tools are carried by its "<role>
-    Requests" worker."""
+    """The top manager's access policy, connection pack and workspace tools are carried by
+    its "<role> Requests" worker."""
     return agent_key == top_manager() and (
-        agent_key in team.EGRESS or bool(workspace_tools(agent_key))
+        agent_key in team.EGRESS
+        or bool(connection_tools(agent_key))
+        or bool(workspace_tools(agent_key))
     )
 
 
@@ -156,6 +158,7 @@ class HierarchyCrew(TeamCrewBase):
     def _requests_delegate(self, manager_key: str) -> Agent:
         role = self.role_of(manager_key)
         http = [http_tool(manager_key)] if manager_key in team.EGRESS else []
+        http += connection_tools(manager_key)
         documents = workspace_tools(manager_key)
         jobs = [
             *(["the workspace reads and writes"] if documents else []),

@@ -152,8 +152,10 @@ def _missing_env(env_file: str | None) -> list[str]:
     own = {key: spec for key, spec in models.MODELS.items() if key not in replaced}
     knowledge = crew_base.knowledge_files() and crew.TeamCrew.embedder is None
     embedder = ["OPENAI_API_KEY"] if knowledge else []
+    # and the connection packs' credentials (team.CONNECTION_SECRETS, --connections)
+    packs = getattr(team, "CONNECTION_SECRETS", ())
     return checks.missing_env(
-        [*team.SECRETS, *team.VARIABLES, *llms.required_env(own), *embedder], os.environ
+        [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(own), *embedder], os.environ
     )
 
 

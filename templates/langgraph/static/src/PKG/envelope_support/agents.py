@@ -268,14 +268,19 @@ class TeamAgents:
         return found
 
     def tools(self, agent_key: str) -> list[BaseTool]:
-        """The agent's http_request tool (egress) and its workspace documents' tools.
-        tools.py and workspace_store.py, which teams without egress or a workspace do not
-        ship, are imported only when the team has them."""
+        """The agent's http_request tool (egress), its connection packs' tools and its
+        workspace documents' tools. tools.py, connection_tools.py and workspace_store.py,
+        which teams without egress, packs or a workspace do not ship, are imported only when
+        the team has them."""
         found: list[BaseTool] = []
         if agent_key in team.POLICIES:
             from .tools import http_tool
 
             found.append(http_tool(agent_key))
+        if getattr(team, "CONNECTION_AGENTS", {}).get(agent_key):
+            from .connection_tools import connection_tools
+
+            found.extend(connection_tools(agent_key))
         if hasattr(team, "WORKSPACE"):
             from .workspace_store import workspace_tools
 

@@ -110,9 +110,11 @@ def _resume_parser() -> argparse.ArgumentParser:
 def _missing_env(env_file: str | None, chosen: Context | None) -> list[str]:
     load_dotenv(env_file or ".env", override=False)
     # requiredSecrets, requiredVariables, provider keys (of the models this run uses): all
-    # missing ones at once
+    # missing ones at once, and the connection packs' credentials (team.CONNECTION_SECRETS)
+    packs = getattr(team, "CONNECTION_SECRETS", ())
     return checks.missing_env(
-        [*team.SECRETS, *team.VARIABLES, *llms.required_env(models.MODELS, chosen)], os.environ
+        [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(models.MODELS, chosen)],
+        os.environ,
     )
 
 

@@ -1,0 +1,17 @@
+"""The model of each agent (agents[].model / modelConfig); llms.py builds them."""
+
+from __future__ import annotations
+
+from crewai import BaseLLM
+
+from .envelope_support.llms import ModelSpec, build_llm
+
+MODELS: dict[str, ModelSpec] = {
+    # agents[0] triager: model openai:gpt-4.1-mini
+    "triager": ModelSpec(model="openai/gpt-4.1-mini", timeout_ms=30000),
+}
+
+
+def llm_for(agent_key: str) -> BaseLLM:
+    """The model of one agent: the one seam for supplying models (tests replace it)."""
+    return build_llm(agent_key, MODELS[agent_key])

@@ -1,0 +1,139 @@
+"""The team's own tests, generated from its definition (envelope.json).
+
+They build the team's CrewAI objects offline, and no model is called: its agents and their
+tools,
+and the checks of its inputs. envelope-export tests the support code (envelope_support/)
+itself. Run them with `uv run pytest`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from crewai import BaseLLM
+
+from helpdesk_triage import crew, models, team
+from helpdesk_triage.envelope_support import checks, connections, runner
+
+# agents[]: key -> CrewAI role (config/agents.yaml)
+ROLES: dict[str, str] = {
+    # agents[0] triager
+    "triager": "Tess",
+}
+
+# agents[].accessPolicy / allowedHosts: who holds the http_request tool (a crew's manager
+# holds no tool: a worker makes its requests)
+HTTP_AGENTS: tuple[str, ...] = ("triager",)
+
+# agents[].reportsToKey: who runs a sub-team of their own (the delegate_to_team tool)
+SUB_TEAM_AGENTS: tuple[str, ...] = ()
+
+# inputs: the required ones without a default
+REQUIRED_INPUTS: tuple[str, ...] = ("ticket_id",)
+
+
+class _NoModel(BaseLLM):
+    """The models of these tests: none is ever called."""
+
+    def call(self, *args: Any, **kwargs: Any) -> str:
+        raise AssertionError("a model was called")
+
+
+@pytest.fixture
+def crews(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The team's crew class, with models that are never called and test values for the
+    secrets and variables."""
+    monkeypatch.setattr(models, "llm_for", lambda key: _NoModel(model=f"none/{key}"))
+    for name in (*team.SECRETS, *team.VARIABLES):
+        monkeypatch.setenv(name, f"test-{name.lower()}")
+    return crew.TeamCrew()
+
+
+def test_each_agent_has_its_role(crews: Any) -> None:
+    roles = {key: crews.agents_config[spec.method]["role"] for key, spec in team.AGENTS.items()}
+    assert roles == ROLES
+
+
+def test_each_agent_holds_the_tools_the_definition_gives_it(crews: Any) -> None:
+    for key, spec in team.AGENTS.items():
+        names = {tool.name for tool in getattr(crews, spec.method)().tools}
+        assert ("http_request" in names) == (key in HTTP_AGENTS), key
+        assert ("delegate_to_team" in names) == (key in SUB_TEAM_AGENTS), key
+
+
+def test_a_run_without_inputs_is_refused_naming_each_required_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = runner._run_parser().parse_args([])
+
+    with pytest.raises(checks.InputError) as refused:
+        checks.collect_inputs(args, team.INPUTS)
+
+    for key in REQUIRED_INPUTS:
+        assert f"input {key!r} is required" in refused.value.problems, key
+
+
+# --- --connections: each pack operation's tool, checked twice before it sends ------------
+
+ALLOW_ALL = connections.AccessPolicy(default_action="allow")
+DENY_ALL = connections.AccessPolicy(default_action="deny")
+
+
+@pytest.mark.parametrize(
+    ("provider", "tool", "arguments"),
+    [
+        ("helpdesk", "helpdesk_get_ticket", {"ticket_id": 1}),
+        (
+            "helpdesk",
+            "helpdesk_post_tickets_ticket_id_comments",
+            {"ticket_id": 1, "body": {"body": "x"}},
+        ),
+    ],
+)
+def test_a_pack_tool_sends_its_credential_to_its_api_hosts_only(
+    provider: str, tool: str, arguments: dict[str, object]
+) -> None:
+    connection = team.CONNECTIONS[provider]
+    operation = next(op for op in connection.operations if op.tool == tool)
+    # The typed arguments accept the operation's required values.
+    checked = connections.args_model(operation).model_validate(arguments)
+    environ = {name: f"test-value-of-{name.lower()}" for name in connection.auth.env}
+
+    def prepare(
+        where: connections.Connection, policy: connections.AccessPolicy, env: dict[str, str]
+    ) -> connections.Prepared | str:
+        return connections.prepare(
+            where,
+            operation,
+            dict(checked),
+            agent_key="test",
+            policy=policy,
+            variables={},
+            environ=env,
+        )
+
+    prepared = prepare(connection, ALLOW_ALL, environ)
+    assert isinstance(prepared, connections.Prepared), prepared
+    assert prepared.url.startswith(connection.base_url + "/")
+    assert connection.auth.header in prepared.headers
+    assert prepared.secrets
+    # Outside apiHosts: refused even where the access policy allows everything.
+    elsewhere = connections.Connection(
+        **{**vars(connection), "base_url": "https://elsewhere.invalid"}
+    )
+    refused = prepare(elsewhere, ALLOW_ALL, environ)
+    assert isinstance(refused, str) and refused.startswith("REFUSED by connection pack"), refused
+    # The agent's access policy first: refused before the pack is looked at.
+    denied = prepare(connection, DENY_ALL, environ)
+    assert isinstance(denied, str) and denied.startswith("REFUSED by access policy"), denied
+    # No credential in the environment: nothing is sent.
+    unset = prepare(connection, ALLOW_ALL, {})
+    assert isinstance(unset, str) and unset.startswith("REFUSED:"), unset
+
+
+def test_the_runner_requires_every_pack_credential() -> None:
+    for connection in team.CONNECTIONS.values():
+        for name in connection.auth.env:
+            assert name in team.CONNECTION_SECRETS

@@ -1,0 +1,54 @@
+"""The team's graph: LangGraph wiring of the definition (agents[], pipeline[], gates[]).
+
+Wiring only: the node functions are HierarchyNodes (envelope_support/hierarchy.py).
+`graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
+loads this file by path, hence the absolute imports); the runner (main.py) and the tests
+call build_graph with a checkpointer and, for tests, their own models.
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from helpdesk_triage import team
+from helpdesk_triage.context import Context
+from helpdesk_triage.envelope_support.hierarchy import HierarchyNodes
+from helpdesk_triage.envelope_support.llms import ModelFactory
+from helpdesk_triage.state import TeamInputs, TeamOutput, TeamState
+
+
+def build_graph(
+    *,
+    checkpointer: BaseCheckpointSaver[str] | None = None,
+    model_for: ModelFactory | None = None,
+) -> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:
+    """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
+    (default: models.model_for, the model the run's Context or the environment chooses,
+    built on first use)."""
+    nodes = HierarchyNodes(model_for)
+    # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
+    builder = StateGraph(
+        TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput
+    )
+    # inputs: checked before any model call
+    builder.add_node("prepare", nodes.prepare)
+    # agents[0] triager: the entry agent; its reports are its tools and nodes
+    builder.add_node(
+        "team", nodes.team(), timeout=nodes.team_timeout(), retry_policy=nodes.retry_policy
+    )
+    # outputs: the entry agent's answer as state.TeamResult
+    builder.add_node("finalize", nodes.finalize)
+
+    builder.add_edge(START, "prepare")
+    builder.add_edge("prepare", "team")
+    builder.add_edge("team", "finalize")
+    builder.add_edge("finalize", END)
+    # An explicit limit for every invocation, `langgraph dev`'s included.
+    compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)
+    return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
+
+
+# For langgraph.json (`langgraph dev`): no checkpointer, the server supplies one.
+graph = build_graph()

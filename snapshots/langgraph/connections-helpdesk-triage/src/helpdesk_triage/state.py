@@ -1,0 +1,87 @@
+"""The graph's state: the team's inputs and outputs as types, and what the nodes share."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, Required
+
+from langgraph.channels.ephemeral_value import EphemeralValue
+from pydantic import BaseModel, Field
+from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
+
+from .envelope_support.runtime import GateStates, Span, add_spans, first_reason, merge, settle
+
+# inputs: the graph's input schema, flat (Studio's input form); keys as written in the
+# definition (the functional form allows any key), except where INPUT_CHANNELS says.
+# EphemeralValue: a run's inputs last one step (prepare copies them to `inputs`), so a later
+# run on the thread that omits an optional input gets its default, not the last run's value.
+TeamInputs = TypedDict(  # noqa: UP013
+    "TeamInputs",
+    {
+        # inputs.ticket_id
+        "ticket_id": Required[Annotated[float, EphemeralValue]],
+    },
+)
+
+# Input key -> its key in TeamInputs, for the keys the graph's state uses itself
+INPUT_CHANNELS: dict[str, str] = {}
+
+
+# outputs: the final result of a run
+class TeamResult(BaseModel):
+    """The team's result (outputs)."""
+
+    # outputs.category
+    category: Literal["billing", "bug", "question", "other"] | None = Field(default=None)
+
+    # outputs.next_step
+    next_step: str | None = Field(default=None, description="What the support team should do next.")
+
+
+# The structured answer of each step followed by gates (step key -> model).
+RECORD_MODELS: dict[str, type[BaseModel]] = {}
+
+
+class TeamOutput(TypedDict):
+    """What a run ends with (the graph's output schema): `status` "done" with the team's
+    `result`, "halted" with why in `halted` (no result), or "waiting" while a gate waits
+    for review."""
+
+    status: Literal["done", "halted", "waiting"]
+    halted: NotRequired[str]
+    result: NotRequired[TeamResult]
+
+
+class PrepareInput(TeamInputs, total=False):
+    """What `prepare` reads: the run's input, and the last run's outcome when the thread ran
+    before (a new run on it starts afresh: nodes.fresh_run)."""
+
+    status: Annotated[Literal["done", "halted", "waiting"], settle]
+    halted: Annotated[str | None, first_reason]
+    result: dict[str, Any]
+
+
+class TeamState(TypedDict, total=False):
+    """Shared by every node. The dicts keyed by step or gate are merged, so parallel steps
+    never collide; no secret value is ever stored here (state is checkpointed)."""
+
+    inputs: dict[str, Any]
+    """The run's inputs by key as written, checked, defaults applied (prepare)."""
+    answers: Annotated[dict[str, str], merge]
+    """Step key (or "team" in hierarchy mode) -> the answer, as text or JSON."""
+    records: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Step key -> the records of its latest answer (steps followed by gates)."""
+    approved: Annotated[dict[str, list[dict[str, Any]]], merge]
+    """Gate name -> the records it released: what its triggersStep receives."""
+    gates: Annotated[GateStates, merge]
+    """Gate name -> its review state (gates.GateState as data)."""
+    feedback: Annotated[dict[str, str], merge]
+    """Gate name -> the reviewers' feedback for a revision (onReject rerun / escalate)."""
+    halted: Annotated[str | None, first_reason]
+    """Why a gate (or the run deadline) halted the run; every node does nothing once set."""
+    work: Annotated[list[Span], add_spans]
+    """When model-calling nodes worked: timeout.runMs bounds its total, across resumes and
+    under any server (`langgraph dev` too), not counting the time a review took."""
+    result: dict[str, Any]
+    """The team's result (outputs, by key), set by finalize."""
+    status: Annotated[Literal["done", "halted", "waiting"], settle]
+    """TeamOutput's status: "halted" stays once set."""

@@ -1,0 +1,54 @@
+// The connections of one export: the packs given with --connections (read-packs.ts), their
+// OpenAPI operations (openapi.ts) and which agent gets which pack (assign.ts). Reading is I/O
+// (the CLI's); assigning needs the team model (the export core's). What a target gets is
+// `TeamConnections`, the same for every target.
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { makeDiagnostic } from "../diagnostics/make.js";
+import type { TeamModel } from "../model/types.js";
+import { assignPacks, type ExplicitConnection, type PackAssignment } from "./assign.js";
+import { readOpenApi, type PackApi } from "./openapi.js";
+import { readConnectionPacks, type ConnectionPack } from "./read-packs.js";
+
+export interface ReadConnections {
+  packs: ConnectionPack[];
+  /** By provider id: the packs with reach.openapi. */
+  apis: PackApi[];
+}
+
+export interface TeamConnections extends ReadConnections {
+  assignments: PackAssignment[];
+}
+
+/** Reads the packs and their OpenAPI documents; any diagnostic refuses the export. */
+export function readConnections(paths: readonly string[]): { read: ReadConnections; diagnostics: Diagnostic[] } {
+  const { packs, diagnostics } = readConnectionPacks(paths);
+  const apis: PackApi[] = [];
+  // Tool names are unique across packs (the provider id prefixes each, and a clash gets a suffix).
+  const taken = new Set<string>(["http_request"]); // the HTTP tool every agent with egress has
+  for (const pack of packs) {
+    const r = readOpenApi(pack, taken);
+    diagnostics.push(...r.diagnostics);
+    if (r.api) apis.push(r.api);
+  }
+  return { read: { packs, apis }, diagnostics };
+}
+
+/** Which agent gets which pack; a pack named for an agent without an access policy is refused (its every request would be). */
+export function connectTeam(model: TeamModel, read: ReadConnections, explicit: readonly ExplicitConnection[]): { connections: TeamConnections; diagnostics: Diagnostic[] } {
+  const { assignments, diagnostics } = assignPacks(model, read.packs, explicit);
+  const kept: PackAssignment[] = [];
+  for (const a of assignments) {
+    const agent = model.agents.find((x) => x.key === a.agent)!;
+    if (agent.egress.source === "none") {
+      diagnostics.push(
+        makeDiagnostic("E_CONNECTION_NO_POLICY", "", { line: 0, column: 0 }, `--connection ${a.agent}=${a.provider}: agent "${a.agent}" has no accessPolicy or allowedHosts, so every request of the pack's tools would be refused`, {
+          file: "--connection",
+          hint: `give ${a.agent} an accessPolicy that allows the pack's apiHosts (${(read.packs.find((p) => p.provider.id === a.provider)!.provider.apiHosts ?? []).join(", ") || "none"})`,
+        }),
+      );
+      continue;
+    }
+    kept.push(a);
+  }
+  return { connections: { ...read, assignments: kept }, diagnostics };
+}

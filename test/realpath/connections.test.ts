@@ -1,0 +1,140 @@
+// Connection packs on the real path (issue 20): the team exported with --connections runs the
+// way its README says, on its framework, against the scripted model server. The model calls a
+// pack tool; the request reaches a local HTTP server of ours (as HTTP_PROXY: the pack's
+// "real" hostname never resolves) with the pack's credential header. A second pack, given
+// with --connection, points at a host the access policy allows but outside its own apiHosts:
+// its call is refused, its credential never sent, and the reason reaches the model.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readConnections } from "../../src/connections/connections.js";
+import { exportDefinition } from "../../src/export/export.js";
+import { writeDirectory } from "../../src/export/sinks/directory.js";
+import { TARGETS } from "../../src/targets/index.js";
+import { ROOT } from "../helpers/cli.js";
+import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
+import { type Definition, proxyEnv, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
+import { type ChatRequest, startModelServer, textOf } from "./model-server.js";
+
+const FIXTURES = join(ROOT, "test/fixtures/connections");
+const TEAM = join(FIXTURES, "helpdesk-triage.envelope.json");
+const KEY = "hd-key-realpath-5b1e";
+const MIRROR_TOKEN = "mirror-token-realpath-9c2d";
+const PACK_TOOLS = ["helpdesk_get_ticket", "mirror_get_ticket"];
+
+/** The fixture's packs, their OpenAPI documents on plain http (so the proxy sees the request), and a pack whose apiHosts miss its server. */
+function packsDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "envelope-realpath-packs-"));
+  cpSync(join(FIXTURES, "helpdesk"), join(dir, "helpdesk"), { recursive: true });
+  const openapi = JSON.parse(readFileSync(join(dir, "helpdesk/openapi.json"), "utf8"));
+  openapi.servers = [{ url: "http://api.helpdesk.example.com/v2" }];
+  writeFileSync(join(dir, "helpdesk/openapi.json"), JSON.stringify(openapi, null, 2));
+  cpSync(join(dir, "helpdesk"), join(dir, "mirror"), { recursive: true });
+  const mirror = JSON.parse(readFileSync(join(dir, "mirror/pack.json"), "utf8"));
+  mirror.name = "community.envelope.mirror";
+  mirror.provider = { ...mirror.provider, id: "mirror", displayName: "Ticket Mirror", auth: { kind: "bearer" }, apiHosts: ["mirror.example.net"] };
+  writeFileSync(join(dir, "mirror/pack.json"), JSON.stringify(mirror, null, 2));
+  return dir;
+}
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+async function helpdeskServer(): Promise<{ url: string; seen: Seen[]; server: Server }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
+    res.writeHead(200, { "content-type": "application/json" });
+    // The key echoed back: the tool's answer must not show it.
+    res.end(JSON.stringify({ id: 42, status: "open", subject: "refund please", echo: req.headers["x-helpdesk-key"] ?? null }));
+  });
+  server.on("connect", (_req, socket) => socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+}
+
+/** Each pack tool once (while the agent has it), then the harness's usual script without the pack tools. */
+function reply(request: ChatRequest, n: number) {
+  const called = new Set(request.messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.function.name)));
+  const next = PACK_TOOLS.find((name) => request.tools?.some((t) => t.function.name === name) && !called.has(name));
+  if (next === "helpdesk_get_ticket") return { toolCalls: [{ name: next, arguments: { ticket_id: 42, include: "comments" } }] };
+  if (next === "mirror_get_ticket") return { toolCalls: [{ name: next, arguments: { ticket_id: 42 } }] };
+  // Every pack tool (both packs' two operations) is the agent's own, never its answer tool.
+  const tools = request.tools?.filter((t) => !/^(helpdesk|mirror)_/.test(t.function.name));
+  return scriptedReply({ ...request, ...(tools ? { tools } : {}) }, n, 1);
+}
+
+const gate = e2eGate();
+
+describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the real path: %s", (target) => {
+  let env: PythonEnv;
+  const closers: Array<() => unknown> = [];
+  beforeAll(() => {
+    env = ensureEnv(target, gate.python!);
+  }, 1_800_000);
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  it("a pack tool's request carries its credential to its apiHosts; outside them it is refused and the model is told", async () => {
+    const read = readConnections([packsDir()]);
+    expect(read.diagnostics).toEqual([]);
+    const result = exportDefinition(readFileSync(TEAM), TARGETS[target]!, { file: TEAM, connections: { read: read.read, explicit: [{ agent: "triager", provider: "mirror" }] } });
+    expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
+    const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-connections-${target}-`)), "helpdesk-triage");
+    await writeDirectory(result.files!, dir);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
+    expect(readFileSync(join(dir, ".env.example"), "utf8")).toMatch(/^MIRROR_TOKEN=$/m);
+
+    const helpdesk = await helpdeskServer();
+    closers.push(() => new Promise((r) => helpdesk.server.close(r)));
+    let n = 0;
+    const model = await startModelServer((request) => reply(request, ++n));
+    closers.push(() => model.close());
+    const def = JSON.parse(readFileSync(TEAM, "utf8")) as Definition;
+    const { env: values, inputs } = runValues(def);
+    const run = await runTeam(env, dir, pkg, runArgs(dir, readme, inputs), {
+      ...values,
+      HELPDESK_API_KEY: KEY,
+      MIRROR_TOKEN,
+      MODEL_OVERRIDE: "openai:realpath-model",
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: "dummy",
+      ...proxyEnv(helpdesk.url),
+    });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+
+    // The allowed call reached the server, with the key in the pack's header, and only it.
+    expect(helpdesk.seen.map((s) => [s.method, s.url])).toEqual([["GET", "http://api.helpdesk.example.com/v2/tickets/42?include=comments"]]);
+    expect(helpdesk.seen[0]!.headers["x-helpdesk-key"]).toBe(KEY);
+    expect(helpdesk.seen.some((s) => JSON.stringify(s.headers).includes(MIRROR_TOKEN))).toBe(false);
+
+    const results = model.chats().flatMap((c) => c.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)));
+    const all = results.join("\n---\n");
+    expect(results.some((t) => t.startsWith("HTTP 200") && t.includes("refund please")), all).toBe(true);
+    expect(results.some((t) => t.startsWith("REFUSED by connection pack mirror: api.helpdesk.example.com is not under its apiHosts (mirror.example.net)")), all).toBe(true);
+    // The credential never reaches the model, not even echoed back by the server.
+    expect(all).not.toContain(KEY);
+    expect(all).not.toContain(MIRROR_TOKEN);
+  }, 300_000);
+
+  it("the runner refuses to start without the pack's credential", async () => {
+    const read = readConnections([join(FIXTURES, "helpdesk")]);
+    const result = exportDefinition(readFileSync(TEAM), TARGETS[target]!, { file: TEAM, connections: { read: read.read, explicit: [] } });
+    const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-connections-env-${target}-`)), "helpdesk-triage");
+    await writeDirectory(result.files!, dir);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
+    const { env: values, inputs } = runValues(JSON.parse(readFileSync(TEAM, "utf8")) as Definition);
+    const run = await runTeam(env, dir, pkg, runArgs(dir, readme, inputs), { ...values, OPENAI_API_KEY: "dummy" });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(2);
+    expect(run.stderr).toContain("HELPDESK_API_KEY");
+  }, 300_000);
+});
