@@ -237,3 +237,55 @@ def test_bad_run_options_after_the_separator_are_a_refused_run(ws_module, ws):
 
     assert m.watch_once(ws, bad_options) == 2
     assert [f.trigger.status for f in ws.evaluate(mark=False)] == ["ready"]
+
+
+def test_people_export_and_import_rows_as_csv_and_json(ws_module, ws, tmp_path, capsys):
+    m = ws_module
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "new", "score": 3}}], "agent")
+    ws.write("leads", [{"id": "a@b.c", "data": {"note": "call back"}}], "human")
+    for fmt in ("csv", "json"):
+        out = tmp_path / f"leads.{fmt}"
+        code = m.workspace_command(["export", "leads", "--format", fmt, "--out", str(out)], ws, "t")
+        assert code == 0
+        assert "a@b.c" not in out.read_text()  # pii masked unless asked
+        args = ["export", "leads", "--format", fmt, "--out", str(out), "--include-pii"]
+        assert m.workspace_command(args, ws, "t") == 0
+        assert "a@b.c" in out.read_text()
+    # A spreadsheet's CSV (with a BOM) changes the row; a JSON file adds one.
+    csv_file = tmp_path / "in.csv"
+    csv_file.write_text("\ufeffemail,status,note,score\na@b.c,ready,called,4\n", encoding="utf-8")
+    assert m.workspace_command(["import", "leads", str(csv_file)], ws, "t") == 0
+    assert ws.row("leads", "a@b.c")["data"] == {
+        "email": "a@b.c",
+        "status": "ready",
+        "note": "called",
+        "score": 4,
+    }
+    json_file = tmp_path / "in.json"
+    json_file.write_text('[{"email": "d@e.f", "status": "new"}]', encoding="utf-8")
+    assert m.workspace_command(["import", "leads", str(json_file)], ws, "t") == 0
+    assert [r["id"] for r in ws.rows("leads")] == ["a@b.c", "d@e.f"]
+    capsys.readouterr()
+    # What an import refuses is said, with exit 2, and writes nothing.
+    for bad in (
+        '["x", "y"]',
+        '{"email": "x@y.z"}',
+        '[{"data": {"email": "x@y.z"}, "archived": "no"}]',
+    ):
+        json_file.write_text(bad, encoding="utf-8")
+        assert m.workspace_command(["import", "leads", str(json_file)], ws, "t") == 2
+        assert "workspace:" in capsys.readouterr().err
+    json_file.write_bytes(b"\xff\xfe not utf-8")
+    assert m.workspace_command(["import", "leads", str(json_file)], ws, "t") == 2
+    assert len(ws.rows("leads")) == 2
+
+
+def test_people_archive_and_bring_back_a_row(ws_module, ws):
+    m = ws_module
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "ready"}}], "human")
+    assert m.workspace_command(["archive", "leads", "a@b.c"], ws, "t") == 0
+    assert ws.rows("leads") == [] and ws.evaluate() == []
+    assert [r["id"] for r in ws.rows("leads", archived=True)] == ["a@b.c"]
+    assert m.workspace_command(["archive", "leads", "a@b.c", "--undo"], ws, "t") == 0
+    assert [f.trigger.action for f in ws.evaluate()] == ["run"]
+    assert m.workspace_command(["delete", "leads", "nobody"], ws, "t") == 2
