@@ -99,3 +99,15 @@ def test_the_file_comes_from_the_environment_when_not_given() -> None:
     assert trace.default_path({trace.ENV: "t.jsonl"}) == "t.jsonl"
     assert trace.default_path({trace.ENV: ""}) is None
     assert trace.default_path({}) is None
+
+
+def test_one_event_is_one_line_whatever_its_text_holds(tmp_path: Path) -> None:
+    path = tmp_path / "trace.jsonl"
+    writer = trace.TraceWriter(path, "run-1")
+    breaks = "a\u2028b\u2029c\x85d\x1ce\x1df\x1eg\x0bh\x0ci\rj\nk"
+    conversation = writer.open(trace.USER, "agent", breaks)
+    writer.close(conversation, "agent", trace.USER, breaks)
+    lines = path.read_text(encoding="utf-8").splitlines()  # splits at every one of them
+    events = [json.loads(line) for line in lines]
+    assert len(events) == 2
+    assert events[0]["initialTurn"]["content"] == breaks

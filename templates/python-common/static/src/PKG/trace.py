@@ -212,7 +212,9 @@ class TraceWriter:
         return redact(value, [*self._secrets, *personal])
 
     def _write(self, event: dict[str, Any]) -> None:
-        line = json.dumps(event, ensure_ascii=False) + "\n"
+        # ASCII: text may hold U+2028, U+0085 and other characters that readers (Python's
+        # str.splitlines among them) take for line breaks; escaped, one event stays one line.
+        line = json.dumps(event, ensure_ascii=True) + "\n"
         with self._lock, self.path.open("a", encoding="utf-8") as out:
             out.write(line)
 
