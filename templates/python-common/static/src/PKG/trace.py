@@ -81,7 +81,7 @@ class TraceWriter:
         personal: Callable[[], Sequence[str]] | None = None,
     ) -> None:
         """`run_id`: the run's (a thread's) id, or None for a run that has none; `personal`:
-        the personal values to leave out too, read when each text is written (a workspace
+        the personal values to leave out too, read as each event is written (a workspace
         team's pii values, which agents may write or repeat during the run)."""
         self._personal = personal
         self.path = Path(path)
@@ -208,10 +208,11 @@ class TraceWriter:
         return turn
 
     def _text(self, value: Any) -> Any:
-        personal = list(self._personal()) if self._personal is not None else []
-        return redact(value, [*self._secrets, *personal])
+        return redact(value, self._secrets)
 
     def _write(self, event: dict[str, Any]) -> None:
+        if self._personal is not None:  # read once per event, not once per text
+            event = redact(event, list(self._personal()))
         # ASCII: text may hold U+2028, U+0085 and other characters that readers (Python's
         # str.splitlines among them) take for line breaks; escaped, one event stays one line.
         line = json.dumps(event, ensure_ascii=True) + "\n"
