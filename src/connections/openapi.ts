@@ -9,13 +9,12 @@
 // the pointer, as is an unreadable file, bad JSON, YAML (no YAML parser is a dependency) or no
 // servers.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { makeDiagnostic } from "../diagnostics/make.js";
 import { childPointer, parsePointer } from "../read/json-pointer.js";
 import { JsonSyntaxError, parseJsonWithPositions } from "../read/json-with-positions.js";
 import { locate, type SourceDocument } from "../read/source.js";
+import { fileSource, type PackSource } from "./pack-source.js";
 import type { ConnectionPack } from "./read-packs.js";
 
 /** The schema subset the exported tools type their arguments with. */
@@ -71,7 +70,7 @@ class SchemaProblem extends Error {
 }
 
 /** The operations of a pack's OpenAPI document; `taken` holds tool names already given (across packs). */
-export function readOpenApi(pack: ConnectionPack, taken: Set<string> = new Set()): { api?: PackApi; diagnostics: Diagnostic[] } {
+export function readOpenApi(pack: ConnectionPack, taken: Set<string> = new Set(), source: PackSource = fileSource): { api?: PackApi; diagnostics: Diagnostic[] } {
   const ref = pack.provider.reach.openapi?.ref;
   if (ref === undefined) return { diagnostics: [] };
   const at0 = { line: 0, column: 0 };
@@ -79,13 +78,14 @@ export function readOpenApi(pack: ConnectionPack, taken: Set<string> = new Set()
   if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) {
     return { diagnostics: [makeDiagnostic("E_PACK_OPENAPI", pointerInPack, at0, `reach.openapi.ref "${ref}" is a URL; OpenAPI documents are read from the disk next to the pack, never fetched`, { file: pack.file, hint: "save the document next to pack.json and give its relative path" })] };
   }
-  const file = resolve(dirname(pack.file), ref);
+  const file = source.resolve(pack.file, ref);
+  if (typeof file !== "string") return { diagnostics: [makeDiagnostic("E_PACK_OPENAPI", pointerInPack, at0, `reach.openapi.ref "${ref}" ${file.refused}`, { file: pack.file })] };
   if (/\.ya?ml$/i.test(file)) {
     return { diagnostics: [makeDiagnostic("E_PACK_OPENAPI", pointerInPack, at0, `reach.openapi.ref "${ref}" is YAML; only JSON OpenAPI documents are read`, { file: pack.file, hint: "convert the document to JSON" })] };
   }
   let text: string;
   try {
-    const bytes = readFileSync(file);
+    const bytes = source.read(file);
     if (bytes.length > MAX_BYTES) return { diagnostics: [makeDiagnostic("E_PACK_OPENAPI", "", at0, "the OpenAPI document is over 5 MiB", { file })] };
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (e) {

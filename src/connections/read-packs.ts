@@ -13,6 +13,7 @@ import { childPointer, pathLabel } from "../read/json-pointer.js";
 import { JsonSyntaxError, parseJsonWithPositions } from "../read/json-with-positions.js";
 import { locate, type SourceDocument } from "../read/source.js";
 import { translate } from "../validate/schema-check.js";
+import { fileSource, type PackSource } from "./pack-source.js";
 
 /** A pack as the exports use it (the manifest's own field names). */
 export interface ConnectionPack {
@@ -86,10 +87,17 @@ export function packFiles(paths: readonly string[]): { files: string[]; diagnost
 
 export function readConnectionPacks(paths: readonly string[]): ReadPacks {
   const { files, diagnostics } = packFiles(paths);
+  const read = readPackFiles(files, fileSource);
+  return { packs: read.packs, diagnostics: [...diagnostics, ...read.diagnostics] };
+}
+
+/** The packs `files` name, read through `source` (the disk, or an upload: pack-source.ts). */
+export function readPackFiles(files: readonly string[], source: PackSource): ReadPacks {
+  const diagnostics: Diagnostic[] = [];
   const packs: ConnectionPack[] = [];
   const byProvider = new Map<string, string>();
   for (const file of files) {
-    const read = readPack(file);
+    const read = readPack(file, source);
     diagnostics.push(...read.diagnostics);
     if (!read.pack || !read.doc) continue;
     const id = read.pack.provider.id;
@@ -104,11 +112,11 @@ export function readConnectionPacks(paths: readonly string[]): ReadPacks {
   return { packs, diagnostics };
 }
 
-function readPack(file: string): { pack?: ConnectionPack; doc?: SourceDocument; diagnostics: Diagnostic[] } {
+function readPack(file: string, source: PackSource): { pack?: ConnectionPack; doc?: SourceDocument; diagnostics: Diagnostic[] } {
   const at0 = { line: 0, column: 0 };
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
-    bytes = readFileSync(file);
+    bytes = source.read(file);
   } catch (e) {
     return { diagnostics: [makeDiagnostic("E_READ", "", at0, `cannot read the connection pack: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file })] };
   }

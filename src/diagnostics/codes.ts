@@ -31,6 +31,7 @@ export const CODES = {
   E_CONNECTION_UNKNOWN: "error",
   E_CONNECTION_NO_POLICY: "error",
   E_PACK_OPENAPI: "error",
+  E_PACK_UNUSED: "error",
   // Agents and hierarchy
   E_DUPLICATE_AGENT_KEY: "error",
   E_REPORTS_TO_UNKNOWN: "error",
