@@ -9,7 +9,22 @@ import type { Job, JobAnswer } from "./jobs.js";
 export function jobKey(job: Job): string {
   const h = createHash("sha256");
   h.update(job.kind === "validate" ? `validate\0${job.strict}\0` : `export\0${job.target}\0${job.strict}\0${job.format}\0`);
+  // Each part with its length, so no two different requests hash alike.
+  h.update(`${job.body.length}\0`);
   h.update(job.body);
+  if (job.connections) {
+    const part = (bytes: Uint8Array | string) => {
+      const b = typeof bytes === "string" ? Buffer.from(bytes) : bytes;
+      h.update(`\0${b.length}\0`);
+      h.update(b);
+    };
+    part(`connections ${job.connections.files.length} ${job.connections.explicit.length}`);
+    for (const f of job.connections.files) {
+      part(f.path);
+      part(f.bytes);
+    }
+    for (const e of job.connections.explicit) part(`${e.agent}=${e.provider}`);
+  }
   return h.digest("base64url");
 }
 

@@ -5,8 +5,12 @@
 // same as `envelope export --zip` for the same input. Given a stream, a zip export announces
 // its head (name, counts) and hands over the archive as the sink writes it, instead of
 // answering with the bytes.
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { ExplicitConnection } from "../connections/assign.js";
+import { connectTeam, readUploadedConnections } from "../connections/connections.js";
+import type { UploadedFile } from "../connections/pack-source.js";
+import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { exportDefinition } from "../export/export.js";
+import { modelFromDocument } from "../model/index.js";
 import { lossCounts, type LossEntry, type LossStatus } from "../export/loss-report.js";
 import { writeZip } from "../export/sinks/zip.js";
 import { TARGETS } from "../targets/index.js";
@@ -16,10 +20,18 @@ import { capDiagnostics, type ReportedDiagnostics } from "./diagnostic-cap.js";
 
 export type ExportFormat = "zip" | "json" | "files";
 
-export type Job = { kind: "validate"; body: Uint8Array; strict: boolean } | { kind: "export"; body: Uint8Array; target: string; strict: boolean; format: ExportFormat };
+/** Connection packs sent with the definition: the uploaded files, and `AGENT=PROVIDER`s. */
+export interface JobConnections {
+  files: UploadedFile[];
+  explicit: ExplicitConnection[];
+}
 
-/** Why a definition was refused: unreadable (not JSON, not UTF-8, empty), invalid, or --strict loss. */
-export type Refusal = "malformed" | "invalid" | "lossy";
+export type Job =
+  | { kind: "validate"; body: Uint8Array; strict: boolean; connections?: JobConnections }
+  | { kind: "export"; body: Uint8Array; target: string; strict: boolean; format: ExportFormat; connections?: JobConnections };
+
+/** Why a definition was refused: unreadable (not JSON, not UTF-8, empty), invalid, --strict loss, or its connection packs. */
+export type Refusal = "malformed" | "invalid" | "lossy" | "connections";
 
 export interface ValidateAnswer extends ReportedDiagnostics {
   kind: "validate";
@@ -61,9 +73,20 @@ export type JobAnswer = ValidateAnswer | ExportAnswer;
 /** The label diagnostics carry internally; it is removed before they leave the server. */
 const LABEL = "request body";
 
-/** The diagnostics an answer carries: without the label, and capped (diagnostic-cap.ts). */
+/**
+ * The diagnostics an answer carries: the definition's without the label, a pack's with its
+ * uploaded file name, an explicit connection's as `connection` (the request's field); capped
+ * (diagnostic-cap.ts).
+ */
 function reported(list: Diagnostic[], job: Job): ReportedDiagnostics {
-  return capDiagnostics(list.map(({ file: _file, ...d }) => d), job.body.length);
+  const named = list.map(({ file, ...d }) => (file === undefined || file === LABEL ? d : { ...d, file: file === "--connection" ? "connection" : file }));
+  const uploaded = job.connections?.files.reduce((n, f) => n + f.bytes.length, 0) ?? 0;
+  return capDiagnostics(named, job.body.length + uploaded);
+}
+
+/** Whether any error is not the definition's own (a pack's, or an explicit connection's). */
+function connectionErrors(list: readonly Diagnostic[]): boolean {
+  return list.some((d) => isError(d) && d.file !== undefined && d.file !== LABEL);
 }
 
 /** A file name for the archive that any file system and any header accepts. */
@@ -73,17 +96,26 @@ export function zipFileName(distribution: string, target: string): string {
 }
 
 export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
+  // Packs are read first, as the CLI does; their diagnostics and the definition's are answered together.
+  const packs = job.connections && readUploadedConnections(job.connections.files);
   if (job.kind === "validate") {
     const result = validate(job.body, { strict: job.strict, file: LABEL });
-    return { kind: "validate", readable: result.document !== undefined, valid: result.valid, ...reported(result.diagnostics, job) };
+    const list = [...result.diagnostics, ...(packs?.diagnostics ?? [])];
+    if (packs && job.connections && result.valid && result.document && !packs.diagnostics.length) list.push(...connectTeam(modelFromDocument(result.document), packs.read, job.connections.explicit).diagnostics);
+    return { kind: "validate", readable: result.document !== undefined, valid: result.valid && !connectionErrors(list), ...reported(list, job) };
   }
   const target = Object.hasOwn(TARGETS, job.target) ? TARGETS[job.target] : undefined;
   if (!target) throw new Error(`unknown target ${job.target}`); // the API checks targets before queueing
-  const result = exportDefinition(job.body, target, { strict: job.strict, file: LABEL });
+  if (packs?.diagnostics.length) {
+    const definition = validate(job.body, { strict: job.strict, file: LABEL });
+    return { kind: "export", ok: false, refusal: definition.document ? "connections" : "malformed", ...reported([...definition.diagnostics, ...packs.diagnostics], job) };
+  }
+  const connections = packs && job.connections ? { connections: { read: packs.read, explicit: job.connections.explicit } } : {};
+  const result = exportDefinition(job.body, target, { strict: job.strict, file: LABEL, ...connections });
   const diagnostics = reported(result.diagnostics, job);
   const loss = result.loss && { counts: lossCounts(result.loss), entries: result.loss };
   if (!result.ok || !result.files || !result.model) {
-    const refusal: Refusal = result.failure !== undefined ? "lossy" : result.readable ? "invalid" : "malformed";
+    const refusal: Refusal = result.failure !== undefined ? "lossy" : !result.readable ? "malformed" : connectionErrors(result.diagnostics) ? "connections" : "invalid";
     return { kind: "export", ok: false, refusal, ...diagnostics, ...(loss ? { loss } : {}), ...(result.failure ? { failure: result.failure } : {}) };
   }
   const files = result.files;

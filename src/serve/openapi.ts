@@ -3,6 +3,7 @@
 // that the server's routes and the described paths are the same set.
 import { VERSION } from "../version.js";
 import { targetNames } from "../targets/index.js";
+import { MAX_CONNECTION_FILES, MAX_EXPLICIT_CONNECTIONS, MAX_PATH_LENGTH, REQUEST_TYPE } from "./export-request.js";
 
 const problem = (description: string, extra: Record<string, unknown> = {}) => ({
   description,
@@ -12,9 +13,10 @@ const problem = (description: string, extra: Record<string, unknown> = {}) => ({
 
 const definitionBody = {
   required: true,
-  description: "An Envelope team definition (`*.envelope.json`), byte for byte, as UTF-8 JSON. At most 1 MiB.",
+  description: `An Envelope team definition (\`*.envelope.json\`), byte for byte, as UTF-8 JSON. At most 1 MiB. With connection packs (like \`--connections\` and \`--connection\`), send ${REQUEST_TYPE} instead: the definition's text and the pack files, at most 8 MiB in all.`,
   content: {
     "application/json": { schema: { type: "object" } },
+    [REQUEST_TYPE]: { schema: { $ref: "#/components/schemas/DefinitionWithConnections" } },
     "application/*+json": { schema: { type: "object" } },
   },
 };
@@ -36,10 +38,10 @@ const targetParam = {
 };
 
 const commonErrors = {
-  "400": problem("Malformed: the body is not a readable JSON object (with the diagnostics that say where), a query parameter is wrong, or the request is not valid HTTP (no Host, or two)."),
+  "400": problem(`Malformed: the body is not a readable JSON object (with the diagnostics that say where), a ${REQUEST_TYPE} body is not of its shape (a file path that is not relative, a path given twice, over ${MAX_CONNECTION_FILES} files, \`connection\` without \`connections\`), a query parameter is wrong, or the request is not valid HTTP (no Host, or two).`),
   "403": problem("The Host header names no host this server answers to (it is bound to this machine)."),
-  "413": problem("The body is over 1 MiB."),
-  "415": problem("The body is not sent as application/json (or application/*+json) in UTF-8."),
+  "413": problem(`The body is over 1 MiB (${REQUEST_TYPE}: over 8 MiB, or its definition over 1 MiB).`),
+  "415": problem(`The body is not sent as application/json (or application/*+json, or ${REQUEST_TYPE}) in UTF-8.`),
   "417": problem("An Expect header other than 100-continue."),
   "503": problem("The server is at its concurrency bound (retry after the Retry-After seconds), the request hit the per-request time limit, or the server is shutting down (the connection then closes).", {
     headers: { "Retry-After": { schema: { type: "string" }, description: "Seconds to wait before retrying (overload and shutdown only)." } },
@@ -113,7 +115,7 @@ export function openApiDocument(): Record<string, unknown> {
               },
             },
             "406": problem("The Accept header allows neither application/zip nor application/json."),
-            "422": problem("The definition is invalid (`diagnostics`), or with strict=true a field is not fully carried (`loss`)."),
+            "422": problem("The definition is invalid (`diagnostics`), a connection pack is (`invalid-connections`: `diagnostics`, each with the pack's `file`), or with strict=true a field is not fully carried (`loss`)."),
             ...commonErrors,
           },
         },
@@ -145,7 +147,7 @@ export function openApiDocument(): Record<string, unknown> {
             },
             "401": problem("No token in the Authorization header, or GitHub rejected it (`kind: bad-credentials`).", { headers: { "WWW-Authenticate": { schema: { type: "string" } } } }),
             "409": problem("The repository name is taken (`kind: name-taken`, with free `suggestions`; if an earlier export made it, send update=true), or with update=true the repository holds no earlier export (`kind: not-an-export`)."),
-            "422": problem("The definition is invalid or not fully carried (strict), or GitHub refused the request or a file (`kind`)."),
+            "422": problem("The definition or a connection pack is invalid, or not fully carried (strict), or GitHub refused the request or a file (`kind`)."),
             "404": problem("The owner does not exist (`kind: owner-not-found`)."),
             "429": problem("GitHub's rate limit, even after waiting (`kind: rate-limited`)."),
             "502": problem("GitHub failed or could not be reached (`kind: github-unavailable`), or creating may have succeeded (`kind: create-uncertain`: check before trying again)."),
@@ -211,7 +213,8 @@ export function openApiDocument(): Record<string, unknown> {
           properties: {
             code: { type: "string", pattern: "^[EW]_[A-Z0-9_]+$" },
             severity: { enum: ["error", "warning"] },
-            pointer: { type: "string", description: "RFC 6901 JSON pointer into the definition." },
+            pointer: { type: "string", description: "RFC 6901 JSON pointer into the definition (into `file` when it is given)." },
+            file: { type: "string", description: "The uploaded connection file (its `path`) the diagnostic is about, or `connection` for an entry of that field; absent for the definition's own." },
             line: { type: "integer", minimum: 0, description: "1-based; 0 when the position is unknown." },
             column: { type: "integer", minimum: 0, description: "1-based, in UTF-16 code units." },
             message: { type: "string" },
@@ -232,6 +235,30 @@ export function openApiDocument(): Record<string, unknown> {
           items: { $ref: "#/components/schemas/Diagnostic" },
         },
         DiagnosticsOmitted: { type: "integer", minimum: 1, description: "How many diagnostics the answer does not list; absent when it lists them all." },
+        DefinitionWithConnections: {
+          type: "object",
+          required: ["definition"],
+          additionalProperties: false,
+          description:
+            "A definition and the OpenWOP connection packs to export it with, as `envelope export --connections … --connection …` reads them: every file named pack.json is a pack (its folder, as in a --connections folder); any other file must be the OpenAPI document a pack's `reach.openapi.ref` names, relative to the pack (never a URL, an absolute path or a path out of the upload; nothing is fetched). Pack diagnostics name the file's `path`.",
+          properties: {
+            definition: { type: "string", description: "The team definition's text (`*.envelope.json`), at most 1 MiB as UTF-8; diagnostics give lines and columns in it." },
+            connections: {
+              type: "array",
+              maxItems: MAX_CONNECTION_FILES,
+              items: {
+                type: "object",
+                required: ["path", "content"],
+                additionalProperties: false,
+                properties: {
+                  path: { type: "string", maxLength: MAX_PATH_LENGTH, description: "The file's path in the upload, relative with `/`: `helpdesk/pack.json`, `helpdesk/openapi.json`. Unique." },
+                  content: { type: "string", description: "The file's text." },
+                },
+              },
+            },
+            connection: { type: "array", maxItems: MAX_EXPLICIT_CONNECTIONS, description: "AGENT_KEY=PROVIDER_ID: give an agent a pack whatever its policy says (like --connection); needs `connections`.", items: { type: "string", pattern: "^[^=\\s]+=[^=\\s]+$" } },
+          },
+        },
         ValidationReport: {
           type: "object",
           required: ["valid", "errors", "warnings", "diagnostics"],

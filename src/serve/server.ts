@@ -17,8 +17,9 @@ import { VERSION } from "../version.js";
 import { PAGE_CSP, pageAssets } from "./assets.js";
 import { AnswerCache } from "./cache.js";
 import type { ReportedDiagnostics } from "./diagnostic-cap.js";
-import type { ExportAnswer, ExportFormat, Job, JobAnswer, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
+import type { ExportAnswer, ExportFormat, Job, JobAnswer, JobConnections, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
 import { answerClientError, PROBLEM_TYPE } from "./client-errors.js";
+import { ExportRequestError, parseExportRequest, REQUEST_LIMIT, REQUEST_TYPE } from "./export-request.js";
 import { GitHubSignIn, type GitHubSession } from "./github-sign-in.js";
 import { nodeServer } from "./node-server.js";
 import { openApiDocument } from "./openapi.js";
@@ -137,6 +138,8 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   // column, and the export copies the definition byte for byte.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+  // The definition with its connection packs (export-request.ts): a larger limit, for the packs' OpenAPI documents.
+  app.addContentTypeParser(REQUEST_TYPE, { parseAs: "buffer", bodyLimit: REQUEST_LIMIT }, (_req, body, done) => done(null, body));
   app.addContentTypeParser(/^application\/[a-z0-9.!#$&^_-]+\+json(\s*;.*)?$/i, { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   // Set as close() begins: a request that still arrives (on a connection already open) is
@@ -164,8 +167,11 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   app.setErrorHandler((error: FastifyError | HttpProblem, req, reply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error);
     const status = error.statusCode ?? 500;
-    if (status === 413) return sendProblem(reply, new HttpProblem(413, "payload-too-large", "Definition too large", `the body is over the ${BODY_LIMIT / 1024 / 1024} MiB limit; a team definition is a few kilobytes`));
-    if (status === 415) return sendProblem(reply, new HttpProblem(415, "unsupported-media-type", "Unsupported media type", "send the definition as application/json (UTF-8)"));
+    if (status === 413) {
+      if (isRequestType(req.headers["content-type"])) return sendProblem(reply, new HttpProblem(413, "payload-too-large", "Request too large", `the body is over the ${REQUEST_LIMIT / 1024 / 1024} MiB limit of a definition with its connection packs`));
+      return sendProblem(reply, new HttpProblem(413, "payload-too-large", "Definition too large", `the body is over the ${BODY_LIMIT / 1024 / 1024} MiB limit; a team definition is a few kilobytes`));
+    }
+    if (status === 415) return sendProblem(reply, new HttpProblem(415, "unsupported-media-type", "Unsupported media type", `send the definition as application/json (UTF-8), or with connection packs as ${REQUEST_TYPE}`));
     if (status >= 400 && status < 500) return sendProblem(reply, new HttpProblem(status, "bad-request", "Bad request", error.message));
     // A client that went away (its stream closed early) is no server failure; its line says aborted.
     if (clientWentAway(error, reply)) return reply;
@@ -246,8 +252,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
 
   app.post("/v1/validate", async (req, reply) => {
     const q = query(req, ["strict"]);
-    const body = bodyOf(req);
-    const answer = (await run(reply, { kind: "validate", body, strict: flag(q, "strict") })) as ValidateAnswer;
+    const answer = (await run(reply, { kind: "validate", ...bodyOf(req), strict: flag(q, "strict") })) as ValidateAnswer;
     if (!answer.readable) throw malformed(answer);
     const { valid, errors, warnings, diagnostics, diagnosticsOmitted } = answer;
     return reply.type("application/json; charset=utf-8").send(JSON.stringify({ valid, errors, warnings, diagnostics, diagnosticsOmitted }));
@@ -259,7 +264,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     const format = negotiate(req.headers.accept);
     reply.header("vary", "Accept");
     if (!format) throw new HttpProblem(406, "not-acceptable", "Not acceptable", "this answers application/zip (the project) or application/json (a preview)");
-    const job: Job = { kind: "export", body: bodyOf(req), target, strict: flag(q, "strict"), format };
+    const job: Job = { kind: "export", ...bodyOf(req), target, strict: flag(q, "strict"), format };
     if (format === "zip") return sendZip(reply, job);
     const answer = (await run(reply, job)) as ExportAnswer;
     if (!answer.ok) throw refusal(answer);
@@ -327,11 +332,11 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     // Read before publishing starts: a bad value is the caller's 400, never a GitHub failure.
     const isPrivate = flag(q, "private");
     const strict = flag(q, "strict");
-    const body = bodyOf(req);
+    const sent = bodyOf(req);
     if (publishing >= settings.maxPublishes) throw new HttpProblem(503, "overloaded", "Server busy", "too many repositories are being created; try again shortly", {}, { "retry-after": "5" });
     publishing++;
     try {
-      const answer = (await run(reply, { kind: "export", body, target, strict, format: "files" })) as ExportAnswer;
+      const answer = (await run(reply, { kind: "export", ...sent, target, strict, format: "files" })) as ExportAnswer;
       if (!answer.ok) throw refusal(answer);
       if (answer.format !== "files") throw new Error("unexpected answer");
       const files = new FileSet();
@@ -476,6 +481,9 @@ function refusal(answer: Extract<ExportAnswer, { ok: false }>): HttpProblem {
     return new HttpProblem(422, "lossy-export", "Not every field is carried", `strict=true: ${answer.failure ?? "a field is not fully carried"}`, { ...listed(answer), ...(answer.loss ? { loss: answer.loss } : {}) });
   }
   const errors = answer.errors;
+  if (answer.refusal === "connections") {
+    return new HttpProblem(422, "invalid-connections", "Invalid connection packs", `the connection packs (or the definition with them) have ${errors} error${errors === 1 ? "" : "s"}; each pack diagnostic names its file`, listed(answer));
+  }
   return new HttpProblem(422, "invalid-definition", "Invalid definition", `the definition has ${errors} error${errors === 1 ? "" : "s"}`, listed(answer));
 }
 
@@ -512,12 +520,23 @@ function targetOf(q: URLSearchParams): string {
   return target;
 }
 
-function bodyOf(req: FastifyRequest): Uint8Array {
+/** The definition's bytes, and with REQUEST_TYPE the connection packs sent with it. */
+function bodyOf(req: FastifyRequest): { body: Uint8Array; connections?: JobConnections } {
   const type = req.headers["content-type"];
   if (!type || !Buffer.isBuffer(req.body)) throw new HttpProblem(415, "unsupported-media-type", "Unsupported media type", "send the definition as the body, with Content-Type: application/json");
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
   if (charset && charset !== "utf-8" && charset !== "utf8") throw new HttpProblem(415, "unsupported-media-type", "Unsupported media type", `the definition must be UTF-8, not ${charset.slice(0, 40)}`);
-  return req.body;
+  if (!isRequestType(type)) return { body: req.body };
+  try {
+    return parseExportRequest(req.body);
+  } catch (e) {
+    if (!(e instanceof ExportRequestError)) throw e;
+    throw e.status === 413 ? new HttpProblem(413, "payload-too-large", "Definition too large", e.message) : new HttpProblem(400, "bad-request", "Bad request", e.message);
+  }
+}
+
+function isRequestType(type: string | undefined): boolean {
+  return (type ?? "").split(";")[0]!.trim().toLowerCase() === REQUEST_TYPE;
 }
 
 function bearer(header: string | undefined): string | undefined {
