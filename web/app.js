@@ -12,6 +12,10 @@ import { codeSpans, renderMarkdown } from "./markdown.js";
 import { loadSession, signIn, signOut, takeDraft, takeOutcome } from "./sign-in.js";
 
 const LIMIT = 1024 * 1024;
+/** A request with connection packs (the server's REQUEST_LIMIT and MAX_CONNECTION_FILES). */
+const REQUEST_LIMIT = 8 * 1024 * 1024;
+const MAX_PACK_FILES = 32;
+const REQUEST_TYPE = "application/vnd.envelope.request+json";
 const HIGHLIGHT_LIMIT = 200 * 1024;
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -43,6 +47,8 @@ const state = {
   handedOver: false,
   /** What the editor held before a file, the example or Clear replaced it: {text, loaded}. */
   putBack: null,
+  /** Connection pack files added (pack.json files and their OpenAPI documents): {path, content, size}. */
+  packs: [],
 };
 
 /** Creates an element; strings become text nodes, never markup. */
@@ -137,6 +143,20 @@ function currentBody() {
   return source.value;
 }
 
+/**
+ * The request's body and type: the definition alone as application/json, or with connection
+ * packs the definition's text and the pack files as REQUEST_TYPE.
+ */
+function request() {
+  const body = currentBody();
+  if (!state.packs.length) return { type: "application/json", body };
+  // ignoreBOM keeps a BOM the file had, so the server sees the definition as opened.
+  const definition = typeof body === "string" ? body : new TextDecoder("utf-8", { ignoreBOM: true }).decode(body);
+  const connection = /** @type {HTMLInputElement} */ ($("connection")).value.split(/[\s,]+/).filter(Boolean);
+  const connections = state.packs.map(({ path, content }) => ({ path, content }));
+  return { type: REQUEST_TYPE, body: JSON.stringify({ definition, connections, ...(connection.length ? { connection } : {}) }) };
+}
+
 function bodySize(body) {
   return typeof body === "string" ? new TextEncoder().encode(body).length : body.length;
 }
@@ -219,7 +239,8 @@ function scheduleValidate(delay = 250) {
 /** `omitted`: diagnostics the server left out of its answer (it lists at most 200, errors first). */
 function showDiagnostics(diagnostics, valid, omitted = 0) {
   state.diagnostics = diagnostics;
-  drawMarks(diagnostics);
+  // The editor's marks are the definition's; a pack's problems name their own file.
+  drawMarks(diagnostics.filter((d) => !d.file));
   const list = $("diagnostics");
   list.replaceChildren();
   const errors = diagnostics.filter((d) => d.severity === "error").length;
@@ -228,6 +249,10 @@ function showDiagnostics(diagnostics, valid, omitted = 0) {
   if (!diagnostics.length && valid) list.append(el("li", { class: "ok-line", text: "No problems." }));
   const lines = source.value.split("\n");
   for (const d of diagnostics) {
+    if (d.file) {
+      list.append(el("li", {}, packDiagnostic(d)));
+      continue;
+    }
     const where = d.line > 0 ? `Line ${d.line}, column ${d.column}` : "Whole file";
     const button = el(
       "button",
@@ -243,6 +268,28 @@ function showDiagnostics(diagnostics, valid, omitted = 0) {
     list.append(el("li", {}, button));
   }
   if (omitted) list.append(el("li", { class: "ok-line", text: `…and ${plural(omitted, "more problem")} not listed: fix these first, then check again.` }));
+}
+
+/**
+ * A connection pack's problem (or an explicit connection's): shaped like the definition's,
+ * with the file it is in; selecting it goes to that file's entry in the pack list. No line
+ * of a pack that carries credential material is shown: it would quote the value (as the CLI).
+ */
+function packDiagnostic(d) {
+  const where = `${d.file}${d.line > 0 ? `, line ${d.line}, column ${d.column}` : ""}`;
+  const pack = state.packs.find((p) => p.path === d.file);
+  const line = pack && d.line > 0 && d.code !== "E_PACK_CREDENTIAL" ? pack.content.split("\n")[d.line - 1] : undefined;
+  return el(
+    "button",
+    { type: "button", class: `diag ${d.severity}`, "data-file": d.file, onclick: () => packItem(d.file)?.querySelector("button")?.focus() },
+    el("span", { class: "where", text: `${where} · ${d.severity} ` }),
+    el("span", { class: "code-name", text: d.code }),
+    " ",
+    el("span", { class: "message" }, ...codeSpans(d.count > 1 ? `${d.message} (×${d.count})` : d.message)),
+    d.pointer ? el("span", { class: "hint-line", text: `at ${d.pointer}` }) : null,
+    line !== undefined ? el("span", { class: "snippet", text: snippet(line, d.column) }) : null,
+    d.hint ? el("span", { class: "hint-line" }, "hint: ", ...codeSpans(d.hint)) : null,
+  );
 }
 
 function snippet(line, column) {
@@ -276,11 +323,20 @@ async function validateNow() {
     updateSteps();
     return;
   }
+  const sent = request();
+  if (bodySize(sent.body) > REQUEST_LIMIT) {
+    state.valid = false;
+    showDiagnostics([], false);
+    clearProject("");
+    setStatus(`The definition and its connection packs are ${formatBytes(bodySize(sent.body))} together; the limit is 8 MiB. Remove a pack.`, "bad");
+    updateSteps();
+    return;
+  }
   const ctl = (state.checkCtl = new AbortController());
   setStatus("Checking…");
   let res;
   try {
-    res = await fetch(`/v1/exports${query({ target: state.target })}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body, signal: ctl.signal });
+    res = await fetch(`/v1/exports${query({ target: state.target })}`, { method: "POST", headers: { "content-type": sent.type, accept: "application/json" }, body: sent.body, signal: ctl.signal });
   } catch (e) {
     if (e.name !== "AbortError") setStatus("The server cannot be reached.", "bad");
     return;
@@ -317,6 +373,13 @@ async function validateNow() {
     const warnings = diagnostics.length - errors;
     setStatus(`Invalid: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}.`, "bad");
     clearProject("Fix the errors to see the project.");
+  } else if (problem === "invalid-connections" && diagnostics) {
+    // A pack (or the definition with its packs) is refused: each problem names its file.
+    state.valid = false;
+    showDiagnostics(diagnostics, false, omitted);
+    const errors = diagnostics.filter((d) => d.severity === "error").length;
+    setStatus(`Refused: ${plural(errors, "error")} in the connection packs.`, "bad");
+    clearProject("Fix or remove the connection packs to see the project.");
   } else if (problem === "malformed-definition" && diagnostics) {
     state.valid = false;
     showDiagnostics(diagnostics, false, omitted);
@@ -688,7 +751,8 @@ async function download() {
   button.disabled = true;
   setStatus("Preparing the zip…");
   try {
-    const res = await fetch(`/v1/exports${query({ target: state.target })}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/zip" }, body: currentBody() });
+    const sent = request();
+    const res = await fetch(`/v1/exports${query({ target: state.target })}`, { method: "POST", headers: { "content-type": sent.type, accept: "application/zip" }, body: sent.body });
     if (!res.ok) {
       setStatus(problemText(await readJson(res), res), "bad");
       return;
@@ -779,7 +843,7 @@ function renderSignIn() {
 function startSignIn() {
   const loaded = state.loaded && source.value === state.loaded.shown ? toBase64(state.loaded.bytes) : null;
   const field = (id) => /** @type {HTMLInputElement} */ ($(id));
-  const draft = { text: loaded ? null : source.value, loaded, target: state.target, strict: state.strict, repository: field("gh-repo").value, description: field("gh-description").value, private: field("gh-private").checked };
+  const draft = { text: loaded ? null : source.value, loaded, packs: state.packs, target: state.target, strict: state.strict, repository: field("gh-repo").value, description: field("gh-description").value, private: field("gh-private").checked };
   const workflow = Boolean(state.preview?.files?.some((f) => f.path.startsWith(".github/workflows/")));
   signIn(draft, { private: draft.private, workflow });
 }
@@ -804,6 +868,10 @@ async function restoreDraft(draft) {
   if (radio instanceof HTMLInputElement) {
     radio.checked = true;
     state.target = draft.target;
+  }
+  if (Array.isArray(draft.packs)) {
+    state.packs = draft.packs.filter((p) => p && typeof p.path === "string" && typeof p.content === "string" && Number.isInteger(p.size)).slice(0, MAX_PACK_FILES);
+    renderPacks();
   }
   if (typeof draft.loaded === "string") return loadBytes(fromBase64(draft.loaded), "your definition again");
   if (typeof draft.text === "string" && draft.text) {
@@ -880,12 +948,13 @@ async function sendToGitHub(update) {
   syncCreateButton();
   say("", update ? `Reading ${repository} and proposing the update… this takes a few seconds.` : `Creating ${repository}… this takes a few seconds.`);
   let res;
+  const sent = request();
   try {
     res = await fetch(`/v1/exports/github${query(params)}`, {
       method: "POST",
       // Signed in, the server's cookie carries the sign-in; the page has no token to send.
-      headers: { "content-type": "application/json", accept: "application/json", ...(oauth ? {} : { authorization: `Bearer ${token}` }) },
-      body: currentBody(),
+      headers: { "content-type": sent.type, accept: "application/json", ...(oauth ? {} : { authorization: `Bearer ${token}` }) },
+      body: sent.body,
       cache: "no-store",
     });
   } catch {
@@ -958,6 +1027,69 @@ async function sendToGitHub(update) {
   }
   show(...nodes);
   setStatus("Creating the repository failed.", "bad");
+}
+
+// ---------------------------------------------------------------------------------------
+// Connection packs: files added with the pickers, listed with a remove button each.
+
+function packItem(path) {
+  return [...$("packs").children].find((li) => li.getAttribute("data-path") === path);
+}
+
+function renderPacks() {
+  // Giving a pack to an agent goes with packs only (as --connection goes with --connections).
+  $("connection-row").hidden = !state.packs.length;
+  const list = $("packs");
+  list.replaceChildren();
+  for (const p of state.packs) {
+    const remove = el("button", { type: "button", "aria-label": `Remove ${p.path}`, onclick: () => removePack(p.path) }, "Remove");
+    list.append(el("li", { "data-path": p.path }, el("span", { class: "pack-path", text: p.path }), el("span", { class: "pack-size", text: formatBytes(p.size) }), remove));
+  }
+}
+
+/**
+ * Adds picked files: a folder's under their path in it (`helpdesk/pack.json`), single files
+ * under their name. Of a folder only JSON files are taken (its README or .DS_Store is no
+ * pack). A path already added is replaced, so adding a pack again after editing it works.
+ */
+async function addPacks(files, fromFolder) {
+  const picked = [...files].filter((f) => !fromFolder || /\.json$/i.test(f.name));
+  const skipped = files.length - picked.length;
+  const added = [];
+  let over = 0;
+  for (const f of picked) {
+    const path = (fromFolder && f.webkitRelativePath) || f.name;
+    const at = state.packs.findIndex((p) => p.path === path);
+    if (at < 0 && state.packs.length >= MAX_PACK_FILES) {
+      over++;
+      continue;
+    }
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    const entry = { path, content: new TextDecoder().decode(bytes), size: bytes.length };
+    if (at >= 0) state.packs[at] = entry;
+    else state.packs.push(entry);
+    added.push(path);
+  }
+  // In path order, as the server reads them.
+  state.packs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (over) setStatus(`At most ${MAX_PACK_FILES} connection files are sent: ${plural(over, "file")} not added.`, "bad");
+  else if (added.length) setStatus(`Added ${plural(added.length, "connection file")}${skipped ? ` (${skipped} not JSON, left out)` : ""}.`);
+  renderPacks();
+  hideHandoff(); // what was handed over had other packs
+  if (source.value.trim()) await validateNow();
+}
+
+function removePack(path) {
+  const at = state.packs.findIndex((p) => p.path === path);
+  if (at < 0) return;
+  state.packs.splice(at, 1);
+  renderPacks();
+  // Focus stays in the list: on the next entry's button, else on the add button.
+  const next = $("packs").children[Math.min(at, state.packs.length - 1)];
+  /** @type {HTMLElement | null} */ (next?.querySelector("button") ?? $("packs-add")).focus();
+  setStatus(`Removed ${path}.`);
+  hideHandoff();
+  if (source.value.trim()) validateNow();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1039,6 +1171,21 @@ function wire() {
     source.focus();
   });
   $("put-back").addEventListener("click", putBack);
+  $("packs-add").addEventListener("click", () => $("packs-files").click());
+  $("connection").addEventListener("input", () => {
+    state.checkGen++;
+    hideHandoff();
+    if (source.value.trim()) scheduleValidate(400);
+  });
+  $("packs-add-folder").addEventListener("click", () => $("packs-folder").click());
+  for (const [id, fromFolder] of [["packs-files", false], ["packs-folder", true]]) {
+    $(id).addEventListener("change", (ev) => {
+      const input = /** @type {HTMLInputElement} */ (ev.currentTarget);
+      const files = [...(input.files ?? [])];
+      input.value = "";
+      addPacks(files, fromFolder);
+    });
+  }
   $("strict").addEventListener("change", (ev) => {
     state.strict = /** @type {HTMLInputElement} */ (ev.currentTarget).checked;
     if (source.value.trim()) validateNow();
