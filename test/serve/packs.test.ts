@@ -7,8 +7,13 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readConnections } from "../../src/connections/connections.js";
+import { exportDefinition } from "../../src/export/export.js";
+import { TARGETS } from "../../src/targets/index.js";
 import { MAX_CONNECTION_FILES, REQUEST_LIMIT, REQUEST_TYPE } from "../../src/serve/export-request.js";
 import { BODY_LIMIT } from "../../src/serve/settings.js";
+import { start, TOKEN, type FakeGitHub } from "../github/fake/index.js";
+import { expectCleanContract, expectRepositoryEquals } from "../github/helpers.js";
 import { ROOT, runCli } from "../helpers/cli.js";
 import { contractOf, EXAMPLE, post, serve, type Served } from "./helpers.js";
 
@@ -20,11 +25,14 @@ const HELPDESK = [fixture("helpdesk/pack.json"), fixture("helpdesk/openapi.json"
 const ALL = [...HELPDESK, fixture("docs-search/pack.json")];
 
 let s: Served;
+let gh: FakeGitHub;
 beforeAll(async () => {
-  s = await serve({ workers: 1 });
+  gh = await start();
+  s = await serve({ workers: 1, githubApiUrl: gh.url, githubDelayScale: 0 });
 });
 afterAll(async () => {
-  await s.close();
+  await s?.close();
+  await gh?.close();
 });
 
 function send(path: string, request: Record<string, unknown>, headers: Record<string, string> = {}) {
@@ -117,10 +125,23 @@ describe("a definition with connection packs", () => {
     expect(a.json.diagnostics).toEqual([expect.objectContaining({ code: "E_PACK_DUPLICATE_PROVIDER", file: "helpdesk/pack.json", pointer: "/provider/id", message: expect.stringContaining("already defined by again/pack.json") })]);
   });
 
+  it("a GitHub export with packs: the repository holds the export with the packs' tools", async () => {
+    const a = await send("/v1/exports/github?target=crewai&repository=me/helpdesk-triage", { definition: TEAM, connections: ALL }, { authorization: `Bearer ${TOKEN}` });
+    expect(a.status, a.text).toBe(201);
+    const read = readConnections([FIXTURES]);
+    expect(read.diagnostics).toEqual([]);
+    const files = exportDefinition(TEAM, TARGETS.crewai!, { connections: { read: read.read, explicit: [] } }).files!;
+    expect(files.paths().some((p) => p.endsWith("envelope_support/connection_tools.py"))).toBe(true);
+    expectRepositoryEquals(gh, "me", "helpdesk-triage", files);
+    expectCleanContract(gh);
+  });
+
   it("a GitHub export with a refused pack is 422 before GitHub is asked", async () => {
-    const a = await send("/v1/exports/github?target=crewai&repository=acme/helpdesk", { definition: TEAM, connections: [HELPDESK[0]] }, { authorization: "Bearer test-token" });
+    const before = gh.requests.length;
+    const a = await send("/v1/exports/github?target=crewai&repository=me/helpdesk-refused", { definition: TEAM, connections: [HELPDESK[0]] }, { authorization: `Bearer ${TOKEN}` });
     expect(a.status).toBe(422);
     expect(a.json.type).toBe("urn:envelope-export:problem:invalid-connections");
+    expect(gh.requests.length).toBe(before);
   });
 
   it("the cache tells requests apart by their packs", async () => {
