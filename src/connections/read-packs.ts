@@ -171,10 +171,22 @@ function credentialPointers(value: unknown, pointer: string): string[] {
   for (const [key, child] of Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)) {
     const p = childPointer(pointer, key);
     const named = !Array.isArray(value) && CREDENTIAL_NAMES.has(key.toLowerCase().replace(/[_-]/g, ""));
-    if (named && p !== TOKEN_ENDPOINT) out.push(p);
+    if ((named && p !== TOKEN_ENDPOINT) || urlCarriesCredential(child)) out.push(p);
     else out.push(...credentialPointers(child, p));
   }
   return out;
+}
+
+/** A URL with a user or password in it, or a query parameter named like a credential (`?api_key=…`): the MCP server's URL must not hold its secret. */
+function urlCarriesCredential(value: unknown): boolean {
+  if (typeof value !== "string" || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return url.username !== "" || url.password !== "" || [...url.searchParams.keys()].some((k) => CREDENTIAL_NAMES.has(k.toLowerCase().replace(/[_-]/g, "")) || k.toLowerCase().replace(/[_-]/g, "") === "key");
 }
 
 let compiled: ValidateFunction | undefined;
