@@ -66,8 +66,9 @@ Options:
                     export: an OpenWOP connection pack (pack.json) or a folder of packs
                     (repeatable). An agent whose access policy reaches a pack's apiHosts
                     gets one tool per operation of its OpenAPI document (reach.openapi.ref,
-                    read from the disk, never fetched). A pack with credential material
-                    is refused. MCP packs are not carried yet.
+                    read from the disk, never fetched), or its MCP server's tools
+                    (reach.mcp, listed when the agent starts). A pack with credential
+                    material is refused.
   --connection AGENT_KEY=PROVIDER_ID
                     export: give that agent that pack whatever its policy says (repeatable;
                     its requests are still checked against both at run time).

@@ -3,8 +3,10 @@
 // `apiHosts` cover: `{{ZENDESK_SUBDOMAIN}}.zendesk.com` meets a pack for `zendesk.com`. Hosts
 // are probed with every `{{NAME}}` and `*` standing for one label, so a rule that needs a
 // variable counts for the hosts it can name. Without such a request the pack's tools would be
-// refused on every call, so the pack is not given. A pack without
-// `apiHosts` (an MCP server with no declared API hosts) goes to no agent by itself.
+// refused on every call, so the pack is not given. A pack with `reach.mcp` goes to an agent whose
+// policy allows POST to the server's URL as it stands (the client's every request is one), and
+// only when that URL's host is under the pack's `apiHosts` (else its credential could go nowhere:
+// report.ts says so). A pack without `apiHosts` goes to no agent by itself.
 // `--connection AGENT_KEY=PROVIDER_ID` gives a pack to an agent whatever its policy says (its
 // requests are still checked against both at run time).
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -48,6 +50,33 @@ export function policyReaches(agent: AgentModel, apiHosts: readonly string[]): b
   );
 }
 
+/** Whether the agent's policy allows the MCP client's requests to the server's URL, with no variable needed. */
+export function policyReachesMcp(agent: AgentModel, url: string): boolean {
+  return evaluatePolicy(agent.egress, "POST", url, {}).decision === "allow";
+}
+
+/** Whether an MCP server's URL is one its credential may be sent to (its host under `apiHosts`). */
+export function mcpUrlCarried(pack: ConnectionPack): boolean {
+  const url = pack.provider.reach.mcp?.server.url;
+  if (url === undefined) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return (parsed.protocol === "https:" || parsed.protocol === "http:") && apiHostsAllow(pack.provider.apiHosts ?? [], parsed.hostname);
+}
+
+function reaches(agent: AgentModel, pack: ConnectionPack): string | undefined {
+  const hosts = pack.provider.apiHosts ?? [];
+  const rule = agent.egress.source === "allowedHosts" ? "allowedHosts" : "access policy";
+  if (pack.provider.reach.openapi && policyReaches(agent, hosts)) return `its ${rule} allows requests to hosts under ${hosts.join(", ")}`;
+  const mcp = pack.provider.reach.mcp;
+  if (mcp && mcpUrlCarried(pack) && policyReachesMcp(agent, mcp.server.url)) return `its ${rule} allows POST to the server URL`;
+  return undefined;
+}
+
 export function assignPacks(model: TeamModel, packs: readonly ConnectionPack[], explicit: readonly ExplicitConnection[]): { assignments: PackAssignment[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const assignments: PackAssignment[] = [];
@@ -72,9 +101,10 @@ export function assignPacks(model: TeamModel, packs: readonly ConnectionPack[], 
     for (const pack of packs) {
       const hosts = pack.provider.apiHosts ?? [];
       if (!hosts.length || given.has(`${agent.key}\u0000${pack.provider.id}`)) continue;
-      if (!policyReaches(agent, hosts)) continue;
+      const why = reaches(agent, pack);
+      if (why === undefined) continue;
       given.add(`${agent.key}\u0000${pack.provider.id}`);
-      assignments.push({ agent: agent.key, provider: pack.provider.id, why: `its ${agent.egress.source === "allowedHosts" ? "allowedHosts" : "access policy"} allows requests to hosts under ${hosts.join(", ")}` });
+      assignments.push({ agent: agent.key, provider: pack.provider.id, why });
     }
   }
   const order = new Map(model.agents.map((a, i) => [a.key, i]));

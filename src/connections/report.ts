@@ -1,6 +1,8 @@
 // What the export did with each connection pack, for the loss report's Connections section and
 // the README: which agent got which pack and why (assign.ts), which tools that made, and what is
-// not carried (MCP servers not yet; reach.integration is not portable; a pack no agent can use).
+// not carried (an MCP server outside its own apiHosts; reach.integration is not portable; a pack
+// no agent can use).
+import { mcpUrlCarried } from "./assign.js";
 import type { TeamConnections } from "./connections.js";
 
 export interface ConnectionRow {
@@ -21,7 +23,13 @@ export function connectionRows(c: TeamConnections): ConnectionRow[] {
       if (api) rows.push({ provider: id, agent: a.agent, status: "carried", detail: `${api.operations.length} OpenAPI tool${api.operations.length === 1 ? "" : "s"} (${api.operations.map((o) => o.tool).join(", ")}): ${a.why}` });
     }
     if (!given.length && api) rows.push({ provider: id, status: "dropped", detail: `given to no agent: no agent's access policy or allowedHosts allows requests to ${(pack.provider.apiHosts ?? []).join(", ") || "its apiHosts (none declared)"}, and no --connection names it` });
-    if (pack.provider.reach.mcp) rows.push({ provider: id, status: "dropped", detail: `reach.mcp (${pack.provider.reach.mcp.server.url}) is not carried yet: the exports do not run an MCP client, so the server's tools are not given to any agent` });
+    const mcp = pack.provider.reach.mcp;
+    if (mcp && !mcpUrlCarried(pack)) {
+      rows.push({ provider: id, status: "dropped", detail: `reach.mcp (${mcp.server.url}) is not carried: its host is not under the pack's apiHosts (${(pack.provider.apiHosts ?? []).join(", ") || "none declared"}), so the pack's credential may not be sent to it` });
+    } else if (mcp) {
+      for (const a of given) rows.push({ provider: id, agent: a.agent, status: "carried", detail: `the MCP server ${mcp.server.url} (${mcp.server.transport ?? "http"}), its tools listed from it when the agent is built; ${a.why}` });
+      if (!given.length) rows.push({ provider: id, status: "dropped", detail: `given to no agent: no agent's access policy or allowedHosts allows POST to the MCP server ${mcp.server.url}, and no --connection names it` });
+    }
     if (pack.provider.reach.integration) rows.push({ provider: id, status: "dropped", detail: `reach.integration (${pack.provider.reach.integration.node}) is not carried: an OpenWOP integration node runs only inside an OpenWOP engine, not in a Python project` });
   }
   return rows;

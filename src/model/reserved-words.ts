@@ -106,7 +106,7 @@ export const DEPENDENCY_DISTRIBUTIONS = words(`
   importlib-metadata importlib-resources iniconfig instructor jinja2 jiter jmespath json-repair
   json5 jsonpatch jsonpath-python jsonpointer jsonref jsonschema jsonschema-rs
   jsonschema-specifications kubernetes lance-namespace lance-namespace-urllib3-client lancedb
-  langchain langchain-anthropic langchain-core langchain-google-genai langchain-mistralai
+  langchain langchain-anthropic langchain-core langchain-google-genai langchain-mcp-adapters langchain-mistralai
   langchain-openai langchain-openrouter langchain-protocol langgraph langgraph-api
   langgraph-checkpoint langgraph-checkpoint-sqlite langgraph-cli langgraph-prebuilt
   langgraph-runtime-inmem langgraph-sdk langsmith lark linkify-it-py litellm markdown-it-py

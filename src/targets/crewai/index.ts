@@ -35,7 +35,7 @@ function wantsStatic(path: string, view: CrewaiView): boolean {
   if (CONNECTIONS_ONLY.has(path)) return view.connections.has;
   // An export's tests are about its team (tests/test_team.py); the support code's own tests
   // are envelope-export's (test/crewai-support/, python-common's in test/python-common-support/).
-  if (path.startsWith("tests/")) return path === "tests/conftest.py";
+  if (path.startsWith("tests/")) return false;
   if (path === "src/PKG/envelope_support/json_text.py") return view.jsonTextTypes.length > 0;
   // The Flow's runner, its steps and gates, and its run state: pipeline teams only.
   if (PIPELINE_ONLY.has(path)) return view.mode === "pipeline";
@@ -89,6 +89,8 @@ function generate({ model, definitionText, loss, connections }: TargetInput): Fi
   python(`${pkg}/crew.py`, "src/crew.py.hbs");
   python(`${pkg}/main.py`, "src/main.py.hbs");
   if (view.mode === "pipeline") python(`${pkg}/flow.py`, "src/flow.py.hbs");
+  // CrewAI's switches set before it is imported, and with MCP servers the tests' fake one.
+  python("tests/conftest.py", "tests/conftest.py.hbs");
   python("tests/test_team.py", "tests/test_team.py.hbs");
   return files;
 }

@@ -87,6 +87,8 @@ function generate({ model, definitionText, loss, connections }: TargetInput): Fi
   python(`${pkg}/context.py`, "src/context.py.hbs");
   python(`${pkg}/graph.py`, "src/graph.py.hbs");
   // Not test_team.py: a package named test_team (a team "test team") would be shadowed.
+  // With MCP servers, the tests' fake one, set before graph.py builds the graph at import.
+  if (view.connections.hasMcp) python("tests/conftest.py", "tests/conftest.py.hbs");
   python("tests/test_team_graph.py", "tests/test_team_graph.py.hbs");
   return files;
 }

@@ -1,8 +1,10 @@
 // What the exported project needs of the connection packs (`--connections`) in both Python
 // targets: team.CONNECTIONS (connections.py's Connection per pack with reach.openapi that an
-// agent got), team.CONNECTION_AGENTS, team.CONNECTION_SECRETS (the credential variables, which
+// agent got), team.MCP_SERVERS (its McpServer per pack with reach.mcp an agent got, whose URL
+// is under its apiHosts), team.CONNECTION_AGENTS, team.CONNECTION_SECRETS (the credential variables, which
 // the runner requires at start), and the README's and .env.example's lines. Credentials are
 // never part of it: only the names of the variables that hold them.
+import { mcpUrlCarried } from "../../connections/assign.js";
 import type { TeamConnections } from "../../connections/connections.js";
 import type { ArgSchema } from "../../connections/openapi.js";
 import type { ConnectionPack, ScopeGroup } from "../../connections/read-packs.js";
@@ -40,14 +42,39 @@ export interface ConnectionPackView {
   writeScopes: ScopeGroup[];
 }
 
+/** A pack with reach.mcp: the server's tools, listed from it when the agent is built. */
+export interface McpServerView {
+  provider: string;
+  displayName: string;
+  /** The pack's auth.kind. */
+  packAuthKind: ConnectionPack["provider"]["auth"]["kind"];
+  /** How connections.py sends it: an MCP server reads its credential from Authorization, so an api_key goes as a bearer token. */
+  authKind: "bearer" | "basic" | "oauth2";
+  header: string;
+  env: string[];
+  apiHosts: string[];
+  url: string;
+  transport: "http" | "sse";
+  /** What each tool's name starts with (connections.py's mcp_tool_name). */
+  toolPrefix: string;
+  agents: string[];
+  isOauth: boolean;
+  endpoints: Array<{ name: string; url: string }>;
+  readScopes: ScopeGroup[];
+  writeScopes: ScopeGroup[];
+}
+
 export interface ConnectionsView {
-  /** Some agent got a pack's tools (team.CONNECTIONS and connections.py ship). */
+  /** Some agent got a pack's tools (team.CONNECTIONS, team.MCP_SERVERS and connections.py ship). */
   has: boolean;
+  /** Some agent got an MCP server's tools (the LangGraph export depends on langchain-mcp-adapters). */
+  hasMcp: boolean;
   /** Some operation has parameters (team.py imports Param). */
   usesParams: boolean;
   /** Packs were given (the README's and the loss report's Connections sections). */
   given: boolean;
   packs: ConnectionPackView[];
+  mcpServers: McpServerView[];
   agents: Array<{ key: string; providers: string[] }>;
   secrets: string[];
   rows: ConnectionRow[];
@@ -76,13 +103,38 @@ function auth(pack: ConnectionPack, apiKeyHeader: string | undefined): Pick<Conn
 }
 
 export function connectionsView(c: TeamConnections | undefined): ConnectionsView {
-  if (!c) return { has: false, usesParams: false, given: false, packs: [], agents: [], secrets: [], rows: [] };
+  if (!c) return { has: false, hasMcp: false, usesParams: false, given: false, packs: [], mcpServers: [], agents: [], secrets: [], rows: [] };
   const packs: ConnectionPackView[] = [];
+  const mcpServers: McpServerView[] = [];
   for (const pack of c.packs) {
     const api = c.apis.find((a) => a.provider === pack.provider.id);
     const agents = c.assignments.filter((a) => a.provider === pack.provider.id).map((a) => a.agent);
-    if (!api || !agents.length) continue;
     const endpoints = pack.provider.auth.endpoints ?? {};
+    const oauth = {
+      isOauth: pack.provider.auth.kind === "oauth2",
+      endpoints: (["authorize", "token", "revoke"] as const).flatMap((name) => (endpoints[name] ? [{ name, url: endpoints[name]! }] : [])),
+      readScopes: pack.provider.auth.scopes?.read ?? [],
+      writeScopes: pack.provider.auth.scopes?.write ?? [],
+    };
+    const mcp = pack.provider.reach.mcp;
+    if (mcp && agents.length && mcpUrlCarried(pack)) {
+      const kind = pack.provider.auth.kind;
+      const runtime = auth(pack, "Authorization");
+      mcpServers.push({
+        provider: pack.provider.id,
+        displayName: pack.provider.displayName,
+        packAuthKind: kind,
+        authKind: kind === "api_key" ? "bearer" : kind,
+        ...runtime,
+        apiHosts: pack.provider.apiHosts ?? [],
+        url: mcp.server.url,
+        transport: mcp.server.transport ?? "http",
+        toolPrefix: `${pack.provider.id.replace(/-/g, "_").replace(/[^A-Za-z0-9_-]/g, "_")}_`,
+        agents,
+        ...oauth,
+      });
+    }
+    if (!api || !agents.length) continue;
     packs.push({
       provider: pack.provider.id,
       displayName: pack.provider.displayName,
@@ -103,24 +155,24 @@ export function connectionsView(c: TeamConnections | undefined): ConnectionsView
         sample: Object.fromEntries([...o.params.filter((p) => p.required).map((p) => [p.arg, sampleOf(p.schema)] as const), ...(o.body?.required ? [["body", sampleOf(o.body.schema)] as const] : [])]),
       })),
       agents,
-      isOauth: pack.provider.auth.kind === "oauth2",
-      endpoints: (["authorize", "token", "revoke"] as const).flatMap((name) => (endpoints[name] ? [{ name, url: endpoints[name]! }] : [])),
-      readScopes: pack.provider.auth.scopes?.read ?? [],
-      writeScopes: pack.provider.auth.scopes?.write ?? [],
+      ...oauth,
     });
   }
   const keys = [...new Set(c.assignments.map((a) => a.agent))];
-  const used = new Set(packs.map((p) => p.provider));
+  const used = new Set([...packs, ...mcpServers].map((p) => p.provider));
   return {
-    has: packs.length > 0,
+    has: used.size > 0,
+    hasMcp: mcpServers.length > 0,
     usesParams: packs.some((p) => p.operations.some((o) => o.params.length > 0)),
     given: true,
     packs,
+    mcpServers,
     agents: keys.flatMap((key) => {
       const providers = c.assignments.filter((a) => a.agent === key && used.has(a.provider)).map((a) => a.provider);
       return providers.length ? [{ key, providers }] : [];
     }),
-    secrets: packs.flatMap((p) => p.env),
+    // In pack order, each pack's once (a pack with both an OpenAPI document and an MCP server has one credential).
+    secrets: [...new Set(c.packs.flatMap((pack) => [...packs, ...mcpServers].filter((p) => p.provider === pack.provider.id).flatMap((p) => p.env)))],
     rows: connectionRows(c),
   };
 }

@@ -1,10 +1,12 @@
-"""Connection packs' OpenAPI tools: one typed tool per operation, checked twice, fail-closed.
+"""Connection packs' tools: one typed tool per OpenAPI operation, and MCP servers' tools,
+every request checked twice, fail-closed.
 
-`team.CONNECTIONS` holds the packs given at export time (`envelope export --connections`):
-per provider its auth, its `apiHosts` and the operations of its OpenAPI document (method,
-path, parameters and JSON request body with their schemas). `team.CONNECTION_AGENTS` says
-which agent has which packs. This module is framework-free (pydantic and httpx only); each
-target wraps `prepare` and `send` in its own tool class.
+`team.CONNECTIONS` holds the packs given at export time (`envelope export --connections`)
+with an OpenAPI document: per provider its auth, its `apiHosts` and the operations (method,
+path, parameters and JSON request body with their schemas). `team.MCP_SERVERS` holds those
+with an MCP server (its URL and transport). `team.CONNECTION_AGENTS` says which agent has
+which packs. This module is framework-free (pydantic and httpx only); each target wraps
+`prepare` in its own tool class, and gives `mcp_client_factory` to its MCP client.
 
 Every request is checked before it is sent, and refused with the reason as the tool's text:
 1. against the agent's access policy (`policy.evaluate`, as the http_request tool), then
@@ -20,12 +22,15 @@ basic as `Authorization: Basic` of `USERNAME:PASSWORD`.
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import concurrent.futures
+import contextvars
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import quote, urlsplit
 
 import httpx
@@ -37,18 +42,27 @@ from .redaction import redact
 __all__ = [
     "Auth",
     "Connection",
+    "McpServer",
     "Operation",
     "Param",
     "Prepared",
+    "RefusedRequest",
     "api_hosts_allow",
     "args_model",
+    "check_request",
+    "credential_headers",
     "credential_values",
     "describe",
     "failed",
+    "mcp_client_factory",
+    "mcp_tool_name",
     "plain",
     "prepare",
     "request_options",
+    "run_sync",
 ]
+
+T = TypeVar("T")
 
 AuthKind = Literal["api_key", "bearer", "basic", "oauth2"]
 
@@ -102,6 +116,18 @@ class Connection:
     api_hosts: tuple[str, ...]
     base_url: str
     operations: tuple[Operation, ...]
+
+
+@dataclass(frozen=True)
+class McpServer:
+    """A connection pack with reach.mcp: the server's tools are listed from it."""
+
+    provider: str
+    display_name: str
+    auth: Auth
+    api_hosts: tuple[str, ...]
+    url: str
+    transport: Literal["http", "sse"]
 
 
 _PLAIN_HOST = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)+")
@@ -199,12 +225,13 @@ def plain(value: Any) -> Any:
 # --- the request --------------------------------------------------------------
 
 
-def credential_values(connection: Connection, environ: Mapping[str, str]) -> tuple[str, ...]:
+def credential_values(pack: Connection | McpServer, environ: Mapping[str, str]) -> tuple[str, ...]:
     """The credential's values (redacted from every result), those that are set."""
-    return tuple(environ[name] for name in connection.auth.env if environ.get(name))
+    return tuple(environ[name] for name in pack.auth.env if environ.get(name))
 
 
-def _credential_headers(auth: Auth, environ: Mapping[str, str]) -> dict[str, str] | None:
+def credential_headers(auth: Auth, environ: Mapping[str, str]) -> dict[str, str] | None:
+    """The headers that carry the credential; None when a variable of it is not set."""
     values = [environ.get(name, "") for name in auth.env]
     if not all(values):
         return None
@@ -214,6 +241,32 @@ def _credential_headers(auth: Auth, environ: Mapping[str, str]) -> dict[str, str
     if auth.kind == "api_key":
         return {auth.header: values[0]}
     return {auth.header: f"Bearer {values[0]}"}
+
+
+def check_request(
+    pack: Connection | McpServer,
+    method: str,
+    url: str,
+    agent_key: str,
+    policy: AccessPolicy,
+    variables: Mapping[str, str],
+) -> tuple[str, str | None]:
+    """Both checks of one request, in order: the URL to send it to (the policy's `{{NAME}}`
+    expanded), and why it is refused ("REFUSED …", a text for the model) or None."""
+    decision = evaluate(policy, method, url, variables)
+    if not decision.allowed:
+        return url, f"REFUSED by access policy of {agent_key}: {decision.reason}"
+    unparsable = unparsable_url(decision.url)
+    if unparsable is not None:
+        return url, f"REFUSED by access policy of {agent_key}: {unparsable}"
+    host = urlsplit(decision.url).hostname or ""
+    if not api_hosts_allow(pack.api_hosts, host):
+        return url, (
+            f"REFUSED by connection pack {pack.provider}: {host or 'the URL'} is not "
+            f"under its apiHosts ({', '.join(pack.api_hosts)}), so its credential is "
+            "never sent there"
+        )
+    return decision.url, None
 
 
 @dataclass(frozen=True)
@@ -265,21 +318,12 @@ def prepare(
             query.extend((param.name, _wire(item)) for item in items)
         else:
             headers[param.name] = _wire(value)
-    url = connection.base_url + path
-    decision = evaluate(policy, operation.method, url, variables)
-    if not decision.allowed:
-        return f"REFUSED by access policy of {agent_key}: {decision.reason}"
-    unparsable = unparsable_url(decision.url)
-    if unparsable is not None:
-        return f"REFUSED by access policy of {agent_key}: {unparsable}"
-    host = urlsplit(decision.url).hostname or ""
-    if not api_hosts_allow(connection.api_hosts, host):
-        return (
-            f"REFUSED by connection pack {connection.provider}: {host or 'the URL'} is not "
-            f"under its apiHosts ({', '.join(connection.api_hosts)}), so its credential is "
-            "never sent there"
-        )
-    credential = _credential_headers(connection.auth, environ)
+    url, refused = check_request(
+        connection, operation.method, connection.base_url + path, agent_key, policy, variables
+    )
+    if refused is not None:
+        return refused
+    credential = credential_headers(connection.auth, environ)
     if credential is None:
         return f"REFUSED: {' and '.join(connection.auth.env)} not set for {connection.provider}"
     # Header names are case-insensitive: no parameter may stand beside the credential.
@@ -288,7 +332,7 @@ def prepare(
     headers.update(credential)
     body = values.get("body") if operation.body is not None else None
     secrets = credential_values(connection, environ)
-    return Prepared(operation.method, decision.url, query, headers, body, secrets)
+    return Prepared(operation.method, url, query, headers, body, secrets)
 
 
 def request_options(prepared: Prepared) -> dict[str, Any]:
@@ -314,3 +358,72 @@ def describe(response: httpx.Response, max_body_chars: int, secrets: Sequence[st
 def failed(error: Exception, secrets: Sequence[str]) -> str:
     """A request that could not be made, as the tool's text (never raised)."""
     return redact(f"REQUEST FAILED: {type(error).__name__}: {error}", secrets)
+
+
+# --- MCP servers ----------------------------------------------------------------
+
+
+class RefusedRequest(Exception):
+    """A request of an MCP client that a check refused; raised before anything is sent."""
+
+
+def mcp_client_factory(
+    server: McpServer,
+    *,
+    agent_key: str,
+    policy: AccessPolicy,
+    variables: Mapping[str, str],
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> Callable[..., httpx.AsyncClient]:
+    """The `httpx_client_factory` of the MCP SDK's streamable HTTP and SSE clients: every
+    request they make (the session's POSTs, an SSE stream's GET, its end's DELETE) passes
+    `check_request` first, redirects are not followed, and `transport` is the test seam."""
+
+    async def check(request: httpx.Request) -> None:
+        _, refused = check_request(
+            server, request.method, str(request.url), agent_key, policy, variables
+        )
+        if refused is not None:
+            raise RefusedRequest(refused)
+
+    def factory(
+        headers: dict[str, str] | None = None,
+        timeout: httpx.Timeout | None = None,
+        auth: httpx.Auth | None = None,
+    ) -> httpx.AsyncClient:
+        options: dict[str, Any] = {"transport": transport} if transport is not None else {}
+        return httpx.AsyncClient(
+            headers=headers,
+            timeout=timeout if timeout is not None else httpx.Timeout(30.0, read=300.0),
+            auth=auth,
+            follow_redirects=False,
+            event_hooks={"request": [check]},
+            **options,
+        )
+
+    return factory
+
+
+def mcp_tool_name(server: McpServer, tool: str, taken: set[str]) -> str:
+    """`<provider>_<tool>` in the characters every model API accepts, at most 64 of them,
+    unique in `taken`."""
+    base = re.sub(r"[^A-Za-z0-9_-]", "_", f"{server.provider.replace('-', '_')}_{tool}")[:64]
+    name, n = base, 2
+    while name in taken:
+        suffix = f"_{n}"
+        name, n = base[: 64 - len(suffix)] + suffix, n + 1
+    taken.add(name)
+    return name
+
+
+def run_sync(make: Coroutine[Any, Any, T]) -> T:
+    """Runs a coroutine (an MCP server's tools being listed) to its end from sync code where
+    the agents are built, in a worker thread when a loop is running there (`langgraph dev`'s
+    server, CrewAI's kickoff_async)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make)
+    context = contextvars.copy_context()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(context.run, asyncio.run, make).result()
