@@ -50,15 +50,16 @@ describe("envelope export --connections", () => {
     expect(r.stderr).toContain("E_CONNECTION_NO_POLICY");
   });
 
-  it.each(["crewai", "langgraph"])("%s: the OpenAPI pack's tools reach the project; MCP is reported as not carried", async (target) => {
+  it.each(["crewai", "langgraph"])("%s: the OpenAPI pack's tools and the MCP server reach the project, each given to the agent whose policy allows it", async (target) => {
     const out = join(tmp(), "out");
     const r = await runCli(["export", TEAM, "--target", target, "--out", out, "--connections", PACKS]);
     expect(r.code, r.stderr).toBe(0);
     const pkg = join(out, "src/helpdesk_triage");
     const teamPy = readFileSync(join(pkg, "team.py"), "utf8");
     expect(teamPy).toContain('tool="helpdesk_get_ticket"');
-    expect(teamPy).toContain('"triager": ("helpdesk",)');
-    expect(teamPy).toContain('CONNECTION_SECRETS: tuple[str, ...] = ("HELPDESK_API_KEY",)');
+    expect(teamPy).toContain('"triager": ("docs-search", "helpdesk")');
+    expect(teamPy).toContain('url="https://mcp.docs.example.com/mcp"');
+    expect(teamPy).toContain('CONNECTION_SECRETS: tuple[str, ...] = ("DOCS_SEARCH_TOKEN", "HELPDESK_API_KEY")');
     expect(existsSync(join(pkg, "envelope_support/connections.py"))).toBe(true);
     expect(existsSync(join(pkg, "envelope_support/connection_tools.py"))).toBe(true);
     expect(readFileSync(join(out, ".env.example"), "utf8")).toMatch(/^HELPDESK_API_KEY=$/m);
@@ -66,7 +67,9 @@ describe("envelope export --connections", () => {
     expect(readme).toContain("`HELPDESK_API_KEY`, sent in the `X-Helpdesk-Key` header");
     const report = readFileSync(join(out, "ENVELOPE_EXPORT.md"), "utf8");
     expect(report).toMatch(/\| `helpdesk` \| `triager` \| carried \| 2 OpenAPI tools .*its access policy allows requests to hosts under helpdesk\.example\.com \|/);
-    expect(report).toMatch(/\| `docs-search` \| none \| not carried \| reach\.mcp .* is not carried yet/);
+    expect(report).toMatch(/\| `docs-search` \| `triager` \| carried \| the MCP server https:\/\/mcp\.docs\.example\.com\/mcp \(http\), its tools listed from it when the agent is built; its access policy allows POST to the server URL \|/);
+    expect(readme).toContain("`DOCS_SEARCH_TOKEN`, sent in the `Authorization` header as `Bearer <token>`");
+    expect(readme).toContain("named `docs_search_` + the tool's name");
   });
 
   it("an oauth2 pack: its access-token variable, and the README's scopes (write asked for separately) and endpoints", async () => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { assignPacks, parseConnectionFlag } from "../../src/connections/assign.js";
 import { readConnectionPacks } from "../../src/connections/read-packs.js";
+import { connectionRows } from "../../src/connections/report.js";
 import { normalize } from "../../src/model/index.js";
 import { agent, team } from "../helpers/definitions.js";
 
@@ -67,6 +68,19 @@ describe("reading connection packs", () => {
     expect(JSON.stringify(r.diagnostics)).not.toMatch(/hunter2|sk-live/);
   });
 
+  it("a URL that holds a credential (userinfo, or a query key named like one) refuses the pack at that URL", () => {
+    const withKey = pack("docs", { reach: { mcp: { server: { url: "https://mcp.docs.example.com/mcp?api_key=sk-live-9", transport: "http" } } }, apiHosts: ["docs.example.com"] });
+    const withUser = pack("docs2", { reach: { mcp: { server: { url: "https://bot:pw-77@mcp.docs.example.com/mcp", transport: "http" } } }, apiHosts: ["docs.example.com"] });
+    const plain = pack("docs3", { reach: { mcp: { server: { url: "https://mcp.docs.example.com/mcp?lang=en", transport: "http" } } }, apiHosts: ["docs.example.com"] });
+    const r = readConnectionPacks([packFile(withKey), packFile(withUser), packFile(plain)]);
+    expect(r.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+      ["E_PACK_CREDENTIAL", "/provider/reach/mcp/server/url"],
+      ["E_PACK_CREDENTIAL", "/provider/reach/mcp/server/url"],
+    ]);
+    expect(r.packs.map((p) => p.provider.id)).toEqual(["docs3"]);
+    expect(JSON.stringify(r.diagnostics)).not.toMatch(/sk-live|pw-77/);
+  });
+
   it("schema problems with pointer and line:column: openapi needs apiHosts; a bad apiHosts entry; not a connection pack", () => {
     const missing = pack("nohosts", { apiHosts: undefined });
     const text = JSON.stringify(missing, null, 2);
@@ -123,6 +137,27 @@ describe("which agent gets which pack", () => {
     expect(r.assignments.map((a) => `${a.agent}=${a.provider}`)).toEqual(["triage=zendesk", "billing=stripe"]);
     expect(r.assignments[0]!.why).toBe("its access policy allows requests to hosts under zendesk.com");
     expect(r.assignments[1]!.why).toBe("its allowedHosts allows requests to hosts under stripe.com");
+  });
+
+  it("an MCP pack goes to the agent whose policy allows POST to its server URL, if that URL's host is under its apiHosts", () => {
+    const mcpPacks = readConnectionPacks([
+      packFile(pack("zdmcp", { reach: { mcp: { server: { url: "https://acme.zendesk.com/mcp", transport: "http" } } }, apiHosts: ["zendesk.com"] })),
+      packFile(pack("getonly", { reach: { mcp: { server: { url: "https://mcp.stripe.com/mcp", transport: "http" } } }, apiHosts: ["stripe.com"] })),
+      packFile(pack("outside", { reach: { mcp: { server: { url: "https://mcp.elsewhere.example/mcp", transport: "http" } } }, apiHosts: ["zendesk.com"] })),
+    ]).packs;
+    const m = normalize(
+      JSON.stringify(team({
+        agents: [
+          agent("lead", { role: "manager", accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny", rules: [{ host: "acme.zendesk.com", methods: ["POST"], pathPrefix: "/mcp", action: "allow" }, { host: "mcp.stripe.com", methods: ["GET"], action: "allow" }, { host: "mcp.elsewhere.example", action: "allow" }] } }),
+        ],
+      })),
+    ).model!;
+    const r = assignPacks(m, mcpPacks, []);
+    expect(r.assignments.map((a) => [a.agent, a.provider, a.why])).toEqual([["lead", "zdmcp", "its access policy allows POST to the server URL"]]);
+    const rows = connectionRows({ packs: mcpPacks, apis: [], assignments: r.assignments });
+    expect(rows.map((row) => [row.provider, row.status])).toEqual([["zdmcp", "carried"], ["getonly", "dropped"], ["outside", "dropped"]]);
+    expect(rows[2]!.detail).toContain("its host is not under the pack's apiHosts (zendesk.com)");
+    expect(rows[1]!.detail).toContain("no agent's access policy or allowedHosts allows POST to the MCP server https://mcp.stripe.com/mcp");
   });
 
   it("--connection AGENT=PROVIDER adds a pack; unknown agents or providers are errors", () => {

@@ -2,6 +2,7 @@
 // only the tests about its team, and the tests of envelope_support/ live here, in
 // test/<target>-support/, run against exported projects by the end-to-end suites
 // (`ENVELOPE_PACKAGE` names its package): each kind of team once (supportSuiteDefinitions).
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TeamModel } from "../../src/model/types.js";
 
@@ -15,6 +16,9 @@ const SUITES: Record<string, string[]> = {
   crewai: [here("../crewai-support"), PYTHON_COMMON],
   langgraph: [here("../langgraph-support"), PYTHON_COMMON],
 };
+
+/** The connection packs' tests (python-common's: connections.py, and each target's connection_tools.py's MCP tools). */
+export const CONNECTION_TESTS = [join(PYTHON_COMMON, "test_connection_packs.py"), join(PYTHON_COMMON, "test_mcp_tools.py")];
 
 /** The pytest run of the support code's tests against an exported project, if the target has one. */
 export function supportSuite(target: string, pkg: string): { args: string[]; env: Record<string, string> } | undefined {

@@ -22,6 +22,18 @@ sys.path[:0] = [
 for _name in [name for name in os.environ if name.startswith(("LANGSMITH_", "LANGCHAIN_"))]:
     del os.environ[_name]
 
+# A team with an MCP pack lists its server's tools when graph.py builds the graph, at import:
+# the server is the fake one (mcp_fake.py) from before project.py is imported.
+import common_project  # noqa: E402
+from mcp_fake import FakeMcpServer  # noqa: E402
+
+_connection_tools = common_project.module("envelope_support.connection_tools")
+if _connection_tools is not None and common_project.team.MCP_SERVERS:
+    _connection_tools.MCP_TRANSPORT = FakeMcpServer().transport()
+    for _server in common_project.team.MCP_SERVERS.values():
+        for _env in _server.auth.env:
+            os.environ.setdefault(_env, f"test-{_env.lower()}")
+
 from pathlib import Path  # noqa: E402
 
 import helpers  # noqa: E402

@@ -1,16 +1,19 @@
-"""Connection packs' OpenAPI tools (connections.py, python-common): the apiHosts rule's
-vectors, which envelope-export's TypeScript (src/connections/api-hosts.ts) shares, the typed
-arguments made of an operation's schemas, and the two checks every request passes.
+"""Connection packs' OpenAPI tools and MCP servers (connections.py, python-common): the
+apiHosts rule's vectors, which envelope-export's TypeScript (src/connections/api-hosts.ts)
+shares, the typed arguments made of an operation's schemas, the two checks every request
+passes, and the MCP client's checked HTTP client and tool names.
 
 Skipped for teams exported without connection packs (whose exports have no connections.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from common_project import connections
 from pydantic import ValidationError
@@ -154,3 +157,79 @@ def test_a_result_never_shows_the_credential() -> None:
     response = httpx.Response(200, text="echo pass-long-enough")
     assert "pass-long-enough" not in connections.describe(response, 100, ("pass-long-enough",))
     assert "[truncated" in connections.describe(httpx.Response(200, text="x" * 50), 10, ())
+
+
+# --- MCP servers ---------------------------------------------------------------------
+
+
+def _server(**changes: Any) -> Any:
+    base: dict[str, Any] = {
+        "provider": "docs-search",
+        "display_name": "Docs",
+        "auth": connections.Auth("bearer", "Authorization", ("DOCS_SEARCH_TOKEN",)),
+        "api_hosts": ("docs.example.com",),
+        "url": "https://mcp.docs.example.com/mcp",
+        "transport": "http",
+    }
+    return connections.McpServer(**{**base, **changes})
+
+
+def test_an_mcp_servers_requests_pass_both_checks() -> None:
+    server = _server()
+    deny = connections.AccessPolicy(default_action="deny")
+    assert connections.check_request(server, "POST", server.url, "a", ALLOW, {}) == (
+        server.url,
+        None,
+    )
+    _, refused = connections.check_request(
+        server, "POST", "https://docs.example.com.evil.io/mcp", "a", ALLOW, {}
+    )
+    assert refused is not None and refused.startswith("REFUSED by connection pack docs-search")
+    _, denied = connections.check_request(server, "POST", server.url, "a", deny, {})
+    assert denied is not None and denied.startswith("REFUSED by access policy of a")
+
+
+def test_the_mcp_clients_http_client_refuses_before_sending_and_follows_no_redirect() -> None:
+    server = _server()
+    sent: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(302, headers={"location": "https://elsewhere.example/mcp"})
+
+    factory = connections.mcp_client_factory(
+        server, agent_key="a", policy=ALLOW, variables={}, transport=httpx.MockTransport(answer)
+    )
+
+    async def requests() -> None:
+        async with factory(headers={"Authorization": "Bearer t"}) as client:
+            response = await client.post(server.url)
+            assert response.status_code == 302
+            with pytest.raises(connections.RefusedRequest, match="not under its apiHosts"):
+                await client.get("https://elsewhere.example/mcp")
+
+    asyncio.run(requests())
+    assert [(r.method, str(r.url), r.headers["authorization"]) for r in sent] == [
+        ("POST", server.url, "Bearer t")
+    ]
+
+
+def test_mcp_tool_names_are_prefixed_sanitized_short_and_unique() -> None:
+    server = _server()
+    taken: set[str] = set()
+    assert connections.mcp_tool_name(server, "search", taken) == "docs_search_search"
+    assert connections.mcp_tool_name(server, "search", taken) == "docs_search_search_2"
+    assert connections.mcp_tool_name(server, "get page/ü", taken) == "docs_search_get_page__"
+    long = connections.mcp_tool_name(server, "x" * 100, taken)
+    assert len(long) == 64 and long.startswith("docs_search_x")
+    again = connections.mcp_tool_name(server, "x" * 100, taken)
+    assert len(again) == 64 and again.endswith("_2")
+
+
+def test_an_mcp_credential_is_its_header() -> None:
+    server = _server()
+    assert connections.credential_headers(server.auth, {"DOCS_SEARCH_TOKEN": "t"}) == {
+        "Authorization": "Bearer t"
+    }
+    assert connections.credential_headers(server.auth, {}) is None
+    assert connections.credential_values(server, {"DOCS_SEARCH_TOKEN": "t"}) == ("t",)

@@ -3,9 +3,12 @@
 // pack tool; the request reaches a local HTTP server of ours (as HTTP_PROXY: the pack's
 // "real" hostname never resolves) with the pack's credential header. A second pack, given
 // with --connection, points at a host the access policy allows but outside its own apiHosts:
-// its call is refused, its credential never sent, and the reason reaches the model.
+// its call is refused, its credential never sent, and the reason reaches the model. A third
+// pack has an MCP server (https, as the pack schema requires): the proxy tunnels its CONNECT
+// to a TLS server of ours (mcp-server.ts) that the client trusts through SSL_CERT_FILE; the
+// framework's MCP client lists its tools and calls one, with the pack's bearer token.
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,17 +21,29 @@ import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { type Definition, proxyEnv, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
 import { type ChatRequest, startModelServer, textOf } from "./model-server.js";
+import { handleMcp, type McpTool, tlsSite } from "./mcp-server.js";
 
 const FIXTURES = join(ROOT, "test/fixtures/connections");
 const TEAM = join(FIXTURES, "helpdesk-triage.envelope.json");
 const KEY = "hd-key-realpath-5b1e";
 const MIRROR_TOKEN = "mirror-token-realpath-9c2d";
-const PACK_TOOLS = ["helpdesk_get_ticket", "mirror_get_ticket"];
+const DOCS_TOKEN = "docs-token-realpath-3f7a";
+const PACK_TOOLS = ["docs_search_search", "helpdesk_get_ticket", "mirror_get_ticket"];
+const DOCS_TOOLS: McpTool[] = [
+  {
+    name: "search",
+    description: "Search the product docs.",
+    inputSchema: { type: "object", properties: { query: { type: "string", description: "What to look for." } }, required: ["query"] },
+    // The token echoed back: the tool's answer must not show it.
+    call: (args, headers) => `3 pages about ${String(args.query)} (asked with ${headers.authorization ?? "nothing"})`,
+  },
+];
 
 /** The fixture's packs, their OpenAPI documents on plain http (so the proxy sees the request), and a pack whose apiHosts miss its server. */
 function packsDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "envelope-realpath-packs-"));
   cpSync(join(FIXTURES, "helpdesk"), join(dir, "helpdesk"), { recursive: true });
+  cpSync(join(FIXTURES, "docs-search"), join(dir, "docs-search"), { recursive: true });
   const openapi = JSON.parse(readFileSync(join(dir, "helpdesk/openapi.json"), "utf8"));
   openapi.servers = [{ url: "http://api.helpdesk.example.com/v2" }];
   writeFileSync(join(dir, "helpdesk/openapi.json"), JSON.stringify(openapi, null, 2));
@@ -44,19 +59,36 @@ interface Seen {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
+  body?: string;
 }
 
-async function helpdeskServer(): Promise<{ url: string; seen: Seen[]; server: Server }> {
+/** The proxy: the helpdesk API on plain http, and a CONNECT tunnel to the docs MCP server (https) only. */
+async function helpdeskServer(): Promise<{ url: string; seen: Seen[]; mcp: Seen[]; caFile: string; close: () => Promise<void> }> {
   const seen: Seen[] = [];
+  const mcp: Seen[] = [];
   const server = createServer((req, res) => {
     seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
     res.writeHead(200, { "content-type": "application/json" });
     // The key echoed back: the tool's answer must not show it.
     res.end(JSON.stringify({ id: 42, status: "open", subject: "refund please", echo: req.headers["x-helpdesk-key"] ?? null }));
   });
-  server.on("connect", (_req, socket) => socket.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n"));
+  const site = await tlsSite("mcp.docs.example.com", (req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      mcp.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      if (req.url !== "/mcp") return void res.writeHead(404).end();
+      handleMcp(req, body, res, DOCS_TOOLS);
+    });
+  });
+  server.on("connect", site.connect);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await site.close();
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, mcp, caFile: site.caFile, close };
 }
 
 /** Each pack tool once (while the agent has it), then the harness's usual script without the pack tools. */
@@ -65,8 +97,9 @@ function reply(request: ChatRequest, n: number) {
   const next = PACK_TOOLS.find((name) => request.tools?.some((t) => t.function.name === name) && !called.has(name));
   if (next === "helpdesk_get_ticket") return { toolCalls: [{ name: next, arguments: { ticket_id: 42, include: "comments" } }] };
   if (next === "mirror_get_ticket") return { toolCalls: [{ name: next, arguments: { ticket_id: 42 } }] };
-  // Every pack tool (both packs' two operations) is the agent's own, never its answer tool.
-  const tools = request.tools?.filter((t) => !/^(helpdesk|mirror)_/.test(t.function.name));
+  if (next === "docs_search_search") return { toolCalls: [{ name: next, arguments: { query: "refunds" } }] };
+  // Every pack tool (the OpenAPI packs' operations, the MCP server's tools) is the agent's own, never its answer tool.
+  const tools = request.tools?.filter((t) => !/^(helpdesk|mirror|docs_search)_/.test(t.function.name));
   return scriptedReply({ ...request, ...(tools ? { tools } : {}) }, n, 1);
 }
 
@@ -82,7 +115,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
     for (const close of closers) await close();
   });
 
-  it("a pack tool's request carries its credential to its apiHosts; outside them it is refused and the model is told", async () => {
+  it("a pack tool's request (OpenAPI or MCP) carries its credential to its apiHosts; outside them it is refused and the model is told", async () => {
     const read = readConnections([packsDir()]);
     expect(read.diagnostics).toEqual([]);
     const result = exportDefinition(readFileSync(TEAM), TARGETS[target]!, { file: TEAM, connections: { read: read.read, explicit: [{ agent: "triager", provider: "mirror" }] } });
@@ -92,9 +125,10 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
     expect(readFileSync(join(dir, ".env.example"), "utf8")).toMatch(/^MIRROR_TOKEN=$/m);
+    expect(readFileSync(join(dir, ".env.example"), "utf8")).toMatch(/^DOCS_SEARCH_TOKEN=$/m);
 
     const helpdesk = await helpdeskServer();
-    closers.push(() => new Promise((r) => helpdesk.server.close(r)));
+    closers.push(helpdesk.close);
     let n = 0;
     const model = await startModelServer((request) => reply(request, ++n));
     closers.push(() => model.close());
@@ -104,6 +138,8 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
       ...values,
       HELPDESK_API_KEY: KEY,
       MIRROR_TOKEN,
+      DOCS_SEARCH_TOKEN: DOCS_TOKEN,
+      SSL_CERT_FILE: helpdesk.caFile,
       MODEL_OVERRIDE: "openai:realpath-model",
       OPENAI_BASE_URL: model.baseUrl,
       OPENAI_API_KEY: "dummy",
@@ -116,13 +152,22 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
     expect(helpdesk.seen[0]!.headers["x-helpdesk-key"]).toBe(KEY);
     expect(helpdesk.seen.some((s) => JSON.stringify(s.headers).includes(MIRROR_TOKEN))).toBe(false);
 
+    // The MCP server: listed and called through the framework's client, every request with the bearer token.
+    const methods = helpdesk.mcp.filter((s) => s.method === "POST").map((s) => (JSON.parse(s.body!) as { method: string }).method);
+    expect(methods).toContain("tools/list");
+    expect(methods.filter((m) => m === "tools/call")).toHaveLength(1);
+    expect(helpdesk.mcp.every((s) => s.headers.authorization === `Bearer ${DOCS_TOKEN}`)).toBe(true);
+    expect(JSON.stringify(helpdesk.seen)).not.toContain(DOCS_TOKEN);
+
     const results = model.chats().flatMap((c) => c.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)));
     const all = results.join("\n---\n");
     expect(results.some((t) => t.startsWith("HTTP 200") && t.includes("refund please")), all).toBe(true);
+    expect(results.some((t) => t.includes("3 pages about refunds (asked with Bearer [redacted])")), all).toBe(true);
     expect(results.some((t) => t.startsWith("REFUSED by connection pack mirror: api.helpdesk.example.com is not under its apiHosts (mirror.example.net)")), all).toBe(true);
     // The credential never reaches the model, not even echoed back by the server.
     expect(all).not.toContain(KEY);
     expect(all).not.toContain(MIRROR_TOKEN);
+    expect(all).not.toContain(DOCS_TOKEN);
   }, 300_000);
 
   it("the runner refuses to start without the pack's credential", async () => {

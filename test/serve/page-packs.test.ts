@@ -83,7 +83,7 @@ describe.skipIf(!gate.run)("connection packs on the handoff page", () => {
     await expect.poll(() => page.locator("#tree button.file[data-path$='envelope_support/connection_tools.py']").count()).toBe(1);
     const team = await page.locator("#tree button.file[data-path$='/team.py']").getAttribute("data-path");
     await page.locator(`#tree button.file[data-path="${team}"]`).click();
-    await expect.poll(() => page.locator("#code").textContent()).toContain('"triager": ("helpdesk",)');
+    await expect.poll(() => page.locator("#code").textContent()).toContain('"triager": ("docs-search", "helpdesk")');
     // Giving a pack to an agent by name (like --connection): sent with the packs, and an unknown agent is said.
     await page.locator("#connection").fill("nobody=helpdesk");
     await expect.poll(() => status().textContent()).toBe("Refused: 1 error in the connection packs.");
