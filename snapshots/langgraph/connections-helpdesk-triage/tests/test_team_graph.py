@@ -12,15 +12,18 @@ envelope-export tests the support code (envelope_support/) itself. Run them with
 
 from __future__ import annotations
 
+import asyncio
+import os
 from dataclasses import fields
 from typing import Any
 
+import httpx
 import pytest
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
 from helpdesk_triage import context, graph, team
-from helpdesk_triage.envelope_support import checks, connections, runner
+from helpdesk_triage.envelope_support import checks, connection_tools, connections, runner
 
 # agents[]: key -> its field of the run's context (context.Context: the agent's model)
 CONTEXT_FIELDS: dict[str, str] = {
@@ -32,7 +35,12 @@ CONTEXT_FIELDS: dict[str, str] = {
 # ask_<report> per report (agents[].reportsToKey)
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] triager
-    "triager": ("http_request", "helpdesk_get_ticket", "helpdesk_post_tickets_ticket_id_comments"),
+    "triager": (
+        "http_request",
+        "docs_search_lookup",
+        "helpdesk_get_ticket",
+        "helpdesk_post_tickets_ticket_id_comments",
+    ),
 }
 
 # agents[].reportsToKey: the nodes from the team's graph down to each agent's own node
@@ -113,10 +121,11 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
         assert f"input {key!r} is required" in refused.value.problems, key
 
 
-# --- --connections: each pack operation's tool, checked twice before it sends ------------
-
 ALLOW_ALL = connections.AccessPolicy(default_action="allow")
 DENY_ALL = connections.AccessPolicy(default_action="deny")
+
+
+# --- --connections: each pack operation's tool, checked twice before it sends ------------
 
 
 @pytest.mark.parametrize(
@@ -171,7 +180,66 @@ def test_a_pack_tool_sends_its_credential_to_its_api_hosts_only(
     assert isinstance(unset, str) and unset.startswith("REFUSED:"), unset
 
 
+# --- --connections: the packs' MCP servers (in these tests one fake server: conftest.py) ---
+
+
+def test_an_mcp_servers_tools_are_listed_with_its_credential(
+    mcp_requests: list[httpx.Request],
+) -> None:
+    for agent_key, providers in team.CONNECTION_AGENTS.items():
+        names = {tool.name for tool in connection_tools.connection_tools(agent_key)}
+        for provider in providers:
+            server = team.MCP_SERVERS.get(provider)
+            if server is None:
+                continue
+            assert connections.mcp_tool_name(server, "lookup", set()) in names, agent_key
+            credential = connections.credential_headers(server.auth, os.environ)
+            assert credential is not None
+            sent = [r for r in mcp_requests if str(r.url) == server.url]
+            assert sent, provider
+            assert all(
+                r.headers[server.auth.header] == credential[server.auth.header] for r in sent
+            )
+
+
+@pytest.mark.parametrize("provider", list(team.MCP_SERVERS))
+def test_an_mcp_servers_requests_are_checked_twice(provider: str) -> None:
+    server = team.MCP_SERVERS[provider]
+    url, refused = connections.check_request(server, "POST", server.url, "test", ALLOW_ALL, {})
+    assert (url, refused) == (server.url, None)
+    # Outside apiHosts: refused even where the access policy allows everything.
+    elsewhere = "https://elsewhere.invalid/mcp"
+    _, refused = connections.check_request(server, "POST", elsewhere, "test", ALLOW_ALL, {})
+    assert refused is not None and refused.startswith("REFUSED by connection pack"), refused
+    _, denied = connections.check_request(server, "POST", server.url, "test", DENY_ALL, {})
+    assert denied is not None and denied.startswith("REFUSED by access policy"), denied
+    # The MCP client's HTTP client: a redirect is not followed, a request elsewhere is
+    # refused before it is sent.
+    sent: list[httpx.Request] = []
+
+    def redirect(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(307, headers={"location": elsewhere})
+
+    factory = connections.mcp_client_factory(
+        server,
+        agent_key="test",
+        policy=ALLOW_ALL,
+        variables={},
+        transport=httpx.MockTransport(redirect),
+    )
+
+    async def requests() -> None:
+        async with factory() as client:
+            assert (await client.post(server.url)).status_code == 307
+            with pytest.raises(connections.RefusedRequest):
+                await client.post(elsewhere)
+
+    asyncio.run(requests())
+    assert [str(request.url) for request in sent] == [server.url]
+
+
 def test_the_runner_requires_every_pack_credential() -> None:
-    for connection in team.CONNECTIONS.values():
-        for name in connection.auth.env:
+    for pack in (*team.CONNECTIONS.values(), *team.MCP_SERVERS.values()):
+        for name in pack.auth.env:
             assert name in team.CONNECTION_SECRETS

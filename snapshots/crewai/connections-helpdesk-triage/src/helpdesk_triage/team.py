@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from .envelope_support.checks import InputSpec
-from .envelope_support.connections import Auth, Connection, Operation, Param
+from .envelope_support.connections import Auth, Connection, McpServer, Operation, Param
 from .envelope_support.runtime import AgentSpec, StepSpec
 
 # name, slug, version
@@ -141,10 +141,27 @@ CONNECTIONS: dict[str, Connection] = {
     ),
 }
 
+# --connections: the connection packs with an MCP server an agent got. The server's tools are
+# listed from it when the agent is built; every request the MCP client makes is checked against
+# the agent's access policy and the pack's apiHosts.
+MCP_SERVERS: dict[str, McpServer] = {
+    # pack docs-search (Docs Search), auth bearer
+    "docs-search": McpServer(
+        provider="docs-search",
+        display_name="Docs Search",
+        auth=Auth("bearer", "Authorization", ("DOCS_SEARCH_TOKEN",)),
+        # provider.apiHosts: the only hosts its credential is sent to
+        api_hosts=("docs.example.com",),
+        # provider.reach.mcp.server
+        url="https://mcp.docs.example.com/mcp",
+        transport="http",
+    ),
+}
+
 # Which agent has which packs' tools (the loss report says why).
 CONNECTION_AGENTS: dict[str, tuple[str, ...]] = {
-    "triager": ("helpdesk",),
+    "triager": ("docs-search", "helpdesk"),
 }
 
 # The credentials' variables, required at start like requiredSecrets (.env.example).
-CONNECTION_SECRETS: tuple[str, ...] = ("HELPDESK_API_KEY",)
+CONNECTION_SECRETS: tuple[str, ...] = ("DOCS_SEARCH_TOKEN", "HELPDESK_API_KEY")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .envelope_support.checks import InputSpec
-from .envelope_support.connections import Auth, Connection, Operation, Param
+from .envelope_support.connections import Auth, Connection, McpServer, Operation, Param
 from .envelope_support.policy import AccessPolicy, PolicyRule
 from .envelope_support.runtime import AgentSpec, StepSpec
 
@@ -68,6 +68,14 @@ POLICIES: dict[str, AccessPolicy] = {
                 path_prefix="/v2/tickets/",
                 action="allow",
                 reason="Read tickets and comment on them.",
+            ),
+            # rules[1]
+            PolicyRule(
+                host="mcp.docs.example.com",
+                methods=("POST", "GET", "DELETE"),
+                path_prefix="/mcp",
+                action="allow",
+                reason="Look the product up in the docs (the Docs Search MCP server).",
             ),
         ),
     ),
@@ -154,10 +162,27 @@ CONNECTIONS: dict[str, Connection] = {
     ),
 }
 
+# --connections: the connection packs with an MCP server an agent got. The server's tools are
+# listed from it when the agent is built; every request the MCP client makes is checked against
+# the agent's access policy and the pack's apiHosts.
+MCP_SERVERS: dict[str, McpServer] = {
+    # pack docs-search (Docs Search), auth bearer
+    "docs-search": McpServer(
+        provider="docs-search",
+        display_name="Docs Search",
+        auth=Auth("bearer", "Authorization", ("DOCS_SEARCH_TOKEN",)),
+        # provider.apiHosts: the only hosts its credential is sent to
+        api_hosts=("docs.example.com",),
+        # provider.reach.mcp.server
+        url="https://mcp.docs.example.com/mcp",
+        transport="http",
+    ),
+}
+
 # Which agent has which packs' tools (the loss report says why).
 CONNECTION_AGENTS: dict[str, tuple[str, ...]] = {
-    "triager": ("helpdesk",),
+    "triager": ("docs-search", "helpdesk"),
 }
 
 # The credentials' variables, required at start like requiredSecrets (.env.example).
-CONNECTION_SECRETS: tuple[str, ...] = ("HELPDESK_API_KEY",)
+CONNECTION_SECRETS: tuple[str, ...] = ("DOCS_SEARCH_TOKEN", "HELPDESK_API_KEY")

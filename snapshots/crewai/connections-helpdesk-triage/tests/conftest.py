@@ -1,0 +1,69 @@
+"""Offline test setup. CrewAI reads these switches once, when first imported, so they are
+set here, before a test module imports crewai."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+import httpx
+import pytest
+
+_HOME = tempfile.mkdtemp(prefix="team-tests-home-")
+os.environ.update(
+    {
+        "CREWAI_DISABLE_TELEMETRY": "true",
+        "CREWAI_DISABLE_TRACKING": "true",
+        "CREWAI_TRACING_ENABLED": "false",
+        "CREWAI_DISABLE_VERSION_CHECK": "true",
+        "OTEL_SDK_DISABLED": "true",
+        "HOME": _HOME,
+        "XDG_DATA_HOME": os.path.join(_HOME, "data"),
+    }
+)
+
+# --connections: every pack's MCP server is one fake server in these tests
+# (connection_tools.MCP_TRANSPORT), with test values for the credentials, set before any
+# agent is built and its server's tools listed. MCP_REQUESTS: the requests it got.
+MCP_REQUESTS: list[httpx.Request] = []
+
+
+def _fake_mcp_server(request: httpx.Request) -> httpx.Response:
+    """An MCP server (streamable HTTP, JSON answers, no session) with one tool, lookup."""
+    MCP_REQUESTS.append(request)
+    if request.method != "POST":
+        return httpx.Response(405)
+    message = json.loads(request.content)
+    if "id" not in message:
+        return httpx.Response(202)
+    if message["method"] == "initialize":
+        result: dict[str, object] = {
+            "protocolVersion": message["params"]["protocolVersion"],
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "fake", "version": "1.0.0"},
+        }
+    elif message["method"] == "tools/list":
+        lookup = {"type": "object", "properties": {"query": {"type": "string"}}}
+        result = {"tools": [{"name": "lookup", "description": "Looks up.", "inputSchema": lookup}]}
+    else:
+        error = {"code": -32601, "message": message["method"]}
+        return httpx.Response(200, json={"jsonrpc": "2.0", "id": message["id"], "error": error})
+    return httpx.Response(200, json={"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Here, not at import: the team's modules are imported after the switches above are set.
+    from helpdesk_triage import team
+    from helpdesk_triage.envelope_support import connection_tools
+
+    connection_tools.MCP_TRANSPORT = httpx.MockTransport(_fake_mcp_server)
+    for server in team.MCP_SERVERS.values():
+        for name in server.auth.env:
+            os.environ[name] = f"test-value-of-{name.lower()}"
+
+
+@pytest.fixture
+def mcp_requests() -> list[httpx.Request]:
+    """The requests the fake MCP server got."""
+    return MCP_REQUESTS
