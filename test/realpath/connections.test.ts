@@ -18,6 +18,7 @@ import { exportDefinition } from "../../src/export/export.js";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { TARGETS } from "../../src/targets/index.js";
 import { ROOT } from "../helpers/cli.js";
+import { checkTrace } from "../helpers/conversation-events.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { type Definition, proxyEnv, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
 import { type ChatRequest, startModelServer, textOf } from "./model-server.js";
@@ -134,7 +135,8 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
     closers.push(() => model.close());
     const def = JSON.parse(readFileSync(TEAM, "utf8")) as Definition;
     const { env: values, inputs } = runValues(def);
-    const run = await runTeam(env, dir, pkg, runArgs(dir, readme, inputs), {
+    const traceFile = join(dir, "realpath-trace.jsonl");
+    const run = await runTeam(env, dir, pkg, [...runArgs(dir, readme, inputs), "--trace", traceFile], {
       ...values,
       HELPDESK_API_KEY: KEY,
       MIRROR_TOKEN,
@@ -168,6 +170,12 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
     expect(all).not.toContain(KEY);
     expect(all).not.toContain(MIRROR_TOKEN);
     expect(all).not.toContain(DOCS_TOKEN);
+    // The run's trace: every line a valid OpenWOP conversation event, no credential in it.
+    const traced = readFileSync(traceFile, "utf8");
+    const trace = checkTrace(traced);
+    expect(trace.problems).toEqual([]);
+    expect(trace.events.length).toBeGreaterThan(0);
+    for (const secret of [KEY, MIRROR_TOKEN, DOCS_TOKEN]) expect(traced).not.toContain(secret);
   }, 300_000);
 
   it("the runner refuses to start without the pack's credential", async () => {
