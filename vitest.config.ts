@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import HeavyFirstSequencer from "./test/helpers/heavy-first-sequencer.js";
 
 export default defineConfig({
   test: {
@@ -10,6 +11,8 @@ export default defineConfig({
     // overlap well, and CI stays within its 30 minutes.
     maxWorkers: 2,
     minWorkers: 1,
+    // The longest files start first, so none is left to run alone at the end (see there).
+    sequence: { sequencer: HeavyFirstSequencer },
     // Off a terminal (CI, a pipe) vitest prints a file only when it ends; the heartbeat names
     // the files still running after a minute of quiet, so a long suite is never silent.
     reporters: ["default", "./test/helpers/heartbeat-reporter.ts"],
