@@ -187,6 +187,15 @@ def test_an_mcp_servers_requests_pass_both_checks() -> None:
     assert refused is not None and refused.startswith("REFUSED by connection pack docs-search")
     _, denied = connections.check_request(server, "POST", server.url, "a", deny, {})
     assert denied is not None and denied.startswith("REFUSED by access policy of a")
+    # The first request, before the client opens: the session's POST, or an SSE stream's GET.
+    assert connections.mcp_refusal(server, "a", ALLOW, {}) is None
+    post_only = connections.AccessPolicy.model_validate(
+        {"defaultAction": "deny", "rules": [{"action": "allow", "methods": ["POST"]}]}
+    )
+    assert connections.mcp_refusal(server, "a", post_only, {}) is None
+    sse = _server(transport="sse")
+    refused_sse = connections.mcp_refusal(sse, "a", post_only, {})
+    assert refused_sse is not None and refused_sse.startswith("REFUSED by access policy")
 
 
 def test_the_mcp_clients_http_client_refuses_before_sending_and_follows_no_redirect() -> None:

@@ -55,6 +55,7 @@ __all__ = [
     "describe",
     "failed",
     "mcp_client_factory",
+    "mcp_refusal",
     "mcp_tool_name",
     "plain",
     "prepare",
@@ -402,6 +403,15 @@ def mcp_client_factory(
         )
 
     return factory
+
+
+def mcp_refusal(
+    server: McpServer, agent_key: str, policy: AccessPolicy, variables: Mapping[str, str]
+) -> str | None:
+    """Why the MCP client's first request (an SSE stream's GET, else the session's POST) is
+    refused, checked before anything is opened; None: allowed."""
+    method = "GET" if server.transport == "sse" else "POST"
+    return check_request(server, method, server.url, agent_key, policy, variables)[1]
 
 
 def mcp_tool_name(server: McpServer, tool: str, taken: set[str]) -> str:

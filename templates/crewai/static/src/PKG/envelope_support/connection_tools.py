@@ -36,12 +36,12 @@ from .connections import (
     McpServer,
     Operation,
     args_model,
-    check_request,
     credential_headers,
     credential_values,
     describe,
     failed,
     mcp_client_factory,
+    mcp_refusal,
     mcp_tool_name,
     prepare,
     request_options,
@@ -141,10 +141,7 @@ class CheckedMcpTransport(BaseTransport):
         if self._connected:
             return self
         # The first request's checks, before anything is opened: a refusal is the error's text.
-        method = "GET" if self.server.transport == "sse" else "POST"
-        _, refused = check_request(
-            self.server, method, self.server.url, self.agent_key, self.policy, self.variables
-        )
+        refused = mcp_refusal(self.server, self.agent_key, self.policy, self.variables)
         if refused is not None:
             raise ConnectionError(refused)
         stack = contextlib.AsyncExitStack()

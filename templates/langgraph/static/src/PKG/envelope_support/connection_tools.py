@@ -32,12 +32,12 @@ from .connections import (
     McpServer,
     Operation,
     args_model,
-    check_request,
     credential_headers,
     credential_values,
     describe,
     failed,
     mcp_client_factory,
+    mcp_refusal,
     mcp_tool_name,
     prepare,
     request_options,
@@ -132,8 +132,7 @@ def mcp_tools(agent_key: str, server: McpServer, variables: dict[str, str]) -> l
             raise RuntimeError(f"{' and '.join(server.auth.env)} not set for {where}")
         policy = team.POLICIES[agent_key]
         # The first request's checks, before anything is opened: a refusal is the error's text.
-        method = "GET" if server.transport == "sse" else "POST"
-        _, refused = check_request(server, method, server.url, agent_key, policy, variables)
+        refused = mcp_refusal(server, agent_key, policy, variables)
         if refused is not None:
             raise RuntimeError(f"{where}: {refused}")
         factory = mcp_client_factory(
