@@ -1,6 +1,8 @@
 // Python formatting in-process with ruff's formatter compiled to WASM, configured like the
 // `[tool.ruff]` section generated projects carry, so `ruff format --check` agrees with us.
-import { format } from "@wasm-fmt/ruff_fmt";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { format, initSync } from "@wasm-fmt/ruff_fmt/web";
 
 export const PYTHON_LINE_WIDTH = 100;
 
@@ -13,6 +15,15 @@ const CACHE_CHARS = 4 * 1024 * 1024;
 const formatted = new Map<string, string>();
 let cachedChars = 0;
 
+// The package's Node entry finds its .wasm by its own import.meta.url, which the CLI bundle
+// (scripts/bundle-cli.mjs) cannot give a dependency; the file is found from here instead.
+let loaded = false;
+function loadFormatter(): void {
+  if (loaded) return;
+  initSync(readFileSync(createRequire(import.meta.url).resolve("@wasm-fmt/ruff_fmt/wasm")));
+  loaded = true;
+}
+
 export function formatPython(source: string, path: string): string {
   const hit = formatted.get(source);
   if (hit !== undefined) {
@@ -21,6 +32,7 @@ export function formatPython(source: string, path: string): string {
     return hit;
   }
   let out: string;
+  loadFormatter();
   try {
     out = format(source, path, { line_width: PYTHON_LINE_WIDTH, indent_style: "space", indent_width: 4, quote_style: "double", line_ending: "lf" });
   } catch (e) {
