@@ -29,8 +29,16 @@ function newest(dir) {
 if (checkout && newest(new URL("src/", root)) > statSync(new URL("dist/cli/run.js", root)).mtimeMs) {
   fail("dist/ is older than src/; run `npm run build` first");
 }
+// An export starts faster from the bundle and its code cache (dist/envelope.cjs, see
+// src/cli/bundle.ts); a bundle older than dist/cli/run.js (tsc run on its own since) would be
+// stale code, so then the modules themselves run. Only `export`: the other commands load a few
+// modules (`--version`, `validate`) or run for long (`serve`), and reading the whole bundle and
+// its cache costs them more than it saves (bench/RESULTS.md).
+const bundle = new URL("dist/envelope.cjs", root);
+const bundled = process.argv[2] === "export" && existsSync(bundle) && statSync(bundle).mtimeMs >= statSync(new URL("dist/cli/run.js", root)).mtimeMs;
 try {
-  await import("../dist/cli/run.js");
+  if (bundled) (await import("../dist/cli/bundle.js")).loadBundle().run();
+  else await import("../dist/cli/run.js");
 } catch (e) {
   // A dependency missing from node_modules/ (an interrupted install): the same remedy.
   if (e?.code !== "ERR_MODULE_NOT_FOUND" || !/Cannot find package/.test(e.message)) throw e;

@@ -1,9 +1,12 @@
-// What `npm run build` generates besides tsc's output (scripts/build-artifacts.mjs): the
-// precompiled templates and the standalone schema validator in dist/. The other suites run
+// What `npm run build` generates besides tsc's output (scripts/build-artifacts.mjs,
+// scripts/bundle-cli.mjs): the precompiled templates, the standalone schema validator and the
+// CLI bundle with its code cache in dist/. The other suites run
 // from src/, where neither exists and both are compiled at run time; here the built code,
 // as the CLI and the server run it, must export the same bytes and report the same problems.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
 import { exportFile, validDefinitions } from "./helpers/export.js";
@@ -52,6 +55,34 @@ describe("build artifacts in dist/", () => {
         const bytes = readFileSync(join(dir, name));
         expect(built(bytes, { file: name }).diagnostics, name).toEqual(validate(bytes, { file: name }).diagnostics);
       }
+    }
+  });
+
+  // Without an accepted cache the bundle still works, only slower: this keeps the speed-up from
+  // rotting silently (a flag set before the cache is made, another Node writing dist/).
+  it("the CLI bundle's code cache is accepted under the flags an export runs with", () => {
+    const probe = `import(${JSON.stringify(join(ROOT, "dist/cli/bundle.js"))}).then((m) => process.stdout.write(m.loadBundle().cache))`;
+    const r = spawnSync(process.execPath, ["-e", probe], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("accepted");
+  });
+
+  it.each(targetNames())("%s: an export through the bundle writes what the modules write", (target) => {
+    const scratch = mkdtempSync(join(tmpdir(), "envelope-bundle-"));
+    try {
+      const example = join(ROOT, "examples/support-tier.envelope.json");
+      const tree = (dir: string) => (readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<{ name: string; parentPath: string; isFile(): boolean }>)
+        .filter((e) => e.isFile())
+        .map((e) => [relative(dir, join(e.parentPath, e.name)), readFileSync(join(e.parentPath, e.name)).toString("base64")])
+        .sort();
+      const out = (name: string, entry: string) => {
+        const r = spawnSync(process.execPath, [join(ROOT, entry), "export", example, "--target", target, "--out", join(scratch, name)], { encoding: "utf8" });
+        expect(r.status, r.stderr).toBe(0);
+        return tree(join(scratch, name));
+      };
+      expect(out("bundled", "bin/envelope.js")).toEqual(out("modules", "dist/cli/run.js"));
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });

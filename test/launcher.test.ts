@@ -79,6 +79,20 @@ describe("bin/envelope.js", () => {
     expect(run()).toEqual({ code: 1, stdout: "", stderr: "envelope: the dependencies are not installed — run `npm ci`\n" });
   });
 
+  it("an export runs the bundle when it is newer than dist/cli/run.js, else the modules", () => {
+    const { dir } = layout(false);
+    writeFileSync(join(dir, "dist/envelope.cjs"), "");
+    writeFileSync(join(dir, "dist/cli/bundle.js"), 'export const loadBundle = () => ({ run: () => process.stdout.write("bundle " + process.argv.slice(2).join(" ")) });\n');
+    const run = (...args: string[]) => spawnSync(process.execPath, [join(dir, "bin/envelope.js"), ...args], { encoding: "utf8" }).stdout;
+    at(join(dir, "dist/cli/run.js"), 1_000_000);
+    at(join(dir, "dist/envelope.cjs"), 2_000_000);
+    expect(run("export", "x")).toBe("bundle export x");
+    expect(run("--version")).toBe("ran --version");
+    // tsc run on its own after the bundle was made: the bundle is stale code.
+    at(join(dir, "dist/envelope.cjs"), 500_000);
+    expect(run("export", "x")).toBe("ran export x");
+  });
+
   it("a dependency missing from node_modules/: names it and says to run npm ci, no stack trace", () => {
     const { dir, run } = layout(false);
     writeFileSync(join(dir, "dist/cli/run.js"), 'import "fastify";\n');
