@@ -1,7 +1,6 @@
 // JSON Schema validation (ajv) translated into our diagnostics: a stable code per kind of
 // failure, the pointer of the offending value (or key), and a plain-words message + hint.
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -10,6 +9,7 @@ import type { Code } from "../diagnostics/codes.js";
 import { childPointer, pathLabel } from "../read/json-pointer.js";
 import { locate, type SourceDocument } from "../read/source.js";
 import { SCHEMA_URL, teamSchema } from "../schema/compose-schema.js";
+import { requireCjs } from "../require-cjs.js";
 import { compileSchema, schemaText } from "./compile-schema.js";
 import { isRegistryPointer, REGISTRY_FIELDS, registryWarning } from "./registry.js";
 import { suggestName } from "./suggest.js";
@@ -25,7 +25,7 @@ let compiled: ValidateFunction | undefined;
 function teamValidator(): ValidateFunction {
   const schema = teamSchema();
   if (existsSync(STANDALONE)) {
-    const standalone = createRequire(import.meta.url)(fileURLToPath(STANDALONE)) as ValidateFunction & { schemaText?: string };
+    const standalone = requireCjs(import.meta.url, fileURLToPath(STANDALONE)) as ValidateFunction & { schemaText?: string };
     if (standalone.schemaText === schemaText(schema)) return standalone;
   }
   return compileSchema(schema);

@@ -8,9 +8,9 @@
 // compiled at run time rather than ignored. Other roots always compile at run time.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { requireCjs } from "../../require-cjs.js";
 import { createPrecompiledEnv, createTemplateEnv, precompileTemplates, type Helper, type TemplateEnv } from "./template-env.js";
 
 export const TEMPLATES_ROOT = fileURLToPath(new URL("../../../templates/", import.meta.url));
@@ -72,7 +72,7 @@ export function loadTemplateDir(
 function templateEnv(folders: readonly string[], root: string, templates: Record<string, string>, helpers: Record<string, Helper>, valueHelpers: ValueHelpers): { env: TemplateEnv; precompiled: boolean } {
   const file = join(COMPILED_DIR, compiledFileName(folders));
   if (root === TEMPLATES_ROOT && existsSync(file)) {
-    const compiled = createRequire(import.meta.url)(file) as { hash: string; templates: Record<string, TemplateSpecification> };
+    const compiled = requireCjs(import.meta.url, file) as { hash: string; templates: Record<string, TemplateSpecification> };
     if (compiled.hash === templatesHash(templates, helpers, valueHelpers)) return { env: createPrecompiledEnv(compiled.templates, helpers, valueHelpers), precompiled: true };
   }
   return { env: createTemplateEnv(templates, helpers, valueHelpers), precompiled: false };

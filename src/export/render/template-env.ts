@@ -12,11 +12,11 @@
 // templates/) still compile here at run time, with the same checks and options.
 // Handlebars ships CommonJS and loading templates is synchronous, so it is required lazily:
 // the compiler is loaded only when something is compiled.
-import { createRequire } from "node:module";
 import type HandlebarsNamespace from "handlebars";
+import { requireCjs } from "../../require-cjs.js";
 
 type Handlebars = typeof HandlebarsNamespace;
-const require = createRequire(import.meta.url);
+const require = (id: string): unknown => requireCjs(import.meta.url, id);
 
 export type Helper = (...args: unknown[]) => string;
 type ValueHelpers = Record<string, (...args: never[]) => unknown>;
