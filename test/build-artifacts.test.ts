@@ -67,6 +67,26 @@ describe("build artifacts in dist/", () => {
     expect(r.stdout).toBe("accepted");
   });
 
+  // The compiled templates, the validator and Handlebars' runtime are inlined into the bundle
+  // (scripts/bundle-cli.mjs) to share its code cache; loaded from disk they still work, slower.
+  it.each(targetNames())("%s: an export through the bundle loads no CommonJS file from disk", (target) => {
+    const scratch = mkdtempSync(join(tmpdir(), "envelope-bundle-"));
+    try {
+      const argv = ["export", join(ROOT, "examples/support-tier.envelope.json"), "--target", target, "--out", join(scratch, "out")];
+      const probe = [
+        `process.argv = [process.argv[0], "envelope", ...${JSON.stringify(argv)}];`,
+        `process.on("exit", () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));`,
+        `import(${JSON.stringify(join(ROOT, "dist/cli/bundle.js"))}).then((m) => m.loadBundle().run());`,
+      ].join("\n");
+      const r = spawnSync(process.execPath, ["-e", probe], { encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const loaded = JSON.parse(r.stderr) as string[];
+      expect(loaded.filter((file) => file !== join(ROOT, "dist/envelope.cjs"))).toEqual([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it.each(targetNames())("%s: an export through the bundle writes what the modules write", (target) => {
     const scratch = mkdtempSync(join(tmpdir(), "envelope-bundle-"));
     try {
