@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
-import { baselineWasmOnly } from "./wasm-flags.js";
+import { baselineWasmOnly } from "./commands.js";
 
 export const BUNDLE_FILE = fileURLToPath(new URL("../envelope.cjs", import.meta.url));
 
