@@ -1,10 +1,10 @@
-// The CLI as one CommonJS file with V8 code caches (issue 18). Loading ~80 ES modules and
-// compiling each function at first call was the largest part of a cold export after Node's
-// own start; `npm run build` (scripts/bundle-cli.mjs) bundles dist/cli/run.js into
-// dist/envelope.cjs and runs an export through it once to record the compiled code, so a cold
-// export deserializes what that run compiled. The caches are tied to the bundle's exact
-// bytes (its id, a hash written in its first line, names them) and V8 refuses one made by
-// another Node version or under other flags: then the bundle is compiled as usual.
+// `envelope export` as one CommonJS file with a V8 code cache (issue 18). Loading ~80 ES
+// modules and compiling each function at first call was the largest part of a cold export
+// after Node's own start; `npm run build` (scripts/bundle-cli.mjs) bundles what an export loads
+// into dist/envelope.cjs and exports the example to each target through it to record the
+// compiled code, so a cold export deserializes what those runs compiled. The cache is tied to
+// the bundle's exact bytes (its id, a hash written in its first line, names it) and V8 refuses
+// one made by another Node version or under other flags: then the bundle is compiled as usual.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
