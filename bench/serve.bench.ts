@@ -54,6 +54,38 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   return { child, url, workers };
 }
 
+// CPU shares of a row (Linux /proc): the server's own (its process, every thread) and the rest
+// of the machine's busy time, which is the load generator and whatever else runs here.
+const TICKS_PER_S = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+interface CpuMark {
+  wallS: number;
+  serverS: number;
+  machineS: number;
+}
+function cpuMark(pid: number): CpuMark | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // from field 3 (state) on
+    const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return { wallS: performance.now() / 1000, serverS: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S, machineS: (user! + nice! + system! + irq! + softirq!) / TICKS_PER_S };
+  } catch {
+    return undefined;
+  }
+}
+/** Cores used between two marks: the server's, and everything else's. */
+function shares(a: CpuMark | undefined, b: CpuMark | undefined): string {
+  if (!a || !b) return "– | –";
+  const wall = b.wallS - a.wallS;
+  const server = (b.serverS - a.serverS) / wall;
+  return `${server.toFixed(2)} | ${Math.max(0, (b.machineS - a.machineS) / wall - server).toFixed(2)}`;
+}
+
 function peakRssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
@@ -162,17 +194,20 @@ interface Cost {
   exportMs: number;
   /** Wall time per export: the zip sink. */
   zipMs: number;
+  /** The archive's size (the last one made). */
+  zipBytes: number;
 }
 
 /** What one thread spends per export, over numbered bodies: what a worker spends per request. */
 async function costOf(input: Input): Promise<Cost> {
   const target = TARGETS.crewai!;
+  let zipBytes = 0;
   const once = async (n: number, split?: { exportMs: number; zipMs: number }) => {
     const body = new TextEncoder().encode(input.template.replaceAll(MARK, String(n)));
     const t0 = performance.now();
     const result = exportDefinition(body, target);
     const t1 = performance.now();
-    await writeZip(result.files!, () => {}, `${result.model!.names.distribution}/`);
+    zipBytes = await writeZip(result.files!, () => {}, `${result.model!.names.distribution}/`);
     if (split) {
       split.exportMs += t1 - t0;
       split.zipMs += performance.now() - t1;
@@ -184,10 +219,10 @@ async function costOf(input: Input): Promise<Cost> {
   const start = process.cpuUsage();
   for (let i = 0; i < runs; i++) await once(i, split);
   const used = process.cpuUsage(start);
-  return { cpuMs: (used.user + used.system) / 1000 / runs, exportMs: split.exportMs / runs, zipMs: split.zipMs / runs };
+  return { cpuMs: (used.user + used.system) / 1000 / runs, exportMs: split.exportMs / runs, zipMs: split.zipMs / runs, zipBytes };
 }
 
-const cost = { newTeam: await costOf(INPUTS[0]!), edited: await costOf(INPUTS[1]!) };
+const cost = { newTeam: await costOf(INPUTS.find((i) => i.label.startsWith("a new team"))!), edited: await costOf(INPUTS.find((i) => i.label.startsWith("one team"))!) };
 const rows: string[] = [];
 const load1 = loadavg()[0]!.toFixed(2);
 const server = await startServer({ ENVELOPE_LOG_LEVEL: "info" });
@@ -199,9 +234,11 @@ try {
     const script = wrkScript(input, n);
     await load(server.url, input, script, 4); // warm-up: JIT, first exports
     for (const c of CONNECTIONS) {
+      const before = cpuMark(server.child.pid!);
       const r = await load(server.url, input, script, c);
+      const after = cpuMark(server.child.pid!);
       if (r.bad) throw new Error(`${input.label} at ${c}: ${r.bad} failed requests`);
-      rows.push(`| ${input.label} | ${c} | ${r.total} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`);
+      rows.push(`| ${input.label} | ${c} | ${r.total} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${shares(before, after)} |`);
       if (n === 0 && c === 16) goal = r;
       console.log(rows.at(-1));
     }
@@ -221,7 +258,7 @@ try {
   await new Promise((r) => server.child.once("exit", r));
 }
 
-const table = ["| input | concurrent connections | exports | exports per second | p50 | p99 |", "|---|---:|---:|---:|---:|---:|", ...rows].join("\n");
+const table = ["| input | concurrent connections | exports | exports per second | p50 | p99 | server's CPU (cores) | the rest of the machine (cores) |", "|---|---:|---:|---:|---:|---:|---:|---:|", ...rows].join("\n");
 writeSection(
   "serve",
   `## HTTP server (\`envelope serve\`)
@@ -229,13 +266,15 @@ writeSection(
 Machine: ${machineLine()}; load average ${load1} when the bench started and ${loadavg()[0]!.toFixed(2)} when it ended
 (anything else running on the machine takes its share of the 2 cores: compare rows of one run only).
 
-POST /v1/exports?target=crewai, answered as a streamed zip (about 64 kB), ${DURATION_S} s per row, one
+POST /v1/exports?target=crewai, answered as a streamed zip (${Math.round(cost.newTeam.zipBytes / 1024)} kB for a new team), ${DURATION_S} s per row, one
 server with default settings (${server.workers} worker threads, answer cache on); load from ${WRK ? "wrk (one thread)" : "autocannon"} on
 the same machine (it shares the 2 cores). Inputs: "a new team per request" sends a new
 variant of the support-tier example (3 agents) each time, numbered, differing in every
 generated module, so no work is reused; "one team, a prompt edited per request" is the example with one prompt
 changed each time (the page's preview while someone types); "repeated input" is the example
-as it is.
+as it is. The last two columns split the machine's busy time during the row, in cores (2 at
+most): the server process (all its threads), and the rest of the machine, which is the load
+generator's share (and anything else running).
 
 ${table}
 
@@ -245,8 +284,8 @@ ${peaks.map((p) => `- ${p}`).join("\n")}
 Cost of one export on one thread (as in a worker), over the same inputs: a new team
 ${cost.newTeam.cpuMs.toFixed(2)} ms of CPU (all threads of the process: V8's garbage collection helpers too), of
 which ${cost.newTeam.exportMs.toFixed(2)} ms validate, normalize, build the loss report, render and format the files and
-${cost.newTeam.zipMs.toFixed(2)} ms zip them (the CLI's sink: deflate level 9; the static files' compressed bytes are
-reused); an edited team ${cost.edited.cpuMs.toFixed(2)} ms (${cost.edited.exportMs.toFixed(2)} + ${cost.edited.zipMs.toFixed(2)} ms: its Python modules render to text
+${cost.newTeam.zipMs.toFixed(2)} ms zip them (the CLI's sink: deflate level 9; the static files' compressed bytes, and
+those of their pieces of the pristine copy, are reused); an edited team ${cost.edited.cpuMs.toFixed(2)} ms (${cost.edited.exportMs.toFixed(2)} + ${cost.edited.zipMs.toFixed(2)} ms: its Python modules render to text
 formatted once before, so the formatted text is reused, and the files that come out as before keep their
 compressed bytes). So 2 cores top out near
 ${Math.round((2 * 1000) / cost.newTeam.cpuMs)} new teams per second before HTTP and the load generator take their share.
