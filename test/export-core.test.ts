@@ -136,6 +136,47 @@ print(json.dumps([[i.filename, (i.external_attr >> 16) & 0o777, z.read(i).hex()]
   });
 });
 
+describe("zip sink, a file in pieces", () => {
+  const text = (s: string) => new TextEncoder().encode(s);
+  const shared = text('"text": "a static module, the same in every export\\n"'.repeat(40));
+  const zipOf = async (pieces: Uint8Array[]) => {
+    const files = new FileSet();
+    files.addPieces("record.json", pieces);
+    const chunks: Uint8Array[] = [];
+    await writeZip(files, (c) => void chunks.push(c));
+    const zip = Buffer.concat(chunks);
+    const start = 30 + zip.readUInt16LE(26);
+    return { zip, method: zip.readUInt16LE(8), crc: zip.readUInt32LE(14), data: zip.subarray(start, start + zip.readUInt32LE(18)) };
+  };
+  it("inflates to the whole file, with its CRC, and Python's zipfile reads it", async () => {
+    const pieces = [text('{"a": "fresh ' + "x".repeat(200) + '",\n'), shared, new Uint8Array(), text(',\n"b": "fresh again"}\n')];
+    const whole = Buffer.concat(pieces);
+    const { zip, method, crc, data } = await zipOf(pieces);
+    expect(method).toBe(8);
+    expect(crc).toBe(crc32(whole));
+    expect(inflateRawSync(data).equals(whole)).toBe(true);
+    const file = join(tmp(), "pieces.zip");
+    writeFileSync(file, zip);
+    const r = spawnSync("python3", ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; sys.stdout.buffer.write(z.read('record.json'))", file]);
+    expect(r.stderr.toString()).toBe("");
+    expect(r.stdout.equals(whole)).toBe(true);
+  });
+  it("a shared piece is compressed once and the archive is the same for the same bytes", async () => {
+    const first = await zipOf([text("one\n"), shared, text("two\n")]);
+    const hits = zipCacheStats.hits;
+    const again = await zipOf([text("one\n"), shared, text("two\n")]); // the fresh pieces repeat: found by content
+    expect(again.zip.equals(first.zip)).toBe(true);
+    expect(zipCacheStats.hits).toBe(hits + 2); // the two fresh pieces; the shared one by its array
+    const copy = await zipOf([text("one\n"), new Uint8Array(shared), text("two\n")]); // same bytes, another array
+    expect(copy.zip.equals(first.zip)).toBe(true);
+  });
+  it("a file in pieces too small to compress is stored", async () => {
+    const { method, data } = await zipOf([text("{"), text("}")]);
+    expect(method).toBe(0);
+    expect(data.toString()).toBe("{}");
+  });
+});
+
 /** `bytes` with some bits flipped so that its CRC-32 is unchanged (CRC is affine over GF(2)). */
 function sameCrcOtherBytes(bytes: Buffer): Buffer {
   const zero = crc32(Buffer.alloc(bytes.length));

@@ -8,6 +8,12 @@ export interface FileEntry {
   mode: number;
   /** Copied verbatim from a target's static files (the same for every team). */
   verbatim?: boolean;
+  /**
+   * The bytes in pieces, for a file that holds other files (the pristine copy): pieces that
+   * come out the same in every export are the same arrays each time, so a sink can reuse
+   * what it did with them (the zip sink, their compressed form). `bytes` is their concatenation.
+   */
+  pieces?: readonly Uint8Array[];
 }
 
 export class UnsafePathError extends Error {}
@@ -32,6 +38,19 @@ export class FileSet {
     if (this.files.has(path)) throw new Error(`file written twice: ${path}`);
     const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
     this.files.set(path, verbatim ? { bytes, mode, verbatim } : { bytes, mode });
+  }
+
+  /** A file made of pieces (FileEntry.pieces), some of them shared by every export. */
+  addPieces(path: string, pieces: readonly Uint8Array[], mode = 0o644): void {
+    checkRelativePath(path);
+    if (this.files.has(path)) throw new Error(`file written twice: ${path}`);
+    const bytes = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const piece of pieces) {
+      bytes.set(piece, at);
+      at += piece.length;
+    }
+    this.files.set(path, { bytes, mode, pieces });
   }
 
   get(path: string): FileEntry | undefined {

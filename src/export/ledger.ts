@@ -47,32 +47,74 @@ export function withRecord(files: FileSet, target: string, definition: Uint8Arra
     definition: sha256(definition),
     files: {},
   };
-  const pristine: Record<string, PristineFile> = {};
-  const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  // pristine.json is written as JSON.stringify({ format: 1, files }, null, 1) would write it,
+  // in pieces: a verbatim file's content piece is the same array in every export (the zip
+  // sink keeps its compressed form), and everything between them is one fresh piece.
+  const pieces: Uint8Array[] = [];
+  let fresh = `{\n "format": 1,\n "files": {`;
+  let first = true;
   for (const [path, f] of entries) {
     if (path.startsWith(RECORD_DIR)) throw new Error(`a target wrote into ${RECORD_DIR}: ${path}`);
-    ledger.files[path] = sha256(f.bytes);
-    const mode = `0${f.mode.toString(8)}`;
-    try {
-      pristine[path] = { mode, text: utf8.decode(f.bytes) };
-    } catch {
-      pristine[path] = { mode, base64: Buffer.from(f.bytes).toString("base64") };
+    const content = f.verbatim ? verbatimContent(f.bytes) : contentOf(f.bytes);
+    ledger.files[path] = content.hash;
+    fresh += `${first ? "" : ","}\n  ${asciiSafe(JSON.stringify(path))}: {\n   "mode": "0${f.mode.toString(8)}",\n   `;
+    first = false;
+    if (typeof content.piece === "string") {
+      fresh += content.piece;
+    } else {
+      pieces.push(encoder.encode(fresh), content.piece);
+      fresh = "";
     }
+    fresh += "\n  }";
   }
+  fresh += `${first ? "" : "\n "}}\n}\n`;
+  pieces.push(encoder.encode(fresh));
   const out = new FileSet();
   for (const [path, f] of entries) out.add(path, f.bytes, f.mode, f.verbatim ?? false);
-  out.add(LEDGER_PATH, `${asciiSafeJson(ledger, 2)}\n`);
-  out.add(PRISTINE_PATH, `${asciiSafeJson({ format: 1, files: pristine }, 1)}\n`);
+  out.add(LEDGER_PATH, `${asciiSafe(JSON.stringify(ledger, null, 2))}\n`);
+  out.addPieces(PRISTINE_PATH, pieces);
   return out;
 }
 
+const encoder = new TextEncoder();
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A file's hash and its `"text": …` (or `"base64": …`) member of pristine.json. */
+interface Content<Piece> {
+  hash: string;
+  piece: Piece;
+}
+
+function contentOf(bytes: Uint8Array): Content<string> {
+  let member: string;
+  try {
+    member = `"text": ${asciiSafe(JSON.stringify(utf8.decode(bytes)))}`;
+  } catch {
+    member = `"base64": ${JSON.stringify(Buffer.from(bytes).toString("base64"))}`;
+  }
+  return { hash: sha256(bytes), piece: member };
+}
+
+// A target's static files are the same arrays in every export (template-dir.ts reads them
+// once): their hash and pristine member are made once per process, not once per export.
+const verbatimContents = new WeakMap<Uint8Array, Content<Uint8Array>>();
+function verbatimContent(bytes: Uint8Array): Content<Uint8Array> {
+  let known = verbatimContents.get(bytes);
+  if (!known) {
+    const { hash, piece } = contentOf(bytes);
+    known = { hash, piece: encoder.encode(piece) };
+    verbatimContents.set(bytes, known);
+  }
+  return known;
+}
+
 /**
- * JSON with the invisible characters that can reorder or hide text in an editor or a diff
- * (bidi controls, C1 controls, line separators) written as \u escapes: a prompt may hold
+ * JSON text with the invisible characters that can reorder or hide text in an editor or a
+ * diff (bidi controls, C1 controls, line separators) written as \u escapes: a prompt may hold
  * them, and this copy of it must not smuggle them into the project's other files.
  */
-function asciiSafeJson(value: unknown, indent: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+function asciiSafe(json: string): string {
+  return json.replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 export class RecordError extends Error {}

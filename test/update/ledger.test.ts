@@ -1,6 +1,7 @@
 // The record an export writes into the project (.envelope/): the ledger's hashes, the pristine
 // copy's round trip (text, binary, modes), and no invisible character written raw.
 import { createHash } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FileSet } from "../../src/export/file-set.js";
 import { LEDGER_PATH, parseLedger, parsePristine, PRISTINE_PATH, RecordError, withRecord } from "../../src/export/ledger.js";
@@ -36,6 +37,50 @@ describe("the export's record", () => {
     expect(text).not.toMatch(/[\u202a-\u202e\u2028\u2029]/);
     expect(text).toContain("\\u202e");
     expect(withRecord(sample(), "crewai", new Uint8Array()).text(PRISTINE_PATH)).toBe(text);
+  });
+
+  it("the pristine copy is the JSON its format says, whatever the files; a static file's piece is shared", () => {
+    // What pristine.json is (format 1): JSON.stringify of { format, files } with one-space
+    // indent, invisible characters escaped. withRecord writes it in pieces (for the zip sink).
+    const invisible = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+    const reference = (files: FileSet) => {
+      const pristine: Record<string, object> = {};
+      for (const [path, f] of files.entries()) {
+        let text: string | undefined;
+        try {
+          text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(f.bytes);
+        } catch {}
+        pristine[path] = text === undefined ? { mode: `0${f.mode.toString(8)}`, base64: Buffer.from(f.bytes).toString("base64") } : { mode: `0${f.mode.toString(8)}`, text };
+      }
+      return `${JSON.stringify({ format: 1, files: pristine }, null, 1).replace(invisible, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
+    };
+    const segment = fc.stringMatching(/^[A-Za-z_][\w.\u00e9\u202e-]{0,8}$/);
+    const content = fc.oneof(fc.string({ unit: "binary", maxLength: 60 }), fc.uint8Array({ maxLength: 20 }), fc.constantFrom("", "\u2028\u202e\ufeff\u0085\"\\\n", "\ud800x"));
+    const file = fc.record({ path: fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join("/")), content, exec: fc.boolean(), verbatim: fc.boolean() });
+    fc.assert(
+      fc.property(fc.uniqueArray(file, { selector: (f) => f.path, maxLength: 8 }), (list) => {
+        const files = new FileSet();
+        for (const f of list) {
+          if (list.some((g) => g.path.startsWith(`${f.path}/`))) continue; // a file and a folder of one name
+          files.add(f.path, typeof f.content === "string" ? f.content : new Uint8Array(f.content), f.exec ? 0o755 : 0o644, f.verbatim);
+        }
+        const out = withRecord(files, "crewai", new Uint8Array());
+        const entry = out.get(PRISTINE_PATH)!;
+        expect(new TextDecoder().decode(entry.bytes)).toBe(reference(files));
+        expect(Buffer.concat(entry.pieces!).equals(Buffer.from(entry.bytes))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    // A static file's content piece is one array in every export: what the zip sink reuses.
+    const statics = new TextEncoder().encode("static\n".repeat(20));
+    const once = () => {
+      const files = new FileSet();
+      files.add("a.py", "generated\n");
+      files.add("b/static.py", statics, 0o644, true);
+      return withRecord(files, "crewai", new Uint8Array()).get(PRISTINE_PATH)!.pieces!;
+    };
+    const [first, second] = [once(), once()];
+    expect(first.filter((p) => second.includes(p))).toHaveLength(1);
   });
 
   it("a broken record is a RecordError that names the file", () => {

@@ -1,7 +1,7 @@
 // A streamed, deterministic ZIP archive (deflate, fixed timestamps, Unix modes), written
 // entry by entry so a large project never sits in memory twice. Entry names are the file
 // set's checked relative paths, so no entry can name `..` or an absolute path.
-import { crc32, deflateRawSync } from "node:zlib";
+import { constants, crc32, deflateRawSync } from "node:zlib";
 import type { FileSet } from "../file-set.js";
 import { checkRelativePath } from "../file-set.js";
 
@@ -50,9 +50,13 @@ function pack(bytes: Uint8Array, crc = crc32(bytes) >>> 0): Packed {
   return { data: stored ? bytes : new Uint8Array(deflated), crc, stored };
 }
 
-function packRemembered(bytes: Uint8Array): Packed {
+/**
+ * Compressed bytes kept by content (CRC and length, then compared byte for byte): a whole
+ * file's (a final deflate stream) or a piece's (FileEntry.pieces, sync-flushed), apart.
+ */
+function remembered(kind: "file" | "piece", bytes: Uint8Array, make: (crc: number) => Packed): Packed {
   const crc = crc32(bytes) >>> 0;
-  const key = `${crc}:${bytes.length}`;
+  const key = `${kind}:${crc}:${bytes.length}`;
   const hit = packedByContent.get(key);
   if (hit && Buffer.compare(hit.bytes, bytes) === 0) {
     zipCacheStats.hits++;
@@ -60,7 +64,7 @@ function packRemembered(bytes: Uint8Array): Packed {
     packedByContent.set(key, hit);
     return hit.packed;
   }
-  const entry = { bytes, packed: pack(bytes, crc) };
+  const entry = { bytes, packed: make(crc) };
   if (held(entry) > PACKED_CACHE_BYTES / 16) return entry.packed;
   if (hit) packedCacheBytes -= held(hit); // same CRC and length, other bytes: the newer one stays
   packedByContent.delete(key);
@@ -72,6 +76,40 @@ function packRemembered(bytes: Uint8Array): Packed {
     packedCacheBytes -= held(old);
   }
   return entry.packed;
+}
+
+// A file in pieces (FileEntry.pieces: the pristine copy, where every static file's content
+// comes back in every export) is compressed piece by piece: each piece is a run of deflate
+// blocks of its own, ended by a sync flush (byte-aligned, not final), so pieces compressed in
+// earlier exports can stand between new ones; an empty final block ends the stream. The file
+// inflates to the same bytes; the archive is a little larger than one deflate of the whole
+// (no match reaches across pieces).
+const FINAL_EMPTY_BLOCK = new Uint8Array([0x03, 0x00]);
+const packedPieces = new WeakMap<Uint8Array, Packed>();
+
+function packPiece(piece: Uint8Array): Uint8Array {
+  const shared = packedPieces.get(piece);
+  if (shared) return shared.data;
+  // Kept by the array too: a shared piece is found by identity next time, a fresh one goes
+  // with its array; a fresh piece that repeats (a team edited elsewhere) is found by content.
+  const packed = remembered("piece", piece, (crc) => ({ data: new Uint8Array(deflateRawSync(piece, { level: 9, finishFlush: constants.Z_SYNC_FLUSH })), crc, stored: false }));
+  packedPieces.set(piece, packed);
+  return packed.data;
+}
+
+function packInPieces(bytes: Uint8Array, pieces: readonly Uint8Array[]): Packed {
+  const parts = pieces.filter((p) => p.length > 0).map(packPiece);
+  parts.push(FINAL_EMPTY_BLOCK);
+  const size = parts.reduce((n, p) => n + p.length, 0);
+  const crc = crc32(bytes) >>> 0;
+  if (size >= bytes.length) return { data: bytes, crc, stored: true };
+  const data = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    data.set(part, at);
+    at += part.length;
+  }
+  return { data, crc, stored: false };
 }
 
 export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => void | Promise<void>, prefix = ""): Promise<number> {
@@ -89,8 +127,10 @@ export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => voi
     if (entry.verbatim) {
       packed = packedStatics.get(entry.bytes) ?? pack(entry.bytes);
       if (!packedStatics.has(entry.bytes)) packedStatics.set(entry.bytes, packed);
+    } else if (entry.pieces) {
+      packed = packInPieces(entry.bytes, entry.pieces);
     } else {
-      packed = packRemembered(entry.bytes);
+      packed = remembered("file", entry.bytes, (crc) => pack(entry.bytes, crc));
     }
     const { data, stored } = packed;
     const rec: CentralRecord = { name, crc: packed.crc, compressedSize: data.length, size: entry.bytes.length, method: stored ? 0 : 8, offset, mode: entry.mode };
