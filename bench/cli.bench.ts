@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureEnv, findPython } from "../test/e2e/python-env.js";
 import { median } from "./stats.js";
-import { machineLine, writeSection } from "./results-file.js";
+import { checkoutName, machineLine, writeSection } from "./results-file.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 11);
@@ -66,11 +66,6 @@ if (other) {
     { label: "other checkout: `envelope export` example `--target crewai --out DIR`", argv: (r) => [node, bin, "export", EXAMPLE, "--target", "crewai", "--out", join(scratch, `other-crewai-${r}`)] },
     { label: "other checkout: `envelope export` example `--target langgraph --out DIR`", argv: (r) => [node, bin, "export", EXAMPLE, "--target", "langgraph", "--out", join(scratch, `other-langgraph-${r}`)] },
   );
-}
-/** The other checkout as a reader can find it again: its commit, when it is a git work tree. */
-function otherName(dir: string): string {
-  const head = spawnSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], { encoding: "utf8" });
-  return head.status === 0 ? `a build of commit ${head.stdout.trim()}` : dir;
 }
 const anchor = crewaiAnchor();
 if (typeof anchor !== "string") COMMANDS.push(anchor);
@@ -140,6 +135,6 @@ with it on and no network, \`crewai create\` waits ~10 s for it.
 |---|---:|---:|---:|---|---:|
 ${rows.join("\n")}
 
-${anchorLine}${other ? `\n\n"other checkout" rows: ${otherName(other)}, measured in the same rounds.` : ""}`,
+${anchorLine}${other ? `\n\n"other checkout" rows: ${checkoutName(other)}, measured in the same rounds.` : ""}`,
 );
 rmSync(scratch, { recursive: true, force: true });

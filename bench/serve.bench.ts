@@ -20,7 +20,7 @@ import autocannon from "autocannon";
 import { exportDefinition } from "../src/export/export.js";
 import { writeZip } from "../src/export/sinks/zip.js";
 import { TARGETS } from "../src/targets/index.js";
-import { machineLine, writeSection } from "./results-file.js";
+import { checkoutName, machineLine, writeSection } from "./results-file.js";
 import { editedTeam, example, MARK, newTeam } from "./variants.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -33,10 +33,10 @@ interface Server {
   workers: number;
 }
 
-async function startServer(env: Record<string, string>): Promise<Server> {
+async function startServer(env: Record<string, string>, root = ROOT): Promise<Server> {
   // The built CLI, as installed: precompiled templates and the standalone validator (`npm run bench` builds first).
   const child = spawn(process.execPath, ["bin/envelope.js", "serve", "--port", "0"], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "ignore"], // request logs (one JSON line each) are written, to nowhere
   });
@@ -225,7 +225,11 @@ async function costOf(input: Input): Promise<Cost> {
 const cost = { newTeam: await costOf(INPUTS.find((i) => i.label.startsWith("a new team"))!), edited: await costOf(INPUTS.find((i) => i.label.startsWith("one team"))!) };
 const rows: string[] = [];
 const load1 = loadavg()[0]!.toFixed(2);
+// BENCH_SERVE_COMPARE=DIR: a built checkout of another commit, whose server answers the new-team
+// rows right after ours, input by input (same load generator, same minutes of the machine).
+const other = process.env.BENCH_SERVE_COMPARE;
 const server = await startServer({ ENVELOPE_LOG_LEVEL: "info" });
+const otherServer = other ? await startServer({ ENVELOPE_LOG_LEVEL: "info" }, other) : undefined;
 let peak = 0;
 const peaks: string[] = [];
 let goal: Load | undefined; // a new team per request, zip, 16 connections: the issue's goal
@@ -242,6 +246,17 @@ try {
       if (n === 0 && c === 16) goal = r;
       console.log(rows.at(-1));
     }
+    if (otherServer && input.label.startsWith("a new team")) {
+      await load(otherServer.url, input, script, 4);
+      for (const c of CONNECTIONS) {
+        const before = cpuMark(otherServer.child.pid!);
+        const r = await load(otherServer.url, input, script, c);
+        const after = cpuMark(otherServer.child.pid!);
+        if (r.bad) throw new Error(`other checkout, ${input.label} at ${c}: ${r.bad} failed requests`);
+        rows.push(`| other checkout: ${input.label} | ${c} | ${r.total} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${shares(before, after)} |`);
+        console.log(rows.at(-1));
+      }
+    }
     // The high-water mark over this input's rows, then reset (Linux: clear_refs 5), so each
     // input's peak is its own and not the largest of those before it.
     const inputPeak = peakRssMiB(server.child.pid!);
@@ -254,14 +269,17 @@ try {
     }
   }
 } finally {
-  server.child.kill("SIGTERM");
-  await new Promise((r) => server.child.once("exit", r));
+  for (const s of [server, otherServer]) {
+    if (!s) continue;
+    s.child.kill("SIGTERM");
+    await new Promise((r) => s.child.once("exit", r));
+  }
 }
 
 const table = ["| input | concurrent connections | exports | exports per second | p50 | p99 | server's CPU (cores) | the rest of the machine (cores) |", "|---|---:|---:|---:|---:|---:|---:|---:|", ...rows].join("\n");
 writeSection(
-  "serve",
-  `## HTTP server (\`envelope serve\`)
+  other ? "serve-compare" : "serve",
+  `## HTTP server (\`envelope serve\`)${other ? ": before and after, same run" : ""}
 
 Machine: ${machineLine()}; load average ${load1} when the bench started and ${loadavg()[0]!.toFixed(2)} when it ended
 (anything else running on the machine takes its share of the 2 cores: compare rows of one run only).
@@ -295,6 +313,6 @@ ${goal ? `${goal.rps.toFixed(0)} per second, p99 ${goal.p99} ms: ${goal.rps >= 1
 input is answered from the answer cache (a hash of the body, target and options, so every
 instance gives the same bytes).
 
-Written by \`bench/serve.bench.ts\`.`,
+${other ? `"other checkout" rows: ${checkoutName(other)}, its server started beside ours and loaded right after it, input by input.\n\n` : ""}Written by \`bench/serve.bench.ts\`.`,
 );
 console.log(table);
