@@ -253,13 +253,15 @@ function envNames(names: string[] | undefined, list: "requiredSecrets" | "requir
 
 /** name → pointers of every `{{name}}` in prompts, policy hosts/paths and the condition prompt. */
 function placeholderReferences(def: EnvelopeDefinition): Map<string, string[]> {
-  const refs = new Map<string, string[]>();
+  // Sets, in the order first seen: a name used in every prompt of a large team would make a
+  // list's includes() quadratic.
+  const refs = new Map<string, Set<string>>();
   const add = (text: string | undefined, pointer: string) => {
     if (text === undefined) return;
     for (const u of findPlaceholders(text)) {
-      const list = refs.get(u.name) ?? [];
-      if (!list.includes(pointer)) list.push(pointer);
-      refs.set(u.name, list);
+      const seen = refs.get(u.name);
+      if (seen) seen.add(pointer);
+      else refs.set(u.name, new Set([pointer]));
     }
   };
   def.agents.forEach((a, i) => {
@@ -272,7 +274,7 @@ function placeholderReferences(def: EnvelopeDefinition): Map<string, string[]> {
   });
   add(def.schedule?.conditionPrompt, "/schedule/conditionPrompt");
   add(def.schedule?.webhookSecret, "/schedule/webhookSecret");
-  return refs;
+  return new Map([...refs].map(([name, pointers]) => [name, [...pointers]]));
 }
 
 /** `"{{NAME}}"` naming a declared secret: the deployment reads the webhook secret from there. */

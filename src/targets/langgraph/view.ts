@@ -249,7 +249,15 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
   if (entry !== undefined) {
     const unitPath = (a: AgentView): string[] => (a.reportsTo === undefined ? ["team"] : [...unitPath(agentByKey.get(a.reportsTo)!), `ask-${a.ident}`]);
     for (const a of agents) a.graphPath = [...unitPath(a), a.ident];
-    for (const a of agents) a.tools.push(...agents.filter((r) => r.reportsTo === a.key).map((r) => `ask_${r.ident}`));
+    // Each manager's ask_ tools, its reports in the team's order (grouped once: a filter per agent is quadratic).
+    const asks = new Map<string, string[]>();
+    for (const r of agents) {
+      if (r.reportsTo === undefined) continue;
+      const list = asks.get(r.reportsTo);
+      if (list) list.push(`ask_${r.ident}`);
+      else asks.set(r.reportsTo, [`ask_${r.ident}`]);
+    }
+    for (const a of agents) a.tools.push(...(asks.get(a.key) ?? []));
   }
   const gates: GateNodeView[] = pipeline ? gateNodes(model) : [];
   const steps = pipeline ? stepViews(model, gates, agentByKey) : [];
