@@ -10,6 +10,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { exportDefinition } from "../src/export/export.js";
+import { forgetFormatted } from "../src/export/format/python.js";
 import { TARGETS } from "../src/targets/index.js";
 import { machineLine, writeSection } from "./results-file.js";
 import { fitExponent, median } from "./stats.js";
@@ -58,8 +59,11 @@ function warmMs(text: string, target: string): number {
     return performance.now() - start;
   };
   once(); // warm-up: JIT and the run-time template compile (this process runs src/)
-  // A number in every prompt keeps the formatter's cache of earlier texts out of it.
+  // The formatter's cache of earlier texts is emptied before each run: the prompts go to
+  // YAML and text files, so every run's Python modules would otherwise be the cache's, up to
+  // the size it keeps (which a 1,000-agent team's modules pass: the growth would be the cache's).
   return median(Array.from({ length: RUNS }, (_, i) => {
+    forgetFormatted();
     const start = performance.now();
     const r = exportDefinition(text.replaceAll("report to your lead.", `report to your lead (${i}).`), t);
     if (!r.ok) throw new Error("export failed");
@@ -100,7 +104,7 @@ Machine: ${machineLine()}; load average ${loadBefore} when the bench started and
 
 Cold: the built CLI, \`envelope export FILE --target T --out DIR\`, whole process, median of
 ${RUNS}. Warm: exportDefinition() in the bench process after one warm-up, median of ${RUNS}
-(each run's prompts differ, so no formatted module is reused). "Writing the files": the
+(the formatter's cache emptied before each, so every module is formatted). "Writing the files": the
 exported files written again, after each cold run, by a bare loop of mkdir and writeFileSync
 (median): the file system's own share of the cold export, which no change to the exporter
 removes.
