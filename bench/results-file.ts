@@ -23,6 +23,6 @@ export function writeSection(name: string, body: string): void {
   const section = `${start}\n${body.trim()}\n${end}`;
   let text = existsSync(FILE) ? readFileSync(FILE, "utf8") : "# Benchmark results\n\nWritten by `npm run bench`; each section names the machine and date it was measured on.\n";
   const re = new RegExp(`${start}[\\s\\S]*?${end}`);
-  text = re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}\n`;
+  text = re.test(text) ? text.replace(re, () => section) : `${text.trimEnd()}\n\n${section}\n`; // a function: a `$&` in a section is text
   writeFileSync(FILE, text);
 }

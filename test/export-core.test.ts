@@ -170,6 +170,21 @@ describe("zip sink, a file in pieces", () => {
     const copy = await zipOf([text("one\n"), new Uint8Array(shared), text("two\n")]); // same bytes, another array
     expect(copy.zip.equals(first.zip)).toBe(true);
   });
+  it("an entry whose bytes are no longer its pieces is written with its bytes", async () => {
+    const files = new FileSet();
+    files.addPieces("record.json", [text("{\"a\": 1}\n"), shared]);
+    const entry = files.get("record.json")!;
+    const other = text("other bytes, as a copy of the entry with new bytes would hold\n".repeat(4));
+    const copy = new FileSet();
+    copy.addPieces("record.json", [text("x")]);
+    Object.assign(copy.get("record.json")!, { ...entry, bytes: other }); // the stale pieces stay
+    const chunks: Uint8Array[] = [];
+    await writeZip(copy, (c) => void chunks.push(c));
+    const zip = Buffer.concat(chunks);
+    const start = 30 + zip.readUInt16LE(26);
+    expect(zip.readUInt32LE(14)).toBe(crc32(other));
+    expect(inflateRawSync(zip.subarray(start, start + zip.readUInt32LE(18))).equals(Buffer.from(other))).toBe(true);
+  });
   it("a file in pieces too small to compress is stored", async () => {
     const { method, data } = await zipOf([text("{"), text("}")]);
     expect(method).toBe(0);

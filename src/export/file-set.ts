@@ -11,7 +11,9 @@ export interface FileEntry {
   /**
    * The bytes in pieces, for a file that holds other files (the pristine copy): pieces that
    * come out the same in every export are the same arrays each time, so a sink can reuse
-   * what it did with them (the zip sink, their compressed form). `bytes` is their concatenation.
+   * what it did with them (the zip sink, their compressed form). `bytes` is their
+   * concatenation; an entry copied with other bytes must drop them (the zip sink checks, and
+   * then compresses the bytes). Like a verbatim file's bytes, a piece is shared: never written to.
    */
   pieces?: readonly Uint8Array[];
 }

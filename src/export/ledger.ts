@@ -45,7 +45,8 @@ export function withRecord(files: FileSet, target: string, definition: Uint8Arra
     version: VERSION,
     target,
     definition: sha256(definition),
-    files: {},
+    // No prototype: a path named __proto__ is a key like any other (no target writes one).
+    files: Object.create(null) as Record<string, string>,
   };
   // pristine.json is written as JSON.stringify({ format: 1, files }, null, 1) would write it,
   // in pieces: a verbatim file's content piece is the same array in every export (the zip

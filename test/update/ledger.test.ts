@@ -83,6 +83,16 @@ describe("the export's record", () => {
     expect(first.filter((p) => second.includes(p))).toHaveLength(1);
   });
 
+  it("paths that an object would reorder or drop (number-like, __proto__) are kept, in path order", () => {
+    const files = new FileSet();
+    for (const path of ["10", "9", "__proto__", "b.txt"]) files.add(path, `${path}\n`);
+    const out = withRecord(files, "crewai", new Uint8Array());
+    const pristine = out.text(PRISTINE_PATH)!;
+    expect([...pristine.matchAll(/^ {2}"([^"]+)": \{$/gm)].map((m) => m[1])).toEqual(["10", "9", "__proto__", "b.txt"]);
+    expect(parsePristine(pristine).paths()).toEqual(["10", "9", "__proto__", "b.txt"]);
+    expect(Object.keys(parseLedger(out.text(LEDGER_PATH)!).files).sort()).toEqual(["10", "9", "__proto__", "b.txt"].sort());
+  });
+
   it("a broken record is a RecordError that names the file", () => {
     expect(() => parseLedger("{")).toThrow(RecordError);
     expect(() => parseLedger('{"generator":"other"}')).toThrow(/not an envelope-export ledger/);

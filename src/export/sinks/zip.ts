@@ -98,10 +98,19 @@ function packPiece(piece: Uint8Array): Uint8Array {
 }
 
 function packInPieces(bytes: Uint8Array, pieces: readonly Uint8Array[]): Packed {
+  const crc = crc32(bytes) >>> 0;
+  // The pieces must still be the bytes (an entry copied with other bytes keeps its pieces):
+  // if not, the bytes are what is written, compressed whole.
+  let piecesCrc = 0;
+  let piecesLength = 0;
+  for (const p of pieces) {
+    piecesCrc = crc32(p, piecesCrc);
+    piecesLength += p.length;
+  }
+  if (piecesLength !== bytes.length || piecesCrc >>> 0 !== crc) return remembered("file", bytes, (c) => pack(bytes, c));
   const parts = pieces.filter((p) => p.length > 0).map(packPiece);
   parts.push(FINAL_EMPTY_BLOCK);
   const size = parts.reduce((n, p) => n + p.length, 0);
-  const crc = crc32(bytes) >>> 0;
   if (size >= bytes.length) return { data: bytes, crc, stored: true };
   const data = new Uint8Array(size);
   let at = 0;
