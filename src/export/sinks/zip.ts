@@ -82,8 +82,8 @@ function remembered(kind: "file" | "piece", bytes: Uint8Array, make: (crc: numbe
 // comes back in every export) is compressed piece by piece: each piece is a run of deflate
 // blocks of its own, ended by a sync flush (byte-aligned, not final), so pieces compressed in
 // earlier exports can stand between new ones; an empty final block ends the stream. The file
-// inflates to the same bytes; the archive is a little larger than one deflate of the whole
-// (no match reaches across pieces).
+// inflates to the same bytes; its compressed form is larger than one deflate of the whole
+// (no match reaches across pieces: +22 % for the example's pristine copy, +9 % for its archive).
 const FINAL_EMPTY_BLOCK = new Uint8Array([0x03, 0x00]);
 const packedPieces = new WeakMap<Uint8Array, Packed>();
 
