@@ -46,13 +46,7 @@ export class FileSet {
   addPieces(path: string, pieces: readonly Uint8Array[], mode = 0o644): void {
     checkRelativePath(path);
     if (this.files.has(path)) throw new Error(`file written twice: ${path}`);
-    const bytes = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const piece of pieces) {
-      bytes.set(piece, at);
-      at += piece.length;
-    }
-    this.files.set(path, { bytes, mode, pieces });
+    this.files.set(path, { bytes: Buffer.concat(pieces), mode, pieces });
   }
 
   get(path: string): FileEntry | undefined {

@@ -111,14 +111,7 @@ function packInPieces(bytes: Uint8Array, pieces: readonly Uint8Array[]): Packed 
   const parts = pieces.filter((p) => p.length > 0).map(packPiece);
   parts.push(FINAL_EMPTY_BLOCK);
   const size = parts.reduce((n, p) => n + p.length, 0);
-  if (size >= bytes.length) return { data: bytes, crc, stored: true };
-  const data = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    data.set(part, at);
-    at += part.length;
-  }
-  return { data, crc, stored: false };
+  return size >= bytes.length ? { data: bytes, crc, stored: true } : { data: Buffer.concat(parts, size), crc, stored: false };
 }
 
 export async function writeZip(files: FileSet, write: (chunk: Uint8Array) => void | Promise<void>, prefix = ""): Promise<number> {
