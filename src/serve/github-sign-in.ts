@@ -13,6 +13,10 @@ export interface GitHubSession {
   login: string;
   /** What GitHub granted (its token answer's `scope`). */
   scopes: string[];
+  /** This sign-in's own id: a sign-out ends it by this, for every copy of the cookie. */
+  sid: string;
+  /** When it was sealed (seconds since the epoch). */
+  iat: number;
 }
 
 /** How long a sign-in lasts (the cookie, the sealed expiry inside it, and the token: see `expiring`). */
@@ -20,6 +24,12 @@ export const SESSION_SECONDS = 60 * 60;
 /** How long the trip to GitHub's consent page may take. */
 const PENDING_SECONDS = 10 * 60;
 const EXCHANGE_TIMEOUT_MS = 15_000;
+/**
+ * How many ended sign-ins are remembered at once. Each costs one GitHub sign-in and stays only
+ * until its cookie would have expired anyway (an hour); past this many, every sign-in made
+ * until then is ended (see `endedBefore`), so memory stays bounded and nothing fails open.
+ */
+const MAX_ENDED = 10_000;
 
 interface Pending {
   state: string;
@@ -55,6 +65,15 @@ export class GitHubSignIn {
    * A server stopped before then leaves its tokens to that.
    */
   private readonly expiring = new Map<string, NodeJS.Timeout>();
+  /**
+   * The sealed cookie is stateless, so a copy kept after sign-out would still open: the ids of
+   * ended sign-ins, each until its cookie's own expiry (ms), are refused. In this process's
+   * memory: instances behind one load balancer each learn of an end only when GitHub refuses
+   * the revoked token (see `end` in the create route).
+   */
+  private readonly ended = new Map<string, number>();
+  /** Sign-ins sealed before this (seconds) are ended: set when `ended` overflows. */
+  private endedBefore = 0;
 
   constructor(private readonly options: SignInOptions) {
     this.sessionSeconds = options.sessionSeconds ?? SESSION_SECONDS;
@@ -66,13 +85,28 @@ export class GitHubSignIn {
     this.pendingCookie = this.secure ? "__Host-envelope_oauth" : "envelope_oauth";
   }
 
+  /** The request's sign-in, unless it was ended (signed out, or its token refused by GitHub). */
   session(req: FastifyRequest): GitHubSession | undefined {
-    return this.sealer.open<GitHubSession>(this.sessionCookie, readCookies(req.headers.cookie).get(this.sessionCookie));
+    const session = this.sealer.open<GitHubSession>(this.sessionCookie, readCookies(req.headers.cookie).get(this.sessionCookie));
+    // A cookie sealed without an id (an older server's, under the same key) cannot be ended: not accepted.
+    if (!session || typeof session.sid !== "string" || typeof session.iat !== "number") return undefined;
+    if (session.iat < this.endedBefore || this.ended.has(session.sid)) return undefined;
+    return session;
   }
 
-  /** Ends the session in the browser (the token stays valid at GitHub: see signOut). */
-  forget(reply: FastifyReply): void {
+  /**
+   * Ends the sign-in for whoever holds its cookie, and clears the cookie in this browser (the
+   * token stays valid at GitHub: logout revokes it there).
+   */
+  end(session: GitHubSession, reply: FastifyReply, now = Date.now()): void {
     reply.header("set-cookie", setCookie(this.sessionCookie, "", { secure: this.secure, maxAge: 0 }));
+    for (const [sid, until] of this.ended) if (until <= now) this.ended.delete(sid);
+    if (this.ended.size >= MAX_ENDED) {
+      this.ended.clear();
+      this.endedBefore = Math.floor(now / 1000) + 1;
+      return;
+    }
+    this.ended.set(session.sid, (session.iat + this.sessionSeconds) * 1000);
   }
 
   /**
@@ -121,7 +155,9 @@ export class GitHubSignIn {
       return undefined;
     });
     if (!session) return back("failed");
-    cookies.push(setCookie(this.sessionCookie, this.sealer.seal(this.sessionCookie, session, this.sessionSeconds), { secure: this.secure, maxAge: this.sessionSeconds }));
+    const now = Date.now();
+    const sealed: GitHubSession = { ...session, sid: randomBytes(16).toString("base64url"), iat: Math.floor(now / 1000) };
+    cookies.push(setCookie(this.sessionCookie, this.sealer.seal(this.sessionCookie, sealed, this.sessionSeconds, now), { secure: this.secure, maxAge: this.sessionSeconds }));
     this.revokeWhenOver(session.token);
     return back("signed-in");
   }
@@ -129,8 +165,9 @@ export class GitHubSignIn {
   /** POST /auth/github/logout (the caller checks it is same-origin). */
   async logout(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const session = this.session(req);
-    this.forget(reply);
-    if (session) {
+    if (!session) reply.header("set-cookie", setCookie(this.sessionCookie, "", { secure: this.secure, maxAge: 0 }));
+    else {
+      this.end(session, reply);
       clearTimeout(this.expiring.get(session.token));
       this.expiring.delete(session.token);
       await this.revoke(session.token);
@@ -154,7 +191,7 @@ export class GitHubSignIn {
   }
 
   /** The code for a token (with the PKCE verifier), then the account it belongs to. */
-  private async exchange(code: string, pending: Pending): Promise<GitHubSession> {
+  private async exchange(code: string, pending: Pending): Promise<Omit<GitHubSession, "sid" | "iat">> {
     const { clientId, clientSecret, webUrl } = this.options.app;
     const res = await this.fetch(`${webUrl}/login/oauth/access_token`, {
       method: "POST",

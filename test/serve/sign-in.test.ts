@@ -178,11 +178,39 @@ describe("sign in with GitHub", () => {
     expect(s.logs.filter((l) => l.msg === "github sign-out")).toEqual([]);
     expect(gh.oauth.revoked).toContain(token);
     expectCleanContract(gh);
-    // A copy of the old cookie still opens (it is sealed, not stored), but GitHub no longer takes its token.
+    // Whoever kept a copy of the old cookie is signed out too: the session says so, and a
+    // create with it is refused here, before anything is asked of GitHub.
+    expect((await call(s, "GET", "/v1/session", { headers: { cookie } })).json).toEqual({ oauth: true, signedIn: false });
+    const before = gh.requests.length;
     const a = await publish(s, cookie, "repository=me/after-sign-out");
+    expect(a.status).toBe(401);
+    expect(a.json).toMatchObject({ type: "urn:envelope-export:problem:unauthorized", signIn: true });
+    expect(gh.requests.length).toBe(before);
+    // Signing out again with it changes nothing and revokes nothing twice.
+    const again = await fetch(`${s.url}/auth/github/logout`, { method: "POST", headers: { cookie, "sec-fetch-site": "same-origin" } });
+    expect(again.status).toBe(204);
+    expect(gh.oauth.revoked.filter((t) => t === token)).toHaveLength(1);
+    // Another sign-in of the same browser is not caught by it.
+    const next = await signIn(s);
+    const fresh = `envelope_github=${next.cookies.get("envelope_github")!.value}`;
+    expect((await call(s, "GET", "/v1/session", { headers: { cookie: fresh } })).json.signedIn).toBe(true);
+  });
+
+  it("a token GitHub no longer takes (revoked elsewhere) ends the sign-in at its first use", async () => {
+    const { cookies } = await signIn(s);
+    const cookie = `envelope_github=${cookies.get("envelope_github")!.value}`;
+    // Revoked at GitHub by someone else (another instance's sign-out, the account's settings).
+    const revoke = await fetch(`${gh.url}/applications/${CLIENT_ID}/token`, {
+      method: "DELETE",
+      headers: { authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`, "content-type": "application/json", accept: "application/vnd.github+json" },
+      body: JSON.stringify({ access_token: gh.oauth.issued.at(-1)!.token }),
+    });
+    expect(revoke.status).toBe(204);
+    const a = await publish(s, cookie, "repository=me/revoked-elsewhere");
     expect(a.status).toBe(401);
     expect(a.json).toMatchObject({ kind: "bad-credentials", signIn: true });
     expect(a.headers.getSetCookie().join("\n")).toMatch(/^envelope_github=; .*Max-Age=0/m);
+    expect((await call(s, "GET", "/v1/session", { headers: { cookie } })).json.signedIn).toBe(false);
   });
 
   it("a sign-in nobody signs out of: its token is revoked at GitHub when the session ends", async () => {
