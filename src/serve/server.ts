@@ -393,7 +393,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
           const headers: Record<string, string> = e.kind === "bad-credentials" ? { "www-authenticate": 'Bearer realm="GitHub token", error="invalid_token"' } : {};
           if (session && e.kind === "bad-credentials") {
             // The signed-in token was revoked at GitHub: end the sign-in, and say to sign in again.
-            signIn!.forget(reply);
+            signIn!.end(session, reply);
             extra.signIn = true;
             extra.hint = "GitHub no longer accepts this sign-in; sign in with GitHub again";
           }
