@@ -24,7 +24,7 @@ import { PublishError } from "./errors.js";
 import { isHttpError, type GitHubClient } from "./github-client.js";
 import { connect, missingScopes, redacting, type ConnectionOptions } from "./publish.js";
 import { blobSha, isRegularFile, read, readExportedRepository } from "./read-exported-repository.js";
-import { pullRequestBody, pullRequestTitle, shortHash } from "./pull-request-text.js";
+import { definitionIdentity, pullRequestBody, pullRequestTitle, shortHash } from "./pull-request-text.js";
 import { parseRepositoryName } from "./repository-name.js";
 import { chunkTree, DEFAULT_LIMITS, planUpload, type TreeEntry, type UploadLimits } from "./upload-plan.js";
 import { writeTree } from "./write-tree.js";
@@ -51,6 +51,8 @@ export interface UpdateRepositoryResult {
   plan: PlanEntry[];
   /** The ledger of the last export, as the repository holds it. */
   lastExport: Ledger;
+  /** The team's name and version in the last export (its provenance copy of the definition). */
+  lastTeam: { name?: string; version?: string };
   loss?: LossChanges;
   pullRequest?: { url: string; number: number; title: string };
   branch?: string;
@@ -96,7 +98,7 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
   const ignore = isRegularFile(repo.files.get(IGNORE_FILE)) ? Buffer.from(await repo.blob(IGNORE_FILE)).toString("utf8") : undefined;
   const plan = planUpdate({ next: files, base, current: (p) => current.get(p) ?? "missing", ...(ignore !== undefined ? { ignore } : {}) });
   const loss = lossChanges(base, files);
-  const result = { fullName, url: repo.url, defaultBranch: branch, base: head, plan, lastExport: last, ...(loss ? { loss } : {}) };
+  const result = { fullName, url: repo.url, defaultBranch: branch, base: head, plan, lastExport: last, lastTeam: definitionIdentity(base), ...(loss ? { loss } : {}) };
   if (!changes(plan)) return { ...result, status: "up-to-date", requests: { ...client.counts } };
   if (options.dryRun) return { ...result, status: "planned", requests: { ...client.counts } };
 

@@ -390,6 +390,12 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
           if (e.hint) extra.hint = redact(e.hint);
           if (e.details.suggestions) extra.suggestions = e.details.suggestions;
           if (e.details.repository) extra.repository = e.details.repository;
+          if (e.kind === "name-taken") {
+            // The name may be the builder's own earlier export of this team: read it (writing
+            // nothing), so the page offers the update first instead of a failure and free names.
+            const earlier = await updateGitHubRepository(files, { repository, token, apiUrl: githubApiUrl, fetch: fetchWithDeadline, dryRun: true, timing: { delayScale: settings.githubDelayScale } }).catch(() => undefined);
+            if (earlier) extra.earlierExport = earlierExport(earlier);
+          }
           const headers: Record<string, string> = e.kind === "bad-credentials" ? { "www-authenticate": 'Bearer realm="GitHub token", error="invalid_token"' } : {};
           if (session && e.kind === "bad-credentials") {
             // The signed-in token was revoked at GitHub: end the sign-in, and say to sign in again.
@@ -451,6 +457,17 @@ function updateAnswer(result: UpdateRepositoryResult, target: string, loss: Reco
     target,
     loss,
   };
+}
+
+/**
+ * What a taken name holds when an earlier export made it: its team and target as recorded
+ * there, and what an update would do (`counts` by action, as `updateAnswer`'s), or that it
+ * is up to date.
+ */
+function earlierExport(result: UpdateRepositoryResult): Record<string, unknown> {
+  const counts: Record<string, number> = {};
+  for (const e of result.plan) if (!e.record && e.action !== "unchanged") counts[e.action] = (counts[e.action] ?? 0) + 1;
+  return { ...result.lastTeam, target: result.lastExport.target, upToDate: result.status === "up-to-date", counts };
 }
 
 function crossSite(): HttpProblem {

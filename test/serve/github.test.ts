@@ -96,8 +96,18 @@ describe("POST /v1/exports/github?update=true: the new export of an exported rep
   it("opens the pull request (201, Location), reports one already open (200), and refuses a repository no export made (409)", async () => {
     const created = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk", definition(1), auth());
     expect(created.status, created.text).toBe(201);
+    const before = gh.requests.length;
     const taken = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk", definition(2), auth());
     expect(taken.json.kind).toBe("name-taken");
+    // The taken name is this team's earlier export: the answer says so (the page offers the
+    // update first), having read the repository and written nothing.
+    expect(taken.json.earlierExport).toEqual({ name: expect.any(String), version: expect.any(String), target: "langgraph", upToDate: false, counts: expect.objectContaining({ create: expect.any(Number) }) });
+    expect(gh.requests.slice(before).filter((r) => r.method !== "GET" && r.operationId !== "repos/create-for-authenticated-user")).toEqual([]);
+    const unchanged = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk", definition(1), auth());
+    expect(unchanged.json.earlierExport).toMatchObject({ upToDate: true, counts: {} });
+    // Another framework's export, or a repository no export made: a taken name, nothing more.
+    expect((await post(s, "/v1/exports/github?target=crewai&repository=me/desk", definition(2), auth())).json.earlierExport).toBeUndefined();
+    expect((await post(s, "/v1/exports/github?target=langgraph&repository=me/taken", definition(2), auth())).json.earlierExport).toBeUndefined();
     const main = gh.requests.length;
     const a = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk&update=true", definition(2), auth());
     expect(a.status, a.text).toBe(201);
