@@ -23,7 +23,7 @@ const invalidFiles = readdirSync(invalidDir).filter((f) => f.endsWith(SUFFIX)).s
 // E_SCHEMA is the fallback for schema keywords translate() does not name — none in today's schema;
 // E_FORMAT: the schema's only `format` is on `icon`, a registry field (so W_REGISTRY_FIELD).
 // The file-system ones, and those of connection packs (not definitions: test/connections/).
-const NOT_COVERED_HERE = new Set(["E_READ", "E_FILE_TOO_LARGE", "E_SCHEMA", "E_FORMAT", "E_PACK_CREDENTIAL", "E_PACK_DUPLICATE_PROVIDER", "E_CONNECTION_UNKNOWN", "E_CONNECTION_NO_POLICY", "E_PACK_OPENAPI", "E_PACK_UNUSED"]);
+const NOT_COVERED_HERE = new Set(["E_READ", "E_FILE_TOO_LARGE", "E_SCHEMA", "E_FORMAT", "E_PACK_CREDENTIAL", "E_PACK_DUPLICATE_PROVIDER", "E_CONNECTION_UNKNOWN", "E_CONNECTION_NO_POLICY", "E_PACK_OPENAPI", "E_PACK_UNUSED", "E_PACK_API_HOST_SUFFIX", "W_PACK_SERVER_OUTSIDE_API_HOSTS"]);
 
 /**
  * Valid fixtures that are expected to produce warnings (the warning is the point of the file).

@@ -207,9 +207,12 @@ describe("schedule and pricing", () => {
     expect(codesOf(team({ schedule: { type: "event", webhookSecret: "s" } }))).toEqual([]);
     expect(codesOf(team({ schedule: { type: "condition", conditionInterval: "6h", conditionPrompt: "Any new leads?" } }))).toEqual([]);
   });
-  it("W_PRICING_AMOUNT_MISSING and W_PRICING_INTERVAL_MISSING", () => {
+  it("E_PRICING_AMOUNT_MISSING (a registry warning when validating for an export) and W_PRICING_INTERVAL_MISSING", () => {
     expect(codesOf(team({ pricing: { model: "per_run", amount: 0.1 } }))).toEqual([]);
-    expect(codesOf(team({ pricing: { model: "per_k_tokens" } }))).toEqual(["W_PRICING_AMOUNT_MISSING"]);
+    expect(codesOf(team({ pricing: { model: "per_k_tokens" } }))).toEqual(["E_PRICING_AMOUNT_MISSING"]);
+    const forExport = validate(JSON.stringify(team({ pricing: { model: "per_run" } })), { forExport: true });
+    expect(forExport.valid).toBe(true);
+    expect(forExport.diagnostics).toMatchObject([{ code: "W_REGISTRY_FIELD", severity: "warning", pointer: "/pricing/model", message: expect.stringContaining("(E_PRICING_AMOUNT_MISSING; registry-only") }]);
     expect(codesOf(team({ pricing: { model: "subscription" } }))).toEqual(["W_PRICING_INTERVAL_MISSING"]);
   });
   it("W_PRICING_CURRENCY_CASE: \"usd\" (the schema's documented default) is read as USD", () => {

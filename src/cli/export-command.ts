@@ -2,7 +2,7 @@
 import { fstatSync, readFileSync, statSync } from "node:fs";
 import { parseConnectionFlag, type ExplicitConnection } from "../connections/assign.js";
 import { readConnections, type ReadConnections } from "../connections/connections.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { exportDefinition } from "../export/export.js";
 import type { FileSet } from "../export/file-set.js";
 import { lossCounts, lossSummary, type LossEntry } from "../export/loss-report.js";
@@ -74,13 +74,15 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
   let packs: { read: ReadConnections; diagnostics: Diagnostic[] } | undefined;
   if (opts.connections?.length) {
     packs = readConnections(opts.connections);
-    if (packs.diagnostics.length) {
+    if (packs.diagnostics.some(isError)) {
       io.stderr.write(formatText(packDiagnosticFiles(packs.diagnostics), styleFor(io.stderr, io.env)));
       if (opts.json) io.stdout.write(JSON.stringify({ target: target.name, exported: false, reason: "invalid", diagnostics: packs.diagnostics, loss: null }, null, 2) + "\n");
       return EXIT.invalid;
     }
   }
-  const result = exportDefinition(bytes, target, { strict: opts.strict, file: label, ...(packs ? { connections: { read: packs.read, explicit } } : {}) });
+  const exported = exportDefinition(bytes, target, { strict: opts.strict, file: label, ...(packs ? { connections: { read: packs.read, explicit } } : {}) });
+  // A pack's warnings (its errors refused the export above) are said with the export's own.
+  const result = packs?.diagnostics.length ? { ...exported, diagnostics: [...exported.diagnostics, ...packs.diagnostics] } : exported;
   if (result.diagnostics.length) {
     const text = new TextDecoder().decode(bytes);
     const own = result.diagnostics.filter((d) => d.file === undefined || d.file === label);
@@ -202,7 +204,7 @@ function packDiagnosticFiles(diagnostics: readonly Diagnostic[]): Parameters<typ
     } catch {
       // Unreadable: its diagnostic says so, without an excerpt.
     }
-    return { file, valid: false, diagnostics: own, ...(text !== undefined ? { text } : {}) };
+    return { file, valid: !own.some(isError), diagnostics: own, ...(text !== undefined ? { text } : {}) };
   });
 }
 

@@ -3,7 +3,7 @@
 // (the CLI's); assigning needs the team model (the export core's). What a target gets is
 // `TeamConnections`, the same for every target.
 import { posix } from "node:path";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { makeDiagnostic } from "../diagnostics/make.js";
 import type { TeamModel } from "../model/types.js";
 import { assignPacks, type ExplicitConnection, type PackAssignment } from "./assign.js";
@@ -21,7 +21,7 @@ export interface TeamConnections extends ReadConnections {
   assignments: PackAssignment[];
 }
 
-/** Reads the packs and their OpenAPI documents; any diagnostic refuses the export. */
+/** Reads the packs and their OpenAPI documents; any error refuses the export (a warning is said, and the export goes on). */
 export function readConnections(paths: readonly string[]): { read: ReadConnections; diagnostics: Diagnostic[] } {
   return withApis(readConnectionPacks(paths), fileSource);
 }
@@ -40,7 +40,7 @@ export function readUploadedConnections(files: readonly UploadedFile[]): { read:
     .sort();
   const result = withApis(readPackFiles(packFiles, source), source);
   // Only once every pack was read: a refused pack's document would be reported unused too.
-  if (result.diagnostics.length) return result;
+  if (result.diagnostics.some(isError)) return result;
   const used = new Set(packFiles);
   for (const pack of result.read.packs) {
     const ref = pack.provider.reach.openapi?.ref;

@@ -7,13 +7,14 @@
 // required). `servers[0].url` is the base URL. Local `#/components/...` refs are resolved;
 // anything else (a remote ref, a cycle, allOf/oneOf/anyOf) is a diagnostic naming the file and
 // the pointer, as is an unreadable file, bad JSON, YAML (no YAML parser is a dependency) or no
-// servers.
+// servers. A server outside the pack's `apiHosts` is a warning (its calls would all be refused).
 import { createHash } from "node:crypto";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { makeDiagnostic } from "../diagnostics/make.js";
 import { childPointer, parsePointer } from "../read/json-pointer.js";
 import { JsonSyntaxError, parseJsonWithPositions } from "../read/json-with-positions.js";
 import { locate, type SourceDocument } from "../read/source.js";
+import { apiHostsAllow } from "./api-hosts.js";
 import { fileSource, type PackSource } from "./pack-source.js";
 import type { ConnectionPack } from "./read-packs.js";
 
@@ -105,7 +106,7 @@ export function readOpenApi(pack: ConnectionPack, taken: Set<string> = new Set()
   const servers = root.servers;
   const url = Array.isArray(servers) ? (servers[0] as { url?: unknown } | undefined)?.url : undefined;
   const diagnostics: Diagnostic[] = [];
-  if (typeof url !== "string" || !/^https?:\/\/[^/{}]+/.test(url)) diagnostics.push(problem(Array.isArray(servers) ? (servers.length ? "/servers/0" : "/servers") : "", "the OpenAPI document needs servers[0].url, an absolute http(s) URL without variables (the tools' base URL)"));
+  if (typeof url !== "string" || !/^https?:\/\/[^/{}]+/.test(url) || !URL.canParse(url)) diagnostics.push(problem(Array.isArray(servers) ? (servers.length ? "/servers/0" : "/servers") : "", "the OpenAPI document needs servers[0].url, an absolute http(s) URL without variables (the tools' base URL)"));
   const paths = root.paths;
   if (paths === null || typeof paths !== "object" || Array.isArray(paths)) {
     diagnostics.push(problem("", "the OpenAPI document has no `paths` object"));
@@ -140,6 +141,18 @@ export function readOpenApi(pack: ConnectionPack, taken: Set<string> = new Set()
   if (diagnostics.length) return { diagnostics };
   const schemes = Object.values(((root.components as Record<string, unknown> | undefined)?.securitySchemes ?? {}) as Record<string, { type?: unknown; in?: unknown; name?: unknown }>);
   const apiKey = schemes.find((s) => s && s.type === "apiKey" && s.in === "header" && typeof s.name === "string" && /^[A-Za-z0-9-]+$/.test(s.name));
+  // The tools send the pack's credential only to hosts under apiHosts: a server outside them
+  // makes every call a refusal at run time. A warning, not a refusal: the pack may be meant for
+  // another server (a staging copy of the document), and the export says what it will do.
+  const apiHosts = pack.provider.apiHosts ?? [];
+  if (!apiHostsAllow(apiHosts, new URL(url as string).hostname)) {
+    diagnostics.push(
+      makeDiagnostic("W_PACK_SERVER_OUTSIDE_API_HOSTS", "/servers/0/url", locate(doc, "/servers/0/url"), `the OpenAPI server ${url as string} (servers[0].url) is not under the pack's apiHosts (${apiHosts.join(", ") || "none declared"}): every call of the pack's tools would be refused at run time`, {
+        file,
+        hint: `add ${new URL(url as string).hostname} (or its registrable domain) to the pack's apiHosts, or correct servers[0].url`,
+      }),
+    );
+  }
   return { api: { provider: pack.provider.id, file, baseUrl: (url as string).replace(/\/+$/, ""), operations, ...(apiKey ? { apiKeyHeader: apiKey.name as string } : {}) }, diagnostics };
 }
 

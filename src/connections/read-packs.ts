@@ -1,8 +1,8 @@
 // Reading OpenWOP connection packs (`pack.json`, kind "connection") given with `--connections`:
 // each file is parsed with positions, scanned for credential material, then checked against the
 // manifest schema (JSON Schema 2020-12, spec/openwop/), in that order, so a pack that carries a
-// secret is refused without a message ever quoting its values. Two packs for one provider id
-// are refused. Every problem is a diagnostic with the pack's file, pointer and line:column.
+// secret is refused without a message ever quoting its values. An `apiHosts` entry that is a
+// public suffix is refused (api-hosts.ts). Two packs for one provider id are refused. Every problem is a diagnostic with the pack's file, pointer and line:column.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { childPointer, pathLabel } from "../read/json-pointer.js";
 import { JsonSyntaxError, parseJsonWithPositions } from "../read/json-with-positions.js";
 import { locate, type SourceDocument } from "../read/source.js";
 import { translate } from "../validate/schema-check.js";
+import { apiHostProblem } from "./api-hosts.js";
 import { fileSource, type PackSource } from "./pack-source.js";
 
 /** A pack as the exports use it (the manifest's own field names). */
@@ -162,7 +163,14 @@ function readPack(file: string, source: PackSource): { pack?: ConnectionPack; do
     }
   }
   if (diagnostics.length) return { diagnostics };
-  return { pack: { ...(root as Omit<ConnectionPack, "file">), file }, doc, diagnostics };
+  const pack: ConnectionPack = { ...(root as Omit<ConnectionPack, "file">), file };
+  (pack.provider.apiHosts ?? []).forEach((entry, i) => {
+    const problem = apiHostProblem(entry);
+    const pointer = `/provider/apiHosts/${i}`;
+    if (problem) diagnostics.push(makeDiagnostic("E_PACK_API_HOST_SUFFIX", pointer, locate(doc, pointer), problem.message, { file, hint: problem.hint }));
+  });
+  if (diagnostics.length) return { diagnostics };
+  return { pack, doc, diagnostics };
 }
 
 function credentialPointers(value: unknown, pointer: string): string[] {

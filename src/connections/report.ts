@@ -1,7 +1,8 @@
 // What the export did with each connection pack, for the loss report's Connections section and
 // the README: which agent got which pack and why (assign.ts), which tools that made, and what is
 // not carried (an MCP server outside its own apiHosts; reach.integration is not portable; a pack
-// no agent can use).
+// no agent can use), and an OpenAPI server outside its apiHosts (carried, its calls refused).
+import { apiHostsAllow } from "./api-hosts.js";
 import { mcpUrlCarried } from "./assign.js";
 import type { TeamConnections } from "./connections.js";
 
@@ -19,8 +20,10 @@ export function connectionRows(c: TeamConnections): ConnectionRow[] {
     const id = pack.provider.id;
     const api = c.apis.find((a) => a.provider === id);
     const given = c.assignments.filter((a) => a.provider === id);
+    // Carried all the same (the export's warning W_PACK_SERVER_OUTSIDE_API_HOSTS says so too).
+    const outside = api && !apiHostsAllow(pack.provider.apiHosts ?? [], new URL(api.baseUrl).hostname) ? `; but its server ${api.baseUrl} is not under its apiHosts (${(pack.provider.apiHosts ?? []).join(", ") || "none declared"}): every call is refused at run time` : "";
     for (const a of given) {
-      if (api) rows.push({ provider: id, agent: a.agent, status: "carried", detail: `${api.operations.length} OpenAPI tool${api.operations.length === 1 ? "" : "s"} (${api.operations.map((o) => o.tool).join(", ")}): ${a.why}` });
+      if (api) rows.push({ provider: id, agent: a.agent, status: "carried", detail: `${api.operations.length} OpenAPI tool${api.operations.length === 1 ? "" : "s"} (${api.operations.map((o) => o.tool).join(", ")}): ${a.why}${outside}` });
     }
     if (!given.length && api) rows.push({ provider: id, status: "dropped", detail: `given to no agent: no agent's access policy or allowedHosts allows requests to ${(pack.provider.apiHosts ?? []).join(", ") || "its apiHosts (none declared)"}, and no --connection names it` });
     const mcp = pack.provider.reach.mcp;

@@ -32,6 +32,8 @@ export const CODES = {
   E_CONNECTION_NO_POLICY: "error",
   E_PACK_OPENAPI: "error",
   E_PACK_UNUSED: "error",
+  E_PACK_API_HOST_SUFFIX: "error",
+  W_PACK_SERVER_OUTSIDE_API_HOSTS: "warning",
   // Agents and hierarchy
   E_DUPLICATE_AGENT_KEY: "error",
   E_REPORTS_TO_UNKNOWN: "error",
@@ -67,7 +69,8 @@ export const CODES = {
   // Registry-only fields never block an export: their problems are warnings.
   W_REGISTRY_FIELD: "warning",
   W_PRICING_CURRENCY_CASE: "warning",
-  W_PRICING_AMOUNT_MISSING: "warning",
+  // The one registry error: `validate` is the registry's gate; an export reports it as W_REGISTRY_FIELD.
+  E_PRICING_AMOUNT_MISSING: "error",
   W_PRICING_INTERVAL_MISSING: "warning",
   // Workspace (v1.2)
   E_DUPLICATE_WORKSPACE_NAME: "error",

@@ -101,18 +101,19 @@ export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
   if (job.kind === "validate") {
     const result = validate(job.body, { strict: job.strict, file: LABEL });
     const list = [...result.diagnostics, ...(packs?.diagnostics ?? [])];
-    if (packs && job.connections && result.valid && result.document && !packs.diagnostics.length) list.push(...connectTeam(modelFromDocument(result.document), packs.read, job.connections.explicit).diagnostics);
+    if (packs && job.connections && result.valid && result.document && !packs.diagnostics.some(isError)) list.push(...connectTeam(modelFromDocument(result.document), packs.read, job.connections.explicit).diagnostics);
     return { kind: "validate", readable: result.document !== undefined, valid: result.valid && !connectionErrors(list), ...reported(list, job) };
   }
   const target = Object.hasOwn(TARGETS, job.target) ? TARGETS[job.target] : undefined;
   if (!target) throw new Error(`unknown target ${job.target}`); // the API checks targets before queueing
-  if (packs?.diagnostics.length) {
-    const definition = validate(job.body, { strict: job.strict, file: LABEL });
+  if (packs?.diagnostics.some(isError)) {
+    const definition = validate(job.body, { strict: job.strict, file: LABEL, forExport: true });
     return { kind: "export", ok: false, refusal: definition.document ? "connections" : "malformed", ...reported([...definition.diagnostics, ...packs.diagnostics], job) };
   }
   const connections = packs && job.connections ? { connections: { read: packs.read, explicit: job.connections.explicit } } : {};
   const result = exportDefinition(job.body, target, { strict: job.strict, file: LABEL, ...connections });
-  const diagnostics = reported(result.diagnostics, job);
+  // A pack's warnings (its errors were answered above) go with the export's own.
+  const diagnostics = reported([...result.diagnostics, ...(packs?.diagnostics ?? [])], job);
   const loss = result.loss && { counts: lossCounts(result.loss), entries: result.loss };
   if (!result.ok || !result.files || !result.model) {
     const refusal: Refusal = result.failure !== undefined ? "lossy" : !result.readable ? "malformed" : connectionErrors(result.diagnostics) ? "connections" : "invalid";

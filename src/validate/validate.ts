@@ -2,6 +2,8 @@
 // and ordered by position; the schema layer and every rule run even when others failed.
 import { collapseDiagnostics, promoteWarnings, sortDiagnostics, isError, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { parseDefinitionBytes, type SourceDocument } from "../read/source.js";
+import type { Code } from "../diagnostics/codes.js";
+import { registryWarning } from "./registry.js";
 import { makeRuleContext, type Rule } from "./rule-context.js";
 import { schemaDiagnostics } from "./schema-check.js";
 import { checkAccessPolicies } from "./rules/access-policy.js";
@@ -24,11 +26,19 @@ export const RULES: readonly Rule[] = [
   checkWorkspace,
 ];
 
+/** Errors about registry data that `validate` (the registry's gate) reports and an export does not. */
+const REGISTRY_ERRORS: ReadonlySet<string> = new Set<Code>(["E_PRICING_AMOUNT_MISSING"]);
+
 export interface ValidateOptions {
   /** Turn warnings into errors. */
   strict?: boolean;
   /** A label for messages (a path, "<stdin>", "request body"). */
   file?: string;
+  /**
+   * Validating for an export, which carries no registry data: the registry's own errors
+   * (REGISTRY_ERRORS) are reported as W_REGISTRY_FIELD warnings, so they do not block it.
+   */
+  forExport?: boolean;
 }
 
 export interface ValidationResult {
@@ -58,8 +68,9 @@ export function validate(input: Uint8Array | string, options: ValidateOptions = 
 }
 
 function finish(list: Diagnostic[], options: ValidateOptions, document?: SourceDocument): ValidationResult {
+  const own = options.forExport ? list.map((d) => (REGISTRY_ERRORS.has(d.code) ? registryWarning(d) : d)) : list;
   // Collapsed here, once, so the CLI (every format), inspect, export and the HTTP API agree.
-  const diagnostics = collapseDiagnostics(sortDiagnostics(options.strict ? promoteWarnings(list) : list));
+  const diagnostics = collapseDiagnostics(sortDiagnostics(options.strict ? promoteWarnings(own) : own));
   const result: ValidationResult = { valid: !diagnostics.some(isError), diagnostics };
   if (document) result.document = document;
   return result;

@@ -119,6 +119,22 @@ describe("a definition with connection packs", () => {
     expect(unused.json.diagnostics).toEqual([expect.objectContaining({ code: "E_PACK_UNUSED", file: "notes/my-pack.json" })]);
   });
 
+  it("an apiHosts entry that is a public suffix is 422; an OpenAPI server outside the apiHosts exports, with a warning naming the document", async () => {
+    const suffix = HELPDESK[0]!.content.replace('"apiHosts": ["helpdesk.example.com"]', '"apiHosts": ["helpdesk.example.com", "co.uk"]');
+    const refused = await send("/v1/exports?target=crewai", { definition: TEAM, connections: [{ path: "helpdesk/pack.json", content: suffix }, HELPDESK[1]] });
+    expect(refused.status).toBe(422);
+    expect(refused.json.diagnostics).toEqual([expect.objectContaining({ code: "E_PACK_API_HOST_SUFFIX", file: "helpdesk/pack.json", pointer: "/provider/apiHosts/1", message: expect.stringContaining("is a public suffix") })]);
+    const elsewhere = HELPDESK[1]!.content.replace("https://api.helpdesk.example.com/v2", "https://api.helpdesk.example.org/v2");
+    const body = { definition: TEAM, connections: [HELPDESK[0], { path: "helpdesk/openapi.json", content: elsewhere }] };
+    const warned = { code: "W_PACK_SERVER_OUTSIDE_API_HOSTS", severity: "warning", file: "helpdesk/openapi.json", pointer: "/servers/0/url", line: 4, column: 24 };
+    const a = await send("/v1/exports?target=crewai", body, { accept: "application/json" });
+    expect(a.status, a.text).toBe(200);
+    expect(a.json.diagnostics).toEqual([expect.objectContaining(warned)]);
+    const v = await send("/v1/validate", body);
+    expect(v.json).toMatchObject({ valid: true, errors: 0, warnings: 1 });
+    expect(v.json.diagnostics).toEqual([expect.objectContaining(warned)]);
+  });
+
   it("two packs for one provider are refused: the later in path order", async () => {
     const a = await send("/v1/exports?target=crewai", { definition: TEAM, connections: [...HELPDESK, { path: "again/pack.json", content: HELPDESK[0]!.content }, { path: "again/openapi.json", content: HELPDESK[1]!.content }] });
     expect(a.status).toBe(422);

@@ -1,0 +1,45 @@
+// `pricing.amount` is required for the `per_run` and `per_k_tokens` models (the schema's own
+// words). `envelope validate` is the registry's gate, so there it is an error; `envelope
+// export` carries no pricing, so there it is a registry warning and the export goes on
+// (--strict refuses it, as any warning). Through the CLI as a process.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, runBin } from "./helpers/cli.js";
+
+function teamWithPricing(pricing: Record<string, unknown>): string {
+  const def = JSON.parse(readFileSync(join(ROOT, "examples/support-tier.envelope.json"), "utf8"));
+  def.pricing = pricing;
+  const file = join(mkdtempSync(join(tmpdir(), "envelope-pricing-")), "team.envelope.json");
+  writeFileSync(file, JSON.stringify(def, null, 2) + "\n");
+  return file;
+}
+
+describe("pricing without amount", () => {
+  it.each(["per_run", "per_k_tokens"])("%s: an error from validate, a warning from export (which goes on)", (model) => {
+    const file = teamWithPricing({ model, currency: "USD" });
+    const line = readFileSync(file, "utf8").split("\n").findIndex((l) => l.includes(`"model": "${model}"`)) + 1;
+
+    const checked = runBin(["validate", file]);
+    expect(checked.code, checked.stdout).toBe(1);
+    expect(checked.stdout).toContain(`${file}:${line}:14: error E_PRICING_AMOUNT_MISSING pricing model "${model}" needs \`amount\``);
+    expect(checked.stdout).toContain(`${file}: invalid (1 error, 0 warnings)`);
+
+    const exported = runBin(["export", file, "--target", "crewai", "--dry-run"]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain(`${file}:${line}:14: warning W_REGISTRY_FIELD pricing model "${model}" needs \`amount\` (E_PRICING_AMOUNT_MISSING; registry-only: no runtime reads it, the export goes on)`);
+    expect(exported.stdout).toContain("would write");
+
+    const strict = runBin(["export", file, "--target", "langgraph", "--dry-run", "--strict"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("error W_REGISTRY_FIELD");
+  });
+
+  it("with its amount: valid, and exported without a word about pricing", () => {
+    const file = teamWithPricing({ model: "per_run", amount: 0.05, currency: "USD" });
+    expect(runBin(["validate", file]).code).toBe(0);
+    const exported = runBin(["export", file, "--target", "crewai", "--dry-run"]);
+    expect([exported.code, exported.stderr]).toEqual([0, ""]);
+  });
+});
