@@ -131,7 +131,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
       reply.header("x-request-id", req.id).headers(SECURITY_HEADERS);
       return sendProblem(reply, new HttpProblem(400, "bad-request", "Bad request", error.message.slice(0, 200)));
     },
-    serverFactory: (handler) => nodeServer(settings, handler as (req: IncomingMessage, res: ServerResponse) => void),
+    serverFactory: (handler) => nodeServer(settings, handler as (req: IncomingMessage, res: ServerResponse) => void, (line) => app.log.info(line, "request")),
   }) as unknown as FastifyInstance;
 
   // Bodies are kept as bytes: the definition's own reader reports JSON errors with line and
@@ -154,14 +154,16 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
     reply.header("x-request-id", req.id).headers(SECURITY_HEADERS);
     if (shuttingDown) throw new HttpProblem(503, "shutting-down", "Shutting down", "the server is shutting down; send the request again", {}, { connection: "close", "retry-after": "5" });
     checkHostAndExpect(req);
+    checkTarget(req);
     if (settings.allowedHosts !== "any") {
       const host = hostName(req.headers.host);
       if (host === undefined || !settings.allowedHosts.includes(host)) {
         throw new HttpProblem(403, "host-not-allowed", "Host not allowed", `this server answers only to ${settings.allowedHosts.join(", ")} (set ENVELOPE_ALLOWED_HOSTS to serve other names)`);
       }
     }
-    if (req.url.startsWith("/v1/") || req.url.startsWith("/auth/")) reply.header("cache-control", "no-store");
-    req.log.debug({ method: req.method, path: req.url.split("?")[0] }, "incoming");
+    const path = pathOf(req.url);
+    if (path.startsWith("/v1/") || path.startsWith("/auth/")) reply.header("cache-control", "no-store");
+    req.log.debug({ method: req.method, path }, "incoming");
   });
 
   app.setErrorHandler((error: FastifyError | HttpProblem, req, reply) => {
@@ -180,7 +182,7 @@ export async function createServer(settings: ServeSettings, options: ServerOptio
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split("?")[0] ?? "";
+    const path = pathOf(req.url);
     const allowed = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
     if (allowed) return sendProblem(reply, new HttpProblem(405, "method-not-allowed", "Method not allowed", `${path} answers ${allowed.join(", ")}`, {}, { allow: allowed.join(", ") }));
     return sendProblem(reply, new HttpProblem(404, "not-found", "Not found", `nothing at ${path.slice(0, 200)}`));
@@ -595,6 +597,39 @@ function checkHostAndExpect(req: FastifyRequest): void {
   const expect = req.headers.expect;
   if (expect !== undefined && expect.trim().toLowerCase() !== "100-continue") {
     throw new HttpProblem(417, "expectation-failed", "Expectation failed", "this server meets only Expect: 100-continue");
+  }
+}
+
+/**
+ * A target in absolute form (`GET http://host/path`, RFC 9112 §3.2.2) is answered only when it
+ * names the host the Host header names: this server is no proxy, and the allowed-hosts check
+ * reads Host. (CONNECT never reaches here: node-server.ts refuses it.)
+ */
+function checkTarget(req: FastifyRequest): void {
+  const target = req.raw.url ?? "";
+  if (target.startsWith("/") || (target === "*" && req.method === "OPTIONS")) return;
+  const notProxy = (detail: string) => new HttpProblem(400, "bad-request", "Bad request", `${detail}; this server is not a proxy`);
+  let url: URL;
+  let host: string;
+  try {
+    url = new URL(target);
+    // Normalized alike (case, a default port), so `Host: 127.0.0.1:80` names `http://127.0.0.1/`.
+    host = new URL(`${url.protocol}//${req.headers.host ?? ""}`).host;
+  } catch {
+    throw notProxy("the request target is neither a path nor an http(s) URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw notProxy(`the request target is a ${url.protocol.slice(0, 20)} URL`);
+  if (url.username || url.password || url.host !== host) throw notProxy("the request target names another host than the Host header");
+}
+
+/** The path of a request target, in origin form or (checked by checkTarget) absolute form. */
+function pathOf(target: string): string {
+  const path = target.split("?")[0] ?? "";
+  if (path.startsWith("/")) return path;
+  try {
+    return new URL(path).pathname;
+  } catch {
+    return path;
   }
 }
 

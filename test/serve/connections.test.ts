@@ -122,6 +122,10 @@ describe("every error answer is problem+json with the security headers", () => {
     ["Expect: bogus", "GET /healthz HTTP/1.1\r\nHost: localhost\r\nExpect: bogus\r\nConnection: close\r\n\r\n", 417],
     ["a path that is not valid percent-encoding", "GET /%ff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 400],
     ["a request line that is not HTTP", "GET / HTTP/1.1 extra\r\n\r\n", 400],
+    // This server is no proxy: an absolute-form target naming another host is refused, and so is CONNECT.
+    ["an absolute-form target naming another host", "GET http://evil.example/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 400],
+    ["an absolute-form target in another scheme", "GET ftp://127.0.0.1/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 400],
+    ["CONNECT", "CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n", 405],
   ];
   for (const [what, request, status] of cases) {
     it(what, async () => {
@@ -136,6 +140,19 @@ describe("every error answer is problem+json with the security headers", () => {
       expect(s.logs.slice(before).filter((l) => l.msg === "request")).toMatchObject([{ status }]);
     });
   }
+  it("an absolute-form target naming this server is answered as its path (RFC 9112 §3.2.2)", async () => {
+    const { host } = new URL(s.url);
+    const a = await ask(`GET http://${host}/healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ status: "ok" });
+    const api = await ask(`GET http://${host}/v1/session HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    expect(api.headers["cache-control"]).toBe("no-store");
+  });
+  it("CONNECT is answered with Allow and the connection closed, not dropped", async () => {
+    const a = await ask("CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n");
+    expect(a.headers).toMatchObject({ allow: "GET, HEAD, POST", connection: "close" });
+    expect(a.body).toMatchObject({ type: "urn:envelope-export:problem:method-not-allowed", status: 405 });
+  });
   it("Expect: 100-continue is met", async () => {
     const { sock, received } = await open();
     sock.end(post("/v1/validate", EXAMPLE, "Expect: 100-continue\r\nConnection: close\r\n") + EXAMPLE.toString());
