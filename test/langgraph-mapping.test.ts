@@ -199,7 +199,7 @@ describe("LangGraph mapping", () => {
     const readme = studio.text("README.md");
     expect(readme).toContain("uv sync --extra dev");
     expect(readme).toContain("uv run pytest");
-    expect(readme).toContain("uv run content_studio resume THREAD_ID --decisions .envelope/THREAD_ID.decisions.json");
+    expect(readme).toContain("uv run content_studio resume THREAD_ID --decisions .langgraph_runs/THREAD_ID.decisions.json");
   });
 
   it("schedule cron → a scheduled workflow with secrets from repository secrets, and words in the README", () => {

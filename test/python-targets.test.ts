@@ -6,12 +6,12 @@ import { ROOT } from "./helpers/cli.js";
 import { team } from "./helpers/definitions.js";
 import { exportFor } from "./helpers/export.js";
 
-const STATE_DIRS: Record<string, string> = { crewai: ".envelope-runs", langgraph: ".envelope" };
+const STATE_DIRS: Record<string, string> = { crewai: ".envelope-runs", langgraph: ".langgraph_runs" };
 
 const exportOf = exportFor;
 
 const fixture = (name: string) => JSON.parse(readFileSync(`${ROOT}test/fixtures/valid/${name}.envelope.json`, "utf8"));
-const STATE_DIR_LINES: Record<string, string> = { crewai: 'STATE_DIR = ".envelope-runs"', langgraph: 'STATE_DIR = Path(".envelope")' };
+const STATE_DIR_LINES: Record<string, string> = { crewai: 'STATE_DIR = ".envelope-runs"', langgraph: 'STATE_DIR = Path(".langgraph_runs")' };
 
 describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
   it("a scheduled team with gates keeps a stopped run's state as a workflow artifact", () => {

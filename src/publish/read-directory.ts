@@ -33,8 +33,13 @@ export interface DirectoryContents {
   leftOut: LeftOut[];
 }
 
-/** `.env`, `.env.local`, `.envrc` …: never published, except the documented template (and `.envelope/`, the export's record). */
-export const isEnvFile = (name: string) => name.startsWith(".env") && name !== ".env.example" && name !== ".envelope";
+/**
+ * `.env`, `.env.local`, `.envrc` …: never published, except the documented template and the
+ * export's own files, which belong in the repository: `.envelope/` (the record an update
+ * needs) and `.envelopeignore` (the paths an update must not rewrite).
+ */
+const PUBLISHED_DOTENV_NAMES = new Set([".env.example", ".envelope", ".envelopeignore"]);
+export const isEnvFile = (name: string) => name.startsWith(".env") && !PUBLISHED_DOTENV_NAMES.has(name);
 
 /**
  * A regular file's bytes, read without following a symbolic link: a file swapped for a link

@@ -263,7 +263,7 @@ async def test_reviewer_feedback_reaches_no_checkpoint_with_a_secret_in_it(
     assert await main.amain(resume) in (runtime.EXIT_OK, runtime.EXIT_PENDING)
 
     # The SQLite database and its journal files, as bytes (msgpack keeps text as UTF-8).
-    stored = b"".join(path.read_bytes() for path in Path(".envelope").iterdir())
+    stored = b"".join(path.read_bytes() for path in runner.STATE_DIR.iterdir())
     assert b"looks fine, token [redacted]" in stored
     assert secret.encode() not in stored
 
@@ -279,7 +279,7 @@ async def test_the_run_deadline_counts_the_work_of_every_process(
         pytest.skip(NO_GATES)
     summary = await _pause(capsys)
     thread_id = summary["thread_id"]
-    with sqlite3.connect(Path(".envelope") / runner.CHECKPOINTS) as db:
+    with sqlite3.connect(runner.STATE_DIR / runner.CHECKPOINTS) as db:
         query = "SELECT spent_ms FROM envelope_runs WHERE thread_id = ?"
         (spent,) = db.execute(query, (thread_id,)).fetchone()
     assert spent > 0
@@ -327,6 +327,35 @@ async def test_the_printed_resume_command_finds_the_run_where_it_was_kept(
     code = await main.amain(words[1:])
 
     assert code in (runtime.EXIT_OK, runtime.EXIT_PENDING), capsys.readouterr().err
+    assert board.calls_for_task(team.GATES[next(iter(summary["gates"]))].triggers_step) != []
+
+
+async def test_runs_an_earlier_export_kept_in_its_record_folder_are_moved_and_resumed(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    if not team.GATES:
+        pytest.skip(NO_GATES)
+    # An earlier export's runner kept its checkpoints in .envelope/, the export's record.
+    earlier = runner.EARLIER_STATE_DIR
+    argv = [*helpers.run_argv(), "--state-dir", str(earlier)]
+    assert await main.amain(argv) == runtime.EXIT_PENDING
+    summary = json.loads(capsys.readouterr().out)
+    thread_id = summary["thread_id"]
+    decisions = helpers.write_decisions(tmp_path / "d.json", helpers.approve_pending(summary))
+
+    resume = ["resume", thread_id, "--decisions", str(decisions), "--no-interactive"]
+    code = await main.amain(resume)  # the default state directory: the thread is found
+
+    err = capsys.readouterr().err
+    assert code in (runtime.EXIT_OK, runtime.EXIT_PENDING), err
+    assert f"Moved the runs kept in {earlier / runner.CHECKPOINTS}" in err
+    assert (runner.STATE_DIR / runner.CHECKPOINTS).is_file()
+    # Only the decisions file stays (a printed `resume --decisions` names it): no run data
+    # is left to be committed with the record.
+    assert [path.name for path in earlier.iterdir()] == [f"{thread_id}.decisions.json"]
     assert board.calls_for_task(team.GATES[next(iter(summary["gates"]))].triggers_step) != []
 
 

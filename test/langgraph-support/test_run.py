@@ -32,6 +32,7 @@ from project import (
     nodes,
     policy,
     redaction,
+    runner,
     runtime,
     state,
     team,
@@ -455,14 +456,14 @@ async def test_secrets_never_reach_the_checkpoints(
         assert seen and seen[0].headers["authorization"] == f"Bearer {secret}"
         results = [m.text for call in board.calls_of(leaky) for m in call.tool_results()]
         assert f"echo Bearer {redaction.REDACTED}" in "\n".join(results)
-    stored = b"".join(path.read_bytes() for path in Path(".envelope").glob("checkpoints.sqlite*"))
+    stored = b"".join(path.read_bytes() for path in runner.STATE_DIR.glob("checkpoints.sqlite*"))
     assert secret.encode() not in stored
     # An answer that quoted the secret and is kept in state was stored redacted (checkpoints
     # hold plain msgpack strings). Answers without a free-text field cannot quote it.
     kept = {agents.entry_agent()} if team.MODE == "hierarchy" else set(helpers.reached_agents())
     if leaked & kept:
         assert redaction.REDACTED.encode() in stored
-    with sqlite3.connect(".envelope/checkpoints.sqlite") as db:
+    with sqlite3.connect(runner.STATE_DIR / runner.CHECKPOINTS) as db:
         (count,) = db.execute("SELECT COUNT(*) FROM checkpoints").fetchone()
     assert count > 0
 

@@ -132,14 +132,14 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("workspace documents on t
       // Runs hold its pii (the agents' tool calls): nothing is deleted without a choice.
       const asked = await workspace("delete", "attendees", "ada@example.org");
       expect(asked.code).toBe(2);
-      expect(asked.stderr).toMatch(/1 stored runs \(\.envelope\/checkpoints\.sqlite\) hold pii values of 'ada@example\.org'.*Nothing deleted/);
+      expect(asked.stderr).toMatch(/1 stored runs \(\.langgraph_runs\/checkpoints\.sqlite\) hold pii values of 'ada@example\.org'.*Nothing deleted/);
       expect((await workspace("show", "attendees", "ada@example.org")).code).toBe(0);
     }
     const deleted = await workspace("delete", "attendees", "ada@example.org", "--purge-runs");
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stdout).toContain("ada@example.org: deleted");
-    if (target === "langgraph") expect(deleted.stdout).toMatch(/deleted 1 stored runs holding its pii values \(\.envelope\/checkpoints\.sqlite\)/);
-    const kept = [store.ENVELOPE_WORKSPACE_DB, join(dir, ".envelope", "checkpoints.sqlite"), join(dir, ".envelope-runs")].flatMap((path) =>
+    if (target === "langgraph") expect(deleted.stdout).toMatch(/deleted 1 stored runs holding its pii values \(\.langgraph_runs\/checkpoints\.sqlite\)/);
+    const kept = [store.ENVELOPE_WORKSPACE_DB, join(dir, ".langgraph_runs", "checkpoints.sqlite"), join(dir, ".envelope-runs")].flatMap((path) =>
       !existsSync(path) ? [] : path.endsWith(".envelope-runs") ? readdirSync(path).map((f) => join(path, f)) : [path, `${path}-wal`].filter(existsSync),
     );
     expect(kept.length).toBeGreaterThan(0);

@@ -351,7 +351,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
       ),
       ...connectionsView(connections).secrets,
     ],
-    stateDir: ".envelope",
+    stateDir: ".langgraph_runs",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
     lock: lockConstraints("langgraph"),
     gateTimeouts: model.gates.some((g) => g.timeout !== undefined),

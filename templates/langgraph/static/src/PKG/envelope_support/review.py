@@ -199,7 +199,7 @@ def _sweep_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     parser.add_argument(
-        "--state-dir", type=Path, default=STATE_DIR, help="checkpoints (default: .envelope)"
+        "--state-dir", type=Path, default=STATE_DIR, help=f"checkpoints (default: {STATE_DIR})"
     )
     return parser
 

@@ -7,8 +7,8 @@
 
 Every required environment variable and every input is checked before any model call
 (all problems at once, exit 2). Runs are checkpointed by LangGraph's AsyncSqliteSaver in
-`<state-dir>/checkpoints.sqlite` (default `.envelope/`), one thread per run, so a run that
-stopped on an error can be resumed by another process from its last finished step. A team
+`<state-dir>/checkpoints.sqlite` (default `.langgraph_runs/`), one thread per run, so a run
+that stopped on an error can be resumed by another process from its last finished step. A team
 with review gates has the gate commands too (review.py: `resume --decisions`, `sweep`).
 The result (outputs) is printed as JSON.
 
@@ -45,7 +45,11 @@ from ..context import AGENT_FIELDS, ALL_AGENTS_FIELD, Context
 from . import checks, llms, nodes, redaction, runtime, trace, tracing
 
 CHECKPOINTS = "checkpoints.sqlite"
-STATE_DIR = Path(".envelope")
+STATE_DIR = Path(".langgraph_runs")
+"""Where runs are kept by default: run data, gitignored, beside `langgraph dev`'s own
+.langgraph_api/. Never .envelope/, the export's record, which belongs in version control."""
+EARLIER_STATE_DIR = Path(".envelope")
+"""Where the runner of an earlier export kept its runs: moved to STATE_DIR on first use."""
 
 COMMAND = team.__name__.rpartition(".")[0] or "team"
 """The console script (pyproject.toml): the team package's name, always a safe shell word."""
@@ -56,7 +60,7 @@ COMMAND = team.__name__.rpartition(".")[0] or "team"
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     parser.add_argument(
-        "--state-dir", type=Path, default=STATE_DIR, help="checkpoints (default: .envelope)"
+        "--state-dir", type=Path, default=STATE_DIR, help=f"checkpoints (default: {STATE_DIR})"
     )
     if team.GATES:
         parser.add_argument(
@@ -222,8 +226,29 @@ class RunLog:
             await self._saver.conn.commit()
 
 
+def move_earlier_runs() -> None:
+    """Moves the checkpoints an earlier export's runner left in .envelope/ to STATE_DIR, so
+    its threads can still be resumed, swept and deleted, and none is committed with the
+    record. The database moves last: an interrupted move is finished by the next one.
+    Decisions files stay where they are, since a `resume --decisions` names them."""
+    old = EARLIER_STATE_DIR / CHECKPOINTS
+    if not old.is_file() or (STATE_DIR / CHECKPOINTS).exists():
+        return
+    STATE_DIR.mkdir(parents=True, exist_ok=True)
+    for name in (f"{CHECKPOINTS}-shm", f"{CHECKPOINTS}-wal", CHECKPOINTS):
+        if (EARLIER_STATE_DIR / name).is_file():
+            (EARLIER_STATE_DIR / name).replace(STATE_DIR / name)
+    print(
+        f"Moved the runs kept in {old} to {STATE_DIR / CHECKPOINTS} "
+        f"({EARLIER_STATE_DIR}/ holds the export's record, for version control)",
+        file=sys.stderr,
+    )
+
+
 @asynccontextmanager
 async def _checkpoints(state_dir: Path) -> AsyncIterator[tuple[AsyncSqliteSaver, RunLog]]:
+    if state_dir == STATE_DIR:
+        move_earlier_runs()
     state_dir.mkdir(parents=True, exist_ok=True)
     async with AsyncSqliteSaver.from_conn_string(str(state_dir / CHECKPOINTS)) as saver:
         await saver.setup()
@@ -455,6 +480,7 @@ def _workspace_command(arguments: list[str]) -> int | None:
 
     load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
     if arguments[0] == "workspace":
+        move_earlier_runs()  # so `delete` finds the threads an earlier runner kept
         runs = CheckpointRecords(STATE_DIR / CHECKPOINTS)
         return workspace.workspace_command(arguments[1:], open_workspace(), COMMAND, runs)
     if not any(spec.triggers for spec in team.WORKSPACE.values()):
