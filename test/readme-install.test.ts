@@ -1,0 +1,34 @@
+// The install commands an exported README gives. `uv sync` is exact: it installs the extras
+// it is named and uninstalls every other package, so a command that names a provider's
+// extra without `dev` would remove pytest, ruff and langgraph-cli that the README's later
+// `uv run pytest` and `uv run langgraph dev` need. Checked on every shipped definition's
+// export, for every target, against the extras its pyproject.toml declares.
+import { describe, expect, it } from "vitest";
+import { targetNames } from "../src/targets/index.js";
+import { exportFile, validDefinitions } from "./helpers/export.js";
+
+/** The extras `[project.optional-dependencies]` declares (a `name = [` line each). */
+function declaredExtras(pyproject: string): Set<string> {
+  const section = /^\[project\.optional-dependencies\]\n([\s\S]*?)(?=^\[)/m.exec(pyproject)?.[1] ?? "";
+  return new Set([...section.matchAll(/^([a-z0-9][a-z0-9_-]*) = \[/gm)].map((m) => m[1]!));
+}
+
+describe.each(targetNames())("%s README: uv sync keeps the dev extra", (target) => {
+  it.each(validDefinitions())("$name", ({ path }) => {
+    const files = exportFile(path, target);
+    const readme = files.text("README.md");
+    const extras = declaredExtras(files.text("pyproject.toml"));
+    expect(extras.has("dev")).toBe(true);
+    // The commands: lines of shell blocks, and inline code that gives options (a bare
+    // `uv sync` in a sentence names the command).
+    const blockLines = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap((m) => m[1]!.split("\n"));
+    const inline = [...readme.matchAll(/`(uv sync --[^`]*)`/g)].map((m) => m[1]!);
+    const commands = [...blockLines.filter((l) => l.startsWith("uv sync")), ...inline];
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) {
+      const named = [...command.matchAll(/--extra ([A-Za-z0-9_-]+)/g)].map((m) => m[1]!);
+      expect(named, command).toContain("dev");
+      for (const extra of named) if (extra !== "NAME") expect(extras.has(extra), `${command}: no extra ${extra} in pyproject.toml`).toBe(true);
+    }
+  });
+});
