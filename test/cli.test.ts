@@ -73,6 +73,19 @@ describe("envelope validate", () => {
     expect((await runCli(["frobnicate"])).code).toBe(2);
     expect((await runCli(["validate", EXAMPLE, "--bogus"])).code).toBe(2);
   });
+  it("no command is a usage error: the help on standard error, exit 2; --help and help on standard output, exit 0", () => {
+    const none = runBin([]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toMatch(/^envelope \S+ — turn Envelope team definitions/);
+    expect(none.stderr).toContain("Usage:\n  envelope validate FILE...");
+    for (const args of [["--help"], ["-h"], ["help"]]) {
+      const help = runBin(args);
+      expect(help.code, args.join(" ")).toBe(0);
+      expect(help.stderr).toBe("");
+      expect(help.stdout).toBe(none.stderr);
+    }
+  });
   it("never colours output that is not a terminal", async () => {
     const r = await runCli(["validate", invalid]);
     expect(r.stdout).not.toContain("\u001b[");

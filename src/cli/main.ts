@@ -176,9 +176,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (values.token !== undefined) {
       throw new UsageError("a token is never taken on the command line (it would show in ps and the shell history): set GITHUB_TOKEN, pipe it in with --token-stdin, or sign the GitHub CLI in with `gh auth login`");
     }
-    if (values.help || command === undefined || command === "help") {
+    if (values.help || command === "help") {
       io.stdout.write(HELP);
-      return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
+      return EXIT.ok;
+    }
+    if (command === undefined) {
+      // No command is a usage error: its help goes where errors go, so `envelope > x` shows it.
+      io.stderr.write(HELP);
+      return EXIT.usage;
     }
     const github = githubFlags(values, command);
     if (command !== "serve") {

@@ -7,9 +7,13 @@
 // pack has an MCP server (https, as the pack schema requires): the proxy tunnels its CONNECT
 // to a TLS server of ours (mcp-server.ts) that the client trusts through SSL_CERT_FILE; the
 // framework's MCP client lists its tools and calls one, with the pack's bearer token.
+// Issue 34: importing the team (`--help`, `langgraph dev`) contacts no MCP server and needs no
+// credential: a proxy that only records connections proves it; the runner and the server's
+// prepare then list every missing variable before any model request.
+import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,6 +94,32 @@ async function helpdeskServer(): Promise<{ url: string; seen: Seen[]; mcp: Seen[
     await site.close();
   };
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, mcp, caFile: site.caFile, close };
+}
+
+/** A proxy that reaches nothing: it records each connection and closes it (the MCP server is unreachable). */
+async function deadEnd(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections, close };
+}
+
+/** The team exported with the helpdesk (OpenAPI) and docs-search (MCP) packs: its folder and console script. */
+async function mcpExport(target: string, label: string): Promise<{ dir: string; pkg: string; readme: string }> {
+  const read = readConnections([join(FIXTURES, "helpdesk"), join(FIXTURES, "docs-search")]);
+  expect(read.diagnostics).toEqual([]);
+  const result = exportDefinition(readFileSync(TEAM), TARGETS[target]!, { file: TEAM, connections: { read: read.read, explicit: [] } });
+  expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
+  const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-connections-${label}-${target}-`)), "helpdesk-triage");
+  await writeDirectory(result.files!, dir);
+  const readme = readFileSync(join(dir, "README.md"), "utf8");
+  const pkg = /^uv run (\S+)/m.exec(readme)![1]!;
+  expect(readFileSync(join(dir, "src", pkg, "team.py"), "utf8")).toContain('"docs-search": McpServer(');
+  return { dir, pkg, readme };
 }
 
 /** Each pack tool once (while the agent has it), then the harness's usual script without the pack tools. */
@@ -190,4 +220,97 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(2);
     expect(run.stderr).toContain("HELPDESK_API_KEY");
   }, 300_000);
+
+  it("with an MCP pack: --help contacts no server, with the credential or without; a run without it exits 2 listing every missing variable before any model request", async () => {
+    const { dir, pkg, readme } = await mcpExport(target, "import");
+    const proxy = await deadEnd();
+    closers.push(proxy.close);
+    const model = await startModelServer((request) => scriptedReply(request, 1, 1));
+    closers.push(() => model.close());
+    const { env: values, inputs } = runValues(JSON.parse(readFileSync(TEAM, "utf8")) as Definition);
+    const base = { ...values, ...proxyEnv(proxy.url), MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: model.baseUrl };
+    for (const credentials of [{}, { HELPDESK_API_KEY: KEY, DOCS_SEARCH_TOKEN: DOCS_TOKEN }] as Array<Record<string, string>>) {
+      const help = await runTeam(env, dir, pkg, ["--help"], { ...base, ...credentials });
+      expect(help.code, `${help.stdout}\n${help.stderr}`).toBe(0);
+      expect(help.stdout).toContain("usage:");
+    }
+    const run = await runTeam(env, dir, pkg, runArgs(dir, readme, inputs), base);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(2);
+    for (const name of ["HELPDESK_API_KEY", "DOCS_SEARCH_TOKEN", "OPENAI_API_KEY"]) expect(run.stderr).toContain(`  - ${name}\n`);
+    expect(run.stderr).not.toContain("Traceback");
+    expect(proxy.connections()).toBe(0);
+    expect(model.chats()).toHaveLength(0);
+  }, 300_000);
+});
+
+describe.runIf(gate.run)("an MCP connection pack through langgraph dev (issue 34)", () => {
+  let env: PythonEnv;
+  let dev: ChildProcess | undefined;
+  const closers: Array<() => unknown> = [];
+  beforeAll(() => {
+    env = ensureEnv("langgraph", gate.python!);
+  }, 1_800_000);
+  afterAll(async () => {
+    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    for (const close of closers) await close();
+  });
+
+  it("the server imports the graph without a network call or the credential; a run without it fails in prepare, naming it, before any model request", async () => {
+    const { dir, pkg } = await mcpExport("langgraph", "dev");
+    const proxy = await deadEnd();
+    closers.push(proxy.close);
+    const model = await startModelServer((request) => scriptedReply(request, 1, 1));
+    closers.push(() => model.close());
+    const { env: values, inputs } = runValues(JSON.parse(readFileSync(TEAM, "utf8")) as Definition);
+    const port = await new Promise<number>((resolve) => {
+      const probe = createTcpServer().listen(0, "127.0.0.1", () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    let log = "";
+    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
+      cwd: dir,
+      env: {
+        PATH: `${env.bin}:${process.env.PATH}`,
+        HOME: join(dir, ".home"),
+        PYTHONPATH: join(dir, "src"),
+        PYTHONDONTWRITEBYTECODE: "1",
+        LANGGRAPH_NO_VERSION_CHECK: "true",
+        LANGGRAPH_CLI_NO_ANALYTICS: "1",
+        LANGSMITH_TRACING: "false",
+        ...values,
+        ...proxyEnv(proxy.url),
+        MODEL_OVERRIDE: "openai:realpath-model",
+        OPENAI_BASE_URL: model.baseUrl,
+        OPENAI_API_KEY: "dummy",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
+    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
+    const url = `http://127.0.0.1:${port}`;
+    const started = Date.now();
+    for (;;) {
+      if (await fetch(`${url}/ok`).then((r) => r.ok, () => false)) break;
+      if (Date.now() - started > 180_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${log.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    // The graph's schemas: the server has imported and built it.
+    const assistants = (await (await fetch(`${url}/assistants/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ graph_id: pkg }) })).json()) as Array<{ assistant_id: string }>;
+    expect(assistants.length, log.slice(-4000)).toBeGreaterThan(0);
+    const schemas = await fetch(`${url}/assistants/${assistants[0]!.assistant_id}/schemas`);
+    expect(schemas.status, log.slice(-4000)).toBe(200);
+    expect(((await schemas.json()) as { input_schema: unknown }).input_schema).not.toBeNull();
+    expect(log).not.toContain("Traceback");
+    expect(proxy.connections()).toBe(0);
+
+    const waited = await fetch(`${url}/runs/wait`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ assistant_id: pkg, input: inputs }) });
+    const body = (await waited.json()) as { __error__?: { error: string; message: string } };
+    expect(body.__error__?.error, JSON.stringify(body)).toBe("MissingEnvError");
+    for (const name of ["HELPDESK_API_KEY", "DOCS_SEARCH_TOKEN"]) expect(body.__error__!.message).toContain(name);
+    expect(model.chats()).toHaveLength(0);
+    expect(proxy.connections()).toBe(0);
+  }, 600_000);
 });

@@ -209,14 +209,11 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
   const pipeline = model.execution.mode === "pipeline";
   const entry = model.execution.mode === "hierarchy" ? model.execution.entryAgent : undefined;
   const otherRoots = new Set(model.execution.mode === "hierarchy" ? model.execution.otherRoots : []);
-  // The connection packs' tools of an agent (connection_tools.py), in the order agents.py adds them: an MCP
-  // server's are listed from it, in the team's own tests from their fake server, whose one tool is `lookup`.
+  // The connection packs' tools an agent's graph holds when it is built (connection_tools.py), in the order
+  // agents.py adds them: an MCP server's are not among them (listed on the agent's first model call, McpTools).
   const packs = connectionsView(connections);
   const packTools = (key: string) =>
-    (packs.agents.find((a) => a.key === key)?.providers ?? []).flatMap((p) => [
-      ...packs.mcpServers.filter((x) => x.provider === p).map((x) => `${x.toolPrefix}lookup`),
-      ...(packs.packs.find((x) => x.provider === p)?.operations.map((o) => o.tool) ?? []),
-    ]);
+    (packs.agents.find((a) => a.key === key)?.providers ?? []).flatMap((p) => packs.packs.find((x) => x.provider === p)?.operations.map((o) => o.tool) ?? []);
   const agents: AgentView[] = model.agents.map((a) => {
     const view: AgentView = {
       key: a.key,

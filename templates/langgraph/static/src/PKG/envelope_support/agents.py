@@ -287,6 +287,16 @@ class TeamAgents:
             found.extend(workspace_tools(agent_key))
         return found
 
+    def mcp_tools(self, agent_key: str) -> list[AgentMiddleware[Any, Any]]:
+        """The agent's MCP servers' tools (connection_tools.McpTools) when a pack of its has
+        one: listed on its first model call, never when the graph is built."""
+        packs = getattr(team, "CONNECTION_AGENTS", {}).get(agent_key, ())
+        if not any(provider in getattr(team, "MCP_SERVERS", {}) for provider in packs):
+            return []
+        from .connection_tools import McpTools
+
+        return [McpTools(agent_key)]
+
     def task_graph(
         self, agent_key: str, response_format: type[BaseModel] | None = None
     ) -> AgentGraph:
@@ -295,6 +305,7 @@ class TeamAgents:
         runs it (`checkpointer=None` uses the parent's). `response_format`: its structured
         answer."""
         middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
+        middleware += self.mcp_tools(agent_key)
         if response_format is not None:
             middleware.append(AnswerBudget(response_format.__name__))
         return create_agent(

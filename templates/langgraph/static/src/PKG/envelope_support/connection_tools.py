@@ -8,11 +8,15 @@ ToolNode would end the run). The HTTP transport is tools.HTTP_TRANSPORT, read on
 the same test seam as the http_request tool's.
 
 A pack with an MCP server (`team.MCP_SERVERS`) gives the agent the server's tools through
-langchain-mcp-adapters (MultiServerMCPClient, a fresh session per call): they are listed from
-the server once per agent when its graph is built, renamed `<provider>_<tool>`
-(connections.mcp_tool_name), and every request of the client passes the same two checks
-(connections.mcp_client_factory). A server that cannot be reached then stops the start,
-naming the pack and its URL; a failed call is the tool's text with the credential redacted.
+langchain-mcp-adapters (MultiServerMCPClient, a fresh session per call), renamed
+`<provider>_<tool>` (connections.mcp_tool_name); every request of the client passes the same
+two checks (connections.mcp_client_factory). They are not known when the graph is built:
+importing the graph (`--help`, `langgraph dev`) must make no network call and need no
+credential. `McpTools`, a middleware of the agent's graph, lists them on the agent's first
+model call of the process (again when the credential changes) and adds them to the call;
+it also runs their calls, in the agent's tool node and in a manager's `call-tools`. A server
+that cannot be reached then fails the run, naming the pack and its URL; a failed call is the
+tool's text with the credential redacted.
 """
 
 from __future__ import annotations
@@ -23,7 +27,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+from langchain.agents.middleware import (
+    AgentMiddleware,
+    ModelRequest,
+    ModelResponse,
+    ToolCallRequest,
+)
+from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.types import Command
 
 from .. import models, team
 from . import tools
@@ -45,7 +57,7 @@ from .connections import (
 )
 from .redaction import redact
 
-__all__ = ["MCP_TRANSPORT", "connection_tools", "mcp_tools"]
+__all__ = ["MCP_TRANSPORT", "McpTools", "amcp_tools", "connection_tools", "mcp_tools"]
 
 MCP_TRANSPORT: httpx.AsyncBaseTransport | None = None
 """Test seam of the MCP servers' requests (read when an agent's tools are listed), like
@@ -115,21 +127,24 @@ def _mcp_call(tool: BaseTool, secrets: tuple[str, ...]) -> Callable[..., Awaitab
     return call
 
 
-_LISTED: dict[tuple[str, str], list[BaseTool]] = {}
-"""The adapters' tools each (agent, pack) listed from its MCP server: once per process."""
+_LISTED: dict[tuple[str, str, str], list[BaseTool]] = {}
+"""The adapters' tools listed from each pack's MCP server, by agent, pack, credential and
+variables: once per process while those stay the same."""
 
 
-def mcp_tools(agent_key: str, server: McpServer, variables: dict[str, str]) -> list[BaseTool]:
-    """The agent's tools of one pack's MCP server, listed from it."""
+async def amcp_tools(
+    agent_key: str, server: McpServer, variables: dict[str, str]
+) -> list[BaseTool]:
+    """The agent's tools of one pack's MCP server, listed from it (on first use)."""
     from langchain_mcp_adapters.client import MultiServerMCPClient
 
+    where = f"the MCP server of pack {server.provider} ({server.url})"
+    headers = credential_headers(server.auth, os.environ)
+    if headers is None:
+        raise RuntimeError(f"{' and '.join(server.auth.env)} not set for {where}")
     secrets = credential_values(server, os.environ)
-    key = (agent_key, server.provider)
+    key = (agent_key, server.provider, json.dumps([headers, variables], sort_keys=True))
     if key not in _LISTED:
-        where = f"the MCP server of pack {server.provider} ({server.url})"
-        headers = credential_headers(server.auth, os.environ)
-        if headers is None:
-            raise RuntimeError(f"{' and '.join(server.auth.env)} not set for {where}")
         policy = team.POLICIES[agent_key]
         # The first request's checks, before anything is opened: a refusal is the error's text.
         refused = mcp_refusal(server, agent_key, policy, variables)
@@ -150,7 +165,7 @@ def mcp_tools(agent_key: str, server: McpServer, variables: dict[str, str]) -> l
             tool_name_prefix=False,
         )
         try:
-            _LISTED[key] = run_sync(client.get_tools(server_name=server.provider))
+            _LISTED[key] = await client.get_tools(server_name=server.provider)
         except Exception as error:
             raise RuntimeError(
                 redact(f"listing the tools of {where} failed: {error}", secrets)
@@ -167,12 +182,66 @@ def mcp_tools(agent_key: str, server: McpServer, variables: dict[str, str]) -> l
     ]
 
 
+def mcp_tools(agent_key: str, server: McpServer, variables: dict[str, str]) -> list[BaseTool]:
+    """amcp_tools from sync code (a worker thread when a loop is running)."""
+    return run_sync(amcp_tools(agent_key, server, variables))
+
+
+def mcp_servers(agent_key: str) -> tuple[McpServer, ...]:
+    """The MCP servers of the agent's packs."""
+    providers = team.CONNECTION_AGENTS.get(agent_key, ())
+    return tuple(team.MCP_SERVERS[p] for p in providers if p in team.MCP_SERVERS)
+
+
+class McpTools(AgentMiddleware):
+    """The agent's MCP servers' tools, listed when the agent first calls its model (never
+    when its graph is built), added to each model call and run by its tool nodes."""
+
+    def __init__(self, agent_key: str) -> None:
+        super().__init__()
+        self.agent_key = agent_key
+        self.servers = mcp_servers(agent_key)
+
+    async def listed(self) -> dict[str, BaseTool]:
+        """The tools by name; the environment is read now (a long-lived server's may change)."""
+        variables = _variables()
+        found: dict[str, BaseTool] = {}
+        for server in self.servers:
+            for tool in await amcp_tools(self.agent_key, server, variables):
+                found[tool.name] = tool
+        return found
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelResponse[Any]:
+        found = await self.listed()
+        return await handler(request.override(tools=[*request.tools, *found.values()]))
+
+    async def awrap_tool_call(
+        self,
+        request: ToolCallRequest,
+        handler: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]],
+    ) -> ToolMessage | Command[Any]:
+        call = request.tool_call
+        if request.tool is not None:
+            return await handler(request)
+        try:
+            # Listed already, unless this process resumes a reply that called one.
+            tool = (await self.listed()).get(call["name"])
+        except RuntimeError as error:
+            return ToolMessage(
+                str(error), name=call["name"], tool_call_id=call["id"] or "", status="error"
+            )
+        return await handler(request if tool is None else request.override(tool=tool))
+
+
 def connection_tools(agent_key: str) -> list[BaseTool]:
-    """The agent's connection pack tools (none when it has no pack)."""
+    """The agent's OpenAPI packs' tools (none when it has no pack); its MCP servers' tools
+    come from its McpTools middleware."""
     found: list[BaseTool] = []
     for provider in team.CONNECTION_AGENTS.get(agent_key, ()):
-        if provider in team.MCP_SERVERS:
-            found.extend(mcp_tools(agent_key, team.MCP_SERVERS[provider], _variables()))
         if provider not in team.CONNECTIONS:
             continue
         connection = team.CONNECTIONS[provider]

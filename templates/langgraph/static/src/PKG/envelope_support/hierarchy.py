@@ -128,7 +128,8 @@ class HierarchyAgents(TeamAgents):
         compiled once (hierarchy mode)."""
         spec = team.AGENTS[agent_key]
         reports = agents.reports_of(agent_key)
-        middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
+        mcp = self.mcp_tools(agent_key)
+        middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key), *mcp]
         if reports:
             middleware.append(HandOff(agent_key))
         if response_format is not None:
@@ -151,7 +152,9 @@ class HierarchyAgents(TeamAgents):
         if not reports:
             builder.add_edge(spec.name, END)
             return builder.compile(name=spec.name)
-        builder.add_node(TOOLS_NODE, ToolNode(agent_tools))
+        # Its MCP tools are not in agent_tools (listed on first use): McpTools runs them.
+        calls = ToolNode(agent_tools, awrap_tool_call=mcp[0].awrap_tool_call if mcp else None)
+        builder.add_node(TOOLS_NODE, calls)
         builder.add_edge(TOOLS_NODE, spec.name)
         for report in reports:
             node = report_node(report)

@@ -162,7 +162,9 @@ class TeamNodes:
         problems = llms.context_problems(chosen)
         if problems:
             raise ValueError("; ".join(problems))
-        required: list[checks.EnvRequirement] = [*team.SECRETS, *team.VARIABLES]
+        # and the connection packs' credentials, as the runner's check (runner._missing_env)
+        packs = getattr(team, "CONNECTION_SECRETS", ())
+        required: list[checks.EnvRequirement] = [*team.SECRETS, *team.VARIABLES, *packs]
         if self.default_models:
             required += llms.required_env(models.MODELS, chosen)
         missing = checks.missing_env(required, os.environ)
