@@ -151,3 +151,19 @@ describe("the CrewAI loss report", () => {
     expect(r.files!.text("ENVELOPE_EXPORT.md")).toContain("| `pricing` |");
   });
 });
+
+describe("an output that cannot be written, through the CLI as a process", () => {
+  const bin = (args: string[]) => spawnSync(process.execPath, [ROOT + "bin/envelope.js", ...args], { encoding: "utf8", cwd: ROOT, env: { ...process.env, NO_COLOR: "1" }, timeout: 60_000 });
+  // /proc refuses new entries with ENOENT: the message says so in words, names the path given
+  // (never the temporary file beside it), and a missing folder under it does not spin forever.
+  it.skipIf(!existsSync("/proc/self"))("--zip and --out in a folder that takes no new files: exit 2, the user's path, no errno, no temporary name", () => {
+    for (const [flag, path] of [["--zip", "/proc/nope.zip"], ["--zip", "/proc/self/nope/team.zip"], ["--out", "/proc/nope"], ["--out", "/proc/self/nope/team"]] as const) {
+      const r = bin(["export", EXAMPLE, "--target", "crewai", flag, path]);
+      expect(r.error, `${flag} ${path} did not finish`).toBeUndefined();
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^envelope: cannot write ${path.replace(/[./]/g, "\\$&")}: [a-z]`));
+      expect(r.stderr).not.toMatch(/\.envelope-[0-9a-f]|ENOENT|errno/);
+      expect(r.stdout).toBe("");
+    }
+  }, 240_000);
+});

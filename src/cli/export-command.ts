@@ -1,5 +1,6 @@
 // `envelope export FILE --target T (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME) [--force] [--strict] [--json]`
 import { fstatSync, readFileSync, statSync } from "node:fs";
+import { getSystemErrorMap } from "node:util";
 import { parseConnectionFlag, type ExplicitConnection } from "../connections/assign.js";
 import { readConnections, type ReadConnections } from "../connections/connections.js";
 import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -285,9 +286,12 @@ const WRITE_ERRORS: Record<string, string> = {
   EISDIR: "it is a directory",
   ENAMETOOLONG: "the name is too long",
   ELOOP: "too many symbolic links on the way, or it became one", // a loop, or O_NOFOLLOW on a FIFO or device replaced meanwhile
+  // Its folder exists (missing ones are made) but takes no new entry: /proc, /sys, or removed meanwhile.
+  ENOENT: "its folder does not take new files (or was removed meanwhile)",
 };
 
 function writeFailure(path: string, e: NodeJS.ErrnoException): string {
-  const why = WRITE_ERRORS[e.code ?? ""] ?? e.message;
+  // Any other code in the system's words: e.message names the temporary file beside the path.
+  const why = WRITE_ERRORS[e.code ?? ""] ?? (e.errno !== undefined ? getSystemErrorMap().get(e.errno)?.[1] : undefined) ?? e.code;
   return `cannot write ${path}: ${why}`;
 }

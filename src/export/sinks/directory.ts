@@ -13,6 +13,7 @@ import { chmod, lstat, mkdir, readdir, readlink, rename, rm } from "node:fs/prom
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { FileSet } from "../file-set.js";
 import { checkRelativePath } from "../file-set.js";
+import { makeFolders } from "./make-folders.js";
 
 export class OutputExistsError extends Error {}
 
@@ -28,7 +29,7 @@ export async function writeDirectory(files: FileSet, outDir: string, options: { 
     throw new OutputExistsError(`${outDir} is not empty; choose another --out or pass --force to replace it`);
   }
   const parent = dirname(target);
-  await mkdir(parent, { recursive: true });
+  await makeFolders(parent);
   // Private (0700) while it is filled, so nobody else can plant a link inside it; given the
   // umask's mode (0777 & ~umask) just before it is renamed into place.
   const staging = join(parent, `.${basename(target)}.envelope-${randomBytes(6).toString("hex")}`);

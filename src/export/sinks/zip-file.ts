@@ -10,10 +10,11 @@
 //   link replaced the link with a file; run as root, renaming over /dev/stdout replaced it.
 import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { lstat, mkdir, open, readlink, rename, rm, stat, type FileHandle } from "node:fs/promises";
+import { lstat, open, readlink, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { FileSet } from "../file-set.js";
 import { OutputExistsError } from "./directory.js";
+import { makeFolders } from "./make-folders.js";
 import { writeZip } from "./zip.js";
 
 export interface ZipFileOptions {
@@ -101,7 +102,7 @@ export async function writeZipFile(files: FileSet, path: string, options: ZipFil
   if (existing && !existing.isFile()) throw new OutputExistsError(`${path} is ${kind(existing)}; --zip writes only a regular file, a FIFO or a character device`);
   if (existing && !options.force) throw new OutputExistsError(`${path} already exists; pass --force to replace it`);
   // Like --out, missing parent folders are created.
-  await mkdir(dirname(target), { recursive: true });
+  await makeFolders(dirname(target));
   // Exclusive create: never opens (or follows) something already there.
   const temp = join(dirname(target), `.${basename(target)}.envelope-${randomBytes(6).toString("hex")}`);
   const handle = await open(temp, "wx");
