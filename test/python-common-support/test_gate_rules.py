@@ -143,6 +143,35 @@ def test_apply_decisions_refuses_unknown_and_closed_records() -> None:
     ]
 
 
+def test_problems_quote_at_most_the_echo_limit_of_what_a_person_gave() -> None:
+    # Issue 34: a 2 MB action came back whole in the problems (then in the run's state).
+    huge = "x" * 2_000_000
+    gate = gate_with(None)
+    items = [
+        gates.DecisionItem(record="r1", action=huge),
+        gates.DecisionItem(record=huge, action="approve"),
+    ]
+    problems = gates.apply_decisions(spec(), gate, items, NOW, "ana")
+    suffix = "\u2026 (2000000 characters)"
+    shown = repr("x" * (gates.ECHO_LIMIT - len(suffix)) + suffix)
+    assert problems == [
+        f"gate g: record r1: unknown action {shown}; use one of "
+        "'Approve' (approve), 'Skip' (skip), 'Reject' (reject)",
+        f"gate g: unknown record {shown}",
+    ]
+    # Short values are quoted whole, as before; a cut value is cut no further.
+    assert gates.quoted("r7") == "'r7'"
+    assert gates.cut(gates.cut(huge)) == gates.cut(huge)
+    assert len(gates.cut(huge)) == gates.ECHO_LIMIT
+    # However many items are wrong, the list is bounded too: the first MAX_PROBLEMS, then
+    # how many more.
+    many = [gates.DecisionItem(record=f"q{n}", action="approve") for n in range(5000)]
+    listed = gates.apply_decisions(spec(), gate, many, NOW, "ana")
+    assert len(listed) == gates.MAX_PROBLEMS + 1
+    assert listed[-1] == f"gate g: and {5000 - gates.MAX_PROBLEMS} more problems"
+    assert gate.records[0].decision is None  # nothing applied
+
+
 def test_durations_and_timeouts() -> None:
     assert gates.parse_duration("24h") == timedelta(hours=24)
     assert gates.parse_duration("30m") == timedelta(minutes=30)

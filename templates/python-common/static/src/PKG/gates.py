@@ -26,6 +26,15 @@ Outcome = Literal["released", "waiting", "revise", "halted"]
 MAX_ROUNDS = 3
 """Review rounds per gate; a rerun or escalation starts a new one."""
 
+ECHO_LIMIT = 200
+"""The most characters of a value a person gave (a record id, an action, a gate's name) a
+problem quotes; a longer one is cut to its start and its length (cut). Problems are printed,
+and LangGraph keeps them in the gate's state and its next interrupt: a 2 MB action must not
+be kept there whole."""
+
+MAX_PROBLEMS = 20
+"""The most problems listed for one set of decisions; the rest are counted."""
+
 _DURATION = re.compile(r"^(\d+)([smhd])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
@@ -122,6 +131,34 @@ class DecisionItem(BaseModel):
     feedback: str = ""
 
 
+def cut(text: str) -> str:
+    """`text` whole when it has at most ECHO_LIMIT characters, else its start and
+    `… (N characters)`, ECHO_LIMIT characters in all (so cutting again changes nothing)."""
+    if len(text) <= ECHO_LIMIT:
+        return text
+    suffix = f"… ({len(text)} characters)"
+    return text[: ECHO_LIMIT - len(suffix)] + suffix
+
+
+def quoted(value: object) -> str:
+    """`value` (what a person gave) as a problem quotes it: the repr of its cut()."""
+    return repr(cut(value if isinstance(value, str) else str(value)))
+
+
+def shortened(text: str, limit: int = 1000) -> str:
+    """A message that may carry what a person gave (a parser's error): its first `limit`
+    characters, then `… (N characters)`."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def bounded(problems: list[str], gate: str) -> list[str]:
+    """At most MAX_PROBLEMS of `problems`, and how many more there are."""
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    more = len(problems) - MAX_PROBLEMS
+    return [*problems[:MAX_PROBLEMS], f"gate {gate}: and {more} more problems"]
+
+
 def verb_of(spec: GateSpec, action: str) -> Verb | None:
     wanted = action.strip().casefold()
     for candidate in spec.actions:
@@ -155,19 +192,19 @@ def apply_decisions(
         if record is None and system:
             continue
         if record is None:
-            problems.append(f"gate {spec.name}: unknown record {item.record!r}")
+            problems.append(f"gate {spec.name}: unknown record {quoted(item.record)}")
         elif record.round != gate.round:
             problems.append(f"gate {spec.name}: record {record.id} was reviewed already")
         elif verb is None:
             allowed = ", ".join(f"{a.label!r} ({a.verb})" for a in spec.actions)
             problems.append(
                 f"gate {spec.name}: record {record.id}: unknown action "
-                f"{item.action!r}; use one of {allowed}"
+                f"{quoted(item.action)}; use one of {allowed}"
             )
         else:
             planned.append((record, verb, item.feedback.strip()))
     if problems:
-        return problems
+        return bounded(problems, spec.name)
     for record, verb, feedback in planned:
         if verb == "reset":
             record.decision = record.feedback = record.decided_at = record.decided_by = None

@@ -28,6 +28,8 @@ from .gates import (
     Reviewer,
     TerminalReviewer,
     apply_decisions,
+    quoted,
+    shortened,
     timed_out,
 )
 from .runner import COMMAND, STATE_DIR, _common, _exit, _missing_env, _warn_short_secrets
@@ -160,7 +162,7 @@ def _check_decisions(run: RunState, decisions: dict[str, list[DecisionItem]]) ->
     for name, items in decisions.items():
         gate = run.gates.get(name)
         if name not in team.GATES or gate is None or gate.status != "waiting":
-            problems.append(f"gate {name!r} is not waiting for review in run {run.run_id}")
+            problems.append(f"gate {quoted(name)} is not waiting for review in run {run.run_id}")
             continue
         trial = copy.deepcopy(gate)
         problems += apply_decisions(team.GATES[name], trial, items, state.utc_now(), "check")
@@ -195,7 +197,7 @@ def resume_run(argv: Sequence[str]) -> int:
     except FileNotFoundError as error:
         problems.append(f"not found: {error.filename}")
     except (ValueError, ValidationError) as error:
-        problems.append(f"unreadable: {error}")
+        problems.append(f"unreadable: {shortened(str(error))}")
     if not problems and run.status == "failed" and decisions:
         problems.append(
             f"run {args.run_id} is not waiting for review: it stopped on an error; "

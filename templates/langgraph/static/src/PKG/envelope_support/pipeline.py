@@ -43,6 +43,7 @@ from .gates import (
     proceed,
     receives,
     released_text,
+    shortened,
     timed_out,
 )
 from .nodes import Node, TeamNodes, Update, answer_json, as_json, clean, halt
@@ -127,7 +128,7 @@ def decisions_of(spec: GateSpec, value: Any) -> list[DecisionItem]:
     try:
         return [DecisionItem.model_validate(item) for item in items]
     except ValidationError as error:
-        raise GateDecisionError([f"gate {spec.name}: {error}"]) from None
+        raise GateDecisionError([f"gate {spec.name}: {shortened(str(error))}"]) from None
 
 
 def _clean_feedback(items: Sequence[DecisionItem]) -> list[DecisionItem]:

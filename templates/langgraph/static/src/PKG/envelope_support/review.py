@@ -30,6 +30,8 @@ from .gates import (
     Reviewer,
     TerminalReviewer,
     apply_decisions,
+    quoted,
+    shortened,
     timed_out,
 )
 from .pipeline import gate_state
@@ -156,7 +158,7 @@ def check_decisions(
     for name, items in decisions.items():
         gate = pending.get(name)
         if gate is None:
-            problems.append(f"gate {name!r} is not waiting for review in thread {thread_id}")
+            problems.append(f"gate {quoted(name)} is not waiting for review in thread {thread_id}")
             continue
         trial = gate.model_copy(deep=True)
         problems += apply_decisions(team.GATES[name], trial, items, runtime.utc_now(), "check")
@@ -172,7 +174,7 @@ def decisions_file(args: argparse.Namespace, problems: list[str]) -> Decisions:
     except FileNotFoundError as error:
         problems.append(f"not found: {error.filename}")
     except (ValueError, ValidationError) as error:
-        problems.append(f"{args.decisions}: unreadable: {error}")
+        problems.append(f"{args.decisions}: unreadable: {shortened(str(error))}")
     return {}
 
 
