@@ -3,7 +3,7 @@
 // detail's `code` names as code spans).
 import { mdCode, mdDetail, mdText } from "./escape/markdown.js";
 import type { ConnectionRow } from "../connections/report.js";
-import { lossCounts, type LossEntry } from "./loss-report.js";
+import { lossCountsText, type LossEntry } from "./loss-report.js";
 
 /** Where each target writes the report in the project. */
 export const LOSS_REPORT_PATH = "ENVELOPE_EXPORT.md";
@@ -11,11 +11,10 @@ export const LOSS_REPORT_PATH = "ENVELOPE_EXPORT.md";
 const HEADING = { carried: "Carried", approximated: "Approximated", dropped: "Not carried" } as const;
 
 export function lossReportMarkdown(entries: readonly LossEntry[], teamName: string, targetTitle: string, connections?: readonly ConnectionRow[]): string {
-  const c = lossCounts(entries);
   const out = [
     `# Export report: ${mdText(teamName)} → ${mdText(targetTitle)}`,
     "",
-    `Every field of the Envelope definition, and what this project does with it: ${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried.`,
+    `Every field of the Envelope definition, and what this project does with it: ${lossCountsText(entries)}.`,
     "",
   ];
   for (const status of ["dropped", "approximated", "carried"] as const) {

@@ -126,13 +126,25 @@ export function lossCounts(entries: readonly LossEntry[]): Record<LossStatus, nu
 }
 
 /**
+ * The counts in words, the same wherever a person reads them (the terminal, the page, the
+ * project's ENVELOPE_EXPORT.md): "43 carried, 1 approximated, 5 not carried (5 of them
+ * registry-only)". Registry-only fields are not carried like any dropped field (the JSON
+ * counts and the Envelope-Loss header say so too), and the words say how many of them are
+ * only registry data. The page (web/app.js, lossCountsText) writes the same sentence.
+ */
+export function lossCountsText(entries: readonly LossEntry[]): string {
+  const c = lossCounts(entries);
+  const registry = entries.filter((e) => e.registryOnly).length;
+  return `${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried${registry ? ` (${registry} of them registry-only)` : ""}`;
+}
+
+/**
  * One line for the terminal, plus the fields that are not fully carried (what a strict
  * export refuses), then the registry-only fields on one line of their own: they are
  * counted as not carried, but no runtime reads them, so they are listed apart, not as losses.
  */
 export function lossSummary(entries: readonly LossEntry[]): string {
-  const c = lossCounts(entries);
-  const lines = [`loss report: ${c.carried} carried, ${c.approximated} approximated, ${c.dropped} not carried`];
+  const lines = [`loss report: ${lossCountsText(entries)}`];
   for (const e of strictLoss(entries)) lines.push(`  ${e.status === "approximated" ? "~" : "-"} ${e.field}: ${e.detail}`);
   const registry = entries.filter((e) => e.registryOnly);
   if (registry.length) lines.push(`  registry-only, not a loss (no runtime reads them; kept in the provenance copy): ${registry.map((e) => e.field).join(", ")}`);

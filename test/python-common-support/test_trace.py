@@ -111,3 +111,25 @@ def test_one_event_is_one_line_whatever_its_text_holds(tmp_path: Path) -> None:
     events = [json.loads(line) for line in lines]
     assert len(events) == 2
     assert events[0]["initialTurn"]["content"] == breaks
+
+
+def test_a_deferred_writer_writes_at_flush_without_the_values_stored_by_then(
+    tmp_path: Path,
+) -> None:
+    # Issue 34: an agent's answer asking to write a pii value comes before the store holds
+    # it; deferred, the writer leaves out what the store holds when the run stops.
+    path = tmp_path / "trace.jsonl"
+    stored: list[str] = []
+    writer = trace.TraceWriter(path, "run-1", [SECRET], lambda: list(stored), deferred=True)
+    conversation = writer.open(trace.USER, "screener", "Screen the sign-ups.")
+    writer.exchange(conversation, "screener", trace.USER, {"rows": [{"email": "ada@example.org"}]})
+    assert not path.exists() or path.read_text(encoding="utf-8") == ""
+    stored.append("ada@example.org")  # the tool wrote it
+    writer.close(conversation, "screener", trace.USER, "done")
+    writer.flush()
+    text = path.read_text(encoding="utf-8")
+    assert "ada@example.org" not in text
+    assert "[redacted]" in text
+    assert len(_events(path)) == 3
+    writer.flush()  # nothing kept: nothing written twice
+    assert len(_events(path)) == 3

@@ -79,11 +79,17 @@ class TraceWriter:
         run_id: str | None,
         secret_values: Sequence[str] = (),
         personal: Callable[[], Sequence[str]] | None = None,
+        deferred: bool = False,
     ) -> None:
         """`run_id`: the run's (a thread's) id, or None for a run that has none; `personal`:
-        the personal values to leave out too, read as each event is written (a workspace
-        team's pii values, which agents may write or repeat during the run)."""
+        the personal values to leave out too, read as events are written (a workspace
+        team's pii values, which agents may write or repeat during the run); `deferred`:
+        events are kept until flush(), which reads `personal` then. A value an agent is
+        about to write is in its model's answer before the store holds it: written at once,
+        that answer would carry it in clear."""
         self._personal = personal
+        self._deferred = deferred
+        self._pending: list[dict[str, Any]] = []
         self.path = Path(path)
         run_id = run_id or time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         self._secrets = [value for value in secret_values if value]
@@ -211,13 +217,28 @@ class TraceWriter:
         return redact(value, self._secrets)
 
     def _write(self, event: dict[str, Any]) -> None:
-        if self._personal is not None:  # read once per event, not once per text
-            event = redact(event, list(self._personal()))
+        if self._deferred:
+            with self._lock:
+                self._pending.append(event)
+            return
+        self._append([event])
+
+    def flush(self) -> None:
+        """Write the events kept so far (`deferred`), the personal values read now."""
+        with self._lock:
+            events, self._pending = self._pending, []
+        if events:
+            self._append(events)
+
+    def _append(self, events: list[dict[str, Any]]) -> None:
+        if self._personal is not None:  # read once per batch, not once per text
+            personal = list(self._personal())
+            events = [redact(event, personal) for event in events]
         # ASCII: text may hold U+2028, U+0085 and other characters that readers (Python's
         # str.splitlines among them) take for line breaks; escaped, one event stays one line.
-        line = json.dumps(event, ensure_ascii=True) + "\n"
+        text = "".join(json.dumps(event, ensure_ascii=True) + "\n" for event in events)
         with self._lock, self.path.open("a", encoding="utf-8") as out:
-            out.write(line)
+            out.write(text)
 
 
 def _json_value(value: Any) -> Any:

@@ -12,6 +12,10 @@ every run inside the graph, each with its parent's run id:
 - the agent graph's end closes the conversation with its answer;
 - a reviewer's decisions at a gate (pipeline.py, trace.decided) are conversations of
   `user` turns with the agent whose step made the records.
+
+The lines are written when the graph run stops (it ends, waits at a gate or fails), as
+CrewAI's are: a workspace team's pii values are left out as the store holds them then, so a
+value an agent writes is out of the model answer that asked to write it too.
 """
 
 from __future__ import annotations
@@ -79,12 +83,19 @@ class TraceHandler(BaseCallbackHandler):
         if scope is not None:
             key, conversation, sender = scope
             self.writer.close(conversation, key, sender, _answer(outputs))
+        self._stopped(run_id)
 
     def on_chain_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         scope = self._scopes.pop(run_id, None)
         if scope is not None:
             key, conversation, sender = scope
             self.writer.close(conversation, key, sender, {"error": type(error).__name__})
+        self._stopped(run_id)
+
+    def _stopped(self, run_id: UUID) -> None:
+        """The graph run itself (the outermost chain) ended, paused or failed: its lines."""
+        if run_id in self._parents and self._parents[run_id] is None:
+            self.writer.flush()
 
     def on_chat_model_start(
         self,
@@ -134,7 +145,7 @@ def handler(path: str | Path | None, thread_id: str) -> TraceHandler | None:
         trace.on_decisions(None)  # none from an earlier traced run in this process either
         return None
     secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
-    writer = trace.TraceWriter(path, thread_id, secrets, _personal_values())
+    writer = trace.TraceWriter(path, thread_id, secrets, _personal_values(), deferred=True)
     trace.on_decisions(writer.decision)  # a reviewer's decisions at a gate (pipeline.py)
     return TraceHandler(writer)
 
