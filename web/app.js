@@ -49,6 +49,10 @@ const state = {
   putBack: null,
   /** Connection pack files added (pack.json files and their OpenAPI documents): {path, content, size}. */
   packs: [],
+  /** What the status line's button does (setStatus), or null. */
+  statusGo: null,
+  /** What the GitHub button last did to `created`: "created" a repository or "proposed" an update. */
+  createdKind: "",
 };
 
 /** Creates an element; strings become text nodes, never markup. */
@@ -72,11 +76,28 @@ function svg(tag, attrs = {}, text) {
   return e;
 }
 
-function setStatus(text, kind = "") {
+/**
+ * The status line. `go`: where the line leads ("Show the problems"), a button beside it, so
+ * on a phone the line at the top leads to a list that starts far below it.
+ */
+function setStatus(text, kind = "", go = null) {
   const s = $("status");
   s.textContent = text;
   s.className = `status ${kind}`;
+  const button = $("status-go");
+  button.hidden = !go;
+  if (go) button.textContent = go.label;
+  state.statusGo = go ? go.run : null;
 }
+
+/** The problems list, brought into view with its first problem (an error, listed first) focused. */
+const toProblems = { label: "Show the problems", run: () => {
+  const first = /** @type {HTMLElement | null} */ ($("diagnostics").querySelector(".diag"));
+  $("problems-h").scrollIntoView({ block: "start" });
+  // At desktop width the list scrolls inside its panel: the first problem whole, not cut off.
+  first?.scrollIntoView({ block: "nearest" });
+  first?.focus({ preventScroll: true });
+} };
 
 
 /**
@@ -237,7 +258,9 @@ function scheduleValidate(delay = 250) {
 }
 
 /** `omitted`: diagnostics the server left out of its answer (it lists at most 200, errors first). */
-function showDiagnostics(diagnostics, valid, omitted = 0) {
+function showDiagnostics(given, valid, omitted = 0) {
+  // Errors first (each group in the server's order): what blocks the export is what to read first.
+  const diagnostics = [...given.filter((d) => d.severity === "error"), ...given.filter((d) => d.severity !== "error")];
   state.diagnostics = diagnostics;
   // The editor's marks are the definition's; a pack's problems name their own file.
   drawMarks(diagnostics.filter((d) => !d.file));
@@ -356,11 +379,12 @@ async function validateNow() {
     state.valid = true;
     showDiagnostics(diagnostics, false, omitted);
     if (!diagnostics.length) {
-      $("diagnostics").append(el("li", { class: "ok-line", text: "The definition has no problems; Strict stops the export because not every field is carried (see the loss report)." }));
+      $("diagnostics").append(el("li", { class: "ok-line", text: "The definition has no problems. Strict stops the export: see why under “Choose the framework”." }));
     }
     const refused = data.loss ? strictRefused(data.loss.entries) : [];
     const words = refused.length ? strictWords(refused) : problemText(data, res);
-    clearProject(words);
+    // The status line and the refusal box say it all; the summary line does not say it a third time.
+    clearProject("", "Strict stops the export, so there is no project to show: what it refuses is named under “Choose the framework”.");
     if (data.loss) {
       renderLoss(data.loss);
       showRefusal(refused);
@@ -371,19 +395,19 @@ async function validateNow() {
     showDiagnostics(diagnostics, false, omitted);
     const errors = diagnostics.filter((d) => d.severity === "error").length;
     const warnings = diagnostics.length - errors;
-    setStatus(`Invalid: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}.`, "bad");
+    setStatus(`Invalid: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}.`, "bad", toProblems);
     clearProject("Fix the errors to see the project.");
   } else if (problem === "invalid-connections" && diagnostics) {
     // A pack (or the definition with its packs) is refused: each problem names its file.
     state.valid = false;
     showDiagnostics(diagnostics, false, omitted);
     const errors = diagnostics.filter((d) => d.severity === "error").length;
-    setStatus(`Refused: ${plural(errors, "error")} in the connection packs.`, "bad");
+    setStatus(`Refused: ${plural(errors, "error")} in the connection packs.`, "bad", toProblems);
     clearProject("Fix or remove the connection packs to see the project.");
   } else if (problem === "malformed-definition" && diagnostics) {
     state.valid = false;
     showDiagnostics(diagnostics, false, omitted);
-    setStatus(`Not readable: ${data.detail}`, "bad");
+    setStatus(`Not readable: ${data.detail}`, "bad", toProblems);
     clearProject("Fix the errors to see the project.");
   } else {
     state.valid = false;
@@ -402,20 +426,91 @@ function targetTitle() {
   return state.titles.get(state.target) ?? state.target;
 }
 
+const WHAT_YOU_CAN_DO = "Turn Strict off to export anyway (the developer gets a report of what works differently), or choose another framework.";
+
 function strictWords(refused) {
-  const what = refused.length === 1 ? "1 field would not be" : `${refused.length} fields would not be`;
-  return `Strict stops the export: ${what} fully carried to ${targetTitle()}: ${refused.map((e) => e.field).join(", ")}. Turn Strict off to export anyway, or choose another framework.`;
+  const def = definitionValue();
+  const what = refused.length === 1 ? `${capitalize(fieldWords(refused[0], def))} ${statusWords(refused[0])}` : `${refused.length} things would not work as written`;
+  return `Strict stops the export: ${what} in ${targetTitle()}. ${WHAT_YOU_CAN_DO}`;
 }
 
-/** The fields Strict refuses, each with what the framework would do with it, above the loss report. */
+/** What the builder reads for a loss status: what the project would do, not the report's term. */
+function statusWords(entry) {
+  return entry.status === "dropped" ? "would be left out" : "would work only in part";
+}
+
+function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The definition as written, to name its agents and steps by their names; null when it does not parse. */
+function definitionValue() {
+  try {
+    return JSON.parse(source.value);
+  } catch {
+    return null;
+  }
+}
+
+/** Fields in the words of someone who wrote the team, not its JSON names. */
+const FIELD_WORDS = {
+  accessPolicy: "access policy (the web addresses it may reach)",
+  allowedHosts: "allowed web addresses",
+  adapterType: "kind of tool",
+  model: "model",
+  modelConfig: "model settings",
+  capabilities: "capabilities",
+  prompt: "instructions",
+  reportsToKey: "place in the team (whom it reports to)",
+  role: "role",
+  trigger: "rule for when it lets the work go on",
+  style: "colour",
+  endpointTemplate: "web address",
+  schedule: "schedule",
+  workspace: "shared tables",
+  pipeline: "order of steps",
+  timeout: "time limits",
+};
+
+/** "Support Lead's access policy (…)", "the review step “Refund check”", "the schedule": a loss entry's field, named. */
+function fieldWords(entry, def) {
+  const parts = entry.pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const word = (key) => FIELD_WORDS[key] ?? key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const named = (item, fallback) => (item && typeof item === "object" && (typeof item.name === "string" ? item.name : typeof item.key === "string" ? item.key : "")) || fallback;
+  const [top, index, field, ...rest] = parts;
+  if (top === "agents" && index !== undefined) {
+    const who = named(def?.agents?.[Number(index)], `agent ${Number(index) + 1}`);
+    return field === undefined ? `the agent ${who}` : `${who}'s ${word(field)}`;
+  }
+  if (top === "gates" && index !== undefined) {
+    const gate = def?.gates?.[Number(index)];
+    const step = `the review step “${named(gate, `${Number(index) + 1}`)}”`;
+    if (field === "recordActions" && rest.length === 2) return `the “${named({ name: gate?.recordActions?.[Number(rest[0])]?.label }, "action")}” button's ${word(rest[1])} in ${step}`;
+    return field === undefined ? step : `${step}'s ${word(field)}`;
+  }
+  return `the ${word(top ?? "definition")}`;
+}
+
+/**
+ * What Strict refuses, above the loss report: each thing in the builder's words, what they can
+ * do about it, and the report's precise terms one click away for the developer.
+ */
 function showRefusal(refused) {
   const box = $("strict-refusal");
   box.replaceChildren();
   box.hidden = !refused.length;
   if (!refused.length) return;
-  const list = el("ul");
-  for (const e of refused) list.append(el("li", {}, el("code", { text: e.field }), ` (${e.status === "dropped" ? "not carried" : e.status}): `, ...codeSpans(e.detail)));
-  box.append(el("h3", { text: `Strict refuses ${refused.length === 1 ? "this field" : `these ${refused.length} fields`}` }), list);
+  const def = definitionValue();
+  const plain = el("ul");
+  for (const e of refused) plain.append(el("li", { text: `${capitalize(fieldWords(e, def))} ${statusWords(e)}.` }));
+  const precise = el("ul");
+  for (const e of refused) precise.append(el("li", {}, el("code", { text: e.field }), ` (${e.status === "dropped" ? "not carried" : e.status}): `, ...codeSpans(e.detail)));
+  box.append(
+    el("h3", { text: `Strict stops the export: in ${targetTitle()}, ${refused.length === 1 ? "this would not work as written" : `these ${refused.length} things would not work as written`}` }),
+    plain,
+    el("p", { class: "can-do", text: WHAT_YOU_CAN_DO }),
+    el("details", { class: "dev" }, el("summary", { text: "Details for the developer" }), precise),
+  );
 }
 
 function problemText(data, res) {
@@ -426,11 +521,12 @@ function problemText(data, res) {
 // ---------------------------------------------------------------------------------------
 // The project: preview, diagram, files, loss report.
 
-function clearProject(message) {
+/** `why`: what the Team and Files boxes say instead of staying blank (by default the message). */
+function clearProject(message, why = message) {
   state.preview = null;
   $("project-summary").textContent = message;
-  $("diagram").replaceChildren();
-  $("tree").replaceChildren();
+  $("diagram").replaceChildren(...(why ? [el("p", { class: "empty", text: why })] : []));
+  $("tree").replaceChildren(...(why ? [el("p", { class: "empty", text: why })] : []));
   $("code").replaceChildren();
   $("md-preview").replaceChildren();
   $("md-preview").hidden = true;
@@ -676,6 +772,16 @@ function renderPreview(file) {
   $("md-preview").scrollTop = 0;
 }
 
+/**
+ * The counts in the words the CLI prints and ENVELOPE_EXPORT.md writes (lossCountsText in
+ * src/export/loss-report.ts): one count everywhere, registry-only fields among the not carried.
+ */
+function lossCountsText(entries) {
+  const count = (status) => entries.filter((e) => e.status === status).length;
+  const registry = entries.filter((e) => e.registryOnly).length;
+  return `${count("carried")} carried, ${count("approximated")} approximated, ${count("dropped")} not carried${registry ? ` (${registry} of them registry-only)` : ""}`;
+}
+
 function renderLoss(loss) {
   const body = $("loss-body");
   body.replaceChildren();
@@ -683,11 +789,9 @@ function renderLoss(loss) {
   // Registry data (visibility, pricing, tags…) is listing data for Envelope's registry: no
   // runtime reads it, so it is no loss and is counted apart. What Strict would refuse comes first.
   const registry = loss.entries.filter((e) => e.registryOnly);
-  const rest = loss.entries.filter((e) => !e.registryOnly);
-  const count = (status) => rest.filter((e) => e.status === status).length;
   $("loss-summary").replaceChildren(
-    `${count("carried")} carried, ${count("approximated")} approximated, ${count("dropped")} not carried.`,
-    registry.length ? ` ${plural(registry.length, "registry-only field")} (Envelope's listing data, which no runtime needs) ${registry.length === 1 ? "is" : "are"} kept in the provenance copy only.` : "",
+    `${lossCountsText(loss.entries)}.`,
+    registry.length ? ` Registry-only fields are Envelope's listing data, which no runtime needs: ${registry.length === 1 ? "it is" : "they are"} kept in the project's copy of the definition only.` : "",
   );
   const order = (e) => (e.registryOnly ? 2 : { dropped: 0, approximated: 1, carried: 3 }[e.status]);
   const entries = [...loss.entries].sort((a, b) => order(a) - order(b));
@@ -791,6 +895,11 @@ function hideHandoff() {
   state.handedOver = false;
   $("handoff").hidden = true;
   $("handoff").replaceChildren();
+  // Another project than the one sent to GitHub: sending it (an update, most likely) is offered again.
+  if (state.created) {
+    state.created = "";
+    syncCreateButton();
+  }
 }
 
 /**
@@ -824,7 +933,8 @@ function syncCreateButton() {
   const button = /** @type {HTMLButtonElement} */ ($("gh-create"));
   const done = Boolean(state.created);
   button.disabled = !state.preview || state.creating || done;
-  button.textContent = done ? "Repository created" : "Create GitHub repo";
+  const labels = { proposed: "Update proposed", "up-to-date": "Already up to date", taken: "Name taken", created: "Repository created" };
+  button.textContent = done ? (labels[state.createdKind] ?? labels.created) : "Create GitHub repo";
 }
 
 // Sign in with GitHub (sign-in.js): offered when the server has an OAuth app.
@@ -965,18 +1075,21 @@ async function sendToGitHub(update) {
   const data = await readJson(res);
   state.creating = false;
   if (update && (res.status === 201 || res.status === 200) && data) {
+    // Done with this name: the button does not offer to create what now holds this update.
+    state.created = repository;
+    state.createdKind = data.status === "up-to-date" ? "up-to-date" : "proposed";
     syncCreateButton();
     const pr = data.pullRequest;
-    if (data.status === "up-to-date") {
-      show(el("p", { class: "ok" }, safeLink(data.url, data.fullName), " is already up to date with this definition: nothing to propose."));
+    if (data.status === "up-to-date" || !pr) {
+      show(el("p", { class: "ok" }, safeLink(data.url, data.fullName), " already holds this export: nothing to update."));
+      setStatus(`${data.fullName} is up to date.`, "ok");
       return;
     }
-    const counted = Object.entries(data.counts || {}).map(([action, n]) => `${n} ${action}`).join(", ");
     const send = () => ["Send the developer this link to review and merge: ", safeLink(pr.url, pr.url), "."];
     show(
-      el("p", { class: "ok" }, data.status === "opened" ? "Opened " : "Already open: ", safeLink(pr.url, `pull request #${pr.number}`), ` on ${data.fullName} (${counted || "no file changes"}).`),
+      el("p", { class: "ok" }, data.status === "opened" ? "Opened " : "Already open: ", safeLink(pr.url, `pull request #${pr.number}`), ` on ${data.fullName}: ${countsWords(data.counts)}.`),
       el("p", {}, ...send()),
-      data.counts?.conflict ? el("p", { class: "bad" }, `${plural(data.counts.conflict, "file")} with conflicts: the developer resolves them in the pull request.`) : null,
+      ...(data.counts?.conflict ? [el("p", { class: "bad" }, `${plural(data.counts.conflict, "file")} with changes on both sides that overlap: the developer resolves them in the pull request before merging.`)] : []),
     );
     setStatus(`Proposed the update to ${data.fullName}.`, "ok");
     showHandoff(`Done: the update is a pull request on ${data.fullName}`, send(), "They merge it; in the project's folder", false);
@@ -984,6 +1097,7 @@ async function sendToGitHub(update) {
   }
   if (res.status === 201 && data) {
     state.created = repository;
+    state.createdKind = "created";
     syncCreateButton();
     // Said twice, fresh nodes each time: under the button and in the hand-over box.
     const send = () => ["Send the developer this link: ", safeLink(data.url, data.url), isPrivate ? " (a private repository: add them as a collaborator first)." : "."];
@@ -995,7 +1109,13 @@ async function sendToGitHub(update) {
     showHandoff(`Done: ${data.fullName} is on GitHub`, send(), "They clone it; in its folder", false);
     return;
   }
+  if (data && data.kind === "name-taken") {
+    // Sending the same name again would only repeat this answer: the button waits for another name.
+    state.created = repository;
+    state.createdKind = "taken";
+  }
   syncCreateButton();
+  if (!update && data && data.kind === "name-taken" && data.earlierExport) return offerUpdate(repository, data);
   const nodes = [el("p", { class: "bad" }, ...codeSpans(problemText(data, res)))];
   if (data && data.hint) nodes.push(el("p", { class: "hint" }, "Hint: ", ...codeSpans(data.hint)));
   if (data && data.repository) nodes.push(el("p", {}, "Left behind: ", safeLink(data.repository.url, data.repository.fullName)));
@@ -1007,26 +1127,76 @@ async function sendToGitHub(update) {
     }
     nodes.push(el("p", {}, el("button", { type: "button", class: "primary", onclick: startSignIn }, "Sign in with GitHub again")));
   }
-  if (!update && data && data.kind === "name-taken") {
-    // Perhaps the repository is this project's own, from an earlier hand-over: offer the update.
-    nodes.push(el("p", {}, "If an earlier export made it: ", el("button", { type: "button", class: "primary", onclick: () => sendToGitHub(true) }, `Update ${repository} (opens a pull request)`)));
-  }
-  if (data && Array.isArray(data.suggestions) && data.suggestions.length) {
-    const owner = repository.split("/")[0];
-    const p = el("p", {}, "Free names: ");
-    for (const s of data.suggestions)
-      p.append(
-        el("button", { type: "button", onclick: () => {
-          repoInput.value = `${owner}/${s}`;
-          state.created = "";
-          syncCreateButton();
-          repoInput.focus();
-        } }, `${owner}/${s}`),
-      );
-    nodes.push(p);
-  }
+  const free = freeNames(repository, data, "Free names: ");
+  if (free) nodes.push(free);
   show(...nodes);
-  setStatus("Creating the repository failed.", "bad");
+  setStatus(data && data.kind === "name-taken" ? `${repository} already exists: choose another name.` : "Creating the repository failed.", "bad");
+}
+
+/** What an update does to the files, in words: "2 files updated, 1 file added". */
+const ACTION_WORDS = [
+  ["conflict", "with overlapping changes to resolve"],
+  ["merge", "merged with the developer's changes"],
+  ["update", "updated"],
+  ["create", "added"],
+  ["remove", "removed"],
+  ["keep", "kept as the developer changed them"],
+];
+
+function countsWords(counts) {
+  const words = ACTION_WORDS.filter(([action]) => Number(counts?.[action]) > 0).map(([action, done]) => `${plural(Number(counts[action]), "file")} ${done}`);
+  return words.length ? words.join(", ") : "no file changes";
+}
+
+/** The answer's free names as buttons that put the name in the field (null when it has none). */
+function freeNames(repository, data, label) {
+  if (!data || !Array.isArray(data.suggestions) || !data.suggestions.length) return null;
+  const repoInput = /** @type {HTMLInputElement} */ ($("gh-repo"));
+  const owner = repository.split("/")[0];
+  const p = el("p", {}, label);
+  for (const s of data.suggestions)
+    p.append(
+      el("button", { type: "button", onclick: () => {
+        repoInput.value = `${owner}/${s}`;
+        state.created = "";
+        syncCreateButton();
+        repoInput.focus();
+      } }, `${owner}/${s}`),
+    );
+  return p;
+}
+
+/**
+ * The name is taken by an earlier export (the server read it, writing nothing): not a failure
+ * but the builder's own repository, most likely. The update comes first, in plain words;
+ * another name is the second choice. An export of another team is said as such.
+ */
+function offerUpdate(repository, data) {
+  const result = $("gh-result");
+  const earlier = data.earlierExport;
+  const team = typeof earlier.name === "string" ? earlier.name : "";
+  const ours = state.preview?.team?.name ?? "";
+  const framework = state.titles.get(earlier.target) ?? earlier.target;
+  if (earlier.upToDate) {
+    state.created = repository;
+    state.createdKind = "up-to-date";
+    syncCreateButton();
+    result.replaceChildren(el("p", { class: "ok" }, safeLink(data.repository?.url ?? `https://github.com/${repository}`, repository), ` already holds this export${team ? ` of ${team}` : ""}: nothing to update.`));
+    setStatus(`${repository} is up to date.`, "ok");
+    result.scrollIntoView({ block: "nearest" });
+    return;
+  }
+  const same = !team || !ours || team === ours;
+  const update = el("button", { type: "button", class: same ? "primary" : "", onclick: () => sendToGitHub(true) }, `Update ${repository}`);
+  const offer = el("p", { class: "offer" }, update, ` opens a pull request: ${countsWords(earlier.counts)}. The developer reviews and merges it; their own changes are kept.`);
+  const holds = el("p", { class: same ? "" : "bad" }, same
+    ? `${repository} holds an earlier export of ${team || "this team"}${earlier.version ? ` (version ${earlier.version})` : ""} for ${framework}.`
+    : `${repository} holds an export of another team, ${team}, not of ${ours}: updating it would put ${ours} in its place.`);
+  const free = freeNames(repository, data, same ? "Or put this project in a new repository: " : "Choose another name: ");
+  result.replaceChildren(holds, ...(same ? [offer, ...(free ? [free] : [])] : [...(free ? [free] : []), offer]));
+  setStatus(same ? `${repository} holds an earlier export of ${team || "this team"}: update it?` : `${repository} holds another team's export: choose another name.`, same ? "" : "bad");
+  result.scrollIntoView({ block: "nearest" });
+  (same ? update : /** @type {HTMLElement | null} */ (result.querySelector("button")) ?? update).focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1213,6 +1383,7 @@ function wire() {
   // A file dropped beside the box must not make the browser leave the page.
   window.addEventListener("dragover", (ev) => ev.preventDefault());
   window.addEventListener("drop", (ev) => ev.preventDefault());
+  $("status-go").addEventListener("click", () => state.statusGo?.());
   $("download").addEventListener("click", download);
   $("copy-all").addEventListener("click", (ev) => copyAll(ev.currentTarget));
   $("copy-file").addEventListener("click", (ev) => copyFile(state.openPath, ev.currentTarget));

@@ -100,11 +100,11 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
   it("the builder changes the definition: the existing repository gets the update as a pull request", async () => {
     await page.locator("#source").fill(TEXT.replace('"description": "', '"description": "Updated. '));
     await expect.poll(() => status().textContent()).toBe("Valid.");
-    // The same name again (edited, so the button offers to send once more): taken, so the page offers the update.
+    // The same name again: it holds this team's earlier export, so the page offers the update first.
     await page.locator("#gh-repo").fill("me/from-sign-in ");
     await page.locator("#gh-repo").fill("me/from-sign-in");
     await page.locator("#gh-create").click();
-    const offer = page.locator("#gh-result button", { hasText: "Update me/from-sign-in (opens a pull request)" });
+    const offer = page.locator("#gh-result button.primary", { hasText: "Update me/from-sign-in" });
     await offer.waitFor();
     const before = gh.requests.length;
     await offer.click();
