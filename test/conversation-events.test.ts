@@ -1,7 +1,14 @@
 // The trace checker the real-path tests use (test/helpers/conversation-events.ts): the
-// OpenWOP conversation-event schema as copied in spec/openwop/, and the ordering rules.
+// published OpenWOP v2 conversation-event schema and the files it $refs, byte for byte as
+// spec/openwop/README.md records them, and the ordering rules.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkTrace, eventProblems } from "./helpers/conversation-events.js";
+import { exportDefinition } from "../src/export/export.js";
+import { TARGETS } from "../src/targets/index.js";
+import { ROOT } from "./helpers/cli.js";
+import { checkTrace, eventProblems, OPENWOP_SCHEMAS } from "./helpers/conversation-events.js";
 
 const turn = (index: number, extra: Record<string, unknown> = {}) => ({
   messageId: `run:1:${index}`,
@@ -34,7 +41,32 @@ describe("conversation events", () => {
     expect(eventProblems({ ...opened, agentId: "has space" })).not.toEqual([]);
     expect(eventProblems({ ...exchanged, turn: agentTurn(1, { role: "assistant" }) })).not.toEqual([]);
     expect(eventProblems({ ...exchanged, turn: agentTurn(1, { prompt: "x" }) })).not.toEqual([]);
-    expect(eventProblems({ ...exchanged, turnIndex: 0 })).not.toEqual([]);
+    expect(eventProblems({ ...exchanged, turnIndex: -1 })).not.toEqual([]);
+  });
+
+  it("validates against the published files, unmodified: each one's SHA-256 is the one spec/openwop/README.md records", () => {
+    const readme = readFileSync(join(ROOT, "spec/openwop/README.md"), "utf8");
+    for (const name of OPENWOP_SCHEMAS) {
+      const bytes = readFileSync(join(ROOT, "spec/openwop", name));
+      const recorded = new RegExp(`\\| \`${name.replace(/\./g, "\\.")}\` \\|[^\\n]*\\| \`([0-9a-f]{64})\` \\|`).exec(readme)?.[1];
+      expect(recorded, `${name}: no SHA-256 in spec/openwop/README.md`).toBeDefined();
+      expect(createHash("sha256").update(bytes).digest("hex"), name).toBe(recorded);
+      expect((JSON.parse(bytes.toString("utf8")) as { $id: string }).$id).toBe(`https://openwop.dev/spec/v2/${name}`);
+    }
+  });
+
+  it.each(["crewai", "langgraph"])("%s: the export's README names the OpenWOP schema its traces conform to, the one validated here", (target) => {
+    const commit = /`conversation-event\.schema\.json` \| [^|]* at commit `([0-9a-f]{40})`/.exec(readFileSync(join(ROOT, "spec/openwop/README.md"), "utf8"))?.[1];
+    expect(commit).toBeDefined();
+    const files = exportDefinition(readFileSync(join(ROOT, "examples/support-tier.envelope.json")), TARGETS[target]!).files!;
+    const readme = new TextDecoder().decode(files.get("README.md")!.bytes).replace(/\s+/g, " ");
+    expect(readme).toContain(`Each line is a payload of OpenWOP v2's \`conversation-event.schema.json\` as published at openwop/openwop commit \`${commit!.slice(0, 7)}\``);
+  });
+
+  it("the published v2 shapes: an agent turn's model provenance (RFC 0109) is admitted; a turn's parts must be A2A parts", () => {
+    expect(eventProblems({ ...exchanged, turn: agentTurn(1, { parts: [{ text: "The brief." }] }) })).toEqual([]);
+    expect(eventProblems({ ...exchanged, turn: agentTurn(1, { parts: [{ text: "a", data: {} }] }) })).not.toEqual([]);
+    expect(eventProblems({ ...exchanged, turn: agentTurn(1, { agent: { agentId: "writer", model: { provider: "openai" } } }) })).not.toEqual([]);
   });
 
   it("refuses model provenance that carries anything but provider and model (a key, an endpoint)", () => {
@@ -47,6 +79,9 @@ describe("conversation events", () => {
   it("refuses a trace out of order: a turn before its opening, a skipped index, a turn after the close, a stranger speaking", () => {
     expect(checkTrace(lines(exchanged)).problems).toEqual(["line 1: run:1 was not opened"]);
     expect(checkTrace(lines(opened, closed)).problems).toEqual(["line 2: run:1: turn 2, expected 1"]);
+    expect(checkTrace(lines(opened, { ...exchanged, turnIndex: 0, turn: agentTurn(0) })).problems).toEqual(["line 2: run:1: turn 0, expected 1"]);
+    // The published exchange admits no turn (RFC 0186 keeps `outcome`-only hosts valid); ours always carry one.
+    expect(checkTrace(lines(opened, { conversationId: "run:1", turnIndex: 1 })).problems).toEqual(["line 2: run:1: an exchange without its turn"]);
     expect(checkTrace(lines(opened, exchanged, closed, { ...exchanged, turnIndex: 3, turn: agentTurn(3) })).problems).toEqual(["line 4: run:1 has closed"]);
     const stranger = { ...exchanged, turn: agentTurn(1, { from: "critic", speakerId: "critic", agent: { agentId: "critic" } }) };
     expect(checkTrace(lines(opened, stranger)).problems).toEqual(["line 2: run:1: speaker critic is not a participant"]);

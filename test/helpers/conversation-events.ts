@@ -1,10 +1,12 @@
-// OpenWOP conversation events (spec/openwop/conversation-event.schema.json, JSON Schema
-// 2020-12, with its ids.schema.json) as the exported runners write them with --trace: one
-// payload per line, its kind the key it carries (initialTurn: conversation.opened, turn:
-// conversation.exchanged, finalTurn: conversation.closed). checkTrace validates every line
-// and the rules the schema cannot say: a conversation opens once, before its turns, its turn
-// indexes follow 0, 1, 2, …, nothing follows its close, and an agent turn's speaker is one
-// of its participants.
+// OpenWOP conversation events as the exported runners write them with --trace: one payload per
+// line, its kind the key it carries (initialTurn: conversation.opened, turn:
+// conversation.exchanged, finalTurn: conversation.closed). Each line is validated against the
+// published OpenWOP v2 schemas in spec/openwop/, unmodified (conversation-event.schema.json and
+// the files it $refs: ids, part, run-event-payloads; JSON Schema 2020-12). checkTrace adds the
+// rules the schema cannot say: a conversation opens once, before its turns, its turn indexes
+// follow 0, 1, 2, …, nothing follows its close, an exchange carries its turn (the published
+// `conversation.exchanged` makes `turn` optional; ours always write it), and an agent turn's
+// speaker is one of its participants.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -28,17 +30,22 @@ export type ConversationEvent =
   | { kind: "exchanged"; conversationId: string; turnIndex: number; turn: Turn }
   | { kind: "closed"; conversationId: string; turnIndex: number; turn: Turn; outcome?: unknown };
 
+/** The published schema files, as spec/openwop/README.md lists them (the event schema last). */
+export const OPENWOP_SCHEMAS = ["ids.schema.json", "part.schema.json", "run-event-payloads.schema.json", "conversation-event.schema.json"] as const;
+
 let compiled: ValidateFunction | undefined;
 
-/** The conversation-event schema, compiled once. */
+/** The conversation-event schema, compiled once with the files it $refs (resolved by their $id). */
 export function eventValidator(): ValidateFunction {
   if (compiled) return compiled;
   const require = createRequire(import.meta.url);
-  const { Ajv2020 } = require("ajv/dist/2020") as { Ajv2020: new (o: object) => { addSchema(s: object): unknown; compile(s: object): ValidateFunction } };
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const read = (name: string) => JSON.parse(readFileSync(join(ROOT, "spec/openwop", name), "utf8")) as object;
-  ajv.addSchema(read("ids.schema.json"));
-  compiled = ajv.compile(read("conversation-event.schema.json"));
+  type Ajv = { addSchema(s: object): unknown; getSchema(id: string): ValidateFunction | undefined };
+  const { Ajv2020 } = require("ajv/dist/2020") as { Ajv2020: new (o: object) => Ajv };
+  const addFormats = require("ajv-formats") as (ajv: Ajv) => Ajv;
+  // strict: false, because the published files carry keys no vocabulary defines (`_typeIndex`, `x-openwop-minted`).
+  const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+  for (const name of OPENWOP_SCHEMAS) ajv.addSchema(JSON.parse(readFileSync(join(ROOT, "spec/openwop", name), "utf8")) as object);
+  compiled = ajv.getSchema("https://openwop.dev/spec/v2/conversation-event.schema.json")!;
   return compiled;
 }
 
@@ -77,7 +84,11 @@ export function checkTrace(text: string): { problems: string[]; events: Conversa
       if (known) problems.push(`${at}: ${id} opened again`);
       state.set(id, { next: 1, closed: false, speakers: new Set((event.participants ?? []).map((p) => p.agentId)) });
     } else {
-      const turn = (data.turn ?? data.finalTurn) as Turn;
+      const turn = (data.turn ?? data.finalTurn) as Turn | undefined;
+      if (turn === undefined) {
+        problems.push(`${at}: ${id}: an exchange without its turn`);
+        return;
+      }
       event = "finalTurn" in data ? { kind: "closed", conversationId: id, turnIndex: data.turnIndex as number, turn, outcome: data.outcome } : { kind: "exchanged", conversationId: id, turnIndex: data.turnIndex as number, turn };
       if (!known) problems.push(`${at}: ${id} was not opened`);
       else if (known.closed) problems.push(`${at}: ${id} has closed`);
