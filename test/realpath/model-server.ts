@@ -34,8 +34,8 @@ export interface LoggedRequest {
   at: number;
 }
 
-/** What the script answers: text, a JSON value (sent as the message content), or tool calls. */
-export type Reply = { text: string } | { json: unknown } | { toolCalls: Array<{ name: string; arguments: unknown }> } | { status: number; error: string };
+/** What the script answers: text, a JSON value (sent as the message content), or tool calls; `delayMs` later (a slow model). */
+export type Reply = ({ text: string } | { json: unknown } | { toolCalls: Array<{ name: string; arguments: unknown }> } | { status: number; error: string }) & { delayMs?: number };
 
 export type Script = (request: ChatRequest, log: readonly LoggedRequest[]) => Reply;
 
@@ -170,7 +170,8 @@ export async function startModelServer(script: Script, lifetimeMs = 600_000): Pr
         } catch (error) {
           reply = { status: 500, error: `script failed: ${String(error)}` };
         }
-        answer(res, body, reply);
+        if (reply.delayMs) setTimeout(() => answer(res, body, reply), reply.delayMs);
+        else answer(res, body, reply);
         return;
       }
       if (req.method === "GET" && path.endsWith("/models")) {

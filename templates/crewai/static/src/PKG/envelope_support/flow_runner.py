@@ -104,6 +104,9 @@ def _finish(run: RunState, store: RunStore, options: Sequence[str]) -> int:
         print(f"Run {run.run_id} halted: {run.message}", file=sys.stderr)
         return runtime.EXIT_HALTED
     if run.status == "pending":
+        # Saved again: the flow saved the run at its gate before this process's working time
+        # was added, and a resume's deadline starts from what is saved (timeout.runMs).
+        store.save(run)
         print(json.dumps(_pending_summary(run, store, options), indent=2, ensure_ascii=False))
         return runtime.EXIT_PENDING
     run.status = "done"
