@@ -1116,8 +1116,10 @@ async function sendToGitHub(update) {
   }
   syncCreateButton();
   if (!update && data && data.kind === "name-taken" && data.earlierExport) return offerUpdate(repository, data);
-  const nodes = [el("p", { class: "bad" }, ...codeSpans(problemText(data, res)))];
-  if (data && data.hint) nodes.push(el("p", { class: "hint" }, "Hint: ", ...codeSpans(data.hint)));
+  const taken = data && data.kind === "name-taken";
+  // A taken name is said plainly; its hint only lists the free names the buttons below offer.
+  const nodes = [el("p", { class: "bad" }, ...(taken ? [`${repository} already exists on GitHub and holds no earlier export of this team for ${targetTitle()}: choose another name.`] : codeSpans(problemText(data, res))))];
+  if (data && data.hint && !taken) nodes.push(el("p", { class: "hint" }, "Hint: ", ...codeSpans(data.hint)));
   if (data && data.repository) nodes.push(el("p", {}, "Left behind: ", safeLink(data.repository.url, data.repository.fullName)));
   if (oauth && data && data.signIn) {
     // The sign-in ended (revoked at GitHub) or lacks a scope: a new one, asking for what is missing.

@@ -45,7 +45,7 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
   const problems: string[] = [];
 
   beforeAll(async () => {
-    gh = await start();
+    gh = await start({ existing: ["me/taken"] });
     s = await serve({ workers: 2, githubApiUrl: gh.url, githubDelayScale: 0 });
     browser = await launchChromium(gate.executablePath!);
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
@@ -192,6 +192,16 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       await expect.poll(() => inView("#gh-result")).toBe(true);
       await shot("update-opened", "the update is a pull request: what it changes in words, the link to send, the button done");
       expect(gh.pullRequests("me", `builder-${size.name}`)).toHaveLength(1);
+      // A name taken by a repository no export made: said plainly, other names offered, no update.
+      await page.locator("#gh-repo").fill("me/taken");
+      await page.locator("#gh-create").click();
+      await result.locator(".bad", { hasText: "already exists" }).waitFor();
+      expect(await result.locator("button", { hasText: /^Update / }).count()).toBe(0);
+      expect(await status().textContent()).toBe("me/taken already exists: choose another name.");
+      expect(await result.locator("p").first().textContent()).toBe("me/taken already exists on GitHub and holds no earlier export of this team for CrewAI: choose another name.");
+      expect(await result.locator(".hint").count()).toBe(0); // its hint only listed the free names the buttons offer
+      expect(await page.locator("#gh-create").textContent()).toBe("Name taken");
+      await shot("name-taken", "a name taken by a repository no export made: why, and free names to pick; the button waits for another name");
       expectCleanContract(gh);
     }, 90_000);
   });
