@@ -1,12 +1,13 @@
 // `pricing.amount` is required for the `per_run` and `per_k_tokens` models (the schema's own
 // words). `envelope validate` is the registry's gate, so there it is an error; `envelope
 // export` carries no pricing, so there it is a registry warning and the export goes on
-// (--strict refuses it, as any warning). Through the CLI as a process.
+// (--strict refuses it, as any warning). Through the CLI as a process, and the HTTP API.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runBin } from "./helpers/cli.js";
+import { post, serve, type Served } from "./serve/helpers.js";
 
 function teamWithPricing(pricing: Record<string, unknown>): string {
   const def = JSON.parse(readFileSync(join(ROOT, "examples/support-tier.envelope.json"), "utf8"));
@@ -42,4 +43,25 @@ describe("pricing without amount", () => {
     const exported = runBin(["export", file, "--target", "crewai", "--dry-run"]);
     expect([exported.code, exported.stderr]).toEqual([0, ""]);
   });
+});
+
+describe("pricing without amount over HTTP", () => {
+  let s: Served;
+  beforeAll(async () => {
+    s = await serve();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it("/v1/validate: invalid, the error at /pricing/model; /v1/exports: 200, the registry warning", async () => {
+    const body = readFileSync(teamWithPricing({ model: "per_run", currency: "USD" }));
+    const checked = await post(s, "/v1/validate", body);
+    expect(checked.status).toBe(200);
+    expect(checked.json).toMatchObject({ valid: false, errors: 1 });
+    expect(checked.json.diagnostics).toEqual([expect.objectContaining({ code: "E_PRICING_AMOUNT_MISSING", severity: "error", pointer: "/pricing/model" })]);
+    const exported = await post(s, "/v1/exports?target=langgraph", body, { accept: "application/json" });
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.json.diagnostics).toEqual([expect.objectContaining({ code: "W_REGISTRY_FIELD", severity: "warning", message: expect.stringContaining("(E_PRICING_AMOUNT_MISSING; registry-only") })]);
+  }, 60_000);
 });
