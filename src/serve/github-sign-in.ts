@@ -47,6 +47,8 @@ export interface SignInOptions {
   key: Buffer;
   /** How long a sign-in lasts (SESSION_SECONDS unless a test says otherwise). */
   sessionSeconds?: number;
+  /** How many ended sign-ins are remembered (MAX_ENDED unless a test says otherwise). */
+  maxEnded?: number;
   fetch?: typeof fetch;
   warn(fields: Record<string, unknown>, message: string): void;
 }
@@ -101,7 +103,7 @@ export class GitHubSignIn {
   end(session: GitHubSession, reply: FastifyReply, now = Date.now()): void {
     reply.header("set-cookie", setCookie(this.sessionCookie, "", { secure: this.secure, maxAge: 0 }));
     for (const [sid, until] of this.ended) if (until <= now) this.ended.delete(sid);
-    if (this.ended.size >= MAX_ENDED) {
+    if (this.ended.size >= (this.options.maxEnded ?? MAX_ENDED)) {
       this.ended.clear();
       this.endedBefore = Math.floor(now / 1000) + 1;
       return;
