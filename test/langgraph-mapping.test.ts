@@ -196,6 +196,10 @@ describe("LangGraph mapping", () => {
       python_version: "3.11",
     });
     expect(support.text("src/support_tier/graph.py")).toContain("\ngraph = build_graph()\n");
+    // A team with gates: the server's resume redaction (issue 34) is mounted as its http.app.
+    expect(JSON.parse(studio.text("langgraph.json")).http).toEqual({ app: "content_studio.envelope_support.server_app:app" });
+    expect(studio.files.get("src/content_studio/envelope_support/server_app.py")).toBeDefined();
+    expect(support.files.get("src/support_tier/envelope_support/server_app.py")).toBeUndefined();
     const readme = studio.text("README.md");
     expect(readme).toContain("uv sync --extra dev");
     expect(readme).toContain("uv run pytest");

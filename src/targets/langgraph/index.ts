@@ -38,8 +38,9 @@ function wantsStatic(path: string, view: LanggraphView): boolean {
   // The entry agent's `team` node: hierarchy teams only.
   if (HIERARCHY_ONLY.has(path)) return view.mode === "hierarchy";
   if (EGRESS_ONLY.has(path)) return view.anyEgress;
-  // The runner's gate commands (resume --decisions, sweep): teams with review gates only.
-  if (path === "src/PKG/envelope_support/review.py") return view.hasGates;
+  // The runner's gate commands (resume --decisions, sweep) and the server's resume
+  // redaction (langgraph.json's http.app): teams with review gates only.
+  if (path === "src/PKG/envelope_support/review.py" || path === "src/PKG/envelope_support/server_app.py") return view.hasGates;
   return true;
 }
 
