@@ -3,6 +3,7 @@
 // stdout, --json carries the result or the error, and each failure has its exit code.
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -338,4 +339,67 @@ describe("each failure has its own exit code and a clear message", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("github: GitHub asked to slow down (rate limit); waiting 3 s before retrying POST /repos/{owner}/{repo}/git/trees");
   });
+});
+
+describe("envelope publish DIR as a process: what it refuses and says before a token or a byte is read", () => {
+  /** The CLI as the user runs it, with its peak memory (KiB) read at exit by a preloaded hook. */
+  async function bin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string; maxRssKiB: number }> {
+    const dir = mkdtempSync(join(tmpdir(), "envelope-rss-"));
+    const hook = join(dir, "rss.cjs");
+    writeFileSync(hook, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(join(dir, "rss"))}, String(process.resourceUsage().maxRSS)));\n`);
+    const child = spawn(process.execPath, ["--require", hook, join(ROOT, "bin/envelope.js"), ...args], { cwd: ROOT, env: { NO_COLOR: "1", ENVELOPE_GITHUB_DELAY_SCALE: "0", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    return { code, stdout, stderr, maxRssKiB: Number(readFileSync(join(dir, "rss"), "utf8")) };
+  }
+  const project = async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "envelope-gh-")), "project");
+    expect((await envelope(["export", EXAMPLE, "--target", "crewai", "--out", out])).code).toBe(0);
+    return out;
+  };
+
+  it("a missing directory is said first, with no token at hand (and none asked for)", async () => {
+    gh = await start();
+    const r = await bin(["publish", "/nonexistent/dir", "--github", "me/x", "--github-api-url", gh.url], { PATH: "/nonexistent" });
+    expect(r.stderr).toBe("envelope: cannot read /nonexistent/dir: no such directory\n");
+    expect(r.code).toBe(2);
+    expect(gh.requests).toEqual([]);
+  });
+
+  it("a file over GitHub's 25 MB is refused by its size, unread (exit 27), before the token", async () => {
+    gh = await start();
+    const out = await project();
+    const big = await open(join(out, "data.bin"), "w");
+    await big.truncate(200 * 1024 * 1024); // sparse: 200 MB long, no disk used
+    await big.close();
+    const r = await bin(["publish", out, "--github", "me/big", "--github-api-url", gh.url], { PATH: "/nonexistent" });
+    expect(r.stderr).toBe(
+      `envelope: GitHub cannot take files over 25 MB through its API: data.bin (${200 * 1024 * 1024} bytes)\n  hint: add them to .gitignore, or push the project with git and Git LFS\n`,
+    );
+    expect(r.code).toBe(27);
+    expect(r.maxRssKiB).toBeLessThan(160 * 1024); // reading it whole took 450 MB
+    expect(gh.requests).toEqual([]);
+  }, 60_000);
+
+  it("node_modules/ that no rule excludes is pushed, as git add . would, and named with its size first", async () => {
+    gh = await start();
+    const out = await project();
+    mkdirSync(join(out, "node_modules/left-pad"), { recursive: true });
+    writeFileSync(join(out, "node_modules/left-pad/index.js"), "module.exports = (s) => s;\n");
+    writeFileSync(join(out, "node_modules/left-pad/package.json"), '{"name":"left-pad"}\n');
+    writeFileSync(join(out, "package.json"), '{"private":true}\n');
+    const r = await bin(["publish", out, "--github", "me/with-node", "--github-api-url", gh.url], { PATH: "/nonexistent", GITHUB_TOKEN: TOKEN });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("publishing a folder a Python project does not usually hold (add it to .gitignore to leave it out):\n  node_modules/  (2 files, 47 bytes)\ngithub: ");
+    expectRepositoryEquals(gh, "me", "with-node", await readDirectoryFiles(out));
+    const json = await bin(["publish", out, "--github", "me/with-node-json", "--github-api-url", gh.url, "--json"], { PATH: "/nonexistent", GITHUB_TOKEN: TOKEN });
+    expect(JSON.parse(json.stdout).unexpected).toEqual([{ path: "node_modules/", files: 2, bytes: 47 }]);
+    // Ignored, it is left out like any other path, and not named as pushed.
+    writeFileSync(join(out, ".gitignore"), readFileSync(join(out, ".gitignore"), "utf8") + "node_modules/\n");
+    const ignored = await bin(["publish", out, "--github", "me/without-node", "--github-api-url", gh.url, "--json"], { PATH: "/nonexistent", GITHUB_TOKEN: TOKEN });
+    expect(JSON.parse(ignored.stdout)).toMatchObject({ unexpected: [], leftOut: [{ path: "node_modules/", reason: "gitignore" }] });
+  }, 120_000);
 });
