@@ -1,8 +1,11 @@
 // Workspace documents in the model (issue 19): which agents get a document's tools, which
 // columns are status columns; and what the Python targets make of them (view, loss report).
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { normalize } from "../src/model/index.js";
+import { runBin } from "./helpers/cli.js";
 import { documentAgents, promptNames, statusColumns, workspaceAgents } from "../src/model/workspace.js";
 import { buildLossReport } from "../src/export/loss-report.js";
 import { CREWAI_FIELD_RULES } from "../src/targets/crewai/field-rules.js";
@@ -80,5 +83,29 @@ describe("workspace in the exports: the view and the loss report", () => {
     expect(workspaceView(model, "sqlite").documents[0]!.agents).toEqual(["screener", "brief-writer"]);
     const entry = buildLossReport(def, CREWAI_FIELD_RULES, model).find((e) => e.pointer === "/workspace/0/name");
     expect(entry?.detail).toContain("every agent (no prompt names it)");
+  });
+});
+
+describe("columns named like a row's own fields (issue 34)", () => {
+  // A column `created_at` beside the row's own `created_at`: a CSV export headed both alike,
+  // and importing it wrote the row's timestamp into the column. Refused before any export.
+  const fixture = new URL("./fixtures/invalid/e_workspace_reserved_column-created-at.envelope.json", import.meta.url).pathname;
+
+  it("envelope validate refuses them with the column's pointer and a hint", () => {
+    const r = runBin(["validate", fixture]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(`${fixture}:41:19: error E_WORKSPACE_RESERVED_COLUMN column "created_at" has the name of a field every row has`);
+    expect(r.stdout).toContain("/workspace/0/columns/5/name");
+    expect(r.stdout).toMatch(/hint: the store keeps `id`, `created_at`, `updated_at`, `archived`, `version` itself.*"attendees_created_at"/);
+    const json = JSON.parse(runBin(["validate", fixture, "--format", "json"]).stdout) as { files: Array<{ diagnostics: Array<{ code: string; pointer: string }> }> };
+    expect(json.files[0]!.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["E_WORKSPACE_RESERVED_COLUMN", "/workspace/0/columns/5/name"]]);
+  });
+
+  it.each(["crewai", "langgraph"])("envelope export --target %s refuses them and writes nothing", (target) => {
+    const out = join(mkdtempSync(join(tmpdir(), "envelope-reserved-")), "out");
+    const r = runBin(["export", fixture, "--target", target, "--out", out]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toContain("E_WORKSPACE_RESERVED_COLUMN");
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -75,6 +75,7 @@ export const CODES = {
   // Workspace (v1.2)
   E_DUPLICATE_WORKSPACE_NAME: "error",
   E_WORKSPACE_DUPLICATE_COLUMN: "error",
+  E_WORKSPACE_RESERVED_COLUMN: "error",
   E_WORKSPACE_MULTIPLE_ID: "error",
   E_WORKSPACE_TRIGGER_COLUMN: "error",
   E_WORKSPACE_TRIGGER_STATUS: "error",

@@ -1,7 +1,14 @@
-// Workspace documents (v1.2): unique names and columns, at most one id column, and triggers
-// that name a declared column and a declared status value.
+// Workspace documents (v1.2): unique names and columns, none named like a row's own fields,
+// at most one id column, and triggers that name a declared column and a declared status value.
 import { pointerOf } from "../../read/json-pointer.js";
 import { objectItems, str, stringItems, type RuleContext } from "../rule-context.js";
+
+/**
+ * The fields every stored row has besides its columns (the exports' workspace.py BUILT_IN).
+ * A column of one of these names would share its place with the field: a CSV export's
+ * header twice, and an import writing the field's value into the column.
+ */
+export const ROW_FIELDS = ["id", "created_at", "updated_at", "archived", "version"] as const;
 
 export function checkWorkspace(ctx: RuleContext): void {
   const docs = objectItems(ctx.root.workspace);
@@ -19,6 +26,12 @@ export function checkWorkspace(ctx: RuleContext): void {
     for (const [j, column] of objectItems(doc.columns)) {
       const colName = str(column.name);
       if (colName !== undefined) {
+        if ((ROW_FIELDS as readonly string[]).includes(colName)) {
+          const fields = ROW_FIELDS.map((f) => `\`${f}\``).join(", ");
+          ctx.report("E_WORKSPACE_RESERVED_COLUMN", pointerOf("workspace", i, "columns", j, "name"), `column "${colName}" has the name of a field every row has`, {
+            hint: `the store keeps ${fields} itself, beside the columns; name this column otherwise, e.g. "${(name ?? "document").replace(/-/g, "_")}_${colName}"`,
+          });
+        }
         if (columns.has(colName)) {
           ctx.report("E_WORKSPACE_DUPLICATE_COLUMN", pointerOf("workspace", i, "columns", j, "name"), `column "${colName}" is already declared as columns[${columns.get(colName)}]`);
         } else columns.set(colName, j);
