@@ -1,7 +1,8 @@
 // `pricing.amount` is required for the `per_run` and `per_k_tokens` models (the schema's own
 // words). `envelope validate` is the registry's gate, so there it is an error; `envelope
 // export` carries no pricing, so there it is a registry warning and the export goes on
-// (--strict refuses it, as any warning). Through the CLI as a process, and the HTTP API.
+// (--strict refuses it, as any warning); `inspect` and `normalize()`, which give the model an
+// export builds, read it as export does. Through the CLI as a process, and the HTTP API.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +32,12 @@ describe("pricing without amount", () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toContain(`${file}:${line}:14: warning W_REGISTRY_FIELD pricing model "${model}" needs \`amount\` (E_PRICING_AMOUNT_MISSING; registry-only: no runtime reads it, the export goes on)`);
     expect(exported.stdout).toContain("would write");
+
+    // inspect prints the model an export builds, so it reads the definition as export does.
+    const inspected = runBin(["inspect", file, "--json"]);
+    expect(inspected.code, inspected.stderr).toBe(0);
+    expect(inspected.stderr).toContain("warning W_REGISTRY_FIELD");
+    expect(JSON.parse(inspected.stdout).registry.pricing).toEqual({ model, currency: "USD" });
 
     const strict = runBin(["export", file, "--target", "langgraph", "--dry-run", "--strict"]);
     expect(strict.code).toBe(1);

@@ -6,7 +6,8 @@ import { printable, styleFor } from "./style.js";
 import { checkFile } from "./validate-command.js";
 
 export async function runInspect(file: string, opts: { json: boolean; strict: boolean }, io: Io): Promise<number> {
-  const { report, document, unreadable } = await checkFile(file, opts.strict);
+  // The model an export builds: a registry-only error (pricing without amount) does not stop it.
+  const { report, document, unreadable } = await checkFile(file, opts.strict, true);
   // Diagnostics go to stderr so stdout stays pure JSON (or the summary) for pipes.
   if (report.diagnostics.length) io.stderr.write(formatText([report], styleFor(io.stderr, io.env)));
   if (unreadable) return EXIT.usage;

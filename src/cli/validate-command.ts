@@ -24,8 +24,8 @@ export async function runValidate(files: string[], opts: { format: "text" | "jso
   return reports.every((r) => r.valid) ? EXIT.ok : EXIT.invalid;
 }
 
-/** Reads and validates one file. A file that cannot be read at all is an E_READ report. */
-export async function checkFile(file: string, strict: boolean): Promise<{ report: FileReport; document?: SourceDocument; unreadable?: true }> {
+/** Reads and validates one file (`forExport`: as an export reads it, the registry's own errors as warnings). A file that cannot be read at all is an E_READ report. */
+export async function checkFile(file: string, strict: boolean, forExport = false): Promise<{ report: FileReport; document?: SourceDocument; unreadable?: true }> {
   const label = file === "-" ? "<stdin>" : file;
   let bytes: Uint8Array;
   try {
@@ -36,7 +36,7 @@ export async function checkFile(file: string, strict: boolean): Promise<{ report
     return { report: { file: label, valid: false, diagnostics: [diagnostic] }, unreadable: true };
   }
   // The library's validate() is the one place that merges, promotes (--strict) and orders.
-  const { valid, diagnostics, document } = validate(bytes, { strict, file: label });
+  const { valid, diagnostics, document } = validate(bytes, { strict, file: label, forExport });
   // Not JSON (or not UTF-8): the snippet still shows the line, decoded as well as it can be.
   if (!document) return { report: { file: label, valid, diagnostics, text: new TextDecoder().decode(bytes) } };
   return { report: { file: label, valid, diagnostics, text: document.text }, document };

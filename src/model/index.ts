@@ -15,7 +15,8 @@ export interface NormalizeResult {
 }
 
 export function normalize(input: Uint8Array | string, options: ValidateOptions = {}): NormalizeResult {
-  const result = validate(input, options);
+  // The model is what exports build from: registry-only errors are warnings here unless asked otherwise.
+  const result = validate(input, { forExport: true, ...options });
   if (!result.valid || !result.document) return { valid: false, diagnostics: result.diagnostics };
   return { valid: true, diagnostics: result.diagnostics, model: modelFromDocument(result.document) };
 }
