@@ -180,10 +180,20 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     if (published.ok) text.write(publishedLine(published.result));
   } else {
     if (opts.dryRun) {
-      text.write(`would write ${files.size} files (${files.totalBytes()} bytes)${opts.out ? ` to ${opts.out}` : ""}${opts.zip ? (opts.zip === "-" ? " to standard output" : ` into ${opts.zip}`) : ""}:\n`);
-      for (const [path, f] of files.entries()) text.write(`  ${path}  ${f.bytes.length}${f.mode & 0o111 ? "  (executable)" : ""}\n`);
+      // One answer per destination: files to write for --out/--zip (or none given), the
+      // update's plan for a repository an earlier export made, else the files to publish.
+      const list = () => {
+        for (const [path, f] of files.entries()) text.write(`  ${path}  ${f.bytes.length}${f.mode & 0o111 ? "  (executable)" : ""}\n`);
+      };
+      if (!github || opts.out || opts.zip) {
+        text.write(`would write ${files.size} files (${files.totalBytes()} bytes)${opts.out ? ` to ${opts.out}` : ""}${opts.zip ? (opts.zip === "-" ? " to standard output" : ` into ${opts.zip}`) : ""}:\n`);
+        list();
+      }
       if (updated?.ok) text.write(updateText(updated.result));
-      else if (github && !updated) text.write(dryRunLine(files, github));
+      else if (github && !updated) {
+        text.write(dryRunLine(files, github).replace(/\n$/, opts.out || opts.zip ? "\n" : ":\n"));
+        if (!opts.out && !opts.zip) list();
+      }
       if (github && !github.token) io.stderr.write(`github: no token at hand, so whether ${github.repository} holds an earlier export to update was not looked at\n`);
     } else {
       writeWritten(text, files, opts);

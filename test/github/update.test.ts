@@ -3,6 +3,7 @@
 // edits on main (a conflicting prompt, a merged README and module, a tool of their own),
 // then v2 goes to the repository. The pull request's head is the plan applied to main;
 // main itself, and every other ref, is never moved; nothing is forced.
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +15,7 @@ import { withRecord } from "../../src/export/ledger.js";
 import { PublishError, updateGitHubRepository, type UpdateRepositoryOptions } from "../../src/publish/index.js";
 import { MARKERS } from "../../src/update/merge.js";
 import { TARGETS } from "../../src/targets/index.js";
-import { runCli } from "../helpers/cli.js";
+import { ROOT, runCli } from "../helpers/cli.js";
 import { definition, PKG } from "../helpers/reexport-desk.js";
 import { serverError, start, TOKEN, type FakeGitHub } from "./fake/index.js";
 import { expectCleanContract, FAST, git, publishTo } from "./helpers.js";
@@ -338,6 +339,20 @@ describe("envelope export --github on a repository an earlier export made", () =
     expect(blind.code).toBe(0);
     expect(blind.stdout).toMatch(/would publish \d+ files to me\/desk/);
     expect(blind.stderr).toContain("github: no token at hand, so whether me/desk holds an earlier export to update was not looked at");
+  });
+
+  it("--dry-run as a process: the update's plan is the one answer, not a list of files to write first", async () => {
+    gh = await start();
+    expect((await exportTo(v1, gh)).code).toBe(0);
+    const child = spawn(process.execPath, [join(ROOT, "bin/envelope.js"), "export", v2, "--target", "langgraph", "--github", "me/desk", "--github-api-url", gh.url, "--dry-run"], { cwd: ROOT, env: { PATH: "/nonexistent", NO_COLOR: "1", ...ENV } });
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.resume();
+    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+    expect(stdout).toMatch(/^update plan for me\/desk, branch main/);
+    expect(stdout).not.toContain("would write");
+    expect(stdout).toContain(`would open a pull request into main of ${gh.url}/me/desk\n`);
+    expect(stdout).toMatch(/\nloss report: [^\n]*\n(.*\n)*$/);
   });
 
   it("a token without the workflow scope updates a scheduled project when the update leaves its workflow alone", async () => {
