@@ -14,23 +14,35 @@ a control character is refused. The decision vectors shared with every target
 
 Framework-free on purpose (pydantic only): every Envelope target ships this module
 (templates/python-common) and makes the same decisions; each target's HTTP tool calls
-`evaluate` before any request.
+`evaluate` before any request. The tool's arguments (`HttpRequestInput`) are here too, so
+the model fills in the same JSON on every target.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .placeholders import PLACEHOLDER as _PLACEHOLDER
 from .placeholders import render
 
-__all__ = ["AccessPolicy", "Action", "Decision", "PolicyRule", "evaluate", "example_host", "expand"]
+__all__ = [
+    "AccessPolicy",
+    "Action",
+    "Decision",
+    "Header",
+    "HttpRequestInput",
+    "PolicyRule",
+    "evaluate",
+    "example_host",
+    "expand",
+    "header_pairs",
+]
 
 Action = Literal["allow", "deny", "require_approval"]
 
@@ -205,3 +217,56 @@ def unparsable_url(url: str) -> str | None:
     except (httpx.InvalidURL, ValueError) as error:
         return f"the HTTP client cannot parse the URL ({type(error).__name__}: {error})"
     return None
+
+
+# --- the http_request tool's arguments (every target's) ----------------------------
+
+
+class Header(BaseModel):
+    name: str = Field(description="Header name, e.g. Accept.")
+    value: str = Field(description="Header value; {{NAME}} stands for a secret or variable.")
+
+
+def _as_pairs(headers: Any) -> Any:
+    """A mapping of header names to values as name/value pairs; anything else as it is."""
+    if isinstance(headers, Mapping):
+        return [{"name": name, "value": value} for name, value in headers.items()]
+    return headers
+
+
+class HttpRequestInput(BaseModel):
+    """What the model fills in to call http_request, the same on every target.
+
+    Headers are a list of name/value pairs, not a map: CrewAI sends tool schemas in OpenAI's
+    strict mode, which closes every object (additionalProperties: false), so a map of
+    free-form names could hold no header there. A map the model sends all the same is read
+    as pairs, in its order."""
+
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] = Field(
+        description="HTTP method."
+    )
+    url: str = Field(description="Absolute http(s) URL.")
+    headers: list[Header] = Field(
+        default_factory=list,
+        description='Request headers (optional), as name/value pairs, e.g. [{"name": "Accept", '
+        '"value": "application/json"}].',
+    )
+    body: str | None = Field(default=None, description="Request body (optional).")
+
+    @field_validator("headers", mode="before")
+    @classmethod
+    def _pairs(cls, headers: Any) -> Any:
+        return [] if headers is None else _as_pairs(headers)
+
+
+def header_pairs(
+    headers: Iterable[Header | Mapping[str, str]] | Mapping[str, str] | None,
+    variables: Mapping[str, str],
+) -> list[tuple[str, str]]:
+    """The headers to send, in order (a name may repeat), each value's `{{NAME}}` filled in
+    from `variables`; validated arguments (Header) or their JSON data (dicts, a map)."""
+    items = _as_pairs(headers) if headers is not None else []
+    return [
+        (header.name, expand(header.value, variables))
+        for header in (Header.model_validate(item) for item in items)
+    ]

@@ -9,15 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import httpx
 import yaml
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from .policy import AccessPolicy, evaluate, expand, unparsable_url
+from .policy import (
+    AccessPolicy,
+    Header,
+    HttpRequestInput,
+    evaluate,
+    expand,
+    header_pairs,
+    unparsable_url,
+)
 from .redaction import redact
+
+__all__ = ["Header", "HttpRequestInput", "HttpRequestTool", "load_policies"]
 
 
 def load_policies(path: Path) -> dict[str, AccessPolicy]:
@@ -30,24 +40,6 @@ def load_policies(path: Path) -> dict[str, AccessPolicy]:
         else:
             policies[agent_key] = AccessPolicy.model_validate(entry["accessPolicy"])
     return policies
-
-
-class Header(BaseModel):
-    name: str = Field(description="Header name, e.g. Authorization.")
-    value: str = Field(description="Header value; {{NAME}} stands for a secret or variable.")
-
-
-class HttpRequestInput(BaseModel):
-    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] = Field(
-        description="HTTP method."
-    )
-    url: str = Field(description="Absolute http(s) URL.")
-    # Name/value pairs, not a map: CrewAI sends tool schemas in strict mode, which closes
-    # every object (additionalProperties: false), so a map of free-form names admits none.
-    headers: list[Header] = Field(
-        default_factory=list, description="Request headers (optional), as name/value pairs."
-    )
-    body: str | None = Field(default=None, description="Request body (optional).")
 
 
 class HttpRequestTool(BaseTool):
@@ -80,10 +72,11 @@ class HttpRequestTool(BaseTool):
         self,
         method: str,
         url: str,
-        headers: list[dict[str, str]] | None = None,
+        headers: list[dict[str, str]] | dict[str, str] | None = None,
         body: str | None = None,
     ) -> str:
-        """`run` validates the arguments against HttpRequestInput and passes them dumped."""
+        """`run` validates the arguments against HttpRequestInput (policy.py, every target's)
+        and passes them dumped."""
         url = expand(url, self.env)
         decision = evaluate(self.policy, method, url, self.env)
         if not decision.allowed:
@@ -91,9 +84,7 @@ class HttpRequestTool(BaseTool):
         unparsable = unparsable_url(decision.url)
         if unparsable is not None:
             return self._redact(f"REFUSED by access policy of {self.agent_key}: {unparsable}")
-        sent_headers = [
-            (header["name"], expand(header["value"], self.env)) for header in headers or []
-        ]
+        sent_headers = header_pairs(headers, self.env)
         content = expand(body, self.env) if body is not None else None
         try:
             with httpx.Client(

@@ -16,31 +16,29 @@ on each request, so tools built earlier use it too. None (the default) is the ne
 from __future__ import annotations
 
 import os
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any
 
 import httpx
 from langchain_core.tools import BaseTool
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from .. import models, team
 from . import redaction
-from .policy import AccessPolicy, evaluate, expand, unparsable_url
+from .policy import (
+    AccessPolicy,
+    Header,
+    HttpRequestInput,
+    evaluate,
+    expand,
+    header_pairs,
+    unparsable_url,
+)
 
-__all__ = ["HTTP_TRANSPORT", "HttpRequestInput", "HttpRequestTool", "http_tool"]
+__all__ = ["HTTP_TRANSPORT", "Header", "HttpRequestInput", "HttpRequestTool", "http_tool"]
 
 HTTP_TRANSPORT: httpx.AsyncBaseTransport | None = None
 """Test seam: an httpx transport for every http_request tool (None: the network)."""
-
-
-class HttpRequestInput(BaseModel):
-    """The arguments the model fills in."""
-
-    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] = Field(
-        description="HTTP method."
-    )
-    url: str = Field(description="Absolute http(s) URL.")
-    headers: dict[str, str] = Field(default_factory=dict, description="Request headers (optional).")
-    body: str | None = Field(default=None, description="Request body (optional).")
 
 
 class HttpRequestTool(BaseTool):
@@ -54,6 +52,7 @@ class HttpRequestTool(BaseTool):
         "variable without seeing its value."
     )
     args_schema: type[BaseModel] = HttpRequestInput
+    """policy.HttpRequestInput, every target's: headers are name/value pairs."""
 
     agent_key: str
     policy: AccessPolicy
@@ -68,7 +67,7 @@ class HttpRequestTool(BaseTool):
         self,
         method: str,
         url: str,
-        headers: dict[str, str] | None = None,
+        headers: Sequence[Header] | None = None,
         body: str | None = None,
     ) -> str:
         # Read at call time, not when the tool is built: the environment may change
@@ -85,7 +84,7 @@ class HttpRequestTool(BaseTool):
         self,
         method: str,
         url: str,
-        headers: dict[str, str] | None,
+        headers: Sequence[Header] | None,
         body: str | None,
         env: dict[str, str],
     ) -> str:
@@ -96,7 +95,7 @@ class HttpRequestTool(BaseTool):
         if unparsable is not None:
             return f"REFUSED by access policy of {self.agent_key}: {unparsable}"
         try:
-            sent_headers = {name: expand(value, env) for name, value in (headers or {}).items()}
+            sent_headers = header_pairs(headers, env)
             content = expand(body, env) if body is not None else None
             async with httpx.AsyncClient(
                 transport=HTTP_TRANSPORT, timeout=self.timeout_s, follow_redirects=False
