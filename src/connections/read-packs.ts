@@ -2,7 +2,8 @@
 // each file is parsed with positions, scanned for credential material, then checked against the
 // manifest schema (JSON Schema 2020-12, spec/openwop/), in that order, so a pack that carries a
 // secret is refused without a message ever quoting its values. An `apiHosts` entry that is a
-// public suffix is refused (api-hosts.ts). Two packs for one provider id are refused. Every problem is a diagnostic with the pack's file, pointer and line:column.
+// public suffix is refused (api-hosts.ts). Two packs for one provider id are refused. Every
+// problem is a diagnostic with the pack's file, pointer and line:column.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
