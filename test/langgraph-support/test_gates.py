@@ -469,7 +469,8 @@ async def test_a_halt_stops_every_parallel_branch(
     output = await g.ainvoke(helpers.decide(snapshot.interrupts, {"g": reject}), helpers.config())
 
     # The run's output (state.TeamOutput) says it halted, and why; it has no result.
-    assert output == {"status": "halted", "halted": "gate g: rejected r1 (onReject: halt)"}
+    reason = "gate g: rejected r1 (onReject: halt)"
+    assert output == {"status": "halted", "halted": reason, "result": None}
     halted = await g.aget_state(helpers.config())
     assert halted.values["halted"] == "gate g: rejected r1 (onReject: halt)"
     assert halted.next == ()

@@ -20,6 +20,7 @@ import pytest
 from fakes import Call, FakeBoard
 from input_cases import invalid_cases
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
 from langgraph.errors import GraphRecursionError
 from project import (
     PACKAGE,
@@ -539,8 +540,8 @@ async def test_a_finished_run_outputs_its_status_and_the_team_result(
     snapshot = await helpers.run_to_end(g)
     output = await g.ainvoke(None, helpers.config())  # a finished thread: its output again
 
-    # state.TeamOutput: status and the result, nothing of the internal state.
-    assert output == {"status": "done", "result": snapshot.values["result"]}
+    # state.TeamOutput: status, halted (None) and the result, nothing of the internal state.
+    assert output == {"status": "done", "halted": None, "result": snapshot.values["result"]}
     state.TeamResult.model_validate(output["result"])
     assert set(g.get_output_jsonschema()["properties"]) == {"status", "halted", "result"}
     schema = g.get_input_jsonschema()
@@ -570,3 +571,66 @@ async def test_a_new_run_on_a_thread_that_halted_starts_afresh(
     assert second.values.get("halted") is None
     state.TeamResult.model_validate(second.values["result"])
     assert board.calls, "the second run called no model"
+
+
+async def test_a_finished_thread_run_again_and_again_gives_each_run_its_own_result(
+    team_env: dict[str, str], board: FakeBoard
+) -> None:
+    # Studio's "submit" on a thread whose run is done, twice more (an SDK run on the same
+    # thread_id): each run is done, with the result its own final answer gave, and none
+    # inherits the last run's halt or status (nodes.fresh_run).
+    g = helpers.build(board)
+    cfg = helpers.config("again-and-again")
+    final = team.FINAL_STEP or nodes.TEAM_ANSWER
+    for attempt in range(3):
+        before = len(board.calls)
+        # Each run's final answer differs: its free-text fields say which run it is. A
+        # hierarchy's entry agent asks its reports first.
+        delegates = team.MODE == "hierarchy" and agents.reports_of(agents.entry_agent())
+        first: list[fakes.Reply] = [board.generic_reply] if delegates else []
+        board.script_task(final, *first, _final_answer(f"run {attempt}"))
+        payload: Any = helpers.start()
+        for _ in range(len(team.GATES) * 4 + 1):
+            output = await g.ainvoke(payload, cfg)
+            snapshot = await g.aget_state(cfg)
+            if not snapshot.interrupts:
+                break
+            payload = helpers.approve_all(snapshot.interrupts)
+        answered = [c.reply for c in board.calls[before:] if c.task == final and c.reply]
+        assert answered and not board.scripts[f"task:{final}"], f"run {attempt}: no final answer"
+        args = next(t["args"] for t in answered[-1].tool_calls if t["name"] == "TeamResult")
+        own = state.TeamResult.model_validate(args).model_dump(mode="json", by_alias=True)
+        got = {key: output.get(key) for key in ("status", "halted", "result")}
+        assert got == {"status": "done", "halted": None, "result": own}, f"run {attempt}"
+        assert snapshot.values["status"] == "done" and snapshot.next == ()
+
+
+def _final_answer(tag: str) -> fakes.Reply:
+    """The final step's (or team's) TeamResult call, every free-text field ending in `tag`."""
+
+    def reply(call: Call) -> AIMessage:
+        name = call.structured_tool()
+        assert name == "TeamResult", f"{call.task}: bound {sorted(call.tools)}"
+        schema = call.tools[name]
+        data = fakes.sample(schema, helpers.list_length())
+        return fakes.tool_call(name, **_tagged(schema, data, tag, schema.get("$defs", {})))
+
+    return reply
+
+
+def _tagged(schema: dict[str, Any], value: Any, tag: str, defs: dict[str, Any]) -> Any:
+    """`value` (an instance of `schema`) with `tag` added to every free-text string."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        schema = defs[ref.rsplit("/", 1)[-1]]
+    if isinstance(value, str):
+        free = schema.get("type") == "string" and not {"enum", "const", "format", "pattern"} & set(
+            schema
+        )
+        return f"{value} ({tag})" if free else value
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        return {k: _tagged(props.get(k, {}), v, tag, defs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tagged(schema.get("items", {}), v, tag, defs) for v in value]
+    return value

@@ -16,7 +16,7 @@ import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { ROOT } from "../helpers/cli.js";
 import { exportFile, validDefinitions } from "../helpers/export.js";
 import { e2eGateFor, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
-import { type Definition, type Exchange, expectedPrompt, runValues, scriptedReply, systemText, userText } from "./harness.js";
+import { type Definition, type Exchange, expectedPrompt, markersIn, runValues, scriptedReply, systemText, userText } from "./harness.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
 
 const DRIVER = join(ROOT, "test/realpath/langgraph_driver.py");
@@ -296,6 +296,36 @@ for (const version of ["3.11", "3.12"]) {
       for (const secret of p.def.requiredSecrets ?? []) expect(stored).not.toContain(values[secret]!);
     }, 600_000);
 
+    it("a thread run again and again: every run is done with its own result (pipeline and hierarchy)", async () => {
+      // Studio's "submit" on a thread whose run finished, or a runs.wait on the same
+      // thread_id: each run must end done with the result its own model calls gave.
+      for (const name of ["parallel-gates", "weekly-pipeline-review"]) {
+        const p = served.project(name);
+        const { inputs } = runValues(p.def);
+        let thread: string[] = [];
+        const seen: number[][] = [];
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          const before = exchanges.length;
+          const report = await served.driver<RunReport & { thread_id: string; values: unknown }>("run", p.pkg, JSON.stringify(inputs), "null", "approve", ...thread);
+          thread = [report.thread_id];
+          const output = report.outputs.at(-1)!;
+          const what = `${name}, run ${attempt}: ${JSON.stringify(report.outputs)}`;
+          expect(output.status, what).toBe("done");
+          expect(output.halted ?? null, what).toBeNull();
+          // Every string of the result carries the marker of the response that wrote it:
+          // a response of this run, not of an earlier one.
+          const mine = new Set(exchanges.slice(before).map((e) => e.n));
+          const markers = markersIn(JSON.stringify(output.result));
+          expect(markers.length, what).toBeGreaterThan(0);
+          for (const n of markers) expect(mine.has(n), `${what}: rp-${n}-mk`).toBe(true);
+          seen.push(markers);
+          expect(JSON.stringify(report.values), what).not.toContain("__overwrite__");
+          expect(report.next, what).toEqual([]);
+        }
+        expect(new Set(seen.map((m) => m.join())).size, `${name}: three distinct results`).toBe(3);
+      }
+    }, 900_000);
+
     it("a halted run says so in its output", async () => {
       const p = served.project("parallel-gates");
       const { inputs } = runValues(p.def);
@@ -307,7 +337,7 @@ for (const version of ["3.11", "3.12"]) {
       const output = report.outputs.at(-1)!;
       expect(output.status, JSON.stringify(report.outputs)).toBe("halted");
       expect(output.halted).toMatch(/^gate redline-approval: not released/);
-      expect(output).not.toHaveProperty("result");
+      expect(output.result, JSON.stringify(output)).toBeNull();
       expect(report.next).toEqual([]);
     }, 600_000);
   });

@@ -10,9 +10,10 @@ LangGraph README documents it. Prints one JSON report.
         resume value first, which must not poison the thread; the report also holds what
         Studio shows of the team: the graph's nodes drawn with xray, and the messages
         checkpointed in each subgraph namespace of the thread (read from its history)
-    python langgraph_driver.py run URL GRAPH_ID INPUTS_JSON [CONTEXT_JSON] [VERB]
-        one run on a new thread with that context (on the run and on every resume, each a
-        run of its own), every record of every gate decided with VERB (default: approve)
+    python langgraph_driver.py run URL GRAPH_ID INPUTS_JSON [CONTEXT_JSON] [VERB] [THREAD_ID]
+        one run with that context (on the run and on every resume, each a run of its own),
+        every record of every gate decided with VERB (default: approve), on a new thread
+        or on THREAD_ID (a thread that ran before: Studio's next run on it)
 """
 
 from __future__ import annotations
@@ -77,10 +78,12 @@ def interrupts_of(client: Any, thread_id: str) -> list[dict[str, Any]]:
     return [i for task in state.get("tasks", []) for i in task.get("interrupts", [])]
 
 
-def run(url: str, graph_id: str, inputs: Any, context: Any, verb: str) -> dict[str, Any]:
+def run(
+    url: str, graph_id: str, inputs: Any, context: Any, verb: str, thread_id: str | None
+) -> dict[str, Any]:
     client = get_sync_client(url=url)
     assistant = next(a for a in client.assistants.search(graph_id=graph_id))
-    thread = client.threads.create()
+    thread = client.threads.get(thread_id) if thread_id else client.threads.create()
     outputs = [
         client.runs.wait(
             thread["thread_id"],
@@ -110,7 +113,12 @@ def run(url: str, graph_id: str, inputs: Any, context: Any, verb: str) -> dict[s
             )
         )
     state = client.threads.get_state(thread["thread_id"])
-    return {"outputs": outputs, "next": state.get("next"), "values": state.get("values")}
+    return {
+        "thread_id": thread["thread_id"],
+        "outputs": outputs,
+        "next": state.get("next"),
+        "values": state.get("values"),
+    }
 
 
 def main() -> int:
@@ -121,7 +129,9 @@ def main() -> int:
     if mode == "run":
         context = json.loads(sys.argv[5]) if len(sys.argv) > 5 else None
         verb = sys.argv[6] if len(sys.argv) > 6 else "approve"
-        print(json.dumps(run(sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), context, verb)))
+        thread_id = sys.argv[7] if len(sys.argv) > 7 else None
+        inputs = json.loads(sys.argv[4])
+        print(json.dumps(run(sys.argv[2], sys.argv[3], inputs, context, verb, thread_id)))
         return 0
     url, graph_id, inputs = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
     client = get_sync_client(url=url)

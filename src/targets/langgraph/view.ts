@@ -305,9 +305,9 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     stateTyping: [
       "Annotated",
       "Any",
-      // TeamOutput: status is a Literal, halted and result are NotRequired
+      // TeamOutput: status is a Literal
       "Literal",
-      "NotRequired",
+      ...(model.inputs.some((f) => !f.required) ? ["NotRequired"] : []),
       ...(model.inputs.some((f) => f.required) ? ["Required"] : []),
       // TypedDict comes from typing_extensions (state.py.hbs): pydantic refuses typing's on
       // Python < 3.12, which left the server's input/output schemas null under langgraph dev.

@@ -22,12 +22,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from langgraph.runtime import Runtime
-from langgraph.types import Command, Overwrite, RetryPolicy
+from langgraph.types import Command, RetryPolicy
 from pydantic import BaseModel
 
 from .. import models, team
 from ..context import Context
-from ..state import INPUT_CHANNELS, PrepareInput, TeamResult, TeamState
+from ..state import INPUT_CHANNELS, TeamInputs, TeamResult, TeamState
 from . import agents, checks, llms, redaction, runtime
 from .runtime import MissingEnvError
 
@@ -55,20 +55,17 @@ def graph_input(inputs: Mapping[str, Any]) -> dict[str, Any]:
     return {INPUT_CHANNELS.get(key, key): value for key, value in inputs.items()}
 
 
-RUN_CHANNELS = ("answers", "records", "approved", "gates", "feedback")
-"""The state's dicts one run fills (state.TeamState); a new run starts them empty."""
+RUN_FIELDS = ("answers", "records", "approved", "gates", "feedback", "work", "halted", "status")
+"""The state's fields one run fills with reducers (state.TeamState); prepare starts them afresh."""
 
 
-def fresh_run(state: Mapping[str, Any]) -> Update:
+def fresh_run() -> Update:
     """prepare's reset: a new run on a thread that ran before (Studio's next run in a
     thread, an SDK run on the same thread_id) must not inherit the last run's halt, answers,
-    gates or working time, which the reducers would keep. On a new thread it writes only
-    empty values the output never shows."""
-    update: Update = {name: Overwrite({}) for name in RUN_CHANNELS}
-    update["work"] = Overwrite([])
-    if any(state.get(name) is not None for name in ("status", "halted", "result")):
-        update.update(status=Overwrite(None), halted=Overwrite(None), result=None)
-    return update
+    gates, working time or result. None empties each reducer's field (runtime.merge and
+    the others); `result` has no reducer, so None simply replaces it. Every run writes
+    them, so every run's output has the same keys."""
+    return {**dict.fromkeys(RUN_FIELDS), "result": None}
 
 
 def halt(reason: str) -> Update:
@@ -145,14 +142,14 @@ class TeamNodes:
 
     # --- start and end -----------------------------------------------------
 
-    async def prepare(self, state: PrepareInput, runtime: Runtime[Context]) -> Update:
+    async def prepare(self, state: TeamInputs, runtime: Runtime[Context]) -> Update:
         """Check the run's models (context), the environment and the inputs, apply input
         defaults, and start the run afresh (fresh_run); no model call."""
         self.check_run(runtime.context)
         flat: Mapping[str, Any] = state
         channels = {key: INPUT_CHANNELS.get(key, key) for key in team.INPUTS}
         given = {key: flat[channel] for key, channel in channels.items() if channel in flat}
-        return {"inputs": checks.resolve_inputs(team.INPUTS, given), **fresh_run(state)}
+        return {"inputs": checks.resolve_inputs(team.INPUTS, given), **fresh_run()}
 
     def check_run(self, chosen: object | None) -> None:
         """The run's context (its models) and environment (secrets, variables, the provider

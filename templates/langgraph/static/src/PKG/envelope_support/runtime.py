@@ -63,20 +63,28 @@ GateStates = dict[str, dict[str, Any]]
 """Gate name -> gates.GateState as JSON data (checkpoints hold plain data only)."""
 
 
+# A run's fields outlive it in the thread's checkpoints; a new run on the thread (Studio's
+# next run, an SDK run on the same thread_id) starts them afresh by writing None, which each
+# reducer below reads as "empty". A plain value, not LangGraph's Overwrite: a channel that
+# holds no value yet (a new thread's `status`) would store the Overwrite object itself.
+
+
 def merge(left: Mapping[str, T] | None, right: Mapping[str, T] | None) -> dict[str, T]:
-    """Reducer of the state's dicts keyed by step or gate: parallel writes never collide."""
-    return {**(left or {}), **(right or {})}
+    """Reducer of the state's dicts keyed by step or gate: parallel writes never collide;
+    None (a new run) empties the dict."""
+    return {} if right is None else {**(left or {}), **right}
 
 
 def first_reason(left: str | None, right: str | None) -> str | None:
-    """Reducer of `halted`: the first reason to halt the run wins."""
-    return left or right
+    """Reducer of `halted`: the first reason to halt the run wins; None (a new run) clears it."""
+    return None if right is None else left or right
 
 
 def settle(left: str | None, right: str | None) -> str | None:
     """Reducer of `status`: "halted" stays once set (parallel branches may write it together,
-    and a branch that goes on must not make a halted run look done); otherwise the latest."""
-    return left if left == "halted" else right
+    and a branch that goes on must not make a halted run look done); otherwise the latest.
+    None (a new run) clears it."""
+    return left if left == "halted" and right is not None else right
 
 
 Span = tuple[float, float]
@@ -85,10 +93,13 @@ Span = tuple[float, float]
 
 def add_spans(left: Sequence[Span] | None, right: Sequence[Span] | None) -> list[Span]:
     """Reducer of `work`: the union of the nodes' working time, the spans of parallel
-    nodes merged where they overlap (so the state stays small and nothing counts twice)."""
+    nodes merged where they overlap (so the state stays small and nothing counts twice);
+    None (a new run) empties it."""
+    if right is None:
+        return []
     merged: list[list[float]] = []
     # Checkpoints give the spans back as lists, the nodes write tuples.
-    spans = sorted((float(start), float(end)) for start, end in [*(left or []), *(right or [])])
+    spans = sorted((float(start), float(end)) for start, end in [*(left or []), *right])
     for start, end in spans:
         if merged and start <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
