@@ -13,7 +13,7 @@ from fakes import FakeBoard
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableLambda
 from langgraph.checkpoint.memory import InMemorySaver
-from project import agents, context, graph, llms, main, model_env, models, nodes, runtime, team
+from project import agents, context, graph, llms, main, model_env, models, runtime, team
 
 AGENTS = list(models.MODELS)
 
@@ -196,7 +196,7 @@ def test_the_graphs_models_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         built.append((agent_key, choice[0]))
         return FakeBoard().model_for(agent_key)
 
-    team_agents = agents.TeamAgents(model_for, nodes.RETRY_POLICY)
+    team_agents = agents.TeamAgents(model_for)
     first = AGENTS[0]
     default = team_agents.model(first)
     for n in range(agents.MODEL_CACHE_SIZE * 2):

@@ -392,8 +392,8 @@ def _fails(status_code: int) -> Any:
 
 @pytest.fixture
 def fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    quick = nodes.RETRY_POLICY._replace(initial_interval=0.01, max_interval=0.01, jitter=False)
-    monkeypatch.setattr(nodes.TeamNodes, "retry_policy", quick)
+    """No wait between a model call's attempts (read when the graph is built)."""
+    monkeypatch.setattr(llms, "RETRY_DELAY_S", 0.0)
 
 
 @pytest.mark.parametrize("status", [429, 503])
@@ -414,11 +414,41 @@ async def test_a_transient_provider_error_is_retried(
     assert len(board.calls_for_task(LAST_TASK)) >= 2
 
 
+async def test_a_failing_model_call_is_tried_model_attempts_times_and_no_more(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    fast_retries: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # One retry layer, around the model call alone: no node retries the step or the team
+    # on top of it (the hierarchy's team node and its agent's node each did, 9 calls).
+    helpers.approve_everything(monkeypatch)
+    board.script_task(LAST_TASK, *[_fails(503)] * (llms.MODEL_ATTEMPTS + 1))
+
+    code = await main.amain(helpers.run_argv(interactive=True))
+
+    assert code == runtime.EXIT_FAILED, capsys.readouterr().err
+    assert len(board.calls_for_task(LAST_TASK)) == llms.MODEL_ATTEMPTS
+    # Each was the same request: the model call, not the conversation, was tried again.
+    sent = {tuple(m.text for m in call.messages) for call in board.calls_for_task(LAST_TASK)}
+    assert len(sent) == 1
+
+
 @pytest.mark.parametrize(("error", "transient"), [(503, True), (429, True), (400, False)])
 def test_which_errors_are_transient(error: int, transient: bool) -> None:
-    assert nodes.transient(ProviderError(error)) is transient
-    assert nodes.transient(ConnectionResetError()) is True
-    assert nodes.transient(nodes.StepFailed("no records")) is False
+    assert llms.transient(ProviderError(error)) is transient
+    assert llms.transient(ConnectionResetError()) is True
+    assert llms.transient(nodes.StepFailed("no records")) is False
+
+
+@pytest.mark.parametrize("retryable", [True, False])
+def test_langchains_own_error_classification_decides_first(retryable: bool) -> None:
+    # langchain_core's ModelError (the integrations raise its subclasses) says itself
+    # whether another request could succeed, whatever its status code.
+    error = ProviderError(400 if retryable else 503)
+    error.is_retryable = retryable  # type: ignore[attr-defined]
+    assert llms.transient(error) is retryable
 
 
 async def test_a_failed_run_keeps_its_work_and_resume_continues_it(

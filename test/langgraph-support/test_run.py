@@ -267,6 +267,8 @@ async def test_each_agent_gets_its_configured_model_arguments(
         expected = {"mistralai": -(-spec.timeout_s // 1), "openrouter": spec.timeout_s * 1000}
         timeout = expected.get(llms.provider(model), spec.timeout_s)
         assert kwargs["timeout"] == timeout, agent_key
+        # The client's own retries off: agents.model_retry is the one retry of a model call.
+        assert kwargs["max_retries"] == llms.NO_CLIENT_RETRIES[llms.provider(model)], agent_key
 
 
 async def test_langchain_builds_every_configured_provider(team_env: dict[str, str]) -> None:
@@ -296,7 +298,8 @@ def test_every_provider_takes_the_model_arguments_in_its_own_units(
     spec = llms.ModelSpec(model=f"{prefix}:envelope-test", timeout_s=12.5, temperature=0.2)
     kwargs = llms.model_kwargs(spec)
     expected = {"mistralai": 13, "openrouter": 12500}.get(prefix, 12.5)
-    assert kwargs == {"temperature": 0.2, "timeout": expected}
+    retries = llms.NO_CLIENT_RETRIES[prefix]
+    assert kwargs == {"temperature": 0.2, "timeout": expected, "max_retries": retries}
     package = f"langchain_{prefix}" if prefix != "google_genai" else "langchain_google_genai"
     if importlib.util.find_spec(package) is None:
         pytest.skip(f"{package} is not installed (no agent of this team uses {prefix})")
@@ -306,6 +309,8 @@ def test_every_provider_takes_the_model_arguments_in_its_own_units(
     chat = llms.build_chat_model("probe", spec)
     held = [getattr(chat, a, None) for a in ("timeout", "default_request_timeout")]
     assert expected in [*held, getattr(chat, "request_timeout", None)]
+    # Its client makes one request per call: 0 retries, or (Google, Mistral) 1 attempt.
+    assert chat.max_retries == retries  # type: ignore[attr-defined]
 
 
 def test_provider_keys_are_required_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -326,7 +331,7 @@ def test_an_agent_without_a_model_uses_model_else_the_default(
     monkeypatch.setenv(llms.MODEL_ENV, "google:gemini-2.5-flash")
     assert llms.model_id(spec) == "google_genai:gemini-2.5-flash"
     assert llms.required_env({"a": spec}) == [("GOOGLE_API_KEY", "GEMINI_API_KEY")]
-    assert llms.model_kwargs(spec) == {"timeout": 30.0}
+    assert llms.model_kwargs(spec) == {"timeout": 30.0, "max_retries": 1}  # Google's: 1 attempt
 
 
 def test_a_model_factory_named_in_the_environment_supplies_every_model(

@@ -30,6 +30,7 @@ from langchain.agents.middleware import (
     AgentMiddleware,
     ModelRequest,
     ModelResponse,
+    ModelRetryMiddleware,
     hook_config,
 )
 from langchain.agents.structured_output import ToolStrategy
@@ -47,7 +48,6 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import RetryPolicy
 from pydantic import BaseModel
 from typing_extensions import TypedDict
 
@@ -194,6 +194,21 @@ class AgentSetup(AgentMiddleware[PromptState, Any]):
         return ModelResponse(result=messages, structured_response=redaction.redact(answer, secrets))
 
 
+def model_retry() -> ModelRetryMiddleware[Any, Any]:
+    """The one retry of a model call: a transient failure (llms.transient) is tried again,
+    up to llms.MODEL_ATTEMPTS requests in all, then the error goes up and fails the node.
+    Last in an agent's middleware, so it wraps the model request alone: the prompt, the
+    tools and the redaction of the answer around it are done once."""
+    return ModelRetryMiddleware(
+        max_retries=llms.MODEL_ATTEMPTS - 1,
+        retry_on=llms.transient,
+        on_failure="error",
+        initial_delay=llms.RETRY_DELAY_S,
+        backoff_factor=2.0,
+        max_delay=8 * llms.RETRY_DELAY_S,
+    )
+
+
 def secret_values() -> list[str]:
     """The values of team.SECRETS set in the environment."""
     return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
@@ -248,11 +263,9 @@ default and 16 models chosen by runs' contexts."""
 class TeamAgents:
     """Builds the definition's agents; each agent's chat model is created once, on first use."""
 
-    def __init__(self, model_for: llms.ModelFactory, retry_policy: RetryPolicy) -> None:
+    def __init__(self, model_for: llms.ModelFactory) -> None:
         self._model_for = model_for
         self._models: OrderedDict[tuple[str, str | None], BaseChatModel] = OrderedDict()
-        self.retry_policy = retry_policy
-        """Of every node of the team's graph that calls a model (nodes.RETRY_POLICY)."""
 
     def model(self, agent_key: str) -> BaseChatModel:
         """The agent's chat model for this run: one per model the run's context chooses
@@ -308,6 +321,7 @@ class TeamAgents:
         middleware += self.mcp_tools(agent_key)
         if response_format is not None:
             middleware.append(AnswerBudget(response_format.__name__))
+        middleware.append(model_retry())
         return create_agent(
             ChosenPerCall(),
             self.tools(agent_key),

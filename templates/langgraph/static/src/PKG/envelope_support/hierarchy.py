@@ -51,6 +51,7 @@ from .agents import (
     UnitState,
     answer_text,
     ask_tool_name,
+    model_retry,
     run_config,
 )
 from .nodes import TEAM_ANSWER, Node, TeamNodes, Update, answer_json, as_json
@@ -134,6 +135,7 @@ class HierarchyAgents(TeamAgents):
             middleware.append(HandOff(agent_key))
         if response_format is not None:
             middleware.append(AnswerBudget(response_format.__name__))
+        middleware.append(model_retry())
         # The ask tools are also there for calls whose arguments do not fit (route): the
         # tool node answers those with the validation error, as for any other tool.
         agent_tools = [*self.tools(agent_key), *(self.ask_tool(report) for report in reports)]
@@ -145,9 +147,10 @@ class HierarchyAgents(TeamAgents):
             name=spec.name,
         )
         builder = StateGraph(UnitState)
-        # The agent's conversation: its model's timeout, retried when a failure is transient.
+        # The agent's conversation: its model's timeout. Never retried as a whole (its model
+        # calls retry themselves, agents.model_retry): it holds calls that completed.
         timeout = models.MODELS[agent_key].timeout_s
-        builder.add_node(spec.name, agent, timeout=timeout, retry_policy=self.retry_policy)
+        builder.add_node(spec.name, agent, timeout=timeout)
         builder.add_edge(START, spec.name)
         if not reports:
             builder.add_edge(spec.name, END)

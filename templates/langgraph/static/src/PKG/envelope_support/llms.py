@@ -16,6 +16,10 @@ base-URL variable (BASE_URL_ENV) is passed to its chat model explicitly.
 `ENVELOPE_MODEL_FACTORY=module:function` supplies every model from your own code instead:
 `function(agent_key)` returns a LangChain `BaseChatModel` (`chosen_model(agent_key)` tells
 it what the run's context chose). Provider API keys are then not required.
+
+A model call that fails transiently is sent again, MODEL_ATTEMPTS requests at most
+(agents.model_retry); the models built here have their clients' own retries off, a
+factory's models keep theirs.
 """
 
 from __future__ import annotations
@@ -88,6 +92,48 @@ _TIMEOUT_UNITS: dict[str, Callable[[float], float | int]] = {
     "mistralai": math.ceil,  # ChatMistralAI.timeout: whole seconds
     "openrouter": _timeout_ms,  # ChatOpenRouter.timeout: milliseconds
 }
+
+
+MODEL_ATTEMPTS = 4
+"""The most requests one model call makes to its provider: the first, and up to three more
+after a transient failure (`transient`), RETRY_DELAY_S, then twice and four times that apart
+(±25 %; agents.model_retry). The one retry layer of a model call: each provider client's own
+retries are off (NO_CLIENT_RETRIES), and no graph node is retried, because a node holds
+model and tool calls that already completed."""
+
+RETRY_DELAY_S = 1.0
+"""The wait before a model call's first retry; each later wait doubles it (at most 8 times)."""
+
+# Each integration's `max_retries` for "no retries of its own" (its SDK would retry 2-6 times
+# more under ours). Google's and Mistral's count attempts (Google's 0 means its default).
+NO_CLIENT_RETRIES: dict[str, int] = {
+    "openai": 0,
+    "anthropic": 0,
+    "google_genai": 1,
+    "mistralai": 1,
+    "openrouter": 0,
+}
+
+
+def transient(error: BaseException) -> bool:
+    """A provider failure worth another request: a rate limit, a server error, a lost or
+    timed out connection. A bad request, a wrong key, a refusal, a context overflow, a node
+    timeout or an answer we cannot use is not."""
+    retryable = getattr(error, "is_retryable", None)  # langchain_core.exceptions.ModelError
+    if isinstance(retryable, bool):
+        return retryable
+    status = getattr(error, "status_code", None) or getattr(error, "code", None)
+    if status is None:
+        status = getattr(getattr(error, "response", None), "status_code", None)
+    if isinstance(status, int) and not isinstance(status, bool):
+        return status in (408, 409, 429) or status >= 500
+    names = {cls.__name__ for cls in type(error).__mro__}
+    return isinstance(error, ConnectionError) or bool(names & _TRANSIENT_CLASSES)
+
+
+_TRANSIENT_CLASSES = {"APIConnectionError", "APITimeoutError", "TransportError"}
+"""openai's and anthropic's connection errors, httpx's transport errors (by name: the
+provider packages a team installs vary)."""
 
 
 def provider(model: str) -> str:
@@ -213,7 +259,8 @@ def model_kwargs(
     spec: ModelSpec, agent_key: str | None = None, model: str | None = None
 ) -> dict[str, Any]:
     """init_chat_model's keyword arguments besides the model (`model`, default: `model_id`):
-    what the definition and the environment's base URL set."""
+    what the definition and the environment's base URL set, and the client's own retries
+    off (MODEL_ATTEMPTS)."""
     kwargs: dict[str, Any] = {}
     model = model or model_id(spec, agent_key)
     endpoint = base_url(model)
@@ -225,6 +272,8 @@ def model_kwargs(
         kwargs["max_tokens"] = spec.max_tokens
     unit = _TIMEOUT_UNITS.get(provider(model), float)
     kwargs["timeout"] = unit(spec.timeout_s)
+    if provider(model) in NO_CLIENT_RETRIES:
+        kwargs["max_retries"] = NO_CLIENT_RETRIES[provider(model)]
     return kwargs
 
 

@@ -7,8 +7,9 @@
 `TeamNodes` is the base of the mode's node functions: hierarchy.py (the `team` node) or
 pipeline.py (steps and gates). Every model-calling node runs within what is left of
 timeout.runMs (`_within_deadline`); every node does nothing once the run is halted, so a
-halt stops all branches. No secret value is written to the state: answers are redacted
-before they are stored.
+halt stops all branches. No node is retried: a node holds model and tool calls that already
+completed, so only a failed model call is tried again, itself (llms.MODEL_ATTEMPTS). No
+secret value is written to the state: answers are redacted before they are stored.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from langgraph.runtime import Runtime
-from langgraph.types import Command, RetryPolicy
+from langgraph.types import Command
 from pydantic import BaseModel
 
 from .. import models, team
@@ -78,30 +79,6 @@ class StepFailed(RuntimeError):
     """A step's answer could not be used."""
 
 
-def transient(error: BaseException) -> bool:
-    """A provider failure worth another try: a rate limit, a server error, a lost or timed
-    out connection (after the client's own retries). A bad request, a wrong key, a node
-    timeout or an answer we cannot use fails at once."""
-    status = getattr(error, "status_code", None) or getattr(error, "code", None)
-    if status is None:
-        status = getattr(getattr(error, "response", None), "status_code", None)
-    if isinstance(status, int) and not isinstance(status, bool):
-        return status in (408, 409, 429) or status >= 500
-    names = {cls.__name__ for cls in type(error).__mro__}
-    return isinstance(error, ConnectionError) or bool(names & _TRANSIENT_CLASSES)
-
-
-_TRANSIENT_CLASSES = {"APIConnectionError", "APITimeoutError", "TransportError"}
-"""openai's and anthropic's connection errors, httpx's transport errors (by name: the
-provider packages a team installs vary)."""
-
-RETRY_POLICY = RetryPolicy(
-    initial_interval=1.0, backoff_factor=2.0, max_interval=8.0, max_attempts=3, retry_on=transient
-)
-"""Model-calling nodes (steps, escalations, the hierarchy's team): three attempts, 1 s
-and 2 s apart, within the run's deadline. Never on gate nodes (graph.py)."""
-
-
 def as_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
@@ -130,15 +107,12 @@ class TeamNodes:
     which builds the configured one on first use).
     """
 
-    retry_policy = RETRY_POLICY
-    """What graph.py gives every model-calling node."""
-
     agents_class: type[agents.TeamAgents] = agents.TeamAgents
     """What builds the agents (hierarchy.py: each agent's graph)."""
 
     def __init__(self, model_for: llms.ModelFactory | None = None) -> None:
         self.default_models = model_for is None
-        self.agents = self.agents_class(model_for or models.model_for, self.retry_policy)
+        self.agents = self.agents_class(model_for or models.model_for)
 
     # --- start and end -----------------------------------------------------
 
