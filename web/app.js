@@ -1183,7 +1183,7 @@ function offerUpdate(repository, data) {
     state.created = repository;
     state.createdKind = "up-to-date";
     syncCreateButton();
-    result.replaceChildren(el("p", { class: "ok" }, safeLink(data.repository?.url ?? `https://github.com/${repository}`, repository), ` already holds this export${team ? ` of ${team}` : ""}: nothing to update.`));
+    result.replaceChildren(el("p", { class: "ok" }, safeLink(String(earlier.url), repository), ` already holds this export${team ? ` of ${team}` : ""}: nothing to update.`));
     setStatus(`${repository} is up to date.`, "ok");
     result.scrollIntoView({ block: "nearest" });
     return;

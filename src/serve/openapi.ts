@@ -447,9 +447,10 @@ export function openApiDocument(): Record<string, unknown> {
             earlierExport: {
               type: "object",
               description: "With `kind: name-taken`, when an earlier export made the repository (same target): its team, and what update=true would do (nothing was written).",
-              required: ["target", "upToDate", "counts"],
+              required: ["url", "target", "upToDate", "counts"],
               properties: {
                 name: { type: "string", description: "The team's name in that export." },
+                url: { type: "string", description: "The repository's page." },
                 version: { type: "string" },
                 target: { type: "string" },
                 upToDate: { type: "boolean", description: "It already holds this export: nothing to propose." },

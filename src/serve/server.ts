@@ -469,7 +469,7 @@ function updateAnswer(result: UpdateRepositoryResult, target: string, loss: Reco
 function earlierExport(result: UpdateRepositoryResult): Record<string, unknown> {
   const counts: Record<string, number> = {};
   for (const e of result.plan) if (!e.record && e.action !== "unchanged") counts[e.action] = (counts[e.action] ?? 0) + 1;
-  return { ...result.lastTeam, target: result.lastExport.target, upToDate: result.status === "up-to-date", counts };
+  return { ...result.lastTeam, url: result.url, target: result.lastExport.target, upToDate: result.status === "up-to-date", counts };
 }
 
 function crossSite(): HttpProblem {

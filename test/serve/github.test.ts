@@ -101,7 +101,7 @@ describe("POST /v1/exports/github?update=true: the new export of an exported rep
     expect(taken.json.kind).toBe("name-taken");
     // The taken name is this team's earlier export: the answer says so (the page offers the
     // update first), having read the repository and written nothing.
-    expect(taken.json.earlierExport).toEqual({ name: expect.any(String), version: expect.any(String), target: "langgraph", upToDate: false, counts: expect.objectContaining({ create: expect.any(Number) }) });
+    expect(taken.json.earlierExport).toEqual({ name: expect.any(String), version: expect.any(String), url: expect.stringMatching(/\/me\/desk$/), target: "langgraph", upToDate: false, counts: expect.objectContaining({ create: expect.any(Number) }) });
     expect(gh.requests.slice(before).filter((r) => r.method !== "GET" && r.operationId !== "repos/create-for-authenticated-user")).toEqual([]);
     const unchanged = await post(s, "/v1/exports/github?target=langgraph&repository=me/desk", definition(1), auth());
     expect(unchanged.json.earlierExport).toMatchObject({ upToDate: true, counts: {} });

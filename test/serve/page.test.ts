@@ -230,6 +230,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     await expect.poll(() => page.locator("#gh-create").isEnabled()).toBe(true);
     await page.locator("#gh-create").click();
     await page.locator("#gh-result .ok", { hasText: "already holds this export" }).waitFor();
+    expect(await page.locator("#gh-result .ok a").getAttribute("href")).toBe(`${gh.url}/me/support-tier-from-page`);
     expect(await page.locator("#gh-create").textContent()).toBe("Already up to date");
     // A name taken by a repository no export made: the answer's free names, as buttons; no update offered.
     await page.locator("#gh-repo").fill("me/taken");
