@@ -16,6 +16,9 @@ const LONGEST = [
   "test/realpath/workspace.test.ts",
   "test/realpath/langgraph.test.ts",
   "test/hostile/property.test.ts",
+  // 75 s of two vitest processes waiting on a blocked worker (no CPU): started early, it
+  // overlaps the heavy files instead of holding a worker near the end.
+  "test/worker-rpc.test.ts",
 ];
 
 export default class HeavyFirstSequencer extends BaseSequencer {
