@@ -16,8 +16,8 @@ function declaredExtras(pyproject: string): Set<string> {
 describe.each(targetNames())("%s README: uv sync keeps the dev extra", (target) => {
   it.each(validDefinitions())("$name", ({ path }) => {
     const files = exportFile(path, target);
-    const readme = files.text("README.md");
-    const extras = declaredExtras(files.text("pyproject.toml"));
+    const readme = files.text("README.md")!;
+    const extras = declaredExtras(files.text("pyproject.toml")!);
     expect(extras.has("dev")).toBe(true);
     // The commands: lines of shell blocks, and inline code that gives options (a bare
     // `uv sync` in a sentence names the command).
