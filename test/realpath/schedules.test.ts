@@ -2,19 +2,23 @@
 // signed payload and nothing for an unsigned or badly signed one; a condition team's
 // `poll --once` runs the team only when the model answers yes. Asserted from the outside:
 // HTTP statuses, exit codes, and which requests reached the scripted model server.
+// Issue 34: `poll` and `watch` take the options of the runs they start the same way, after
+// `--` (and, as poll did first, unknown options before it): each form's `--trace FILE`
+// reaches the run, which writes that file.
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
-import { exportedProject, runTeam, scriptedReply, serverRun } from "./harness.js";
+import { exportedProject, runArgs, runTeam, scriptedReply, serverRun } from "./harness.js";
 import { type ChatRequest, startModelServer } from "./model-server.js";
 
 const EVENT = join(ROOT, "test/fixtures/valid/chargeback-responder.envelope.json");
 const CONDITION = join(ROOT, "test/fixtures/valid/inventory-restock-watch.envelope.json");
+const TRIGGERS = join(ROOT, "test/fixtures/valid/event-signup-desk.envelope.json");
 const gate = e2eGate();
 /** serve-webhook's --max-bytes here: small, so one oversized body is cheap. */
 const MAX_BYTES = 4096;
@@ -105,4 +109,33 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real pa
     expect(kinds.filter(Boolean).length).toBe(2);
     expect(kinds.filter((k) => !k).length).toBeGreaterThan(0);
   }, 300_000);
+
+  it("poll and watch give a run the options after -- (and unknown ones before it, poll's first form)", async () => {
+    const work = mkdtempSync(join(tmpdir(), `envelope-realpath-run-options-${target}-`));
+    const polled = await exportedProject(CONDITION, target, join(work, "inventory-restock-watch"));
+    const watched = await exportedProject(TRIGGERS, target, join(work, "event-signup-desk"));
+    let n = 0;
+    const server = await startModelServer((request) => (isCondition(request) ? { json: { met: true, reason: "scripted yes" } } : scriptedReply(request, ++n, 2)));
+    closers.push(() => server.close());
+
+    const pollDir = join(work, "inventory-restock-watch");
+    const pollValues = serverRun(polled.def, server.baseUrl).env;
+    for (const [form, argv] of [
+      ["after --", ["poll", "--once", "--", "--trace", "after.jsonl"]],
+      ["before --", ["poll", "--once", "--trace", "before.jsonl"]],
+    ] as const) {
+      const run = await runTeam(env, pollDir, polled.pkg, [...argv], pollValues);
+      expect(run.code, `poll, run options ${form}\n${run.stderr}`).toBe(0);
+      expect(existsSync(join(pollDir, argv[argv.length - 1]!)), `poll, run options ${form}: the run wrote its trace`).toBe(true);
+    }
+
+    // watch: a person approves a talk (a `run` trigger), then one check runs the team.
+    const watchDir = join(work, "event-signup-desk");
+    const { env: watchValues, inputs } = serverRun(watched.def, server.baseUrl);
+    const seeded = await runTeam(env, watchDir, watched.pkg, ["workspace", "edit", "speaker-queue", "T1", "title=Rust at scale", "status=approved", "speaker_email=speaker@example.org", "duration_min=25"], watchValues);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    const watch = await runTeam(env, watchDir, watched.pkg, ["watch", "--once", ...runArgs(watchDir, watched.readme, inputs), "--trace", "watch.jsonl"], watchValues);
+    expect(watch.code, `watch, run options before --\n${watch.stderr}`).toBe(0);
+    expect(existsSync(join(watchDir, "watch.jsonl")), "watch: the run wrote its trace").toBe(true);
+  }, 600_000);
 });

@@ -250,6 +250,22 @@ def add_input_flags(parser: argparse.ArgumentParser, inputs: Mapping[str, InputS
         )
 
 
+RUN_OPTIONS_USAGE = "[-- RUN OPTIONS]"
+"""The usage line's last part of every command that starts runs (`watch`, `poll`)."""
+
+
+def parse_run_options(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> tuple[argparse.Namespace, list[str]]:
+    """A command that starts runs (`watch`, `poll`): its own options, and those it gives each
+    run. Run options go after `--`, one grammar for every such command; options before it
+    that the command does not know go to the runs too (`poll`'s first form), in order."""
+    argv = list(argv)
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args, unknown = parser.parse_known_args(argv[:cut])
+    return args, [*unknown, *argv[cut + 1 :]]
+
+
 def input_env_name(key: str) -> str:
     """The environment variable that sets an input: INPUT_ + the key upper-cased, every
     character other than A-Z, 0-9 and _ as _ (`ticket-id` -> INPUT_TICKET_ID)."""

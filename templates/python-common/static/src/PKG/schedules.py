@@ -341,13 +341,14 @@ def poll_command(
 ) -> int:
     parser = argparse.ArgumentParser(
         prog=f"{command} poll",
+        usage=f"%(prog)s [-h] [--once] [--interval S] [--env-file F] {checks.RUN_OPTIONS_USAGE}",
         description="Check the team's condition (schedule.conditionPrompt) every interval and "
-        "run the team when it holds. Other options go to the run (inputs: see "
+        "run the team when it holds. RUN OPTIONS go to each run (inputs, --trace, ...: see "
         f"{command} --help).",
     )
     add_poll_options(parser, interval_s)
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
-    args, run_options = parser.parse_known_args(argv)
+    args, run_options = checks.parse_run_options(parser, argv)
     if not ready(args.env_file, []):
         return 2
     options = [*(["--env-file", args.env_file] if args.env_file else []), *run_options]

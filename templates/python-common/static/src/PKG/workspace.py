@@ -42,7 +42,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from . import run_context
+from . import checks, run_context
 
 DB_ENV = "ENVELOPE_WORKSPACE_DB"
 """The store's location (a SQLite file), created on first use."""
@@ -1065,16 +1065,17 @@ def watch_once(workspace: Workspace, run_team: Callable[[], int]) -> int:
 def watch_command(
     argv: Sequence[str], workspace: Workspace, run_team: Callable[[list[str]], int], command: str
 ) -> int:
-    """`<command> watch [--once] [--interval S] [-- RUN OPTIONS]`."""
+    """`<command> watch [--once] [--interval S] [-- RUN OPTIONS]` (checks.parse_run_options:
+    the grammar of `poll` too)."""
     parser = argparse.ArgumentParser(
         prog=f"{command} watch",
-        description="Evaluate the workspace triggers; run the team or notify when one fires.",
+        usage=f"%(prog)s [-h] [--once] [--interval S] {checks.RUN_OPTIONS_USAGE}",
+        description="Evaluate the workspace triggers; run the team or notify when one fires. "
+        f"RUN OPTIONS go to each run (inputs, --trace, ...: see {command} --help).",
     )
     parser.add_argument("--once", action="store_true", help="evaluate once and exit")
     parser.add_argument("--interval", type=float, default=60.0, help="seconds between polls")
-    parser.add_argument("run_args", nargs=argparse.REMAINDER, help="-- then options of a run")
-    args = parser.parse_args(argv)
-    run_args = args.run_args[1:] if args.run_args[:1] == ["--"] else args.run_args
+    args, run_args = checks.parse_run_options(parser, argv)
     code = 0
     while True:
         code = watch_once(workspace, lambda: run_team(run_args)) or code

@@ -1,7 +1,7 @@
 """The runner's schedule commands, CrewAI's side (the generic part: schedules.py).
 
     <team> serve-webhook [--host H] [--port P] [--max-bytes N]   schedule.type "event"
-    <team> poll [--once] [--interval S] [run options]            schedule.type "condition"
+    <team> poll [--once] [--interval S] [-- RUN OPTIONS]         schedule.type "condition"
 
 `poll` asks team.CONDITION_PROMPT of the condition agent's crewai.LLM (llms.build_llm:
 MODEL_OVERRIDE and MODEL_<AGENT> apply) with a structured answer (`ConditionAnswer`, a

@@ -1,7 +1,7 @@
 """The runner's schedule commands, LangGraph's side (the generic part: schedules.py).
 
     <team> serve-webhook [--host H] [--port P] [--max-bytes N]   schedule.type "event"
-    <team> poll [--once] [--interval S] [run options]            schedule.type "condition"
+    <team> poll [--once] [--interval S] [-- RUN OPTIONS]         schedule.type "condition"
 
 `poll` asks team.CONDITION_PROMPT of the condition agent's chat model
 (llms.build_chat_model: MODEL_OVERRIDE and MODEL_<AGENT> apply) through LangChain's
