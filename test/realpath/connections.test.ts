@@ -148,7 +148,10 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
 
   it("a pack tool's request (OpenAPI or MCP) carries its credential to its apiHosts; outside them it is refused and the model is told", async () => {
     const read = readConnections([packsDir()]);
-    expect(read.diagnostics).toEqual([]);
+    // The mirror's server is outside its apiHosts on purpose (its calls are to be refused): the export says so ahead.
+    expect(read.diagnostics).toEqual([
+      expect.objectContaining({ code: "W_PACK_SERVER_OUTSIDE_API_HOSTS", severity: "warning", file: expect.stringMatching(/mirror\/openapi\.json$/), message: expect.stringContaining("is not under the pack's apiHosts (mirror.example.net)") }),
+    ]);
     const result = exportDefinition(readFileSync(TEAM), TARGETS[target]!, { file: TEAM, connections: { read: read.read, explicit: [{ agent: "triager", provider: "mirror" }] } });
     expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
     const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-connections-${target}-`)), "helpdesk-triage");
