@@ -138,7 +138,8 @@ async def test_missing_env_is_reported_all_at_once_before_any_model_call(
 async def test_the_graph_checks_the_environment_before_any_model_call(
     board: FakeBoard, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    names = [*team.SECRETS, *team.VARIABLES]
+    # and the connection packs' credentials (--connections), which prepare requires too
+    names = [*team.SECRETS, *team.VARIABLES, *getattr(team, "CONNECTION_SECRETS", ())]
     if not names:
         pytest.skip("the team requires no secrets or variables")
     for name in names:
