@@ -99,6 +99,14 @@ const toProblems = { label: "Show the problems", run: () => {
   first?.focus({ preventScroll: true });
 } };
 
+/** Scrolls the editor (not the page) so `line` shows, a third of the way down: the problem in focus is in view there too. */
+function showLine(line) {
+  if (!(line > 0)) return;
+  const top = (line - 1) * LINE_HEIGHT;
+  if (top < source.scrollTop || top > source.scrollTop + source.clientHeight - 2 * LINE_HEIGHT) source.scrollTop = Math.max(0, top - source.clientHeight / 3);
+  syncScroll();
+}
+
 
 /**
  * Puts new text in the editor (a file, the example, Clear). What was there is not thrown away
@@ -147,13 +155,14 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/** Sizes in the words a builder knows (KB, MB), counted in 1024s as the limit is. */
 function formatBytes(n) {
-  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Over the limit by a few bytes still rounds to "1.0 MiB": say the exact sizes. */
+/** Over the limit by a few bytes still rounds to "1.0 MB": say the exact sizes. */
 function overLimit(n) {
-  return `${n.toLocaleString("en")} bytes; the limit is 1 MiB (${LIMIT.toLocaleString("en")} bytes)`;
+  return `${n.toLocaleString("en")} bytes; the limit is 1 MB (${LIMIT.toLocaleString("en")} bytes)`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -244,9 +253,7 @@ function goTo(line, column) {
   source.scrollIntoView({ block: "nearest" });
   source.focus({ preventScroll: true });
   source.setSelectionRange(offset, Math.min(offset + 1, source.value.length));
-  const top = (line - 1) * LINE_HEIGHT;
-  if (top < source.scrollTop || top > source.scrollTop + source.clientHeight - 2 * LINE_HEIGHT) source.scrollTop = Math.max(0, top - source.clientHeight / 3);
-  syncScroll();
+  showLine(line);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -269,26 +276,33 @@ function showDiagnostics(given, valid, omitted = 0) {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
   $("problem-count").textContent = diagnostics.length ? `(${plural(errors, "error")}, ${plural(warnings, "warning")}${omitted ? `, and ${omitted} more` : ""})` : "";
+  // What the list means for the builder: what blocks, what does not, and where to mend it.
+  $("problems-note").textContent = !diagnostics.length
+    ? valid ? "" : PROBLEMS_EMPTY
+    : `${errors ? "Errors (red) stop the export" : "No errors"}; warnings (yellow) do not. Fix a problem where you made the team (the Envelope builder) and paste it here again, or edit it in the box above: select a problem to go to its line.`;
   if (!diagnostics.length && valid) list.append(el("li", { class: "ok-line", text: "No problems." }));
   const lines = source.value.split("\n");
+  const def = definitionValue();
   for (const d of diagnostics) {
     if (d.file) {
       list.append(el("li", {}, packDiagnostic(d)));
       continue;
     }
     const where = d.line > 0 ? `Line ${d.line}, column ${d.column}` : "Whole file";
+    // Whose problem it is, by the name the builder gave ("Technical Specialist's model"), not a JSON path.
+    const subject = d.pointer ? capitalize(fieldWords(d, def)) : "";
     const button = el(
       "button",
-      { type: "button", class: `diag ${d.severity}`, "data-line": d.line, "data-column": d.column, onclick: () => (d.line > 0 ? goTo(d.line, d.column) : source.focus()) },
-      el("span", { class: "where", text: `${where} · ${d.severity} ` }),
-      el("span", { class: "code-name", text: d.code }),
-      " ",
+      { type: "button", class: `diag ${d.severity}`, "data-line": d.line, "data-column": d.column, onfocus: () => showLine(d.line), onclick: () => (d.line > 0 ? goTo(d.line, d.column) : source.focus()) },
+      el("span", { class: "where" }, el("span", { class: "sev", text: d.severity === "error" ? "Error: stops the export" : "Warning: the export still works" }), ` · ${where}`),
+      subject ? el("span", { class: "subject", text: subject }) : null,
       el("span", { class: "message" }, ...codeSpans(d.count > 1 ? `${d.message} (×${d.count})` : d.message)),
-      d.pointer ? el("span", { class: "hint-line", text: `at ${d.pointer}` }) : null,
       d.line > 0 && lines[d.line - 1] !== undefined ? el("span", { class: "snippet", text: snippet(lines[d.line - 1], d.column) }) : null,
-      d.hint ? el("span", { class: "hint-line" }, "hint: ", ...codeSpans(d.hint)) : null,
+      d.hint ? el("span", { class: "hint-line" }, "Hint: ", ...codeSpans(d.hint)) : null,
     );
-    list.append(el("li", {}, button));
+    // The code and the JSON pointer: the developer's, one click away (as Strict's details).
+    const dev = el("details", { class: "dev" }, el("summary", { text: "Details for the developer" }), el("p", { class: "hint" }, el("code", { class: "code-name", text: d.code }), d.pointer ? ` at ${d.pointer}` : ""));
+    list.append(el("li", { class: `diag-card ${d.severity}` }, button, dev));
   }
   if (omitted) list.append(el("li", { class: "ok-line", text: `…and ${plural(omitted, "more problem")} not listed: fix these first, then check again.` }));
 }
@@ -314,6 +328,9 @@ function packDiagnostic(d) {
     d.hint ? el("span", { class: "hint-line" }, "hint: ", ...codeSpans(d.hint)) : null,
   );
 }
+
+/** The problems heading before anything is checked: not an empty heading. */
+const PROBLEMS_EMPTY = "Nothing checked yet: paste or open a definition above and its problems show here.";
 
 function snippet(line, column) {
   const text = line.replace(/\t/g, " ");
@@ -372,14 +389,16 @@ async function validateNow() {
   if (res.ok && data && diagnostics) {
     state.valid = true;
     showDiagnostics(diagnostics, true, omitted);
-    setStatus(`Valid${data.warnings ? ` (${plural(data.warnings, "warning")})` : ""}.`, "ok");
+    setStatus(`Ready to hand over${data.warnings ? ` (${plural(data.warnings, "warning")}, which ${data.warnings === 1 ? "does" : "do"} not stop the export)` : ""}.`, "ok");
     renderProject(data);
   } else if (problem === "lossy-export" && diagnostics) {
     // Valid, but Strict refuses it for this target: what it refuses is named first, in words.
     state.valid = true;
     showDiagnostics(diagnostics, false, omitted);
     if (!diagnostics.length) {
-      $("diagnostics").append(el("li", { class: "ok-line", text: "The definition has no problems. Strict stops the export: see why under “Choose the framework”." }));
+      // Not green: the export is stopped all the same.
+      $("diagnostics").append(el("li", { class: "note-line", text: "The definition has no problems. Strict stops the export: see why under “Choose the framework”." }));
+      $("problems-note").textContent = "";
     }
     const refused = data.loss ? strictRefused(data.loss.entries) : [];
     const words = refused.length ? strictWords(refused) : problemText(data, res);
@@ -396,7 +415,7 @@ async function validateNow() {
     const errors = diagnostics.filter((d) => d.severity === "error").length;
     const warnings = diagnostics.length - errors;
     setStatus(`Invalid: ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}.`, "bad", toProblems);
-    clearProject("Fix the errors to see the project.");
+    clearProject("Fix the errors (under “2. Check: problems”) to see the project.", "No project yet: the definition has errors.");
   } else if (problem === "invalid-connections" && diagnostics) {
     // A pack (or the definition with its packs) is refused: each problem names its file.
     state.valid = false;
@@ -408,7 +427,7 @@ async function validateNow() {
     state.valid = false;
     showDiagnostics(diagnostics, false, omitted);
     setStatus(`Not readable: ${data.detail}`, "bad", toProblems);
-    clearProject("Fix the errors to see the project.");
+    clearProject("Fix the errors (under “2. Check: problems”) to see the project.", "No project yet: the definition cannot be read.");
   } else {
     state.valid = false;
     clearProject(problemText(data, res));
@@ -535,6 +554,8 @@ function clearProject(message, why = message) {
   $("file-path").textContent = "No file open";
   $("loss-body").replaceChildren();
   $("loss-summary").textContent = "What happens to every field of the definition in this framework.";
+  $("loss-words").hidden = true;
+  $("zoom").hidden = true;
   showRefusal([]);
   hideHandoff();
   for (const id of ["download", "copy-all", "copy-file"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = true;
@@ -546,6 +567,8 @@ function renderProject(data) {
   $("project-summary").textContent = `${data.team.name} ${data.team.version} → ${data.title}: ${plural(data.files.length, "file")}, ${formatBytes(data.totalBytes)}. The zip unpacks into ${data.name}/.`;
   showRefusal([]);
   renderDiagram(data.diagram, $("diagram"), "team");
+  // Fit / Actual size only when there is a drawing to size.
+  $("zoom").hidden = !$("diagram").querySelector("svg");
   renderTree(data.files);
   renderLoss(data.loss);
   const keep = data.files.find((f) => f.path === state.openPath) ?? data.files.find((f) => f.path === "README.md") ?? data.files[0];
@@ -665,7 +688,7 @@ function renderTree(files) {
       ul.append(el("li", {}, details));
     }
     for (const { name, file } of node.files) {
-      const open = el("button", { type: "button", class: "file", "data-path": file.path, title: file.path, tabindex: -1, onclick: () => openFile(file.path) }, name);
+      const open = el("button", { type: "button", class: "file", "data-path": file.path, title: file.path, tabindex: -1, onclick: () => openFile(file.path) }, ...breakable(name));
       // Not a tab stop: the viewer's Copy button copies the open file from the keyboard.
       const copy = el("button", { type: "button", class: "copy", tabindex: -1, "aria-label": `Copy ${file.path}`, disabled: file.encoding !== "utf-8", onclick: (ev) => copyFile(file.path, ev.currentTarget) }, "Copy");
       ul.append(el("li", {}, open, copy));
@@ -673,6 +696,16 @@ function renderTree(files) {
     return ul;
   };
   $("tree").replaceChildren(build(root));
+}
+
+/** A file name that may wrap after "_", "." or "-" (crew_ / commands.py), not in the middle of a word. */
+function breakable(name) {
+  const out = [];
+  for (const part of name.split(/(?<=[_.-])(?=.)/)) {
+    if (out.length) out.push(el("wbr"));
+    out.push(part);
+  }
+  return out;
 }
 
 function languageOf(path) {
@@ -782,23 +815,37 @@ function lossCountsText(entries) {
   return `${count("carried")} carried, ${count("approximated")} approximated, ${count("dropped")} not carried${registry ? ` (${registry} of them registry-only)` : ""}`;
 }
 
+/** What a loss row means, in a builder's words; the report's own detail is the developer's. */
+function lossPlain(e, framework) {
+  if (e.registryOnly) return "Catalogue details for Envelope's listing, which the team does not need to run: not in the project's code, kept only in its copy of your definition.";
+  if (e.status === "approximated") return `Works, but not exactly as written in ${framework}: the developer reads how in the project's ENVELOPE_EXPORT.md.`;
+  if (e.status === "dropped") return `Left out: it would not work in ${framework}. Ask the developer, or choose another framework.`;
+  return "";
+}
+
 function renderLoss(loss) {
   const body = $("loss-body");
   body.replaceChildren();
   if (!loss) return;
   // Registry data (visibility, pricing, tags…) is listing data for Envelope's registry: no
   // runtime reads it, so it is no loss and is counted apart. What Strict would refuse comes first.
-  const registry = loss.entries.filter((e) => e.registryOnly);
-  $("loss-summary").replaceChildren(
-    `${lossCountsText(loss.entries)}.`,
-    registry.length ? ` Registry-only fields are Envelope's listing data, which no runtime needs: ${registry.length === 1 ? "it is" : "they are"} kept in the project's copy of the definition only.` : "",
-  );
+  // The counts are the CLI's words (lossCountsText); the line under them says what each word means.
+  $("loss-summary").replaceChildren(`${lossCountsText(loss.entries)}.`);
+  $("loss-words").hidden = false;
+  const def = definitionValue();
+  const framework = targetTitle();
   const order = (e) => (e.registryOnly ? 2 : { dropped: 0, approximated: 1, carried: 3 }[e.status]);
   const entries = [...loss.entries].sort((a, b) => order(a) - order(b));
   for (const e of entries) {
     const kind = e.registryOnly ? "registry" : e.status;
-    const label = e.registryOnly ? "registry only" : e.status === "dropped" ? "not carried" : e.status;
-    body.append(el("tr", { class: kind }, el("td", { text: e.field, title: e.pointer }), el("td", {}, el("span", { class: `badge ${kind}`, text: label })), el("td", {}, ...codeSpans(e.detail))));
+    const label = e.registryOnly ? "registry-only" : e.status === "dropped" ? "not carried" : e.status;
+    const plain = lossPlain(e, framework);
+    // Named as Strict names it ("Support Lead's access policy"), the JSON name under it.
+    const field = el("td", { title: e.pointer }, el("span", { class: "field-name", text: capitalize(fieldWords(e, def)) }), el("code", { class: "field-code", text: e.field }));
+    const what = plain
+      ? el("td", {}, el("span", { text: plain }), el("details", { class: "dev" }, el("summary", { text: "Details for the developer" }), el("p", { class: "hint" }, ...codeSpans(e.detail))))
+      : el("td", {}, ...codeSpans(e.detail));
+    body.append(el("tr", { class: kind }, field, el("td", {}, el("span", { class: `badge ${kind}`, text: label })), what));
   }
 }
 
@@ -933,8 +980,19 @@ function syncCreateButton() {
   const button = /** @type {HTMLButtonElement} */ ($("gh-create"));
   const done = Boolean(state.created);
   button.disabled = !state.preview || state.creating || done;
-  const labels = { proposed: "Update proposed", "up-to-date": "Already up to date", taken: "Name taken", created: "Repository created" };
-  button.textContent = done ? (labels[state.createdKind] ?? labels.created) : "Create GitHub repo";
+  // The button names its action only; what happened is said beside it, as text.
+  button.textContent = "Create GitHub repo";
+  const states = {
+    proposed: "Update proposed. To send this project elsewhere, change the name.",
+    "up-to-date": "Already up to date. To send this project elsewhere, change the name.",
+    taken: "This name is taken: change it, or pick a free name below.",
+    created: "Repository created. To create another, change the name.",
+  };
+  const said = $("gh-create-state");
+  said.textContent = done ? (states[state.createdKind] ?? states.created) : "";
+  said.hidden = !done;
+  // Step 4's link to the GitHub form leads nowhere useful until there is a project.
+  $("to-github").classList.toggle("waiting", !state.preview);
 }
 
 // Sign in with GitHub (sign-in.js): offered when the server has an OAuth app.
@@ -1026,6 +1084,11 @@ function safeLink(url, text) {
   return el("a", { href: parsed.href, target: "_blank", rel: "noopener noreferrer", text });
 }
 
+/** A "Copy link" button beside a link to send. */
+function copyLink(url) {
+  return el("button", { type: "button", class: "copy-link", onclick: (ev) => copyText(String(url), "the link", ev.currentTarget) }, "Copy link");
+}
+
 async function createRepository(ev) {
   ev.preventDefault();
   await sendToGitHub(false);
@@ -1085,9 +1148,9 @@ async function sendToGitHub(update) {
       setStatus(`${data.fullName} is up to date.`, "ok");
       return;
     }
-    const send = () => ["Send the developer this link to review and merge: ", safeLink(pr.url, pr.url), "."];
+    const send = () => ["Send the developer this link to review and merge: ", safeLink(pr.url, pr.url), ". ", copyLink(pr.url)];
     show(
-      el("p", { class: "ok" }, data.status === "opened" ? "Opened " : "Already open: ", safeLink(pr.url, `pull request #${pr.number}`), ` on ${data.fullName}: ${countsWords(data.counts)}.`),
+      el("p", { class: "ok" }, data.status === "opened" ? "Opened " : "Already open: ", safeLink(pr.url, `pull request #${pr.number}`), ` on ${data.fullName}: ${countsWords(data.counts)}. They are the project's files made again from your definition as it is now; the pull request shows the developer each change.`),
       el("p", {}, ...send()),
       ...(data.counts?.conflict ? [el("p", { class: "bad" }, `${plural(data.counts.conflict, "file")} with changes on both sides that overlap: the developer resolves them in the pull request before merging.`)] : []),
     );
@@ -1100,7 +1163,7 @@ async function sendToGitHub(update) {
     state.createdKind = "created";
     syncCreateButton();
     // Said twice, fresh nodes each time: under the button and in the hand-over box.
-    const send = () => ["Send the developer this link: ", safeLink(data.url, data.url), isPrivate ? " (a private repository: add them as a collaborator first)." : "."];
+    const send = () => ["Send the developer this link: ", safeLink(data.url, data.url), isPrivate ? " (a private repository: add them as a collaborator first). " : ". ", copyLink(data.url)];
     show(
       el("p", { class: "ok" }, "Created ", safeLink(data.url, data.fullName), ` — ${plural(data.files, "file")} in one commit (${String(data.commit).slice(0, 7)}).`),
       el("p", {}, ...send()),
@@ -1118,7 +1181,7 @@ async function sendToGitHub(update) {
   if (!update && data && data.kind === "name-taken" && data.earlierExport) return offerUpdate(repository, data);
   const taken = data && data.kind === "name-taken";
   // A taken name is said plainly; its hint only lists the free names the buttons below offer.
-  const nodes = [el("p", { class: "bad" }, ...(taken ? [`${repository} already exists on GitHub and holds no earlier export of this team for ${targetTitle()}: choose another name.`] : codeSpans(problemText(data, res))))];
+  const nodes = [el("p", { class: "bad" }, ...(taken ? [`${repository} already exists on GitHub, and it is not an earlier export of this team: choose another name.`] : codeSpans(problemText(data, res))))];
   if (data && data.hint && !taken) nodes.push(el("p", { class: "hint" }, "Hint: ", ...codeSpans(data.hint)));
   if (data && data.repository) nodes.push(el("p", {}, "Left behind: ", safeLink(data.repository.url, data.repository.fullName)));
   if (oauth && data && data.signIn) {
@@ -1155,7 +1218,7 @@ function freeNames(repository, data, label) {
   if (!data || !Array.isArray(data.suggestions) || !data.suggestions.length) return null;
   const repoInput = /** @type {HTMLInputElement} */ ($("gh-repo"));
   const owner = repository.split("/")[0];
-  const p = el("p", {}, label);
+  const p = el("p", { class: "free-names" }, label);
   for (const s of data.suggestions)
     p.append(
       el("button", { type: "button", onclick: () => {
@@ -1165,6 +1228,8 @@ function freeNames(repository, data, label) {
         repoInput.focus();
       } }, `${owner}/${s}`),
     );
+  // Said, so a builder does not wonder whether a click creates something at once.
+  p.append(el("span", { class: "hint", text: " A name only fills in the Repository box; nothing is created until you press “Create GitHub repo”." }));
   return p;
 }
 
@@ -1392,6 +1457,11 @@ function wire() {
   $("github-form").addEventListener("submit", createRepository);
   $("gh-signin").addEventListener("click", startSignIn);
   $("gh-signout").addEventListener("click", endSignIn);
+  // The new-token link asks for what the repository needs: repo for a private one.
+  $("gh-private").addEventListener("change", (ev) => {
+    const scope = /** @type {HTMLInputElement} */ (ev.currentTarget).checked ? "repo" : "public_repo";
+    $("gh-token-new").setAttribute("href", `https://github.com/settings/tokens/new?scopes=${scope},workflow&description=Envelope%20export`);
+  });
   $("gh-repo").addEventListener("input", () => {
     state.created = ""; // a new name: creating is offered again
     syncCreateButton();

@@ -18,7 +18,7 @@ import { browserGate, launchChromium, watchedPage } from "./browser.js";
 import { EXAMPLE, EXAMPLE_PATH, serve, type Served } from "./helpers.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-declare const document: any, window: any;
+declare const document: any, window: any, navigator: any, getComputedStyle: any;
 
 const gate = browserGate();
 const TEXT = EXAMPLE.toString("utf8");
@@ -74,11 +74,11 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       });
     const pasteExample = async (text = TEXT) => {
       await page.locator("#source").fill(text);
-      await expect.poll(() => status().textContent()).toBe("Valid.");
+      await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
     };
 
     beforeAll(async () => {
-      ({ page } = await watchedPage(browser, `${s.url}/`, { external, problems }, { viewport: size.viewport, ...size.options, acceptDownloads: true }));
+      ({ page } = await watchedPage(browser, `${s.url}/`, { external, problems }, { viewport: size.viewport, ...size.options, acceptDownloads: true, permissions: ["clipboard-read", "clipboard-write"] }));
       await page.locator("#targets input").first().waitFor();
     }, 60_000);
 
@@ -92,6 +92,13 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       const opened = await packs.evaluate((e) => e.innerText);
       for (const term of ["pack.json", "reach.openapi.ref", "apiHosts"]) expect(opened, term).toContain(term);
       await page.locator("#packs-dev summary").click();
+      // Nothing checked yet: the problems heading says so instead of standing empty; sizes in MB.
+      expect(await page.locator("#problems-note").textContent()).toMatch(/^Nothing checked yet: /);
+      const whole = await page.locator("body").evaluate((e) => e.innerText);
+      expect(whole).not.toMatch(/MiB|KiB/);
+      expect(whole).toContain("up to 1 MB");
+      // Fit / Actual size only with a drawing to size.
+      expect(await page.locator("#zoom").isVisible()).toBe(false);
     });
 
     it("lists errors before warnings, and the status line leads to the list", async () => {
@@ -100,7 +107,25 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       // The server lists them by place: the warning (line 78) comes first there.
       const severities = await page.locator("#diagnostics .diag").evaluateAll((bs) => bs.map((b) => (b.classList.contains("error") ? "error" : "warning")));
       expect(severities).toEqual(["error", "warning"]);
-      expect(await page.locator("#diagnostics .diag .code-name").first().textContent()).toBe("E_REPORTS_TO_UNKNOWN");
+      // The card names the agent as the builder did, says whether it blocks; the code and the JSON
+      // pointer are the developer's, behind "Details for the developer".
+      const error = page.locator("#diagnostics .diag.error").first();
+      const card = await error.evaluate((e) => e.innerText);
+      expect(card).toContain("Error: stops the export");
+      expect(card).toContain("Technical Specialist's place in the team");
+      for (const term of ["E_REPORTS_TO_UNKNOWN", "/agents/2"]) expect(card, term).not.toContain(term);
+      const warning = await page.locator("#diagnostics .diag.warning").first().evaluate((e) => e.innerText);
+      expect(warning).toContain("Warning: the export still works");
+      expect(warning).toContain("Support Lead's model");
+      expect(warning).not.toContain("W_MODEL_FORMAT");
+      const errorCard = page.locator("#diagnostics li.diag-card.error").first();
+      expect(await errorCard.locator("details.dev .code-name").isVisible()).toBe(false);
+      await errorCard.locator("details.dev summary").click();
+      expect(await errorCard.locator("details.dev").evaluate((e) => e.innerText)).toContain("E_REPORTS_TO_UNKNOWN at /agents/2/reportsToKey");
+      await errorCard.locator("details.dev summary").click();
+      const note = (await page.locator("#problems-note").textContent())!;
+      expect(note).toMatch(/^Errors \(red\) stop the export; warnings \(yellow\) do not\. /);
+      expect(note).toContain("Envelope builder");
       const go = page.locator("#status-go");
       expect(await go.isVisible()).toBe(true);
       expect(await go.textContent()).toBe("Show the problems");
@@ -109,7 +134,28 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       await go.click();
       await expect.poll(() => inView("#diagnostics .diag.error")).toBe(true);
       expect(await page.evaluate(() => document.activeElement.classList.contains("error"))).toBe(true);
-      await shot("invalid-problems", "after “Show the problems”: the list, its error first and focused, then the warning");
+      // The focused error looks like an error (its own red, not a grey button) and shows its focus.
+      const look = await page.evaluate(() => {
+        const e = document.activeElement;
+        const w = document.querySelector("#diagnostics .diag.warning");
+        const cs = getComputedStyle(e);
+        return { outline: cs.outlineStyle, background: cs.backgroundColor, border: parseFloat(cs.borderLeftWidth), warningBorder: parseFloat(getComputedStyle(w).borderLeftWidth) };
+      });
+      expect(look.outline).not.toBe("none");
+      expect(look.background).toMatch(/^rgb\(25[0-3], 2(1\d|2\d|3\d)/); // a red tint
+      expect(look.border).toBeGreaterThan(look.warningBorder);
+      // The warning is whole, its hint too: the list is not a scroll box that cuts it off.
+      expect(await page.locator("#diagnostics").evaluate((e) => e.scrollHeight <= e.clientHeight + 1)).toBe(true);
+      await page.locator("#diagnostics .diag.warning .hint-line").scrollIntoViewIfNeeded();
+      expect(await inView("#diagnostics .diag.warning .hint-line")).toBe(true);
+      await page.locator("#diagnostics .diag.error").first().scrollIntoViewIfNeeded();
+      // The editor shows the line of the problem in focus (line 155 of WARNING_FIRST).
+      const line = WARNING_FIRST.split("\n").findIndex((l) => l.includes('"nobody"')) + 1;
+      const shows = await page.locator("#source").evaluate((t, n) => t.scrollTop <= (n - 1) * 20 && (n - 1) * 20 < t.scrollTop + t.clientHeight, line);
+      expect(shows).toBe(true);
+      // No project: nothing to size.
+      expect(await page.locator("#zoom").isVisible()).toBe(false);
+      await shot("invalid-problems", "after “Show the problems”: what blocks and what does not, where to fix; the error first, focused, named by its agent; the codes behind “Details for the developer”");
       // Fixed: no way to problems is offered any more.
       await pasteExample();
       expect(await go.isVisible()).toBe(false);
@@ -133,14 +179,26 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       expect(precise).toContain("agents[0].accessPolicy (approximated)");
       expect(precise).toContain("http_request");
       await box.locator("details.dev summary").click();
+      // Nothing green beside Strict's refusal: the export is stopped.
+      expect(await page.locator("#diagnostics .ok-line").count()).toBe(0);
+      expect(await page.locator("#diagnostics .note-line").textContent()).toMatch(/^The definition has no problems\. Strict stops the export/);
       // The Team and Files boxes are not blank: they say why.
       for (const id of ["#diagram", "#tree"]) expect(await page.locator(id).textContent(), id).toMatch(/^Strict stops the export, so there is no project to show/);
+      expect(await page.locator("#zoom").isVisible()).toBe(false);
       await box.scrollIntoViewIfNeeded();
       await shot("strict", "Strict on, CrewAI: what would not work, in plain words, what to do, the developer's details closed");
-      await page.locator("#diagram").scrollIntoViewIfNeeded();
+      // Its own picture: the Team box at the top of the view, the Files box under it.
+      await page.locator("#team-h").evaluate((e) => e.scrollIntoView({ block: "start" }));
+      expect(await inView("#tree .empty")).toBe(true);
       await shot("strict-empty-boxes", "Strict on: the Team and Files boxes say why there is no project to show");
       await page.locator("#strict").uncheck();
-      await expect.poll(() => status().textContent()).toBe("Valid.");
+      await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
+      expect(await page.locator("#zoom").isVisible()).toBe(true);
+      // File names wrap after "_" or ".", not mid-word.
+      const name = page.locator('#tree button.file[data-path$="crew_commands.py"]').first();
+      expect(await name.textContent()).toBe("crew_commands.py");
+      expect(await name.evaluate((e) => e.querySelectorAll("wbr").length)).toBeGreaterThan(0);
+      expect(await page.locator("#tree").evaluate((t) => [...t.querySelectorAll("button.file")].every((b) => b.scrollWidth <= b.clientWidth + 1))).toBe(true);
     });
 
     it("counts the loss as the CLI does, in the same words", async () => {
@@ -149,12 +207,39 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       const counted = /^loss report: (.+)$/m.exec(cli.stdout)![1]!;
       expect(counted).toMatch(/^\d+ carried, \d+ approximated, [1-9]\d* not carried \(\d+ of them registry-only\)$/);
       await page.locator("#loss-summary").scrollIntoViewIfNeeded();
-      expect(await page.locator("#loss-summary").textContent()).toMatch(new RegExp(`^${counted.replace(/[()]/g, "\\$&")}\\. `));
-      await shot("loss", "the loss report's counts: the same numbers and words as the command line's");
+      expect(await page.locator("#loss-summary").textContent()).toMatch(new RegExp(`^${counted.replace(/[()]/g, "\\$&")}\\.$`));
+      // Each word of the counts is said in a builder's words; registry-only is not a loss.
+      const words = (await page.locator("#loss-words").textContent())!;
+      for (const term of ["carried:", "approximated:", "not carried:", "registry-only:"]) expect(words, term).toContain(term);
+      expect(words).toContain("nothing is lost");
+      const summary = (await page.locator("#loss-summary").textContent())!;
+      for (const term of ["runtime", "listing data", "provenance"]) expect(summary, term).not.toContain(term);
+      // The approximated field is named as Strict names it, the developer's detail one click away.
+      const row = page.locator("#loss-body tr.approximated").first();
+      const shown = await row.evaluate((e) => e.innerText);
+      expect(shown).toContain("Support Lead's access policy");
+      expect(shown).not.toContain("coworker");
+      await row.locator("details.dev summary").click();
+      expect(await row.evaluate((e) => e.innerText)).toContain("coworker");
+      await row.locator("details.dev summary").click();
+      const registry = await page.locator("#loss-body tr.registry").first().evaluate((e) => e.innerText);
+      expect(registry).not.toMatch(/provenance|runtime/);
+      await shot("loss", "the loss report's counts: the same numbers and words as the command line's, each word explained, the approximated field named by its agent");
     });
 
     it("a taken name holding this team's earlier export: the update is offered first, plainly; the pull request's result reads as words", async () => {
       const repository = `me/builder-${size.name}`;
+      // What a token is and how to get one, in steps; the scopes pre-filled in GitHub's link.
+      const help = await page.locator("#gh-token-hint").evaluate((e) => e.innerText);
+      expect(help).toMatch(/^A token is a key that lets this page create the repository/);
+      for (const term of ["public_repo", "classic", "fine-grained", "Administration"]) expect(help, term).not.toContain(term);
+      expect(await page.locator("#gh-token-new").getAttribute("href")).toBe("https://github.com/settings/tokens/new?scopes=public_repo,workflow&description=Envelope%20export");
+      await page.locator("#gh-private").check();
+      expect(await page.locator("#gh-token-new").getAttribute("href")).toMatch(/\?scopes=repo,workflow&/);
+      await page.locator("#gh-private").uncheck();
+      await page.locator("#gh-token-dev summary").click();
+      expect(await page.locator("#gh-token-dev a").getAttribute("href")).toBe("https://github.com/settings/personal-access-tokens/new");
+      await page.locator("#gh-token-dev summary").click();
       await page.locator("#gh-token").fill(TOKEN);
       await page.locator("#gh-repo").fill(repository);
       await page.locator("#gh-create").click();
@@ -177,8 +262,12 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       await expect.poll(() => inView(`#gh-result button.primary`)).toBe(true);
       // Creating under this name again would only repeat the answer: the button waits for another name.
       expect(await page.locator("#gh-create").isDisabled()).toBe(true);
-      expect(await page.locator("#gh-create").textContent()).toBe("Name taken");
-      await shot("update-offered", "the name is taken by this team's earlier export: the update offered first, other names after");
+      // The button names its action; what happened is text beside it.
+      expect(await page.locator("#gh-create").textContent()).toBe("Create GitHub repo");
+      expect(await page.locator("#gh-create-state").textContent()).toMatch(/^This name is taken: /);
+      // A free name only fills in the box, and the page says so.
+      expect(await result.locator(".free-names").textContent()).toContain("A name only fills in the Repository box; nothing is created until you press");
+      await shot("update-offered", "the name is taken by this team's earlier export: the update offered first, other names after (they only fill in the box); the token explained in steps");
       await update.click();
       const link = result.locator("a", { hasText: /^pull request #\d+$/ });
       await link.waitFor();
@@ -188,9 +277,16 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       expect(said).toMatch(new RegExp(`^Opened pull request #\\d+ on ${repository}: \\d+ files? updated\\.`));
       // Done with this name: no second send is invited, and the button says why.
       expect(await page.locator("#gh-create").isDisabled()).toBe(true);
-      expect(await page.locator("#gh-create").textContent()).toBe("Update proposed");
+      expect(await page.locator("#gh-create").textContent()).toBe("Create GitHub repo");
+      expect(await page.locator("#gh-create-state").textContent()).toMatch(/^Update proposed\. /);
+      expect(said).toContain("the pull request shows the developer each change");
       await expect.poll(() => inView("#gh-result")).toBe(true);
-      await shot("update-opened", "the update is a pull request: what it changes in words, the link to send, the button done");
+      await shot("update-opened", "the update is a pull request: what it changes in words, the link to send with “Copy link”; the button names its action, what happened is said beside it");
+      // The link to send, with a button that copies it.
+      const prUrl = (await result.locator("a", { hasText: /^http/ }).getAttribute("href"))!;
+      await result.locator("button.copy-link").click();
+      await expect.poll(() => status().textContent()).toBe("Copied the link.");
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(prUrl);
       expect(gh.pullRequests("me", `builder-${size.name}`)).toHaveLength(1);
       // A name taken by a repository no export made: said plainly, other names offered, no update.
       await page.locator("#gh-repo").fill("me/taken");
@@ -198,10 +294,11 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       await result.locator(".bad", { hasText: "already exists" }).waitFor();
       expect(await result.locator("button", { hasText: /^Update / }).count()).toBe(0);
       expect(await status().textContent()).toBe("me/taken already exists: choose another name.");
-      expect(await result.locator("p").first().textContent()).toBe("me/taken already exists on GitHub and holds no earlier export of this team for CrewAI: choose another name.");
-      expect(await result.locator(".hint").count()).toBe(0); // its hint only listed the free names the buttons offer
-      expect(await page.locator("#gh-create").textContent()).toBe("Name taken");
-      await shot("name-taken", "a name taken by a repository no export made: why, and free names to pick; the button waits for another name");
+      expect(await result.locator("p").first().textContent()).toBe("me/taken already exists on GitHub, and it is not an earlier export of this team: choose another name.");
+      expect(await result.locator("p.hint").count()).toBe(0); // its hint only listed the free names the buttons offer
+      expect(await page.locator("#gh-create").textContent()).toBe("Create GitHub repo");
+      expect(await page.locator("#gh-create-state").textContent()).toMatch(/^This name is taken: /);
+      await shot("name-taken", "a name taken by a repository no export made: why, and free names to pick; the button waits for another name, its state said beside it");
       expectCleanContract(gh);
     }, 90_000);
   });

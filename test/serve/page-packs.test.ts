@@ -46,7 +46,7 @@ describe.skipIf(!gate.run)("connection packs on the handoff page", () => {
 
   it("a pack with credential material is refused with its file, pointer and line, never a line of it; removing it makes the definition valid again", async () => {
     await page.locator("#file").setInputFiles(TEAM);
-    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Valid/);
+    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Ready to hand over/);
     const leaky = readFileSync(join(FIXTURES, "helpdesk/pack.json"), "utf8").replace('"auth": { "kind": "api_key" }', '"auth": { "kind": "api_key", "apiKey": "sk-live-never-shown" }');
     await page.locator("#packs-files").setInputFiles([{ name: "pack.json", mimeType: "application/json", buffer: Buffer.from(leaky) }]);
     await expect.poll(() => status().textContent(), { timeout: 10_000 }).toBe("Refused: 1 error in the connection packs.");
@@ -62,7 +62,7 @@ describe.skipIf(!gate.run)("connection packs on the handoff page", () => {
     expect(last.type).toBe("application/vnd.envelope.request+json");
     expect(JSON.parse(last.body).connections.map((f: { path: string }) => f.path)).toEqual(["pack.json"]);
     await page.locator("#packs button", { hasText: "Remove" }).click();
-    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Valid/);
+    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Ready to hand over/);
     expect(await listed()).toEqual([]);
     expect(await page.locator("#connection-row").isHidden()).toBe(true);
     expect(await page.locator("#packs-add").evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true);
@@ -78,7 +78,7 @@ describe.skipIf(!gate.run)("connection packs on the handoff page", () => {
     await expect.poll(() => status().textContent(), { timeout: 10_000 }).toBe("Refused: 1 error in the connection packs.");
     expect(await page.locator(".diag", { hasText: "E_PACK_UNUSED" }).textContent()).toContain("connections/helpdesk-triage.envelope.json");
     await page.getByRole("button", { name: "Remove connections/helpdesk-triage.envelope.json" }).click();
-    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Valid/);
+    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Ready to hand over/);
     expect(await listed()).toHaveLength(3);
     await expect.poll(() => page.locator("#tree button.file[data-path$='envelope_support/connection_tools.py']").count()).toBe(1);
     const team = await page.locator("#tree button.file[data-path$='/team.py']").getAttribute("data-path");
@@ -89,7 +89,7 @@ describe.skipIf(!gate.run)("connection packs on the handoff page", () => {
     await expect.poll(() => status().textContent(), { timeout: 10_000 }).toBe("Refused: 1 error in the connection packs.");
     expect(await page.locator('.diag[data-file="connection"]').textContent()).toContain("E_CONNECTION_UNKNOWN");
     await page.locator("#connection").fill("triager=docs-search");
-    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Valid/);
+    await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Ready to hand over/);
     expect(JSON.parse(sent.at(-1)!.body).connection).toEqual(["triager=docs-search"]);
     const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#download").click()]);
     const zip = join(tmp, "cli.zip");

@@ -44,7 +44,7 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
   const status = () => page.locator("#status");
   const pasteExample = async () => {
     await page.locator("#source").fill(TEXT);
-    await expect.poll(() => status().textContent()).toBe("Valid.");
+    await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
   };
 
   /** The builder's trip: the example pasted, a repository named, Sign in, GitHub's consent page (what it asks is returned), an answer there, back on the page. */
@@ -79,7 +79,7 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
     await expect.poll(() => page.locator("#gh-who").textContent()).toContain("me");
     expect(await page.locator("#source").inputValue()).toBe(TEXT);
     expect(await page.locator("#gh-repo").inputValue()).toBe("me/from-sign-in");
-    await expect.poll(() => status().textContent()).toBe("Valid.");
+    await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
     await page.locator("#gh-create").click();
     await page.locator("#gh-result a", { hasText: "me/from-sign-in" }).first().waitFor();
     expect(await page.locator("#gh-create").isDisabled()).toBe(true); // no second create invited
@@ -99,7 +99,7 @@ describe.skipIf(!gate.run)("Sign in with GitHub on the page (Chromium)", () => {
 
   it("the builder changes the definition: the existing repository gets the update as a pull request", async () => {
     await page.locator("#source").fill(TEXT.replace('"description": "', '"description": "Updated. '));
-    await expect.poll(() => status().textContent()).toBe("Valid.");
+    await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
     // The same name again: it holds this team's earlier export, so the page offers the update first.
     await page.locator("#gh-repo").fill("me/from-sign-in ");
     await page.locator("#gh-repo").fill("me/from-sign-in");

@@ -71,7 +71,8 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     await page.locator("#source").click();
     await page.keyboard.type('{\n  "name": "x",\n  "slug": "Not A Slug"\n}');
     await expect.poll(() => status().textContent()).toMatch(/^Invalid/);
-    const slug = page.locator(".diag", { hasText: "E_PATTERN" });
+    // The code is in the card's details for the developer; the place is on the card itself.
+    const slug = page.locator("#diagnostics li", { hasText: "E_PATTERN" }).locator(".diag");
     await expect.poll(() => slug.textContent()).toContain("Line 3, column 11");
     expect(await page.locator("#marks .mark.error").count()).toBeGreaterThan(0);
     await slug.click();
@@ -84,7 +85,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     // A syntax error while typing: the position is shown too.
     await page.keyboard.press("End");
     await page.keyboard.type(",");
-    await expect.poll(() => page.locator(".diag").first().textContent()).toContain("E_JSON_SYNTAX");
+    await expect.poll(() => page.locator("#diagnostics li").first().textContent()).toContain("E_JSON_SYNTAX");
     expect(await page.locator("#download").isDisabled()).toBe(true);
   });
 
@@ -94,7 +95,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.press("ControlOrMeta+V");
     await expect.poll(() => page.locator("#source").inputValue()).toBe(TEXT);
-    await expect.poll(() => status().textContent()).toBe("Valid.");
+    await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
     await expect.poll(() => page.locator("#diagram svg g.node.agent").count()).toBe(3);
     expect(await page.locator("#diagram svg text.title").allTextContents()).toEqual(["Support Lead", "Billing Specialist", "Technical Specialist"]);
     expect(await page.locator("#diagram svg path.edge.manages").count()).toBe(2);
@@ -109,8 +110,10 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     const registry = entries.filter((e) => e.registryOnly).length;
     expect(registry).toBeGreaterThan(0);
     expect(await page.locator("#loss-summary").textContent()).toBe(
-      `${cli.loss.counts.carried} carried, ${cli.loss.counts.approximated} approximated, ${cli.loss.counts.dropped} not carried (${registry} of them registry-only). Registry-only fields are Envelope's listing data, which no runtime needs: they are kept in the project's copy of the definition only.`,
+      `${cli.loss.counts.carried} carried, ${cli.loss.counts.approximated} approximated, ${cli.loss.counts.dropped} not carried (${registry} of them registry-only).`,
     );
+    // What each word means, and that registry-only is no loss, on the line under the counts.
+    expect(await page.locator("#loss-words").textContent()).toContain("they are counted as not carried, yet nothing is lost");
     expect(await page.locator("#loss-body tr").count()).toBe(entries.length);
     expect(await page.locator("#loss-body .badge.registry").count()).toBe(registry);
     expect(await page.locator("#loss-body .badge.dropped").count()).toBe(n("dropped"));
@@ -135,7 +138,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       const answered = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/v1/"));
       await page.locator("#source").fill(edited);
       await answered;
-      await expect.poll(() => status().textContent()).toBe("Valid.");
+      await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
       await expect.poll(() => page.locator("#tree button.file").count()).toBeGreaterThan(20);
       expect(asked).toEqual(["POST /v1/exports?target=crewai"]);
 
@@ -153,12 +156,12 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       await expect.poll(() => page.locator("#diagnostics").textContent()).toMatch(/^The definition has no problems\. Strict stops the export/);
       // LangGraph carries the example whole (registry data is never fatal): strict passes.
       await page.locator("#target-langgraph").check();
-      await expect.poll(() => status().textContent()).toBe("Valid.");
+      await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
       expect(await page.locator("#download").isDisabled()).toBe(false);
       await page.locator("#target-crewai").check();
       await expect.poll(() => status().textContent()).toMatch(/^Strict stops the export/);
       await page.locator("#strict").uncheck();
-      await expect.poll(() => status().textContent()).toBe("Valid.");
+      await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
       expect(asked.every((a) => a.startsWith("POST /v1/exports?"))).toBe(true);
     } finally {
       page.off("request", record);
@@ -223,7 +226,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     expect(gh.requests.find((r) => r.operationId === "repos/create-for-authenticated-user")?.body).toMatchObject({ private: true });
     // After a success the button does not invite a second create of the same repository…
     expect(await page.locator("#gh-create").isDisabled()).toBe(true);
-    expect(await page.locator("#gh-create").textContent()).toBe("Repository created");
+    expect(await page.locator("#gh-create-state").textContent()).toMatch(/^Repository created\./);
     // …until the name is typed again. The same export to the same name: it is there already.
     await page.locator("#gh-repo").fill("me/support-tier-from-pag");
     await page.locator("#gh-repo").press("e");
@@ -231,7 +234,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     await page.locator("#gh-create").click();
     await page.locator("#gh-result .ok", { hasText: "already holds this export" }).waitFor();
     expect(await page.locator("#gh-result .ok a").getAttribute("href")).toBe(`${gh.url}/me/support-tier-from-page`);
-    expect(await page.locator("#gh-create").textContent()).toBe("Already up to date");
+    expect(await page.locator("#gh-create-state").textContent()).toMatch(/^Already up to date\./);
     // A name taken by a repository no export made: the answer's free names, as buttons; no update offered.
     await page.locator("#gh-repo").fill("me/taken");
     await page.locator("#gh-create").click();
@@ -253,7 +256,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     const crlf = join(tmp, "crlf.envelope.json");
     writeFileSync(crlf, TEXT.replace(/\n/g, "\r\n"));
     await page.locator("#file").setInputFiles(crlf);
-    await expect.poll(() => status().textContent()).toBe("Valid.");
+    await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
     await page.locator("#target-crewai").check();
     await expect.poll(() => page.locator("#tree button.file").count()).toBeGreaterThan(20);
     const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#download").click()]);
@@ -267,7 +270,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       return dt;
     }, TEXT);
     await page.locator("#drop").dispatchEvent("drop", { dataTransfer: data });
-    await expect.poll(() => status().textContent()).toBe("Valid.");
+    await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
     expect(await page.locator("#source").inputValue()).toBe(TEXT);
   });
 
@@ -316,7 +319,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     def.agents[0].title = '"><svg onload="window.__pwned=4">';
     const text = JSON.stringify(def, null, 2);
     await page.locator("#source").fill(text);
-    await expect.poll(() => status().textContent()).toBe("Valid.");
+    await expect.poll(() => status().textContent()).toBe("Ready to hand over.");
     await expect.poll(() => page.locator("#project-summary").textContent()).toContain(def.name);
     await openFile("src/support_tier/envelope.json");
     expect(await page.locator("#code").textContent()).toBe(text);
@@ -381,7 +384,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       await expect.poll(() => phone.locator("#status").textContent()).toMatch(/^Invalid/);
       const diags = phone.locator("#diagnostics .diag");
       await expect.poll(() => diags.count()).toBe(expected.length);
-      expect(await diags.evaluateAll((bs) => bs.map((b) => b.querySelector(".code-name").textContent))).toEqual(expected.map((d) => d.code));
+      expect(await diags.evaluateAll((bs) => bs.map((b) => b.closest("li").querySelector(".code-name").textContent))).toEqual(expected.map((d) => d.code));
       expect(await scrollWidth(phone)).toBeLessThanOrEqual(390);
       for (let i = 0; i < expected.length; i++) {
         const d = diags.nth(i);
@@ -414,13 +417,15 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
 
     it("the example: no horizontal scroll, every control on screen and tappable, the diagram fits, the zip hand-over says what to send", async () => {
       await phone.locator("#example").tap();
-      await expect.poll(() => phone.locator("#status").textContent()).toBe("Valid.");
+      await expect.poll(() => phone.locator("#status").textContent()).toBe("Ready to hand over.");
       await expect.poll(() => phone.locator("#tree button.file").count()).toBeGreaterThan(20);
       expect(await scrollWidth(phone)).toBeLessThanOrEqual(390);
       // Every control: inside the width, and the topmost element at its centre (not covered).
       const controls = await phone.evaluate(() =>
         Array.from(document.querySelectorAll("main button, main input:not([type=file]), main textarea, main a, main summary") as ArrayLike<any>)
           .filter((e: any) => e.offsetParent !== null)
+          // The inside of a closed "Details for the developer" is not on screen: one click away.
+          .filter((e: any) => !e.closest("details:not([open]) > :not(summary)"))
           .map((e: any) => {
             e.scrollIntoView({ block: "center" });
             const r = e.getBoundingClientRect();
@@ -465,7 +470,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       await desk.locator("#source").fill(INVALID);
       await expect.poll(() => steps(desk)).toEqual(["paste:done", "check:current", "target:todo", "handover:todo"]);
       await desk.locator("#example").click();
-      await expect.poll(() => desk.locator("#status").textContent()).toBe("Valid.");
+      await expect.poll(() => desk.locator("#status").textContent()).toBe("Ready to hand over.");
       expect(await desk.locator("#source").inputValue()).toBe(TEXT);
       expect(await steps(desk)).toEqual(["paste:done", "check:done", "target:done", "handover:current"]);
       await expectDiagramFits(desk, 1366);
@@ -503,14 +508,14 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       await desk.locator("#put-back").click();
       expect(await desk.locator("#source").inputValue()).toBe(draft);
       expect(await desk.locator("#put-back").isVisible()).toBe(false);
-      await expect.poll(() => desk.locator("#status").textContent()).not.toBe("Valid.");
+      await expect.poll(() => desk.locator("#status").textContent()).not.toBe("Ready to hand over.");
       await desk.locator("#clear").click();
       expect(await desk.locator("#source").inputValue()).toBe("");
       await desk.locator("#put-back").click();
       expect(await desk.locator("#source").inputValue()).toBe(draft);
       // The tests after this one go on from the example, checked.
       await desk.locator("#example").click();
-      await expect.poll(() => desk.locator("#status").textContent()).toBe("Valid.");
+      await expect.poll(() => desk.locator("#status").textContent()).toBe("Ready to hand over.");
     });
 
     it("a created repository: the result under the button, in view; the hand-over box has the link; no second create offered", async () => {
@@ -526,7 +531,7 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       expect(result.y - (button.y + button.height)).toBeLessThan(40);
       expect(await desk.locator("#gh-result").evaluate((e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })).toBe(true);
       expect(await desk.locator("#gh-create").isDisabled()).toBe(true);
-      expect(await desk.locator("#gh-create").textContent()).toBe("Repository created");
+      expect(await desk.locator("#gh-create-state").textContent()).toMatch(/^Repository created\./);
       const handoff = desk.locator("#handoff");
       expect(await handoff.isVisible()).toBe(true);
       expect(await desk.locator("#handoff h3").textContent()).toBe("Done: me/handed-over is on GitHub");
