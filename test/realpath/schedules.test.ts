@@ -36,6 +36,28 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real pa
     for (const close of closers) await close();
   });
 
+  /** `serve-webhook` in the exported project, as its README runs it: its port, its output so far, and how to stop it. */
+  async function startReceiver(dir: string, pkg: string, values: Record<string, string>, ...options: string[]) {
+    const child = spawn(env.python, ["-m", `${pkg}.main`, "serve-webhook", "--port", "0", ...options], {
+      cwd: dir,
+      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: dir, PYTHONPATH: join(dir, "src"), CREWAI_DISABLE_TELEMETRY: "true", CREWAI_TRACING_ENABLED: "false", OTEL_SDK_DISABLED: "true", LANGSMITH_TRACING: "false", ...values },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const stop = () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("close", () => resolve()), child.kill("SIGTERM"))));
+    closers.push(stop);
+    const out = { log: "" };
+    child.stdout.on("data", (d: Buffer) => (out.log += d.toString()));
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stderr.on("data", (d: Buffer) => {
+        out.log += d.toString();
+        const m = /Listening on http:\/\/[^:]+:(\d+)\//.exec(out.log);
+        if (m) resolve(Number(m[1]));
+      });
+      child.on("close", () => reject(new Error(out.log)));
+    });
+    return { url: `http://127.0.0.1:${port}/`, out, stop };
+  }
+
   it("a signed webhook runs the team; unsigned, badly signed, oversized and non-object ones get 401, 413, 400 or 422 and run nothing", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-webhook-${target}-`)), "chargeback-responder");
     const { def, pkg } = await exportedProject(EVENT, target, dir);
@@ -43,24 +65,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real pa
     const server = await startModelServer((request) => scriptedReply(request, ++n, 2));
     closers.push(() => server.close());
     const { env: values, inputs } = serverRun(def, server.baseUrl);
-    const src = join(dir, "src");
-    const child = spawn(env.python, ["-m", `${pkg}.main`, "serve-webhook", "--port", "0", "--max-bytes", String(MAX_BYTES)], {
-      cwd: dir,
-      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: dir, PYTHONPATH: src, CREWAI_DISABLE_TELEMETRY: "true", CREWAI_TRACING_ENABLED: "false", OTEL_SDK_DISABLED: "true", LANGSMITH_TRACING: "false", ...values },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    closers.push(() => child.kill("SIGTERM"));
-    let log = "";
-    child.stdout.on("data", (d: Buffer) => (log += d.toString()));
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stderr.on("data", (d: Buffer) => {
-        log += d.toString();
-        const m = /Listening on http:\/\/[^:]+:(\d+)\//.exec(log);
-        if (m) resolve(Number(m[1]));
-      });
-      child.on("close", () => reject(new Error(log)));
-    });
-    const url = `http://127.0.0.1:${port}/`;
+    const { url, out } = await startReceiver(dir, pkg, values, "--max-bytes", String(MAX_BYTES));
     const body = JSON.stringify(inputs);
     const secret = values.STRIPE_WEBHOOK_SECRET!;
     const now = Math.floor(Date.now() / 1000);
@@ -86,9 +91,50 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real pa
     const ok = await post({ "X-Envelope-Signature": sign(secret, body, now) });
     expect(ok.status).toBe(202);
     const { run_id } = (await ok.json()) as { run_id: string };
-    for (let i = 0; i < 240 && !log.includes(`[${run_id}] run finished`); i++) await new Promise((r) => setTimeout(r, 500));
-    expect(log, log).toContain(`[${run_id}] run finished: exit 0`);
+    for (let i = 0; i < 240 && !out.log.includes(`[${run_id}] run finished`); i++) await new Promise((r) => setTimeout(r, 500));
+    expect(out.log, out.log).toContain(`[${run_id}] run finished: exit 0`);
     expect(server.requests.length).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("a replayed signed request runs nothing: two identical requests at once, again later, and after a restart get one 202 and then 409s", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-replay-${target}-`)), "chargeback-responder");
+    const { def, pkg } = await exportedProject(EVENT, target, dir);
+    let n = 0;
+    const server = await startModelServer((request) => scriptedReply(request, ++n, 2));
+    closers.push(() => server.close());
+    const { env: values, inputs } = serverRun(def, server.baseUrl);
+    const secret = values.STRIPE_WEBHOOK_SECRET!;
+    const body = JSON.stringify(inputs);
+    const headers = { "X-Envelope-Signature": sign(secret, body, Math.floor(Date.now() / 1000)) };
+    type Answer = { status: number; type: string | null; body: { run_id?: string; status?: number; title?: string; error?: string } };
+    const send = async (url: string): Promise<Answer> => {
+      const r = await fetch(url, { method: "POST", body, headers });
+      return { status: r.status, type: r.headers.get("content-type"), body: (await r.json()) as Answer["body"] };
+    };
+
+    const first = await startReceiver(dir, pkg, values);
+    const both = await Promise.all([send(first.url), send(first.url)]);
+    expect(both.map((a) => a.status).sort()).toEqual([202, 409]);
+    const run_id = both.find((a) => a.status === 202)!.body.run_id!;
+    for (let i = 0; i < 240 && !first.out.log.includes(`[${run_id}] run finished`); i++) await new Promise((r) => setTimeout(r, 500));
+    expect(first.out.log, first.out.log).toContain(`[${run_id}] run finished: exit 0`);
+    const requests = server.requests.length;
+    expect(requests).toBeGreaterThan(0);
+
+    const again = await send(first.url);
+    expect(again.status).toBe(409);
+    expect(again.type).toBe("application/problem+json");
+    expect(again.body).toMatchObject({ status: 409, title: "Replayed request", run_id });
+    expect(again.body.error).toMatch(/already accepted/);
+    await first.stop();
+    // The record is kept in the project (the default file), so a new receiver knows it too.
+    const second = await startReceiver(dir, pkg, values);
+    const later = await send(second.url);
+    expect(later.status).toBe(409);
+    expect(later.body.run_id).toBe(run_id);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(server.requests.length).toBe(requests);
+    expect(`${first.out.log}${second.out.log}`.match(/run started/g)).toHaveLength(1);
   }, 300_000);
 
   it("poll --once runs the team only when the condition model answers yes", async () => {

@@ -7,7 +7,9 @@ Webhook signatures (one scheme, Stripe's): the header `X-Envelope-Signature` (or
 `Stripe-Signature`, the same scheme) is `t=<unix seconds>,v1=<hex>`, where the hex is
 HMAC-SHA256 over `<t>.<raw body>` keyed with the secret's UTF-8 bytes; several `v1=`
 entries may be given (a secret being rolled). A timestamp more than TOLERANCE_S from now
-is refused (replays). `sign` computes the header.
+is refused, and so is a signed request accepted before (the same timestamp and body: a
+replay, 409), which `Replays` keeps in a SQLite file for that window, across restarts and
+for every receiver sharing the file. `sign` computes the header.
 
 Payload to inputs: the body is a JSON object (other JSON answers 422, a body that is not
 JSON 400); its keys that name one of the team's inputs are those inputs, every other key is
@@ -29,12 +31,15 @@ import json
 import os
 import queue
 import secrets
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +52,10 @@ TOLERANCE_S = 300
 """How far a signature's timestamp may be from now, in seconds."""
 MAX_BODY_BYTES = 1_048_576
 HOST_ENV, PORT_ENV, MAX_BODY_ENV = "WEBHOOK_HOST", "WEBHOOK_PORT", "WEBHOOK_MAX_BYTES"
+REPLAYS_ENV = "WEBHOOK_REPLAYS_DB"
+DEFAULT_REPLAYS = ".envelope-webhooks.sqlite3"
+"""Where the accepted requests are kept (Replays) when REPLAYS_ENV is unset: in the
+directory the receiver runs in."""
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8787
 QUEUE_LIMIT = 64
 """Accepted runs waiting for their turn; more get 503."""
@@ -62,10 +71,8 @@ def sign(secret: str, body: bytes, timestamp: int) -> str:
     return f"t={timestamp},v1={digest}"
 
 
-def verify(secret: str, header: str | None, body: bytes, now: float) -> str | None:
-    """None when `header` signs `body` with `secret` within TOLERANCE_S of `now`; else why not."""
-    if not header:
-        return "no signature header"
+def _parse(header: str) -> tuple[int | None, list[str]]:
+    """The header's timestamp (None: none given) and its v1 signatures."""
     timestamp: int | None = None
     given: list[str] = []
     for part in header.split(","):
@@ -74,6 +81,14 @@ def verify(secret: str, header: str | None, body: bytes, now: float) -> str | No
             timestamp = int(value)
         elif key == "v1":
             given.append(value)
+    return timestamp, given
+
+
+def verify(secret: str, header: str | None, body: bytes, now: float) -> str | None:
+    """None when `header` signs `body` with `secret` within TOLERANCE_S of `now`; else why not."""
+    if not header:
+        return "no signature header"
+    timestamp, given = _parse(header)
     if timestamp is None or not given:
         return "the signature header is not t=<unix seconds>,v1=<hex>"
     if abs(now - timestamp) > TOLERANCE_S:
@@ -82,6 +97,77 @@ def verify(secret: str, header: str | None, body: bytes, now: float) -> str | No
     # Every candidate is compared (constant time each), so timing tells nothing either.
     matched = [hmac.compare_digest(expected.encode(), value.encode()) for value in given]
     return None if any(matched) else "the signature does not match"
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A request accepted before: when (ISO 8601 UTC), and its run (None until it has one)."""
+
+    at: str
+    run_id: str | None
+
+
+class Replays:
+    """The signed requests accepted within TOLERANCE_S, kept in a SQLite file: the same
+    signed timestamp and body again is a replay. Keyed by a hash of what is signed (every
+    `v1=` of the request signs it, so a replay with other signatures is the same request);
+    a record is pruned once its timestamp is past the window, when `verify` refuses it
+    anyway. Claims are one transaction each, so two identical requests at once, in one
+    receiver or in two sharing the file, are accepted once."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(
+            self.path, timeout=30, isolation_level=None, check_same_thread=False
+        )
+        self.lock = threading.Lock()
+        self.conn.execute(
+            "CREATE TABLE IF NOT EXISTS webhook_accepted (key TEXT PRIMARY KEY,"
+            " signed_at INTEGER NOT NULL, accepted_at TEXT NOT NULL, run_id TEXT)"
+        )
+
+    @staticmethod
+    def key(header: str, body: bytes) -> tuple[str, int]:
+        """What identifies a verified request: the hash of `<t>.<body>`, and `t`."""
+        timestamp, _ = _parse(header)
+        if timestamp is None:
+            raise ValueError("the signature header has no timestamp: verify it first")
+        signed = str(timestamp).encode() + b"." + body
+        return hashlib.sha256(signed).hexdigest(), timestamp
+
+    def claim(self, key: str, signed_at: int, now: float) -> Accepted | None:
+        """Record the request as accepted (None), or what was recorded of it before."""
+        accepted_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute(
+                    "DELETE FROM webhook_accepted WHERE signed_at < ?", (now - TOLERANCE_S,)
+                )
+                found = self.conn.execute(
+                    "SELECT accepted_at, run_id FROM webhook_accepted WHERE key = ?", (key,)
+                ).fetchone()
+                if found is None:
+                    self.conn.execute(
+                        "INSERT INTO webhook_accepted VALUES (?, ?, ?, NULL)",
+                        (key, signed_at, accepted_at),
+                    )
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+        return None if found is None else Accepted(found[0], found[1])
+
+    def started(self, key: str, run_id: str) -> None:
+        """The run a claimed request started (what a replay's answer names)."""
+        with self.lock:
+            self.conn.execute("UPDATE webhook_accepted SET run_id = ? WHERE key = ?", (run_id, key))
+
+    def release(self, key: str) -> None:
+        """Forget a claim whose run was not taken (queue full): the sender may retry."""
+        with self.lock:
+            self.conn.execute("DELETE FROM webhook_accepted WHERE key = ?", (key,))
 
 
 def payload_inputs(
@@ -159,6 +245,12 @@ def add_webhook_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-bytes", type=int, default=int(size), help=f"largest body ({MAX_BODY_ENV}; {size})"
     )
+    replays = os.environ.get(REPLAYS_ENV, "").strip() or DEFAULT_REPLAYS
+    parser.add_argument(
+        "--replays-db",
+        default=replays,
+        help=f"file keeping accepted requests, to refuse replays ({REPLAYS_ENV}; {replays})",
+    )
 
 
 def webhook_handler(
@@ -166,16 +258,24 @@ def webhook_handler(
     specs: Mapping[str, checks.InputSpec],
     runs: RunQueue,
     max_bytes: int,
+    replays: Replays,
 ) -> type[http.server.BaseHTTPRequestHandler]:
-    """The request handler: POST (any path) with a signed JSON body -> 202 {"run_id": ...}."""
+    """The request handler: POST (any path) with a signed JSON body -> 202 {"run_id": ...}.
+    A refusal is a problem (RFC 9457: `title`, `status`, `detail`) that also says why under
+    `error`."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         server_version = "envelope-webhook"
 
         def _answer(self, status: int, body: dict[str, Any]) -> None:
+            kind = "application/json"
+            if status >= 400:
+                kind = "application/problem+json"
+                title = body.pop("title", None) or HTTPStatus(status).phrase
+                body = {"title": title, "status": status, "detail": body["error"], **body}
             data = json.dumps(body).encode()
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -214,10 +314,24 @@ def webhook_handler(
             except checks.InputError as error:
                 self._answer(422, {"error": "; ".join(error.problems)})
                 return
+            assert header is not None  # verified above
+            key, signed_at = Replays.key(header, body)
+            seen = replays.claim(key, signed_at, time.time())
+            if seen is not None:
+                run = f" (run {seen.run_id})" if seen.run_id else ""
+                problem = (
+                    f"this signed request was already accepted at {seen.at}{run}: a replay "
+                    "runs nothing (a new event is signed with a new timestamp)"
+                )
+                answer = {"title": "Replayed request", "error": problem, "run_id": seen.run_id}
+                self._answer(409, answer)
+                return
             rid = runs.submit(inputs)
             if rid is None:
+                replays.release(key)
                 self._answer(503, {"error": "too many runs waiting"})
                 return
+            replays.started(key, rid)
             if unused:
                 print(f"[{rid}] not inputs, unused: {', '.join(unused)}", file=sys.stderr)
             self._answer(202, {"run_id": rid})
@@ -234,7 +348,13 @@ def serve(
     specs: Mapping[str, checks.InputSpec],
     runs: RunQueue,
 ) -> int:
-    handler = webhook_handler(secret, specs, runs, args.max_bytes)
+    try:
+        replays = Replays(args.replays_db)
+    except (OSError, sqlite3.Error) as error:
+        problem = f"serve-webhook: cannot keep accepted requests in {args.replays_db}: {error}"
+        print(problem, file=sys.stderr)
+        return 2
+    handler = webhook_handler(secret, specs, runs, args.max_bytes, replays)
     with http.server.ThreadingHTTPServer((args.host, args.port), handler) as server:
         host, port = server.server_address[:2]
         print(f"Listening on http://{host}:{port}/ (POST signed payloads)", file=sys.stderr)
