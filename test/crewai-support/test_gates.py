@@ -436,6 +436,31 @@ def test_reviewer_time_does_not_count_against_the_run_deadline(
     assert slept
 
 
+def test_a_run_that_waits_at_a_gate_saves_the_time_it_worked(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A resume's deadline starts from the saved spent_ms (issue 34): 0 here gave every
+    # resume the whole timeout.runMs again.
+    if not team.GATES:
+        pytest.skip("the team has no gates: a run never waits for review")
+    steps = f"{PACKAGE}.envelope_support.pipeline.kickoff"
+    work = crew_base.kickoff
+
+    def kickoff(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.2)  # working time a run spends before its gate, whatever the machine
+        return work(*args, **kwargs)
+
+    monkeypatch.setattr(steps, kickoff)
+    assert main.main(helpers.run_argv()) == runtime.EXIT_PENDING
+    run_id = json.loads(capsys.readouterr().out)["run_id"]
+    saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
+    assert saved["status"] == "pending"
+    assert saved["spent_ms"] >= 200
+
+
 def test_the_printed_resume_command_finds_the_run_where_it_was_kept(
     team_env: dict[str, str],
     fake_models: FakeModels,
