@@ -368,7 +368,7 @@ async function validateNow() {
     state.valid = false;
     showDiagnostics([], false);
     clearProject("");
-    setStatus(`The definition and its connection packs are ${formatBytes(bodySize(sent.body))} together; the limit is 8 MiB. Remove a pack.`, "bad");
+    setStatus(`The definition and its connection packs are ${formatBytes(bodySize(sent.body))} together; the limit is 8 MB. Remove a pack.`, "bad");
     updateSteps();
     return;
   }
@@ -407,6 +407,7 @@ async function validateNow() {
     if (data.loss) {
       renderLoss(data.loss);
       showRefusal(refused);
+      if (refused.length) tryOtherTargets(gen, sent);
     }
     setStatus(words, "bad");
   } else if (problem === "invalid-definition" && diagnostics) {
@@ -530,6 +531,38 @@ function showRefusal(refused) {
     el("p", { class: "can-do", text: WHAT_YOU_CAN_DO }),
     el("details", { class: "dev" }, el("summary", { text: "Details for the developer" }), precise),
   );
+}
+
+/**
+ * Strict stopped the export in this framework: would another run the team as written? One
+ * strict check each (only in this case), said in the refusal box with a button that picks it.
+ */
+async function tryOtherTargets(gen, sent) {
+  const box = $("strict-refusal");
+  for (const name of state.titles.keys()) {
+    if (name === state.target) continue;
+    let ok;
+    try {
+      const res = await fetch(`/v1/exports${query({ target: name })}`, { method: "POST", headers: { "content-type": sent.type, accept: "application/json" }, body: sent.body });
+      ok = res.ok;
+      await res.body?.cancel();
+    } catch {
+      return;
+    }
+    if (gen !== state.checkGen || box.hidden) return;
+    const title = state.titles.get(name) ?? name;
+    const pick = () => {
+      const radio = /** @type {HTMLInputElement} */ ($(`target-${name}`));
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change"));
+    };
+    box.insertBefore(
+      ok
+        ? el("p", { class: "other-target" }, `${title} runs this team as written. `, el("button", { type: "button", class: "primary", onclick: pick }, `Choose ${title}`))
+        : el("p", { class: "other-target", text: `${title} would stop it too.` }),
+      box.querySelector("details.dev"),
+    );
+  }
 }
 
 function problemText(data, res) {
@@ -755,7 +788,8 @@ function openFile(path) {
   showView(markdown && state.mdView === "preview");
   if (markdown) renderPreview(file);
   if (file.encoding !== "utf-8") {
-    code.append(`(a binary file of ${formatBytes(file.size)}; it is in the zip)`);
+    // omitted: the preview left its content out to stay within its size bound (answer-bound.ts).
+    code.append(file.encoding === "omitted" ? `(${formatBytes(file.size)}, too large to show with this definition's preview; it is in the zip)` : `(a binary file of ${formatBytes(file.size)}; it is in the zip)`);
     return;
   }
   const lang = languageOf(path);

@@ -174,6 +174,11 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       for (const term of ["agents[0]", "accessPolicy", "http_request", "coworker", "approximated"]) expect(shown, term).not.toContain(term);
       expect(shown).toContain("Support Lead's access policy");
       expect(shown).toContain("Turn Strict off");
+      // Whether the other framework runs the team as written: LangGraph carries the example whole.
+      const other = box.locator(".other-target");
+      await other.waitFor();
+      expect(await other.textContent()).toBe("LangGraph runs this team as written. Choose LangGraph");
+      expect(await other.locator("button").textContent()).toBe("Choose LangGraph");
       await box.locator("details.dev summary").click();
       const precise = await box.evaluate((e) => e.innerText);
       expect(precise).toContain("agents[0].accessPolicy (approximated)");
