@@ -62,6 +62,20 @@ export function uvBinary(python: string): string {
   return uv;
 }
 
+/** The ruff every export pins (its dev extra; python/langgraph.lock has the same). */
+export const RUFF_VERSION = /^ruff==(\S+)/m.exec(readFileSync(join(ROOT, "python", "langgraph.lock"), "utf8"))![1]!;
+
+/** That ruff alone, installed into the cache with uv on first use (a few MB, no framework). */
+export function ruffBinary(python: string): string {
+  const dir = join(cacheRoot(), `ruff-${RUFF_VERSION}`);
+  const uv = uvBinary(python);
+  buildOnce(dir, `ruff ${RUFF_VERSION}`, "uv pip install, once", () => {
+    execFileSync(uv, ["venv", "--quiet", "--python", python, dir], { stdio: "inherit" });
+    execFileSync(uv, ["pip", "install", "--quiet", "--python", join(dir, "bin", "python"), `ruff==${RUFF_VERSION}`], { stdio: "inherit" });
+  });
+  return join(dir, "bin", "ruff");
+}
+
 const say = (text: string) => process.stderr.write(`envelope-export tests: ${text}\n`);
 const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
 

@@ -7,6 +7,7 @@
 // inputs/outputs with enums and defaults, secrets and variables used as {{NAME}}, policies,
 // schedules. `validate()` must report no error for any of them (test/hostile/arbitrary.test.ts).
 import fc from "fast-check";
+import { ROW_FIELDS } from "../../src/validate/rules/workspace.js";
 
 export const SCHEMA_URL = "https://schema.openenvelope.org/team/v1.json";
 
@@ -276,7 +277,8 @@ const workspace = fc.uniqueArray(
     {
       name: gateNameArb,
       type: text(),
-      columns: fc.uniqueArray(fc.record({ name: bounded(fieldNameArb, 200, 1), owner: fc.constantFrom("agent", "human", "both"), type: fc.constantFrom("string", "number", "boolean"), pii: fc.boolean() }, { requiredKeys: ["name", "owner"] }), { maxLength: 3, selector: (c) => c.name }),
+      // Not a row's own field (id, version…): validation refuses those (E_WORKSPACE_RESERVED_COLUMN).
+      columns: fc.uniqueArray(fc.record({ name: bounded(fieldNameArb, 200, 1).filter((n) => !(ROW_FIELDS as readonly string[]).includes(n)), owner: fc.constantFrom("agent", "human", "both"), type: fc.constantFrom("string", "number", "boolean"), pii: fc.boolean() }, { requiredKeys: ["name", "owner"] }), { maxLength: 3, selector: (c) => c.name }),
       statusValues: fc.array(text(), { maxLength: 3 }),
       hypotheses: fc.array(text(), { maxLength: 2 }),
     },

@@ -1,9 +1,11 @@
 // Export a definition for every registered target, write it through the real sinks
 // (directory and ZIP), and check the written projects in one long-lived Python process
-// (check_project.py) — one process per batch, however many projects it checks.
+// (check_project.py) — one process per batch, however many projects it checks — and with
+// the pinned ruff (`ruff check`, `ruff format --check`: each project's own configuration),
+// as the project's developer and CI run it.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { exportDefinition } from "../../src/export/export.js";
@@ -11,6 +13,7 @@ import { UNMAPPED } from "../../src/export/loss-report.js";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { writeZip } from "../../src/export/sinks/zip.js";
 import { TARGETS, targetNames } from "../../src/targets/index.js";
+import { ruffBinary } from "../e2e/python-env.js";
 import { expectations, promptRendering, type Expectation } from "./expectations.js";
 
 const CHECKER = fileURLToPath(new URL("./check_project.py", import.meta.url));
@@ -24,10 +27,13 @@ export function findCheckerPython(): { ok: true; python: string } | { ok: false;
   return { ok: false, reason: "no Python ≥ 3.11 with PyYAML found (set ENVELOPE_PYTHON to one)" };
 }
 
-/** Same skip rule as the end-to-end suites: loud without Python, fatal under CI=true. */
-export function checkerGate(): { run: boolean; python?: string } {
+/**
+ * Same skip rule as the end-to-end suites: loud without Python, fatal under CI=true. With a
+ * Python, the pinned ruff too (installed into the tests' cache on first use).
+ */
+export function checkerGate(): { run: boolean; python?: string; ruff?: string } {
   const found = findCheckerPython();
-  if (found.ok) return { run: true, python: found.python };
+  if (found.ok) return { run: true, python: found.python, ruff: ruffBinary(found.python) };
   const message = `\n!!! hostile-definition Python checks SKIPPED: ${found.reason}\n`;
   if (process.env.CI === "true") throw new Error(message + "CI=true: refusing to skip.");
   process.stderr.write(message);
@@ -59,7 +65,11 @@ export class Checker {
   private readonly lines: AsyncIterator<string>;
   private stderr = "";
 
-  constructor(python: string) {
+  /** `ruff`: the pinned ruff, to lint every project with (none: the parsers' checks only). */
+  constructor(
+    python: string,
+    readonly ruff?: string,
+  ) {
     this.proc = spawn(python, [CHECKER], { stdio: ["pipe", "pipe", "pipe"] });
     this.proc.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
     this.lines = createInterface({ input: this.proc.stdout })[Symbol.asyncIterator]();
@@ -161,5 +171,47 @@ export async function checkDefinitions(
   }
   const report = await checker.check(manifests);
   for (const p of report.projects) problems.push(...p.problems.map((q) => `${p.id}: ${q}`));
+  if (checker.ruff && manifests.length) problems.push(...(await lint(checker.ruff, manifests, work)));
   return { problems, crashes, stats: report.stats };
+}
+
+/** A process's exit code and output; asynchronous, so the test worker's event loop runs on. */
+function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH, NO_COLOR: "1" } });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+/**
+ * `ruff check` and `ruff format --check` over every project at once (run in `work`, their
+ * parent: ruff names files relative to it), each file under its project's own
+ * pyproject.toml; every complaint, prefixed with the project it is in.
+ */
+async function lint(ruff: string, manifests: readonly ProjectManifest[], work: string): Promise<string[]> {
+  const roots = manifests.map((m) => `${relative(work, m.root)}/`);
+  const problems: string[] = [];
+  for (const args of [
+    ["check", "--no-cache", "--output-format", "concise", "--quiet"],
+    ["format", "--check", "--no-cache", "--quiet"],
+  ]) {
+    const r = await run(ruff, [...args, ...roots], work);
+    if (r.code === 0) continue;
+    // `path:line:col: CODE message` (check) or `Would reformat: path` (format).
+    const lines = r.output
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.replace(/^Would reformat: /, ""));
+    const unclaimed = lines.filter((line) => {
+      const i = roots.findIndex((root) => line.startsWith(root));
+      if (i >= 0) problems.push(`${manifests[i]!.id}: ruff ${args[0] === "check" ? "check" : "format --check"}: ${line.slice(roots[i]!.length)}`);
+      return i < 0;
+    });
+    if (unclaimed.length || lines.length === 0) problems.push(`ruff ${args.join(" ")} exited ${r.code}: ${unclaimed.join("\n").slice(0, 2000)}`);
+  }
+  return problems;
 }

@@ -21,7 +21,7 @@ describe.runIf(gate.run)(`hostile definitions (seed ${SEED}, ${RUNS} runs per ta
   let checker: Checker;
   const work = mkdtempSync(join(tmpdir(), "envelope-hostile-property-"));
   beforeAll(() => {
-    checker = new Checker(gate.python!);
+    checker = new Checker(gate.python!, gate.ruff);
   });
   afterAll(() => {
     checker.close();

@@ -48,10 +48,10 @@ function literalColumns(ch: string): number {
  * possible (never inside a character), each piece's literal at most `max` columns (wide
  * characters count two, as ruff counts them).
  */
-export function pyStrWrapped(value: string, max = 72): string {
+export function pyStrWrapped(value: string, max = 72, parenthesized = false): string {
   let total = 2;
   for (const ch of value) total += literalColumns(ch);
-  if (total <= max) return pyStr(value);
+  if (total <= max) return parenthesized ? `(\n    ${pyStr(value)}\n)` : pyStr(value);
   const pieces: string[] = [];
   let current = "";
   // The literal width of `current`, kept as characters are added (each code point escapes
@@ -80,6 +80,27 @@ export function pyStrWrapped(value: string, max = 72): string {
   return "(\n" + pieces.map((p) => "    " + pyStr(p)).join("\n") + "\n)";
 }
 
+/** The columns a string's literal takes (escapes as written, wide characters two). */
+function literalWidth(value: string): number {
+  let width = 2;
+  for (const ch of value) width += literalColumns(ch);
+  return width;
+}
+
+/**
+ * `key: value`, an entry of a dict of strings at `indent` columns followed by a comma: on
+ * one line when that fits ruff's `limit`, else with the key wrapped as `pyStrWrapped` does
+ * and the value parenthesized (and wrapped), the layout ruff's formatter keeps.
+ */
+export function pyEntry(key: string, value: string, indent = 4, limit = 100): string {
+  const k = pyStrWrapped(key);
+  const oneLine = !k.includes("\n") && indent + literalWidth(key) + 2 + literalWidth(value) + 1 <= limit;
+  return `${k}: ${oneLine ? pyStr(value) : pyStrWrapped(value, 72, true)}`;
+}
+
+/** Columns a dict entry of JSON-like data may take: within the limit ten levels deep. */
+const DICT_ENTRY = 60;
+
 /** A Python literal for JSON-like data (str, number, bool, None, list, dict). */
 export function pyLiteral(value: unknown): string {
   if (value === null || value === undefined) return "None";
@@ -92,7 +113,13 @@ export function pyLiteral(value: unknown): string {
   }
   if (Array.isArray(value)) return "[" + value.map(pyLiteral).join(", ") + "]";
   if (typeof value === "object") {
-    return "{" + Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyStr(k)}: ${pyLiteral(v)}`).join(", ") + "}";
+    // The formatter puts each entry on a line of its own at some depth: a key and a string
+    // value too wide to share one (more than DICT_ENTRY columns) take a line each.
+    const entry = ([k, v]: [string, unknown]) =>
+      typeof v === "string" && literalWidth(k) + literalWidth(v) > DICT_ENTRY
+        ? `${pyStrWrapped(k, DICT_ENTRY)}: ${pyStrWrapped(v, DICT_ENTRY, true)}`
+        : `${pyStrWrapped(k, DICT_ENTRY)}: ${pyLiteral(v)}`;
+    return "{" + Object.entries(value as Record<string, unknown>).map(entry).join(", ") + "}";
   }
   throw new Error(`cannot write a ${typeof value} as a Python literal`);
 }

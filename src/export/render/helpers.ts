@@ -2,7 +2,7 @@
 // returns text that is safe in one syntax; templates cannot output anything else.
 import { describeCron } from "../../model/cron.js";
 import { mdCode, mdText, mermaidLabel } from "../escape/markdown.js";
-import { pyComment, pyIdent, pyLiteral, pyStr, pyStrWrapped } from "../escape/python.js";
+import { pyComment, pyEntry, pyIdent, pyLiteral, pyStr, pyStrWrapped } from "../escape/python.js";
 import { tomlStr } from "../escape/toml.js";
 import { yamlStr } from "../escape/yaml.js";
 import type { Helper } from "./template-env.js";
@@ -22,6 +22,8 @@ export const HELPERS: Record<string, Helper> = {
   py_str: (v) => pyStr(asString(v, "py_str")),
   /** Python `str` literal wrapped to stay within the line limit (any length of text). */
   py_text: (v) => pyStrWrapped(asString(v, "py_text")),
+  /** `"key": "value"` of a dict of strings (four spaces in), within the line limit whatever their length. */
+  py_entry: (k, v) => pyEntry(asString(k, "py_entry"), asString(v, "py_entry")),
   /** Python literal of JSON-like data. */
   py: (v) => pyLiteral(v),
   /** A name the model's namer chose (asserted, never escaped). */
@@ -98,7 +100,8 @@ HELPERS.py_type = (v) => {
   // A target's view may choose the type itself (CrewAI: JSON text for arrays and objects).
   if (field.pyType !== undefined) return pyIdent(asString(field.pyType, "py_type"));
   if (Array.isArray(field.enum) && field.enum.length > 0 && (field.type === "string" || field.type === undefined)) {
-    return `Literal[${field.enum.map((e) => pyStr(asString(e, "py_type"))).join(", ")}]`;
+    // Wrapped: ruff puts a long Literal's values one per line, where a long one still fits.
+    return `Literal[${field.enum.map((e) => pyStrWrapped(asString(e, "py_type"))).join(", ")}]`;
   }
   const t = PY_TYPES[asString(field.type, "py_type")];
   if (!t) throw new Error(`py_type: unknown type ${JSON.stringify(field.type)}`);

@@ -44,6 +44,8 @@ export interface WorkspaceDocumentView {
 export interface WorkspaceView {
   has: boolean;
   documents: WorkspaceDocumentView[];
+  /** Any document declares columns: team.py imports `Column` only then. */
+  hasColumns: boolean;
   /** Any trigger at all: `watch` has something to evaluate. */
   hasTriggers: boolean;
   hasRunTriggers: boolean;
@@ -112,6 +114,7 @@ export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite", m
   return {
     has: documents.length > 0,
     documents,
+    hasColumns: documents.some((d) => d.columns.length > 0),
     hasTriggers: triggers.length > 0,
     hasRunTriggers: triggers.some((t) => t.action === "run"),
     hasNotifyTriggers: triggers.some((t) => t.action === "notify"),
