@@ -11,12 +11,15 @@ import type { UploadedFile } from "../connections/pack-source.js";
 import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { exportDefinition } from "../export/export.js";
 import { modelFromDocument } from "../model/index.js";
-import { lossCounts, type LossEntry, type LossStatus } from "../export/loss-report.js";
+import { lossCounts, type LossStatus } from "../export/loss-report.js";
 import { writeZip } from "../export/sinks/zip.js";
 import { TARGETS } from "../targets/index.js";
 import { validate } from "../validate/validate.js";
+import { answerLimit, capLoss, fitPreview, zipBound, type LossReport, type PreviewFile } from "./answer-bound.js";
 import { teamDiagram } from "./diagram.js";
 import { capDiagnostics, type ReportedDiagnostics } from "./diagnostic-cap.js";
+
+export type { LossReport } from "./answer-bound.js";
 
 export type ExportFormat = "zip" | "json" | "files";
 
@@ -30,19 +33,17 @@ export type Job =
   | { kind: "validate"; body: Uint8Array; strict: boolean; connections?: JobConnections }
   | { kind: "export"; body: Uint8Array; target: string; strict: boolean; format: ExportFormat; connections?: JobConnections };
 
-/** Why a definition was refused: unreadable (not JSON, not UTF-8, empty), invalid, --strict loss, or its connection packs. */
-export type Refusal = "malformed" | "invalid" | "lossy" | "connections";
+/**
+ * Why a definition was refused: unreadable (not JSON, not UTF-8, empty), invalid, --strict
+ * loss, its connection packs, or an answer that would exceed the bound (answer-bound.ts).
+ */
+export type Refusal = "malformed" | "invalid" | "lossy" | "connections" | "too-large";
 
 export interface ValidateAnswer extends ReportedDiagnostics {
   kind: "validate";
   /** False when the body could not be read as a JSON object (the API answers 400). */
   readable: boolean;
   valid: boolean;
-}
-
-export interface LossReport {
-  counts: Record<LossStatus, number>;
-  entries: LossEntry[];
 }
 
 /** What an HTTP answer needs before the archive's first byte: its headers. */
@@ -62,7 +63,7 @@ export interface ZipStream {
 }
 
 export type ExportAnswer =
-  | ({ kind: "export"; ok: false; refusal: Refusal; loss?: LossReport; failure?: string } & ReportedDiagnostics)
+  | ({ kind: "export"; ok: false; refusal: Refusal; loss?: LossReport; failure?: string; answerBytes?: number; limit?: number } & ReportedDiagnostics)
   /** `zip` is absent when the archive went to a ZipStream. */
   | (ZipHead & { zip?: Uint8Array })
   | ({ kind: "export"; ok: true; format: "json"; json: string } & ReportedDiagnostics)
@@ -80,8 +81,12 @@ const LABEL = "request body";
  */
 function reported(list: Diagnostic[], job: Job): ReportedDiagnostics {
   const named = list.map(({ file, ...d }) => (file === undefined || file === LABEL ? d : { ...d, file: file === "--connection" ? "connection" : file }));
-  const uploaded = job.connections?.files.reduce((n, f) => n + f.bytes.length, 0) ?? 0;
-  return capDiagnostics(named, job.body.length + uploaded);
+  return capDiagnostics(named, requestBytes(job));
+}
+
+/** The request's size, as the answer bounds count it: the definition and the uploaded packs. */
+function requestBytes(job: Job): number {
+  return job.body.length + (job.connections?.files.reduce((n, f) => n + f.bytes.length, 0) ?? 0);
 }
 
 /** Whether any error is not the definition's own (a pack's, or an explicit connection's). */
@@ -114,17 +119,27 @@ export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
   const result = exportDefinition(job.body, target, { strict: job.strict, file: LABEL, ...connections });
   // A pack's warnings (its errors were answered above) go with the export's own.
   const diagnostics = reported([...result.diagnostics, ...(packs?.diagnostics ?? [])], job);
-  const loss = result.loss && { counts: lossCounts(result.loss), entries: result.loss };
+  const loss = result.loss && capLoss(lossCounts(result.loss), result.loss, requestBytes(job));
   if (!result.ok || !result.files || !result.model) {
     const refusal: Refusal = result.failure !== undefined ? "lossy" : !result.readable ? "malformed" : connectionErrors(result.diagnostics) ? "connections" : "invalid";
     return { kind: "export", ok: false, refusal, ...diagnostics, ...(loss ? { loss } : {}), ...(result.failure ? { failure: result.failure } : {}) };
   }
   const files = result.files;
   const model = result.model;
+  const limit = answerLimit(requestBytes(job));
+  const tooLarge = (answerBytes: number): ExportAnswer => ({ kind: "export", ok: false, refusal: "too-large", ...diagnostics, answerBytes, limit });
   if (job.format === "zip") {
     const head: ZipHead = { kind: "export", ok: true, format: "zip", fileName: zipFileName(model.names.distribution, target.name), ...diagnostics, lossCounts: loss!.counts, files: files.size };
     // Exactly what `envelope export --zip` writes: the same sink, the same root folder.
     const root = `${model.names.distribution}/`;
+    // One that could exceed the bound (its files' raw size is over it: deflate never grows
+    // an entry) is measured first, holding nothing, and refused whole when over; the pass
+    // that streams then reuses most compressed pieces (zip.ts keeps them).
+    if (zipBound(files, root) > limit) {
+      let size = 0;
+      await writeZip(files, (chunk) => void (size += chunk.length), root);
+      if (size > limit) return tooLarge(size);
+    }
     if (stream) {
       stream.head(head);
       await writeZip(files, (chunk) => stream.chunk(chunk), root);
@@ -138,16 +153,16 @@ export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
     return { kind: "export", ok: true, format: "files", files: files.entries().map(([path, f]) => ({ path, bytes: f.bytes, mode: f.mode })), ...diagnostics, name: model.names.distribution, lossCounts: loss!.counts };
   }
   const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  const preview = {
+  const preview: { files: PreviewFile[]; contentOmitted?: number } & Record<string, unknown> = {
     target: target.name,
     title: target.title,
     name: model.names.distribution,
     zipName: zipFileName(model.names.distribution, target.name),
     team: { name: model.team.name, slug: model.team.slug, version: model.team.version, description: model.team.description, mode: model.execution.mode, agents: model.agents.length },
     ...diagnostics,
-    files: files.entries().map(([path, f]) => {
+    files: files.entries().map(([path, f]): PreviewFile => {
       let content: string;
-      let encoding: "utf-8" | "base64" = "utf-8";
+      let encoding: PreviewFile["encoding"] = "utf-8";
       try {
         content = utf8.decode(f.bytes);
       } catch {
@@ -160,5 +175,7 @@ export async function runJob(job: Job, stream?: ZipStream): Promise<JobAnswer> {
     loss,
     diagram: teamDiagram(model),
   };
-  return { kind: "export", ok: true, format: "json", json: JSON.stringify(preview), ...diagnostics };
+  const json = fitPreview(preview, limit);
+  if (json === undefined) return tooLarge(Buffer.byteLength(JSON.stringify(preview)));
+  return { kind: "export", ok: true, format: "json", json, ...diagnostics };
 }

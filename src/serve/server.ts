@@ -15,6 +15,7 @@ import { updateGitHubRepository, type UpdateRepositoryResult } from "../publish/
 import { TARGETS, targetNames } from "../targets/index.js";
 import { VERSION } from "../version.js";
 import { PAGE_CSP, pageAssets } from "./assets.js";
+import { ANSWER_ALLOWANCE, ANSWER_MULTIPLE } from "./answer-bound.js";
 import { AnswerCache } from "./cache.js";
 import type { ReportedDiagnostics } from "./diagnostic-cap.js";
 import type { ExportAnswer, ExportFormat, Job, JobAnswer, JobConnections, ValidateAnswer, ZipHead, ZipStream } from "./jobs.js";
@@ -498,6 +499,16 @@ function refusal(answer: Extract<ExportAnswer, { ok: false }>): HttpProblem {
   if (answer.refusal === "lossy") {
     // A problem type's title stays the same for every occurrence (RFC 9457); the detail names the target and fields.
     return new HttpProblem(422, "lossy-export", "Not every field is carried", `strict=true: ${answer.failure ?? "a field is not fully carried"}`, { ...listed(answer), ...(answer.loss ? { loss: answer.loss } : {}) });
+  }
+  if (answer.refusal === "too-large") {
+    // The export is fine; answering it would break the bound every answer keeps (answer-bound.ts).
+    return new HttpProblem(
+      422,
+      "export-too-large",
+      "Export too large to answer",
+      `the answer would be ${answer.answerBytes} bytes, over the ${answer.limit} this server answers to a request this size (${ANSWER_MULTIPLE} × the request + ${ANSWER_ALLOWANCE / 1024 / 1024} MiB); the CLI exports it: envelope export FILE --target T --zip FILE`,
+      listed(answer),
+    );
   }
   const errors = answer.errors;
   if (answer.refusal === "connections") {
