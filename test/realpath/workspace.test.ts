@@ -5,7 +5,7 @@
 // requests that reached the scripted model server (tool results included) and the posts of
 // the notify webhook. Nothing here is specific to one target but the list of targets.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -22,6 +22,8 @@ import { type ChatRequest, startModelServer, textOf } from "./model-server.js";
 // `approved` runs the team, `rejected` notifies.
 const FIXTURE = join(ROOT, "test/fixtures/valid/event-signup-desk.envelope.json");
 const gate = e2eGate();
+/** What shows pii columns unmasked, in a listing, a row and an export. */
+const PII_FLAG = "--show-pii";
 
 /** The tool calls of one conversation (a request's messages) to the tool `name`, as parsed arguments. */
 const callsTo = (request: ChatRequest, name: string) => request.messages.flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function.name === name));
@@ -146,6 +148,112 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("workspace documents on t
     for (const file of kept) expect(readFileSync(file).includes("Ada Lovelace"), file).toBe(false);
     expect((await workspace("list", "attendees", "--show-pii")).stdout).not.toContain("ada@example.org");
   }, 400_000);
+
+  it("workspace import never stores an export's masks (it skips them and says so); a --show-pii export round-trips exactly, CSV and JSON", async () => {
+    const { dir, pkg, store } = await project("roundtrip");
+    const work = join(dir, "..");
+    const files = join(work, "files");
+    mkdirSync(files);
+    const workspace = (where: Record<string, string>, ...args: string[]) => runTeam(env, dir, pkg, ["workspace", ...args], where);
+    const ok = async (where: Record<string, string>, ...args: string[]) => {
+      const r = await workspace(where, ...args);
+      expect(r.code, `workspace ${args.join(" ")}\n${r.stdout}${r.stderr}`).toBe(0);
+      return r;
+    };
+    type Row = { id: string; version: number; archived: boolean; data: Record<string, unknown> };
+    /** Two commands at a time (each loads the framework: more at once only thrash 2 cores). */
+    const inTurns = async <T>(tasks: Array<() => Promise<T>>) => {
+      const results: T[] = [];
+      for (let i = 0; i < tasks.length; i += 2) results.push(...(await Promise.all(tasks.slice(i, i + 2).map((t) => t()))));
+      return results;
+    };
+    const docs = ["attendees", "speaker-queue"] as const;
+    /** The whole document as the store holds it (archived rows too, pii shown). */
+    const snapshot = async (where: Record<string, string>, doc: string) => JSON.parse((await ok(where, "export", doc, "--archived", PII_FLAG)).stdout) as Row[];
+    const file = (name: string, rows: unknown) => {
+      writeFileSync(join(files, name), JSON.stringify(rows));
+      return join(files, name);
+    };
+
+    // People's rows, imported. A pii value a person typed as "***" is a value, not a mask;
+    // a title with a comma, quotes and a line break, a fractional number, a boolean, an
+    // archived row. (Commands of one store run one after another; exports, reads, at once.)
+    await ok(store, "import", "attendees", file("people-attendees.json", [
+      { email: "ada@example.org", full_name: "Ada Lovelace", company: "Analytical Engines", status: "confirmed", checked_in: true },
+      { email: "anon@example.org", full_name: "***", status: "pending" },
+    ]));
+    await ok(store, "import", "speaker-queue", file("people-talks.json", [
+      { talk_id: "T1", speaker_email: "grace@example.org", title: "Compilers", duration_min: 45, status: "proposed" },
+      { id: "T2", archived: true, data: { speaker_email: "alan@example.org", title: 'Machines, "thinking"\nand more', duration_min: 1.5, status: "rejected" } },
+    ]));
+    const exported: Record<string, string> = {};
+    const exports = docs.flatMap((doc) =>
+      ["csv", "json"].flatMap((format) =>
+        [false, true].map((shown) => () => {
+          const name = `${doc}${shown ? "-shown" : ""}.${format}`;
+          exported[name] = join(files, name);
+          return ok(store, "export", doc, "--archived", "--format", format, "--out", exported[name], ...(shown ? [PII_FLAG] : []));
+        }),
+      ),
+    );
+    await inTurns(exports);
+    const before = Object.fromEntries(docs.map((doc) => [doc, JSON.parse(readFileSync(exported[`${doc}-shown.json`]!, "utf8")) as Row[]]));
+    expect(before["attendees"]!.map((r) => [r.id, r.data.full_name])).toEqual([["ada@example.org", "Ada Lovelace"], ["anon@example.org", "***"]]);
+    expect(before["speaker-queue"]!.map((r) => [r.id, r.archived])).toEqual([["T1", false], ["T2", true]]);
+    for (const [name, path] of Object.entries(exported)) {
+      const text = readFileSync(path, "utf8");
+      const values = name.startsWith("attendees") ? ["ada@example.org", "Ada Lovelace", "anon@example.org"] : ["grace@example.org", "alan@example.org"];
+      for (const value of values) expect(text.includes(value), `${name}: ${value}`).toBe(name.includes("-shown"));
+    }
+
+    // A masked export imported back. attendees' id (email) is pii, so no row of it can be
+    // addressed: each is refused, saying why, and nothing is written.
+    for (const format of ["csv", "json"]) {
+      const r = await workspace(store, "import", "attendees", exported[`attendees.${format}`]!);
+      expect(r.code, `${r.stdout}${r.stderr}`).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.match(/: refused: .*masked/g) ?? [], r.stderr).toHaveLength(2);
+    }
+    // speaker-queue's rows are addressed by talk_id (not pii): a person corrects a title in
+    // the masked file; the import writes that, leaves each masked speaker_email as it is,
+    // and says so.
+    const csv = readFileSync(exported["speaker-queue.csv"]!, "utf8");
+    expect(csv).toContain("Compilers");
+    writeFileSync(exported["speaker-queue.csv"]!, csv.replace("Compilers", "Compilers revised"));
+    const fromCsv = await ok(store, "import", "speaker-queue", exported["speaker-queue.csv"]!);
+    expect(fromCsv.stderr).toMatch(/masked.*speaker_email|speaker_email.*masked/);
+    expect(fromCsv.stdout).toMatch(/^T1: written \(version 2\)$/m);
+    expect(fromCsv.stdout).toMatch(/^T2: written \(version 1\): no change$/m);
+    const json = JSON.parse(readFileSync(exported["speaker-queue.json"]!, "utf8")) as Row[];
+    json.find((r) => r.id === "T1")!.data.title = "Compilers, revised again";
+    writeFileSync(exported["speaker-queue.json"]!, JSON.stringify(json));
+    const fromJson = await ok(store, "import", "speaker-queue", exported["speaker-queue.json"]!);
+    expect(fromJson.stderr).toMatch(/masked.*speaker_email|speaker_email.*masked/);
+    const [talks, attendees] = await Promise.all(docs.toReversed().map((doc) => snapshot(store, doc)));
+    expect(talks!.map((r) => [r.id, r.version, r.data.title, r.data.speaker_email])).toEqual([
+      ["T1", 3, "Compilers, revised again", "grace@example.org"],
+      ["T2", 1, 'Machines, "thinking"\nand more', "alan@example.org"],
+    ]);
+    expect(attendees).toEqual(before["attendees"]);
+
+    // A --show-pii export imported into an empty store gives the same rows (ids, columns,
+    // archived; the store's own fields are the new store's), and imported over the store it
+    // came from changes nothing.
+    const shape = (rows: Row[]) => rows.map((r) => ({ id: r.id, archived: r.archived, data: r.data }));
+    await inTurns(
+      ["csv", "json"].map((format) => async () => {
+        const fresh = { ENVELOPE_WORKSPACE_DB: join(work, `restored-${format}`, "workspace.sqlite3") };
+        for (const doc of docs) {
+          const restored = await ok(fresh, "import", doc, exported[`${doc}-shown.${format}`]!);
+          expect(restored.stderr).toBe("");
+        }
+        for (const doc of docs) expect(shape(await snapshot(fresh, doc)), `${doc} from ${format}`).toEqual(shape(before[doc]!));
+      }),
+    );
+    const again = await ok(store, "import", "attendees", exported["attendees-shown.csv"]!);
+    expect(again.stdout.trim().split("\n")).toEqual(["ada@example.org: written (version 1): no change", "anon@example.org: written (version 1): no change"]);
+    expect(await snapshot(store, "attendees")).toEqual(before["attendees"]);
+  }, 1_200_000);
 
   it("watch --once runs the team once for an approved talk, only notifies for a rejected one, and shows no pii", async () => {
     const { dir, def, readme, pkg, store } = await project("watch");

@@ -289,3 +289,92 @@ def test_people_archive_and_bring_back_a_row(ws_module, ws):
     assert m.workspace_command(["archive", "leads", "a@b.c", "--undo"], ws, "t") == 0
     assert [f.trigger.action for f in ws.evaluate()] == ["run"]
     assert m.workspace_command(["delete", "leads", "nobody"], ws, "t") == 2
+
+
+def test_rows_keep_their_creation_order_when_written(ws):
+    for email in ("a@b.c", "d@e.f"):
+        ws.write("leads", [{"data": {"email": email, "status": "new"}}], "human")
+    ws.write("leads", [{"id": "a@b.c", "data": {"note": "later"}}], "human")
+    assert [r["id"] for r in ws.rows("leads")] == ["a@b.c", "d@e.f"]
+
+
+def test_a_masked_export_says_which_values_are_masks(ws_module, ws, tmp_path):
+    m = ws_module
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "new", "note": "***"}}], "human")
+    for fmt in ("csv", "json"):
+        out = tmp_path / f"leads.{fmt}"
+        assert m.workspace_command(["export", "leads", "--format", fmt, "--out", str(out)], ws, "t") == 0
+        text = out.read_text()
+        assert "a@b.c" not in text
+        if fmt == "csv":
+            header = text.splitlines()[0].split(",")
+            assert header[:3] == ["id (masked)", "email (masked)", "status"]
+        else:
+            [row] = m.json.loads(text)
+            assert row["masked"] == ["id", "email"]
+            assert row["data"]["note"] == "***"  # a person's value, not a mask: unmarked
+
+
+def test_an_import_skips_the_masks_of_a_masked_export(ws_module, ws, tmp_path, capsys):
+    m = ws_module
+    ws.write("leads", [{"data": {"email": "a@b.c", "status": "new", "score": 1}}], "human")
+    before = ws.row("leads", "a@b.c")
+    for fmt in ("csv", "json"):
+        out = tmp_path / f"leads.{fmt}"
+        assert m.workspace_command(["export", "leads", "--format", fmt, "--out", str(out)], ws, "t") == 0
+        capsys.readouterr()
+        # The id column is pii: the row cannot be addressed, so nothing is written.
+        assert m.workspace_command(["import", "leads", str(out)], ws, "t") == 1
+        err = capsys.readouterr().err
+        assert "row 1: refused: its id is masked in this file" in err
+        assert "masked cells of id (1), email (1) were left as they are" in err
+        assert ws.rows("leads") == [before]
+    # A value typed into a masked column is a value; "***" there is the mask.
+    typed = tmp_path / "typed.csv"
+    typed.write_text("id (masked),email (masked),score\n***,d@e.f,2\n***,***,3\n", encoding="utf-8")
+    assert m.workspace_command(["import", "leads", str(typed)], ws, "t") == 1
+    out = capsys.readouterr()
+    assert "d@e.f: written (version 1)" in out.out
+    assert "row 2: refused: its id is masked" in out.err
+    assert [r["id"] for r in ws.rows("leads")] == ["a@b.c", "d@e.f"]
+    # Without the marker "***" is what a person typed, and it is stored.
+    plain = tmp_path / "plain.json"
+    plain.write_text('[{"id": "a@b.c", "data": {"note": "***"}}]', encoding="utf-8")
+    assert m.workspace_command(["import", "leads", str(plain)], ws, "t") == 0
+    assert ws.row("leads", "a@b.c")["data"]["note"] == "***"
+    plain.write_text('[{"id": "a@b.c", "data": {}, "masked": "email"}]', encoding="utf-8")
+    assert m.workspace_command(["import", "leads", str(plain)], ws, "t") == 2
+    assert "masked is a list of field names" in capsys.readouterr().err
+
+
+def test_a_shown_export_round_trips_exactly(ws_module, ws, tmp_path, capsys):
+    m = ws_module
+    ws.write("leads", [{"data": {"email": "***", "status": "new", "score": 1.5}}], "human")
+    ws.write("leads", [{"data": {"email": "a@b.c", "note": 'x, "y"\nz', "score": 7}}], "human")
+    ws.archive("leads", "a@b.c")
+    for fmt in ("csv", "json"):
+        out = tmp_path / f"leads.{fmt}"
+        args = ["export", "leads", "--archived", "--format", fmt, "--out", str(out), "--show-pii"]
+        assert m.workspace_command(args, ws, "t") == 0
+        rows = ws.rows("leads", archived=True)
+        assert m.workspace_command(["import", "leads", str(out)], ws, "t") == 0
+        assert capsys.readouterr().err == ""
+        assert ws.rows("leads", archived=True) == rows  # no change, no new version
+
+
+def test_a_masked_csv_export_whose_header_would_name_another_column_is_refused(
+    ws_module, tmp_path, capsys
+):
+    m = ws_module
+    spec = m.DocumentSpec(
+        "people",
+        (m.Column("email", "human", id=True, pii=True), m.Column("email (masked)", "human")),
+    )
+    ws = m.Workspace({"people": spec}, m.SqliteBackend(tmp_path / "p.sqlite"))
+    ws.write("people", [{"data": {"email": "a@b.c", "email (masked)": "a…"}}], "human")
+    out = tmp_path / "people.csv"
+    assert m.workspace_command(["export", "people", "--format", "csv", "--out", str(out)], ws, "t") == 2
+    assert "'email (masked)', the name of another column" in capsys.readouterr().err
+    assert not out.exists()
+    args = ["export", "people", "--format", "json", "--out", str(out)]
+    assert m.workspace_command(args, ws, "t") == 0

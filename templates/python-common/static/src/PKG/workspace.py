@@ -16,7 +16,8 @@ Triggers fire for a non-archived row holding the column/status pair, once per st
 change: what fired is kept in the store (`evaluate`). Where rows are kept is a `Backend`:
 SQLite (stdlib, `SqliteBackend`; CrewAI) or LangGraph's own Store (`StoreBackend`).
 Nothing here logs a row; `pii` columns are masked in listings unless asked for and never
-in the lines `watch` prints or posts.
+in the lines `watch` prints or posts. A masked export says which of its values are masks
+(MASKED_HEADER, MASKED_KEY), so an import leaves those as they are instead of storing them.
 """
 
 from __future__ import annotations
@@ -51,7 +52,13 @@ DEFAULT_DB = ".envelope-workspace.sqlite3"
 WEBHOOK_ENV = "ENVELOPE_WORKSPACE_WEBHOOK_URL"
 """Where `watch` posts each `notify` trigger that fires (JSON), besides its stdout line."""
 BUILT_IN = ("id", "created_at", "updated_at", "archived", "version")
+"""A row's own fields; no column takes one of these names (the exporter refuses them)."""
 MASK = "***"
+MASKED_HEADER = " (masked)"
+"""A masked CSV export's header names each pii column (and `id`, when the id column is pii)
+with this after it: an import reads that column's cells holding MASK as masks."""
+MASKED_KEY = "masked"
+"""A masked JSON export's row lists its masked fields (`id`, columns) under this key."""
 Owner = Literal["agent", "human", "both"]
 Writer = Literal["agent", "human"]
 
@@ -165,8 +172,11 @@ class SqliteBackend:
                 current = 0 if found is None else int(found[0])
                 if expected is not None and current != expected:
                     return False
+                # An update keeps the row's place (its rowid): rows list in creation order,
+                # as on the Store (REPLACE would move each written row to the end).
                 self.conn.execute(
-                    "INSERT OR REPLACE INTO workspace_rows VALUES (?, ?, ?, ?)",
+                    "INSERT INTO workspace_rows VALUES (?, ?, ?, ?) ON CONFLICT (doc, id)"
+                    " DO UPDATE SET version = excluded.version, record = excluded.record",
                     (doc, row_id, record["version"], json.dumps(record, ensure_ascii=False)),
                 )
                 return True
@@ -765,7 +775,13 @@ def _parser(command: str) -> argparse.ArgumentParser:
     edit.add_argument("--version", type=int, help="refuse if the row is no longer at it")
     action("import", "write rows from a CSV or JSON file", "document", "file")
     exp = action("export", "the rows as CSV or JSON (pii masked unless asked)", "document")
-    exp.add_argument("--include-pii", action="store_true", help="pii columns unmasked")
+    exp.add_argument(
+        "--show-pii",
+        "--include-pii",
+        dest="show_pii",
+        action="store_true",
+        help="pii columns unmasked (a file an import restores exactly)",
+    )
     exp.add_argument("--format", choices=("json", "csv"), default="json")
     exp.add_argument("--out", help="file to write (default: stdout)")
     exp.add_argument("--archived", action="store_true", help="archived rows too")
@@ -790,29 +806,62 @@ def _row_line(spec: DocumentSpec, row: Mapping[str, Any]) -> str:
     return f"{row['id']} v{row['version']}{archived} {values}".rstrip()
 
 
-def _read_rows(spec: DocumentSpec, path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's "CSV UTF-8" has a BOM
-    if path.suffix.lower() == ".csv":
-        items = []
-        for record in csv.DictReader(io.StringIO(text)):
-            data = {}
-            for name, value in record.items():
-                column = spec.column(name)
-                if column is not None:
-                    data[name] = coerce(column, value or "")
-                elif name not in BUILT_IN and name:
-                    data[name] = value
-            item: dict[str, Any] = {"data": {k: v for k, v in data.items() if v is not None}}
-            if record.get("id"):
-                item["id"] = record["id"]
-            if record.get("archived"):
-                item["archived"] = record["archived"].lower() in ("true", "1", "yes")
-            items.append(item)
-        return items
+@dataclass
+class ImportRow:
+    """A row of an import file: what to write, and the fields the file marks as masked whose
+    mask was left out (`id`, columns)."""
+
+    item: dict[str, Any]
+    masked: set[str] = field(default_factory=set)
+
+
+def _masked_headers(spec: DocumentSpec, headers: Sequence[str]) -> dict[str, str]:
+    """A CSV header's masked columns (MASKED_HEADER): header -> field. A header that names a
+    column as it is stays that column."""
+    found = {}
+    for header in headers:
+        base = header[: -len(MASKED_HEADER)] if header.endswith(MASKED_HEADER) else None
+        if spec.column(header) is None and base and (base == "id" or spec.column(base)):
+            found[header] = base
+    return found
+
+
+def _read_csv(spec: DocumentSpec, text: str) -> list[ImportRow]:
+    reader = csv.DictReader(io.StringIO(text))
+    masks = _masked_headers(spec, reader.fieldnames or [])
+    rows = []
+    for record in reader:
+        cells: dict[str, str] = {}
+        masked: set[str] = set()
+        for header, value in record.items():
+            if not header:  # cells beyond the header
+                continue
+            name = masks.get(header, header)
+            if header in masks and value == MASK:
+                masked.add(name)
+            else:  # what a person typed into a masked column is a value
+                cells[name] = value or ""
+        data = {}
+        for name, value in cells.items():
+            column = spec.column(name)
+            if column is not None:
+                data[name] = coerce(column, value)
+            elif name not in BUILT_IN:
+                data[name] = value
+        item: dict[str, Any] = {"data": {k: v for k, v in data.items() if v is not None}}
+        if cells.get("id"):
+            item["id"] = cells["id"]
+        if cells.get("archived"):
+            item["archived"] = cells["archived"].lower() in ("true", "1", "yes")
+        rows.append(ImportRow(item, masked))
+    return rows
+
+
+def _read_json(path: Path, text: str) -> list[ImportRow]:
     loaded = json.loads(text)
     if not isinstance(loaded, list) or not all(isinstance(row, dict) for row in loaded):
         raise WorkspaceError(f"{path}: a JSON import is a list of rows (objects)")
-    items = []
+    rows = []
     for n, row in enumerate(loaded):
         # not `version`: an import (a restore, too) writes what the file holds
         item = {k: row[k] for k in ("id", "data") if k in row} if "data" in row else {}
@@ -823,18 +872,98 @@ def _read_rows(spec: DocumentSpec, path: Path) -> list[dict[str, Any]]:
             if not isinstance(row["archived"], bool):
                 raise WorkspaceError(f"{path}: row {n}: archived is true or false")
             item["archived"] = row["archived"]
-        items.append(item)
-    return items
+        masked: set[str] = set()
+        marks = row.get(MASKED_KEY, []) if "data" in row else []
+        if not isinstance(marks, list) or not all(isinstance(m, str) for m in marks):
+            raise WorkspaceError(f"{path}: row {n}: {MASKED_KEY} is a list of field names")
+        if marks:
+            item["data"] = dict(item["data"])
+            for name in marks:
+                holder = item if name == "id" else item["data"]
+                if holder.get(name) == MASK:
+                    del holder[name]
+                    masked.add(name)
+        rows.append(ImportRow(item, masked))
+    return rows
 
 
-def _export(spec: DocumentSpec, rows: list[dict[str, Any]], fmt: str) -> str:
+def _read_rows(spec: DocumentSpec, path: Path) -> list[ImportRow]:
+    text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's "CSV UTF-8" has a BOM
+    if path.suffix.lower() == ".csv":
+        return _read_csv(spec, text)
+    return _read_json(path, text)
+
+
+def _import(workspace: Workspace, spec: DocumentSpec, path: Path) -> int:
+    """Write the file's rows; the masks of a masked export are left out (the stored values
+    stay), and a row whose id is a mask is refused (it addresses no row)."""
+    results = []
+    fields = ["id", *(c.name for c in spec.columns)]
+    skipped = dict.fromkeys(fields, 0)
+    for n, row in enumerate(_read_rows(spec, path), 1):
+        for name in row.masked:
+            skipped[name] = skipped.get(name, 0) + 1
+        item = row.item
+        addressed = item.get("id") not in (None, "") or (
+            spec.id_column is not None and item["data"].get(spec.id_column) not in (None, "")
+        )
+        if not addressed and row.masked & {"id", spec.id_column}:
+            results.append(
+                WriteResult(
+                    f"row {n}",
+                    "refused",
+                    "its id is masked in this file (an export without --show-pii), so it "
+                    "addresses no row: nothing written; import a --show-pii export instead",
+                )
+            )
+            continue
+        results += workspace.write(spec.name, [item], "human")
+    if any(skipped.values()):
+        cells = ", ".join(f"{name} ({count})" for name, count in skipped.items() if count)
+        print(
+            f"workspace: {path.name} is a masked export: the masked cells of {cells} were "
+            f"left as they are, not stored as {MASK!r} (a --show-pii export restores them)",
+            file=sys.stderr,
+        )
+    return _report(results)
+
+
+def masked_fields(spec: DocumentSpec, row: Mapping[str, Any]) -> list[str]:
+    """The fields `masked` masks in this row: `id` (when the id column is pii), then its pii
+    columns that hold a value."""
+    pii = [c.name for c in spec.columns if c.pii]
+    found = ["id"] if spec.id_column in pii else []
+    return found + [n for n in pii if row["data"].get(n) not in (None, "")]
+
+
+def _export(spec: DocumentSpec, rows: list[dict[str, Any]], fmt: str, show_pii: bool) -> str:
+    """The rows as JSON or CSV; masked unless `show_pii`, saying which values are masks."""
     if fmt == "json":
-        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
-    out = io.StringIO()
+        shown = []
+        for row in rows:
+            marks = [] if show_pii else masked_fields(spec, row)
+            shown.append({**masked(spec, row), MASKED_KEY: marks} if marks else row)
+        return json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
     names = [c.name for c in spec.columns]
+    pii = set() if show_pii else {c.name for c in spec.columns if c.pii}
+    header = [
+        "id" + (MASKED_HEADER if spec.id_column in pii else ""),
+        *(n + MASKED_HEADER if n in pii else n for n in names),
+        "archived",
+        "version",
+        "created_at",
+        "updated_at",
+    ]
+    clash = [h for h in header if h.endswith(MASKED_HEADER) and spec.column(h) is not None]
+    if clash:
+        raise WorkspaceError(
+            f"a masked CSV export would head a masked column {clash[0]!r}, the name of another "
+            f"column of {spec.name!r}: export --format json, or with --show-pii"
+        )
+    out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", *names, "archived", "version", "created_at", "updated_at"])
-    for row in rows:
+    writer.writerow(header)
+    for row in rows if show_pii else [masked(spec, row) for row in rows]:
         cells = ["" if row["data"].get(n) is None else row["data"][n] for n in names]
         cells = [str(c).lower() if isinstance(c, bool) else c for c in cells]
         writer.writerow(
@@ -908,11 +1037,10 @@ def _workspace_action(args: argparse.Namespace, workspace: Workspace) -> int:
             item["version"] = args.version
         return _report(workspace.write(spec.name, [item], "human"))
     if args.action == "import":
-        return _report(workspace.write(spec.name, _read_rows(spec, Path(args.file)), "human"))
+        return _import(workspace, spec, Path(args.file))
     if args.action == "export":
         rows = workspace.rows(spec.name, archived=args.archived)
-        shown = rows if args.include_pii else [masked(spec, row) for row in rows]
-        text = _export(spec, shown, args.format)
+        text = _export(spec, rows, args.format, args.show_pii)
         if args.out:
             Path(args.out).write_text(text, encoding="utf-8")
         else:
