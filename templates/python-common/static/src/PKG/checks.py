@@ -99,6 +99,32 @@ def load_problems(env_name: str, load: Callable[[], object]) -> list[str]:
     return []
 
 
+# --- echoes of what a person gave ---------------------------------------
+
+ECHO_LIMIT = 200
+"""The most characters of a value a person gave (an input's name or value, a record id, an
+action) that a problem quotes; a longer one is cut to its start and its length (cut).
+Problems are printed, and on LangGraph they are kept in the run's error and the gate's state:
+a 2 MB value must not be kept there whole."""
+
+MAX_INPUT_PROBLEMS = 20
+"""The most problems one set of run inputs lists; the rest are counted."""
+
+
+def cut(text: str) -> str:
+    """`text` whole when it has at most ECHO_LIMIT characters, else its start and
+    `… (N characters)`, ECHO_LIMIT characters in all (so cutting again changes nothing)."""
+    if len(text) <= ECHO_LIMIT:
+        return text
+    suffix = f"… ({len(text)} characters)"
+    return text[: ECHO_LIMIT - len(suffix)] + suffix
+
+
+def quoted(value: object) -> str:
+    """`value` (what a person gave) as a problem quotes it: the repr of its cut()."""
+    return repr(cut(value if isinstance(value, str) else str(value)))
+
+
 # --- inputs --------------------------------------------------------------
 
 
@@ -106,8 +132,11 @@ class InputError(ValueError):
     """Invalid run inputs; `problems` lists every one of them."""
 
     def __init__(self, problems: Sequence[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = list(problems)
+        listed = list(problems[:MAX_INPUT_PROBLEMS])
+        if len(problems) > MAX_INPUT_PROBLEMS:
+            listed.append(f"and {len(problems) - MAX_INPUT_PROBLEMS} more problems")
+        super().__init__("; ".join(listed))
+        self.problems = listed
 
 
 def _type_ok(kind: InputType, value: Any) -> bool:
@@ -135,7 +164,7 @@ def coerce_flag(kind: InputType, raw: str) -> Any:
             return True
         if lowered in ("false", "0", "no"):
             return False
-        raise ValueError(f"expected true or false, got {raw!r}")
+        raise ValueError(f"expected true or false, got {quoted(raw)}")
     if kind == "number":
         try:
             return int(raw)
@@ -143,9 +172,9 @@ def coerce_flag(kind: InputType, raw: str) -> Any:
             try:
                 number = float(raw)
             except ValueError:
-                raise ValueError(f"expected a number, got {raw!r}") from None
+                raise ValueError(f"expected a number, got {quoted(raw)}") from None
             if not math.isfinite(number):
-                raise ValueError(f"expected a finite number, got {raw!r}") from None
+                raise ValueError(f"expected a finite number, got {quoted(raw)}") from None
             return number
     try:
         return strict_json(raw)
@@ -160,7 +189,7 @@ def _no_constant(name: str) -> Any:
 def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
-        raise ValueError(f"{text} is out of range")
+        raise ValueError(f"{quoted(text)} is out of range")
     return number
 
 
@@ -182,7 +211,7 @@ def resolve_inputs(
 
     `reported` names inputs whose value was already found invalid (a flag): not checked again.
     """
-    problems = [f"unknown input {name!r}" for name in supplied if name not in specs]
+    problems = [f"unknown input {quoted(name)}" for name in supplied if name not in specs]
     resolved: dict[str, Any] = {}
     for name, spec in specs.items():
         if name in reported:

@@ -17,6 +17,12 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+# Re-exported: the gate code (and LangGraph's server_app) quotes what a reviewer gave by the
+# same rules as the run's input checks.
+from .checks import ECHO_LIMIT as ECHO_LIMIT
+from .checks import cut as cut
+from .checks import quoted as quoted
+
 Verb = Literal["approve", "skip", "reject", "reset"]
 Trigger = Literal["any_approved", "all_resolved", "threshold", "scheduled"]
 OnReject = Literal["skip", "rerun", "escalate", "halt"]
@@ -25,12 +31,6 @@ Outcome = Literal["released", "waiting", "revise", "halted"]
 
 MAX_ROUNDS = 3
 """Review rounds per gate; a rerun or escalation starts a new one."""
-
-ECHO_LIMIT = 200
-"""The most characters of a value a person gave (a record id, an action, a gate's name) a
-problem quotes; a longer one is cut to its start and its length (cut). Problems are printed,
-and LangGraph keeps them in the gate's state and its next interrupt: a 2 MB action must not
-be kept there whole."""
 
 MAX_PROBLEMS = 20
 """The most problems listed for one set of decisions; the rest are counted."""
@@ -129,20 +129,6 @@ class DecisionItem(BaseModel):
     action: str = ""
     """A recordActions label or verb; empty leaves the record undecided."""
     feedback: str = ""
-
-
-def cut(text: str) -> str:
-    """`text` whole when it has at most ECHO_LIMIT characters, else its start and
-    `… (N characters)`, ECHO_LIMIT characters in all (so cutting again changes nothing)."""
-    if len(text) <= ECHO_LIMIT:
-        return text
-    suffix = f"… ({len(text)} characters)"
-    return text[: ECHO_LIMIT - len(suffix)] + suffix
-
-
-def quoted(value: object) -> str:
-    """`value` (what a person gave) as a problem quotes it: the repr of its cut()."""
-    return repr(cut(value if isinstance(value, str) else str(value)))
 
 
 def shortened(text: str, limit: int = 1000) -> str:
