@@ -83,7 +83,7 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
     }, 60_000);
 
     it("explains connection packs by what the builder can do; the file names are one click away", async () => {
-      await shot("first-screen", "the page as it opens: the definition box, and connection packs explained in plain words");
+      await shot("first-screen", "the page as it opens: the definition box, connection packs explained in plain words, sizes in MB, the problems heading says nothing is checked yet");
       const packs = page.locator("section.packs");
       const shown = await packs.evaluate((e) => e.innerText);
       for (const term of ["pack.json", "reach.openapi.ref", "apiHosts", "OpenAPI"]) expect(shown, term).not.toContain(term);
@@ -97,8 +97,9 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       const whole = await page.locator("body").evaluate((e) => e.innerText);
       expect(whole).not.toMatch(/MiB|KiB/);
       expect(whole).toContain("up to 1 MB");
-      // Fit / Actual size only with a drawing to size.
+      // Fit / Actual size only with a drawing to size; the empty Team and Files boxes say why they are empty.
       expect(await page.locator("#zoom").isVisible()).toBe(false);
+      for (const id of ["#diagram", "#tree"]) expect(await page.locator(id).textContent(), id).toBe("The project appears here once the definition is valid.");
     });
 
     it("lists errors before warnings, and the status line leads to the list", async () => {
@@ -191,7 +192,7 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       for (const id of ["#diagram", "#tree"]) expect(await page.locator(id).textContent(), id).toMatch(/^Strict stops the export, so there is no project to show/);
       expect(await page.locator("#zoom").isVisible()).toBe(false);
       await box.scrollIntoViewIfNeeded();
-      await shot("strict", "Strict on, CrewAI: what would not work, in plain words, what to do, the developer's details closed");
+      await shot("strict", "Strict on, CrewAI: what would not work, in plain words, what to do, whether LangGraph runs it as written (with a button that picks it), the developer's details closed; nothing green beside it");
       // Its own picture: the Team box at the top of the view, the Files box under it.
       await page.locator("#team-h").evaluate((e) => e.scrollIntoView({ block: "start" }));
       expect(await inView("#tree .empty")).toBe(true);
