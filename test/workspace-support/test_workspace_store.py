@@ -19,7 +19,7 @@ def ws_module(tmp_path_factory: pytest.TempPathFactory):
     package = root / "wspkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    for name in ("workspace.py", "run_context.py"):
+    for name in ("workspace.py", "run_context.py", "checks.py"):
         shutil.copy(STATIC / name, package / name)
     sys.path.insert(0, str(root))
     yield importlib.import_module("wspkg.workspace")
