@@ -621,16 +621,15 @@ function checkTarget(req: FastifyRequest): void {
   if (target.startsWith("/") || (target === "*" && req.method === "OPTIONS")) return;
   const notProxy = (detail: string) => new HttpProblem(400, "bad-request", "Bad request", `${detail}; this server is not a proxy`);
   let url: URL;
-  let host: string;
   try {
     url = new URL(target);
-    // Normalized alike (case, a default port), so `Host: 127.0.0.1:80` names `http://127.0.0.1/`.
-    host = new URL(`${url.protocol}//${req.headers.host ?? ""}`).host;
   } catch {
     throw notProxy("the request target is neither a path nor an http(s) URL");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw notProxy(`the request target is a ${url.protocol.slice(0, 20)} URL`);
-  if (url.username || url.password || url.host !== host) throw notProxy("the request target names another host than the Host header");
+  // Normalized alike (case, a default port), so `Host: 127.0.0.1:80` names `http://127.0.0.1/`.
+  const host = URL.parse(`${url.protocol}//${req.headers.host ?? ""}`)?.host;
+  if (url.username || url.password || !host || url.host !== host) throw notProxy("the request target names another host than the Host header");
 }
 
 /** The path of a request target, in origin form or (checked by checkTarget) absolute form. */
