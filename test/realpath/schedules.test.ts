@@ -43,7 +43,8 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("schedules on the real pa
       env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: dir, PYTHONPATH: join(dir, "src"), CREWAI_DISABLE_TELEMETRY: "true", CREWAI_TRACING_ENABLED: "false", OTEL_SDK_DISABLED: "true", LANGSMITH_TRACING: "false", ...values },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const stop = () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("close", () => resolve()), child.kill("SIGTERM"))));
+    const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+    const stop = () => (child.kill("SIGTERM"), closed);
     closers.push(stop);
     const out = { log: "" };
     child.stdout.on("data", (d: Buffer) => (out.log += d.toString()));
