@@ -20,7 +20,7 @@ export const SCHEDULE_TYPE_RULE: FieldRule = {
   pattern: "/schedule/type",
   resolve: (v) =>
     v === "event"
-      ? { status: "carried", detail: "`<package> serve-webhook`: an HMAC-SHA256-verified webhook receiver that runs the team with the payload as its inputs (README)" }
+      ? { status: "carried", detail: "`<package> serve-webhook`: an HMAC-SHA256-verified webhook receiver that refuses replays and runs the team with the payload as its inputs (README)" }
       : v === "condition"
         ? { status: "carried", detail: "`<package> poll` (and .github/workflows/scheduled-run.yml with `poll --once`): the condition asked of the cheapest declared model, the team run only on yes (README)" }
         : v === "continuous"
