@@ -95,7 +95,7 @@ describe.each(["langgraph", "crewai"])("%s: the export's record through git", (t
     expect((await envelope(["export", V2, "--target", target, "--out", clone, "--check"])).code).toBe(0);
     // The update is left for the developer to review and commit, the record with it.
     expect(git(clone, "status", "--porcelain").split("\n")).toContain(" M .envelope/export.json");
-  });
+  }, 180_000); // five CLI processes and git: slow on a loaded machine
 
   it("publish DIR takes the record and leaves the run data out, so a later export --github opens a pull request", async () => {
     const dir = join(work, `${target}-published`);
@@ -113,5 +113,5 @@ describe.each(["langgraph", "crewai"])("%s: the export's record through git", (t
     const update = await envelope(["export", V2, "--target", target, "--github", name, "--github-api-url", gh.url], ENV);
     expect(update.code, update.stdout + update.stderr).toBe(0);
     expect(update.stdout.trimEnd().split("\n").at(-1)).toBe(`opened pull request #1: ${gh.url}/${name}/pull/1`);
-  });
+  }, 180_000);
 });
