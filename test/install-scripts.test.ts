@@ -5,7 +5,7 @@
 // that esbuild's JS API and its `esbuild` command find without it. Checked on a fresh install
 // of this package.json and lock, with npm's own policy, and esbuild then used both ways.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,15 +27,19 @@ describe("install scripts", () => {
   // npm 11 is what warns; an older npm has no allowScripts and no warning to look for.
   it.skipIf(npmVersion < 11)("a fresh npm ci of the lock prints no warning, and esbuild works without its install script", () => {
     const dir = mkdtempSync(join(tmpdir(), "envelope-npm-ci-"));
-    // The copy has no sources to build: the package's own prepare is not what is checked here.
-    const { prepare: _prepare, ...scripts } = pkg.scripts;
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ ...pkg, scripts }, null, 2));
-    writeFileSync(join(dir, "package-lock.json"), readFileSync(new URL("package-lock.json", ROOT)));
-    const ci = spawnSync("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "warn" } });
-    expect(ci.status, ci.stderr).toBe(0);
-    expect(ci.stderr).not.toMatch(/npm warn/i);
-    expect(execFileSync(join(dir, "node_modules/.bin/esbuild"), ["--version"], { encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    const api = execFileSync(process.execPath, ["-e", "process.stdout.write(require('esbuild').transformSync('let a: number = 1', { loader: 'ts' }).code)"], { cwd: dir, encoding: "utf8" });
-    expect(api).toBe("let a = 1;\n");
+    try {
+      // The copy has no sources to build: the package's own prepare is not what is checked here.
+      const { prepare: _prepare, ...scripts } = pkg.scripts;
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ ...pkg, scripts }, null, 2));
+      writeFileSync(join(dir, "package-lock.json"), readFileSync(new URL("package-lock.json", ROOT)));
+      const ci = spawnSync("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "warn" } });
+      expect(ci.status, ci.stderr).toBe(0);
+      expect(ci.stderr).not.toMatch(/npm warn/i);
+      expect(execFileSync(join(dir, "node_modules/.bin/esbuild"), ["--version"], { encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+      const api = execFileSync(process.execPath, ["-e", "process.stdout.write(require('esbuild').transformSync('let a: number = 1', { loader: 'ts' }).code)"], { cwd: dir, encoding: "utf8" });
+      expect(api).toBe("let a = 1;\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true }); // a whole node_modules
+    }
   }, 600_000);
 });
