@@ -90,7 +90,7 @@ describe("publish leaves out what git would (git check as the reference)", () =>
       }),
       { numRuns: 400, seed: 13 },
     );
-  });
+  }, 120_000); // 400 git processes and trees: 5 s idle, past 20 s on a loaded 2-core machine
 });
 
 describe("the matcher's pieces", () => {
