@@ -843,10 +843,12 @@ function renderPreview(file) {
  * The counts in the words the CLI prints and ENVELOPE_EXPORT.md writes (lossCountsText in
  * src/export/loss-report.ts): one count everywhere, registry-only fields among the not carried.
  */
-function lossCountsText(entries) {
-  const count = (status) => entries.filter((e) => e.status === status).length;
-  const registry = entries.filter((e) => e.registryOnly).length;
-  return `${count("carried")} carried, ${count("approximated")} approximated, ${count("dropped")} not carried${registry ? ` (${registry} of them registry-only)` : ""}`;
+function lossCountsText(loss) {
+  // The counts count every entry, listed or not (a very large answer lists fewer: entriesOmitted);
+  // how many are registry-only is known only when every entry is listed.
+  const { carried, approximated, dropped } = loss.counts;
+  const registry = loss.entriesOmitted ? 0 : loss.entries.filter((e) => e.registryOnly).length;
+  return `${carried} carried, ${approximated} approximated, ${dropped} not carried${registry ? ` (${registry} of them registry-only)` : ""}`;
 }
 
 /** What a loss row means, in a builder's words; the report's own detail is the developer's. */
@@ -864,7 +866,7 @@ function renderLoss(loss) {
   // Registry data (visibility, pricing, tags…) is listing data for Envelope's registry: no
   // runtime reads it, so it is no loss and is counted apart. What Strict would refuse comes first.
   // The counts are the CLI's words (lossCountsText); the line under them says what each word means.
-  $("loss-summary").replaceChildren(`${lossCountsText(loss.entries)}.`);
+  $("loss-summary").replaceChildren(`${lossCountsText(loss)}.`);
   $("loss-words").hidden = false;
   const def = definitionValue();
   const framework = targetTitle();

@@ -56,9 +56,16 @@ describe("GET routes", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
     const csp = page.headers.get("content-security-policy")!;
     for (const d of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "require-trusted-types-for 'script'", "frame-ancestors 'none'"]) expect(csp).toContain(d);
-    for (const src of page.text.matchAll(/(?:src|href)="([^"]+)"/g)) {
-      expect(src[1], "the page loads only from its own origin").toMatch(/^\/(assets\/|#)|^#/);
-      if (src[1]!.startsWith("/assets/")) expect((await call(s, "GET", src[1]!, { unchecked: true })).status).toBe(200);
+    // What the page loads (src, a <link>'s href) comes from its own origin. A link a person
+    // follows is no load: only GitHub's token pages, opened apart (noopener), are linked.
+    for (const tag of page.text.matchAll(/<(\w+)\b[^>]*?\b(?:src|href)="([^"]+)"[^>]*>/g)) {
+      const [whole, name, url] = tag as unknown as [string, string, string];
+      if (name === "a" && url.startsWith("https://github.com/settings/")) {
+        expect(whole, "a link out opens apart").toMatch(/rel="noopener noreferrer"/);
+        continue;
+      }
+      expect(url, "the page loads only from its own origin").toMatch(/^\/(assets\/|#)|^#/);
+      if (url.startsWith("/assets/")) expect((await call(s, "GET", url, { unchecked: true })).status).toBe(200);
     }
     const again = await fetch(`${s.url}/`, { headers: { "if-none-match": page.headers.get("etag")! } });
     expect(again.status).toBe(304);
