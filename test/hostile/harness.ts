@@ -159,7 +159,9 @@ export async function checkDefinitions(
   items: ReadonlyArray<{ id: string; text: string }>,
   work: string,
   targets: readonly string[] = targetNames(),
-): Promise<{ problems: string[]; crashes: number; stats: Stats }> {
+  /** false: the caller lints the projects itself, several checks' at once (`lint`). */
+  withLint = true,
+): Promise<{ problems: string[]; crashes: number; stats: Stats; projects: Array<{ id: string; root: string }> }> {
   const problems: string[] = [];
   const manifests: ProjectManifest[] = [];
   let crashes = 0;
@@ -171,8 +173,8 @@ export async function checkDefinitions(
   }
   const report = await checker.check(manifests);
   for (const p of report.projects) problems.push(...p.problems.map((q) => `${p.id}: ${q}`));
-  if (checker.ruff && manifests.length) problems.push(...(await lint(checker.ruff, manifests, work)));
-  return { problems, crashes, stats: report.stats };
+  if (withLint && checker.ruff && manifests.length) problems.push(...(await lint(checker.ruff, manifests, work)));
+  return { problems, crashes, stats: report.stats, projects: manifests.map(({ id, root }) => ({ id, root })) };
 }
 
 /** A process's exit code and output; asynchronous, so the test worker's event loop runs on. */
@@ -190,9 +192,10 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
 /**
  * `ruff check` and `ruff format --check` over every project at once (run in `work`, their
  * parent: ruff names files relative to it), each file under its project's own
- * pyproject.toml; every complaint, prefixed with the project it is in.
+ * pyproject.toml; every complaint, prefixed with the project it is in. One ruff process
+ * for many projects costs about what one for a single project does.
  */
-async function lint(ruff: string, manifests: readonly ProjectManifest[], work: string): Promise<string[]> {
+export async function lint(ruff: string, manifests: ReadonlyArray<{ id: string; root: string }>, work: string): Promise<string[]> {
   const roots = manifests.map((m) => `${relative(work, m.root)}/`);
   const problems: string[] = [];
   for (const args of [

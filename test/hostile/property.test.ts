@@ -1,19 +1,21 @@
 // The fixed-seed property run: a few hundred generated hostile definitions per target, each
 // exported, written through both sinks and checked by the real parsers (check_project.py,
-// one Python process for the whole run). A failure shows the seed, the replay path and the
-// shrunk counterexample. HOSTILE_SEED / HOSTILE_RUNS override the defaults; the 10,000
-// definition run is bench/hostile.bench.ts.
+// one Python process for the whole run), and linted with the pinned ruff. A failure shows
+// the seed, the replay path and the shrunk counterexample (a lint failure: the run and its
+// definition). HOSTILE_SEED / HOSTILE_RUNS override the defaults; the 10,000 definition run
+// is bench/hostile.bench.ts.
 import fc from "fast-check";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { targetNames } from "../../src/targets/index.js";
 import { definitionText, hostileDefinition } from "./arbitrary.js";
-import { Checker, checkDefinitions, checkerGate } from "./harness.js";
+import { Checker, checkDefinitions, checkerGate, lint } from "./harness.js";
 
 export const SEED = Number(process.env.HOSTILE_SEED ?? 20261130);
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 300);
+const LINT_BATCH = 25;
 
 const gate = checkerGate();
 
@@ -21,7 +23,7 @@ describe.runIf(gate.run)(`hostile definitions (seed ${SEED}, ${RUNS} runs per ta
   let checker: Checker;
   const work = mkdtempSync(join(tmpdir(), "envelope-hostile-property-"));
   beforeAll(() => {
-    checker = new Checker(gate.python!, gate.ruff);
+    checker = new Checker(gate.python!);
   });
   afterAll(() => {
     checker.close();
@@ -30,17 +32,33 @@ describe.runIf(gate.run)(`hostile definitions (seed ${SEED}, ${RUNS} runs per ta
 
   it.each(targetNames())("%s: every string stays data, every name valid, nothing escapes the output", async (target) => {
     let run = 0;
-    const property = fc.asyncProperty(hostileDefinition, async (definition) => {
-      const dir = join(work, `${target}-${run++}`);
-      try {
-        const { problems } = await checkDefinitions(checker, [{ id: "definition", text: definitionText(definition) }], dir, [target]);
-        if (problems.length) throw new Error(problems.slice(0, 8).join("\n"));
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
+    // ruff lints the projects LINT_BATCH at a time (one process per batch, not per run, or it
+    // would double the run's time); what it finds names the run and its definition.
+    const waiting: Array<{ id: string; root: string; dir: string; text: string }> = [];
+    const lintProblems: string[] = [];
+    const lintWaiting = async () => {
+      const batch = waiting.splice(0);
+      if (gate.ruff && batch.length) {
+        const found = await lint(gate.ruff, batch, work);
+        for (const b of batch.filter((b) => found.some((f) => f.startsWith(`${b.id}: `)))) lintProblems.push(`${b.id} is ${b.text.slice(0, 3000)}`);
+        lintProblems.push(...found);
       }
+      for (const b of batch) rmSync(b.dir, { recursive: true, force: true });
+    };
+    const property = fc.asyncProperty(hostileDefinition, async (definition) => {
+      const id = `run ${run}`;
+      const dir = join(work, `${target}-${run++}`);
+      const text = definitionText(definition);
+      const { problems, projects } = await checkDefinitions(checker, [{ id, text }], dir, [target], false);
+      if (problems.length || !projects.length) rmSync(dir, { recursive: true, force: true });
+      if (problems.length) throw new Error(problems.slice(0, 8).join("\n"));
+      waiting.push(...projects.map((p) => ({ ...p, dir, text })));
+      if (waiting.length >= LINT_BATCH) await lintWaiting();
     });
     // Shrinking a failure re-exports and re-checks each candidate: bounded, so a broken
     // target reports its (partly shrunk) counterexample instead of running for hours.
     await fc.assert(property, { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: 240_000, markInterruptAsFailure: true });
+    await lintWaiting();
+    expect(lintProblems, "ruff on the generated projects (replay: the run's definition, seed above)").toEqual([]);
   }, 300_000);
 });
