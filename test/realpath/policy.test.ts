@@ -94,7 +94,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("access policy on the rea
     expect(proxy.hosts.filter((h) => h.includes("exfil.example.com"))).toEqual([]);
   }, 300_000);
 
-  it("headers are name/value pairs, the same JSON on both targets; a map the model sends anyway is read as pairs", async () => {
+  it("headers are name/value pairs, the same JSON on both targets; a map the model sends anyway is read as pairs; a Host header is refused", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), `envelope-realpath-headers-${target}-`)), "helpdesk-triage");
     const { def, readme, pkg } = await exportedProject(HELPDESK, target, dir);
     const proxy = await headerProxy();
@@ -109,6 +109,8 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("access policy on the rea
         // The documented shape first, then a map (what a model may send despite the schema).
         if (made === 0) return { toolCalls: [{ name: "http_request", arguments: { method: "GET", url: TICKET, headers: [{ name: "Accept", value: "application/json" }, { name: "X-Probe", value: "pairs-5d1" }] } }] };
         if (made === 1) return { toolCalls: [{ name: "http_request", arguments: { method: "GET", url: TICKET, headers: { "X-Probe": "map-8c2" } } }] };
+        // A Host header would send the allowed URL's request to another virtual host: refused.
+        if (made === 2) return { toolCalls: [{ name: "http_request", arguments: { method: "GET", url: TICKET, headers: [{ name: "hOST", value: "internal.example" }] } }] };
       }
       const tools = request.tools?.filter((t) => t.function.name !== "http_request");
       return scriptedReply({ ...request, ...(tools ? { tools } : {}) }, n, 1);
@@ -130,5 +132,6 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("access policy on the rea
     expect(proxy.seen[1]!.headers["x-probe"]).toBe("map-8c2");
     const results = server.chats().flatMap((c) => c.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)));
     expect(results.filter((t) => t.startsWith("HTTP 200")).length, results.join("\n---\n")).toBeGreaterThanOrEqual(2);
+    expect(results.some((t) => t.startsWith("REFUSED by access policy") && t.includes("the hOST header is set by the HTTP client")), results.join("\n---\n")).toBe(true);
   }, 300_000);
 });

@@ -42,6 +42,7 @@ __all__ = [
     "example_host",
     "expand",
     "header_pairs",
+    "refused_header",
 ]
 
 Action = Literal["allow", "deny", "require_approval"]
@@ -257,6 +258,36 @@ class HttpRequestInput(BaseModel):
     @classmethod
     def _pairs(cls, headers: Any) -> Any:
         return [] if headers is None else _as_pairs(headers)
+
+
+REFUSED_HEADERS = frozenset(
+    {
+        "host",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "keep-alive",
+        "te",
+        "trailer",
+        "upgrade",
+        "proxy-authorization",
+        "proxy-connection",
+    }
+)
+"""Headers the model may not set: `Host` would send the request to another virtual host than
+the URL the policy allowed (on a shared front end, one the policy denies); the others frame
+the request or the connection, which the HTTP client owns."""
+
+
+def refused_header(pairs: Iterable[tuple[str, str]]) -> str | None:
+    """Why one of `pairs` may not be sent (any case of its name), or None."""
+    for name, _value in pairs:
+        if name.strip().lower() in REFUSED_HEADERS:
+            return (
+                f"the {name.strip()} header is set by the HTTP client from the URL and the body, "
+                "never by the request's headers"
+            )
+    return None
 
 
 def header_pairs(

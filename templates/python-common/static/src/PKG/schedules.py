@@ -77,7 +77,9 @@ def _parse(header: str) -> tuple[int | None, list[str]]:
     given: list[str] = []
     for part in header.split(","):
         key, _, value = part.strip().partition("=")
-        if key == "t" and value.isdigit():
+        # ASCII digits only ("²".isdigit() is True, int() refuses it), and no more than a
+        # Unix time in seconds has.
+        if key == "t" and value.isascii() and value.isdigit() and len(value) <= 12:
             timestamp = int(value)
         elif key == "v1":
             given.append(value)
@@ -109,15 +111,18 @@ class Accepted:
 
 class Replays:
     """The signed requests accepted within TOLERANCE_S, kept in a SQLite file: the same
-    signed timestamp and body again is a replay. Keyed by a hash of what is signed (every
-    `v1=` of the request signs it, so a replay with other signatures is the same request);
-    a record is pruned once its timestamp is past the window, when `verify` refuses it
-    anyway. Claims are one transaction each, so two identical requests at once, in one
-    receiver or in two sharing the file, are accepted once."""
+    signed timestamp and body again is a replay. Keyed by the request's expected signature
+    (an HMAC of `<t>.<body>` with the team's secret: every `v1=` of the request signs the
+    same, so a replay with other signatures is the same request; receivers with different
+    secrets sharing a file never collide; the file tells nobody what was sent). A record is
+    pruned once its timestamp is past the window, when `verify` refuses it anyway. Claims
+    are one transaction each, so two identical requests at once, in one receiver or in two
+    sharing the file, are accepted once. The file is readable by its owner only."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
         self.conn = sqlite3.connect(
             self.path, timeout=30, isolation_level=None, check_same_thread=False
         )
@@ -126,15 +131,17 @@ class Replays:
             "CREATE TABLE IF NOT EXISTS webhook_accepted (key TEXT PRIMARY KEY,"
             " signed_at INTEGER NOT NULL, accepted_at TEXT NOT NULL, run_id TEXT)"
         )
+        # A claim that never got its run (the receiver stopped between the two) ran nothing:
+        # the sender's retry of that request must be taken.
+        self.conn.execute("DELETE FROM webhook_accepted WHERE run_id IS NULL")
 
     @staticmethod
-    def key(header: str, body: bytes) -> tuple[str, int]:
-        """What identifies a verified request: the hash of `<t>.<body>`, and `t`."""
+    def key(secret: str, header: str, body: bytes) -> tuple[str, int]:
+        """What identifies a verified request: its expected `v1` signature, and `t`."""
         timestamp, _ = _parse(header)
         if timestamp is None:
             raise ValueError("the signature header has no timestamp: verify it first")
-        signed = str(timestamp).encode() + b"." + body
-        return hashlib.sha256(signed).hexdigest(), timestamp
+        return sign(secret, body, timestamp).rpartition("v1=")[2], timestamp
 
     def claim(self, key: str, signed_at: int, now: float) -> Accepted | None:
         """Record the request as accepted (None), or what was recorded of it before."""
@@ -153,10 +160,13 @@ class Replays:
                         "INSERT INTO webhook_accepted VALUES (?, ?, ?, NULL)",
                         (key, signed_at, accepted_at),
                     )
+                self.conn.execute("COMMIT")
             except BaseException:
-                self.conn.execute("ROLLBACK")
+                # A COMMIT that failed too (the file locked past the timeout) must not leave
+                # the connection inside the transaction: every later claim would fail.
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
                 raise
-            self.conn.execute("COMMIT")
         return None if found is None else Accepted(found[0], found[1])
 
     def started(self, key: str, run_id: str) -> None:
@@ -285,7 +295,7 @@ def webhook_handler(
 
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             length = self.headers.get("Content-Length", "")
-            if not length.isdigit():
+            if not (length.isascii() and length.isdigit() and len(length) <= 18):
                 self._answer(411, {"error": "Content-Length is required"})
                 return
             if int(length) > max_bytes:
@@ -315,8 +325,13 @@ def webhook_handler(
                 self._answer(422, {"error": "; ".join(error.problems)})
                 return
             assert header is not None  # verified above
-            key, signed_at = Replays.key(header, body)
-            seen = replays.claim(key, signed_at, time.time())
+            key, signed_at = Replays.key(secret, header, body)
+            try:
+                seen = replays.claim(key, signed_at, time.time())
+            except sqlite3.Error as error:
+                # Nothing was recorded and nothing runs: the sender may retry.
+                self._answer(503, {"error": f"accepted requests cannot be recorded now: {error}"})
+                return
             if seen is not None:
                 run = f" (run {seen.run_id})" if seen.run_id else ""
                 problem = (

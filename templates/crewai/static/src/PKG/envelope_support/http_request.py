@@ -23,6 +23,7 @@ from .policy import (
     evaluate,
     expand,
     header_pairs,
+    refused_header,
     unparsable_url,
 )
 from .redaction import redact
@@ -85,6 +86,9 @@ class HttpRequestTool(BaseTool):
         if unparsable is not None:
             return self._redact(f"REFUSED by access policy of {self.agent_key}: {unparsable}")
         sent_headers = header_pairs(headers, self.env)
+        refused = refused_header(sent_headers)
+        if refused is not None:
+            return f"REFUSED by access policy of {self.agent_key}: {refused}"
         content = expand(body, self.env) if body is not None else None
         try:
             with httpx.Client(

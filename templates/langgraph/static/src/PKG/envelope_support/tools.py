@@ -32,6 +32,7 @@ from .policy import (
     evaluate,
     expand,
     header_pairs,
+    refused_header,
     unparsable_url,
 )
 
@@ -96,6 +97,9 @@ class HttpRequestTool(BaseTool):
             return f"REFUSED by access policy of {self.agent_key}: {unparsable}"
         try:
             sent_headers = header_pairs(headers, env)
+            refused = refused_header(sent_headers)
+            if refused is not None:
+                return f"REFUSED by access policy of {self.agent_key}: {refused}"
             content = expand(body, env) if body is not None else None
             async with httpx.AsyncClient(
                 transport=HTTP_TRANSPORT, timeout=self.timeout_s, follow_redirects=False
