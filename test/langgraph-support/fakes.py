@@ -152,6 +152,8 @@ class FakeBoard:
         """Items in every synthesized list (e.g. the records a gate reviews)."""
         self.delay = 0.0
         """Seconds every call takes (asyncio.sleep: a node timeout can cancel it)."""
+        self.delays: list[float] = []
+        """Seconds the next calls take, one each, before `delay` applies again."""
         self.log_path = log_path
         """When set, every call is also appended to this file as a JSON line."""
         self.scripts: dict[str, list[Reply]] = {}
@@ -259,8 +261,9 @@ class FakeChatModel(BaseChatModel):
     ) -> ChatResult:
         call = self._call(messages, run_manager.metadata if run_manager else {})
         self.board.calls.append(call)
-        if self.board.delay:
-            await asyncio.sleep(self.board.delay)
+        delay = self.board.delays.pop(0) if self.board.delays else self.board.delay
+        if delay:
+            await asyncio.sleep(delay)
         return ChatResult(generations=[ChatGeneration(message=self.board.answer(call))])
 
 

@@ -16,7 +16,7 @@ import fakes
 import helpers
 import pytest
 from fakes import Call, FakeBoard
-from project import main, models, pipeline, redaction, runtime, state, team
+from project import llms, main, models, pipeline, redaction, runtime, state, team
 
 pytestmark = pytest.mark.anyio
 
@@ -36,12 +36,46 @@ def test_graph_py_wires_the_contract() -> None:
             assert (tuple(sorted(waits)), pipeline.step_node(key)) in helpers.joins(generated), key
 
 
-def test_node_timeouts_are_the_agents_timeouts() -> None:
+def test_node_timeouts_leave_room_for_every_attempt_of_a_model_call() -> None:
     generated = helpers.build(FakeBoard())
     for key, step in team.PIPELINE.items():
         node = generated.builder.nodes[pipeline.step_node(key)]
         assert node.timeout is not None, key
-        assert node.timeout.run_timeout == models.MODELS[step.agent_key].timeout_s, key
+        timeout_s = models.MODELS[step.agent_key].timeout_s
+        # Each request is bounded by the agent's timeout (llms.model_kwargs); the node by
+        # MODEL_ATTEMPTS of them and the retries' waits (1 + 2 + 4 s, +25 %).
+        assert node.timeout.run_timeout == llms.MODEL_ATTEMPTS * timeout_s + 8.75, key
+
+
+async def test_a_model_request_that_timed_out_is_sent_again_within_the_step(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The README: a timed out request is sent again. The client's per-request timeout is
+    # the agent's timeout, so the first request of the first step takes all of it and
+    # fails as a client's timeout does; the node must still be there for the second.
+    import httpx
+
+    monkeypatch.setattr(llms, "RETRY_DELAY_S", 0.0)
+    helpers.approve_everything(monkeypatch)
+    first = next(iter(team.PIPELINE))
+    agent_key = team.PIPELINE[first].agent_key
+    spec = dataclasses.replace(models.MODELS[agent_key], timeout_s=0.3)
+    monkeypatch.setitem(models.MODELS, agent_key, spec)
+    task = first
+
+    def timed_out(call: Call) -> Any:
+        raise httpx.ReadTimeout("timed out")
+
+    board.script_task(task, timed_out)
+    board.delays = [0.3]
+
+    code = await main.amain(helpers.run_argv(interactive=True))
+
+    assert code == runtime.EXIT_OK, capsys.readouterr().err
+    assert len(board.calls_for_task(task)) >= 2
 
 
 async def _run_with_tasks(
@@ -155,6 +189,7 @@ async def test_a_slow_step_hits_its_node_timeout_with_a_clear_message(
     agent_key = team.PIPELINE[first].agent_key
     spec = dataclasses.replace(models.MODELS[agent_key], timeout_s=0.2)
     monkeypatch.setitem(models.MODELS, agent_key, spec)
+    monkeypatch.setattr(llms, "RETRY_DELAY_S", 0.0)  # the node's limit: 4 × 0.2 s
     board.delay = 5.0
 
     started = time.monotonic()
@@ -164,8 +199,8 @@ async def test_a_slow_step_hits_its_node_timeout_with_a_clear_message(
     assert time.monotonic() - started < 3.0
     err = capsys.readouterr().err
     node = pipeline.step_node(first)
-    assert f"Run failed: Node '{node}' exceeded its run timeout of 0.200s" in err
-    assert "A step is bounded by its agent's timeout" in err
+    assert f"Run failed: Node '{node}' exceeded its run timeout of 0.800s" in err
+    assert "A step is bounded by 4 times its agent's timeout" in err
 
 
 async def test_answers_are_stored_without_secret_values(

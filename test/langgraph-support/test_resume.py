@@ -10,6 +10,7 @@ import shlex
 import sqlite3
 import subprocess
 import sys
+import typing
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -539,6 +540,81 @@ async def test_a_conversation_that_ends_without_its_answer_is_asked_once_more(
     else:
         with pytest.raises(nodes.StepFailed, match=f"the answer is not a {name}"):
             team_nodes._structured(result, state.TeamResult, "step")
+
+
+async def test_an_answer_without_its_structured_call_is_asked_for_in_the_same_conversation(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The re-ask goes on with the conversation (the README: no tool call is made twice):
+    # the model sees what it did and said, and the feedback after it, not the task afresh.
+    helpers.approve_everything(monkeypatch)
+    prose = "Here is my answer in prose, with what my tools found."
+
+    def reply(call: Any) -> Any:  # prose until told that it cannot be used
+        told = any("could not be used" in m.text for m in call.messages)
+        return board.generic_reply(call) if told else prose
+
+    board.script_task(LAST_TASK, *[reply] * (agents.ANSWER_MISSES + 2))
+
+    assert await main.amain(helpers.run_argv(interactive=True)) == runtime.EXIT_OK, (
+        capsys.readouterr().err
+    )
+
+    calls = board.calls_for_task(LAST_TASK)
+    asked = [c for c in calls if "could not be used" in c.messages[-1].text]
+    assert asked, [[m.text[:60] for m in c.messages] for c in calls]
+    again = asked[0]
+    texts = [m.text for m in again.messages]
+    assert texts[: len(calls[0].messages)] == [m.text for m in calls[0].messages]
+    assert prose in texts[:-1]
+    assert texts[-1].startswith("Your previous answer could not be used")
+    assert "Do the task again" not in texts[-1]
+    humans = [m for m in again.messages if m.type == "human"]
+    assert len(humans) == 2  # the task, once, and the feedback
+
+
+async def test_a_conversation_to_go_on_with_is_handed_to_the_re_ask(
+    team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    conversation = [
+        HumanMessage("The task."),
+        AIMessage("", tool_calls=[{"name": "http_request", "args": {}, "id": "c1"}]),
+        ToolMessage("200 OK", tool_call_id="c1"),
+        AIMessage("Done, in prose."),
+    ]
+    asked: list[tuple[str, Any]] = []
+    done = state.TeamResult.model_construct()
+
+    async def ask(agent_key: str, inputs: Any, task: str, *rest: Any) -> dict[str, Any]:
+        asked.append((task, rest[3] if len(rest) > 3 else ()))
+        return {"messages": conversation} if len(asked) == 1 else {"structured_response": done}
+
+    team_nodes = nodes.TeamNodes(lambda key: None)  # type: ignore[arg-type, return-value]
+    monkeypatch.setattr(team_nodes.agents, "ask", ask)
+    agent_key = next(iter(team.AGENTS))
+
+    result = await team_nodes._ask(agent_key, {}, "The task.", LAST_TASK, state.TeamResult)
+
+    assert result["structured_response"] is done
+    (task, history), (again, kept) = asked
+    assert (task, list(history)) == ("The task.", [])
+    assert list(kept) == conversation  # the tool call and its result: not made again
+    assert again.startswith("Your previous answer could not be used") and "The task." not in again
+
+
+def test_the_output_status_may_be_none_as_after_a_failed_run(board: FakeBoard) -> None:
+    # prepare resets status to None on every run: a run that fails (or has not ended)
+    # outputs none, and the output schema (state.TeamOutput) says so.
+    status = helpers.build(board).get_output_jsonschema()["properties"]["status"]
+    kinds = [s.get("type") for s in status.get("anyOf", [status])]
+    assert "null" in kinds, status
+    assert state.TeamOutput.__annotations__["status"] is not None
+    assert type(None) in typing.get_args(typing.get_type_hints(state.TeamOutput)["status"])
 
 
 async def test_the_graph_counts_the_run_deadline_across_resumes_by_itself(

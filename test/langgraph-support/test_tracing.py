@@ -72,3 +72,68 @@ def trace_user() -> str:
 def test_no_file_no_handler(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(tracing.trace.ENV, raising=False)
     assert tracing.handler(None, "thread-1") is None
+
+
+def test_lines_are_written_when_the_nodes_of_a_super_step_have_ended(tmp_path: Path) -> None:
+    # A process that dies mid-run loses at most the lines of the nodes that were running:
+    # each super-step's lines are written when its last node ends, not only at the run's end.
+    from uuid import uuid4
+
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_core.outputs import ChatGeneration, LLMResult
+
+    path = tmp_path / "trace.jsonl"
+    handler = tracing.handler(path, "thread-1")
+    assert handler is not None
+    name = next(iter(team.AGENTS.values())).name
+
+    def lines() -> int:
+        return len(path.read_text(encoding="utf-8").splitlines()) if path.exists() else 0
+
+    root = uuid4()
+    handler.on_chain_start(None, {}, run_id=root, parent_run_id=None, name="LangGraph")
+
+    def node_with_a_conversation() -> Any:
+        node, agent, model = uuid4(), uuid4(), uuid4()
+        handler.on_chain_start(None, {}, run_id=node, parent_run_id=root, name="step")
+        handler.on_chain_start(
+            None, {"messages": [HumanMessage("task")]}, run_id=agent, parent_run_id=node, name=name
+        )
+        handler.on_chat_model_start(None, [[]], run_id=model, parent_run_id=agent)
+        answer = ChatGeneration(message=AIMessage("answer"))
+        handler.on_llm_end(LLMResult(generations=[[answer]]), run_id=model)
+        handler.on_chain_end({"messages": [AIMessage("answer")]}, run_id=agent)
+        return node
+
+    first = node_with_a_conversation()
+    assert lines() == 0  # the node is still running
+    handler.on_chain_end({}, run_id=first)
+    written = lines()
+    assert written == 3  # its conversation: opened, one turn, closed
+    # Two nodes in one super-step: written when the second ends.
+    a, b = node_with_a_conversation(), node_with_a_conversation()
+    handler.on_chain_end({}, run_id=a)
+    assert lines() == written
+    handler.on_chain_error(RuntimeError("x"), run_id=b)
+    assert lines() == written + 6
+    handler.on_chain_end({}, run_id=root)
+    assert lines() == written + 6
+
+
+async def test_the_runner_writes_the_trace_however_the_run_stops(
+    tmp_path: Path,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Even when the graph's own end is never reported to the handler, the runner's
+    # `finally` writes what was kept.
+    from project import main
+
+    monkeypatch.setattr(tracing.TraceHandler, "_stopped", lambda self, run_id: None)
+    helpers.approve_everything(monkeypatch)
+    path = tmp_path / "run-trace.jsonl"
+
+    await main.amain([*helpers.run_argv(interactive=True), "--trace", str(path)])
+
+    assert path.exists() and len(path.read_text(encoding="utf-8").splitlines()) >= 3

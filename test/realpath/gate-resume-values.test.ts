@@ -151,7 +151,12 @@ describe.runIf(gate.run)("a gate resumed through langgraph dev with the SDK (iss
       child.on("close", (code) => done({ code: code ?? -1, stdout, stderr }));
     });
     expect(driver.code, `${driver.stderr}\n${log.slice(-4000)}`).toBe(0);
-    const report = JSON.parse(driver.stdout) as { problems: string[] | null; next: string[]; values: { status?: string }; history: unknown[] };
+    const report = JSON.parse(driver.stdout) as { refused: unknown[]; interrupted_still: boolean; problems: string[] | null; next: string[]; values: { status?: string }; history: unknown[] };
+
+    // Protocol v2's input.respond (langgraph-sdk's), and a 9 MB run request: refused, the
+    // gate still waiting (server_app.py's REFUSED_PATH, MAX_BODY).
+    expect(report.refused).toEqual([403, 413]);
+    expect(report.interrupted_still).toBe(true);
 
     // The 2 MB action: refused, its start and length quoted, nothing more.
     expect(report.problems, JSON.stringify(report.problems)?.slice(0, 500)).not.toBeNull();

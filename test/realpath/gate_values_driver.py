@@ -33,6 +33,16 @@ def decide(records: list[dict[str, Any]], first: str, feedback: str, rest: str) 
     }
 
 
+def status_of(call: Any) -> int | str:
+    """The HTTP status a request was refused with (or 'accepted')."""
+    try:
+        call()
+    except Exception as error:  # langgraph-sdk raises httpx's HTTPStatusError
+        response = getattr(error, "response", None)
+        return response.status_code if response is not None else repr(error)[:300]
+    return "accepted"
+
+
 def main() -> int:
     url, graph_id, inputs, feedback = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4]
     client = get_sync_client(url=url, timeout=600)
@@ -47,6 +57,19 @@ def main() -> int:
     report["outputs"].append(wait(command={"resume": decide(records, "x" * HUGE, "", "")}))
     again = interrupts_of(client, thread_id)
     report["problems"] = again[0]["value"]["problems"] if again else None
+
+    # Protocol v2's input.respond (what langgraph-sdk's thread streams send to resume, to
+    # POST /threads/<id>/commands) is refused: its resume would be stored unredacted. So is a
+    # run request larger than the middleware's limit (8 MiB).
+    respond = {
+        "id": 1,
+        "method": "input.respond",
+        "params": {"interrupt_id": again[0].get("id", ""), "namespace": [], "response": decide(records, "reject", feedback, "skip")},
+    }
+    report["refused"] = [status_of(lambda: client.http.post(f"/threads/{thread_id}/commands", json=respond))]
+    big = {"command": {"resume": decide(records, "approve", "y" * 9_000_000, "approve")}, "assistant_id": assistant["assistant_id"]}
+    report["refused"].append(status_of(lambda: client.http.post(f"/threads/{thread_id}/runs/wait", json=big)))
+    report["interrupted_still"] = bool(interrupts_of(client, thread_id))
 
     # The first record rejected with feedback holding a secret, the rest skipped: they go
     # back to their step with the feedback, and the new round is approved.

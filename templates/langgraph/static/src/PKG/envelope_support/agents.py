@@ -338,13 +338,16 @@ class TeamAgents:
         task_name: str,
         response_format: type[BaseModel] | None = None,
         graph: AgentGraph | None = None,
+        history: Sequence[AnyMessage] = (),
     ) -> dict[str, Any]:
         """Run one task through the agent's `graph` (a node's task_graph; hierarchy mode:
         `unit`; None: a task_graph compiled for this call); the graph's final state.
-        `task_name` goes into the run's metadata (`envelope_task`) for tracing."""
+        `task_name` goes into the run's metadata (`envelope_task`) for tracing. With
+        `history` (an earlier conversation of this task), `task` is its next user message."""
         if graph is None:
             graph = self.task_graph(agent_key, response_format)
-        start = {"messages": [HumanMessage(content=task)], "inputs": dict(inputs)}
+        messages = [*history, HumanMessage(content=task)]
+        start = {"messages": messages, "inputs": dict(inputs)}
         result: dict[str, Any] = await graph.ainvoke(start, run_config(task_name))
         answer = result.get("structured_response")
         if response_format is not None and isinstance(answer, dict):

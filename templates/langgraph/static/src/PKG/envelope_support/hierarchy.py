@@ -41,7 +41,7 @@ from typing_extensions import TypedDict
 
 from .. import models, team
 from ..state import TeamResult, TeamState
-from . import agents, prompts
+from . import agents, llms, prompts
 from .agents import (
     AgentGraph,
     AgentSetup,
@@ -147,9 +147,10 @@ class HierarchyAgents(TeamAgents):
             name=spec.name,
         )
         builder = StateGraph(UnitState)
-        # The agent's conversation: its model's timeout. Never retried as a whole (its model
-        # calls retry themselves, agents.model_retry): it holds calls that completed.
-        timeout = models.MODELS[agent_key].timeout_s
+        # The agent's conversation: room for its model's timeout per request, MODEL_ATTEMPTS
+        # requests (llms.node_timeout). Never retried as a whole (its model calls retry
+        # themselves, agents.model_retry): it holds calls that completed.
+        timeout = llms.node_timeout(models.MODELS[agent_key].timeout_s)
         builder.add_node(spec.name, agent, timeout=timeout)
         builder.add_edge(START, spec.name)
         if not reports:

@@ -104,6 +104,23 @@ model and tool calls that already completed."""
 RETRY_DELAY_S = 1.0
 """The wait before a model call's first retry; each later wait doubles it (at most 8 times)."""
 
+
+def retry_waits_s() -> float:
+    """The longest a model call's retries wait in all (agents.model_retry: RETRY_DELAY_S,
+    doubled each time up to 8 times it, +25 % jitter): 8.75 s for 4 attempts."""
+    return sum(
+        min(RETRY_DELAY_S * 2**n, 8 * RETRY_DELAY_S) * 1.25 for n in range(MODEL_ATTEMPTS - 1)
+    )
+
+
+def node_timeout(timeout_s: float) -> float:
+    """The limit of a node that holds one agent's conversation (add_node timeout, a hard
+    wall-clock cap on the node): room for a model call's MODEL_ATTEMPTS requests of
+    `timeout_s` each (each request's own timeout, model_kwargs) and the waits between them,
+    so a request that timed out is sent again before the node gives up."""
+    return MODEL_ATTEMPTS * timeout_s + retry_waits_s()
+
+
 # Each integration's `max_retries` for "no retries of its own" (its SDK would retry 2-6 times
 # more under ours). Google's and Mistral's count attempts (Google's 0 means its default).
 NO_CLIENT_RETRIES: dict[str, int] = {

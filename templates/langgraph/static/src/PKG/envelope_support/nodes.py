@@ -188,17 +188,24 @@ class TeamNodes:
         """One task through an agent (`graph`: its graph of the team, hierarchy mode). A
         malformed structured answer goes back to the model with the validation error inside
         the conversation (create_agent's ToolStrategy); a conversation that ends without
-        one (the model answered prose) is asked once more, told why; then the caller's
-        check fails the step."""
+        one (the model answered prose) is asked once more, told why, in the same
+        conversation (its tool calls and their results kept, so none is made again); then
+        the caller's check fails the step."""
         result = await self.agents.ask(agent_key, inputs, task, task_name, schema, graph)
         if schema is None or isinstance(result.get("structured_response"), schema):
             return result
         feedback = (
             f"Your previous answer could not be used: it did not end with a valid call of "
             f"{schema.__name__}. "
-            f"Do the task again and finish by calling {schema.__name__}."
         )
-        retry = f"{task}\n\n{feedback}"
+        history = list(result.get("messages") or [])
+        if history and not getattr(history[-1], "tool_calls", None):
+            feedback += f"Finish the task by calling {schema.__name__} now."
+            return await self.agents.ask(
+                agent_key, inputs, feedback, task_name, schema, graph, history
+            )
+        # No conversation to go on with (none, or one ending on calls not answered).
+        retry = f"{task}\n\n{feedback}Do the task again and finish by calling {schema.__name__}."
         return await self.agents.ask(agent_key, inputs, retry, task_name, schema, graph)
 
     @staticmethod

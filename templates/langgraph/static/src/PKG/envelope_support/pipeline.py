@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from .. import models, team
 from ..state import RECORD_MODELS, TeamResult, TeamState
-from . import agents, prompts, runtime, trace
+from . import agents, llms, prompts, runtime, trace
 from .agents import AgentGraph
 from .gates import (
     MAX_ROUNDS,
@@ -152,12 +152,13 @@ class PipelineNodes(TeamNodes):
     # --- timeouts ----------------------------------------------------------
 
     def step_timeout(self, step_key: str) -> float:
-        """A step node's limit (add_node timeout): its agent's timeout."""
-        return models.MODELS[team.PIPELINE[step_key].agent_key].timeout_s
+        """A step node's limit (add_node timeout): its agent's timeout for each model request,
+        MODEL_ATTEMPTS of them and the waits between (llms.node_timeout)."""
+        return llms.node_timeout(models.MODELS[team.PIPELINE[step_key].agent_key].timeout_s)
 
     def escalation_timeout(self, gate_name: str) -> float:
-        """An escalation node's limit: the escalation manager's timeout."""
-        return models.MODELS[self._manager(team.GATES[gate_name])].timeout_s
+        """An escalation node's limit: the escalation manager's (llms.node_timeout)."""
+        return llms.node_timeout(models.MODELS[self._manager(team.GATES[gate_name])].timeout_s)
 
     # --- pipeline steps ----------------------------------------------------
 

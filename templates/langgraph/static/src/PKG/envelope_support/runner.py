@@ -340,8 +340,9 @@ class Runner:
             return runtime.EXIT_TIMEOUT
         except NodeTimeoutError as error:
             why = (
-                f"{error} A step is bounded by its agent's timeout "
-                "(modelConfig.timeoutMs, else timeout.agentMs)."
+                f"{error} A step is bounded by {llms.MODEL_ATTEMPTS} times its agent's "
+                "timeout (modelConfig.timeoutMs, else timeout.agentMs; each model request's "
+                "own limit) and the retries' waits."
             )
             return self._failed(thread_id, why)
         except GraphRecursionError as error:
@@ -351,6 +352,8 @@ class Runner:
             return self._failed(thread_id, f"{type(error).__name__}: {error}")
         finally:
             await self.log.add(thread_id, round((time.monotonic() - started) * 1000))
+            if tracer is not None:
+                tracer.writer.flush()  # however the run stopped (tracing.py flushes as it goes)
         return None
 
     def waiting(self, thread_id: str, snapshot: StateSnapshot) -> Command[Any] | int:

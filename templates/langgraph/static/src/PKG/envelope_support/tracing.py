@@ -13,9 +13,12 @@ every run inside the graph, each with its parent's run id:
 - a reviewer's decisions at a gate (pipeline.py, trace.decided) are conversations of
   `user` turns with the agent whose step made the records.
 
-The lines are written when the graph run stops (it ends, waits at a gate or fails), as
-CrewAI's are: a workspace team's pii values are left out as the store holds them then, so a
-value an agent writes is out of the model answer that asked to write it too.
+The lines are written when the nodes of a super-step have all ended (the graph's own nodes,
+parallel steps together) and when the graph run stops (it ends, waits at a gate or fails;
+the runner flushes again whatever way it stops), as CrewAI's are written at the end: a
+workspace team's pii values are left out as the store holds them then, so a value an agent
+writes is out of the model answer that asked to write it too; and a process that dies
+loses at most the lines of the nodes that were running.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ class TraceHandler(BaseCallbackHandler):
         # An agent graph's run: (agent key, conversation, who asked).
         self._scopes: dict[UUID, tuple[str, str, str]] = {}
         self._models: dict[UUID, tuple[str, str]] = {}
+        # The graph's own nodes running now (children of the outermost chain).
+        self._running: set[UUID] = set()
 
     def _scope(self, run_id: UUID | None) -> tuple[str, str, str] | None:
         """The innermost agent graph `run_id` is in (itself included)."""
@@ -68,6 +73,8 @@ class TraceHandler(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         self._parents[run_id] = parent_run_id
+        if parent_run_id is not None and self._parents.get(parent_run_id, run_id) is None:
+            self._running.add(run_id)  # a node of the graph itself
         key = self._keys.get(kwargs.get("name") or "")
         if key is None or not isinstance(inputs, dict) or "messages" not in inputs:
             return
@@ -93,8 +100,13 @@ class TraceHandler(BaseCallbackHandler):
         self._stopped(run_id)
 
     def _stopped(self, run_id: UUID) -> None:
-        """The graph run itself (the outermost chain) ended, paused or failed: its lines."""
-        if run_id in self._parents and self._parents[run_id] is None:
+        """The graph run itself (the outermost chain) ended, paused or failed, or the last
+        running node of the graph's super-step ended: the lines so far."""
+        if run_id in self._running:
+            self._running.discard(run_id)
+            if not self._running:
+                self.writer.flush()
+        elif run_id in self._parents and self._parents[run_id] is None:
             self.writer.flush()
 
     def on_chat_model_start(
