@@ -189,7 +189,7 @@ def _no_constant(name: str) -> Any:
 def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
-        raise ValueError(f"{quoted(text)} is out of range")
+        raise ValueError(f"{cut(text)} is out of range")
     return number
 
 
