@@ -232,7 +232,7 @@ describe("LangGraph graph schemas: flat input, status output, models per run (is
     const s = support.text("src/support_tier/state.py");
     expect(s).toContain('class TeamOutput(TypedDict):\n    """What a run ends with (the graph\'s output schema)');
     // The same keys for every run (a run on a thread that ran before too): None when not applicable.
-    expect(s).toMatch(/\n    status: Literal\["done", "halted", "waiting"\]\n    halted: str \| None\n    result: TeamResult \| None\n/);
+    expect(s).toMatch(/\n    status: Literal\["done", "halted", "waiting"\] \| None\n    halted: str \| None\n    result: TeamResult \| None\n/);
     expect(s).toContain("INPUT_CHANNELS: dict[str, str] = {}");
     expect(s).not.toContain("class TeamInput(");
   });
