@@ -12,6 +12,8 @@ from __future__ import annotations
 import http.client
 import http.server
 import json
+import os
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -109,19 +111,42 @@ class _Accepted(schedules.RunQueue):
         return f"run-{len(self.inputs)}"
 
 
-@pytest.fixture
-def receiver() -> Iterator[tuple[tuple[str, int], _Accepted]]:
+class _Serving:
     """serve-webhook's request handler with the team's inputs, on a free loopback port in
-    this process: its address, and the runs it accepted."""
+    this process, keeping accepted requests in a Replays file; `with` gives its address."""
+
+    def __init__(
+        self,
+        replays_file: str,
+        accepted: schedules.RunQueue,
+        replays: schedules.Replays | None = None,
+    ) -> None:
+        self.replays = replays or schedules.Replays(replays_file)
+        handler = schedules.webhook_handler(
+            SECRET, team.INPUTS, accepted, schedules.MAX_BODY_BYTES, self.replays
+        )
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+
+    def __enter__(self) -> tuple[str, int]:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return str(self.server.server_address[0]), int(self.server.server_address[1])
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def replays_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(tmp_path_factory.mktemp("webhook") / "accepted.sqlite3")
+
+
+@pytest.fixture
+def receiver(replays_file: str) -> Iterator[tuple[tuple[str, int], _Accepted]]:
+    """A receiver (_Serving) of its own: its address, and the runs it accepted."""
     accepted = _Accepted()
-    handler = schedules.webhook_handler(SECRET, team.INPUTS, accepted, schedules.MAX_BODY_BYTES)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield (str(server.server_address[0]), int(server.server_address[1])), accepted
-    finally:
-        server.shutdown()
-        server.server_close()
+    with _Serving(replays_file, accepted) as address:
+        yield address, accepted
 
 
 def _post(
@@ -291,3 +316,157 @@ def test_a_value_of_another_type_gets_422(receiver: Any) -> None:
     assert status == 422
     assert repr(key) in answer["error"]
     assert accepted.inputs == []
+
+
+def test_a_replayed_request_gets_409_and_runs_nothing(receiver: Any) -> None:
+    address, accepted = receiver
+    request = _signed(PAYLOAD)
+
+    first = _post(address, **request)
+    status, answer = _post(address, **request)
+
+    assert first[0] == 202, first
+    assert status == 409, answer
+    assert answer["title"] == "Replayed request" and answer["status"] == 409
+    assert answer["run_id"] == first[1]["run_id"]
+    assert accepted.inputs == [PAYLOAD]
+
+
+def test_the_same_request_signed_again_later_is_a_new_event(receiver: Any) -> None:
+    address, accepted = receiver
+
+    first, _ = _post(address, **_signed(PAYLOAD, age_s=1))
+    second, _ = _post(address, **_signed(PAYLOAD))
+
+    assert (first, second) == (202, 202)
+    assert accepted.inputs == [PAYLOAD, PAYLOAD]
+
+
+def test_two_identical_requests_at_once_run_once(receiver: Any) -> None:
+    address, accepted = receiver
+    request = _signed(PAYLOAD)
+    ready = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def send() -> None:
+        ready.wait()
+        statuses.append(_post(address, **request)[0])
+
+    senders = [threading.Thread(target=send) for _ in range(2)]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join()
+
+    assert sorted(statuses) == [202, 409]
+    assert accepted.inputs == [PAYLOAD]
+
+
+def test_a_replay_is_refused_after_a_restart(replays_file: str) -> None:
+    request = _signed(PAYLOAD)
+    accepted = _Accepted()
+    with _Serving(replays_file, accepted) as address:
+        assert _post(address, **request)[0] == 202
+    with _Serving(replays_file, accepted) as address:
+        status, answer = _post(address, **request)
+
+    assert status == 409, answer
+    assert accepted.inputs == [PAYLOAD]
+
+
+class _Full(_Accepted):
+    """A queue with no room for the first run."""
+
+    full = True
+
+    def submit(self, inputs: dict[str, Any]) -> str | None:
+        if self.full:
+            self.full = False
+            return None
+        return super().submit(inputs)
+
+
+def test_a_request_refused_for_a_full_queue_may_be_sent_again(replays_file: str) -> None:
+    request = _signed(PAYLOAD)
+    full = _Full()
+    with _Serving(replays_file, full) as address:
+        first, _ = _post(address, **request)
+        second, _ = _post(address, **request)
+
+    assert (first, second) == (503, 202)
+    assert full.inputs == [PAYLOAD]
+
+
+def test_accepted_requests_are_kept_for_the_tolerance_window_only(replays_file: str) -> None:
+    replays = schedules.Replays(replays_file)
+    now = int(time.time())  # a whole second: the window's edge is exact
+    old_key, old_t = schedules.Replays.key(SECRET, schedules.sign(SECRET, b"{}", int(now)), b"{}")
+    assert replays.claim(old_key, old_t, now) is None
+    assert replays.claim(old_key, old_t, now + schedules.TOLERANCE_S) is not None
+
+    later = now + schedules.TOLERANCE_S + 2
+    new_key, new_t = schedules.Replays.key(SECRET, schedules.sign(SECRET, b"{}", int(later)), b"{}")
+    assert replays.claim(new_key, new_t, later) is None
+
+    kept = replays.conn.execute("SELECT key FROM webhook_accepted").fetchall()
+    assert kept == [(new_key,)]
+
+
+def test_a_timestamp_of_other_digits_is_refused_not_a_crash(receiver: Any) -> None:
+    address, accepted = receiver
+    body = json.dumps(PAYLOAD).encode()
+    # "²" is a digit to str.isdigit() and no number to int().
+    digest = schedules.sign(SECRET, body, int(time.time())).rpartition("v1=")[2]
+
+    status, _ = _post(address, {"X-Envelope-Signature": f"t=²,v1={digest}"}, body)
+
+    assert status == 401
+    assert accepted.inputs == []
+
+
+def test_the_accepted_requests_file_is_its_owners_and_names_no_payload(replays_file: str) -> None:
+    replays = schedules.Replays(replays_file)
+    signed = _signed(PAYLOAD)
+    header = signed["headers"]["X-Envelope-Signature"]
+    key, signed_at = schedules.Replays.key(SECRET, header, signed["body"])
+    assert replays.claim(key, signed_at, time.time()) is None
+
+    assert os.stat(replays_file).st_mode & 0o077 == 0
+    # The key is the request's signature under the team's secret: no plain hash of the body
+    # that a reader of the file could check a guess against.
+    assert key == header.rpartition("v1=")[2]
+    assert schedules.Replays.key("another-secret", header, signed["body"])[0] != key
+
+
+def test_a_claim_whose_run_never_started_is_released_on_restart(replays_file: str) -> None:
+    signed = _signed(PAYLOAD)
+    key, signed_at = schedules.Replays.key(
+        SECRET, signed["headers"]["X-Envelope-Signature"], signed["body"]
+    )
+    assert schedules.Replays(replays_file).claim(key, signed_at, time.time()) is None
+
+    accepted = _Accepted()
+    with _Serving(replays_file, accepted) as address:
+        status, _ = _post(address, **signed)
+
+    assert status == 202
+    assert accepted.inputs == [PAYLOAD]
+
+
+def test_a_store_that_cannot_commit_answers_503_and_the_next_request_is_taken(
+    replays_file: str,
+) -> None:
+    signed = _signed(PAYLOAD)
+    accepted = _Accepted()
+    serving = _Serving(replays_file, accepted)
+    serving.replays.conn.execute("PRAGMA busy_timeout = 100")
+    blocker = sqlite3.connect(replays_file, isolation_level=None)
+    with serving as address:
+        blocker.execute("BEGIN EXCLUSIVE")
+        locked, _ = _post(address, **signed)
+        blocker.execute("ROLLBACK")
+        taken, _ = _post(address, **signed)
+    blocker.close()
+
+    assert (locked, taken) == (503, 202)
+    assert accepted.inputs == [PAYLOAD]

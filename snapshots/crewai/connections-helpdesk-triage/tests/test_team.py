@@ -144,11 +144,12 @@ def test_an_mcp_servers_tools_are_listed_with_its_credential(
     mcp_requests: list[httpx.Request],
 ) -> None:
     for agent_key, providers in team.CONNECTION_AGENTS.items():
-        names = {tool.name for tool in connection_tools.connection_tools(agent_key)}
         for provider in providers:
             server = team.MCP_SERVERS.get(provider)
             if server is None:
                 continue
+            tools = connection_tools.mcp_tools(agent_key, server, {})
+            names = {tool.name for tool in tools}
             assert connections.mcp_tool_name(server, "lookup", set()) in names, agent_key
             credential = connections.credential_headers(server.auth, os.environ)
             assert credential is not None

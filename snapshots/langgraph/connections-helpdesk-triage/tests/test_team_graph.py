@@ -31,16 +31,11 @@ CONTEXT_FIELDS: dict[str, str] = {
     "triager": "triager",
 }
 
-# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
 # ask_<report> per report (agents[].reportsToKey)
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] triager
-    "triager": (
-        "http_request",
-        "docs_search_lookup",
-        "helpdesk_get_ticket",
-        "helpdesk_post_tickets_ticket_id_comments",
-    ),
+    "triager": ("http_request", "helpdesk_get_ticket", "helpdesk_post_tickets_ticket_id_comments"),
 }
 
 # agents[].reportsToKey: the nodes from the team's graph down to each agent's own node
@@ -78,6 +73,17 @@ def _no_model(agent_key: str) -> BaseChatModel:
 def team_graph() -> Any:
     """The team's compiled graph, with models that are never called."""
     return graph.build_graph(model_for=_no_model)
+
+
+def test_building_the_graph_asks_no_mcp_server(
+    mcp_requests: list[httpx.Request], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An agent's MCP tools are listed on its first model call (connection_tools.McpTools):
+    # importing the graph (--help, langgraph dev) needs no credential and no network.
+    monkeypatch.setattr(connection_tools, "_LISTED", {})
+    mcp_requests.clear()
+    graph.build_graph(model_for=_no_model)
+    assert mcp_requests == []
 
 
 def test_every_agent_is_drawn_in_the_graph(team_graph: Any) -> None:
@@ -187,11 +193,12 @@ def test_an_mcp_servers_tools_are_listed_with_its_credential(
     mcp_requests: list[httpx.Request],
 ) -> None:
     for agent_key, providers in team.CONNECTION_AGENTS.items():
-        names = {tool.name for tool in connection_tools.connection_tools(agent_key)}
         for provider in providers:
             server = team.MCP_SERVERS.get(provider)
             if server is None:
                 continue
+            tools = connection_tools.mcp_tools(agent_key, server, {})
+            names = {tool.name for tool in tools}
             assert connections.mcp_tool_name(server, "lookup", set()) in names, agent_key
             credential = connections.credential_headers(server.auth, os.environ)
             assert credential is not None

@@ -44,7 +44,7 @@ CONTEXT_FIELDS: dict[str, str] = {
     "fraud-analyst": "fraud_analyst",
 }
 
-# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
 # ask_<report> per report (agents[].reportsToKey)
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] head-of-support

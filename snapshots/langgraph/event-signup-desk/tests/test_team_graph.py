@@ -30,9 +30,9 @@ CONTEXT_FIELDS: dict[str, str] = {
     "brief-writer": "brief_writer",
 }
 
-# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
-# ask_<report> per report (agents[].reportsToKey), list/read/write of each workspace
-# document it has (workspace[])
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
+# ask_<report> per report (agents[].reportsToKey)
+# list/read/write of each workspace document it has (workspace[])
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] screener
     "screener": (

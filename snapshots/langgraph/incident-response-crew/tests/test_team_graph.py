@@ -34,7 +34,7 @@ CONTEXT_FIELDS: dict[str, str] = {
     "comms-writer": "comms_writer",
 }
 
-# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
 # ask_<report> per report (agents[].reportsToKey)
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] incident-commander

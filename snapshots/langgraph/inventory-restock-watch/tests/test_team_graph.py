@@ -30,7 +30,7 @@ CONTEXT_FIELDS: dict[str, str] = {
     "purchasing-assistant": "purchasing_assistant",
 }
 
-# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
 # ask_<report> per report (agents[].reportsToKey)
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] inventory-planner

@@ -46,7 +46,7 @@ CONTEXT_FIELDS: dict[str, str] = {
     "red-team-analyst": "red_team_analyst",
 }
 
-# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
 # ask_<report> per report (agents[].reportsToKey)
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] lead-analyst

@@ -32,7 +32,7 @@ CONTEXT_FIELDS: dict[str, str] = {
     "technical-specialist": "technical_specialist",
 }
 
-# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
 # ask_<report> per report (agents[].reportsToKey)
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] support-lead

@@ -30,7 +30,7 @@ CONTEXT_FIELDS: dict[str, str] = {
     "deal-coach": "deal_coach",
 }
 
-# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts,
+# The tools each agent holds: http_request with agents[].accessPolicy / allowedHosts
 # ask_<report> per report (agents[].reportsToKey)
 TOOLS: dict[str, tuple[str, ...]] = {
     # agents[0] revops-analyst

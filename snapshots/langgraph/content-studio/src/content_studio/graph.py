@@ -3,7 +3,9 @@
 Wiring only: the node functions are PipelineNodes (envelope_support/pipeline.py).
 `graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
 loads this file by path, hence the absolute imports); the runner (main.py) and the tests
-call build_graph with a checkpointer and, for tests, their own models.
+call build_graph with a checkpointer and, for tests, their own models. No node has a retry
+policy: a node holds model and tool calls that completed, so only a failed model call is
+tried again, by itself (envelope_support/llms.py, MODEL_ATTEMPTS).
 """
 
 from __future__ import annotations
@@ -36,52 +38,39 @@ def build_graph(
     builder.add_node("prepare", nodes.prepare)
     # pipeline[0] research (agent researcher)
     builder.add_node(
-        "step_research",
-        nodes.step("research"),
-        timeout=nodes.step_timeout("research"),
-        retry_policy=nodes.retry_policy,
+        "step_research", nodes.step("research"), timeout=nodes.step_timeout("research")
     )
     # pipeline[1] keyword-brief (agent seo-strategist)
     builder.add_node(
         "step_keyword-brief",
         nodes.step("keyword-brief"),
         timeout=nodes.step_timeout("keyword-brief"),
-        retry_policy=nodes.retry_policy,
     )
     # pipeline[2] audience-questions (agent audience-analyst)
     builder.add_node(
         "step_audience-questions",
         nodes.step("audience-questions"),
         timeout=nodes.step_timeout("audience-questions"),
-        retry_policy=nodes.retry_policy,
     )
     # pipeline[3] draft-article (agent writer)
     builder.add_node(
         "step_draft-article",
         nodes.step("draft-article"),
         timeout=nodes.step_timeout("draft-article"),
-        retry_policy=nodes.retry_policy,
     )
     # pipeline[4] social-posts (agent social-writer)
     builder.add_node(
-        "step_social-posts",
-        nodes.step("social-posts"),
-        timeout=nodes.step_timeout("social-posts"),
-        retry_policy=nodes.retry_policy,
+        "step_social-posts", nodes.step("social-posts"), timeout=nodes.step_timeout("social-posts")
     )
     # pipeline[5] newsletter (agent newsletter-writer)
     builder.add_node(
-        "step_newsletter",
-        nodes.step("newsletter"),
-        timeout=nodes.step_timeout("newsletter"),
-        retry_policy=nodes.retry_policy,
+        "step_newsletter", nodes.step("newsletter"), timeout=nodes.step_timeout("newsletter")
     )
     # pipeline[6] final-edit (agent managing-editor)
     builder.add_node(
         "step_final-edit",
         nodes.step("final-edit"),
         timeout=nodes.step_timeout("final-edit"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_editorial-approval",),
     )
     # gates[0] editorial-approval: afterStep final-edit, triggersStep publish-draft
@@ -100,7 +89,6 @@ def build_graph(
         "escalate_editorial-approval",
         nodes.escalate("editorial-approval"),
         timeout=nodes.escalation_timeout("editorial-approval"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_editorial-approval", END),
     )
     builder.add_node("released_editorial-approval", nodes.released("editorial-approval"))
@@ -109,7 +97,6 @@ def build_graph(
         "step_publish-draft",
         nodes.step("publish-draft"),
         timeout=nodes.step_timeout("publish-draft"),
-        retry_policy=nodes.retry_policy,
     )
     # outputs: the answer of FINAL_STEP as state.TeamResult
     builder.add_node("finalize", nodes.finalize)

@@ -3,7 +3,9 @@
 Wiring only: the node functions are PipelineNodes (envelope_support/pipeline.py).
 `graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
 loads this file by path, hence the absolute imports); the runner (main.py) and the tests
-call build_graph with a checkpointer and, for tests, their own models.
+call build_graph with a checkpointer and, for tests, their own models. No node has a retry
+policy: a node holds model and tool calls that completed, so only a failed model call is
+tried again, by itself (envelope_support/llms.py, MODEL_ATTEMPTS).
 """
 
 from __future__ import annotations
@@ -35,18 +37,12 @@ def build_graph(
     # inputs: checked before any model call
     builder.add_node("prepare", nodes.prepare)
     # pipeline[0] source (agent sourcer)
-    builder.add_node(
-        "step_source",
-        nodes.step("source"),
-        timeout=nodes.step_timeout("source"),
-        retry_policy=nodes.retry_policy,
-    )
+    builder.add_node("step_source", nodes.step("source"), timeout=nodes.step_timeout("source"))
     # pipeline[1] screen (agent screener)
     builder.add_node(
         "step_screen",
         nodes.step("screen"),
         timeout=nodes.step_timeout("screen"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_shortlist-review",),
     )
     # gates[0] shortlist-review: afterStep screen, triggersStep outreach
@@ -61,7 +57,6 @@ def build_graph(
         "step_outreach",
         nodes.step("outreach"),
         timeout=nodes.step_timeout("outreach"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_outreach-approval",),
     )
     # gates[1] outreach-approval: afterStep outreach, triggersStep schedule-interviews
@@ -80,7 +75,6 @@ def build_graph(
         "escalate_outreach-approval",
         nodes.escalate("outreach-approval"),
         timeout=nodes.escalation_timeout("outreach-approval"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_outreach-approval", END),
     )
     builder.add_node("released_outreach-approval", nodes.released("outreach-approval"))
@@ -89,14 +83,12 @@ def build_graph(
         "step_schedule-interviews",
         nodes.step("schedule-interviews"),
         timeout=nodes.step_timeout("schedule-interviews"),
-        retry_policy=nodes.retry_policy,
     )
     # pipeline[4] debrief (agent debrief-analyst)
     builder.add_node(
         "step_debrief",
         nodes.step("debrief"),
         timeout=nodes.step_timeout("debrief"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_debrief-decision",),
     )
     # gates[2] debrief-decision: afterStep debrief, triggersStep draft-offers
@@ -114,7 +106,6 @@ def build_graph(
         "escalate_debrief-decision",
         nodes.escalate("debrief-decision"),
         timeout=nodes.escalation_timeout("debrief-decision"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_debrief-decision", END),
     )
     builder.add_node("released_debrief-decision", nodes.released("debrief-decision"))
@@ -123,7 +114,6 @@ def build_graph(
         "step_draft-offers",
         nodes.step("draft-offers"),
         timeout=nodes.step_timeout("draft-offers"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_offer-release",),
     )
     # gates[3] offer-release: afterStep draft-offers, triggersStep loop-summary
@@ -135,10 +125,7 @@ def build_graph(
     builder.add_node("released_offer-release", nodes.released("offer-release"))
     # pipeline[6] loop-summary (agent recruiting-lead)
     builder.add_node(
-        "step_loop-summary",
-        nodes.step("loop-summary"),
-        timeout=nodes.step_timeout("loop-summary"),
-        retry_policy=nodes.retry_policy,
+        "step_loop-summary", nodes.step("loop-summary"), timeout=nodes.step_timeout("loop-summary")
     )
     # outputs: the answer of FINAL_STEP as state.TeamResult
     builder.add_node("finalize", nodes.finalize)

@@ -133,22 +133,14 @@ RECORD_MODELS: dict[str, type[BaseModel]] = {
 
 
 class TeamOutput(TypedDict):
-    """What a run ends with (the graph's output schema): `status` "done" with the team's
-    `result`, "halted" with why in `halted` (no result), or "waiting" while a gate waits
-    for review."""
+    """What a run ends with (the graph's output schema), the same keys for every run:
+    `status` "done" with the team's `result`, "halted" with why in `halted`, or "waiting"
+    while a gate waits for review; None after a run that failed, or before a run ends;
+    `halted` and `result` are None when they do not apply."""
 
-    status: Literal["done", "halted", "waiting"]
-    halted: NotRequired[str]
-    result: NotRequired[TeamResult]
-
-
-class PrepareInput(TeamInputs, total=False):
-    """What `prepare` reads: the run's input, and the last run's outcome when the thread ran
-    before (a new run on it starts afresh: nodes.fresh_run)."""
-
-    status: Annotated[Literal["done", "halted", "waiting"], settle]
-    halted: Annotated[str | None, first_reason]
-    result: dict[str, Any]
+    status: Literal["done", "halted", "waiting"] | None
+    halted: str | None
+    result: TeamResult | None
 
 
 class TeamState(TypedDict, total=False):
@@ -168,11 +160,12 @@ class TeamState(TypedDict, total=False):
     feedback: Annotated[dict[str, str], merge]
     """Gate name -> the reviewers' feedback for a revision (onReject rerun / escalate)."""
     halted: Annotated[str | None, first_reason]
-    """Why a gate (or the run deadline) halted the run; every node does nothing once set."""
+    """Why a gate (or the run deadline) halted the run; every node does nothing once set.
+    This and the other fields with a reducer: None from prepare starts a new run afresh."""
     work: Annotated[list[Span], add_spans]
     """When model-calling nodes worked: timeout.runMs bounds its total, across resumes and
     under any server (`langgraph dev` too), not counting the time a review took."""
-    result: dict[str, Any]
-    """The team's result (outputs, by key), set by finalize."""
-    status: Annotated[Literal["done", "halted", "waiting"], settle]
-    """TeamOutput's status: "halted" stays once set."""
+    result: dict[str, Any] | None
+    """The team's result (outputs, by key), set by finalize (None until then)."""
+    status: Annotated[Literal["done", "halted", "waiting"] | None, settle]
+    """TeamOutput's status: "halted" stays once set (None until the run ends or waits)."""

@@ -3,7 +3,9 @@
 Wiring only: the node functions are HierarchyNodes (envelope_support/hierarchy.py).
 `graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
 loads this file by path, hence the absolute imports); the runner (main.py) and the tests
-call build_graph with a checkpointer and, for tests, their own models.
+call build_graph with a checkpointer and, for tests, their own models. No node has a retry
+policy: a node holds model and tool calls that completed, so only a failed model call is
+tried again, by itself (envelope_support/llms.py, MODEL_ATTEMPTS).
 """
 
 from __future__ import annotations
@@ -38,9 +40,7 @@ def build_graph(
     # inputs: checked before any model call
     builder.add_node("prepare", nodes.prepare)
     # agents[0] screener: the entry agent; its reports are its tools and nodes
-    builder.add_node(
-        "team", nodes.team(), timeout=nodes.team_timeout(), retry_policy=nodes.retry_policy
-    )
+    builder.add_node("team", nodes.team(), timeout=nodes.team_timeout())
     # outputs: the entry agent's answer as state.TeamResult
     builder.add_node("finalize", nodes.finalize)
 

@@ -3,7 +3,9 @@
 Wiring only: the node functions are PipelineNodes (envelope_support/pipeline.py).
 `graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
 loads this file by path, hence the absolute imports); the runner (main.py) and the tests
-call build_graph with a checkpointer and, for tests, their own models.
+call build_graph with a checkpointer and, for tests, their own models. No node has a retry
+policy: a node holds model and tool calls that completed, so only a failed model call is
+tried again, by itself (envelope_support/llms.py, MODEL_ATTEMPTS).
 """
 
 from __future__ import annotations
@@ -35,18 +37,12 @@ def build_graph(
     # inputs: checked before any model call
     builder.add_node("prepare", nodes.prepare)
     # pipeline[0] intake (agent procurement-lead)
-    builder.add_node(
-        "step_intake",
-        nodes.step("intake"),
-        timeout=nodes.step_timeout("intake"),
-        retry_policy=nodes.retry_policy,
-    )
+    builder.add_node("step_intake", nodes.step("intake"), timeout=nodes.step_timeout("intake"))
     # pipeline[1] contract-redlines (agent contract-analyst)
     builder.add_node(
         "step_contract-redlines",
         nodes.step("contract-redlines"),
         timeout=nodes.step_timeout("contract-redlines"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_redline-approval",),
     )
     # gates[0] redline-approval: afterStep contract-redlines, triggersStep onboarding-decis…
@@ -65,7 +61,6 @@ def build_graph(
         "escalate_redline-approval",
         nodes.escalate("redline-approval"),
         timeout=nodes.escalation_timeout("redline-approval"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_redline-approval", END),
     )
     builder.add_node("released_redline-approval", nodes.released("redline-approval"))
@@ -74,7 +69,6 @@ def build_graph(
         "step_security-findings",
         nodes.step("security-findings"),
         timeout=nodes.step_timeout("security-findings"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_risk-triage",),
     )
     # gates[1] risk-triage: afterStep security-findings, triggersStep onboarding-decision
@@ -87,7 +81,6 @@ def build_graph(
         "escalate_risk-triage",
         nodes.escalate("risk-triage"),
         timeout=nodes.escalation_timeout("risk-triage"),
-        retry_policy=nodes.retry_policy,
         destinations=("gate_risk-triage", END),
     )
     builder.add_node("released_risk-triage", nodes.released("risk-triage"))
@@ -96,14 +89,12 @@ def build_graph(
         "step_vendor-letter",
         nodes.step("vendor-letter"),
         timeout=nodes.step_timeout("vendor-letter"),
-        retry_policy=nodes.retry_policy,
     )
     # pipeline[4] onboarding-decision (agent onboarding-coordinator)
     builder.add_node(
         "step_onboarding-decision",
         nodes.step("onboarding-decision"),
         timeout=nodes.step_timeout("onboarding-decision"),
-        retry_policy=nodes.retry_policy,
     )
     # outputs: the answer of FINAL_STEP as state.TeamResult
     builder.add_node("finalize", nodes.finalize)
