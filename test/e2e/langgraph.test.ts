@@ -2,7 +2,6 @@
 // (python/langgraph.lock), and `langgraph dev` serves an exported project as it is.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,19 +11,9 @@ import { ROOT } from "../helpers/cli.js";
 import { agent, team } from "../helpers/definitions.js";
 import { describeProjectsOnFramework, runPython } from "./projects.js";
 import { e2eGate, ensureEnv, installProject } from "./python-env.js";
+import { freePort } from "../helpers/free-port.js";
 
 describeProjectsOnFramework("langgraph", "LangGraph");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const gate = e2eGate();
 

@@ -9,7 +9,6 @@
 //   thread's state and history nor any file under .langgraph_api/ holds the value.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +16,7 @@ import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { type Definition, exportedProject, runArgs, runTeam, scriptedReply, serverRun, userText } from "./harness.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
+import { freePort } from "../helpers/free-port.js";
 
 const FIXTURE = join(ROOT, "test/fixtures/valid/content-studio.envelope.json");
 const DRIVER = join(ROOT, "test/realpath/gate_values_driver.py");
@@ -26,17 +26,6 @@ const gate = e2eGate();
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => ok(port));
-    });
-  });
 }
 
 describe.runIf(gate.run).each(["crewai", "langgraph"])("a 2 MB action in a decisions file: %s", (target) => {

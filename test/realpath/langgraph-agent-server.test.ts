@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { type AddressInfo, createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,20 +18,10 @@ import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { type Definition, exportedProject, expectedPrompt, scriptedReply, serverRun, systemText } from "./harness.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
+import { freePort } from "../helpers/free-port.js";
 
 const EVENT = join(ROOT, "test/fixtures/valid/chargeback-responder.envelope.json");
 const gate = e2eGate();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface EndedRun {
   run_id: string;

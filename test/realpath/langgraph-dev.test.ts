@@ -8,7 +8,6 @@
 // is killed at the end.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,20 +17,10 @@ import { exportFile, validDefinitions } from "../helpers/export.js";
 import { e2eGateFor, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { type Definition, type Exchange, expectedPrompt, markersIn, runValues, scriptedReply, systemText, userText } from "./harness.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
+import { freePort } from "../helpers/free-port.js";
 
 const DRIVER = join(ROOT, "test/realpath/langgraph_driver.py");
 const DEFAULT_MODEL = "realpath-model";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   // Never spawnSync here: the model server lives in this process's event loop.

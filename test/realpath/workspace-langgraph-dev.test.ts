@@ -6,7 +6,6 @@
 // agent is refused, and the refusal reaches the model.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,20 +13,10 @@ import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { exportedProject, runTeam, scriptedReply, serverRun } from "./harness.js";
 import { type ChatRequest, type ModelServer, startModelServer, textOf } from "./model-server.js";
+import { freePort } from "../helpers/free-port.js";
 
 const FIXTURE = join(ROOT, "test/fixtures/valid/event-signup-desk.envelope.json");
 const gate = e2eGate();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const offered = (r: ChatRequest, name: string) => r.tools?.some((t) => t.function.name === name) ?? false;
 const called = (r: ChatRequest, name: string) => r.messages.some((m) => (m.tool_calls ?? []).some((c) => c.function.name === name));
