@@ -49,9 +49,7 @@ function literalColumns(ch: string): number {
  * characters count two, as ruff counts them).
  */
 export function pyStrWrapped(value: string, max = 72, parenthesized = false): string {
-  let total = 2;
-  for (const ch of value) total += literalColumns(ch);
-  if (total <= max) return parenthesized ? `(\n    ${pyStr(value)}\n)` : pyStr(value);
+  if (literalWidth(value) <= max) return parenthesized ? `(\n    ${pyStr(value)}\n)` : pyStr(value);
   const pieces: string[] = [];
   let current = "";
   // The literal width of `current`, kept as characters are added (each code point escapes
