@@ -1,0 +1,39 @@
+"""envelope-runtime: what an Envelope team exported to CrewAI or LangGraph needs and its
+framework does not offer — policy-checked HTTP, gate rules, the workspace rules,
+placeholders, redaction, connection packs, schedules and traces.
+
+The public API is the names in `__all__` of this package and of its two target packages,
+`envelope_runtime.crewai` and `envelope_runtime.langgraph`; generated team code imports
+nothing else. Every other module is private: it may change within a version line. Names
+are loaded on first use, so a team imports only what its features need.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> the private module that defines it
+_EXPORTS: dict[str, str] = {
+    "TeamPackage": "team_package",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+if TYPE_CHECKING:
+    from .team_package import TeamPackage
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'envelope_runtime' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

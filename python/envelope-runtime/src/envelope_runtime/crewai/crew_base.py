@@ -1,0 +1,246 @@
+"""What every crew of the team shares, in both execution modes.
+
+The generated crew.py is a CrewAI @CrewBase class with one @agent method per definition
+agent, each `Agent(config=..., llm=self.llm_of(key), tools=self.tools_of(key))`. It derives
+from delegation.HierarchyCrew (hierarchy mode) or steps.PipelineCrew (pipeline mode),
+both a `TeamCrewBase`: agents and tasks carry the real texts of config/*.yaml, with
+`{{NAME}}` filled in for the run this object belongs to (placeholders.py, texts.py), and
+every crew gets the class's memory, embedder and the files of knowledge/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from crewai import Agent, Crew, CrewOutput, Task
+from crewai.agents.agent_builder.base_agent import BaseAgent
+from crewai.knowledge.source.base_knowledge_source import BaseKnowledgeSource
+from crewai.tools import BaseTool
+from typing_extensions import Self
+
+from .. import models, team
+from .. import placeholders
+from . import llms, texts
+
+KNOWLEDGE = Path("knowledge")
+"""CrewAI's knowledge folder, where the team runs: each file in it is knowledge of every crew."""
+_KNOWLEDGE_SUFFIXES = (".txt", ".md", ".csv", ".json", ".pdf")
+
+_LIVE: list[TeamCrewBase] = []
+"""Every crew object stays alive: CrewAI memoizes @agent and @task results by id(self),
+so a collected object's id must never be reused within a process. (A process that runs
+the team many times, such as a server, keeps them all: a few kB per step.)"""
+
+
+def kickoff(crew: Crew) -> CrewOutput:
+    """Run a crew to the end (these crews never stream)."""
+    output = crew.kickoff()
+    if not isinstance(output, CrewOutput):
+        raise TypeError(f"expected a CrewOutput, got {type(output).__name__}")
+    return output
+
+
+def knowledge_sources() -> list[BaseKnowledgeSource]:
+    """A CrewAI knowledge source per kind of file in knowledge/ (its README.md aside)."""
+    from crewai.knowledge.source.csv_knowledge_source import CSVKnowledgeSource
+    from crewai.knowledge.source.json_knowledge_source import JSONKnowledgeSource
+    from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
+    from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
+
+    kind_of: dict[str, Any] = {
+        ".txt": TextFileKnowledgeSource,
+        ".md": TextFileKnowledgeSource,
+        ".csv": CSVKnowledgeSource,
+        ".json": JSONKnowledgeSource,
+        ".pdf": PDFKnowledgeSource,
+    }
+    names: dict[Any, list[str]] = {}
+    for path in knowledge_files():
+        names.setdefault(kind_of[path.suffix.lower()], []).append(path.name)
+    return [kind(file_paths=paths) for kind, paths in names.items()]
+
+
+def knowledge_files() -> list[Path]:
+    """The files of knowledge/ that are knowledge (its README.md aside)."""
+    files = sorted(KNOWLEDGE.iterdir()) if KNOWLEDGE.is_dir() else []
+    return [
+        path
+        for path in files
+        if path.is_file()
+        and path.suffix.lower() in _KNOWLEDGE_SUFFIXES
+        and path.name != "README.md"
+    ]
+
+
+def configured_llms() -> set[str]:
+    """Agents whose config/agents.yaml entry sets `llm:` (it replaces models.MODELS)."""
+    path = Path(__file__).parent.parent / "config" / "agents.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return {key for key, spec in team.AGENTS.items() if (config.get(spec.method) or {}).get("llm")}
+
+
+def http_tool(agent_key: str) -> BaseTool:
+    """The agent's policy-enforcing http_request tool (http_tools.py, which a team without
+    egress does not ship: imported only for an agent of team.EGRESS)."""
+    from .http_tools import http_tool as build
+
+    return build(agent_key)
+
+
+def connection_tools(agent_key: str) -> list[BaseTool]:
+    """The agent's tools of its connection packs (connection_tools.py, which a team exported
+    without packs does not ship: imported only when team.CONNECTIONS exists)."""
+    if not getattr(team, "CONNECTION_AGENTS", {}).get(agent_key):
+        return []
+    from .connection_tools import connection_tools as build
+
+    return build(agent_key)
+
+
+def workspace_tools(agent_key: str) -> list[BaseTool]:
+    """The agent's tools of the workspace documents it has (workspace_tools.py, which a team
+    without `workspace` does not ship: imported only when team.WORKSPACE exists)."""
+    if not getattr(team, "WORKSPACE", None):
+        return []
+    from .workspace_tools import workspace_tools as build
+
+    return build(agent_key)
+
+
+def roots() -> list[str]:
+    """Agents without reportsToKey, in definition order."""
+    return [key for key, spec in team.AGENTS.items() if spec.reports_to is None]
+
+
+def manager_of(agent_key: str) -> str:
+    """Who an agent's work escalates to: its reportsToKey, else the first root."""
+    return team.AGENTS[agent_key].reports_to or roots()[0]
+
+
+class TeamCrewBase:
+    """Base of the generated @CrewBase class (crew.py): its agents and its crews."""
+
+    agents: list[BaseAgent]
+    tasks: list[Task]
+    crew: Callable[[], Crew]
+    """The generated @crew method."""
+    # CrewAI's defaults, read by @CrewBase; each becomes the loaded YAML (a dict).
+    agents_config: Any = "config/agents.yaml"
+    tasks_config: Any = "config/tasks.yaml"
+    memory: bool = False
+    """CrewAI memory for every crew of the team (`Crew(memory=...)`); crew.py may set it.
+    (A Flow, flow.py, has CrewAI's own flow memory besides, as every CrewAI Flow.)"""
+    embedder: dict[str, Any] | None = None
+    """The embedder of the crews' memory and knowledge (`Crew(embedder=...)`); None: CrewAI's
+    default, OpenAI's."""
+
+    def __init__(self, inputs: Mapping[str, Any] | None = None, verbose: bool = False) -> None:
+        self.inputs = dict(inputs or {})
+        self.values = placeholders.placeholder_values(
+            [*team.SECRETS, *team.VARIABLES], os.environ, self.inputs, list(team.INPUTS)
+        )
+        self.verbose = verbose
+        self._ready: set[int] = set()
+        _LIVE.append(self)
+
+    def role_of(self, agent_key: str) -> str:
+        """The agent's CrewAI role (agents[].name), which delegation addresses it by."""
+        return self._text(self.agents_config[team.AGENTS[agent_key].method]["role"])
+
+    def llm_of(self, agent_key: str) -> Any:
+        """The agent's model: `llm:` in its config/agents.yaml entry, else models.MODELS."""
+        configured = self.agents_config[team.AGENTS[agent_key].method].get("llm")
+        return configured if configured else models.llm_for(agent_key)
+
+    def tools_of(self, agent_key: str) -> list[BaseTool]:
+        """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, its connection
+        packs' tools and the tools of the workspace documents it has."""
+        configured = self.agents_config[team.AGENTS[agent_key].method].get("tools") or []
+        agent_tools: list[BaseTool] = list(configured)
+        if agent_key in team.EGRESS:
+            agent_tools.append(http_tool(agent_key))
+        agent_tools += connection_tools(agent_key)
+        agent_tools += workspace_tools(agent_key)
+        return agent_tools
+
+    def _delegates(self, agent_key: str) -> bool:
+        """Whether the agent gets CrewAI's delegation tools (a manager's)."""
+        return False
+
+    def _bounded(self, agent_key: str) -> bool:
+        """Whether one agent execution is bounded by its model's timeout (see llms.py)."""
+        return True
+
+    def _prepared(self, agent_key: str, agent: Agent) -> Agent:
+        """The agent of crew.py, with this run's texts and its part in the team."""
+        texts.render_agent(agent, self.values)
+        agent.verbose = self.verbose
+        agent.allow_delegation = self._delegates(agent_key)
+        if self._bounded(agent_key):
+            agent.max_execution_time = llms.execution_limit_s(models.MODELS[agent_key])
+        return agent
+
+    def _crew(self, **options: Any) -> Crew:
+        """A crew of the team, with the class's memory and embedder and knowledge/ files."""
+        team_crew = Crew(
+            **options,
+            memory=self.memory,
+            embedder=self.embedder,
+            knowledge_sources=knowledge_sources() or None,
+            verbose=self.verbose,
+        )
+        team_crew.before_kickoff_callbacks.append(self._kickoff_inputs(team_crew))
+        return team_crew
+
+    def _kickoff_inputs(self, team_crew: Crew) -> Callable[[dict[str, Any] | None], dict[str, Any]]:
+        """`kickoff(inputs=...)`: this object filled in its texts when it was built, so CrewAI
+        gets `texts.crewai_inputs`, which leave them as written. A run input other than this
+        object's would be silently ignored: it is refused."""
+
+        def given(inputs: dict[str, Any] | None) -> dict[str, Any]:
+            inputs = dict(inputs or {})
+            other = sorted(
+                key
+                for key, value in inputs.items()
+                if key in team.INPUTS and value != "{" + key + "}" and self.inputs.get(key) != value
+            )
+            if other:
+                raise ValueError(
+                    f"inputs {other} differ from the crew's: give a run's inputs to the crew "
+                    "class, TeamCrew(inputs).crew().kickoff(), which fills in its texts"
+                )
+            return texts.crewai_inputs(team_crew, inputs)
+
+        return given
+
+    def _agent(self, agent_key: str) -> Agent:
+        """The agent from its @agent method (memoized per crew object), prepared once."""
+        agent: Agent = getattr(self, team.AGENTS[agent_key].method)()
+        if id(agent) not in self._ready:
+            self._ready.add(id(agent))
+            self._prepared(agent_key, agent)
+        return agent
+
+    def inputs_text(self) -> str:
+        """The run inputs as a task receives them (the team's task, a first step), and the
+        workspace rows whose trigger started the run (`watch`; run_context.py, which a team
+        without `workspace` does not ship)."""
+        text = f"Run inputs (JSON):\n{json.dumps(self.inputs, indent=2, ensure_ascii=False)}"
+        if getattr(team, "WORKSPACE", None):
+            from .. import run_context
+
+            text += run_context.trigger_text()
+        return text
+
+    def _text(self, text: Any) -> str:
+        """A text of config/*.yaml, `{{NAME}}` filled in for this run."""
+        return placeholders.render(str(text), self.values)
+
+    def _fresh(self) -> Self:
+        """A new object of the crew class for the same run: new agents, new tasks."""
+        return type(self)(self.inputs, self.verbose)

@@ -1,0 +1,138 @@
+"""The workspace documents' tools of the agents (definition field `workspace`), as CrewAI tools.
+
+Each document an agent has (workspace.documents_of: the agents whose prompt names it, else
+every agent) gives it three tools: `list_<doc>_rows`, `read_<doc>_row`, `write_<doc>_rows`.
+What they answer and what they refuse is workspace.py's (`DocumentTools`, the store's rules):
+this module only makes them CrewAI tools over the team's store, the SQLite file at
+workspace.db_path() (ENVELOPE_WORKSPACE_DB), opened when a tool is first used.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from crewai.tools import BaseTool
+from crewai_core.paths import db_storage_path
+from pydantic import BaseModel, Field
+
+from .. import team
+from ..workspace import (
+    DocumentTools,
+    ListArgs,
+    ReadArgs,
+    SqliteBackend,
+    Workspace,
+    db_path,
+    documents_of,
+    write_schema,
+)
+
+_OPEN: dict[Path, Workspace] = {}
+"""The store of each location opened in this process (one SQLite connection each)."""
+
+
+def open_workspace() -> Workspace:
+    """The team's documents (team.WORKSPACE) over the store at workspace.db_path()."""
+    path = db_path().resolve()
+    if path not in _OPEN:
+        _OPEN[path] = Workspace(team.WORKSPACE, SqliteBackend(path))
+    return _OPEN[path]
+
+
+def _never_cached(_args: Any = None, _result: Any = None) -> bool:
+    """CrewAI caches a tool's answer per arguments; rows change, so nothing is cached."""
+    return False
+
+
+class WorkspaceTool(BaseTool):
+    """One tool of one workspace document; `document` does the work (workspace.py)."""
+
+    document: DocumentTools = Field(exclude=True)
+    cache_function: Any = _never_cached
+
+
+class ListRowsTool(WorkspaceTool):
+    args_schema: type[BaseModel] = ListArgs
+
+    def _run(self, status: str | None = None, id: str | None = None) -> str:
+        return self.document.list_rows(status=status, id=id)
+
+
+class ReadRowTool(WorkspaceTool):
+    args_schema: type[BaseModel] = ReadArgs
+
+    def _run(self, id: str) -> str:
+        return self.document.read_row(id)
+
+
+class WriteRowsTool(WorkspaceTool):
+    """Its args_schema is the document's (workspace.write_schema), set when it is built."""
+
+    def _run(self, rows: list[Any]) -> str:
+        return self.document.write_rows(rows)
+
+
+def workspace_tools(agent_key: str) -> list[BaseTool]:
+    """The agent's tools of each document it has, in team.WORKSPACE's order."""
+    tools: list[BaseTool] = []
+    for spec in documents_of(team.WORKSPACE, agent_key):
+        document = DocumentTools(spec, open_workspace)
+        names, about = document.names, document.description
+        tools += [
+            ListRowsTool(name=names["list"], description=about("list"), document=document),
+            ReadRowTool(name=names["read"], description=about("read"), document=document),
+            WriteRowsTool(
+                name=names["write"],
+                description=about("write"),
+                args_schema=write_schema(spec),
+                document=document,
+            ),
+        ]
+    return tools
+
+
+class StoredRuns:
+    """What `workspace delete` also looks through (workspace.RunRecords): the pipeline runs'
+    state files (`<state dir>/<run id>.json`) and CrewAI's record of the latest kickoff's task
+    outputs (latest_kickoff_task_outputs.db under CrewAI's storage directory, which
+    `crewai replay` reads): what the agents answered after reading a row is kept there."""
+
+    KICKOFF_TABLE = "latest_kickoff_task_outputs"
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+        self.kickoff_db = Path(db_storage_path()) / f"{self.KICKOFF_TABLE}.db"
+        self.where = f"{state_dir}/ and {self.kickoff_db}"
+
+    def holding(self, needles: Sequence[str]) -> list[str]:
+        found = [
+            f"run {path.stem}"
+            for path in sorted(self.state_dir.glob("*.json"))
+            if any(needle in path.read_text(encoding="utf-8") for needle in needles)
+        ]
+        if self.kickoff_db.exists():
+            with closing(sqlite3.connect(self.kickoff_db)) as conn:
+                query = f"SELECT task_id, output, inputs FROM {self.KICKOFF_TABLE}"
+                for task_id, output, inputs in conn.execute(query):
+                    if any(needle in f"{output}{inputs}" for needle in needles):
+                        found.append(f"kickoff task {task_id}")
+        return found
+
+    def purge(self, run_ids: Sequence[str]) -> None:
+        tasks = [i.removeprefix("kickoff task ") for i in run_ids if i.startswith("kickoff task ")]
+        for run_id in run_ids:
+            if run_id.startswith("run "):
+                (self.state_dir / f"{run_id.removeprefix('run ')}.json").unlink(missing_ok=True)
+        if tasks:
+            with closing(sqlite3.connect(self.kickoff_db)) as conn:
+                conn.execute("PRAGMA secure_delete = ON")
+                conn.executemany(
+                    f"DELETE FROM {self.KICKOFF_TABLE} WHERE task_id = ?", [(t,) for t in tasks]
+                )
+                conn.commit()
+                # CrewAI keeps this database in WAL mode: the log's copies of the pages go too.
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -1,0 +1,356 @@
+"""The team's agents: one LangChain `create_agent` agent per definition agent.
+
+Every agent gets its prompt as system prompt (rendered for the run from its inputs, see
+prompts.py), its identifier as name, its own chat model (the `model_for` seam, chosen at
+each model call) and its tools:
+
+- `http_request` when it has egress (agents[].accessPolicy / allowedHosts, tools.py);
+- in hierarchy mode, one `ask_<report>` tool per direct report (agents[].reportsToKey):
+  agents as tools, the supervisor pattern of LangChain's multi-agent guide. Several roots:
+  the generated team.py makes the other roots report to the first, the entry agent.
+
+Hierarchy mode: each agent is compiled once into a graph of its own, its reports' graphs
+its nodes (hierarchy.py, `HierarchyAgents.unit`).
+
+Pipeline mode: a step's agent works alone (no ask tools), its graph compiled once per
+node (`task_graph`), so its conversation is checkpointed in the thread under the step's
+node. In both modes the conversation is stored without secret values and without the
+rendered prompt (`AgentSetup`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Annotated, Any, NotRequired
+
+from langchain.agents import AgentState, create_agent
+from langchain.agents.middleware import (
+    AgentMiddleware,
+    ModelRequest,
+    ModelResponse,
+    ModelRetryMiddleware,
+    hook_config,
+)
+from langchain.agents.structured_output import ToolStrategy
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.outputs import ChatResult
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+from langgraph.graph.message import add_messages
+from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel
+from typing_extensions import TypedDict
+
+from .. import models, team
+from .. import redaction
+from . import llms, prompts
+
+AgentGraph = CompiledStateGraph[Any, Any, Any, Any]
+
+ASK_PREFIX = "ask_"
+
+ANSWER_MISSES = 2
+"""A conversation that owes a structured answer ends after this many replies that are none
+(prose, or arguments the answer's schema refuses, which ToolStrategy returns to the model
+with the error): without a bound a model that ignores tool_choice loops until the
+recursion limit. The node then asks once more, told why, and fails the step after that."""
+
+
+# --- the hierarchy (agents[].reportsToKey) --------------------------------
+
+
+def roots() -> list[str]:
+    """Agents without a manager, in definition order; the first is the entry agent."""
+    return [key for key, spec in team.AGENTS.items() if spec.reports_to is None]
+
+
+def entry_agent() -> str:
+    """The agent that receives the team's task in hierarchy mode."""
+    return roots()[0]
+
+
+def reports_of(agent_key: str) -> list[str]:
+    """The agents whose manager is `agent_key`, in definition order."""
+    return [key for key, spec in team.AGENTS.items() if spec.reports_to == agent_key]
+
+
+def manager_of(agent_key: str) -> str:
+    """Who an agent's work escalates to: its manager, else the entry agent."""
+    return team.AGENTS[agent_key].reports_to or entry_agent()
+
+
+def ask_tool_name(agent_key: str) -> str:
+    return f"{ASK_PREFIX}{team.AGENTS[agent_key].name}"
+
+
+def run_config(task: str) -> RunnableConfig:
+    """Config of every agent invocation: the recursion limit, and the task in metadata."""
+    return {"recursion_limit": team.RECURSION_LIMIT, "metadata": {"envelope_task": task}}
+
+
+def answer_text(result: Mapping[str, Any]) -> str:
+    """The agent's final answer: the text of its last message."""
+    messages = result.get("messages") or []
+    last = messages[-1] if messages else None
+    return last.text if isinstance(last, AIMessage) else ""
+
+
+class AnswerBudget(AgentMiddleware):
+    """Ends the conversation after ANSWER_MISSES replies that are no usable answer."""
+
+    def __init__(self, answer_tool: str) -> None:
+        super().__init__()
+        self.answer_tool = answer_tool
+
+    def _misses(self, state: Mapping[str, Any]) -> int:
+        return sum(
+            1
+            for m in state.get("messages") or []
+            if (isinstance(m, AIMessage) and not m.tool_calls)
+            or (
+                isinstance(m, ToolMessage)
+                and m.name == self.answer_tool
+                and not str(m.content).startswith("Returning structured response")
+            )
+        )
+
+    @hook_config(can_jump_to=["end"])
+    def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        if state.get("structured_response") is not None:
+            return None
+        return {"jump_to": "end"} if self._misses(state) >= ANSWER_MISSES else None
+
+    @hook_config(can_jump_to=["end"])
+    async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return self.after_model(state, runtime)
+
+
+class UnitState(TypedDict):
+    """The state of one agent's graph: its conversation and the run's inputs."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    inputs: NotRequired[dict[str, Any]]
+    """The run's inputs: what `{{NAME}}` in the agent's prompt is rendered with."""
+    structured_response: NotRequired[Any]
+
+
+class PromptState(AgentState[Any]):
+    inputs: NotRequired[dict[str, Any]]
+
+
+class ChosenPerCall(BaseChatModel):
+    """create_agent's model when it is compiled: `AgentSetup` puts the agent's own model in
+    its place at every call, so building the graph needs no provider package or API key."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "envelope-chosen-per-call"
+
+    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        raise RuntimeError("an agent's model is chosen per call (agents.AgentSetup)")
+
+
+class AgentSetup(AgentMiddleware[PromptState, Any]):
+    """Every model call of an agent: its own chat model (the `model_for` seam) and its
+    prompt, rendered with the run's inputs, as system prompt (byte for byte; none when the
+    prompt is empty). The rendered prompt is never part of the state (no secret value
+    in a checkpoint)."""
+
+    state_schema = PromptState
+
+    def __init__(self, agents: TeamAgents, agent_key: str) -> None:
+        super().__init__()
+        self.agents = agents
+        self.agent_key = agent_key
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelResponse[Any]:
+        prompt = prompts.system_prompt(self.agent_key, request.state.get("inputs") or {})
+        response = await handler(
+            request.override(
+                model=self.agents.model(self.agent_key),
+                system_message=SystemMessage(content=prompt) if prompt else None,
+            )
+        )
+        # The conversation is checkpointed: the reply goes in without secret values, and a
+        # structured answer as plain data (TeamAgents.ask gives it its type back).
+        secrets = secret_values()
+        answer = response.structured_response
+        if isinstance(answer, BaseModel):
+            answer = answer.model_dump(mode="json", by_alias=True)
+        messages = [redacted(message, secrets) for message in response.result]
+        return ModelResponse(result=messages, structured_response=redaction.redact(answer, secrets))
+
+
+def model_retry() -> ModelRetryMiddleware[Any, Any]:
+    """The one retry of a model call: a transient failure (llms.transient) is tried again,
+    up to llms.MODEL_ATTEMPTS requests in all, then the error goes up and fails the node.
+    Last in an agent's middleware, so it wraps the model request alone: the prompt, the
+    tools and the redaction of the answer around it are done once."""
+    return ModelRetryMiddleware(
+        max_retries=llms.MODEL_ATTEMPTS - 1,
+        retry_on=llms.transient,
+        on_failure="error",
+        initial_delay=llms.RETRY_DELAY_S,
+        backoff_factor=2.0,
+        max_delay=8 * llms.RETRY_DELAY_S,
+    )
+
+
+def secret_values() -> list[str]:
+    """The values of team.SECRETS set in the environment."""
+    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+
+
+def redacted(message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
+    """A message without secret values: its text redacted, and in a reply's tool-call
+    arguments each value written as its `{{NAME}}`, which http_request fills in again, so
+    the call does what the model asked (and the policy judges that)."""
+    if not secrets:
+        return message
+    update: dict[str, Any] = {
+        "content": redaction.redact(message.content, secrets),
+        "additional_kwargs": redaction.redact(message.additional_kwargs, secrets),
+    }
+    if isinstance(message, AIMessage):
+        update["tool_calls"] = [
+            {**call, "args": as_placeholders(call["args"])} for call in message.tool_calls
+        ]
+        update["invalid_tool_calls"] = redaction.redact(message.invalid_tool_calls, secrets)
+    return message.model_copy(update=update)
+
+
+def as_placeholders(data: Any) -> Any:
+    """`data` with each secret value (long enough to redact) replaced by its `{{NAME}}`."""
+    pairs = [
+        (os.environ[name], f"{{{{{name}}}}}")
+        for name in team.SECRETS
+        if len(os.environ.get(name, "")) >= redaction.MIN_LENGTH
+    ]
+    pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
+
+    def replace(item: Any) -> Any:
+        if isinstance(item, str):
+            for value, placeholder in pairs:
+                item = item.replace(value, placeholder)
+            return item
+        if isinstance(item, dict):
+            return {key: replace(value) for key, value in item.items()}
+        if isinstance(item, list | tuple):
+            return [replace(value) for value in item]
+        return item
+
+    return replace(data)
+
+
+MODEL_CACHE_SIZE = len(models.MODELS) + 16
+"""Chat models TeamAgents keeps, least recently used dropped first: room for every agent's
+default and 16 models chosen by runs' contexts."""
+
+
+class TeamAgents:
+    """Builds the definition's agents; each agent's chat model is created once, on first use."""
+
+    def __init__(self, model_for: llms.ModelFactory) -> None:
+        self._model_for = model_for
+        self._models: OrderedDict[tuple[str, str | None], BaseChatModel] = OrderedDict()
+
+    def model(self, agent_key: str) -> BaseChatModel:
+        """The agent's chat model for this run: one per model the run's context chooses
+        (llms.chosen_model; None: the default), so a run's choice never outlives it. The
+        graph lives as long as the server: only the MODEL_CACHE_SIZE last used are kept."""
+        key = (agent_key, llms.chosen_model(agent_key))
+        found = self._models.get(key)
+        if found is None:
+            found = self._models[key] = self._model_for(agent_key)
+            while len(self._models) > MODEL_CACHE_SIZE:
+                self._models.popitem(last=False)
+        self._models.move_to_end(key)
+        return found
+
+    def tools(self, agent_key: str) -> list[BaseTool]:
+        """The agent's http_request tool (egress), its connection packs' tools and its
+        workspace documents' tools. tools.py, connection_tools.py and workspace_store.py,
+        which teams without egress, packs or a workspace do not ship, are imported only when
+        the team has them."""
+        found: list[BaseTool] = []
+        if agent_key in team.POLICIES:
+            from .tools import http_tool
+
+            found.append(http_tool(agent_key))
+        if getattr(team, "CONNECTION_AGENTS", {}).get(agent_key):
+            from .connection_tools import connection_tools
+
+            found.extend(connection_tools(agent_key))
+        if hasattr(team, "WORKSPACE"):
+            from .workspace_store import workspace_tools
+
+            found.extend(workspace_tools(agent_key))
+        return found
+
+    def mcp_tools(self, agent_key: str) -> list[AgentMiddleware[Any, Any]]:
+        """The agent's MCP servers' tools (connection_tools.McpTools) when a pack of its has
+        one: listed on its first model call, never when the graph is built."""
+        packs = getattr(team, "CONNECTION_AGENTS", {}).get(agent_key, ())
+        if not any(provider in getattr(team, "MCP_SERVERS", {}) for provider in packs):
+            return []
+        from .connection_tools import McpTools
+
+        return [McpTools(agent_key)]
+
+    def task_graph(
+        self, agent_key: str, response_format: type[BaseModel] | None = None
+    ) -> AgentGraph:
+        """The agent's graph for one kind of task (pipeline mode: a step, an escalation),
+        compiled once: its conversation is checkpointed in the thread under the node that
+        runs it (`checkpointer=None` uses the parent's). `response_format`: its structured
+        answer."""
+        middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
+        middleware += self.mcp_tools(agent_key)
+        if response_format is not None:
+            middleware.append(AnswerBudget(response_format.__name__))
+        middleware.append(model_retry())
+        return create_agent(
+            ChosenPerCall(),
+            self.tools(agent_key),
+            response_format=ToolStrategy(response_format) if response_format else None,
+            middleware=middleware,
+            name=team.AGENTS[agent_key].name,
+        )
+
+    async def ask(
+        self,
+        agent_key: str,
+        inputs: Mapping[str, Any],
+        task: str,
+        task_name: str,
+        response_format: type[BaseModel] | None = None,
+        graph: AgentGraph | None = None,
+        history: Sequence[AnyMessage] = (),
+    ) -> dict[str, Any]:
+        """Run one task through the agent's `graph` (a node's task_graph; hierarchy mode:
+        `unit`; None: a task_graph compiled for this call); the graph's final state.
+        `task_name` goes into the run's metadata (`envelope_task`) for tracing. With
+        `history` (an earlier conversation of this task), `task` is its next user message."""
+        if graph is None:
+            graph = self.task_graph(agent_key, response_format)
+        messages = [*history, HumanMessage(content=task)]
+        start = {"messages": messages, "inputs": dict(inputs)}
+        result: dict[str, Any] = await graph.ainvoke(start, run_config(task_name))
+        answer = result.get("structured_response")
+        if response_format is not None and isinstance(answer, dict):
+            result["structured_response"] = response_format.model_validate(answer)
+        return result

@@ -1,0 +1,444 @@
+"""pipeline mode: the node functions of the steps and of their review gates.
+
+Node names (graph.py): `step_<step key>`, `gate_<gate name>`, `escalate_<gate name>`,
+`released_<gate name>`.
+
+- `step_<key>` runs one pipeline step: one conversation of the step's agent. It receives
+  the run's inputs and exactly what it waits for: its dependencies' answers, or the
+  records a gate approved. A step followed by gates answers with records and routes to
+  its gates itself (`Command(goto=...)`).
+- `gate_<name>` never calls a model: it opens a review round, then pauses the run with
+  `interrupt()` until a human decides. Resuming re-runs only this node, so no model is
+  called twice. Decisions apply the rules of gates.py; the gate then releases
+  (`released_<name>`), waits again, sends the step back with the reviewers' feedback
+  (onReject rerun), escalates (`escalate_<name>`) or halts the whole run.
+- `escalate_<name>` hands rejected records (onReject escalate) or undecided ones
+  (timeout.behaviour escalate) to the step agent's manager.
+- `released_<name>` hands the approved records to the step the gate triggers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langgraph.graph import END
+from langgraph.types import Command, interrupt
+from pydantic import BaseModel, ValidationError
+
+from .. import models, team
+from ..state import RECORD_MODELS, TeamResult, TeamState
+from .. import trace
+from . import agents, llms, prompts, runtime
+from .agents import AgentGraph
+from ..gates import (
+    MAX_ROUNDS,
+    DecisionItem,
+    GateRecord,
+    GateSpec,
+    GateState,
+    Outcome,
+    apply_decisions,
+    evaluate,
+    proceed,
+    receives,
+    released_text,
+    shortened,
+    timed_out,
+)
+from .nodes import Node, TeamNodes, Update, answer_json, as_json, clean, halt
+
+
+def step_node(step_key: str) -> str:
+    return f"step_{step_key}"
+
+
+def gate_node(gate_name: str) -> str:
+    return f"gate_{gate_name}"
+
+
+def escalate_node(gate_name: str) -> str:
+    return f"escalate_{gate_name}"
+
+
+def released_node(gate_name: str) -> str:
+    return f"released_{gate_name}"
+
+
+class GateDecisionError(ValueError):
+    """Decisions a gate cannot apply; `problems` lists every one of them."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+class GateDecisions(BaseModel):
+    """A manager's decisions on the records nobody reviewed in time."""
+
+    decisions: list[DecisionItem]
+
+
+def gates_after(step_key: str) -> list[str]:
+    """The gates that review a step's answer, in definition order."""
+    return [name for name, spec in team.GATES.items() if spec.after_step == step_key]
+
+
+def gates_into(step_key: str) -> list[str]:
+    """The gates whose release the step waits for (triggersStep)."""
+    return [name for name, spec in team.GATES.items() if spec.triggers_step == step_key]
+
+
+def gate_state(state: Mapping[str, Any], name: str) -> GateState:
+    return GateState.model_validate((state.get("gates") or {}).get(name) or {})
+
+
+def review_request(spec: GateSpec, gate: GateState) -> dict[str, Any]:
+    """What a gate's interrupt() presents: the records to decide and how to decide them."""
+    limit = spec.timeout()
+    since = gate.waiting_since
+    deadline = since + limit if since is not None and limit is not None else None
+    return {
+        "gate": spec.name,
+        "type": spec.type,
+        "step": spec.after_step,
+        "triggers": spec.triggers_step,
+        "round": gate.round,
+        "trigger": spec.trigger,
+        "threshold": spec.threshold_count,
+        "records": [
+            {
+                "id": record.id,
+                "fields": {field: record.data.get(field) for field in spec.fields},
+            }
+            for record in gate.undecided()
+        ],
+        "actions": [{"label": action.label, "verb": action.verb} for action in spec.actions],
+        "waiting_since": since.isoformat() if since is not None else None,
+        "deadline": deadline.isoformat() if deadline is not None else None,
+        "problems": gate.problems,
+    }
+
+
+def decisions_of(spec: GateSpec, value: Any) -> list[DecisionItem]:
+    """The resume value of a gate's interrupt: `{"decisions": [{"record", "action", ...}]}`."""
+    items = value.get("decisions") if isinstance(value, dict) else None
+    if not isinstance(items, list):
+        raise GateDecisionError([f'gate {spec.name}: resume with {{"decisions": [...]}}'])
+    try:
+        return [DecisionItem.model_validate(item) for item in items]
+    except ValidationError as error:
+        raise GateDecisionError([f"gate {spec.name}: {shortened(str(error))}"]) from None
+
+
+def _clean_feedback(items: Sequence[DecisionItem]) -> list[DecisionItem]:
+    """Decisions with their feedback redacted as they enter the gate's (stored) state."""
+    return [item.model_copy(update={"feedback": clean(item.feedback)}) for item in items]
+
+
+@dataclasses.dataclass(frozen=True)
+class Escalations:
+    """An escalation node's graphs of the manager: deciding records nobody reviewed in
+    time (timeout.behaviour escalate), and revising rejected ones (onReject escalate)."""
+
+    decide: AgentGraph
+    revise: AgentGraph
+
+
+class PipelineNodes(TeamNodes):
+    """The node functions of a pipeline team's graph: prepare, the steps and their gates,
+    finalize."""
+
+    # --- timeouts ----------------------------------------------------------
+
+    def step_timeout(self, step_key: str) -> float:
+        """A step node's limit (add_node timeout): its agent's timeout for each model request,
+        MODEL_ATTEMPTS of them and the waits between (llms.node_timeout)."""
+        return llms.node_timeout(models.MODELS[team.PIPELINE[step_key].agent_key].timeout_s)
+
+    def escalation_timeout(self, gate_name: str) -> float:
+        """An escalation node's limit: the escalation manager's (llms.node_timeout)."""
+        return llms.node_timeout(models.MODELS[self._manager(team.GATES[gate_name])].timeout_s)
+
+    # --- pipeline steps ----------------------------------------------------
+
+    def step(self, step_key: str) -> Node:
+        """The node of pipeline step `step_key`; its agent's graph is compiled here, once."""
+        graph = self.agents.task_graph(team.PIPELINE[step_key].agent_key, self._schema(step_key))
+
+        async def run_step(state: TeamState) -> Update | Command[str]:
+            return await self._within_deadline(
+                state, lambda: self._run_step(graph, step_key, state)
+            )
+
+        return run_step
+
+    def step_task(self, step_key: str, state: Mapping[str, Any]) -> str:
+        """What the step's agent is asked: label, inputs, what it waits for, how to answer."""
+        return self._how_to_answer(step_key, self.step_inputs(step_key, state))
+
+    def step_inputs(self, step_key: str, state: Mapping[str, Any]) -> list[str]:
+        """What a step works from: its label, the run's inputs, what it waits for."""
+        step = team.PIPELINE[step_key]
+        inputs = f"Run inputs (JSON):\n{as_json(state['inputs'])}{prompts.triggered_text()}"
+        parts = [step.label, inputs]
+        answer_deps, awaited = receives(step_key, step.depends_on, team.GATES)
+        answers = state.get("answers") or {}
+        for dep in answer_deps:
+            label = team.PIPELINE[dep].label
+            parts.append(f"Output of step {dep} ({label}):\n{answers[dep]}")
+        approved = state.get("approved") or {}
+        for name in awaited:
+            records = as_json(approved.get(name, []))
+            parts.append(released_text(team.GATES[name], gate_state(state, name), records))
+        return parts
+
+    def _how_to_answer(self, step_key: str, parts: list[str]) -> str:
+        schema = self._schema(step_key)
+        if schema is TeamResult:
+            parts.append(f"Finish by calling {schema.__name__} with the team's result.")
+        elif schema is not None:
+            fields = ", ".join(self._record_fields(step_key))
+            parts.append(
+                f"Finish by calling {schema.__name__} with the records for review; "
+                f"each record has the fields {fields}."
+            )
+        return "\n\n".join(parts)
+
+    async def _run_step(
+        self, graph: AgentGraph, step_key: str, state: TeamState
+    ) -> Update | Command[str]:
+        if state.get("halted"):
+            return {}
+        step = team.PIPELINE[step_key]
+        reviewed_by = gates_after(step_key)
+        # A rerun (onReject rerun): only the gates that sent the step back review it again.
+        revising = [name for name in reviewed_by if self._revising(state, name)]
+        task = self.step_task(step_key, state)
+        feedback = state.get("feedback") or {}
+        for name in revising:
+            task += f"\n\n{feedback[name]}"
+        schema = self._schema(step_key)
+        result = await self._ask(step.agent_key, state["inputs"], task, step_key, schema, graph)
+        update = self._answer(step_key, result, schema)
+        if not reviewed_by:
+            return update
+        return Command(update=update, goto=[gate_node(name) for name in revising or reviewed_by])
+
+    def _schema(self, step_key: str) -> type[BaseModel] | None:
+        if step_key == team.FINAL_STEP:
+            return TeamResult
+        return RECORD_MODELS.get(step_key)
+
+    @staticmethod
+    def _record_fields(step_key: str) -> list[str]:
+        """The fields of the step's records: those of its gates, in gate order."""
+        fields = (field for name in gates_after(step_key) for field in team.GATES[name].fields)
+        return list(dict.fromkeys(fields))
+
+    def _answer(
+        self, step_key: str, result: Mapping[str, Any], schema: type[BaseModel] | None
+    ) -> Update:
+        if schema is None:
+            return {"answers": {step_key: clean(agents.answer_text(result))}}
+        answer = self._structured(result, schema, f"step {step_key}")
+        if schema is TeamResult:
+            return {"answers": {step_key: answer_json(answer)}}
+        rows: list[dict[str, Any]] = clean(answer.model_dump(mode="json", by_alias=True)["records"])
+        return {"answers": {step_key: as_json(rows)}, "records": {step_key: rows}}
+
+    # --- gates ---------------------------------------------------------------
+
+    def gate(self, gate_name: str) -> Node:
+        """The review node of gate `gate_name` (one interrupt per execution)."""
+
+        async def review(state: TeamState) -> Command[str]:
+            return self._review(team.GATES[gate_name], state)
+
+        return review
+
+    def _review(self, spec: GateSpec, state: TeamState) -> Command[str]:
+        if state.get("halted"):
+            return Command(goto=END)
+        gate = gate_state(state, spec.name)
+        if gate.round == 0 or gate.status == "open":
+            # A new round: the step's (new) records. It is stored before anyone is asked,
+            # so the execution that pauses has nothing left to do but ask.
+            gate.add_round((state.get("records") or {}).get(spec.after_step, []))
+            gate.status, gate.waiting_since = "waiting", runtime.utc_now()
+            command = self._gate_command(spec, gate, goto=gate_node(spec.name))
+            return dataclasses.replace(command, update={**command.update, "status": "waiting"})
+        # On resume LangGraph runs this node again from the top: decisions that come after
+        # the deadline never reach interrupt()'s return, timeout.behaviour applies instead.
+        if timed_out(spec, gate, runtime.utc_now()):
+            return self._on_timeout(spec, gate)
+        outcome, message = evaluate(spec, gate)
+        if outcome == "waiting":
+            answer = interrupt(review_request(spec, gate))
+            try:
+                items = _clean_feedback(decisions_of(spec, answer))
+                problems = apply_decisions(spec, gate, items, runtime.utc_now(), "human")
+            except GateDecisionError as error:
+                problems = error.problems
+            if problems:
+                # Nothing is applied. This execution ends without error, so the bad resume
+                # value is used up: the gate asks again in a new task, with the problems,
+                # and the next resume value is read afresh (never the bad one again).
+                gate.problems = clean(problems)
+                return self._gate_command(spec, gate, goto=gate_node(spec.name))
+            gate.problems = []
+            trace.decided(team.PIPELINE[spec.after_step].agent_key, spec.name, items)
+            outcome, message = evaluate(spec, gate)
+        return self._route(spec, gate, outcome, message)
+
+    def _route(
+        self, spec: GateSpec, gate: GateState, outcome: Outcome, message: str
+    ) -> Command[str]:
+        name = spec.name
+        if outcome == "released":
+            gate.status, gate.message = "released", message
+            return self._gate_command(spec, gate, goto=released_node(name))
+        if outcome == "waiting":
+            return self._gate_command(spec, gate, goto=gate_node(name))
+        if outcome == "revise":
+            # "open": the next visit starts a round with the revised records.
+            gate.status, gate.message = "open", message
+            revise = step_node(spec.after_step) if spec.on_reject == "rerun" else None
+            return self._gate_command(
+                spec,
+                gate,
+                goto=revise or escalate_node(name),
+                feedback=self._revision_request(spec, gate),
+            )
+        gate.status, gate.message = "halted", message
+        return self._gate_command(spec, gate, goto=END, halted=message)
+
+    def _on_timeout(self, spec: GateSpec, gate: GateState) -> Command[str]:
+        """timeout.behaviour: proceed releases, halt halts, escalate asks the manager."""
+        message = f"gate {spec.name}: no decision within {spec.timeout_after}"
+        if spec.timeout_behaviour == "escalate":
+            return Command(goto=escalate_node(spec.name))
+        if spec.timeout_behaviour == "proceed":
+            proceed(spec, gate, runtime.utc_now())
+            return self._gate_command(spec, gate, goto=released_node(spec.name))
+        gate.status, gate.message = "halted", f"{message} (halt)"
+        return self._gate_command(spec, gate, goto=END, halted=gate.message)
+
+    @staticmethod
+    def _gate_command(
+        spec: GateSpec,
+        gate: GateState,
+        goto: str,
+        feedback: str | None = None,
+        halted: str | None = None,
+    ) -> Command[str]:
+        update: Update = {"gates": {spec.name: gate.model_dump(mode="json")}}
+        if feedback is not None:
+            update["feedback"] = {spec.name: feedback}
+        if halted is not None:
+            update.update(halt(halted))
+        return Command(update=update, goto=goto)
+
+    @staticmethod
+    def _revising(state: Mapping[str, Any], name: str) -> bool:
+        gate = gate_state(state, name)
+        return gate.round > 0 and gate.status == "open"
+
+    @staticmethod
+    def _records_json(records: Sequence[GateRecord]) -> str:
+        return as_json([{"id": r.id, **r.data, "feedback": r.feedback} for r in records])
+
+    def _revision_request(self, spec: GateSpec, gate: GateState) -> str:
+        rejected = [record for record in gate.current() if record.decision == "reject"]
+        return (
+            f"Reviewers rejected these records at gate {spec.name} "
+            f"(round {gate.round} of {MAX_ROUNDS}), with their feedback (JSON):\n"
+            f"{self._records_json(rejected)}\n\n"
+            f"Already approved, do not repeat (JSON):\n{self._records_json(gate.approved())}\n\n"
+            "Answer with replacement records only."
+        )
+
+    # --- escalation and release ------------------------------------------------
+
+    def escalate(self, gate_name: str) -> Node:
+        """The node that takes gate `gate_name`'s records to the step agent's manager."""
+
+        spec = team.GATES[gate_name]
+        manager = self._manager(spec)
+        # The manager's two kinds of task here, each its own graph (compiled once).
+        graphs = Escalations(
+            decide=self.agents.task_graph(manager, GateDecisions),
+            revise=self.agents.task_graph(manager, RECORD_MODELS[spec.after_step]),
+        )
+
+        async def run_escalation(state: TeamState) -> Update | Command[str]:
+            return await self._within_deadline(state, lambda: self._escalate(graphs, spec, state))
+
+        return run_escalation
+
+    def _worked_from(self, spec: GateSpec, state: Mapping[str, Any]) -> str:
+        """An escalation's context: the run's inputs and what the reviewed step received."""
+        received = "\n\n".join(self.step_inputs(spec.after_step, state))
+        return f"Step {spec.after_step} worked from:\n\n{received}"
+
+    def _manager(self, spec: GateSpec) -> str:
+        return agents.manager_of(team.PIPELINE[spec.after_step].agent_key)
+
+    async def _escalate(
+        self, graphs: Escalations, spec: GateSpec, state: TeamState
+    ) -> Command[str]:
+        if state.get("halted"):
+            return Command(goto=END)
+        gate = gate_state(state, spec.name)
+        manager = self._manager(spec)
+        inputs = state["inputs"]
+        if gate.status == "waiting":
+            # timeout.behaviour escalate: the manager decides what nobody reviewed.
+            verbs = ", ".join(a.verb for a in spec.actions if a.verb != "reset")
+            task = (
+                f"Nobody reviewed these records of step {spec.after_step} at gate "
+                f"{spec.name} within {spec.timeout_after}. Decide each one ({verbs}) "
+                f"(JSON):\n{self._records_json(gate.undecided())}\n\n"
+                f"{self._worked_from(spec, state)}\n\n"
+                f"Finish by calling {GateDecisions.__name__} with one decision per record."
+            )
+            name = f"escalate:{spec.name}"
+            result = await self._ask(manager, inputs, task, name, GateDecisions, graphs.decide)
+            decided = self._structured(result, GateDecisions, f"gate {spec.name}")
+            now = runtime.utc_now()
+            reviewer = f"agent:{manager}"
+            items = _clean_feedback(decided.decisions)
+            problems = apply_decisions(spec, gate, items, now, reviewer, system=True)
+            if problems:
+                raise GateDecisionError(problems)
+            # Records the manager left undecided (or named wrongly) are skipped.
+            leftovers = [DecisionItem(record=r.id, action="skip") for r in gate.undecided()]
+            apply_decisions(spec, gate, leftovers, now, "timeout", system=True)
+            gate.waiting_since = None
+            return self._gate_command(spec, gate, goto=gate_node(spec.name))
+        # onReject escalate: the manager writes replacement records for the next round.
+        model = RECORD_MODELS[spec.after_step]
+        feedback = (state.get("feedback") or {}).get(spec.name, "")
+        fields = ", ".join(self._record_fields(spec.after_step))
+        task = (
+            f"Revise records of step {spec.after_step}.\n\n{feedback}\n\n"
+            f"{self._worked_from(spec, state)}\n\n"
+            f"Finish by calling {model.__name__} with the records; "
+            f"each record has the fields {fields}."
+        )
+        name = f"revise:{spec.name}"
+        result = await self._ask(manager, inputs, task, name, model, graphs.revise)
+        update = self._answer(spec.after_step, result, model)
+        return Command(update=update, goto=gate_node(spec.name))
+
+    def released(self, gate_name: str) -> Node:
+        """The node that hands gate `gate_name`'s approved records to its triggersStep."""
+
+        async def release(state: TeamState) -> Update:
+            if state.get("halted"):
+                return {}
+            gate = gate_state(state, gate_name)
+            return {"approved": {gate_name: [record.data for record in gate.approved()]}}
+
+        return release

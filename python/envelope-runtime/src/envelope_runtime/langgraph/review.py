@@ -1,0 +1,237 @@
+"""The gate commands of the runner (runner.py), for a team with review gates.
+
+A run that stops at a review gate (exit 3) can be resumed by another process. At a
+terminal, gates are reviewed right away unless `--no-interactive`; otherwise the runner
+prints what awaits review and writes a decisions file to fill in:
+
+    <team> resume THREAD_ID [--decisions FILE]   continue a run waiting at a gate
+    <team> sweep                                 resume every run past a gate's deadline
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from langgraph.types import Command, Interrupt, StateSnapshot
+from pydantic import ValidationError
+
+from .. import graph, team
+from .. import redaction
+from . import runtime
+from ..gates import (
+    DecisionItem,
+    GateState,
+    Reviewer,
+    TerminalReviewer,
+    apply_decisions,
+    quoted,
+    shortened,
+    timed_out,
+)
+from .pipeline import gate_state
+from .runner import COMMAND, STATE_DIR, Runner, _checkpoints, resume_run, thread_config
+
+Decisions = dict[str, list[DecisionItem]]
+"""Gate name -> decisions: a decisions file, or the answers given at the terminal."""
+
+
+def _interactive(args: argparse.Namespace) -> bool:
+    return sys.stdin.isatty() if args.interactive is None else bool(args.interactive)
+
+
+class GateRunner(Runner):
+    """A Runner that, when the run waits at its gates, asks at the terminal or writes the
+    decisions file and says how to resume."""
+
+    def waiting(self, thread_id: str, snapshot: StateSnapshot) -> Command[Any] | int:
+        decisions = self.review_now(snapshot) if _interactive(self.args) else None
+        if decisions:
+            return resume_command(snapshot.interrupts, decisions)
+        self._report_pending(thread_id, snapshot.interrupts)
+        return runtime.EXIT_PENDING
+
+    def review_now(self, snapshot: StateSnapshot) -> Decisions:
+        """Ask at the terminal, gate by gate; a reviewer's time does not count as work."""
+        reviewer: Reviewer = TerminalReviewer()
+        return collect_decisions(snapshot, reviewer)
+
+    def _report_pending(self, thread_id: str, interrupts: Sequence[Interrupt]) -> None:
+        """Print what awaits review and write a decisions file to fill in."""
+        waiting = {request["gate"]: request for request in (i.value for i in interrupts)}
+        template = {
+            name: [
+                {"record": record["id"], "fields": record["fields"], "action": "", "feedback": ""}
+                for record in request["records"]
+            ]
+            for name, request in waiting.items()
+        }
+        state_dir: Path = self.args.state_dir
+        path = state_dir / f"{thread_id}.decisions.json"
+        path.write_text(json.dumps(template, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        summary = {
+            "status": "pending",
+            "thread_id": thread_id,
+            "gates": {
+                name: {
+                    "step": request["step"],
+                    "round": request["round"],
+                    "actions": [action["label"] for action in request["actions"]],
+                    "deadline": request["deadline"],
+                    "records": [
+                        {"record": record["id"], "fields": record["fields"]}
+                        for record in request["records"]
+                    ],
+                }
+                for name, request in waiting.items()
+            },
+            "decisions_file": str(path),
+            "resume": shlex.join(
+                [COMMAND, "resume", thread_id, "--decisions", str(path), *self._options]
+            ),
+        }
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
+        for name, request in waiting.items():
+            print(
+                f"Waiting for review at gate {name}: {len(request['records'])} record(s).",
+                file=sys.stderr,
+            )
+        print(f"Fill in {path}, then run: {summary['resume']}", file=sys.stderr)
+
+
+def pending_gates(snapshot: StateSnapshot) -> dict[str, GateState]:
+    """The gates the thread waits for, with their state."""
+    gates = snapshot.values.get("gates") or {}
+    names = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
+    return {name: GateState.model_validate(gates[name]) for name in names}
+
+
+def collect_decisions(snapshot: StateSnapshot, reviewer: Reviewer) -> Decisions:
+    """Each waiting gate's decisions from a reviewer (gates it has nothing for are left out)."""
+    decisions: Decisions = {}
+    for name, gate in pending_gates(snapshot).items():
+        items = reviewer.review(team.GATES[name], gate)
+        if items:
+            decisions[name] = items
+    return decisions
+
+
+def resume_command(interrupts: Sequence[Interrupt], decisions: Mapping[str, Any]) -> Command[Any]:
+    """One resume value per pending interrupt, by interrupt id: a gate without decisions
+    gets none, so it checks its timeout and waits again. Reviewer feedback is redacted
+    here, not only in the gate's state: LangGraph keeps the resume value itself in the
+    checkpoint."""
+    secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+    values: dict[str, Any] = {}
+    for interrupt in interrupts:
+        items = [
+            DecisionItem.model_validate(item).model_dump()
+            for item in decisions.get(interrupt.value["gate"], [])
+        ]
+        for item in items:
+            item["feedback"] = redaction.redact(item["feedback"], secrets)
+        values[interrupt.id] = {"decisions": items}
+    return Command(resume=values)
+
+
+def read_decisions(path: Path) -> Decisions:
+    """A decisions file: `{"<gate name>": [{"record": "r1", "action": "...", ...}, ...]}`."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+        raise ValueError("a decisions file maps each gate name to a list of decisions")
+    return {
+        str(name): [DecisionItem.model_validate(item) for item in items]
+        for name, items in data.items()
+    }
+
+
+def check_decisions(
+    thread_id: str, pending: Mapping[str, GateState], decisions: Decisions
+) -> list[str]:
+    """Every problem of the decisions, found on copies before anything runs."""
+    problems: list[str] = []
+    for name, items in decisions.items():
+        gate = pending.get(name)
+        if gate is None:
+            problems.append(f"gate {quoted(name)} is not waiting for review in thread {thread_id}")
+            continue
+        trial = gate.model_copy(deep=True)
+        problems += apply_decisions(team.GATES[name], trial, items, runtime.utc_now(), "check")
+    return problems
+
+
+def decisions_file(args: argparse.Namespace, problems: list[str]) -> Decisions:
+    """`resume --decisions FILE`: its decisions; what is wrong with it goes to problems."""
+    if args.decisions is None:
+        return {}
+    try:
+        return read_decisions(args.decisions)
+    except FileNotFoundError as error:
+        problems.append(f"not found: {error.filename}")
+    except (ValueError, ValidationError) as error:
+        problems.append(f"{args.decisions}: unreadable: {shortened(str(error))}")
+    return {}
+
+
+def resume_payload(
+    runner: GateRunner,
+    thread_id: str,
+    snapshot: StateSnapshot,
+    decisions: Decisions,
+    problems: list[str],
+) -> Command[Any]:
+    """What resumes a thread waiting at its gates: the decisions (checked; problems go to
+    `problems`), else those given at the terminal now."""
+    problems += check_decisions(thread_id, pending_gates(snapshot), decisions)
+    if not decisions and _interactive(runner.args):
+        decisions = runner.review_now(snapshot)
+    return resume_command(snapshot.interrupts, decisions)
+
+
+def _sweep_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{COMMAND} sweep",
+        description="Resume every thread that waits at a gate whose timeout has passed, so "
+        "its timeout.behaviour applies now (run it from cron).",
+    )
+    parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
+    parser.add_argument(
+        "--state-dir", type=Path, default=STATE_DIR, help=f"checkpoints (default: {STATE_DIR})"
+    )
+    return parser
+
+
+async def sweep_runs(argv: Sequence[str]) -> int:
+    """Resume each waiting thread with a gate past its deadline; non-zero if one failed."""
+    args = _sweep_parser().parse_args(argv)
+    now = runtime.utc_now()
+    due: list[tuple[str, list[str]]] = []
+    async with _checkpoints(args.state_dir) as (saver, log):
+        compiled = graph.build_graph(checkpointer=saver)
+        for thread_id in await log.threads():
+            snapshot = await compiled.aget_state(thread_config(thread_id))
+            waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
+            late = [
+                name
+                for name in waiting
+                if timed_out(team.GATES[name], gate_state(snapshot.values, name), now)
+            ]
+            if late:
+                due.append((thread_id, late))
+    options = ["--state-dir", str(args.state_dir)]
+    options += ["--env-file", args.env_file] if args.env_file else []
+    code = runtime.EXIT_OK
+    for thread_id, late in due:
+        print(f"Thread {thread_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
+        result = await resume_run([thread_id, "--no-interactive", *options])
+        if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
+            code = code or result
+    if not due:
+        print("No gate is past its deadline.", file=sys.stderr)
+    return code

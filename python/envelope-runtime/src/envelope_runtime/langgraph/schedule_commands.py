@@ -1,0 +1,50 @@
+"""The runner's schedule commands, LangGraph's side (the generic part: schedules.py).
+
+    <team> serve-webhook [--host H] [--port P] [--max-bytes N]   schedule.type "event"
+    <team> poll [--once] [--interval S] [-- RUN OPTIONS]         schedule.type "condition"
+
+`poll` asks team.CONDITION_PROMPT of the condition agent's chat model
+(llms.build_chat_model: MODEL_OVERRIDE and MODEL_<AGENT> apply) through LangChain's
+`with_structured_output(ConditionAnswer)`: a json_schema response format for OpenAI's
+models, the provider's tool calling for the others.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from .. import models, team
+from .. import checks, schedules
+from . import llms, runner
+from ..schedules import ConditionAnswer
+
+
+def _ready(env_file: str | None, also: Sequence[str]) -> bool:
+    """Every variable a run needs (and `also`), checked like a run's, all problems at once."""
+    missing = runner._missing_env(env_file, None)
+    missing += [name for name in checks.missing_env(list(also), os.environ) if name not in missing]
+    problems = checks.env_file_problems(env_file) + llms.factory_problems(models.MODELS)
+    return not checks.report_problems(missing, problems, env_file or ".env")
+
+
+def condition_holds() -> tuple[bool, str]:
+    """Ask the condition of the condition agent's model: (met, reason)."""
+    prompt = getattr(team, "CONDITION_PROMPT", None)
+    if prompt is None:
+        return True, "no schedule.conditionPrompt: every check runs the team"
+    text = schedules.condition_text(prompt, team.VARIABLES, os.environ)
+    agent = str(vars(team)["CONDITION_AGENT"])
+    spec = models.MODELS[agent]
+    method = "json_schema" if llms.provider(llms.model_id(spec, agent)) == "openai" else None
+    chat = llms.build_chat_model(agent, spec)
+    structured = chat.with_structured_output(ConditionAnswer, method=method or "function_calling")
+    answer = structured.invoke([("system", schedules.CONDITION_SYSTEM), ("human", text)])
+    if not isinstance(answer, ConditionAnswer):
+        answer = ConditionAnswer.model_validate(answer)
+    return answer.met, answer.reason
+
+
+def main(argv: Sequence[str]) -> int | None:
+    """Run `serve-webhook` or `poll` when argv names the one this team's schedule has."""
+    return schedules.main(argv, team, runner.COMMAND, _ready, condition_holds)

@@ -1,0 +1,253 @@
+"""The Agent Server's side of review gates: `langgraph.json` mounts `app` (`http.app`).
+
+Through the server, a gate is resumed with `Command(resume={"decisions": [...]})`. The server
+keeps that value as it arrives, in the run it creates and in the thread's checkpoint
+(LangGraph stores a resume value before any node runs), so the gate node cannot take a
+secret out of it, nor keep a 2 MB action out of storage. This ASGI middleware, which the
+server puts in front of every route, rewrites the JSON body of each request that creates a
+run (or a cron that will) before the server reads it: in its `command.resume`, every secret
+value (team.SECRETS as set in the server's environment, redaction.MIN_LENGTH characters or
+more), in keys as in values, becomes `[redacted]`, and the value is bounded (`bounded`): a
+decision's `record` or `action` longer than any the gates accept is cut (gates.cut), refused
+all the same with its start and length in the problem; feedback and any other text longer
+than TEXT_LIMIT characters is kept cut; past MAX_ITEMS decisions (or items of any list or
+map) the rest is replaced by one that names how many there were, which no gate accepts.
+Such a body larger than MAX_BODY bytes is refused (413) before it is read whole.
+
+The server's other ways to resume a run cannot be cleaned this way, so they are refused
+(403, or a WebSocket closed before it opens): protocol v2 event streaming
+(`POST /threads/<id>/commands`, whose `input.respond` resumes a run, and the
+`/threads/<id>/stream/events` stream and WebSocket) and A2A (`/a2a/<assistant>`, whose
+message parts may carry a resume). `langgraph.json`'s `http.disable_event_streaming` would
+not turn v2 off: the server's HttpConfig (langgraph_api 0.16.7) drops the key.
+
+Nothing else of any request is read or changed (a run's input, `command.update`,
+`threads.update_state` values are stored as sent).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+
+from .. import team
+from .. import redaction
+from ..gates import ECHO_LIMIT, MAX_PROBLEMS, cut
+
+Message = MutableMapping[str, Any]
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+RUN_PATH = re.compile(r"/runs(?:/wait|/stream|/batch|/crons(?:/[^/]+)?)?/?$")
+"""The routes that create runs, or crons that will: `/threads/<id>/runs[/wait|/stream]`,
+`/runs[/wait|/stream|/batch]`, `[/threads/<id>]/runs/crons` (and a cron's PATCH)."""
+
+CLEANED_METHODS = ("POST", "PATCH")
+
+REFUSED_PATH = re.compile(r"/threads/[^/]+/(?:commands|stream/events)/?$|/a2a(?:/.*)?$")
+"""The routes that resume a run in a shape this middleware does not clean (protocol v2's
+commands and event stream, A2A): refused, HTTP and WebSocket alike."""
+
+MAX_BODY = 8 * 1024 * 1024
+"""The largest body (bytes) of a request that creates a run: a larger one is refused (413)."""
+
+THREAD_BODY = 64 * 1024
+"""A body larger than this is parsed and rewritten off the event loop."""
+
+TEXT_LIMIT = 2000
+"""Feedback, or any other text in a resume, longer than this is kept cut (gates.cut's form)."""
+
+MAX_ITEMS = 1000
+"""The most decisions (or items of any list or map) a resume keeps."""
+
+MAX_DEPTH = 8
+"""How deep a resume's lists and maps are kept."""
+
+LONGEST = max([ECHO_LIMIT, *(len(a.label) for spec in team.GATES.values() for a in spec.actions)])
+"""A record id or action longer than this is no gate's (ids are `r<n>`)."""
+
+assert MAX_PROBLEMS < MAX_ITEMS  # a gate answers at most MAX_PROBLEMS problems anyway
+
+
+def secret_values() -> list[str]:
+    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+
+
+def cleaned_resume(resume: Any, secrets: Sequence[str]) -> Any:
+    """A resume value without secret values (keys included), bounded (`bounded`)."""
+    return bounded(_redact_keys(redaction.redact(resume, secrets), secrets))
+
+
+def _redact_keys(value: Any, secrets: Sequence[str]) -> Any:
+    if isinstance(value, dict):
+        return {
+            redaction.redact(str(key), secrets): _redact_keys(item, secrets)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_redact_keys(item, secrets) for item in value]
+    return value
+
+
+def _text(text: str, limit: int = TEXT_LIMIT) -> str:
+    """`text` whole up to `limit` characters, else its start and length (gates.cut's form)."""
+    if len(text) <= limit:
+        return text
+    suffix = f"… ({len(text)} characters)"
+    return text[: max(limit - len(suffix), 0)] + suffix
+
+
+def bounded(value: Any, depth: int = 0, key: str = "") -> Any:
+    """`value` with every text, list, map and nesting bounded: a decision's overlong `record`
+    or `action` is cut to what the gates refuse (gates.cut), any other text to TEXT_LIMIT
+    characters; a list or map past MAX_ITEMS items ends with one that says how many there
+    were; past MAX_DEPTH levels a list or map is replaced by a text that says so."""
+    if isinstance(value, str):
+        if key in ("record", "action") and len(value) > LONGEST:
+            return cut(value)
+        return _text(value)
+    if isinstance(value, list | dict) and depth >= MAX_DEPTH:
+        return f"… (nested deeper than {MAX_DEPTH} levels)"
+    if isinstance(value, list):
+        kept = [bounded(item, depth + 1) for item in value[:MAX_ITEMS]]
+        if len(value) > MAX_ITEMS:
+            more = f"… and {len(value) - MAX_ITEMS} more items"
+            kept.append({"record": more, "action": more} if key == "decisions" else more)
+        return kept
+    if isinstance(value, dict):
+        out = {
+            _text(str(k), ECHO_LIMIT): bounded(item, depth + 1, str(k))
+            for k, item in list(value.items())[:MAX_ITEMS]
+        }
+        if len(value) > MAX_ITEMS:
+            out["…"] = f"and {len(value) - MAX_ITEMS} more keys"
+        return out
+    return value
+
+
+def may_hold_command(body: bytes) -> bool:
+    """Whether a JSON body may hold a `command` key (written plainly or with escapes)."""
+    return b'"command"' in body or b"\\u" in body
+
+
+def rewritten(body: bytes, secrets: Sequence[str]) -> bytes:
+    """The request body with each run's `command.resume` cleaned; `body` itself when it
+    holds none (or is not JSON: the server answers that)."""
+    if not may_hold_command(body):
+        return body
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return body
+    runs = payload if isinstance(payload, list) else [payload]
+    changed = False
+    for run in runs:
+        if not isinstance(run, dict):
+            continue
+        for holder in (run, run.get("payload")):  # a cron's PATCH nests its run's fields
+            command = holder.get("command") if isinstance(holder, dict) else None
+            if isinstance(command, dict) and command.get("resume") is not None:
+                command["resume"] = cleaned_resume(command["resume"], secrets)
+                changed = True
+    return json.dumps(payload, ensure_ascii=False).encode() if changed else body
+
+
+def _problem(status: int, title: str, detail: str) -> tuple[Message, Message]:
+    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail})
+    start = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [
+            (b"content-type", b"application/problem+json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+    }
+    return start, {"type": "http.response.body", "body": body.encode()}
+
+
+REFUSED_DETAIL = (
+    "this team's server takes a gate's decisions only through its runs routes "
+    "(POST /threads/<id>/runs[/wait|/stream] with command.resume), where secret values are "
+    "redacted before they are stored; protocol v2 event streaming and A2A are off"
+)
+
+
+class ResumeRedaction:
+    """ASGI middleware: the body of a request that creates a run, rewritten (`rewritten`);
+    the routes that resume runs otherwise (REFUSED_PATH), refused."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] in ("http", "websocket") and REFUSED_PATH.search(path):
+            await self._refuse(scope, receive, send)
+            return
+        if (
+            scope["type"] != "http"
+            or scope.get("method") not in CLEANED_METHODS
+            or not RUN_PATH.search(path)
+        ):
+            await self.app(scope, receive, send)
+            return
+        too_large = _problem(413, "Content Too Large", f"a run's body is {MAX_BODY} bytes at most")
+        for name, value in scope.get("headers", []):
+            if name.lower() == b"content-length" and value.isdigit() and int(value) > MAX_BODY:
+                for message in too_large:
+                    await send(message)
+                return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away before its request was whole: nothing to run
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                for answer in too_large:
+                    await send(answer)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        raw = b"".join(chunks)
+        if len(raw) > THREAD_BODY:
+            body = await run_in_threadpool(rewritten, raw, secret_values())
+        else:
+            body = rewritten(raw, secret_values())
+        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-length"]
+        scope = {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()  # after the body: the client's disconnect
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await receive()  # websocket.connect; closing before accepting answers 403
+            await send({"type": "websocket.close", "code": 1008, "reason": "refused"})
+            return
+        for message in _problem(403, "Forbidden", REFUSED_DETAIL):
+            await send(message)
+
+
+app = Starlette(middleware=[Middleware(ResumeRedaction)])
+"""What `langgraph.json`'s `http.app` names: no routes of its own, only the middleware."""

@@ -1,0 +1,132 @@
+"""The `http_request` tool: one per agent with egress, enforcing its access policy.
+
+`team.POLICIES` holds agents[].accessPolicy / allowedHosts by agent key; an agent
+without an entry gets no HTTP tool at all. `{{NAME}}` of `team.SECRETS` and
+`team.VARIABLES` is filled in from the environment inside the tool (URL, header values,
+body), so the model never sees a value, and every secret value is redacted from what the
+tool returns. A refused request, an HTTP error, a timeout or a network failure comes back
+as the tool's text result and is never raised: LangGraph's ToolNode re-raises anything
+but argument errors, which would end the whole run.
+
+Test seam: `HTTP_TRANSPORT`. Every request goes through it when it is set, e.g.
+`monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(handler))`; it is read
+on each request, so tools built earlier use it too. None (the default) is the network.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+from langchain_core.tools import BaseTool
+from pydantic import BaseModel
+
+from .. import models, team
+from .. import redaction
+from ..policy import (
+    AccessPolicy,
+    Header,
+    HttpRequestInput,
+    evaluate,
+    expand,
+    header_pairs,
+    refused_header,
+    unparsable_url,
+)
+
+__all__ = ["HTTP_TRANSPORT", "Header", "HttpRequestInput", "HttpRequestTool", "http_tool"]
+
+HTTP_TRANSPORT: httpx.AsyncBaseTransport | None = None
+"""Test seam: an httpx transport for every http_request tool (None: the network)."""
+
+
+class HttpRequestTool(BaseTool):
+    """Makes one HTTP request if the agent's access policy allows it (async only)."""
+
+    name: str = "http_request"
+    description: str = (
+        "Make an HTTP request. The request is checked against your access policy "
+        "first; a refused request returns the policy's reason instead of a response. "
+        "Write {{NAME}} in the URL, headers or body to use a configured secret or "
+        "variable without seeing its value."
+    )
+    args_schema: type[BaseModel] = HttpRequestInput
+    """policy.HttpRequestInput, every target's: headers are name/value pairs."""
+
+    agent_key: str
+    policy: AccessPolicy
+    timeout_s: float = 30.0
+    max_body_chars: int = 4000
+
+    def _run(self, *args: Any, **kwargs: Any) -> str:
+        # Sync I/O would block the event loop (`langgraph dev` raises BlockingError).
+        raise NotImplementedError("http_request is async only: use ainvoke")
+
+    async def _arun(
+        self,
+        method: str,
+        url: str,
+        headers: Sequence[Header] | None = None,
+        body: str | None = None,
+    ) -> str:
+        # Read at call time, not when the tool is built: the environment may change
+        # between runs of a long-lived server, and values never live on the tool.
+        env = {
+            name: os.environ[name]
+            for name in (*team.SECRETS, *team.VARIABLES)
+            if name in os.environ
+        }
+        secrets = tuple(env[name] for name in team.SECRETS if name in env)
+        return redaction.redact(await self._request(method, url, headers, body, env), secrets)
+
+    async def _request(
+        self,
+        method: str,
+        url: str,
+        headers: Sequence[Header] | None,
+        body: str | None,
+        env: dict[str, str],
+    ) -> str:
+        decision = evaluate(self.policy, method, expand(url, env), env)
+        if not decision.allowed:
+            return f"REFUSED by access policy of {self.agent_key}: {decision.reason}"
+        unparsable = unparsable_url(decision.url)
+        if unparsable is not None:
+            return f"REFUSED by access policy of {self.agent_key}: {unparsable}"
+        try:
+            sent_headers = header_pairs(headers, env)
+            refused = refused_header(sent_headers)
+            if refused is not None:
+                return f"REFUSED by access policy of {self.agent_key}: {refused}"
+            content = expand(body, env) if body is not None else None
+            async with httpx.AsyncClient(
+                transport=HTTP_TRANSPORT, timeout=self.timeout_s, follow_redirects=False
+            ) as client:
+                response = await client.request(
+                    method.upper(), decision.url, headers=sent_headers, content=content
+                )
+        except Exception as error:
+            # Not only httpx.HTTPError: httpx raises InvalidURL and UnicodeEncodeError
+            # (a non-ASCII header) too, and any exception would end the run.
+            return f"REQUEST FAILED: {type(error).__name__}: {error}"
+        lines = [f"HTTP {response.status_code} {response.reason_phrase}"]
+        if response.is_redirect:
+            # Redirects are not followed: the next hop must pass the policy too.
+            lines.append(f"Location: {response.headers.get('location', '')}")
+        text = response.text
+        if len(text) > self.max_body_chars:
+            text = text[: self.max_body_chars] + f"\n[truncated {len(text)} chars]"
+        lines.append(text)
+        return "\n".join(lines)
+
+
+def http_tool(agent_key: str) -> HttpRequestTool:
+    """The http_request tool of one agent with egress (a key of team.POLICIES)."""
+    return HttpRequestTool(
+        agent_key=agent_key,
+        policy=team.POLICIES[agent_key],
+        # The agent's model timeout, as in every Envelope target.
+        timeout_s=models.MODELS[agent_key].timeout_s,
+    )
