@@ -5,6 +5,7 @@ import { parseConnectionFlag, type ExplicitConnection } from "../connections/ass
 import { readConnections, type ReadConnections } from "../connections/connections.js";
 import { isError, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { exportDefinition } from "../export/export.js";
+import type { RuntimeChoice } from "../export/target.js";
 import type { FileSet } from "../export/file-set.js";
 import { lossCounts, lossSummary, type LossEntry } from "../export/loss-report.js";
 import { RecordError } from "../export/ledger.js";
@@ -37,6 +38,9 @@ export interface ExportCliOptions {
   connections?: string[];
   /** --connection AGENT_KEY=PROVIDER_ID (repeatable). */
   connection?: string[];
+  /** --runtime vendored|index and --runtime-index URL: where the runtime library comes from. */
+  runtime?: string | undefined;
+  runtimeIndex?: string | undefined;
 }
 
 export async function runExport(file: string, opts: ExportCliOptions, io: Io): Promise<number> {
@@ -52,6 +56,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     return parsed;
   });
   if (explicit.length && !opts.connections?.length) throw new UsageError("--connection goes with --connections PATH (the packs it names)");
+  const runtime = runtimeChoice(opts.runtime, opts.runtimeIndex);
   const zipToStdout = opts.zip !== undefined && isStandardOutput(opts.zip, io);
   if (zipToStdout) {
     // Standard output is then the archive and nothing else.
@@ -81,7 +86,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
       return EXIT.invalid;
     }
   }
-  const exported = exportDefinition(bytes, target, { strict: opts.strict, file: label, ...(packs ? { connections: { read: packs.read, explicit } } : {}) });
+  const exported = exportDefinition(bytes, target, { strict: opts.strict, file: label, ...(packs ? { connections: { read: packs.read, explicit } } : {}), runtime });
   // A pack's warnings (its errors refused the export above) are said with the export's own.
   const result = packs?.diagnostics.length ? { ...exported, diagnostics: [...exported.diagnostics, ...packs.diagnostics] } : exported;
   if (result.diagnostics.length) {
@@ -304,4 +309,20 @@ function writeFailure(path: string, e: NodeJS.ErrnoException): string {
   // Any other code in the system's words: e.message names the temporary file beside the path.
   const why = WRITE_ERRORS[e.code ?? ""] ?? (e.errno !== undefined ? getSystemErrorMap().get(e.errno)?.[1] : undefined) ?? e.code;
   return `cannot write ${path}: ${why}`;
+}
+
+/** --runtime and --runtime-index, checked: an index is an http(s) URL without credentials (it is written into pyproject.toml). */
+export function runtimeChoice(mode: string | undefined, indexUrl: string | undefined): RuntimeChoice {
+  if (mode !== undefined && mode !== "vendored" && mode !== "index") throw new UsageError(`--runtime takes vendored or index, not "${mode}"`);
+  if (indexUrl === undefined) return { mode: mode ?? "vendored" };
+  if (mode !== "index") throw new UsageError("--runtime-index URL goes with --runtime index");
+  let url: URL;
+  try {
+    url = new URL(indexUrl);
+  } catch {
+    throw new UsageError(`--runtime-index takes an http(s) URL, not "${indexUrl}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`--runtime-index takes an http(s) URL, not "${indexUrl}"`);
+  if (url.username || url.password) throw new UsageError("--runtime-index must not carry credentials: the URL is written into pyproject.toml (uv reads them from UV_INDEX_ENVELOPE_RUNTIME_USERNAME/_PASSWORD)");
+  return { mode: "index", indexUrl: url.href };
 }

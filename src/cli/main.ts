@@ -26,6 +26,7 @@ Usage:
                   (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME)
                   [--force] [--plan | --check] [--strict] [--json] [GitHub options]
                   [--connections PATH]... [--connection AGENT_KEY=PROVIDER_ID]...
+                  [--runtime vendored|index] [--runtime-index URL]
   envelope publish DIR --github OWNER/NAME [GitHub options] [--json]
   envelope serve [--port 8787] [--host 127.0.0.1] [--workers N]
   envelope --help | --version
@@ -72,6 +73,13 @@ Options:
   --connection AGENT_KEY=PROVIDER_ID
                     export: give that agent that pack whatever its policy says (repeatable;
                     its requests are still checked against both at run time).
+  --runtime vendored|index
+                    export: where the project's runtime library (envelope-runtime, pinned
+                    exactly) comes from: vendored (default) copies its source into
+                    vendor/envelope-runtime/; index installs it from a package index.
+  --runtime-index URL
+                    export --runtime index: the index that serves envelope-runtime (an
+                    organisation's own; default: the default index, PyPI).
   --plan            export --out on an earlier export: print what the update would do
                     (create, update, merge, conflict, remove, keep) and write nothing.
   --check           like --plan, but exit 3 when the update would change anything (for
@@ -125,6 +133,8 @@ const OPTIONS = {
   target: { type: "string" },
   connections: { type: "string", multiple: true },
   connection: { type: "string", multiple: true },
+  runtime: { type: "string" },
+  "runtime-index": { type: "string" },
   out: { type: "string" },
   zip: { type: "string" },
   "dry-run": { type: "boolean" },
@@ -206,7 +216,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case "publish": {
         if (files.length !== 1) throw new UsageError("publish takes exactly one DIR (an exported project)");
         if (!github) throw new UsageError("publish needs --github OWNER/NAME");
-        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "plan", "check", "connections", "connection"] as const) {
+        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "plan", "check", "connections", "connection", "runtime", "runtime-index"] as const) {
           if (values[flag] !== undefined) throw new UsageError(`publish does not take --${flag}`);
         }
         return await runPublish(files[0]!, { github, json: values.json ?? false }, io);
@@ -229,13 +239,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
             github,
             connections: values.connections ?? [],
             connection: values.connection ?? [],
+            runtime: values.runtime,
+            runtimeIndex: values["runtime-index"],
           },
           io,
         );
       }
       case "serve": {
         if (files.length) throw new UsageError("serve takes no FILE: definitions come in HTTP requests");
-        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "json", "plan", "check", "connections", "connection"] as const) {
+        for (const flag of ["target", "out", "zip", "dry-run", "force", "strict", "format", "json", "plan", "check", "connections", "connection", "runtime", "runtime-index"] as const) {
           if (values[flag] !== undefined) throw new UsageError(`serve does not take --${flag}`);
         }
         return await runServe({ port: values.port, host: values.host, workers: values.workers }, io);

@@ -9,7 +9,7 @@ import { validate } from "../validate/validate.js";
 import type { FileSet } from "./file-set.js";
 import { withRecord } from "./ledger.js";
 import { buildLossReport, strictLoss, type LossEntry } from "./loss-report.js";
-import type { ExportTarget } from "./target.js";
+import type { ExportTarget, RuntimeChoice } from "./target.js";
 
 export interface ExportOptions {
   /** Warnings fail validation, and any approximated or dropped field fails the export. */
@@ -17,6 +17,8 @@ export interface ExportOptions {
   file?: string;
   /** Connection packs already read (connections.ts readConnections), and `--connection AGENT=PROVIDER`s. */
   connections?: { read: ReadConnections; explicit: readonly ExplicitConnection[] };
+  /** Where the export's runtime library comes from (none: vendored into the project). */
+  runtime?: RuntimeChoice;
 }
 
 export interface ExportResult {
@@ -57,6 +59,6 @@ export function exportDefinition(input: Uint8Array | string, target: ExportTarge
     }
   }
   // The ledger and pristine copy make a later export an update that keeps the developer's edits.
-  const files = withRecord(target.generate({ model, definitionText: result.document.text, loss, ...(connections ? { connections } : {}) }), target.name, typeof input === "string" ? new TextEncoder().encode(input) : input);
+  const files = withRecord(target.generate({ model, definitionText: result.document.text, loss, ...(connections ? { connections } : {}), ...(options.runtime ? { runtime: options.runtime } : {}) }), target.name, typeof input === "string" ? new TextEncoder().encode(input) : input);
   return { ok: true, readable: true, diagnostics: result.diagnostics, model, loss, files };
 }

@@ -6,6 +6,16 @@ import type { TeamModel } from "../model/types.js";
 import type { FileSet } from "./file-set.js";
 import type { FieldRule, LossEntry } from "./loss-report.js";
 
+/**
+ * Where an export's runtime library comes from (`--runtime`): its source copied into the
+ * project (`vendored`, the default), or the exact pin only, installed from an index (`index`;
+ * `indexUrl`: an organisation's own index, else the default one).
+ */
+export interface RuntimeChoice {
+  mode: "vendored" | "index";
+  indexUrl?: string;
+}
+
 export interface TargetInput {
   model: TeamModel;
   /** The definition file exactly as read, copied into the project for provenance. */
@@ -13,6 +23,8 @@ export interface TargetInput {
   loss: LossEntry[];
   /** --connections: the packs, their OpenAPI operations and which agent gets which (none: no packs given). */
   connections?: TeamConnections;
+  /** --runtime / --runtime-index (none: vendored). */
+  runtime?: RuntimeChoice;
 }
 
 export interface ExportTarget {

@@ -6,7 +6,7 @@
 // run (process.stderr.write reaches the terminal at once, where vitest holds console output).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -199,8 +199,27 @@ export function ensureEnv(name: string, python: string): PythonEnv {
   return { python: join(root, "bin", "python"), bin: join(root, "bin"), root };
 }
 
-/** Installs a generated project into the environment (editable, its own dependencies already locked). */
+/** This checkout's envelope-runtime, the library every export pins (vendored copies are the same bytes). */
+export const RUNTIME_LIBRARY = join(ROOT, "python", "envelope-runtime");
+const runtimeInstalled = new Set<string>();
+
+/**
+ * Installs a generated project into the environment (editable, its own dependencies already
+ * locked), and envelope-runtime editable from this checkout, unless the environment already
+ * imports it from here (a cached environment may point at another checkout, or a deleted clone).
+ */
 export function installProject(env: PythonEnv, projectDir: string): void {
   const uv = join(cacheRoot(), `uv-${UV_VERSION}`, "bin", "uv");
+  if (!runtimeInstalled.has(env.python)) {
+    const src = join(RUNTIME_LIBRARY, "src", "envelope_runtime");
+    let where = "";
+    try {
+      where = execFileSync(env.python, ["-c", "import envelope_runtime, os; print(os.path.dirname(os.path.realpath(envelope_runtime.__file__)))"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    } catch {
+      // not installed yet
+    }
+    if (where !== realpathSync(src)) execFileSync(uv, ["pip", "install", "--quiet", "--python", env.python, "--no-deps", "-e", RUNTIME_LIBRARY], { stdio: "pipe" });
+    runtimeInstalled.add(env.python);
+  }
   execFileSync(uv, ["pip", "install", "--quiet", "--python", env.python, "--no-deps", "-e", projectDir], { stdio: "pipe" });
 }

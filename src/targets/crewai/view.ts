@@ -1,5 +1,7 @@
 // TeamModel → the view the CrewAI templates render. All decisions about CrewAI live here;
 // templates only lay text out, and every value they print passes an escaping helper.
+import type { RuntimeChoice } from "../../export/target.js";
+import { runtimeView, type RuntimeView } from "../python-common/runtime-library.js";
 import type { TeamConnections } from "../../connections/connections.js";
 import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
@@ -83,6 +85,8 @@ export type CrewaiOutputView = OutputView & { pyType?: string };
 
 export interface CrewaiView extends ModelEnvView {
   package: string;
+  /** envelope-runtime: the exact pin, and whether its source is vendored (--runtime). */
+  runtime: RuntimeView;
   distribution: string;
   className: string;
   team: TeamModel["team"];
@@ -175,7 +179,7 @@ function goalOf(a: AgentModel): string {
   return `${a.title} (${a.role}).${caps}`;
 }
 
-export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections): CrewaiView {
+export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections, runtime?: RuntimeChoice): CrewaiView {
   const hierarchy = model.execution.mode === "hierarchy";
   // The agents with a workspace document's tools (workspace.documents_of in the export).
   const workspaceAgents = new Set(model.workspace.flatMap((d) => documentAgents(d, model.agents)));
@@ -278,6 +282,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
   const inputs = flaggedInputsView(model);
   const view: CrewaiView = {
     package: model.names.package,
+    runtime: runtimeView("crewai", runtime),
     distribution: model.names.distribution,
     className: model.names.className,
     team: model.team,

@@ -1,5 +1,7 @@
 // TeamModel → the view the LangGraph templates render. All decisions about LangGraph live
 // here; templates only lay text out, and every value they print passes an escaping helper.
+import type { RuntimeChoice } from "../../export/target.js";
+import { runtimeView, type RuntimeView } from "../python-common/runtime-library.js";
 import type { TeamConnections } from "../../connections/connections.js";
 import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
@@ -114,6 +116,8 @@ export interface ContextFieldView {
 
 export interface LanggraphView extends ModelEnvView {
   package: string;
+  /** envelope-runtime: the exact pin, and whether its source is vendored (--runtime). */
+  runtime: RuntimeView;
   /** envelope-export's version: the support sub-package's version line. */
   generatorVersion: string;
   distribution: string;
@@ -205,7 +209,7 @@ function rulesOf(a: AgentModel): PolicyRuleView[] {
   }));
 }
 
-export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections): LanggraphView {
+export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections, runtime?: RuntimeChoice): LanggraphView {
   const pipeline = model.execution.mode === "pipeline";
   const entry = model.execution.mode === "hierarchy" ? model.execution.entryAgent : undefined;
   const otherRoots = new Set(model.execution.mode === "hierarchy" ? model.execution.otherRoots : []);
@@ -281,6 +285,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
   const inputs = inputChannels(flaggedInputsView(model));
   const view: LanggraphView = {
     package: model.names.package,
+    runtime: runtimeView("langgraph", runtime),
     generatorVersion: VERSION,
     distribution: model.names.distribution,
     team: model.team,
