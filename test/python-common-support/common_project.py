@@ -1,13 +1,12 @@
 """The exported package under test, as python-common's tests see it: the only module of
 this suite that names it.
 
-These are the tests of the modules every target ships from templates/python-common
-(`<package>.envelope_support.<module>`: checks, gates, model_env, placeholders, policy,
-redaction, trace), run by both targets' end-to-end suites against the exports of each kind of team,
-together with that target's own suite (test/crewai-support/, test/langgraph-support/).
-`ENVELOPE_PACKAGE` names the package, which must be importable (installed, or on
-PYTHONPATH). Modules a team does not ship are None (gates.py without a pipeline; policy.py
-when no agent has egress; connections.py without connection packs) and their tests skip.
+These are the tests of envelope-runtime's core, the modules both targets share
+(`envelope_runtime.<module>`: checks, connections, gates, model_env, placeholders, policy,
+redaction, trace), run by both targets' end-to-end suites against the exports of each kind of
+team, together with that target's own suite (test/crewai-support/, test/langgraph-support/).
+`ENVELOPE_PACKAGE` names the team's package, which must be importable (installed, or on
+PYTHONPATH), like envelope-runtime itself.
 
 Not `project.py`: both targets' suites have one (which imports this module's and adds
 the target's own), and pytest runs this folder together with one of them (rootless
@@ -25,7 +24,7 @@ PACKAGE = os.environ["ENVELOPE_PACKAGE"]
 
 
 def module(name: str) -> Any:
-    """`<package>.<name>`, or None if the export does not ship it."""
+    """The team's module `<package>.<name>`, or None if the export has none of that name."""
     try:
         return importlib.import_module(f"{PACKAGE}.{name}")
     except ModuleNotFoundError as error:
@@ -35,14 +34,14 @@ def module(name: str) -> Any:
 
 
 team: ModuleType = module("team")
-checks: ModuleType = module("envelope_support.checks")
-connections: Any = module("envelope_support.connections")
-gates: Any = module("envelope_support.gates")
-model_env: ModuleType = module("envelope_support.model_env")
-placeholders: ModuleType = module("envelope_support.placeholders")
-policy: Any = module("envelope_support.policy")
-redaction: ModuleType = module("envelope_support.redaction")
-trace: ModuleType = module("envelope_support.trace")
+checks: ModuleType = importlib.import_module("envelope_runtime.checks")
+connections: ModuleType = importlib.import_module("envelope_runtime.connections")
+gates: ModuleType = importlib.import_module("envelope_runtime.gates")
+model_env: ModuleType = importlib.import_module("envelope_runtime.model_env")
+placeholders: ModuleType = importlib.import_module("envelope_runtime.placeholders")
+policy: ModuleType = importlib.import_module("envelope_runtime.policy")
+redaction: ModuleType = importlib.import_module("envelope_runtime.redaction")
+trace: ModuleType = importlib.import_module("envelope_runtime.trace")
 
 __all__ = [
     "PACKAGE",

@@ -11,8 +11,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from common_project import gates
 
-if gates is None:
-    pytest.skip("the team has no pipeline: its export ships no gates.py", allow_module_level=True)
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
