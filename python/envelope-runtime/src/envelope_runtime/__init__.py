@@ -17,13 +17,28 @@ __version__ = "0.1.0"
 
 # public name -> the private module that defines it
 _EXPORTS: dict[str, str] = {
+    "InputSpec": "checks",
+    "Auth": "connections",
+    "Connection": "connections",
+    "McpServer": "connections",
+    "Operation": "connections",
+    "Param": "connections",
+    "GateSpec": "gates",
+    "RecordAction": "gates",
     "TeamPackage": "team_package",
+    "Column": "workspace",
+    "DocumentSpec": "workspace",
+    "Trigger": "workspace",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 if TYPE_CHECKING:
+    from .checks import InputSpec
+    from .connections import Auth, Connection, McpServer, Operation, Param
+    from .gates import GateSpec, RecordAction
     from .team_package import TeamPackage
+    from .workspace import Column, DocumentSpec, Trigger
 
 
 def __getattr__(name: str) -> Any:
