@@ -1,0 +1,98 @@
+// The team graph run offline with LangChain's fake chat models: a pipeline through a gate
+// (rejected, rerun, approved), a hierarchy, a restart between interrupt and resume.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { Command, MemorySaver } from "@langchain/langgraph";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { FileSaver } from "../src/checkpoint.js";
+import { buildTeamGraph, resolveInputs, RunProblems } from "../src/graph.js";
+import type { AgentSpec, TeamSpec } from "../src/spec.js";
+
+const agent = (key: string, extra: Partial<AgentSpec> = {}): AgentSpec => ({
+  key, name: key, title: key, role: key, capabilities: [], reportsTo: null, reports: [], model: { provider: "openai", model: "gpt-4.1-mini", temperature: null, maxTokens: null },
+  timeoutMs: 30_000, prompt: `You are ${key}. Topic: {{TOPIC}}.`, policy: null, contextField: key, ...extra,
+});
+
+const pipeline: TeamSpec = {
+  name: "Demo", slug: "demo", version: "1.0.0", description: "A demo.", mode: "pipeline", entryAgent: "lead",
+  agents: [agent("lead", { reports: ["writer"] }), agent("writer", { reportsTo: "lead" })],
+  steps: [
+    { key: "draft", agent: "writer", label: "Draft", dependsOn: [], answersFrom: [], gatesBefore: [], gatesAfter: ["review"] },
+    { key: "final", agent: "lead", label: "Finish", dependsOn: ["draft"], answersFrom: [], gatesBefore: ["review"], gatesAfter: [] },
+  ],
+  finalStep: "final",
+  gates: [{ name: "review", type: "decision", afterStep: "draft", triggersStep: "final", fields: ["title"], trigger: "all_resolved", thresholdCount: null, onReject: "rerun", actions: [{ label: "Approve", verb: "approve" }, { label: "Reject", verb: "reject" }], timeout: null }],
+  inputs: [{ key: "topic", channel: "topic", type: "string", required: true, enum: null, hasDefault: false, default: null, description: null }],
+  outputs: [{ key: "summary", type: "string", required: true, description: null }],
+  secrets: [], variables: [], runTimeoutMs: 600_000, recursionLimit: 50,
+};
+const schemas = { input: z.object({ topic: z.string() }), result: z.object({ summary: z.string() }), context: z.object({ model: z.string().optional(), lead: z.string().optional(), writer: z.string().optional() }) };
+
+function fakes(script: Record<string, string[]>) {
+  const asked: Record<string, number> = {};
+  return {
+    asked,
+    modelFor: (key: string) => {
+      asked[key] = (asked[key] ?? 0) + 1;
+      const answers = script[key]!;
+      return new FakeListChatModel({ responses: [answers[Math.min(asked[key]! - 1, answers.length - 1)]!] });
+    },
+  };
+}
+
+describe("pipeline with a gate", () => {
+  it("pauses, refuses a bad resume, reruns on reject, finishes on approve, across a restart", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "envelope-rt-")), "runs.json");
+    const { modelFor, asked } = fakes({ writer: ['{"records": [{"title": "one"}]}', '{"records": [{"title": "two"}]}'], lead: ['{"summary": "done"}'] });
+    const config = { configurable: { thread_id: "t" } };
+    let graph = buildTeamGraph(pipeline, schemas, { modelFor, checkpointer: new FileSaver(file) });
+    const first = (await graph.invoke({ topic: "cats" }, config)) as Record<string, unknown>;
+    expect(first.__interrupt__).toBeDefined();
+    let state = await graph.getState(config);
+    expect(state.tasks[0]!.interrupts[0]!.value).toMatchObject({ gate: "review", records: [{ id: "r1", fields: { title: "one" } }] });
+    await graph.invoke(new Command({ resume: { decisions: "nope" } }), config);
+    state = await graph.getState(config);
+    expect((state.tasks[0]!.interrupts[0]!.value as { problems: string[] }).problems[0]).toMatch(/expected \{"decisions"/);
+    // A new process: the gate still waits.
+    graph = buildTeamGraph(pipeline, schemas, { modelFor, checkpointer: new FileSaver(file) });
+    await graph.invoke(new Command({ resume: { decisions: [{ record: "r1", action: "reject", feedback: "better title" }] } }), config);
+    state = await graph.getState(config);
+    expect(state.tasks[0]!.interrupts[0]!.value).toMatchObject({ round: 2, records: [{ id: "r2", fields: { title: "two" } }] });
+    const done = (await graph.invoke(new Command({ resume: { decisions: [{ record: "r2", action: "Approve" }] } }), config)) as Record<string, unknown>;
+    expect(done).toMatchObject({ status: "done", result: { summary: "done" }, halted: null });
+    expect(asked).toEqual({ writer: 2, lead: 1 });
+  });
+
+  it("refuses a run without its required input before any model call", async () => {
+    const { modelFor, asked } = fakes({ writer: ["{}"], lead: ["{}"] });
+    const graph = buildTeamGraph(pipeline, schemas, { modelFor, checkpointer: new MemorySaver() });
+    await expect(graph.invoke({}, { configurable: { thread_id: "x" } })).rejects.toThrow(/topic/);
+    await expect(graph.invoke({ topic: 3 }, { configurable: { thread_id: "y" } })).rejects.toThrow(/topic/);
+    expect(asked).toEqual({});
+  });
+});
+
+describe("inputs", () => {
+  it("are checked all at once, defaults applied", () => {
+    const team: TeamSpec = { ...pipeline, inputs: [...pipeline.inputs, { key: "tone", channel: "input:tone", type: "string", required: false, enum: ["calm", "warm"], hasDefault: true, default: "calm", description: null }] };
+    expect(resolveInputs(team, { topic: "a" })).toEqual({ topic: "a", tone: "calm" });
+    expect(() => resolveInputs(team, { "input:tone": "loud" })).toThrow(RunProblems);
+    try {
+      resolveInputs(team, { "input:tone": "loud" });
+    } catch (error) {
+      expect((error as RunProblems).problems).toEqual(["input topic: required", 'input tone: "loud" is not one of "calm", "warm"']);
+    }
+  });
+});
+
+describe("hierarchy", () => {
+  it("runs the entry agent and validates its result", async () => {
+    const team: TeamSpec = { ...pipeline, mode: "hierarchy", steps: [], gates: [], finalStep: null };
+    const { modelFor } = fakes({ lead: ['Here: ```json\n{"summary": "ok"}\n```'], writer: ["x"] });
+    const graph = buildTeamGraph(team, schemas, { modelFor, checkpointer: new MemorySaver() });
+    expect(await graph.invoke({ topic: "t" }, { configurable: { thread_id: "h" } })).toMatchObject({ status: "done", result: { summary: "ok" } });
+  });
+});
