@@ -51,9 +51,31 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from .. import models, team
 from .. import redaction
+from ..team_package import TeamPackage
 from . import llms, prompts
+
+__all__ = [
+    "ANSWER_MISSES",
+    "ASK_PREFIX",
+    "AgentGraph",
+    "AgentSetup",
+    "AnswerBudget",
+    "ChosenPerCall",
+    "TeamAgents",
+    "UnitState",
+    "answer_text",
+    "as_placeholders",
+    "ask_tool_name",
+    "entry_agent",
+    "manager_of",
+    "model_retry",
+    "redacted",
+    "reports_of",
+    "roots",
+    "run_config",
+    "secret_values",
+]
 
 AgentGraph = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -69,33 +91,34 @@ recursion limit. The node then asks once more, told why, and fails the step afte
 # --- the hierarchy (agents[].reportsToKey) --------------------------------
 
 
-def roots() -> list[str]:
+def roots(package: TeamPackage) -> list[str]:
     """Agents without a manager, in definition order; the first is the entry agent."""
-    return [key for key, spec in team.AGENTS.items() if spec.reports_to is None]
+    return [key for key, spec in package.team.AGENTS.items() if spec.reports_to is None]
 
 
-def entry_agent() -> str:
+def entry_agent(package: TeamPackage) -> str:
     """The agent that receives the team's task in hierarchy mode."""
-    return roots()[0]
+    return roots(package)[0]
 
 
-def reports_of(agent_key: str) -> list[str]:
+def reports_of(package: TeamPackage, agent_key: str) -> list[str]:
     """The agents whose manager is `agent_key`, in definition order."""
-    return [key for key, spec in team.AGENTS.items() if spec.reports_to == agent_key]
+    return [key for key, spec in package.team.AGENTS.items() if spec.reports_to == agent_key]
 
 
-def manager_of(agent_key: str) -> str:
+def manager_of(package: TeamPackage, agent_key: str) -> str:
     """Who an agent's work escalates to: its manager, else the entry agent."""
-    return team.AGENTS[agent_key].reports_to or entry_agent()
+    return package.team.AGENTS[agent_key].reports_to or entry_agent(package)
 
 
-def ask_tool_name(agent_key: str) -> str:
-    return f"{ASK_PREFIX}{team.AGENTS[agent_key].name}"
+def ask_tool_name(package: TeamPackage, agent_key: str) -> str:
+    return f"{ASK_PREFIX}{package.team.AGENTS[agent_key].name}"
 
 
-def run_config(task: str) -> RunnableConfig:
+def run_config(package: TeamPackage, task: str) -> RunnableConfig:
     """Config of every agent invocation: the recursion limit, and the task in metadata."""
-    return {"recursion_limit": team.RECURSION_LIMIT, "metadata": {"envelope_task": task}}
+    limit = package.team.RECURSION_LIMIT
+    return {"recursion_limit": limit, "metadata": {"envelope_task": task}}
 
 
 def answer_text(result: Mapping[str, Any]) -> str:
@@ -178,7 +201,8 @@ class AgentSetup(AgentMiddleware[PromptState, Any]):
         request: ModelRequest[Any],
         handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
     ) -> ModelResponse[Any]:
-        prompt = prompts.system_prompt(self.agent_key, request.state.get("inputs") or {})
+        package = self.agents.package
+        prompt = prompts.system_prompt(package, self.agent_key, request.state.get("inputs") or {})
         response = await handler(
             request.override(
                 model=self.agents.model(self.agent_key),
@@ -187,11 +211,11 @@ class AgentSetup(AgentMiddleware[PromptState, Any]):
         )
         # The conversation is checkpointed: the reply goes in without secret values, and a
         # structured answer as plain data (TeamAgents.ask gives it its type back).
-        secrets = secret_values()
+        secrets = secret_values(package)
         answer = response.structured_response
         if isinstance(answer, BaseModel):
             answer = answer.model_dump(mode="json", by_alias=True)
-        messages = [redacted(message, secrets) for message in response.result]
+        messages = [redacted(package, message, secrets) for message in response.result]
         return ModelResponse(result=messages, structured_response=redaction.redact(answer, secrets))
 
 
@@ -210,12 +234,12 @@ def model_retry() -> ModelRetryMiddleware[Any, Any]:
     )
 
 
-def secret_values() -> list[str]:
-    """The values of team.SECRETS set in the environment."""
-    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+def secret_values(package: TeamPackage) -> list[str]:
+    """The values of the team's SECRETS (team.py) set in the environment."""
+    return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
 
 
-def redacted(message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
+def redacted(package: TeamPackage, message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
     """A message without secret values: its text redacted, and in a reply's tool-call
     arguments each value written as its `{{NAME}}`, which http_request fills in again, so
     the call does what the model asked (and the policy judges that)."""
@@ -227,17 +251,17 @@ def redacted(message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
     }
     if isinstance(message, AIMessage):
         update["tool_calls"] = [
-            {**call, "args": as_placeholders(call["args"])} for call in message.tool_calls
+            {**call, "args": as_placeholders(package, call["args"])} for call in message.tool_calls
         ]
         update["invalid_tool_calls"] = redaction.redact(message.invalid_tool_calls, secrets)
     return message.model_copy(update=update)
 
 
-def as_placeholders(data: Any) -> Any:
+def as_placeholders(package: TeamPackage, data: Any) -> Any:
     """`data` with each secret value (long enough to redact) replaced by its `{{NAME}}`."""
     pairs = [
         (os.environ[name], f"{{{{{name}}}}}")
-        for name in team.SECRETS
+        for name in package.team.SECRETS
         if len(os.environ.get(name, "")) >= redaction.MIN_LENGTH
     ]
     pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
@@ -256,60 +280,64 @@ def as_placeholders(data: Any) -> Any:
     return replace(data)
 
 
-MODEL_CACHE_SIZE = len(models.MODELS) + 16
-"""Chat models TeamAgents keeps, least recently used dropped first: room for every agent's
-default and 16 models chosen by runs' contexts."""
+CHOSEN_MODELS_KEPT = 16
+"""Chat models TeamAgents keeps beyond one per agent (least recently used dropped first):
+room for every agent's default and this many models chosen by runs' contexts."""
 
 
 class TeamAgents:
-    """Builds the definition's agents; each agent's chat model is created once, on first use."""
+    """Builds the definition's agents (of the team `package`); each agent's chat model is
+    created once, on first use."""
 
-    def __init__(self, model_for: llms.ModelFactory) -> None:
+    def __init__(self, package: TeamPackage, model_for: llms.ModelFactory) -> None:
+        self.package = package
         self._model_for = model_for
         self._models: OrderedDict[tuple[str, str | None], BaseChatModel] = OrderedDict()
+        self.model_cache_size = len(package.models.MODELS) + CHOSEN_MODELS_KEPT
 
     def model(self, agent_key: str) -> BaseChatModel:
         """The agent's chat model for this run: one per model the run's context chooses
         (llms.chosen_model; None: the default), so a run's choice never outlives it. The
-        graph lives as long as the server: only the MODEL_CACHE_SIZE last used are kept."""
-        key = (agent_key, llms.chosen_model(agent_key))
+        graph lives as long as the server: only the model_cache_size last used are kept."""
+        key = (agent_key, llms.chosen_model(self.package, agent_key))
         found = self._models.get(key)
         if found is None:
             found = self._models[key] = self._model_for(agent_key)
-            while len(self._models) > MODEL_CACHE_SIZE:
+            while len(self._models) > self.model_cache_size:
                 self._models.popitem(last=False)
         self._models.move_to_end(key)
         return found
 
     def tools(self, agent_key: str) -> list[BaseTool]:
         """The agent's http_request tool (egress), its connection packs' tools and its
-        workspace documents' tools. tools.py, connection_tools.py and workspace_store.py,
-        which teams without egress, packs or a workspace do not ship, are imported only when
-        the team has them."""
+        workspace documents' tools. tools.py, connection_tools.py and workspace_store.py are
+        imported only when the team has egress, packs or a workspace."""
+        team = self.package.team
         found: list[BaseTool] = []
         if agent_key in team.POLICIES:
             from .tools import http_tool
 
-            found.append(http_tool(agent_key))
+            found.append(http_tool(self.package, agent_key))
         if getattr(team, "CONNECTION_AGENTS", {}).get(agent_key):
             from .connection_tools import connection_tools
 
-            found.extend(connection_tools(agent_key))
+            found.extend(connection_tools(self.package, agent_key))
         if hasattr(team, "WORKSPACE"):
             from .workspace_store import workspace_tools
 
-            found.extend(workspace_tools(agent_key))
+            found.extend(workspace_tools(self.package, agent_key))
         return found
 
     def mcp_tools(self, agent_key: str) -> list[AgentMiddleware[Any, Any]]:
         """The agent's MCP servers' tools (connection_tools.McpTools) when a pack of its has
         one: listed on its first model call, never when the graph is built."""
+        team = self.package.team
         packs = getattr(team, "CONNECTION_AGENTS", {}).get(agent_key, ())
         if not any(provider in getattr(team, "MCP_SERVERS", {}) for provider in packs):
             return []
         from .connection_tools import McpTools
 
-        return [McpTools(agent_key)]
+        return [McpTools(self.package, agent_key)]
 
     def task_graph(
         self, agent_key: str, response_format: type[BaseModel] | None = None
@@ -328,7 +356,7 @@ class TeamAgents:
             self.tools(agent_key),
             response_format=ToolStrategy(response_format) if response_format else None,
             middleware=middleware,
-            name=team.AGENTS[agent_key].name,
+            name=self.package.team.AGENTS[agent_key].name,
         )
 
     async def ask(
@@ -349,7 +377,7 @@ class TeamAgents:
             graph = self.task_graph(agent_key, response_format)
         messages = [*history, HumanMessage(content=task)]
         start = {"messages": messages, "inputs": dict(inputs)}
-        result: dict[str, Any] = await graph.ainvoke(start, run_config(task_name))
+        result: dict[str, Any] = await graph.ainvoke(start, run_config(self.package, task_name))
         answer = result.get("structured_response")
         if response_format is not None and isinstance(answer, dict):
             result["structured_response"] = response_format.model_validate(answer)

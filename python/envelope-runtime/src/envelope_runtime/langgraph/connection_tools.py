@@ -37,8 +37,6 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.types import Command
 
-from .. import models, team
-from . import tools
 from ..connections import (
     Connection,
     McpServer,
@@ -56,22 +54,46 @@ from ..connections import (
     run_sync,
 )
 from ..redaction import redact
+from ..team_package import TeamPackage
+from . import tools
 
-__all__ = ["MCP_TRANSPORT", "McpTools", "amcp_tools", "connection_tools", "mcp_tools"]
+__all__ = [
+    "MCP_TRANSPORT",
+    "McpTools",
+    "amcp_tools",
+    "connection_tools",
+    "forget_mcp_tools",
+    "mcp_servers",
+    "mcp_tools",
+    "set_mcp_transport",
+]
 
 MCP_TRANSPORT: httpx.AsyncBaseTransport | None = None
 """Test seam of the MCP servers' requests (read when an agent's tools are listed), like
-tools.HTTP_TRANSPORT for the OpenAPI tools'."""
+tools.HTTP_TRANSPORT for the OpenAPI tools' (set_mcp_transport)."""
+
+
+def set_mcp_transport(transport: httpx.AsyncBaseTransport | None) -> None:
+    """Every MCP server's requests through `transport` from now on (None: the network): the
+    test seam a team's tests set before its graph is built."""
+    global MCP_TRANSPORT
+    MCP_TRANSPORT = transport
+
+
+def forget_mcp_tools() -> None:
+    """Forget the MCP tools listed so far in this process: the next use lists them again."""
+    _LISTED.clear()
 
 
 def _call(
-    agent_key: str, connection: Connection, operation: Operation
+    package: TeamPackage, agent_key: str, connection: Connection, operation: Operation
 ) -> Callable[..., Awaitable[str]]:
-    timeout_s = models.MODELS[agent_key].timeout_s
+    team = package.team
+    timeout_s = package.models.MODELS[agent_key].timeout_s
 
     async def call(**arguments: Any) -> str:
         # Read at call time: the environment may change between runs of a long-lived server.
-        variables = _variables()
+        variables = _variables(package)
         prepared = prepare(
             connection,
             operation,
@@ -97,7 +119,8 @@ def _call(
     return call
 
 
-def _variables() -> dict[str, str]:
+def _variables(package: TeamPackage) -> dict[str, str]:
+    team = package.team
     return {
         name: os.environ[name] for name in (*team.SECRETS, *team.VARIABLES) if name in os.environ
     }
@@ -127,13 +150,13 @@ def _mcp_call(tool: BaseTool, secrets: tuple[str, ...]) -> Callable[..., Awaitab
     return call
 
 
-_LISTED: dict[tuple[str, str, str], list[BaseTool]] = {}
-"""The adapters' tools listed from each pack's MCP server, by agent, pack, credential and
-variables: once per process while those stay the same."""
+_LISTED: dict[tuple[str, str, str, str], list[BaseTool]] = {}
+"""The adapters' tools listed from each pack's MCP server, by team, agent, pack, credential
+and variables: once per process while those stay the same."""
 
 
 async def amcp_tools(
-    agent_key: str, server: McpServer, variables: dict[str, str]
+    package: TeamPackage, agent_key: str, server: McpServer, variables: dict[str, str]
 ) -> list[BaseTool]:
     """The agent's tools of one pack's MCP server, listed from it (on first use)."""
     from langchain_mcp_adapters.client import MultiServerMCPClient
@@ -143,9 +166,10 @@ async def amcp_tools(
     if headers is None:
         raise RuntimeError(f"{' and '.join(server.auth.env)} not set for {where}")
     secrets = credential_values(server, os.environ)
-    key = (agent_key, server.provider, json.dumps([headers, variables], sort_keys=True))
+    listing = json.dumps([headers, variables], sort_keys=True)
+    key = (package.name, agent_key, server.provider, listing)
     if key not in _LISTED:
-        policy = team.POLICIES[agent_key]
+        policy = package.team.POLICIES[agent_key]
         # The first request's checks, before anything is opened: a refusal is the error's text.
         refused = mcp_refusal(server, agent_key, policy, variables)
         if refused is not None:
@@ -182,13 +206,16 @@ async def amcp_tools(
     ]
 
 
-def mcp_tools(agent_key: str, server: McpServer, variables: dict[str, str]) -> list[BaseTool]:
+def mcp_tools(
+    package: TeamPackage, agent_key: str, server: McpServer, variables: dict[str, str]
+) -> list[BaseTool]:
     """amcp_tools from sync code (a worker thread when a loop is running)."""
-    return run_sync(amcp_tools(agent_key, server, variables))
+    return run_sync(amcp_tools(package, agent_key, server, variables))
 
 
-def mcp_servers(agent_key: str) -> tuple[McpServer, ...]:
+def mcp_servers(package: TeamPackage, agent_key: str) -> tuple[McpServer, ...]:
     """The MCP servers of the agent's packs."""
+    team = package.team
     providers = team.CONNECTION_AGENTS.get(agent_key, ())
     return tuple(team.MCP_SERVERS[p] for p in providers if p in team.MCP_SERVERS)
 
@@ -197,17 +224,18 @@ class McpTools(AgentMiddleware):
     """The agent's MCP servers' tools, listed when the agent first calls its model (never
     when its graph is built), added to each model call and run by its tool nodes."""
 
-    def __init__(self, agent_key: str) -> None:
+    def __init__(self, package: TeamPackage, agent_key: str) -> None:
         super().__init__()
+        self.package = package
         self.agent_key = agent_key
-        self.servers = mcp_servers(agent_key)
+        self.servers = mcp_servers(package, agent_key)
 
     async def listed(self) -> dict[str, BaseTool]:
         """The tools by name; the environment is read now (a long-lived server's may change)."""
-        variables = _variables()
+        variables = _variables(self.package)
         found: dict[str, BaseTool] = {}
         for server in self.servers:
-            for tool in await amcp_tools(self.agent_key, server, variables):
+            for tool in await amcp_tools(self.package, self.agent_key, server, variables):
                 found[tool.name] = tool
         return found
 
@@ -237,9 +265,10 @@ class McpTools(AgentMiddleware):
         return await handler(request if tool is None else request.override(tool=tool))
 
 
-def connection_tools(agent_key: str) -> list[BaseTool]:
+def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
     """The agent's OpenAPI packs' tools (none when it has no pack); its MCP servers' tools
     come from its McpTools middleware."""
+    team = package.team
     found: list[BaseTool] = []
     for provider in team.CONNECTION_AGENTS.get(agent_key, ()):
         if provider not in team.CONNECTIONS:
@@ -248,7 +277,7 @@ def connection_tools(agent_key: str) -> list[BaseTool]:
         for operation in connection.operations:
             found.append(
                 StructuredTool.from_function(
-                    coroutine=_call(agent_key, connection, operation),
+                    coroutine=_call(package, agent_key, connection, operation),
                     name=operation.tool,
                     description=f"{connection.display_name}: {operation.description}",
                     args_schema=args_model(operation),

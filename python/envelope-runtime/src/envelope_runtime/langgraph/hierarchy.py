@@ -39,8 +39,7 @@ from langgraph.types import Command, Send
 from pydantic import BaseModel, Field, ValidationError
 from typing_extensions import TypedDict
 
-from .. import models, team
-from ..state import TeamResult, TeamState
+from ..team_package import TeamPackage
 from . import agents, llms, prompts
 from .agents import (
     AgentGraph,
@@ -54,7 +53,22 @@ from .agents import (
     model_retry,
     run_config,
 )
-from .nodes import TEAM_ANSWER, Node, TeamNodes, Update, answer_json, as_json
+from .nodes import TEAM_ANSWER, Node, State, TeamNodes, Update, answer_json, as_json
+
+__all__ = [
+    "DEADLINE_GRACE_S",
+    "TOOLS_NODE",
+    "Ask",
+    "AskInput",
+    "HandOff",
+    "HierarchyAgents",
+    "HierarchyNodes",
+    "asked",
+    "asks",
+    "report_node",
+    "router",
+    "subtree_timeout",
+]
 
 
 class AskInput(BaseModel):
@@ -75,29 +89,31 @@ class HandOff(AgentMiddleware):
     """A manager's reply that asks a report ends its `create_agent` graph: the agent's own
     graph (HierarchyAgents.unit) runs that reply's tool calls, each ask in the report's node."""
 
-    def __init__(self, manager_key: str) -> None:
+    def __init__(self, package: TeamPackage, manager_key: str) -> None:
         super().__init__()
+        self.package = package
         self.manager_key = manager_key
 
     @hook_config(can_jump_to=["end"])
     def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return {"jump_to": "end"} if asks(self.manager_key, state) else None
+        return {"jump_to": "end"} if asks(self.package, self.manager_key, state) else None
 
     @hook_config(can_jump_to=["end"])
     async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         return self.after_model(state, runtime)
 
 
-def asked(manager_key: str, tool_name: str) -> str | None:
+def asked(package: TeamPackage, manager_key: str, tool_name: str) -> str | None:
     """The report of `manager_key` an `ask_<name>` tool asks (None for any other tool)."""
-    return next((k for k in agents.reports_of(manager_key) if ask_tool_name(k) == tool_name), None)
+    reports = agents.reports_of(package, manager_key)
+    return next((k for k in reports if ask_tool_name(package, k) == tool_name), None)
 
 
-def asks(manager_key: str, state: Mapping[str, Any]) -> bool:
+def asks(package: TeamPackage, manager_key: str, state: Mapping[str, Any]) -> bool:
     """Whether the manager's last reply calls one of its ask tools."""
     last = (state.get("messages") or [None])[-1]
     calls = last.tool_calls if isinstance(last, AIMessage) else []
-    return any(asked(manager_key, call["name"]) for call in calls)
+    return any(asked(package, manager_key, call["name"]) for call in calls)
 
 
 TOOLS_NODE = "call-tools"
@@ -109,16 +125,16 @@ node is named by its identifier, its subtree in its manager's graph `ask-<identi
 DEADLINE_GRACE_S = 5.0
 
 
-def subtree_timeout() -> float:
+def subtree_timeout(package: TeamPackage) -> float:
     """The node timeout of a node that holds agents' graphs (the team node, a report's
     node): timeout.runMs and a grace. The run's deadline itself ends the work in time and
     halts the run (nodes.TeamNodes); this only stops a node that would outlive it."""
-    return team.RUN_TIMEOUT_MS / 1000 + DEADLINE_GRACE_S
+    return package.team.RUN_TIMEOUT_MS / 1000 + DEADLINE_GRACE_S
 
 
-def report_node(report_key: str) -> str:
+def report_node(package: TeamPackage, report_key: str) -> str:
     """The node of a report (its graph) in its manager's graph."""
-    return f"ask-{team.AGENTS[report_key].name}"
+    return f"ask-{package.team.AGENTS[report_key].name}"
 
 
 class HierarchyAgents(TeamAgents):
@@ -127,12 +143,13 @@ class HierarchyAgents(TeamAgents):
     def unit(self, agent_key: str, response_format: type[BaseModel] | None = None) -> AgentGraph:
         """The graph of one agent and, through its reports' nodes, of everyone below it,
         compiled once (hierarchy mode)."""
-        spec = team.AGENTS[agent_key]
-        reports = agents.reports_of(agent_key)
+        package = self.package
+        spec = package.team.AGENTS[agent_key]
+        reports = agents.reports_of(package, agent_key)
         mcp = self.mcp_tools(agent_key)
         middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key), *mcp]
         if reports:
-            middleware.append(HandOff(agent_key))
+            middleware.append(HandOff(package, agent_key))
         if response_format is not None:
             middleware.append(AnswerBudget(response_format.__name__))
         middleware.append(model_retry())
@@ -150,7 +167,7 @@ class HierarchyAgents(TeamAgents):
         # The agent's conversation: room for its model's timeout per request, MODEL_ATTEMPTS
         # requests (llms.node_timeout). Never retried as a whole (its model calls retry
         # themselves, agents.model_retry): it holds calls that completed.
-        timeout = llms.node_timeout(models.MODELS[agent_key].timeout_s)
+        timeout = llms.node_timeout(package.models.MODELS[agent_key].timeout_s)
         builder.add_node(spec.name, agent, timeout=timeout)
         builder.add_edge(START, spec.name)
         if not reports:
@@ -161,23 +178,24 @@ class HierarchyAgents(TeamAgents):
         builder.add_node(TOOLS_NODE, calls)
         builder.add_edge(TOOLS_NODE, spec.name)
         for report in reports:
-            node = report_node(report)
-            builder.add_node(node, self.ask_node(report), timeout=subtree_timeout())
+            node = report_node(package, report)
+            builder.add_node(node, self.ask_node(report), timeout=subtree_timeout(package))
             builder.add_edge(node, spec.name)
-        ends = [TOOLS_NODE, *(report_node(report) for report in reports), END]
-        builder.add_conditional_edges(spec.name, router(agent_key), ends)
+        ends = [TOOLS_NODE, *(report_node(package, report) for report in reports), END]
+        builder.add_conditional_edges(spec.name, router(package, agent_key), ends)
         return builder.compile(name=spec.name)
 
     def ask_node(self, report_key: str) -> Callable[[Ask], Awaitable[dict[str, Any]]]:
         """The node of one report: its graph on the task it was asked, as a new
         conversation; the answer goes back to the manager as the ask tool's result."""
         graph = self.unit(report_key)
-        name = ask_tool_name(report_key)
+        name = ask_tool_name(self.package, report_key)
+        config = run_config(self.package, f"ask:{report_key}")
 
         async def ask(request: Ask) -> dict[str, Any]:
             task = HumanMessage(content=request["task"])
             start = {"messages": [task], "inputs": request["inputs"]}
-            result = await graph.ainvoke(start, run_config(f"ask:{report_key}"))
+            result = await graph.ainvoke(start, config)
             answer = ToolMessage(answer_text(result), name=name, tool_call_id=request["call_id"])
             return {"messages": [answer]}
 
@@ -186,32 +204,33 @@ class HierarchyAgents(TeamAgents):
     def ask_tool(self, report_key: str) -> BaseTool:
         """Agent-as-tool: `ask_<report>`; the manager's graph runs the call in the report's
         node (HandOff), never through this tool's own function."""
-        spec = team.AGENTS[report_key]
+        spec = self.package.team.AGENTS[report_key]
+        tool_name = ask_tool_name(self.package, report_key)
 
         async def ask(task: str) -> str:
-            raise RuntimeError(f"{ask_tool_name(report_key)} runs in the node of {spec.name}")
+            raise RuntimeError(f"{tool_name} runs in the node of {spec.name}")
 
         return StructuredTool.from_function(
             coroutine=ask,
-            name=ask_tool_name(report_key),
+            name=tool_name,
             description=f"Delegate a task to your report {spec.description} Returns the answer.",
             args_schema=AskInput,
         )
 
 
-def router(manager_key: str) -> Callable[[UnitState], list[Send] | str]:
+def router(package: TeamPackage, manager_key: str) -> Callable[[UnitState], list[Send] | str]:
     """After a manager's model call: a reply that asks reports goes to their nodes (and its
     other tool calls, or an ask whose arguments do not fit, to TOOLS_NODE), all at once;
     anything else ends its graph."""
 
     def route(state: UnitState) -> list[Send] | str:
-        if not asks(manager_key, state):
+        if not asks(package, manager_key, state):
             return END
         last = state["messages"][-1]
         assert isinstance(last, AIMessage)
         sends: list[Send] = []
         for call in last.tool_calls:
-            report = asked(manager_key, call["name"])
+            report = asked(package, manager_key, call["name"])
             try:
                 task = AskInput.model_validate(call.get("args") or {}).task if report else None
             except ValidationError:
@@ -221,7 +240,7 @@ def router(manager_key: str) -> Callable[[UnitState], list[Send] | str]:
                 sends.append(Send(TOOLS_NODE, context))
                 continue
             ask = Ask(task=task, call_id=call["id"] or "", inputs=state.get("inputs") or {})
-            sends.append(Send(report_node(report), ask))
+            sends.append(Send(report_node(package, report), ask))
         return sends
 
     return route
@@ -236,25 +255,27 @@ class HierarchyNodes(TeamNodes):
     def team(self) -> Node:
         """hierarchy: the node that runs the entry agent's graph (compiled here, once) on
         the team's task; its reports are nodes of that graph, theirs of theirs."""
-        entry = self.agents.unit(agents.entry_agent(), TeamResult)
+        entry = self.agents.unit(agents.entry_agent(self.package), self.team_result)
 
-        async def run_team(state: TeamState) -> Update | Command[str]:
+        async def run_team(state: State) -> Update | Command[str]:
             return await self._within_deadline(state, lambda: self._team(entry, state))
 
         return run_team
 
     def team_timeout(self) -> float:
         """The team node's limit: it holds the whole run (subtree_timeout)."""
-        return subtree_timeout()
+        return subtree_timeout(self.package)
 
-    async def _team(self, entry: AgentGraph, state: TeamState) -> Update:
+    async def _team(self, entry: AgentGraph, state: State) -> Update:
+        team = self.package.team
+        result_model = self.team_result
         inputs = state["inputs"]
         task = (
             f"Handle this run of the {team.NAME} team.\n\n{team.DESCRIPTION}\n\n"
-            f"Run inputs (JSON):\n{as_json(inputs)}{prompts.triggered_text()}\n\n"
-            f"Finish by calling {TeamResult.__name__} with the team's result."
+            f"Run inputs (JSON):\n{as_json(inputs)}{prompts.triggered_text(self.package)}\n\n"
+            f"Finish by calling {result_model.__name__} with the team's result."
         )
-        agent_key = agents.entry_agent()
-        result = await self._ask(agent_key, inputs, task, TEAM_ANSWER, TeamResult, entry)
-        answer = self._structured(result, TeamResult, "the team")
-        return {"answers": {TEAM_ANSWER: answer_json(answer)}}
+        agent_key = agents.entry_agent(self.package)
+        result = await self._ask(agent_key, inputs, task, TEAM_ANSWER, result_model, entry)
+        answer = self._structured(result, result_model, "the team")
+        return {"answers": {TEAM_ANSWER: answer_json(self.package, answer)}}

@@ -14,8 +14,8 @@ the context or the environment must name a provider of PROVIDER_KEYS. Each provi
 base-URL variable (BASE_URL_ENV) is passed to its chat model explicitly.
 
 `ENVELOPE_MODEL_FACTORY=module:function` supplies every model from your own code instead:
-`function(agent_key)` returns a LangChain `BaseChatModel` (`chosen_model(agent_key)` tells
-it what the run's context chose). Provider API keys are then not required.
+`function(agent_key)` returns a LangChain `BaseChatModel` (`chosen_model(package, agent_key)`
+tells it what the run's context chose). Provider API keys are then not required.
 
 A model call that fails transiently is sent again, MODEL_ATTEMPTS requests at most
 (agents.model_retry); the models built here have their clients' own retries off, a
@@ -35,9 +35,39 @@ from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import get_runtime
 
-from .. import context
 from .. import model_env
 from ..checks import EnvRequirement, load_problems
+from ..team_package import TeamPackage
+
+__all__ = [
+    "BASE_URL_ENV",
+    "DEFAULT_MODEL",
+    "FACTORY_ENV",
+    "MODEL_ATTEMPTS",
+    "MODEL_ENV",
+    "NO_CLIENT_RETRIES",
+    "PROVIDER_KEYS",
+    "RETRY_DELAY_S",
+    "ModelFactory",
+    "ModelSpec",
+    "agent_model",
+    "base_url",
+    "build_chat_model",
+    "chosen_model",
+    "context_problems",
+    "context_values",
+    "factory",
+    "factory_problems",
+    "model_id",
+    "model_kwargs",
+    "model_problem",
+    "node_timeout",
+    "provider",
+    "required_env",
+    "retry_waits_s",
+    "run_context",
+    "transient",
+]
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 
@@ -176,7 +206,7 @@ def model_problem(source: str, value: object) -> str | None:
     return None
 
 
-# --- the run's context (context.Context: an assistant's or a run's models) -----------------
+# --- the run's context (the team's context.Context: an assistant's or a run's models) -------
 
 
 def run_context() -> object | None:
@@ -205,11 +235,12 @@ def context_values(chosen: object | None) -> dict[str, Any]:
     return {name: value for name, value in found.items() if not _unset(value)}
 
 
-def context_problems(chosen: object | None) -> list[str]:
+def context_problems(package: TeamPackage, chosen: object | None) -> list[str]:
     """Every model the context sets that cannot be used (the same checks as the environment's),
-    and every key of a mapping that is no field of context.Context (a server drops those)."""
+    and every key of a mapping that is no field of the team's context.Context (a server drops
+    those)."""
     problems: list[str] = []
-    known = {f.name for f in fields(context.Context)}
+    known = {f.name for f in fields(package.module("context").Context)}
     for name in chosen if isinstance(chosen, Mapping) else ():
         if name not in known:
             problems.append(f"context {name!r}: no such field (fields: {', '.join(sorted(known))})")
@@ -220,10 +251,11 @@ def context_problems(chosen: object | None) -> list[str]:
     return problems
 
 
-def chosen_model(agent_key: str, chosen: object | None = None) -> str | None:
-    """`prefix:model` the context chooses for an agent: its own field, else the field for every
-    agent; None when it chooses nothing. `chosen`: a context (default: the current run's).
-    Raises ValueError for a model that cannot be used."""
+def chosen_model(package: TeamPackage, agent_key: str, chosen: object | None = None) -> str | None:
+    """`prefix:model` the context chooses for an agent of the team: its own field, else the
+    field for every agent; None when it chooses nothing. `chosen`: a context (default: the
+    current run's). Raises ValueError for a model that cannot be used."""
+    context = package.module("context")
     values = context_values(run_context() if chosen is None else chosen)
     own = values.get(context.AGENT_FIELDS.get(agent_key, ""))
     value = own if own is not None else values.get(context.ALL_AGENTS_FIELD)
@@ -242,10 +274,12 @@ def _override(agent_key: str) -> str | None:
     return _normalized(found[1]) if found else None
 
 
-def agent_model(agent_key: str, spec: ModelSpec, chosen: object | None = None) -> str:
+def agent_model(
+    package: TeamPackage, agent_key: str, spec: ModelSpec, chosen: object | None = None
+) -> str:
     """`prefix:model` an agent uses in this run: the context's choice (`chosen`, default: the
     current run's context), else the environment's and the definition's (`model_id`)."""
-    return chosen_model(agent_key, chosen) or model_id(spec, agent_key)
+    return chosen_model(package, agent_key, chosen) or model_id(spec, agent_key)
 
 
 def model_id(spec: ModelSpec, agent_key: str | None = None) -> str:
@@ -317,18 +351,18 @@ def factory_problems(models: Mapping[str, ModelSpec] | None = None) -> list[str]
     return problems
 
 
-def required_env(
-    models: Mapping[str, ModelSpec], chosen: object | None = None
-) -> list[EnvRequirement]:
-    """The provider API keys of the models the agents will use (none with a factory);
-    `chosen`: the run's context, whose models count instead of the others."""
+def required_env(package: TeamPackage, chosen: object | None = None) -> list[EnvRequirement]:
+    """The provider API keys of the models the team's agents (its models.MODELS) will use
+    (none with a factory); `chosen`: the run's context, whose models count instead of the
+    others."""
     if os.environ.get(FACTORY_ENV, "").strip():
         return []
     needed: list[EnvRequirement] = []
+    models: Mapping[str, ModelSpec] = package.models.MODELS
     for agent_key, spec in models.items():
-        model = (chosen_model(agent_key, chosen) if chosen is not None else None) or model_id(
-            spec, agent_key
-        )
+        model = (
+            chosen_model(package, agent_key, chosen) if chosen is not None else None
+        ) or model_id(spec, agent_key)
         requirement = PROVIDER_KEYS.get(provider(model))
         if requirement is not None and requirement not in needed:
             needed.append(requirement)

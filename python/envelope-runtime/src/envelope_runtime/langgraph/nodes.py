@@ -26,18 +26,36 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 from pydantic import BaseModel
 
-from .. import models, team
-from ..context import Context
-from ..state import INPUT_CHANNELS, TeamInputs, TeamResult, TeamState
 from .. import checks, redaction
+from ..team_package import TeamPackage
 from . import agents, llms, runtime
 from .runtime import MissingEnvError
+
+__all__ = [
+    "DEADLINE_PREFIX",
+    "RUN_FIELDS",
+    "TEAM_ANSWER",
+    "Node",
+    "StepFailed",
+    "TeamNodes",
+    "Update",
+    "answer_json",
+    "as_json",
+    "clean",
+    "deadline_message",
+    "fresh_run",
+    "graph_input",
+    "halt",
+    "secret_values",
+]
 
 TEAM_ANSWER = "team"
 """hierarchy: the key of the team's answer in `answers` (and the team node's name)."""
 
 Update = dict[str, Any]
-Node = Callable[[TeamState], Awaitable[Update | Command[str]]]
+State = Mapping[str, Any]
+"""The graph's state as a node gets it (the team's state.TeamState)."""
+Node = Callable[[State], Awaitable[Update | Command[str]]]
 Answer = TypeVar("Answer", bound=BaseModel)
 T = TypeVar("T")
 
@@ -45,16 +63,18 @@ T = TypeVar("T")
 DEADLINE_PREFIX = "Run deadline exceeded"
 
 
-def deadline_message() -> str:
+def deadline_message(package: TeamPackage) -> str:
+    limit = package.team.RUN_TIMEOUT_MS
     return (
-        f"{DEADLINE_PREFIX}: the team did not finish within {team.RUN_TIMEOUT_MS} ms of work "
+        f"{DEADLINE_PREFIX}: the team did not finish within {limit} ms of work "
         "(timeout.runMs, counted across resumes). No further model calls are made."
     )
 
 
-def graph_input(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """The graph's (flat) input for the run's inputs by key: state.TeamInputs."""
-    return {INPUT_CHANNELS.get(key, key): value for key, value in inputs.items()}
+def graph_input(package: TeamPackage, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The graph's (flat) input for the run's inputs by key: the team's state.TeamInputs."""
+    channels: Mapping[str, str] = package.module("state").INPUT_CHANNELS
+    return {channels.get(key, key): value for key, value in inputs.items()}
 
 
 RUN_FIELDS = ("answers", "records", "approved", "gates", "feedback", "work", "halted", "status")
@@ -84,45 +104,52 @@ def as_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def secret_values() -> list[str]:
-    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+def secret_values(package: TeamPackage) -> list[str]:
+    return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
 
 
-def clean(text: T) -> T:
+def clean(package: TeamPackage, text: T) -> T:
     """Free text a node writes (answers, records, feedback), redacted: everything in the
     state is checkpointed, and no secret value may reach a checkpoint. The run's own
     fields (statuses, timestamps, ids) are never passed here."""
-    return redaction.redact(text, secret_values())
+    return redaction.redact(text, secret_values(package))
 
 
-def answer_json(answer: BaseModel) -> str:
+def answer_json(package: TeamPackage, answer: BaseModel) -> str:
     """A structured answer as JSON text, its values redacted (never its keys)."""
-    data = clean(answer.model_dump(mode="json", by_alias=True))
+    data = clean(package, answer.model_dump(mode="json", by_alias=True))
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 class TeamNodes:
-    """The node functions of the team's graph (graph.py wires them).
+    """The node functions of the graph (graph.py wires them) of the team `package`.
 
-    `model_for(agent_key)` supplies each agent's chat model (default: models.model_for,
-    which builds the configured one on first use).
+    `model_for(agent_key)` supplies each agent's chat model (default: the team's
+    models.model_for, which builds the configured one on first use).
     """
 
     agents_class: type[agents.TeamAgents] = agents.TeamAgents
     """What builds the agents (hierarchy.py: each agent's graph)."""
 
-    def __init__(self, model_for: llms.ModelFactory | None = None) -> None:
+    def __init__(self, package: TeamPackage, model_for: llms.ModelFactory | None = None) -> None:
+        self.package = package
         self.default_models = model_for is None
-        self.agents = self.agents_class(model_for or models.model_for)
+        self.agents = self.agents_class(package, model_for or package.models.model_for)
+        state = package.module("state")
+        self.team_result: type[BaseModel] = state.TeamResult
+        """The team's result (outputs): its state.TeamResult."""
+        self.input_channels: Mapping[str, str] = state.INPUT_CHANNELS
 
     # --- start and end -----------------------------------------------------
 
-    async def prepare(self, state: TeamInputs, runtime: Runtime[Context]) -> Update:
+    async def prepare(self, state: State, runtime: Runtime[Any]) -> Update:
         """Check the run's models (context), the environment and the inputs, apply input
-        defaults, and start the run afresh (fresh_run); no model call."""
+        defaults, and start the run afresh (fresh_run); no model call. Its input is the
+        graph's flat input (graph.py: `input_schema=TeamInputs`)."""
+        team = self.package.team
         self.check_run(runtime.context)
         flat: Mapping[str, Any] = state
-        channels = {key: INPUT_CHANNELS.get(key, key) for key in team.INPUTS}
+        channels = {key: self.input_channels.get(key, key) for key in team.INPUTS}
         given = {key: flat[channel] for key, channel in channels.items() if channel in flat}
         return {"inputs": checks.resolve_inputs(team.INPUTS, given), **fresh_run()}
 
@@ -131,28 +158,29 @@ class TeamNodes:
         keys of the models it uses). prepare checks them first; every model-calling node
         again (_within_deadline), as a resumed run is a new run, perhaps with another
         context: it fails the same way, before any model call."""
-        problems = llms.context_problems(chosen)
+        problems = llms.context_problems(self.package, chosen)
         if problems:
             raise ValueError("; ".join(problems))
         # and the connection packs' credentials, as the runner's check (runner._missing_env)
+        team = self.package.team
         packs = getattr(team, "CONNECTION_SECRETS", ())
         required: list[checks.EnvRequirement] = [*team.SECRETS, *team.VARIABLES, *packs]
         if self.default_models:
-            required += llms.required_env(models.MODELS, chosen)
+            required += llms.required_env(self.package, chosen)
         missing = checks.missing_env(required, os.environ)
         if missing:
             raise MissingEnvError(missing)
 
-    async def finalize(self, state: TeamState) -> Update:
+    async def finalize(self, state: State) -> Update:
         """The team's result (outputs), from the final step's or the team's answer."""
         if state.get("halted"):
             return {}
-        source = team.FINAL_STEP or TEAM_ANSWER
-        result = TeamResult.model_validate_json(state["answers"][source])
+        source = self.package.team.FINAL_STEP or TEAM_ANSWER
+        result = self.team_result.model_validate_json(state["answers"][source])
         return {"result": result.model_dump(mode="json", by_alias=True), "status": "done"}
 
     async def _within_deadline(
-        self, state: TeamState, work: Callable[[], Awaitable[Update | Command[str]]]
+        self, state: State, work: Callable[[], Awaitable[Update | Command[str]]]
     ) -> Update | Command[str]:
         """A model-calling node's work, bounded by what is left of timeout.runMs (the
         state's `work` spans), its own span added to the update. Past the deadline the
@@ -161,9 +189,9 @@ class TeamNodes:
         if state.get("halted"):
             return await work()  # a halted run's nodes do nothing
         self.check_run(llms.run_context())
-        left_ms = team.RUN_TIMEOUT_MS - runtime.worked_ms(state.get("work"))
+        left_ms = self.package.team.RUN_TIMEOUT_MS - runtime.worked_ms(state.get("work"))
         if left_ms <= 0:
-            return halt(deadline_message())
+            return halt(deadline_message(self.package))
         started = time.time()
         try:
             async with asyncio.timeout(left_ms / 1000) as scope:
@@ -171,7 +199,7 @@ class TeamNodes:
         except TimeoutError:
             if not scope.expired():
                 raise
-            return {**halt(deadline_message()), "work": [(started, time.time())]}
+            return {**halt(deadline_message(self.package)), "work": [(started, time.time())]}
         span = {"work": [(started, time.time())]}
         if isinstance(outcome, Command):
             return dataclasses.replace(outcome, update={**(outcome.update or {}), **span})

@@ -20,6 +20,7 @@ Node names (graph.py): `step_<step key>`, `gate_<gate name>`, `escalate_<gate na
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,11 +28,6 @@ from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, ValidationError
 
-from .. import models, team
-from ..state import RECORD_MODELS, TeamResult, TeamState
-from .. import trace
-from . import agents, llms, prompts, runtime
-from .agents import AgentGraph
 from ..gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -47,7 +43,26 @@ from ..gates import (
     shortened,
     timed_out,
 )
-from .nodes import Node, TeamNodes, Update, answer_json, as_json, clean, halt
+from ..team_package import TeamPackage
+from . import agents, llms, prompts, runtime
+from .agents import AgentGraph
+from .nodes import Node, State, TeamNodes, Update, answer_json, as_json, clean, halt
+
+__all__ = [
+    "Escalations",
+    "GateDecisionError",
+    "GateDecisions",
+    "PipelineNodes",
+    "decisions_of",
+    "escalate_node",
+    "gate_node",
+    "gate_state",
+    "gates_after",
+    "gates_into",
+    "released_node",
+    "review_request",
+    "step_node",
+]
 
 
 def step_node(step_key: str) -> str:
@@ -80,14 +95,16 @@ class GateDecisions(BaseModel):
     decisions: list[DecisionItem]
 
 
-def gates_after(step_key: str) -> list[str]:
+def gates_after(package: TeamPackage, step_key: str) -> list[str]:
     """The gates that review a step's answer, in definition order."""
-    return [name for name, spec in team.GATES.items() if spec.after_step == step_key]
+    gates: Mapping[str, GateSpec] = package.team.GATES
+    return [name for name, spec in gates.items() if spec.after_step == step_key]
 
 
-def gates_into(step_key: str) -> list[str]:
+def gates_into(package: TeamPackage, step_key: str) -> list[str]:
     """The gates whose release the step waits for (triggersStep)."""
-    return [name for name, spec in team.GATES.items() if spec.triggers_step == step_key]
+    gates: Mapping[str, GateSpec] = package.team.GATES
+    return [name for name, spec in gates.items() if spec.triggers_step == step_key]
 
 
 def gate_state(state: Mapping[str, Any], name: str) -> GateState:
@@ -132,9 +149,18 @@ def decisions_of(spec: GateSpec, value: Any) -> list[DecisionItem]:
         raise GateDecisionError([f"gate {spec.name}: {shortened(str(error))}"]) from None
 
 
-def _clean_feedback(items: Sequence[DecisionItem]) -> list[DecisionItem]:
+def _clean_feedback(package: TeamPackage, items: Sequence[DecisionItem]) -> list[DecisionItem]:
     """Decisions with their feedback redacted as they enter the gate's (stored) state."""
-    return [item.model_copy(update={"feedback": clean(item.feedback)}) for item in items]
+    return [item.model_copy(update={"feedback": clean(package, item.feedback)}) for item in items]
+
+
+def _traced(agent_key: str, gate: str, items: Sequence[DecisionItem]) -> None:
+    """A reviewer's decisions into the run's trace, when the run has one: trace.py is
+    imported only by a run that asks for a trace (tracing.handler), so without it loaded
+    there is none to write to."""
+    trace = sys.modules.get(f"{__package__.rpartition('.')[0]}.trace")
+    if trace is not None:
+        trace.decided(agent_key, gate, items)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,24 +176,37 @@ class PipelineNodes(TeamNodes):
     """The node functions of a pipeline team's graph: prepare, the steps and their gates,
     finalize."""
 
+    def __init__(self, package: TeamPackage, model_for: llms.ModelFactory | None = None) -> None:
+        super().__init__(package, model_for)
+        self.record_models: Mapping[str, type[BaseModel]] = package.module(
+            "state"
+        ).self.record_models
+        """The structured answer of each step followed by gates (the team's state.py)."""
+
+    def _clean(self, text: Any) -> Any:
+        return clean(self.package, text)
+
     # --- timeouts ----------------------------------------------------------
 
     def step_timeout(self, step_key: str) -> float:
         """A step node's limit (add_node timeout): its agent's timeout for each model request,
         MODEL_ATTEMPTS of them and the waits between (llms.node_timeout)."""
-        return llms.node_timeout(models.MODELS[team.PIPELINE[step_key].agent_key].timeout_s)
+        agent_key = self.package.team.PIPELINE[step_key].agent_key
+        return llms.node_timeout(self.package.models.MODELS[agent_key].timeout_s)
 
     def escalation_timeout(self, gate_name: str) -> float:
         """An escalation node's limit: the escalation manager's (llms.node_timeout)."""
-        return llms.node_timeout(models.MODELS[self._manager(team.GATES[gate_name])].timeout_s)
+        manager = self._manager(self.package.team.GATES[gate_name])
+        return llms.node_timeout(self.package.models.MODELS[manager].timeout_s)
 
     # --- pipeline steps ----------------------------------------------------
 
     def step(self, step_key: str) -> Node:
         """The node of pipeline step `step_key`; its agent's graph is compiled here, once."""
-        graph = self.agents.task_graph(team.PIPELINE[step_key].agent_key, self._schema(step_key))
+        agent_key = self.package.team.PIPELINE[step_key].agent_key
+        graph = self.agents.task_graph(agent_key, self._schema(step_key))
 
-        async def run_step(state: TeamState) -> Update | Command[str]:
+        async def run_step(state: State) -> Update | Command[str]:
             return await self._within_deadline(
                 state, lambda: self._run_step(graph, step_key, state)
             )
@@ -180,8 +219,10 @@ class PipelineNodes(TeamNodes):
 
     def step_inputs(self, step_key: str, state: Mapping[str, Any]) -> list[str]:
         """What a step works from: its label, the run's inputs, what it waits for."""
+        team = self.package.team
         step = team.PIPELINE[step_key]
-        inputs = f"Run inputs (JSON):\n{as_json(state['inputs'])}{prompts.triggered_text()}"
+        triggered = prompts.triggered_text(self.package)
+        inputs = f"Run inputs (JSON):\n{as_json(state['inputs'])}{triggered}"
         parts = [step.label, inputs]
         answer_deps, awaited = receives(step_key, step.depends_on, team.GATES)
         answers = state.get("answers") or {}
@@ -196,7 +237,7 @@ class PipelineNodes(TeamNodes):
 
     def _how_to_answer(self, step_key: str, parts: list[str]) -> str:
         schema = self._schema(step_key)
-        if schema is TeamResult:
+        if schema is self.team_result:
             parts.append(f"Finish by calling {schema.__name__} with the team's result.")
         elif schema is not None:
             fields = ", ".join(self._record_fields(step_key))
@@ -207,12 +248,12 @@ class PipelineNodes(TeamNodes):
         return "\n\n".join(parts)
 
     async def _run_step(
-        self, graph: AgentGraph, step_key: str, state: TeamState
+        self, graph: AgentGraph, step_key: str, state: State
     ) -> Update | Command[str]:
         if state.get("halted"):
             return {}
-        step = team.PIPELINE[step_key]
-        reviewed_by = gates_after(step_key)
+        step = self.package.team.PIPELINE[step_key]
+        reviewed_by = gates_after(self.package, step_key)
         # A rerun (onReject rerun): only the gates that sent the step back review it again.
         revising = [name for name in reviewed_by if self._revising(state, name)]
         task = self.step_task(step_key, state)
@@ -227,25 +268,29 @@ class PipelineNodes(TeamNodes):
         return Command(update=update, goto=[gate_node(name) for name in revising or reviewed_by])
 
     def _schema(self, step_key: str) -> type[BaseModel] | None:
-        if step_key == team.FINAL_STEP:
-            return TeamResult
-        return RECORD_MODELS.get(step_key)
+        if step_key == self.package.team.FINAL_STEP:
+            return self.team_result
+        return self.record_models.get(step_key)
 
-    @staticmethod
-    def _record_fields(step_key: str) -> list[str]:
+    def _record_fields(self, step_key: str) -> list[str]:
         """The fields of the step's records: those of its gates, in gate order."""
-        fields = (field for name in gates_after(step_key) for field in team.GATES[name].fields)
+        gates = self.package.team.GATES
+        fields = (
+            field for name in gates_after(self.package, step_key) for field in gates[name].fields
+        )
         return list(dict.fromkeys(fields))
 
     def _answer(
         self, step_key: str, result: Mapping[str, Any], schema: type[BaseModel] | None
     ) -> Update:
         if schema is None:
-            return {"answers": {step_key: clean(agents.answer_text(result))}}
+            return {"answers": {step_key: self._clean(agents.answer_text(result))}}
         answer = self._structured(result, schema, f"step {step_key}")
-        if schema is TeamResult:
-            return {"answers": {step_key: answer_json(answer)}}
-        rows: list[dict[str, Any]] = clean(answer.model_dump(mode="json", by_alias=True)["records"])
+        if schema is self.team_result:
+            return {"answers": {step_key: answer_json(self.package, answer)}}
+        rows: list[dict[str, Any]] = self._clean(
+            answer.model_dump(mode="json", by_alias=True)["records"]
+        )
         return {"answers": {step_key: as_json(rows)}, "records": {step_key: rows}}
 
     # --- gates ---------------------------------------------------------------
@@ -253,12 +298,12 @@ class PipelineNodes(TeamNodes):
     def gate(self, gate_name: str) -> Node:
         """The review node of gate `gate_name` (one interrupt per execution)."""
 
-        async def review(state: TeamState) -> Command[str]:
-            return self._review(team.GATES[gate_name], state)
+        async def review(state: State) -> Command[str]:
+            return self._review(self.package.team.GATES[gate_name], state)
 
         return review
 
-    def _review(self, spec: GateSpec, state: TeamState) -> Command[str]:
+    def _review(self, spec: GateSpec, state: State) -> Command[str]:
         if state.get("halted"):
             return Command(goto=END)
         gate = gate_state(state, spec.name)
@@ -277,7 +322,7 @@ class PipelineNodes(TeamNodes):
         if outcome == "waiting":
             answer = interrupt(review_request(spec, gate))
             try:
-                items = _clean_feedback(decisions_of(spec, answer))
+                items = _clean_feedback(self.package, decisions_of(spec, answer))
                 problems = apply_decisions(spec, gate, items, runtime.utc_now(), "human")
             except GateDecisionError as error:
                 problems = error.problems
@@ -285,10 +330,10 @@ class PipelineNodes(TeamNodes):
                 # Nothing is applied. This execution ends without error, so the bad resume
                 # value is used up: the gate asks again in a new task, with the problems,
                 # and the next resume value is read afresh (never the bad one again).
-                gate.problems = clean(problems)
+                gate.problems = self._clean(problems)
                 return self._gate_command(spec, gate, goto=gate_node(spec.name))
             gate.problems = []
-            trace.decided(team.PIPELINE[spec.after_step].agent_key, spec.name, items)
+            _traced(self.package.team.PIPELINE[spec.after_step].agent_key, spec.name, items)
             outcome, message = evaluate(spec, gate)
         return self._route(spec, gate, outcome, message)
 
@@ -364,15 +409,15 @@ class PipelineNodes(TeamNodes):
     def escalate(self, gate_name: str) -> Node:
         """The node that takes gate `gate_name`'s records to the step agent's manager."""
 
-        spec = team.GATES[gate_name]
+        spec = self.package.team.GATES[gate_name]
         manager = self._manager(spec)
         # The manager's two kinds of task here, each its own graph (compiled once).
         graphs = Escalations(
             decide=self.agents.task_graph(manager, GateDecisions),
-            revise=self.agents.task_graph(manager, RECORD_MODELS[spec.after_step]),
+            revise=self.agents.task_graph(manager, self.record_models[spec.after_step]),
         )
 
-        async def run_escalation(state: TeamState) -> Update | Command[str]:
+        async def run_escalation(state: State) -> Update | Command[str]:
             return await self._within_deadline(state, lambda: self._escalate(graphs, spec, state))
 
         return run_escalation
@@ -383,11 +428,11 @@ class PipelineNodes(TeamNodes):
         return f"Step {spec.after_step} worked from:\n\n{received}"
 
     def _manager(self, spec: GateSpec) -> str:
-        return agents.manager_of(team.PIPELINE[spec.after_step].agent_key)
+        return agents.manager_of(
+            self.package, self.package.team.PIPELINE[spec.after_step].agent_key
+        )
 
-    async def _escalate(
-        self, graphs: Escalations, spec: GateSpec, state: TeamState
-    ) -> Command[str]:
+    async def _escalate(self, graphs: Escalations, spec: GateSpec, state: State) -> Command[str]:
         if state.get("halted"):
             return Command(goto=END)
         gate = gate_state(state, spec.name)
@@ -408,7 +453,7 @@ class PipelineNodes(TeamNodes):
             decided = self._structured(result, GateDecisions, f"gate {spec.name}")
             now = runtime.utc_now()
             reviewer = f"agent:{manager}"
-            items = _clean_feedback(decided.decisions)
+            items = _clean_feedback(self.package, decided.decisions)
             problems = apply_decisions(spec, gate, items, now, reviewer, system=True)
             if problems:
                 raise GateDecisionError(problems)
@@ -418,7 +463,7 @@ class PipelineNodes(TeamNodes):
             gate.waiting_since = None
             return self._gate_command(spec, gate, goto=gate_node(spec.name))
         # onReject escalate: the manager writes replacement records for the next round.
-        model = RECORD_MODELS[spec.after_step]
+        model = self.record_models[spec.after_step]
         feedback = (state.get("feedback") or {}).get(spec.name, "")
         fields = ", ".join(self._record_fields(spec.after_step))
         task = (
@@ -435,7 +480,7 @@ class PipelineNodes(TeamNodes):
     def released(self, gate_name: str) -> Node:
         """The node that hands gate `gate_name`'s approved records to its triggersStep."""
 
-        async def release(state: TeamState) -> Update:
+        async def release(state: State) -> Update:
             if state.get("halted"):
                 return {}
             gate = gate_state(state, gate_name)

@@ -15,31 +15,33 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from .. import team
 from ..placeholders import placeholder_values, render
+from ..team_package import TeamPackage
+
+__all__ = ["raw_prompt", "system_prompt", "triggered_text"]
 
 
 @cache
-def raw_prompt(agent_key: str) -> str:
-    """The prompt exactly as written in the definition."""
-    # prompts/ is the team package's (one level up from this support package).
-    resource = files(team.__name__.rpartition(".")[0]).joinpath("prompts", f"{agent_key}.txt")
+def raw_prompt(package: TeamPackage, agent_key: str) -> str:
+    """The prompt exactly as written in the definition (the team package's prompts/)."""
+    resource = files(package.name).joinpath("prompts", f"{agent_key}.txt")
     return resource.read_bytes().decode("utf-8")
 
 
-def triggered_text() -> str:
+def triggered_text(package: TeamPackage) -> str:
     """The workspace rows whose trigger started this run, after the run inputs ("" for
-    other runs; run_context.py ships to workspace teams only)."""
-    if not hasattr(team, "WORKSPACE"):
+    other runs; run_context.py is imported by workspace teams only)."""
+    if not hasattr(package.team, "WORKSPACE"):
         return ""
     from .. import run_context
 
     return run_context.trigger_text()
 
 
-def system_prompt(agent_key: str, inputs: Mapping[str, Any]) -> str:
+def system_prompt(package: TeamPackage, agent_key: str, inputs: Mapping[str, Any]) -> str:
     """The agent's prompt for this run: `{{NAME}}` filled in from the environment and inputs."""
+    team = package.team
     values = placeholder_values(
         [*team.SECRETS, *team.VARIABLES], os.environ, inputs, list(team.INPUTS)
     )
-    return render(raw_prompt(agent_key), values)
+    return render(raw_prompt(package, agent_key), values)

@@ -22,9 +22,7 @@ from typing import Any
 from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
-from .. import graph, team
 from .. import redaction
-from . import runtime
 from ..gates import (
     DecisionItem,
     GateState,
@@ -35,8 +33,23 @@ from ..gates import (
     shortened,
     timed_out,
 )
+from ..team_package import TeamPackage
+from . import runtime
 from .pipeline import gate_state
-from .runner import COMMAND, STATE_DIR, Runner, _checkpoints, resume_run, thread_config
+from .runner import STATE_DIR, Runner, _checkpoints, command_name, resume_run, thread_config
+
+__all__ = [
+    "Decisions",
+    "GateRunner",
+    "check_decisions",
+    "collect_decisions",
+    "decisions_file",
+    "pending_gates",
+    "read_decisions",
+    "resume_command",
+    "resume_payload",
+    "sweep_runs",
+]
 
 Decisions = dict[str, list[DecisionItem]]
 """Gate name -> decisions: a decisions file, or the answers given at the terminal."""
@@ -53,14 +66,14 @@ class GateRunner(Runner):
     def waiting(self, thread_id: str, snapshot: StateSnapshot) -> Command[Any] | int:
         decisions = self.review_now(snapshot) if _interactive(self.args) else None
         if decisions:
-            return resume_command(snapshot.interrupts, decisions)
+            return resume_command(self.package, snapshot.interrupts, decisions)
         self._report_pending(thread_id, snapshot.interrupts)
         return runtime.EXIT_PENDING
 
     def review_now(self, snapshot: StateSnapshot) -> Decisions:
         """Ask at the terminal, gate by gate; a reviewer's time does not count as work."""
         reviewer: Reviewer = TerminalReviewer()
-        return collect_decisions(snapshot, reviewer)
+        return collect_decisions(self.package, snapshot, reviewer)
 
     def _report_pending(self, thread_id: str, interrupts: Sequence[Interrupt]) -> None:
         """Print what awaits review and write a decisions file to fill in."""
@@ -93,7 +106,14 @@ class GateRunner(Runner):
             },
             "decisions_file": str(path),
             "resume": shlex.join(
-                [COMMAND, "resume", thread_id, "--decisions", str(path), *self._options]
+                [
+                    command_name(self.package),
+                    "resume",
+                    thread_id,
+                    "--decisions",
+                    str(path),
+                    *self._options,
+                ]
             ),
         }
         print(json.dumps(summary, indent=2, ensure_ascii=False))
@@ -112,22 +132,26 @@ def pending_gates(snapshot: StateSnapshot) -> dict[str, GateState]:
     return {name: GateState.model_validate(gates[name]) for name in names}
 
 
-def collect_decisions(snapshot: StateSnapshot, reviewer: Reviewer) -> Decisions:
+def collect_decisions(
+    package: TeamPackage, snapshot: StateSnapshot, reviewer: Reviewer
+) -> Decisions:
     """Each waiting gate's decisions from a reviewer (gates it has nothing for are left out)."""
     decisions: Decisions = {}
     for name, gate in pending_gates(snapshot).items():
-        items = reviewer.review(team.GATES[name], gate)
+        items = reviewer.review(package.team.GATES[name], gate)
         if items:
             decisions[name] = items
     return decisions
 
 
-def resume_command(interrupts: Sequence[Interrupt], decisions: Mapping[str, Any]) -> Command[Any]:
+def resume_command(
+    package: TeamPackage, interrupts: Sequence[Interrupt], decisions: Mapping[str, Any]
+) -> Command[Any]:
     """One resume value per pending interrupt, by interrupt id: a gate without decisions
     gets none, so it checks its timeout and waits again. Reviewer feedback is redacted
     here, not only in the gate's state: LangGraph keeps the resume value itself in the
     checkpoint."""
-    secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+    secrets = [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
     values: dict[str, Any] = {}
     for interrupt in interrupts:
         items = [
@@ -152,7 +176,7 @@ def read_decisions(path: Path) -> Decisions:
 
 
 def check_decisions(
-    thread_id: str, pending: Mapping[str, GateState], decisions: Decisions
+    package: TeamPackage, thread_id: str, pending: Mapping[str, GateState], decisions: Decisions
 ) -> list[str]:
     """Every problem of the decisions, found on copies before anything runs."""
     problems: list[str] = []
@@ -162,7 +186,8 @@ def check_decisions(
             problems.append(f"gate {quoted(name)} is not waiting for review in thread {thread_id}")
             continue
         trial = gate.model_copy(deep=True)
-        problems += apply_decisions(team.GATES[name], trial, items, runtime.utc_now(), "check")
+        spec = package.team.GATES[name]
+        problems += apply_decisions(spec, trial, items, runtime.utc_now(), "check")
     return problems
 
 
@@ -188,15 +213,16 @@ def resume_payload(
 ) -> Command[Any]:
     """What resumes a thread waiting at its gates: the decisions (checked; problems go to
     `problems`), else those given at the terminal now."""
-    problems += check_decisions(thread_id, pending_gates(snapshot), decisions)
+    package = runner.package
+    problems += check_decisions(package, thread_id, pending_gates(snapshot), decisions)
     if not decisions and _interactive(runner.args):
         decisions = runner.review_now(snapshot)
-    return resume_command(snapshot.interrupts, decisions)
+    return resume_command(package, snapshot.interrupts, decisions)
 
 
-def _sweep_parser() -> argparse.ArgumentParser:
+def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=f"{COMMAND} sweep",
+        prog=f"{command_name(package)} sweep",
         description="Resume every thread that waits at a gate whose timeout has passed, so "
         "its timeout.behaviour applies now (run it from cron).",
     )
@@ -207,20 +233,21 @@ def _sweep_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def sweep_runs(argv: Sequence[str]) -> int:
+async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     """Resume each waiting thread with a gate past its deadline; non-zero if one failed."""
-    args = _sweep_parser().parse_args(argv)
+    args = _sweep_parser(package).parse_args(argv)
     now = runtime.utc_now()
+    gates = package.team.GATES
     due: list[tuple[str, list[str]]] = []
-    async with _checkpoints(args.state_dir) as (saver, log):
-        compiled = graph.build_graph(checkpointer=saver)
+    async with _checkpoints(package, args.state_dir) as (saver, log):
+        compiled = package.module("graph").build_graph(checkpointer=saver)
         for thread_id in await log.threads():
-            snapshot = await compiled.aget_state(thread_config(thread_id))
+            snapshot = await compiled.aget_state(thread_config(package, thread_id))
             waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
             late = [
                 name
                 for name in waiting
-                if timed_out(team.GATES[name], gate_state(snapshot.values, name), now)
+                if timed_out(gates[name], gate_state(snapshot.values, name), now)
             ]
             if late:
                 due.append((thread_id, late))
@@ -229,7 +256,7 @@ async def sweep_runs(argv: Sequence[str]) -> int:
     code = runtime.EXIT_OK
     for thread_id, late in due:
         print(f"Thread {thread_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
-        result = await resume_run([thread_id, "--no-interactive", *options])
+        result = await resume_run(package, [thread_id, "--no-interactive", *options])
         if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
             code = code or result
     if not due:

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
-import importlib.util
 import json
 import os
 import secrets
@@ -32,7 +30,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dotenv import load_dotenv
 from langchain_core.runnables import RunnableConfig
@@ -40,10 +38,32 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.errors import GraphRecursionError, NodeTimeoutError
 from langgraph.types import Command, StateSnapshot
 
-from .. import graph, models, team
-from ..context import AGENT_FIELDS, ALL_AGENTS_FIELD, Context
-from .. import checks, redaction, trace
-from . import llms, nodes, runtime, tracing
+from .. import checks, redaction
+from ..team_package import TeamPackage
+from . import llms, nodes, runtime
+
+if TYPE_CHECKING:
+    from .tracing import TraceHandler
+
+__all__ = [
+    "CHECKPOINTS",
+    "EARLIER_STATE_DIR",
+    "STATE_DIR",
+    "TRACE_ENV",
+    "RunLog",
+    "Runner",
+    "command_name",
+    "move_earlier_runs",
+    "new_thread_id",
+    "resume_parser",
+    "resume_run",
+    "run_context",
+    "run_parser",
+    "start_run",
+    "team_amain",
+    "team_main",
+    "thread_config",
+]
 
 CHECKPOINTS = "checkpoints.sqlite"
 STATE_DIR = Path(".langgraph_runs")
@@ -52,18 +72,25 @@ STATE_DIR = Path(".langgraph_runs")
 EARLIER_STATE_DIR = Path(".envelope")
 """Where the runner of an earlier export kept its runs: moved to STATE_DIR on first use."""
 
-COMMAND = team.__name__.rpartition(".")[0] or "team"
-"""The console script (pyproject.toml): the team package's name, always a safe shell word."""
+TRACE_ENV = "ENVELOPE_TRACE_FILE"
+"""`--trace`'s default (trace.ENV): named here so that a run that asks for no trace never
+imports trace.py."""
+
+
+def command_name(package: TeamPackage) -> str:
+    """The console script (pyproject.toml): the team package's name, always a safe shell word."""
+    return package.name
+
 
 # --- command line --------------------------------------------------------------
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(package: TeamPackage, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     parser.add_argument(
         "--state-dir", type=Path, default=STATE_DIR, help=f"checkpoints (default: {STATE_DIR})"
     )
-    if team.GATES:
+    if package.team.GATES:
         parser.add_argument(
             "--interactive",
             action=argparse.BooleanOptionalAction,
@@ -83,49 +110,60 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trace",
         metavar="FILE",
-        help=f"append the run's conversations to FILE as OpenWOP events (default: ${trace.ENV})",
+        help=f"append the run's conversations to FILE as OpenWOP events (default: ${TRACE_ENV})",
     )
 
 
-def _run_parser() -> argparse.ArgumentParser:
+def run_parser(package: TeamPackage) -> argparse.ArgumentParser:
+    """`<team> [run]`'s options: --inputs, one flag per input, and the common ones."""
+    team = package.team
+    command = command_name(package)
     parser = argparse.ArgumentParser(
-        prog=COMMAND,
+        prog=command,
         description=f"Run the {team.NAME} team.",
         epilog=f"A run that stopped{' or waits at a review gate (exit 3)' if team.GATES else ''} "
-        f"goes on with: {COMMAND} resume THREAD_ID (see --help there).",
+        f"goes on with: {command} resume THREAD_ID (see --help there).",
     )
     # inputs: --inputs JSON and one flag per input (team.INPUTS); flags override --inputs
     checks.add_input_flags(parser, team.INPUTS)
-    _common(parser)
+    _common(package, parser)
     return parser
 
 
-def _resume_parser() -> argparse.ArgumentParser:
-    waits = " or waits at a review gate" if team.GATES else ""
+def resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
+    """`<team> resume`'s options."""
+    gated = bool(package.team.GATES)
+    waits = " or waits at a review gate" if gated else ""
     parser = argparse.ArgumentParser(
-        prog=f"{COMMAND} resume", description=f"Continue a run that stopped{waits}."
+        prog=f"{command_name(package)} resume",
+        description=f"Continue a run that stopped{waits}.",
     )
     parser.add_argument("thread_id")
-    if team.GATES:
+    if gated:
         parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
-    _common(parser)
+    _common(package, parser)
     return parser
 
 
-def _missing_env(env_file: str | None, chosen: Context | None) -> list[str]:
+def _missing_env(package: TeamPackage, env_file: str | None, chosen: Any) -> list[str]:
     load_dotenv(env_file or ".env", override=False)
     # requiredSecrets, requiredVariables, provider keys (of the models this run uses): all
     # missing ones at once, and the connection packs' credentials (team.CONNECTION_SECRETS)
+    team = package.team
     packs = getattr(team, "CONNECTION_SECRETS", ())
     return checks.missing_env(
-        [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(models.MODELS, chosen)],
+        [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(package, chosen)],
         os.environ,
     )
 
 
-def run_context(choices: Sequence[str], problems: list[str]) -> Context | None:
-    """The run's context from its `--model` options (None: no choice); what is wrong with
-    them goes to problems, as the graph would refuse the same context."""
+def run_context(package: TeamPackage, choices: Sequence[str], problems: list[str]) -> Any:
+    """The run's context (the team's context.Context) from its `--model` options (None: no
+    choice); what is wrong with them goes to problems, as the graph would refuse the same
+    context."""
+    context = package.module("context")
+    AGENT_FIELDS: dict[str, str] = context.AGENT_FIELDS  # noqa: N806
+    ALL_AGENTS_FIELD: str = context.ALL_AGENTS_FIELD  # noqa: N806
     values: dict[str, str] = {}
     for choice in choices:
         agent_key, named, model = choice.partition("=")
@@ -135,36 +173,52 @@ def run_context(choices: Sequence[str], problems: list[str]) -> Context | None:
             values[AGENT_FIELDS[agent_key]] = model
         else:
             problems.append(f"--model {choice}: no agent {agent_key!r} ({', '.join(AGENT_FIELDS)})")
-    found = llms.context_problems(values)
+    found = llms.context_problems(package, values)
     problems += found
-    return Context(**values) if values and not found else None
+    return context.Context(**values) if values and not found else None
 
 
 def _runner(
-    saver: AsyncSqliteSaver, log: RunLog, args: argparse.Namespace, chosen: Context | None
+    package: TeamPackage,
+    saver: AsyncSqliteSaver,
+    log: RunLog,
+    args: argparse.Namespace,
+    chosen: Any,
 ) -> Runner:
-    review = _review()
+    review = _review(package)
     runner = review.GateRunner if review else Runner
-    return runner(saver, log, args, chosen)
+    return runner(package, saver, log, args, chosen)
 
 
-def _store_options() -> dict[str, Any]:
-    """Workspace teams: the documents' store for the graph (workspace_store.py, shipped to
+def _store_options(package: TeamPackage) -> dict[str, Any]:
+    """Workspace teams: the documents' store for the graph (workspace_store.py, imported by
     them only), which their agents' tools use."""
-    if not hasattr(team, "WORKSPACE"):
+    if not hasattr(package.team, "WORKSPACE"):
         return {}
     from .workspace_store import open_store
 
     return {"store": open_store()}
 
 
-def _review() -> Any:
-    """review.py, the gate commands: shipped to teams with review gates only."""
-    if not team.GATES:
+def _review(package: TeamPackage) -> Any:
+    """review.py, the gate commands: imported by teams with review gates only."""
+    if not package.team.GATES:
         return None
     from . import review
 
     return review
+
+
+def _tracer(package: TeamPackage, path: str | None, thread_id: str) -> TraceHandler | None:
+    """The run's trace handler (tracing.py), when the run asks for a trace (`--trace`, or
+    TRACE_ENV); tracing.py and trace.py are imported only then (or again once imported, so
+    that an earlier traced run's gate decisions stop going to its file)."""
+    traced = path or os.environ.get(TRACE_ENV)
+    if not traced and f"{__package__}.tracing" not in sys.modules:
+        return None
+    from . import tracing
+
+    return tracing.handler(package, path, thread_id)
 
 
 # --- durable runs ----------------------------------------------------------------
@@ -177,8 +231,10 @@ class RunLog:
     work of a run across every process that resumes it.
     """
 
-    def __init__(self, saver: AsyncSqliteSaver) -> None:
+    def __init__(self, saver: AsyncSqliteSaver, slug: str) -> None:
         self._saver = saver
+        self._slug = slug
+        """The team's slug (team.SLUG), written with each run."""
 
     async def setup(self) -> None:
         async with self._saver.lock:
@@ -192,7 +248,7 @@ class RunLog:
         async with self._saver.lock:
             await self._saver.conn.execute(
                 "INSERT INTO envelope_runs VALUES (?, ?, ?, 0)",
-                (thread_id, team.SLUG, runtime.utc_now().isoformat()),
+                (thread_id, self._slug, runtime.utc_now().isoformat()),
             )
             await self._saver.conn.commit()
 
@@ -247,13 +303,15 @@ def move_earlier_runs() -> None:
 
 
 @asynccontextmanager
-async def _checkpoints(state_dir: Path) -> AsyncIterator[tuple[AsyncSqliteSaver, RunLog]]:
+async def _checkpoints(
+    package: TeamPackage, state_dir: Path
+) -> AsyncIterator[tuple[AsyncSqliteSaver, RunLog]]:
     if state_dir == STATE_DIR:
         move_earlier_runs()
     state_dir.mkdir(parents=True, exist_ok=True)
     async with AsyncSqliteSaver.from_conn_string(str(state_dir / CHECKPOINTS)) as saver:
         await saver.setup()
-        log = RunLog(saver)
+        log = RunLog(saver, package.team.SLUG)
         await log.setup()
         yield saver, log
 
@@ -262,22 +320,26 @@ def new_thread_id() -> str:
     return runtime.utc_now().strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
 
 
-def thread_config(thread_id: str) -> RunnableConfig:
-    return {"configurable": {"thread_id": thread_id}, "recursion_limit": team.RECURSION_LIMIT}
+def thread_config(package: TeamPackage, thread_id: str) -> RunnableConfig:
+    limit = package.team.RECURSION_LIMIT
+    return {"configurable": {"thread_id": thread_id}, "recursion_limit": limit}
 
 
 class Runner:
-    """Drives one thread of the graph: runs it, reports the outcome (review.GateRunner:
-    and reviews at its gates)."""
+    """Drives one thread of the team `package`'s graph (its graph.py): runs it, reports the
+    outcome (review.GateRunner: and reviews at its gates)."""
 
     def __init__(
         self,
+        package: TeamPackage,
         saver: AsyncSqliteSaver,
         log: RunLog,
         args: argparse.Namespace,
-        chosen: Context | None = None,
+        chosen: Any = None,
     ) -> None:
-        self.graph = graph.build_graph(checkpointer=saver, **_store_options())
+        self.package = package
+        build_graph = package.module("graph").build_graph
+        self.graph = build_graph(checkpointer=saver, **_store_options(package))
         self.chosen = chosen
         """The run's context (`--model`): LangGraph gives it to every node of this run."""
         self.log = log
@@ -287,7 +349,7 @@ class Runner:
 
     async def drive(self, thread_id: str, payload: Any) -> int:
         """Advance the thread until it ends, halts or waits for a review nobody gives now."""
-        config = thread_config(thread_id)
+        config = thread_config(self.package, thread_id)
         while True:
             failed = await self._advance(thread_id, payload)
             if failed is not None:
@@ -315,14 +377,15 @@ class Runner:
 
     async def _advance(self, thread_id: str, payload: Any) -> int | None:
         """Run the graph until it stops; an exit code when it failed, else None."""
+        team = self.package.team
         spent = await self.log.spent_ms(thread_id) or 0
         if spent >= team.RUN_TIMEOUT_MS:
-            print(nodes.deadline_message(), file=sys.stderr)
+            print(nodes.deadline_message(self.package), file=sys.stderr)
             return runtime.EXIT_TIMEOUT
         deadline = asyncio.timeout((team.RUN_TIMEOUT_MS - spent) / 1000)
         started = time.monotonic()
-        config = thread_config(thread_id)
-        tracer = tracing.handler(self.args.trace, thread_id)
+        config = thread_config(self.package, thread_id)
+        tracer = _tracer(self.package, self.args.trace, thread_id)
         if tracer is not None:
             config["callbacks"] = [tracer]
         try:
@@ -337,7 +400,7 @@ class Runner:
         except TimeoutError:
             if not deadline.expired():
                 raise
-            print(nodes.deadline_message(), file=sys.stderr)
+            print(nodes.deadline_message(self.package), file=sys.stderr)
             return runtime.EXIT_TIMEOUT
         except NodeTimeoutError as error:
             why = (
@@ -365,7 +428,7 @@ class Runner:
     def _failed(self, thread_id: str, why: str) -> int:
         """Say why the run stopped and how to continue it: every finished step (and every
         decision made) is in the checkpoint, and `resume` goes on from there."""
-        command = shlex.join([COMMAND, "resume", thread_id, *self._options])
+        command = shlex.join([command_name(self.package), "resume", thread_id, *self._options])
         print(
             f"Run failed: {why}\nFinished steps and decisions are kept; "
             f"continue from the last finished step with: {command}",
@@ -374,8 +437,8 @@ class Runner:
         return runtime.EXIT_FAILED
 
 
-def _warn_short_secrets() -> None:
-    warning = redaction.short_secrets(team.SECRETS, os.environ)
+def _warn_short_secrets(package: TeamPackage) -> None:
+    warning = redaction.short_secrets(package.team.SECRETS, os.environ)
     if warning is not None:
         print(warning, file=sys.stderr)
 
@@ -383,43 +446,48 @@ def _warn_short_secrets() -> None:
 # --- commands --------------------------------------------------------------------
 
 
-async def start_run(argv: Sequence[str]) -> int:
-    args = _run_parser().parse_args(argv)
+async def start_run(package: TeamPackage, argv: Sequence[str]) -> int:
+    """`<team> [run]`: a new run of the team's graph, to its end, a halt or a gate."""
+    args = run_parser(package).parse_args(argv)
     problems: list[str] = []
-    chosen = run_context(args.model, problems)
-    missing = _missing_env(args.env_file, chosen)
-    problems += checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
+    chosen = run_context(package, args.model, problems)
+    missing = _missing_env(package, args.env_file, chosen)
+    models = package.models.MODELS
+    problems += checks.env_file_problems(args.env_file) + llms.factory_problems(models)
     inputs: dict[str, Any] = {}
     try:
-        inputs = checks.collect_inputs(args, team.INPUTS)
+        inputs = checks.collect_inputs(args, package.team.INPUTS)
     except checks.InputError as error:
         problems += error.problems
     if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
-    _warn_short_secrets()
-    async with _checkpoints(args.state_dir) as (saver, log):
+    _warn_short_secrets(package)
+    async with _checkpoints(package, args.state_dir) as (saver, log):
         thread_id = new_thread_id()
         await log.start(thread_id)
         print(f"Thread {thread_id} ({args.state_dir / CHECKPOINTS})", file=sys.stderr)
-        return await _runner(saver, log, args, chosen).drive(thread_id, nodes.graph_input(inputs))
+        runner = _runner(package, saver, log, args, chosen)
+        return await runner.drive(thread_id, nodes.graph_input(package, inputs))
 
 
-async def resume_run(argv: Sequence[str]) -> int:
-    args = _resume_parser().parse_args(argv)
-    review = _review()
+async def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
+    """`<team> resume THREAD_ID`: a run that stopped or waits at a gate, continued."""
+    args = resume_parser(package).parse_args(argv)
+    review = _review(package)
     problems: list[str] = []
-    chosen = run_context(args.model, problems)
-    missing = _missing_env(args.env_file, chosen)
-    problems += checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
+    chosen = run_context(package, args.model, problems)
+    missing = _missing_env(package, args.env_file, chosen)
+    models = package.models.MODELS
+    problems += checks.env_file_problems(args.env_file) + llms.factory_problems(models)
     decisions = review.decisions_file(args, problems) if review else {}
     if missing or problems:
         checks.report_problems(missing, problems, args.env_file or ".env")
         return runtime.EXIT_CONFIG
-    _warn_short_secrets()
-    async with _checkpoints(args.state_dir) as (saver, log):
-        runner = _runner(saver, log, args, chosen)
+    _warn_short_secrets(package)
+    async with _checkpoints(package, args.state_dir) as (saver, log):
+        runner = _runner(package, saver, log, args, chosen)
         thread_id = args.thread_id
-        snapshot = await runner.graph.aget_state(thread_config(thread_id))
+        snapshot = await runner.graph.aget_state(thread_config(package, thread_id))
         if await log.spent_ms(thread_id) is None or not snapshot.values:
             problems.append(f"thread {thread_id} not found in {args.state_dir / CHECKPOINTS}")
         elif not snapshot.interrupts and not snapshot.next:
@@ -443,61 +511,60 @@ async def resume_run(argv: Sequence[str]) -> int:
         return runtime.EXIT_CONFIG
 
 
-async def amain(argv: Sequence[str] | None = None) -> int:
-    """The runner, for callers that already run an event loop (tests)."""
+async def team_amain(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
+    """The runner of the team `package`, for callers that already run an event loop (tests)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["resume"]:
-        return await resume_run(arguments[1:])
-    review = _review()
+        return await resume_run(package, arguments[1:])
+    review = _review(package)
     if arguments[:1] == ["sweep"] and review:
-        return await review.sweep_runs(arguments[1:])
+        return await review.sweep_runs(package, arguments[1:])
     if arguments[:1] == ["run"]:
         arguments = arguments[1:]
-    return await start_run(arguments)
+    return await start_run(package, arguments)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def team_main(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
+    """The runner of the team `package` (its main.py's console script): its exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     for command in (_schedule_command, _workspace_command):
-        code = command(arguments)
+        code = command(package, arguments)
         if code is not None:
             return code
-    return asyncio.run(amain(arguments))
+    return asyncio.run(team_amain(package, arguments))
 
 
-def _schedule_command(arguments: list[str]) -> int | None:
-    """`serve-webhook` / `poll`: schedule_commands.py, shipped to event and condition teams."""
-    if importlib.util.find_spec(f"{__package__}.schedule_commands") is None:
+def _schedule_command(package: TeamPackage, arguments: list[str]) -> int | None:
+    """`serve-webhook` / `poll` (schedule_commands.py): event and condition teams only."""
+    data = vars(package.team)
+    if "WEBHOOK_SECRET_ENV" not in data and "CONDITION_INTERVAL_S" not in data:
         return None
-    commands: Any = importlib.import_module(".schedule_commands", __package__)
-    code: int | None = commands.main(arguments)
-    return code
+    from . import schedule_commands
+
+    return schedule_commands.main(package, arguments)
 
 
-def _workspace_command(arguments: list[str]) -> int | None:
+def _workspace_command(package: TeamPackage, arguments: list[str]) -> int | None:
     """`workspace ...` (people's commands on the documents) and `watch` (the triggers):
     workspace teams only (workspace.py, workspace_store.py)."""
+    team = package.team
     if arguments[:1] not in (["workspace"], ["watch"]) or not hasattr(team, "WORKSPACE"):
         return None
     from .. import workspace
     from .workspace_store import CheckpointRecords, open_workspace
 
+    command = command_name(package)
     load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
     if arguments[0] == "workspace":
         move_earlier_runs()  # so `delete` finds the threads an earlier runner kept
         runs = CheckpointRecords(STATE_DIR / CHECKPOINTS)
-        return workspace.workspace_command(arguments[1:], open_workspace(), COMMAND, runs)
+        return workspace.workspace_command(arguments[1:], open_workspace(package), command, runs)
     if not any(spec.triggers for spec in team.WORKSPACE.values()):
         print("No workspace document declares triggers: watch has nothing to do.", file=sys.stderr)
         return runtime.EXIT_CONFIG
     return workspace.watch_command(
         arguments[1:],
-        open_workspace(),
-        lambda run_args: asyncio.run(start_run(run_args)),
-        COMMAND,
+        open_workspace(package),
+        lambda run_args: asyncio.run(start_run(package, run_args)),
+        command,
     )
-
-
-def run() -> None:
-    """The console script."""
-    sys.exit(main())

@@ -1,8 +1,8 @@
 """Definition data types and run-time support every exported Envelope team shares.
 
-The generated `team.py` describes the team with the types below (agents, pipeline steps;
+A team's generated `team.py` describes it with the types below (agents, pipeline steps;
 its inputs are `checks.InputSpec`s). This module also holds the error for missing
-environment variables, the reducers of the graph state (`state.py`), the clock of gates
+environment variables, the reducers of the graph state (the team's `state.py`), the clock of gates
 and the runner's exit codes (secret redaction is `redaction.py`). Nothing here calls a
 model or imports LangGraph.
 """
@@ -15,6 +15,26 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from ..checks import format_missing_env
+
+__all__ = [
+    "EXIT_CONFIG",
+    "EXIT_FAILED",
+    "EXIT_HALTED",
+    "EXIT_OK",
+    "EXIT_PENDING",
+    "EXIT_TIMEOUT",
+    "AgentSpec",
+    "GateStates",
+    "MissingEnvError",
+    "Span",
+    "StepSpec",
+    "add_spans",
+    "first_reason",
+    "merge",
+    "settle",
+    "utc_now",
+    "worked_ms",
+]
 
 T = TypeVar("T")
 
@@ -29,7 +49,7 @@ EXIT_TIMEOUT = 124
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """One entry of the definition's `agents`, as the static modules need it."""
+    """One entry of the definition's `agents`, as the runtime needs it."""
 
     name: str
     """The agent's identifier: create_agent(name=...), its manager's `ask_<name>` tool."""

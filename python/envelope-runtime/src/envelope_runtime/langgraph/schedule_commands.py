@@ -3,7 +3,7 @@
     <team> serve-webhook [--host H] [--port P] [--max-bytes N]   schedule.type "event"
     <team> poll [--once] [--interval S] [-- RUN OPTIONS]         schedule.type "condition"
 
-`poll` asks team.CONDITION_PROMPT of the condition agent's chat model
+`poll` asks the team's CONDITION_PROMPT (team.py) of the condition agent's chat model
 (llms.build_chat_model: MODEL_OVERRIDE and MODEL_<AGENT> apply) through LangChain's
 `with_structured_output(ConditionAnswer)`: a json_schema response format for OpenAI's
 models, the provider's tool calling for the others.
@@ -14,22 +14,34 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from .. import models, team
 from .. import checks, schedules
-from . import llms, runner
 from ..schedules import ConditionAnswer
+from ..team_package import TeamPackage
+from . import llms, runner
+
+__all__ = ["condition_holds", "main", "wants"]
 
 
-def _ready(env_file: str | None, also: Sequence[str]) -> bool:
+def wants(package: TeamPackage, argv: Sequence[str]) -> bool:
+    """Whether argv is a schedule command of the team: `serve-webhook` (schedule.type "event")
+    or `poll` ("condition")."""
+    data = vars(package.team)
+    return (argv[:1] == ["serve-webhook"] and "WEBHOOK_SECRET_ENV" in data) or (
+        argv[:1] == ["poll"] and "CONDITION_INTERVAL_S" in data
+    )
+
+
+def _ready(package: TeamPackage, env_file: str | None, also: Sequence[str]) -> bool:
     """Every variable a run needs (and `also`), checked like a run's, all problems at once."""
-    missing = runner._missing_env(env_file, None)
+    missing = runner._missing_env(package, env_file, None)
     missing += [name for name in checks.missing_env(list(also), os.environ) if name not in missing]
-    problems = checks.env_file_problems(env_file) + llms.factory_problems(models.MODELS)
+    problems = checks.env_file_problems(env_file) + llms.factory_problems(package.models.MODELS)
     return not checks.report_problems(missing, problems, env_file or ".env")
 
 
-def condition_holds() -> tuple[bool, str]:
+def condition_holds(package: TeamPackage) -> tuple[bool, str]:
     """Ask the condition of the condition agent's model: (met, reason)."""
+    team, models = package.team, package.models
     prompt = getattr(team, "CONDITION_PROMPT", None)
     if prompt is None:
         return True, "no schedule.conditionPrompt: every check runs the team"
@@ -45,6 +57,12 @@ def condition_holds() -> tuple[bool, str]:
     return answer.met, answer.reason
 
 
-def main(argv: Sequence[str]) -> int | None:
+def main(package: TeamPackage, argv: Sequence[str]) -> int | None:
     """Run `serve-webhook` or `poll` when argv names the one this team's schedule has."""
-    return schedules.main(argv, team, runner.COMMAND, _ready, condition_holds)
+    return schedules.main(
+        argv,
+        package.team,
+        runner.command_name(package),
+        lambda env_file, also: _ready(package, env_file, also),
+        lambda: condition_holds(package),
+    )

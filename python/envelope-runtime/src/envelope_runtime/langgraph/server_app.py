@@ -1,4 +1,5 @@
-"""The Agent Server's side of review gates: `langgraph.json` mounts `app` (`http.app`).
+"""The Agent Server's side of review gates: `build_app(package)`, the app a gated team's
+server module gives `langgraph.json`'s `http.app`.
 
 Through the server, a gate is resumed with `Command(resume={"decisions": [...]})`. The server
 keeps that value as it arrives, in the run it creates and in the thread's checkpoint
@@ -6,7 +7,7 @@ keeps that value as it arrives, in the run it creates and in the thread's checkp
 secret out of it, nor keep a 2 MB action out of storage. This ASGI middleware, which the
 server puts in front of every route, rewrites the JSON body of each request that creates a
 run (or a cron that will) before the server reads it: in its `command.resume`, every secret
-value (team.SECRETS as set in the server's environment, redaction.MIN_LENGTH characters or
+value (the team's SECRETS as set in the server's environment, redaction.MIN_LENGTH characters or
 more), in keys as in values, becomes `[redacted]`, and the value is bounded (`bounded`): a
 decision's `record` or `action` longer than any the gates accept is cut (gates.cut), refused
 all the same with its start and length in the problem; feedback and any other text longer
@@ -37,9 +38,28 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 
-from .. import team
 from .. import redaction
 from ..gates import ECHO_LIMIT, MAX_PROBLEMS, cut
+from ..team_package import TeamPackage
+
+__all__ = [
+    "CLEANED_METHODS",
+    "MAX_BODY",
+    "MAX_DEPTH",
+    "MAX_ITEMS",
+    "REFUSED_PATH",
+    "RUN_PATH",
+    "TEXT_LIMIT",
+    "THREAD_BODY",
+    "ResumeRedaction",
+    "bounded",
+    "build_app",
+    "cleaned_resume",
+    "longest_accepted",
+    "may_hold_command",
+    "rewritten",
+    "secret_values",
+]
 
 Message = MutableMapping[str, Any]
 Scope = MutableMapping[str, Any]
@@ -72,19 +92,23 @@ MAX_ITEMS = 1000
 MAX_DEPTH = 8
 """How deep a resume's lists and maps are kept."""
 
-LONGEST = max([ECHO_LIMIT, *(len(a.label) for spec in team.GATES.values() for a in spec.actions)])
-"""A record id or action longer than this is no gate's (ids are `r<n>`)."""
-
 assert MAX_PROBLEMS < MAX_ITEMS  # a gate answers at most MAX_PROBLEMS problems anyway
 
 
-def secret_values() -> list[str]:
-    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+def longest_accepted(package: TeamPackage) -> int:
+    """A record id or action longer than this is no gate's of the team (ids are `r<n>`)."""
+    gates = package.team.GATES.values()
+    return max([ECHO_LIMIT, *(len(a.label) for spec in gates for a in spec.actions)])
 
 
-def cleaned_resume(resume: Any, secrets: Sequence[str]) -> Any:
-    """A resume value without secret values (keys included), bounded (`bounded`)."""
-    return bounded(_redact_keys(redaction.redact(resume, secrets), secrets))
+def secret_values(package: TeamPackage) -> list[str]:
+    return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
+
+
+def cleaned_resume(resume: Any, secrets: Sequence[str], longest: int) -> Any:
+    """A resume value without secret values (keys included), bounded (`bounded`; `longest`:
+    longest_accepted)."""
+    return bounded(_redact_keys(redaction.redact(resume, secrets), secrets), longest)
 
 
 def _redact_keys(value: Any, secrets: Sequence[str]) -> Any:
@@ -106,26 +130,27 @@ def _text(text: str, limit: int = TEXT_LIMIT) -> str:
     return text[: max(limit - len(suffix), 0)] + suffix
 
 
-def bounded(value: Any, depth: int = 0, key: str = "") -> Any:
-    """`value` with every text, list, map and nesting bounded: a decision's overlong `record`
-    or `action` is cut to what the gates refuse (gates.cut), any other text to TEXT_LIMIT
+def bounded(value: Any, longest: int, depth: int = 0, key: str = "") -> Any:
+    """`value` with every text, list, map and nesting bounded: a decision's `record` or
+    `action` longer than `longest` (longest_accepted) is cut to what the gates refuse
+    (gates.cut), any other text to TEXT_LIMIT
     characters; a list or map past MAX_ITEMS items ends with one that says how many there
     were; past MAX_DEPTH levels a list or map is replaced by a text that says so."""
     if isinstance(value, str):
-        if key in ("record", "action") and len(value) > LONGEST:
+        if key in ("record", "action") and len(value) > longest:
             return cut(value)
         return _text(value)
     if isinstance(value, list | dict) and depth >= MAX_DEPTH:
         return f"… (nested deeper than {MAX_DEPTH} levels)"
     if isinstance(value, list):
-        kept = [bounded(item, depth + 1) for item in value[:MAX_ITEMS]]
+        kept = [bounded(item, longest, depth + 1) for item in value[:MAX_ITEMS]]
         if len(value) > MAX_ITEMS:
             more = f"… and {len(value) - MAX_ITEMS} more items"
             kept.append({"record": more, "action": more} if key == "decisions" else more)
         return kept
     if isinstance(value, dict):
         out = {
-            _text(str(k), ECHO_LIMIT): bounded(item, depth + 1, str(k))
+            _text(str(k), ECHO_LIMIT): bounded(item, longest, depth + 1, str(k))
             for k, item in list(value.items())[:MAX_ITEMS]
         }
         if len(value) > MAX_ITEMS:
@@ -139,9 +164,10 @@ def may_hold_command(body: bytes) -> bool:
     return b'"command"' in body or b"\\u" in body
 
 
-def rewritten(body: bytes, secrets: Sequence[str]) -> bytes:
-    """The request body with each run's `command.resume` cleaned; `body` itself when it
-    holds none (or is not JSON: the server answers that)."""
+def rewritten(body: bytes, secrets: Sequence[str], longest: int) -> bytes:
+    """The request body with each run's `command.resume` cleaned (`longest`:
+    longest_accepted); `body` itself when it holds none (or is not JSON: the server answers
+    that)."""
     if not may_hold_command(body):
         return body
     try:
@@ -156,7 +182,7 @@ def rewritten(body: bytes, secrets: Sequence[str]) -> bytes:
         for holder in (run, run.get("payload")):  # a cron's PATCH nests its run's fields
             command = holder.get("command") if isinstance(holder, dict) else None
             if isinstance(command, dict) and command.get("resume") is not None:
-                command["resume"] = cleaned_resume(command["resume"], secrets)
+                command["resume"] = cleaned_resume(command["resume"], secrets, longest)
                 changed = True
     return json.dumps(payload, ensure_ascii=False).encode() if changed else body
 
@@ -182,11 +208,14 @@ REFUSED_DETAIL = (
 
 
 class ResumeRedaction:
-    """ASGI middleware: the body of a request that creates a run, rewritten (`rewritten`);
-    the routes that resume runs otherwise (REFUSED_PATH), refused."""
+    """ASGI middleware of the team `package`'s server: the body of a request that creates a
+    run, rewritten (`rewritten`); the routes that resume runs otherwise (REFUSED_PATH),
+    refused."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, package: TeamPackage) -> None:
         self.app = app
+        self.package = package
+        self.longest = longest_accepted(package)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = str(scope.get("path", ""))
@@ -222,10 +251,11 @@ class ResumeRedaction:
             if not message.get("more_body", False):
                 break
         raw = b"".join(chunks)
+        secrets = secret_values(self.package)
         if len(raw) > THREAD_BODY:
-            body = await run_in_threadpool(rewritten, raw, secret_values())
+            body = await run_in_threadpool(rewritten, raw, secrets, self.longest)
         else:
-            body = rewritten(raw, secret_values())
+            body = rewritten(raw, secrets, self.longest)
         headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-length"]
         scope = {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
         replayed = False
@@ -249,5 +279,7 @@ class ResumeRedaction:
             await send(message)
 
 
-app = Starlette(middleware=[Middleware(ResumeRedaction)])
-"""What `langgraph.json`'s `http.app` names: no routes of its own, only the middleware."""
+def build_app(package: TeamPackage) -> Starlette:
+    """The app `langgraph.json`'s `http.app` names (a gated team's server module holds it):
+    no routes of its own, only the middleware, for the team `package`."""
+    return Starlette(middleware=[Middleware(ResumeRedaction, package=package)])

@@ -1,7 +1,7 @@
 """The `http_request` tool: one per agent with egress, enforcing its access policy.
 
-`team.POLICIES` holds agents[].accessPolicy / allowedHosts by agent key; an agent
-without an entry gets no HTTP tool at all. `{{NAME}}` of `team.SECRETS` and
+The team's `team.POLICIES` holds agents[].accessPolicy / allowedHosts by agent key; an
+agent without an entry gets no HTTP tool at all. `{{NAME}}` of `team.SECRETS` and
 `team.VARIABLES` is filled in from the environment inside the tool (URL, header values,
 body), so the model never sees a value, and every secret value is redacted from what the
 tool returns. A refused request, an HTTP error, a timeout or a network failure comes back
@@ -23,7 +23,6 @@ import httpx
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
-from .. import models, team
 from .. import redaction
 from ..policy import (
     AccessPolicy,
@@ -35,6 +34,7 @@ from ..policy import (
     refused_header,
     unparsable_url,
 )
+from ..team_package import TeamPackage
 
 __all__ = ["HTTP_TRANSPORT", "Header", "HttpRequestInput", "HttpRequestTool", "http_tool"]
 
@@ -57,6 +57,10 @@ class HttpRequestTool(BaseTool):
 
     agent_key: str
     policy: AccessPolicy
+    secret_names: tuple[str, ...] = ()
+    """The team's SECRETS: filled in, and their values redacted from what comes back."""
+    variable_names: tuple[str, ...] = ()
+    """The team's VARIABLES: filled in."""
     timeout_s: float = 30.0
     max_body_chars: int = 4000
 
@@ -75,10 +79,10 @@ class HttpRequestTool(BaseTool):
         # between runs of a long-lived server, and values never live on the tool.
         env = {
             name: os.environ[name]
-            for name in (*team.SECRETS, *team.VARIABLES)
+            for name in (*self.secret_names, *self.variable_names)
             if name in os.environ
         }
-        secrets = tuple(env[name] for name in team.SECRETS if name in env)
+        secrets = tuple(env[name] for name in self.secret_names if name in env)
         return redaction.redact(await self._request(method, url, headers, body, env), secrets)
 
     async def _request(
@@ -122,11 +126,14 @@ class HttpRequestTool(BaseTool):
         return "\n".join(lines)
 
 
-def http_tool(agent_key: str) -> HttpRequestTool:
-    """The http_request tool of one agent with egress (a key of team.POLICIES)."""
+def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
+    """The http_request tool of one agent with egress (a key of the team's POLICIES)."""
+    team = package.team
     return HttpRequestTool(
         agent_key=agent_key,
         policy=team.POLICIES[agent_key],
+        secret_names=tuple(team.SECRETS),
+        variable_names=tuple(team.VARIABLES),
         # The agent's model timeout, as in every Envelope target.
-        timeout_s=models.MODELS[agent_key].timeout_s,
+        timeout_s=package.models.MODELS[agent_key].timeout_s,
     )

@@ -3,7 +3,7 @@
 The runner passes a TraceHandler in the run's config (`callbacks`); LangChain hands it to
 every run inside the graph, each with its parent's run id:
 
-- an agent's graph (`create_agent`, named team.AGENTS[key].name) started on a task opens a
+- an agent's graph (`create_agent`, named by the team's AGENTS[key].name) started on a task opens a
   conversation with the task, from the agent whose graph it runs inside (a manager asking
   a report) or else from `user` (the run: the team's task, a step's task with its
   dependencies' outputs);
@@ -33,20 +33,24 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
-from .. import team
 from .. import trace
+from ..team_package import TeamPackage
+
+__all__ = ["TraceHandler", "handler"]
 
 
 class TraceHandler(BaseCallbackHandler):
-    """Writes the conversations of the runs it is given to a TraceWriter."""
+    """Writes the conversations of the runs it is given (of the team `package`) to a
+    TraceWriter."""
 
     run_inline = True
     """Called in order, on the run's own thread (not in an executor)."""
 
-    def __init__(self, writer: trace.TraceWriter) -> None:
+    def __init__(self, package: TeamPackage, writer: trace.TraceWriter) -> None:
         self.writer = writer
-        self._keys = {spec.name: key for key, spec in team.AGENTS.items()}
-        self._names = {key: spec.name for key, spec in team.AGENTS.items()}
+        agents = package.team.AGENTS
+        self._keys = {spec.name: key for key, spec in agents.items()}
+        self._names = {key: spec.name for key, spec in agents.items()}
         self._parents: dict[UUID, UUID | None] = {}
         # An agent graph's run: (agent key, conversation, who asked).
         self._scopes: dict[UUID, tuple[str, str, str]] = {}
@@ -150,16 +154,16 @@ class TraceHandler(BaseCallbackHandler):
         self._parents[run_id] = parent_run_id
 
 
-def handler(path: str | Path | None, thread_id: str) -> TraceHandler | None:
+def handler(package: TeamPackage, path: str | Path | None, thread_id: str) -> TraceHandler | None:
     """The run's handler for `path` (None: $ENVELOPE_TRACE_FILE; neither: no trace)."""
     path = path or trace.default_path()
     if path is None:
         trace.on_decisions(None)  # none from an earlier traced run in this process either
         return None
-    secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
-    writer = trace.TraceWriter(path, thread_id, secrets, _personal_values(), deferred=True)
+    secrets = [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
+    writer = trace.TraceWriter(path, thread_id, secrets, _personal_values(package), deferred=True)
     trace.on_decisions(writer.decision)  # a reviewer's decisions at a gate (pipeline.py)
-    return TraceHandler(writer)
+    return TraceHandler(package, writer)
 
 
 def _task(messages: Any) -> Any:
@@ -191,11 +195,11 @@ def _answer(outputs: Any) -> Any:
     return _task(messages)
 
 
-def _personal_values() -> Callable[[], list[str]] | None:
+def _personal_values(package: TeamPackage) -> Callable[[], list[str]] | None:
     """Workspace teams: the store's pii values, left out of the trace (workspace.py)."""
-    if not getattr(team, "WORKSPACE", None):
+    if not getattr(package.team, "WORKSPACE", None):
         return None
     from ..workspace import pii_values
     from .workspace_store import open_workspace
 
-    return lambda: pii_values(open_workspace())
+    return lambda: pii_values(open_workspace(package))

@@ -25,8 +25,17 @@ from langgraph.config import get_store
 from langgraph.store.base import BaseStore, Op, Result
 from langgraph.store.sqlite import SqliteStore
 
-from .. import team
 from .. import workspace
+from ..team_package import TeamPackage
+
+__all__ = [
+    "CheckpointRecords",
+    "WorkspaceStore",
+    "forget_store_files",
+    "open_store",
+    "open_workspace",
+    "workspace_tools",
+]
 
 
 class WorkspaceStore(SqliteStore):
@@ -55,7 +64,9 @@ class WorkspaceStore(SqliteStore):
 
 
 def open_store() -> WorkspaceStore:
-    """The store on workspace.db_path(), its tables created on first use."""
+    """The store on workspace.db_path(), its tables created on first use: what a workspace
+    team's server module gives `langgraph dev` (langgraph.json `store.path`) and its runner
+    gives the graph."""
     path = workspace.db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -104,6 +115,12 @@ def _file_store() -> WorkspaceStore:
     return open_store()
 
 
+def forget_store_files() -> None:
+    """Forget the store file opened outside a graph (on first use, then kept): the next use
+    opens workspace.db_path() afresh, e.g. a test's own ENVELOPE_WORKSPACE_DB."""
+    _file_store.cache_clear()
+
+
 def _running_store() -> BaseStore | None:
     """The store of the graph this runs in; None outside a graph (a tool invoked on its own:
     a runnable context without LangGraph's runtime) or in a graph without one."""
@@ -113,19 +130,19 @@ def _running_store() -> BaseStore | None:
         return None
 
 
-def open_workspace(store: BaseStore | None = None) -> workspace.Workspace:
+def open_workspace(package: TeamPackage, store: BaseStore | None = None) -> workspace.Workspace:
     """The team's documents over `store`, else the running graph's, else the store file."""
     found = store if store is not None else _running_store()
     if found is None:
         found = _file_store()
-    return workspace.Workspace(team.WORKSPACE, workspace.StoreBackend(found))
+    return workspace.Workspace(package.team.WORKSPACE, workspace.StoreBackend(found))
 
 
-def workspace_tools(agent_key: str) -> list[BaseTool]:
+def workspace_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
     """The agent's tools of each document it has (workspace.documents_of): list, read, write."""
     tools: list[BaseTool] = []
-    for spec in workspace.documents_of(team.WORKSPACE, agent_key):
-        document = workspace.DocumentTools(spec, open_workspace)
+    for spec in workspace.documents_of(package.team.WORKSPACE, agent_key):
+        document = workspace.DocumentTools(spec, lambda: open_workspace(package))
         schemas: dict[str, Any] = {
             "list": workspace.ListArgs,
             "read": workspace.ReadArgs,
