@@ -33,12 +33,12 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
-if TYPE_CHECKING:
-    from .checks import InputSpec
-    from .connections import Auth, Connection, McpServer, Operation, Param
-    from .gates import GateSpec, RecordAction
-    from .team_package import TeamPackage
-    from .workspace import Column, DocumentSpec, Trigger
+if TYPE_CHECKING:  # the names above, for editors and type checkers
+    from .checks import InputSpec  # noqa: F401
+    from .connections import Auth, Connection, McpServer, Operation, Param  # noqa: F401
+    from .gates import GateSpec, RecordAction  # noqa: F401
+    from .team_package import TeamPackage  # noqa: F401
+    from .workspace import Column, DocumentSpec, Trigger  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,16 @@
 """envelope-runtime for CrewAI teams: what a team's generated code imports (`__all__`).
 
-Every module of this package is private; the names below are loaded on first use.
+Every module of this package is private; the names below are loaded on first use, each
+with only the modules it needs: a hierarchy team never imports the Flow's runner, nor a
+team without gates, workspace, connection packs, schedules or a trace their code.
+
+- crew.py: `HierarchyCrew` or `PipelineCrew`, the base of the team's @CrewBase class;
+- flow.py (pipeline teams): `PipelineFlow`, the base of the team's Flow;
+- main.py: `CrewCommands` (hierarchy) or `FlowCommands` (pipeline), its console scripts
+  (both a `TeamCommands`);
+- models.py: `ModelSpec` and `build_llm`;
+- team.py: `AgentSpec`, `StepSpec`, and `JsonArray`, `JsonObject`, `describe_json_text` for
+  array and object outputs.
 """
 
 from __future__ import annotations
@@ -9,12 +19,34 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # public name -> the private module of this package that defines it
-_EXPORTS: dict[str, str] = {}
+_EXPORTS: dict[str, str] = {
+    "CrewCommands": "crew_commands",
+    "HierarchyCrew": "delegation",
+    "FlowCommands": "flow_runner",
+    "JsonArray": "json_text",
+    "JsonObject": "json_text",
+    "describe_json_text": "json_text",
+    "ModelSpec": "llms",
+    "build_llm": "llms",
+    "PipelineFlow": "pipeline",
+    "TeamCommands": "runner",
+    "AgentSpec": "runtime",
+    "StepSpec": "runtime",
+    "PipelineCrew": "steps",
+}
 
 __all__ = sorted(_EXPORTS)
 
-if TYPE_CHECKING:
-    pass
+if TYPE_CHECKING:  # the names above, for editors and type checkers
+    from .crew_commands import CrewCommands  # noqa: F401
+    from .delegation import HierarchyCrew  # noqa: F401
+    from .flow_runner import FlowCommands  # noqa: F401
+    from .json_text import JsonArray, JsonObject, describe_json_text  # noqa: F401
+    from .llms import ModelSpec, build_llm  # noqa: F401
+    from .pipeline import PipelineFlow  # noqa: F401
+    from .runner import TeamCommands  # noqa: F401
+    from .runtime import AgentSpec, StepSpec  # noqa: F401
+    from .steps import PipelineCrew  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:

@@ -29,8 +29,6 @@ from crewai.utilities.pydantic_schema_utils import create_model_from_schema
 from pydantic import BaseModel, Field, PrivateAttr
 from typing_extensions import Self
 
-from .. import models, team
-from . import http_tools
 from ..connections import (
     Connection,
     McpServer,
@@ -49,6 +47,8 @@ from ..connections import (
 )
 from ..policy import AccessPolicy
 from ..redaction import redact
+from ..team_package import TeamPackage
+from . import http_tools
 
 __all__ = [
     "MCP_TRANSPORT",
@@ -212,14 +212,16 @@ _LISTED: dict[tuple[str, str], list[dict[str, Any]]] = {}
 """The tools each (agent, pack) listed from its MCP server: once per process."""
 
 
-def mcp_tools(agent_key: str, server: McpServer, variables: dict[str, str]) -> list[BaseTool]:
-    """The agent's tools of one pack's MCP server, listed from it."""
+def mcp_tools(
+    agent_key: str, server: McpServer, variables: dict[str, str], policy: AccessPolicy
+) -> list[BaseTool]:
+    """The agent's tools of one pack's MCP server, listed from it; every request is checked
+    against `policy` (the agent's access policy) and the pack's hosts."""
     headers = credential_headers(server.auth, os.environ)
     if headers is None:
         raise RuntimeError(
             f"{' and '.join(server.auth.env)} not set for the MCP server of pack {server.provider}"
         )
-    policy = http_tools.POLICIES[agent_key]
 
     def client() -> MCPClient:
         return MCPClient(
@@ -275,15 +277,17 @@ def mcp_tools(agent_key: str, server: McpServer, variables: dict[str, str]) -> l
     return found
 
 
-def connection_tools(agent_key: str) -> list[BaseTool]:
+def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
     """The agent's connection pack tools (none when it has no pack)."""
+    team = package.team
+    policy = http_tools.policies(package)[agent_key]
     variables = {
         name: os.environ[name] for name in (*team.SECRETS, *team.VARIABLES) if name in os.environ
     }
     found: list[BaseTool] = []
     for provider in team.CONNECTION_AGENTS.get(agent_key, ()):
         if provider in team.MCP_SERVERS:
-            found.extend(mcp_tools(agent_key, team.MCP_SERVERS[provider], variables))
+            found.extend(mcp_tools(agent_key, team.MCP_SERVERS[provider], variables, policy))
         if provider not in team.CONNECTIONS:
             continue
         connection = team.CONNECTIONS[provider]
@@ -294,11 +298,11 @@ def connection_tools(agent_key: str) -> list[BaseTool]:
                     description=f"{connection.display_name}: {operation.description}",
                     args_schema=args_model(operation),
                     agent_key=agent_key,
-                    policy=http_tools.POLICIES[agent_key],
+                    policy=policy,
                     connection=connection,
                     operation=operation,
                     variables=variables,
-                    timeout_s=models.MODELS[agent_key].timeout_ms / 1000,
+                    timeout_s=package.models.MODELS[agent_key].timeout_ms / 1000,
                 )
             )
     return found

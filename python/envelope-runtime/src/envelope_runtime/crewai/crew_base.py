@@ -1,11 +1,12 @@
 """What every crew of the team shares, in both execution modes.
 
 The generated crew.py is a CrewAI @CrewBase class with one @agent method per definition
-agent, each `Agent(config=..., llm=self.llm_of(key), tools=self.tools_of(key))`. It derives
-from delegation.HierarchyCrew (hierarchy mode) or steps.PipelineCrew (pipeline mode),
-both a `TeamCrewBase`: agents and tasks carry the real texts of config/*.yaml, with
-`{{NAME}}` filled in for the run this object belongs to (placeholders.py, texts.py), and
-every crew gets the class's memory, embedder and the files of knowledge/.
+agent, each `Agent(config=..., llm=self.llm_of(key), tools=self.tools_of(key))`, and its
+team's package as the class attribute `package` (a `TeamPackage`). It derives from
+delegation.HierarchyCrew (hierarchy mode) or steps.PipelineCrew (pipeline mode), both a
+`TeamCrewBase`: agents and tasks carry the real texts of config/*.yaml, with `{{NAME}}`
+filled in for the run this object belongs to (placeholders.py, texts.py), and every crew
+gets the class's memory, embedder and the files of knowledge/.
 """
 
 from __future__ import annotations
@@ -23,9 +24,24 @@ from crewai.knowledge.source.base_knowledge_source import BaseKnowledgeSource
 from crewai.tools import BaseTool
 from typing_extensions import Self
 
-from .. import models, team
 from .. import placeholders
+from ..team_package import TeamPackage
 from . import llms, texts
+
+__all__ = [
+    "KNOWLEDGE",
+    "TeamCrewBase",
+    "config_dir",
+    "configured_llms",
+    "connection_tools",
+    "http_tool",
+    "kickoff",
+    "knowledge_files",
+    "knowledge_sources",
+    "manager_of",
+    "roots",
+    "workspace_tools",
+]
 
 KNOWLEDGE = Path("knowledge")
 """CrewAI's knowledge folder, where the team runs: each file in it is knowledge of every crew."""
@@ -77,54 +93,63 @@ def knowledge_files() -> list[Path]:
     ]
 
 
-def configured_llms() -> set[str]:
+def config_dir(package: TeamPackage) -> Path:
+    """The team's config/ folder (agents.yaml, tasks.yaml, access_policies.yaml), beside its
+    team.py."""
+    return Path(str(package.team.__file__)).parent / "config"
+
+
+def configured_llms(package: TeamPackage) -> set[str]:
     """Agents whose config/agents.yaml entry sets `llm:` (it replaces models.MODELS)."""
-    path = Path(__file__).parent.parent / "config" / "agents.yaml"
+    path = config_dir(package) / "agents.yaml"
     config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return {key for key, spec in team.AGENTS.items() if (config.get(spec.method) or {}).get("llm")}
+    agents = package.team.AGENTS
+    return {key for key, spec in agents.items() if (config.get(spec.method) or {}).get("llm")}
 
 
-def http_tool(agent_key: str) -> BaseTool:
-    """The agent's policy-enforcing http_request tool (http_tools.py, which a team without
-    egress does not ship: imported only for an agent of team.EGRESS)."""
+def http_tool(package: TeamPackage, agent_key: str) -> BaseTool:
+    """The agent's policy-enforcing http_request tool (http_tools.py: imported only for an
+    agent of team.EGRESS)."""
     from .http_tools import http_tool as build
 
-    return build(agent_key)
+    return build(package, agent_key)
 
 
-def connection_tools(agent_key: str) -> list[BaseTool]:
-    """The agent's tools of its connection packs (connection_tools.py, which a team exported
-    without packs does not ship: imported only when team.CONNECTIONS exists)."""
-    if not getattr(team, "CONNECTION_AGENTS", {}).get(agent_key):
+def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
+    """The agent's tools of its connection packs (connection_tools.py: imported only when
+    the agent has a pack in team.CONNECTION_AGENTS)."""
+    if not getattr(package.team, "CONNECTION_AGENTS", {}).get(agent_key):
         return []
     from .connection_tools import connection_tools as build
 
-    return build(agent_key)
+    return build(package, agent_key)
 
 
-def workspace_tools(agent_key: str) -> list[BaseTool]:
-    """The agent's tools of the workspace documents it has (workspace_tools.py, which a team
-    without `workspace` does not ship: imported only when team.WORKSPACE exists)."""
-    if not getattr(team, "WORKSPACE", None):
+def workspace_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
+    """The agent's tools of the workspace documents it has (workspace_tools.py: imported only
+    when team.WORKSPACE exists)."""
+    if not getattr(package.team, "WORKSPACE", None):
         return []
     from .workspace_tools import workspace_tools as build
 
-    return build(agent_key)
+    return build(package, agent_key)
 
 
-def roots() -> list[str]:
+def roots(package: TeamPackage) -> list[str]:
     """Agents without reportsToKey, in definition order."""
-    return [key for key, spec in team.AGENTS.items() if spec.reports_to is None]
+    return [key for key, spec in package.team.AGENTS.items() if spec.reports_to is None]
 
 
-def manager_of(agent_key: str) -> str:
+def manager_of(package: TeamPackage, agent_key: str) -> str:
     """Who an agent's work escalates to: its reportsToKey, else the first root."""
-    return team.AGENTS[agent_key].reports_to or roots()[0]
+    return package.team.AGENTS[agent_key].reports_to or roots(package)[0]
 
 
 class TeamCrewBase:
     """Base of the generated @CrewBase class (crew.py): its agents and its crews."""
 
+    package: TeamPackage
+    """The team's package: crew.py sets it (`package = TeamPackage("<package>")`)."""
     agents: list[BaseAgent]
     tasks: list[Task]
     crew: Callable[[], Crew]
@@ -140,6 +165,7 @@ class TeamCrewBase:
     default, OpenAI's."""
 
     def __init__(self, inputs: Mapping[str, Any] | None = None, verbose: bool = False) -> None:
+        team = self.package.team
         self.inputs = dict(inputs or {})
         self.values = placeholders.placeholder_values(
             [*team.SECRETS, *team.VARIABLES], os.environ, self.inputs, list(team.INPUTS)
@@ -150,23 +176,28 @@ class TeamCrewBase:
 
     def role_of(self, agent_key: str) -> str:
         """The agent's CrewAI role (agents[].name), which delegation addresses it by."""
-        return self._text(self.agents_config[team.AGENTS[agent_key].method]["role"])
+        return self._text(self.agents_config[self._method(agent_key)]["role"])
 
     def llm_of(self, agent_key: str) -> Any:
         """The agent's model: `llm:` in its config/agents.yaml entry, else models.MODELS."""
-        configured = self.agents_config[team.AGENTS[agent_key].method].get("llm")
-        return configured if configured else models.llm_for(agent_key)
+        configured = self.agents_config[self._method(agent_key)].get("llm")
+        return configured if configured else self.package.models.llm_for(agent_key)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, its connection
         packs' tools and the tools of the workspace documents it has."""
-        configured = self.agents_config[team.AGENTS[agent_key].method].get("tools") or []
+        configured = self.agents_config[self._method(agent_key)].get("tools") or []
         agent_tools: list[BaseTool] = list(configured)
-        if agent_key in team.EGRESS:
-            agent_tools.append(http_tool(agent_key))
-        agent_tools += connection_tools(agent_key)
-        agent_tools += workspace_tools(agent_key)
+        if agent_key in self.package.team.EGRESS:
+            agent_tools.append(http_tool(self.package, agent_key))
+        agent_tools += connection_tools(self.package, agent_key)
+        agent_tools += workspace_tools(self.package, agent_key)
         return agent_tools
+
+    def _method(self, agent_key: str) -> str:
+        """The agent's @agent method in crew.py (and its config/agents.yaml entry)."""
+        method: str = self.package.team.AGENTS[agent_key].method
+        return method
 
     def _delegates(self, agent_key: str) -> bool:
         """Whether the agent gets CrewAI's delegation tools (a manager's)."""
@@ -182,7 +213,8 @@ class TeamCrewBase:
         agent.verbose = self.verbose
         agent.allow_delegation = self._delegates(agent_key)
         if self._bounded(agent_key):
-            agent.max_execution_time = llms.execution_limit_s(models.MODELS[agent_key])
+            spec = self.package.models.MODELS[agent_key]
+            agent.max_execution_time = llms.execution_limit_s(spec)
         return agent
 
     def _crew(self, **options: Any) -> Crew:
@@ -202,12 +234,14 @@ class TeamCrewBase:
         gets `texts.crewai_inputs`, which leave them as written. A run input other than this
         object's would be silently ignored: it is refused."""
 
+        team_inputs = self.package.team.INPUTS
+
         def given(inputs: dict[str, Any] | None) -> dict[str, Any]:
             inputs = dict(inputs or {})
             other = sorted(
                 key
                 for key, value in inputs.items()
-                if key in team.INPUTS and value != "{" + key + "}" and self.inputs.get(key) != value
+                if key in team_inputs and value != "{" + key + "}" and self.inputs.get(key) != value
             )
             if other:
                 raise ValueError(
@@ -220,7 +254,7 @@ class TeamCrewBase:
 
     def _agent(self, agent_key: str) -> Agent:
         """The agent from its @agent method (memoized per crew object), prepared once."""
-        agent: Agent = getattr(self, team.AGENTS[agent_key].method)()
+        agent: Agent = getattr(self, self._method(agent_key))()
         if id(agent) not in self._ready:
             self._ready.add(id(agent))
             self._prepared(agent_key, agent)
@@ -228,10 +262,10 @@ class TeamCrewBase:
 
     def inputs_text(self) -> str:
         """The run inputs as a task receives them (the team's task, a first step), and the
-        workspace rows whose trigger started the run (`watch`; run_context.py, which a team
-        without `workspace` does not ship)."""
+        workspace rows whose trigger started the run (`watch`; run_context.py, imported only
+        by a team with `workspace`)."""
         text = f"Run inputs (JSON):\n{json.dumps(self.inputs, indent=2, ensure_ascii=False)}"
-        if getattr(team, "WORKSPACE", None):
+        if getattr(self.package.team, "WORKSPACE", None):
             from .. import run_context
 
             text += run_context.trigger_text()

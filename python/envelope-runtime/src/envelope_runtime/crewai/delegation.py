@@ -23,9 +23,22 @@ from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 from typing_extensions import Self
 
-from .. import models, team
+from ..team_package import TeamPackage
 from . import llms, texts
 from .crew_base import TeamCrewBase, connection_tools, http_tool, kickoff, roots, workspace_tools
+
+__all__ = [
+    "SUB_TEAM_TOOL",
+    "TEAM_TASK",
+    "HierarchyCrew",
+    "SubTeamInput",
+    "SubTeamTool",
+    "has_requests_delegate",
+    "has_sub_team",
+    "reports_of",
+    "top_manager",
+    "workers_of",
+]
 
 TEAM_TASK = "handle_request"
 """The @task method and config/tasks.yaml entry of the team's run."""
@@ -33,35 +46,36 @@ TEAM_TASK = "handle_request"
 SUB_TEAM_TOOL = "delegate_to_team"
 
 
-def reports_of(agent_key: str) -> list[str]:
+def reports_of(package: TeamPackage, agent_key: str) -> list[str]:
     """The agents whose reportsToKey is `agent_key`, in definition order."""
-    return [key for key, spec in team.AGENTS.items() if spec.reports_to == agent_key]
+    return [key for key, spec in package.team.AGENTS.items() if spec.reports_to == agent_key]
 
 
-def top_manager() -> str | None:
+def top_manager(package: TeamPackage) -> str | None:
     """The first root, if it has anyone to delegate to."""
-    first, *others = roots()
-    return first if others or reports_of(first) else None
+    first, *others = roots(package)
+    return first if others or reports_of(package, first) else None
 
 
-def workers_of(manager_key: str) -> list[str]:
+def workers_of(package: TeamPackage, manager_key: str) -> list[str]:
     """Whom a manager's crew delegates to: its reports, and for the top manager the other roots."""
-    others = [key for key in roots() if key != manager_key] if manager_key == top_manager() else []
-    return [*reports_of(manager_key), *others]
+    top = manager_key == top_manager(package)
+    others = [key for key in roots(package) if key != manager_key] if top else []
+    return [*reports_of(package, manager_key), *others]
 
 
-def has_sub_team(agent_key: str) -> bool:
+def has_sub_team(package: TeamPackage, agent_key: str) -> bool:
     """A mid-level manager: a worker in its parent's crew that has reports of its own."""
-    return agent_key != top_manager() and bool(reports_of(agent_key))
+    return agent_key != top_manager(package) and bool(reports_of(package, agent_key))
 
 
-def has_requests_delegate(agent_key: str) -> bool:
+def has_requests_delegate(package: TeamPackage, agent_key: str) -> bool:
     """The top manager's access policy, connection pack and workspace tools are carried by
     its "<role> Requests" worker."""
-    return agent_key == top_manager() and (
-        agent_key in team.EGRESS
-        or bool(connection_tools(agent_key))
-        or bool(workspace_tools(agent_key))
+    return agent_key == top_manager(package) and (
+        agent_key in package.team.EGRESS
+        or bool(connection_tools(package, agent_key))
+        or bool(workspace_tools(package, agent_key))
     )
 
 
@@ -100,7 +114,7 @@ class HierarchyCrew(TeamCrewBase):
     ) -> None:
         """`managing`: the agent this object builds as a manager (default: the top manager)."""
         super().__init__(inputs, verbose)
-        self.managing = managing if managing is not None else top_manager()
+        self.managing = managing if managing is not None else top_manager(self.package)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """The agent's tools (TeamCrewBase.tools_of), and its sub-team's.
@@ -111,7 +125,7 @@ class HierarchyCrew(TeamCrewBase):
         if agent_key == self.managing:
             return []
         agent_tools = super().tools_of(agent_key)
-        if has_sub_team(agent_key):
+        if has_sub_team(self.package, agent_key):
             agent_tools.append(self._sub_team_tool(agent_key))
         return agent_tools
 
@@ -120,7 +134,7 @@ class HierarchyCrew(TeamCrewBase):
 
     def _bounded(self, agent_key: str) -> bool:
         # A sub-team's work runs inside its manager's execution: only runMs bounds it.
-        return agent_key != self.managing and not has_sub_team(agent_key)
+        return agent_key != self.managing and not has_sub_team(self.package, agent_key)
 
     def team_task(self) -> Task:
         """The team's run (config/tasks.yaml handle_request, the run inputs, outputs)."""
@@ -129,14 +143,14 @@ class HierarchyCrew(TeamCrewBase):
             name=TEAM_TASK,
             description=f"{self._text(config['description'])}\n\n{self.inputs_text()}",
             expected_output=self._text(config["expected_output"]),
-            output_pydantic=team.TeamResult,
-            agent=None if self.managing is not None else self._agent(roots()[0]),
+            output_pydantic=self.package.team.TeamResult,
+            agent=None if self.managing is not None else self._agent(roots(self.package)[0]),
         )
 
     def team_crew(self) -> Crew:
         """The crew of one run; the generated @crew method returns it."""
         if self.managing is None:
-            worker = self._agent(roots()[0])
+            worker = self._agent(roots(self.package)[0])
             return self._crew(
                 agents=[worker],
                 tasks=self.tasks,
@@ -145,8 +159,9 @@ class HierarchyCrew(TeamCrewBase):
         return self._hierarchical_crew(self.managing, self.tasks)
 
     def _hierarchical_crew(self, manager_key: str, tasks: list[Task]) -> Crew:
-        workers: list[BaseAgent] = [self._agent(key) for key in workers_of(manager_key)]
-        if has_requests_delegate(manager_key):
+        managed = workers_of(self.package, manager_key)
+        workers: list[BaseAgent] = [self._agent(key) for key in managed]
+        if has_requests_delegate(self.package, manager_key):
             workers.append(self._requests_delegate(manager_key))
         return self._crew(
             agents=workers,
@@ -157,9 +172,10 @@ class HierarchyCrew(TeamCrewBase):
 
     def _requests_delegate(self, manager_key: str) -> Agent:
         role = self.role_of(manager_key)
-        http = [http_tool(manager_key)] if manager_key in team.EGRESS else []
-        http += connection_tools(manager_key)
-        documents = workspace_tools(manager_key)
+        package = self.package
+        http = [http_tool(package, manager_key)] if manager_key in package.team.EGRESS else []
+        http += connection_tools(package, manager_key)
+        documents = workspace_tools(package, manager_key)
         jobs = [
             *(["the workspace reads and writes"] if documents else []),
             *(["the HTTP requests"] if http else []),
@@ -178,7 +194,7 @@ class HierarchyCrew(TeamCrewBase):
             backstory=" ".join([*about, "You do nothing else."]),
             llm=self.llm_of(manager_key),
             tools=[*http, *documents],
-            max_execution_time=llms.execution_limit_s(models.MODELS[manager_key]),
+            max_execution_time=llms.execution_limit_s(package.models.MODELS[manager_key]),
             verbose=self.verbose,
         )
         # Its texts are already this run's (the role is rendered): only the executor.
@@ -186,7 +202,7 @@ class HierarchyCrew(TeamCrewBase):
         return delegate
 
     def _sub_team_tool(self, manager_key: str) -> SubTeamTool:
-        team_roles = ", ".join(self.role_of(key) for key in workers_of(manager_key))
+        team_roles = ", ".join(self.role_of(key) for key in workers_of(self.package, manager_key))
         return SubTeamTool(
             manager_key=manager_key,
             run_team=self._run_sub_team,

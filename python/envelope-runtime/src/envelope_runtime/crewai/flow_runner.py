@@ -1,15 +1,15 @@
 """The runner's pipeline mode: runs of the Flow (flow.py), their state, resume and sweep.
 
-Only a team with a pipeline ships this module; runner.py imports it when a command needs
-it. A run's state is a file in the state directory (state.py); a run that stops at a gate
-(exit 3) writes a decisions file beside it and goes on with `resume RUN_ID`.
+Only a team with a pipeline imports this module: runner.py when a command needs it, and
+the team's main.py for `FlowCommands`, its console scripts. A run's state is a file in the
+state directory (state.py); a run that stops at a gate (exit 3) writes a decisions file
+beside it and goes on with `resume RUN_ID`.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
-import importlib
 import json
 import os
 import shlex
@@ -20,9 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .. import crew, models, team
 from .. import checks
-from . import llms, runtime, state, tracing
 from ..gates import (
     DecisionItem,
     DeferredReviewer,
@@ -33,17 +31,30 @@ from ..gates import (
     shortened,
     timed_out,
 )
-from .runner import COMMAND, STATE_DIR, _common, _exit, _missing_env, _warn_short_secrets
+from ..team_package import TeamPackage
+from . import llms, runtime, state
+from .runner import (
+    STATE_DIR,
+    TeamCommands,
+    _common,
+    _exit,
+    _missing_env,
+    _warn_short_secrets,
+    command_of,
+    traced,
+)
 from .state import RunState, RunStore
 
+__all__ = ["FlowCommands", "plot", "resume", "resume_run", "start_run", "sweep_runs"]
 
-def _resume_parser() -> argparse.ArgumentParser:
+
+def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=f"{COMMAND} resume", description="Continue a run that waits at a gate."
+        prog=f"{command_of(package)} resume", description="Continue a run that waits at a gate."
     )
     parser.add_argument("run_id")
     parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
-    _common(parser)
+    _common(package, parser)
     return parser
 
 
@@ -54,40 +65,46 @@ def _reviewer(args: argparse.Namespace, decisions: dict[str, list[DecisionItem]]
     return DeferredReviewer(decisions)
 
 
-def _secret_values() -> list[str]:
-    return [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
+def _secret_values(package: TeamPackage) -> list[str]:
+    return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
 
 
-def _run_flow(run: RunState, store: RunStore, args: argparse.Namespace, reviewer: Reviewer) -> int:
+def _run_flow(
+    package: TeamPackage,
+    run: RunState,
+    store: RunStore,
+    args: argparse.Namespace,
+    reviewer: Reviewer,
+) -> int:
     verbose: bool = args.verbose
-    flow_module = importlib.import_module("..flow", __package__)
-    pipeline_flow = flow_module.TeamFlow(suppress_flow_events=not verbose)
+    command = command_of(package)
+    pipeline_flow = package.module("flow").TeamFlow(suppress_flow_events=not verbose)
     pipeline_flow.state.run = run
-    team_crew = crew.TeamCrew(run.inputs, verbose)
+    team_crew = package.module("crew").TeamCrew(run.inputs, verbose)
     pipeline_flow.configure(team_crew, store, reviewer)
     run.status, run.message = "running", None
     store.save(run)
     options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
     # timeout.runMs counts the working time of every process that worked on the run.
-    deadline = runtime.Deadline(team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
+    deadline = runtime.Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
     try:
         if deadline.expired():
             raise runtime.RunTimeout(deadline.message())
-        with tracing.traced(args.trace, run.run_id, team_crew):
+        with traced(args.trace, run.run_id, team_crew):
             runtime.run_with_deadline(pipeline_flow.kickoff, deadline)
     except runtime.RunTimeout as error:
         run.status, run.message = "timed_out", str(error)
         return _stopped(run, store, deadline, runtime.EXIT_TIMEOUT, str(error))
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
         run.status, run.message = "failed", f"{type(error).__name__}: {error}"
-        command = shlex.join([COMMAND, "resume", run.run_id, *options])
+        resume = shlex.join([command, "resume", run.run_id, *options])
         message = (
             f"Run failed: {run.message}\nFinished steps and decisions are kept; "
-            f"continue from the last finished step with: {command}"
+            f"continue from the last finished step with: {resume}"
         )
         return _stopped(run, store, deadline, runtime.EXIT_FAILED, message)
     run.spent_ms += deadline.used_ms()
-    return _finish(run, store, options)
+    return _finish(package, run, store, options)
 
 
 def _stopped(
@@ -99,7 +116,7 @@ def _stopped(
     return code
 
 
-def _finish(run: RunState, store: RunStore, options: Sequence[str]) -> int:
+def _finish(package: TeamPackage, run: RunState, store: RunStore, options: Sequence[str]) -> int:
     if run.status == "halted":
         store.save(run)
         print(f"Run {run.run_id} halted: {run.message}", file=sys.stderr)
@@ -108,7 +125,8 @@ def _finish(run: RunState, store: RunStore, options: Sequence[str]) -> int:
         # Saved again: the flow saved the run at its gate before this process's working time
         # was added, and a resume's deadline starts from what is saved (timeout.runMs).
         store.save(run)
-        print(json.dumps(_pending_summary(run, store, options), indent=2, ensure_ascii=False))
+        summary = _pending_summary(package, run, store, options)
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
         return runtime.EXIT_PENDING
     run.status = "done"
     store.save(run)
@@ -116,8 +134,11 @@ def _finish(run: RunState, store: RunStore, options: Sequence[str]) -> int:
     return runtime.EXIT_OK
 
 
-def _pending_summary(run: RunState, store: RunStore, options: Sequence[str]) -> dict[str, Any]:
+def _pending_summary(
+    package: TeamPackage, run: RunState, store: RunStore, options: Sequence[str]
+) -> dict[str, Any]:
     """Write a decisions template beside the run and describe what awaits review."""
+    team = package.team
     waiting: dict[str, Any] = {}
     for name, gate in run.gates.items():
         if gate.status != "waiting":
@@ -148,7 +169,14 @@ def _pending_summary(run: RunState, store: RunStore, options: Sequence[str]) -> 
         # Relative to where the runner ran (the store keeps an absolute path): the command
         # still works where the state is copied with the project, e.g. from a CI artifact.
         "resume": shlex.join(
-            [COMMAND, "resume", run.run_id, "--decisions", os.path.relpath(template), *options]
+            [
+                command_of(package),
+                "resume",
+                run.run_id,
+                "--decisions",
+                os.path.relpath(template),
+                *options,
+            ]
         ),
     }
 
@@ -161,7 +189,10 @@ def _read_decisions(path: Path) -> dict[str, list[DecisionItem]]:
     }
 
 
-def _check_decisions(run: RunState, decisions: dict[str, list[DecisionItem]]) -> list[str]:
+def _check_decisions(
+    package: TeamPackage, run: RunState, decisions: dict[str, list[DecisionItem]]
+) -> list[str]:
+    team = package.team
     problems: list[str] = []
     for name, items in decisions.items():
         gate = run.gates.get(name)
@@ -173,9 +204,10 @@ def _check_decisions(run: RunState, decisions: dict[str, list[DecisionItem]]) ->
     return problems
 
 
-def start_run(args: argparse.Namespace, inputs: dict[str, Any]) -> int:
+def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, Any]) -> int:
     """A new run of the flow, its inputs checked (runner.start_run)."""
-    store = RunStore(Path(args.state_dir), _secret_values())
+    team = package.team
+    store = RunStore(Path(args.state_dir), _secret_values(package))
     run = RunState(
         run_id=state.new_run_id(),
         team=team.SLUG,
@@ -184,14 +216,16 @@ def start_run(args: argparse.Namespace, inputs: dict[str, Any]) -> int:
         inputs=inputs,
     )
     print(f"Run {run.run_id} (state: {store.path(run.run_id)})", file=sys.stderr)
-    return _run_flow(run, store, args, _reviewer(args, {}))
+    return _run_flow(package, run, store, args, _reviewer(args, {}))
 
 
-def resume_run(argv: Sequence[str]) -> int:
-    args = _resume_parser().parse_args(argv)
-    missing = _missing_env(args.env_file)
-    store = RunStore(Path(args.state_dir), _secret_values())
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
+def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
+    args = _resume_parser(package).parse_args(argv)
+    missing = _missing_env(package, args.env_file)
+    store = RunStore(Path(args.state_dir), _secret_values(package))
+    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(
+        package.models.MODELS
+    )
     decisions: dict[str, list[DecisionItem]] = {}
     run = RunState()
     try:
@@ -210,16 +244,16 @@ def resume_run(argv: Sequence[str]) -> int:
     elif not problems and run.status not in ("pending", "failed"):
         problems.append(f"run {args.run_id} is not waiting for review (status: {run.status})")
     if not problems:
-        problems = _check_decisions(run, decisions)
+        problems = _check_decisions(package, run, decisions)
     if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
-    _warn_short_secrets()
-    return _run_flow(run, store, args, _reviewer(args, decisions))
+    _warn_short_secrets(package)
+    return _run_flow(package, run, store, args, _reviewer(args, decisions))
 
 
-def _sweep_parser() -> argparse.ArgumentParser:
+def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=f"{COMMAND} sweep",
+        prog=f"{command_of(package)} sweep",
         description="Resume every run that waits at a gate whose timeout has passed, so its "
         "timeout.behaviour applies now (run it from cron).",
     )
@@ -228,9 +262,10 @@ def _sweep_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def sweep_runs(argv: Sequence[str]) -> int:
+def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     """Resume each waiting run with a gate past its deadline; exit non-zero if one failed."""
-    args = _sweep_parser().parse_args(argv)
+    gates = package.team.GATES
+    args = _sweep_parser(package).parse_args(argv)
     store = RunStore(Path(args.state_dir))
     now = state.utc_now()
     due: list[tuple[str, list[str]]] = []
@@ -245,7 +280,7 @@ def sweep_runs(argv: Sequence[str]) -> int:
         late = [
             name
             for name, gate in run.gates.items()
-            if run.status == "pending" and timed_out(team.GATES[name], gate, now)
+            if run.status == "pending" and timed_out(gates[name], gate, now)
         ]
         if late:
             due.append((run.run_id, late))
@@ -257,7 +292,7 @@ def sweep_runs(argv: Sequence[str]) -> int:
     code = runtime.EXIT_OK
     for run_id, late in due:
         print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
-        result = resume_run([run_id, "--no-interactive", *options])
+        result = resume_run(package, [run_id, "--no-interactive", *options])
         if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
             code = code or result
     if not due:
@@ -268,15 +303,27 @@ def sweep_runs(argv: Sequence[str]) -> int:
 # --- console scripts ---------------------------------------------------------
 
 
-def resume() -> None:
+def resume(package: TeamPackage) -> None:
     """Console script `resume RUN_ID --decisions FILE`."""
-    _exit(resume_run(sys.argv[1:]))
+    _exit(resume_run(package, sys.argv[1:]))
 
 
-def plot() -> None:
+def plot(package: TeamPackage) -> None:
     """Console script `plot` (`crewai flow plot`): Flow.plot, the pipeline as an HTML page
     (crewai_flow.html), opened in a browser when run at a terminal."""
-    flow_module = importlib.import_module("..flow", __package__)
-    path = flow_module.TeamFlow(suppress_flow_events=True).plot(show=sys.stdout.isatty())
-    print(path)
+    team_flow = package.module("flow").TeamFlow(suppress_flow_events=True)
+    print(team_flow.plot(show=sys.stdout.isatty()))
     _exit(runtime.EXIT_OK)
+
+
+class FlowCommands(TeamCommands):
+    """A pipeline team's console scripts: a run's (TeamCommands), `resume` (a run waiting at
+    a gate) and `plot` (`crewai flow plot`)."""
+
+    def resume(self) -> None:
+        """`resume RUN_ID [--decisions FILE]`: a run that waits at a gate goes on."""
+        resume(self.package)
+
+    def plot(self) -> None:
+        """`plot` (`crewai flow plot`): the pipeline as an HTML page."""
+        plot(self.package)

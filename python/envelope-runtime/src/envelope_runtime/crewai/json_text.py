@@ -21,6 +21,8 @@ from typing import Annotated, Any, get_args
 
 from pydantic import BaseModel, BeforeValidator, WithJsonSchema
 
+__all__ = ["JsonArray", "JsonObject", "JsonText", "describe_json_text"]
+
 
 @dataclass(frozen=True)
 class JsonText:

@@ -25,6 +25,20 @@ from crewai import LLM, BaseLLM
 from .. import model_env
 from ..checks import EnvRequirement, load_problems
 
+__all__ = [
+    "BASE_URL_ENV",
+    "FACTORY_ENV",
+    "PROVIDER_KEYS",
+    "ModelSpec",
+    "base_url",
+    "build_llm",
+    "execution_limit_s",
+    "factory_problems",
+    "model_id",
+    "provider",
+    "required_env",
+]
+
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 
 # LiteLLM (mistral and unknown providers) otherwise downloads its price table from GitHub

@@ -11,8 +11,10 @@ Finished steps are kept in the run state, so a resumed run does not repeat them.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from contextlib import nullcontext
+from types import ModuleType
 from typing import Any
 
 from crewai import Crew
@@ -20,10 +22,6 @@ from crewai.flow import Flow
 from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel, Field
 
-from .. import team
-from .. import trace
-from . import runtime, state
-from .crew_base import kickoff, manager_of
 from ..gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -37,8 +35,12 @@ from ..gates import (
     released_text,
     timed_out,
 )
+from . import runtime, state
+from .crew_base import kickoff, manager_of
 from .state import RunState, RunStore, StepOutput
 from .steps import PipelineCrew
+
+__all__ = ["GateDecisions", "PipelineFlow", "PipelineState", "StepFailed"]
 
 _TERMINAL = threading.Lock()
 """Gates waiting in parallel branches are reviewed at the terminal one after the other."""
@@ -53,6 +55,14 @@ _AGAIN = "Do the task again and answer exactly in the expected format."
 
 def _joined(*parts: str) -> str:
     return "\n\n".join(part for part in parts if part)
+
+
+def _traced_decisions(agent_key: str, gate: str, answers: list[DecisionItem]) -> None:
+    """A reviewer's decisions into the run's trace (trace.decided), when the run has one: the
+    trace module is loaded only by a traced run (tracing.py), so none is loaded here."""
+    trace = sys.modules.get(f"{__name__.rsplit('.', 2)[0]}.trace")
+    if trace is not None:
+        trace.decided(agent_key, gate, answers)
 
 
 class GateDecisions(BaseModel):
@@ -73,6 +83,10 @@ class PipelineFlow(Flow[PipelineState]):
         self.store = store
         self.reviewer = reviewer
         self.lock = threading.RLock()
+
+    def _team(self) -> ModuleType:
+        """The team's team.py (pipeline[], gates[], outputs), through its crews' package."""
+        return self.crews.package.team
 
     # --- steps -----------------------------------------------------------
 
@@ -101,25 +115,25 @@ class PipelineFlow(Flow[PipelineState]):
 
     def _answers(self, key: str) -> dict[str, str]:
         """The answers of the steps `key` waits for that no gate reviews."""
-        answer_deps, _ = receives(key, team.PIPELINE[key].depends_on, team.GATES)
+        answer_deps, _ = receives(key, self._team().PIPELINE[key].depends_on, self._team().GATES)
         return {dep: self.state.run.outputs[dep].text for dep in answer_deps}
 
     def _released(self, key: str) -> list[str]:
         """The records each gate `key` waits for released (with the gate's note)."""
         run = self.state.run
-        _, awaited = receives(key, team.PIPELINE[key].depends_on, team.GATES)
+        _, awaited = receives(key, self._team().PIPELINE[key].depends_on, self._team().GATES)
         parts = []
         for name in awaited:
             gate = run.gates[name]
             approved = [record.data for record in gate.approved()]
             text = json.dumps(approved, indent=2, ensure_ascii=False)
-            parts.append(released_text(team.GATES[name], gate, text))
+            parts.append(released_text(self._team().GATES[name], gate, text))
         return parts
 
     def _received(self, key: str) -> list[str]:
         """Everything the step works from, as text (an escalation's context)."""
         answers = [
-            f"Output of step {dep} ({team.PIPELINE[dep].label}):\n{text}"
+            f"Output of step {dep} ({self._team().PIPELINE[dep].label}):\n{text}"
             for dep, text in self._answers(key).items()
         ]
         return [*answers, *self._released(key)]
@@ -134,14 +148,14 @@ class PipelineFlow(Flow[PipelineState]):
 
     def _kickoff(self, crew: Crew, key: str) -> StepOutput:
         result = kickoff(crew)
-        if key in team.RECORD_MODELS:
+        if key in self._team().RECORD_MODELS:
             if result.pydantic is None:
                 raise StepFailed(f"step {key}: the answer holds no valid records")
             records: list[BaseModel] = result.pydantic.records  # type: ignore[attr-defined]
             rows = [row.model_dump(by_alias=True) for row in records]
             return StepOutput(text=result.raw, records=rows)
-        if key == team.FINAL_STEP:
-            if not isinstance(result.pydantic, team.TeamResult):
+        if key == self._team().FINAL_STEP:
+            if not isinstance(result.pydantic, self._team().TeamResult):
                 raise StepFailed(f"step {key}: the answer does not match the outputs")
             self.state.run.result = result.pydantic.model_dump(by_alias=True)
         return StepOutput(text=result.raw)
@@ -150,7 +164,7 @@ class PipelineFlow(Flow[PipelineState]):
 
     def review(self, name: str) -> str:
         """Router body of a gate: returns `<gate>:released`, `:waiting` or `:halted`."""
-        spec = team.GATES[name]
+        spec = self._team().GATES[name]
         run = self.state.run
         with self.lock:
             gate = run.gates.setdefault(name, GateState())
@@ -193,7 +207,7 @@ class PipelineFlow(Flow[PipelineState]):
                 problems = apply_decisions(spec, gate, answers, state.utc_now(), "human")
                 if problems:
                     raise StepFailed("; ".join(problems))
-                trace.decided(team.PIPELINE[spec.after_step].agent_key, name, answers)
+                _traced_decisions(self._team().PIPELINE[spec.after_step].agent_key, name, answers)
                 self.store.save(run)
         return f"{name}:{gate.status}"
 
@@ -234,7 +248,7 @@ class PipelineFlow(Flow[PipelineState]):
         return False
 
     def _manager(self, spec: GateSpec) -> str:
-        return manager_of(team.PIPELINE[spec.after_step].agent_key)
+        return manager_of(self.crews.package, self._team().PIPELINE[spec.after_step].agent_key)
 
     def _records_text(self, spec: GateSpec, records: list[Any]) -> str:
         rows = [{"id": r.id, **r.data, "feedback": r.feedback} for r in records]
@@ -251,7 +265,7 @@ class PipelineFlow(Flow[PipelineState]):
             f"Already approved, do not repeat (JSON):\n{approved}\n\n"
             "Answer with replacement records only."
         )
-        model = team.RECORD_MODELS[spec.after_step]
+        model = self._team().RECORD_MODELS[spec.after_step]
         if spec.on_reject == "rerun":
             received = self.step_context(spec.after_step)
             answers = self._answers(spec.after_step)

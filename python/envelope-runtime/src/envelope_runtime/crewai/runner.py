@@ -1,4 +1,4 @@
-"""Command-line runner of the team, for both execution modes (team.MODE).
+"""Command-line runner of a team, for both execution modes (team.MODE).
 
 `run` / `kickoff` start a run; in pipeline mode `resume RUN_ID --decisions FILE`
 continues one that stopped at a gate. A team with workspace documents has `workspace ...`
@@ -9,9 +9,11 @@ The final result (outputs) is printed as JSON on stdout. Inputs come from inputs
 INPUT_<NAME> variables, --inputs and flags, and are asked for at a terminal
 (checks.collect_inputs), so a bare `crewai run` works.
 
-CrewAI's CLI runs `run` (`crewai run`) and `run_with_trigger` (`crewai triggers run`) from
-here; its crew commands (`crewai train`, `replay`, `test`) are in crew_commands.py
-(hierarchy teams), its flow command (`crewai flow plot`) in flow_runner.py (pipeline teams).
+The team's main.py makes its console scripts from `TeamCommands` (here), `CrewCommands`
+(crew_commands.py: `crewai train`, `replay`, `test`, hierarchy teams) or `FlowCommands`
+(flow_runner.py: `resume`, `crewai flow plot`, pipeline teams), given the team's
+`TeamPackage`; CrewAI's CLI runs `run` (`crewai run`) and `run_with_trigger` (`crewai
+triggers run`). Every function here takes that package: the runner imports no team.
 
 - hierarchy: the crew of crew.py (`crew.TeamCrew`) with the first root as its manager.
 - pipeline: the Flow of flow.py (`flow.TeamFlow`), one crew per step, gates between.
@@ -20,36 +22,80 @@ here; its crew commands (`crewai train`, `replay`, `test`) are in crew_commands.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dotenv import load_dotenv
 
-from .. import crew, models, team
-from .. import checks, redaction, trace
-from . import crew_base, llms, runtime, tracing
+from .. import checks, redaction
+from ..team_package import TeamPackage
+from . import crew_base, llms, runtime
 
-PIPELINE = team.MODE == "pipeline"
+if TYPE_CHECKING:
+    from ..workspace import Workspace
+
+__all__ = [
+    "INPUTS_FILE",
+    "STATE_DIR",
+    "TRACE_ENV",
+    "TRIGGER_PAYLOAD",
+    "TeamCommands",
+    "command_of",
+    "main",
+    "resume_run",
+    "run",
+    "run_parser",
+    "run_with_trigger",
+    "start_run",
+    "sweep_runs",
+    "traced",
+    "trigger_inputs",
+]
+
 STATE_DIR = ".envelope-runs"
 INPUTS_FILE = "inputs.json"
 """Read for inputs when --inputs is not given (in the directory the runner runs in)."""
 
-COMMAND = (__package__ or "team").split(".")[0]
-"""The console script (pyproject.toml): the package's name, always a safe shell word."""
-
-WORKSPACE = bool(getattr(team, "WORKSPACE", None))
-"""The team has workspace documents (team.WORKSPACE; workspace.py ships only then)."""
+TRACE_ENV = "ENVELOPE_TRACE_FILE"
+"""trace.ENV, named here too: a run without a trace does not import trace.py."""
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def command_of(package: TeamPackage) -> str:
+    """The console script (pyproject.toml): the package's name, always a safe shell word."""
+    return package.name.split(".")[0]
+
+
+def _pipeline(package: TeamPackage) -> bool:
+    return bool(package.team.MODE == "pipeline")
+
+
+def _has_workspace(package: TeamPackage) -> bool:
+    """The team has workspace documents (team.WORKSPACE; workspace.py is imported only then)."""
+    return bool(getattr(package.team, "WORKSPACE", None))
+
+
+def traced(
+    path: str | None, run_id: str | None, team_crew: crew_base.TeamCrewBase
+) -> AbstractContextManager[None]:
+    """tracing.traced when the run has a trace (--trace, else $ENVELOPE_TRACE_FILE); with
+    none, neither tracing.py nor trace.py is imported."""
+    path = path or os.environ.get(TRACE_ENV) or None
+    if path is None:
+        return nullcontext()
+    from . import tracing
+
+    return tracing.traced(path, run_id, team_crew)
+
+
+def _common(package: TeamPackage, parser: argparse.ArgumentParser) -> None:
+    pipeline = _pipeline(package)
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
-    if PIPELINE:
+    if pipeline:
         parser.add_argument("--state-dir", default=STATE_DIR, help="where runs are kept")
     parser.add_argument(
         "--interactive",
@@ -57,7 +103,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=(
             "ask for missing required inputs"
-            + (" and review gates" if PIPELINE else "")
+            + (" and review gates" if pipeline else "")
             + " at the terminal (default: when stdin is a terminal)"
         ),
     )
@@ -69,39 +115,44 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trace",
         metavar="FILE",
-        help=f"append the run's conversations to FILE as OpenWOP events (default: ${trace.ENV})",
+        help=f"append the run's conversations to FILE as OpenWOP events (default: ${TRACE_ENV})",
     )
 
 
-def _run_parser(prog: str = COMMAND, description: str = "") -> argparse.ArgumentParser:
+def run_parser(
+    package: TeamPackage, prog: str | None = None, description: str = ""
+) -> argparse.ArgumentParser:
+    """The parser of a run's command line: its options and one flag per input."""
+    team = package.team
     parser = argparse.ArgumentParser(
-        prog=prog,
+        prog=prog or command_of(package),
         description=description or f"Run the {team.NAME} team.",
-        epilog=" ".join(_epilog()) or None,
+        epilog=" ".join(_epilog(package)) or None,
     )
     # inputs: --inputs JSON and one flag per input (team.INPUTS); flags override --inputs,
     # which overrides INPUT_<NAME> variables, which override inputs.json
     checks.add_input_flags(parser, team.INPUTS)
-    _common(parser)
+    _common(package, parser)
     return parser
 
 
-def _epilog() -> list[str]:
+def _epilog(package: TeamPackage) -> list[str]:
     """The runner's other commands, for --help."""
+    command = command_of(package)
     lines = []
-    if PIPELINE:
+    if _pipeline(package):
         lines.append(
-            f"A run waiting at a review gate (exit 3) goes on with: {COMMAND} resume RUN_ID "
+            f"A run waiting at a review gate (exit 3) goes on with: {command} resume RUN_ID "
             "[--decisions FILE] (see --help there)."
         )
-    if WORKSPACE:
+    if _has_workspace(package):
         lines.append(
-            f"The workspace documents: {COMMAND} workspace "
+            f"The workspace documents: {command} workspace "
             "list|show|edit|import|export|archive|delete ... (see --help there)."
         )
-        if _has_triggers():
+        if _has_triggers(package):
             lines.append(
-                f"{COMMAND} watch [--once] [--interval S] [-- RUN OPTIONS] evaluates the "
+                f"{command} watch [--once] [--interval S] [-- RUN OPTIONS] evaluates the "
                 "workspace triggers: runs the team or notifies when one fires."
             )
     return lines
@@ -121,13 +172,13 @@ def _ask_input(name: str, spec: checks.InputSpec) -> str | None:
 
 
 def _collect_inputs(
-    args: argparse.Namespace, ask: bool, base: dict[str, Any] | None = None
+    package: TeamPackage, args: argparse.Namespace, ask: bool, base: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any], list[str]]:
     """The run's inputs and every problem with them (checks.collect_inputs)."""
     try:
         inputs = checks.collect_inputs(
             args,
-            team.INPUTS,
+            package.team.INPUTS,
             inputs_file=INPUTS_FILE,
             environ=os.environ,
             base=base,
@@ -144,14 +195,16 @@ def _collect_inputs(
     return inputs, []
 
 
-def _missing_env(env_file: str | None) -> list[str]:
+def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
     load_dotenv(env_file or ".env", override=False)
+    team = package.team
     # requiredSecrets, requiredVariables, the provider keys of the models an `llm:` in
     # agents.yaml does not replace, the default embedder's key when knowledge/ has files:
     # all missing ones at once
-    replaced = crew_base.configured_llms()
-    own = {key: spec for key, spec in models.MODELS.items() if key not in replaced}
-    knowledge = crew_base.knowledge_files() and crew.TeamCrew.embedder is None
+    replaced = crew_base.configured_llms(package)
+    own = {key: spec for key, spec in package.models.MODELS.items() if key not in replaced}
+    embedder_set = package.module("crew").TeamCrew.embedder is not None
+    knowledge = crew_base.knowledge_files() and not embedder_set
     embedder = ["OPENAI_API_KEY"] if knowledge else []
     # and the connection packs' credentials (team.CONNECTION_SECRETS, --connections)
     packs = getattr(team, "CONNECTION_SECRETS", ())
@@ -163,10 +216,13 @@ def _missing_env(env_file: str | None) -> list[str]:
 # --- hierarchy mode ----------------------------------------------------------
 
 
-def _run_crew(inputs: dict[str, Any], verbose: bool, trace_file: str | None = None) -> int:
-    team_crew = crew.TeamCrew(inputs, verbose)
+def _run_crew(
+    package: TeamPackage, inputs: dict[str, Any], verbose: bool, trace_file: str | None = None
+) -> int:
+    team = package.team
+    team_crew = package.module("crew").TeamCrew(inputs, verbose)
     try:
-        with tracing.traced(trace_file, None, team_crew):
+        with traced(trace_file, None, team_crew):
             output = runtime.run_with_deadline(
                 lambda: crew_base.kickoff(team_crew.crew()), runtime.Deadline(team.RUN_TIMEOUT_MS)
             )
@@ -185,8 +241,8 @@ def _run_crew(inputs: dict[str, Any], verbose: bool, trace_file: str | None = No
     return runtime.EXIT_OK
 
 
-def _warn_short_secrets() -> None:
-    warning = redaction.short_secrets(team.SECRETS, os.environ)
+def _warn_short_secrets(package: TeamPackage) -> None:
+    warning = redaction.short_secrets(package.team.SECRETS, os.environ)
     if warning is not None:
         print(warning, file=sys.stderr)
 
@@ -195,68 +251,75 @@ def _warn_short_secrets() -> None:
 
 
 def _checked_inputs(
-    args: argparse.Namespace, base: dict[str, Any] | None = None
+    package: TeamPackage, args: argparse.Namespace, base: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
     """The run's inputs once the environment and the inputs pass every check; None (every
     problem printed) when they do not. `base`: inputs under the command line's (a trigger's)."""
-    missing = _missing_env(args.env_file)
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(models.MODELS)
-    inputs, input_problems = _collect_inputs(args, not (missing or problems), base)
+    missing = _missing_env(package, args.env_file)
+    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(
+        package.models.MODELS
+    )
+    inputs, input_problems = _collect_inputs(package, args, not (missing or problems), base)
     if checks.report_problems(missing, problems + input_problems, args.env_file or ".env"):
         return None
-    _warn_short_secrets()
+    _warn_short_secrets(package)
     return inputs
 
 
-def start_run(argv: Sequence[str], base: dict[str, Any] | None = None) -> int:
+def start_run(package: TeamPackage, argv: Sequence[str], base: dict[str, Any] | None = None) -> int:
     """Start a run; `base`: inputs under every source but the command line (a trigger's)."""
-    args = _run_parser().parse_args(argv)
-    inputs = _checked_inputs(args, base)
+    args = run_parser(package).parse_args(argv)
+    inputs = _checked_inputs(package, args, base)
     if inputs is None:
         return runtime.EXIT_CONFIG
-    if not PIPELINE:
-        return _run_crew(inputs, args.verbose, args.trace)
-    return _flows().start_run(args, inputs)
+    if not _pipeline(package):
+        return _run_crew(package, inputs, args.verbose, args.trace)
+    from . import flow_runner
+
+    return flow_runner.start_run(package, args, inputs)
 
 
-def resume_run(argv: Sequence[str]) -> int:
-    if not PIPELINE:
-        print(f"{team.NAME} has no pipeline: there is no run to resume.", file=sys.stderr)
+def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
+    if not _pipeline(package):
+        name = package.team.NAME
+        print(f"{name} has no pipeline: there is no run to resume.", file=sys.stderr)
         return runtime.EXIT_CONFIG
-    return _flows().resume_run(argv)
+    from . import flow_runner
+
+    return flow_runner.resume_run(package, argv)
 
 
-def sweep_runs(argv: Sequence[str]) -> int:
-    if not PIPELINE:
-        print(f"{team.NAME} has no pipeline: there is no run to sweep.", file=sys.stderr)
+def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
+    if not _pipeline(package):
+        name = package.team.NAME
+        print(f"{name} has no pipeline: there is no run to sweep.", file=sys.stderr)
         return runtime.EXIT_CONFIG
-    return _flows().sweep_runs(argv)
+    from . import flow_runner
+
+    return flow_runner.sweep_runs(package, argv)
 
 
-def _flows() -> Any:
-    """pipeline mode: flow_runner.py, which a team without a pipeline does not ship."""
-    return importlib.import_module(".flow_runner", __package__)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
+def main(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
+    """The team's command line (`<package> ...`): a run, or `resume`, `sweep`, `workspace`,
+    `watch`, `serve-webhook`, `poll` where the team has them."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["resume"]:
-        return resume_run(arguments[1:])
+        return resume_run(package, arguments[1:])
     if arguments[:1] == ["sweep"]:
-        return sweep_runs(arguments[1:])
-    if WORKSPACE and arguments[:1] in (["workspace"], ["watch"]):
-        return _workspace_command(arguments[0], arguments[1:])
-    scheduled = _schedule_command(arguments)
+        return sweep_runs(package, arguments[1:])
+    if _has_workspace(package) and arguments[:1] in (["workspace"], ["watch"]):
+        return _workspace_command(package, arguments[0], arguments[1:])
+    scheduled = _schedule_command(package, arguments)
     if scheduled is not None:
         return scheduled
-    return start_run(arguments)
+    return start_run(package, arguments)
 
 
-def _has_triggers() -> bool:
-    return any(spec.triggers for spec in getattr(team, "WORKSPACE", {}).values())
+def _has_triggers(package: TeamPackage) -> bool:
+    return any(spec.triggers for spec in getattr(package.team, "WORKSPACE", {}).values())
 
 
-def _workspace_command(name: str, arguments: list[str]) -> int:
+def _workspace_command(package: TeamPackage, name: str, arguments: list[str]) -> int:
     """`workspace ...` (workspace.workspace_command) and `watch ...` (workspace.watch_command,
     each fired `run` trigger starting a run with the options after `--`), on the store the
     agents' tools use (workspace_tools.open_workspace)."""
@@ -264,27 +327,38 @@ def _workspace_command(name: str, arguments: list[str]) -> int:
     from . import workspace_tools
 
     load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
-    store = workspace_tools.open_workspace()
+    store = workspace_tools.open_workspace(package)
+    command = command_of(package)
     if name == "workspace":
         runs = workspace_tools.StoredRuns(Path(STATE_DIR))
-        return workspace.workspace_command(arguments, store, COMMAND, runs)
-    if not _has_triggers():
+        return workspace.workspace_command(arguments, store, command, runs)
+    if not _has_triggers(package):
         print(
-            f"{team.NAME} declares no workspace trigger (workspace[].triggers): "
+            f"{package.team.NAME} declares no workspace trigger (workspace[].triggers): "
             "watch has nothing to evaluate.",
             file=sys.stderr,
         )
         return runtime.EXIT_CONFIG
-    return workspace.watch_command(arguments, store, start_run, COMMAND)
+
+    def start(argv: Sequence[str], base: dict[str, Any] | None = None) -> int:
+        return start_run(package, argv, base)
+
+    return workspace.watch_command(arguments, store, start, command)
 
 
-def _schedule_command(arguments: list[str]) -> int | None:
-    """`serve-webhook` / `poll`: schedule_commands.py, shipped to event and condition teams."""
-    if importlib.util.find_spec(f"{__package__}.schedule_commands") is None:
+_SCHEDULE_COMMANDS = {"serve-webhook": "WEBHOOK_SECRET_ENV", "poll": "CONDITION_INTERVAL_S"}
+"""Each schedule command and the team.py name of the schedule it needs (schedules.main)."""
+
+
+def _schedule_command(package: TeamPackage, arguments: list[str]) -> int | None:
+    """`serve-webhook` / `poll` of an event or condition team (schedule_commands.py, imported
+    only then); None for any other command line."""
+    needs = _SCHEDULE_COMMANDS.get(arguments[0]) if arguments else None
+    if needs is None or not hasattr(package.team, needs):
         return None
-    commands: Any = importlib.import_module(".schedule_commands", __package__)
-    code: int | None = commands.main(arguments)
-    return code
+    from . import schedule_commands
+
+    return schedule_commands.main(package, arguments)
 
 
 def _exit(code: int) -> None:
@@ -296,18 +370,15 @@ def _exit(code: int) -> None:
     sys.exit(code)
 
 
-def run() -> None:
+def run(package: TeamPackage) -> None:
     """Console scripts `<package>`, `run_crew` (`crewai run`) and `kickoff`."""
-    _exit(main())
-
-
-kickoff = run
+    _exit(main(package))
 
 
 TRIGGER_PAYLOAD = "crewai_trigger_payload"
 
 
-def trigger_inputs(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def trigger_inputs(package: TeamPackage, data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The inputs a trigger's JSON gives, and the payload keys no input takes.
 
     `{"crewai_trigger_payload": PAYLOAD, <input>: value, ...}` (CrewAI's shape): the
@@ -319,12 +390,13 @@ def trigger_inputs(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         explicit = {}
     if not isinstance(payload, dict):
         return explicit, [] if payload is None else [f"all of it (a {type(payload).__name__})"]
-    given = {key: value for key, value in payload.items() if key in team.INPUTS}
-    unused = [key for key in payload if key not in team.INPUTS]
+    team_inputs = package.team.INPUTS
+    given = {key: value for key, value in payload.items() if key in team_inputs}
+    unused = [key for key in payload if key not in team_inputs]
     return {**given, **explicit}, unused
 
 
-def run_with_trigger() -> None:
+def run_with_trigger(package: TeamPackage) -> None:
     """Console script `run_with_trigger PAYLOAD [options]` (`crewai triggers run`): PAYLOAD is
     a JSON object, a trigger payload or the inputs (trigger_inputs); the other inputs come
     from the usual sources (inputs.json, INPUT_<NAME>, --inputs, flags)."""
@@ -339,14 +411,47 @@ def run_with_trigger() -> None:
     if not isinstance(data, dict):
         print("run_with_trigger: the payload must be a JSON object", file=sys.stderr)
         _exit(runtime.EXIT_CONFIG)
-    base, unused = trigger_inputs(data)
+    base, unused = trigger_inputs(package, data)
     if unused:
         print(
             f"Trigger payload: not inputs of this team, unused: {', '.join(unused)}",
             file=sys.stderr,
         )
-    _exit(start_run(sys.argv[2:], base))
+    _exit(start_run(package, sys.argv[2:], base))
 
 
-if __name__ == "__main__":
-    run()
+class TeamCommands:
+    """The console scripts of one team ([project.scripts] -> the team's main.py), each a
+    method without arguments: `run` (`<package>`, `crewai run`), `run_with_trigger`
+    (`crewai triggers run`), and `main(argv)`, the command line as a function."""
+
+    def __init__(self, package: TeamPackage) -> None:
+        self.package = package
+
+    @property
+    def command(self) -> str:
+        """The team's console script (its package's name)."""
+        return command_of(self.package)
+
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """The command line (default: sys.argv) to its exit code (runtime.EXIT_*)."""
+        return main(self.package, argv)
+
+    def run(self) -> None:
+        """A run of the team from sys.argv, or another command (`<package> --help`)."""
+        run(self.package)
+
+    def run_with_trigger(self) -> None:
+        """`run_with_trigger PAYLOAD [options]`: a run from a trigger's JSON payload."""
+        run_with_trigger(self.package)
+
+    def parser(self) -> argparse.ArgumentParser:
+        """The parser of a run's command line (its options, one flag per input)."""
+        return run_parser(self.package)
+
+    def workspace(self) -> Workspace:
+        """The team's workspace store (team.WORKSPACE at ENVELOPE_WORKSPACE_DB): the one its
+        agents' tools and its `workspace` commands use."""
+        from . import workspace_tools
+
+        return workspace_tools.open_workspace(self.package)

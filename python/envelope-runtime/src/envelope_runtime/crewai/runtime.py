@@ -17,6 +17,21 @@ from typing import Any, TypeVar
 
 from crewai.hooks import HookAborted, LLMCallHookContext, register_before_llm_call_hook
 
+__all__ = [
+    "EXIT_CONFIG",
+    "EXIT_FAILED",
+    "EXIT_HALTED",
+    "EXIT_OK",
+    "EXIT_PENDING",
+    "EXIT_TIMEOUT",
+    "AgentSpec",
+    "Deadline",
+    "RunTimeout",
+    "StepSpec",
+    "active_deadline",
+    "run_with_deadline",
+]
+
 T = TypeVar("T")
 
 # Exit codes of the runner (documented in the README).

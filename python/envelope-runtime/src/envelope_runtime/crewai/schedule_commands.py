@@ -13,28 +13,31 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from .. import models, team
 from .. import checks, schedules
-from . import llms, runner
 from ..schedules import ConditionAnswer
+from ..team_package import TeamPackage
+from . import llms, runner
+
+__all__ = ["condition_holds", "main"]
 
 
-def _ready(env_file: str | None, also: Sequence[str]) -> bool:
+def _ready(package: TeamPackage, env_file: str | None, also: Sequence[str]) -> bool:
     """Every variable a run needs (and `also`), checked like a run's, all problems at once."""
-    missing = runner._missing_env(env_file)
+    missing = runner._missing_env(package, env_file)
     missing += [name for name in checks.missing_env(list(also), os.environ) if name not in missing]
-    problems = checks.env_file_problems(env_file) + llms.factory_problems(models.MODELS)
+    problems = checks.env_file_problems(env_file) + llms.factory_problems(package.models.MODELS)
     return not checks.report_problems(missing, problems, env_file or ".env")
 
 
-def condition_holds() -> tuple[bool, str]:
+def condition_holds(package: TeamPackage) -> tuple[bool, str]:
     """Ask the condition of the condition agent's model: (met, reason)."""
+    team = package.team
     prompt = getattr(team, "CONDITION_PROMPT", None)
     if prompt is None:
         return True, "no schedule.conditionPrompt: every check runs the team"
     text = schedules.condition_text(prompt, team.VARIABLES, os.environ)
     agent = str(vars(team)["CONDITION_AGENT"])
-    llm = llms.build_llm(agent, models.MODELS[agent])
+    llm = llms.build_llm(agent, package.models.MODELS[agent])
     messages = [
         {"role": "system", "content": schedules.CONDITION_SYSTEM},
         {"role": "user", "content": text},
@@ -45,6 +48,12 @@ def condition_holds() -> tuple[bool, str]:
     return answer.met, answer.reason
 
 
-def main(argv: Sequence[str]) -> int | None:
+def main(package: TeamPackage, argv: Sequence[str]) -> int | None:
     """Run `serve-webhook` or `poll` when argv names the one this team's schedule has."""
-    return schedules.main(argv, team, runner.COMMAND, _ready, condition_holds)
+
+    def ready(env_file: str | None, also: Sequence[str]) -> bool:
+        return _ready(package, env_file, also)
+
+    return schedules.main(
+        argv, package.team, runner.command_of(package), ready, lambda: condition_holds(package)
+    )

@@ -20,6 +20,8 @@ from pydantic import BaseModel, Field
 from ..gates import GateState
 from ..redaction import redact
 
+__all__ = ["RunState", "RunStatus", "RunStore", "StepOutput", "new_run_id", "utc_now"]
+
 RunStatus = Literal["running", "pending", "halted", "done", "failed", "timed_out"]
 
 

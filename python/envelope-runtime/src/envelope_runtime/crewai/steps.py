@@ -15,8 +15,9 @@ from crewai import Crew, Process, Task
 from crewai.tasks.task_output import TaskOutput
 from pydantic import BaseModel
 
-from .. import team
 from .crew_base import TeamCrewBase
+
+__all__ = ["PipelineCrew"]
 
 
 class PipelineCrew(TeamCrewBase):
@@ -24,6 +25,7 @@ class PipelineCrew(TeamCrewBase):
 
     def step_task(self, step_key: str) -> Task:
         """pipeline[] step: its @task in crew.py (config/tasks.yaml), for this run, once."""
+        team = self.package.team
         work: Task = getattr(self, team.PIPELINE[step_key].method)()
         if id(work) not in self._ready:
             self._ready.add(id(work))
@@ -39,6 +41,7 @@ class PipelineCrew(TeamCrewBase):
         """One step as a one-task crew, with fresh agents: its task gets `received` (released
         records, or the run inputs) appended, and the answers of the steps it waits for as
         CrewAI context (`Task.context`, each a finished task)."""
+        team = self.package.team
         steps = self._fresh()
         work = steps.step_task(step_key)
         if answers:
@@ -59,6 +62,7 @@ class PipelineCrew(TeamCrewBase):
         """pipeline: every step as one sequential crew, each task's context the steps it
         depends on. A gate becomes CrewAI's own `human_input` on the step it reviews (free
         feedback at the terminal, not per record): flow.py runs the team with its gates."""
+        team = self.package.team
         tasks = [self.step_task(key) for key in team.PIPELINE]
         for work, (key, spec) in zip(tasks, team.PIPELINE.items(), strict=True):
             work.context = [self.step_task(dep) for dep in spec.depends_on]

@@ -31,6 +31,8 @@ from crewai.agents.agent_executor import AgentExecutor
 
 from ..placeholders import render
 
+__all__ = ["VerbatimExecutor", "crewai_inputs", "render_agent"]
+
 _CREWAI_WORD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")
 """What `Crew.kickoff(inputs=...)` interpolates (crewai.utilities.string_utils)."""
 _SLOTS = ("goal", "role", "backstory", "input", "tool_names", "tools")

@@ -37,10 +37,12 @@ from crewai.events import (
 )
 from crewai.events.event_bus import CrewAIEventsBus
 
-from .. import models, team
 from .. import trace
+from ..team_package import TeamPackage
 from . import crew_base, llms
 from .crew_base import TeamCrewBase
+
+__all__ = ["FLUSH_TIMEOUT_S", "REQUESTS", "traced"]
 
 FLUSH_TIMEOUT_S = 30.0
 REQUESTS = "requests"
@@ -118,21 +120,23 @@ def traced(path: str | Path | None, run_id: str | None, team_crew: TeamCrewBase)
         crewai_event_bus.flush(FLUSH_TIMEOUT_S)
         collector.active = False
         trace.on_decisions(None)
-        secrets = [os.environ[name] for name in team.SECRETS if os.environ.get(name)]
-        writer = trace.TraceWriter(path, run_id, secrets, _personal_values())
+        package = team_crew.package
+        secrets = [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
+        writer = trace.TraceWriter(path, run_id, secrets, _personal_values(package))
         _write(writer, collector.take(), team_crew)
 
 
 def _write(writer: trace.TraceWriter, events: list[Any], team_crew: TeamCrewBase) -> None:
     # CrewAI names agents by role: each role's speaker and who asks it. A hierarchy's
     # "<role> Requests" worker (delegation.py) speaks as `<key>:requests`, asked by <key>.
+    package = team_crew.package
     speakers: dict[str, tuple[str, str | None]] = {}
-    for key, spec in team.AGENTS.items():
+    for key, spec in package.team.AGENTS.items():
         role = team_crew.role_of(key)
         speakers[role] = (key, spec.reports_to)
         speakers.setdefault(f"{role} Requests", (f"{key}:{REQUESTS}", key))
     names = {speaker: role for role, (speaker, _) in speakers.items()}
-    configured = crew_base.configured_llms()
+    configured = crew_base.configured_llms(package)
     # Per speaker, its open conversations, innermost last: (conversation, who asked).
     open_: dict[str, list[tuple[str, str]]] = {}
     # The agent of each task (by its TaskStartedEvent): a model call made for a task but
@@ -158,7 +162,7 @@ def _write(writer: trace.TraceWriter, events: list[Any], team_crew: TeamCrewBase
             speaker = speakers.get(role, (None, None))[0]
             if speaker is None:
                 continue
-            model = _model(speaker, event, configured)
+            model = _model(package, speaker, event, configured)
             if open_.get(speaker):
                 conversation, sender = open_[speaker][-1]
                 writer.exchange(conversation, speaker, sender, event.response, model)
@@ -183,12 +187,12 @@ def _last_message(messages: Any) -> Any:
     return messages
 
 
-def _model(speaker: str, event: Any, configured: set[str]) -> tuple[str, str]:
+def _model(package: TeamPackage, speaker: str, event: Any, configured: set[str]) -> tuple[str, str]:
     """(provider, model) of the answer: the agent's own model (models.MODELS, overrides
     applied) unless `llm:` in config/agents.yaml replaces it (`configured`), else the name
     CrewAI reports."""
     agent_key = speaker.removesuffix(f":{REQUESTS}")
-    spec = models.MODELS.get(agent_key)
+    spec = package.models.MODELS.get(agent_key)
     if spec is not None and agent_key not in configured:
         model = llms.model_id(spec, agent_key)
     else:
@@ -197,11 +201,11 @@ def _model(speaker: str, event: Any, configured: set[str]) -> tuple[str, str]:
     return (llms.provider(model), name) if name else ("unknown", provider)
 
 
-def _personal_values() -> Callable[[], list[str]] | None:
+def _personal_values(package: TeamPackage) -> Callable[[], list[str]] | None:
     """Workspace teams: the store's pii values, left out of the trace (workspace.py)."""
-    if not getattr(team, "WORKSPACE", None):
+    if not getattr(package.team, "WORKSPACE", None):
         return None
     from ..workspace import pii_values
     from .workspace_tools import open_workspace
 
-    return lambda: pii_values(open_workspace())
+    return lambda: pii_values(open_workspace(package))

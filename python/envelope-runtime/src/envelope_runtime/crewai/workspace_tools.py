@@ -9,6 +9,7 @@ workspace.db_path() (ENVELOPE_WORKSPACE_DB), opened when a tool is first used.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
@@ -19,7 +20,7 @@ from crewai.tools import BaseTool
 from crewai_core.paths import db_storage_path
 from pydantic import BaseModel, Field
 
-from .. import team
+from ..team_package import TeamPackage
 from ..workspace import (
     DocumentTools,
     ListArgs,
@@ -31,16 +32,27 @@ from ..workspace import (
     write_schema,
 )
 
-_OPEN: dict[Path, Workspace] = {}
-"""The store of each location opened in this process (one SQLite connection each)."""
+__all__ = [
+    "ListRowsTool",
+    "ReadRowTool",
+    "StoredRuns",
+    "WorkspaceTool",
+    "WriteRowsTool",
+    "open_workspace",
+    "workspace_tools",
+]
+
+_OPEN: dict[tuple[str, Path], Workspace] = {}
+"""The store of each team and location opened in this process (one SQLite connection each)."""
 
 
-def open_workspace() -> Workspace:
+def open_workspace(package: TeamPackage) -> Workspace:
     """The team's documents (team.WORKSPACE) over the store at workspace.db_path()."""
     path = db_path().resolve()
-    if path not in _OPEN:
-        _OPEN[path] = Workspace(team.WORKSPACE, SqliteBackend(path))
-    return _OPEN[path]
+    key = (package.name, path)
+    if key not in _OPEN:
+        _OPEN[key] = Workspace(package.team.WORKSPACE, SqliteBackend(path))
+    return _OPEN[key]
 
 
 def _never_cached(_args: Any = None, _result: Any = None) -> bool:
@@ -76,11 +88,11 @@ class WriteRowsTool(WorkspaceTool):
         return self.document.write_rows(rows)
 
 
-def workspace_tools(agent_key: str) -> list[BaseTool]:
+def workspace_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
     """The agent's tools of each document it has, in team.WORKSPACE's order."""
     tools: list[BaseTool] = []
-    for spec in documents_of(team.WORKSPACE, agent_key):
-        document = DocumentTools(spec, open_workspace)
+    for spec in documents_of(package.team.WORKSPACE, agent_key):
+        document = DocumentTools(spec, functools.partial(open_workspace, package))
         names, about = document.names, document.description
         tools += [
             ListRowsTool(name=names["list"], description=about("list"), document=document),
