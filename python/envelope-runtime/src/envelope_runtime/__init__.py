@@ -17,7 +17,9 @@ __version__ = "0.1.0"
 
 # public name -> the private module that defines it
 _EXPORTS: dict[str, str] = {
+    "InputError": "checks",
     "InputSpec": "checks",
+    "collect_inputs": "checks",
     "Auth": "connections",
     "Connection": "connections",
     "McpServer": "connections",
@@ -25,6 +27,8 @@ _EXPORTS: dict[str, str] = {
     "Param": "connections",
     "GateSpec": "gates",
     "RecordAction": "gates",
+    "AccessPolicy": "policy",
+    "PolicyRule": "policy",
     "TeamPackage": "team_package",
     "Column": "workspace",
     "DocumentSpec": "workspace",
