@@ -24,6 +24,11 @@ export function planText(dir: string, plan: readonly PlanEntry[], ledger: Ledger
     for (const e of files.filter((f) => f.action === action)) lines.push(`  ${action.padEnd(9)} ${e.path}${action === "create" || action === "update" || action === "remove" ? "" : `  (${e.reason})`}`);
   }
   const c = counts(plan);
+  for (const [library, paths] of vendoredEdits(plan)) {
+    lines.push(
+      `${library}, the runtime library vendored in vendor/${library}/, was itself edited in this project (${paths.length} file${paths.length === 1 ? "" : "s"}): your edits are kept on the new export's copy as listed above. The library's own changes belong upstream; an export with --runtime index would not carry them.`,
+    );
+  }
   const summary = SHOWN.filter((a) => c[a]).map((a) => `${c[a]} ${a === "keep" ? "kept" : a === "conflict" ? (c[a] === 1 ? "conflict" : "conflicts") : `${a}${a.endsWith("e") ? "d" : "ed"}`}`);
   lines.push(`${summary.length ? summary.join(", ") : "nothing to change"}; ${c.unchanged} unchanged.`);
   if (c.conflict) {
@@ -46,5 +51,21 @@ export function planJson(plan: readonly PlanEntry[], ledger: Ledger, applied: bo
     lastExport: { version: ledger.version, target: ledger.target, definition: ledger.definition },
     counts: counts(plan),
     files: plan.filter((e) => !e.record && e.action !== "unchanged").map((e) => ({ path: e.path, action: e.action, reason: e.reason, ...(e.conflicts ? { conflicts: e.conflicts } : {}) })),
+    vendoredLibrariesEdited: Object.fromEntries(vendoredEdits(plan)),
   };
+}
+
+/**
+ * The vendored libraries (vendor/<name>/) whose files the developer edited, deleted or added
+ * to: such a file is kept and merged like any other, and the update says so, since it is the
+ * library itself and not the team that changed.
+ */
+export function vendoredEdits(plan: readonly PlanEntry[]): Map<string, string[]> {
+  const edited = new Map<string, string[]>();
+  for (const e of plan) {
+    const library = /^vendor\/([^/]+)\//.exec(e.path)?.[1];
+    if (!library || e.record || !(e.action === "merge" || e.action === "conflict" || e.action === "keep")) continue;
+    edited.set(library, [...(edited.get(library) ?? []), e.path]);
+  }
+  return edited;
 }
