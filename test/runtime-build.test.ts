@@ -1,0 +1,160 @@
+// scripts/build-runtime.mjs: envelope-runtime's wheel and sdist, the same bytes from one build to
+// the next (the release workflow publishes what it builds; anyone can rebuild a tag and compare),
+// holding exactly the library: the wheel its src/ files (no tests, no caches), the sdist those
+// and the top files, the metadata the version and both targets' extras. Needs Python (uv builds
+// with hatchling); skipped without it like the other end-to-end suites, failed under CI=true.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { e2eGate, RUNTIME_LIBRARY, uvBinary } from "./e2e/python-env.js";
+import { ROOT } from "./helpers/cli.js";
+
+const SCRIPT = join(ROOT, "scripts", "build-runtime.mjs");
+const VERSION = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(RUNTIME_LIBRARY, "pyproject.toml"), "utf8"))![1]!;
+const WHEEL = `envelope_runtime-${VERSION}-py3-none-any.whl`;
+const SDIST = `envelope_runtime-${VERSION}.tar.gz`;
+/** 2020-02-02T00:00:00Z: the script's SOURCE_DATE_EPOCH. */
+const EPOCH = 1580601600;
+const SKIP = new Set(["__pycache__", ".ruff_cache", ".pytest_cache", ".mypy_cache"]);
+
+const gate = e2eGate();
+
+/** The library's src/ files (relative to the library, `src/envelope_runtime/...`), as an export vendors them. */
+function sourceFiles(dir = join(RUNTIME_LIBRARY, "src")): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !(e.isDirectory() && SKIP.has(e.name)) && !e.name.endsWith(".pyc"))
+    .flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : [relative(RUNTIME_LIBRARY, join(dir, e.name)).split(sep).join("/")]))
+    .sort();
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+interface Entry {
+  name: string;
+  sha256: string;
+  /** Seconds since the epoch (the zip's date_time read as UTC). */
+  mtime: number;
+  mode: number;
+  uid?: number;
+  gid?: number;
+  uname?: string;
+}
+
+/** The archives' entries, read with Python's zipfile and tarfile. */
+function entries(python: string, wheel: string, sdist: string): { wheel: Entry[]; sdist: Entry[]; metadata: string; pkgInfo: string } {
+  const script = `
+import calendar, hashlib, json, sys, tarfile, zipfile
+out = {"wheel": [], "sdist": []}
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for i in z.infolist():
+        data = z.read(i)
+        out["wheel"].append({"name": i.filename, "sha256": hashlib.sha256(data).hexdigest(),
+                             "mtime": calendar.timegm(i.date_time + (0, 0, 0)), "mode": i.external_attr >> 16})
+        if i.filename.endswith(".dist-info/METADATA"):
+            out["metadata"] = data.decode()
+with tarfile.open(sys.argv[2]) as t:
+    for m in t.getmembers():
+        data = t.extractfile(m).read() if m.isfile() else b""
+        out["sdist"].append({"name": m.name, "sha256": hashlib.sha256(data).hexdigest(), "mtime": m.mtime,
+                             "mode": m.mode, "uid": m.uid, "gid": m.gid, "uname": m.uname})
+        if m.name.endswith("/PKG-INFO"):
+            out["pkgInfo"] = data.decode()
+print(json.dumps(out))
+`;
+  return JSON.parse(execFileSync(python, ["-c", script, wheel, sdist], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as ReturnType<typeof entries>;
+}
+
+describe.runIf(gate.run)("scripts/build-runtime.mjs", () => {
+  const work = mkdtempSync(join(tmpdir(), "envelope-runtime-build-test-"));
+  let uv: string;
+  const build = (out: string, args: string[] = [], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [SCRIPT, out, ...args], { encoding: "utf8", env: { ...process.env, UV: uv, ...env } });
+  let first: ReturnType<typeof build>;
+  let second: ReturnType<typeof build>;
+
+  beforeAll(() => {
+    uv = uvBinary(gate.python!);
+    first = build(join(work, "one"));
+    // Another SOURCE_DATE_EPOCH in the environment changes nothing: the script sets its own.
+    second = build(join(work, "two"), [], { SOURCE_DATE_EPOCH: "1700000000" });
+  }, 300_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("builds the wheel and sdist twice (into two folders) with the same bytes, and prints their sha256", () => {
+    expect(first.status, first.stderr).toBe(0);
+    expect(second.status, second.stderr).toBe(0);
+    for (const name of [WHEEL, SDIST]) {
+      const a = readFileSync(join(work, "one", name));
+      const b = readFileSync(join(work, "two", name));
+      expect(sha256(a), name).toBe(sha256(b));
+      expect(Buffer.compare(a, b), name).toBe(0);
+      expect(first.stdout).toContain(`${sha256(a)}  ${join(work, "one", name)}\n`);
+    }
+    expect(readdirSync(join(work, "one")).sort()).toEqual([WHEEL, SDIST].sort());
+  });
+
+  it("the wheel holds the library's src files, byte for byte, and its metadata (no tests, no caches)", () => {
+    const found = entries(gate.python!, join(work, "one", WHEEL), join(work, "one", SDIST));
+    const distInfo = `envelope_runtime-${VERSION}.dist-info/`;
+    const own = found.wheel.filter((e) => !e.name.startsWith(distInfo));
+    const sources = sourceFiles();
+    expect(sources.length).toBeGreaterThan(20);
+    expect(own.map((e) => e.name).sort()).toEqual(sources.map((f) => f.replace(/^src\//, "")));
+    for (const e of own) expect(e.sha256, e.name).toBe(sha256(readFileSync(join(RUNTIME_LIBRARY, "src", e.name))));
+    expect(found.wheel.filter((e) => e.name.startsWith(distInfo)).map((e) => e.name.slice(distInfo.length)).sort()).toEqual(["METADATA", "RECORD", "WHEEL", "licenses/LICENSE"]);
+    expect(found.wheel.map((e) => e.name).filter((n) => /(^|\/)(tests?|__pycache__|\.\w+_cache)\/|\.pyc$/.test(n))).toEqual([]);
+    // Reproducible by construction: every entry at SOURCE_DATE_EPOCH, permissions 644.
+    expect(new Set(found.wheel.map((e) => e.mtime))).toEqual(new Set([EPOCH]));
+    expect(new Set(found.wheel.map((e) => e.mode & 0o777))).toEqual(new Set([0o644]));
+  });
+
+  it("the wheel's METADATA has the version and the crewai and langgraph extras with their frameworks", () => {
+    const { metadata } = entries(gate.python!, join(work, "one", WHEEL), join(work, "one", SDIST));
+    const field = (name: string) => [...metadata.matchAll(new RegExp(`^${name}: (.*)$`, "gm"))].map((m) => m[1]);
+    expect(field("Name")).toEqual(["envelope-runtime"]);
+    expect(field("Version")).toEqual([VERSION]);
+    expect(field("Provides-Extra").sort()).toEqual(["crewai", "langgraph"]);
+    const requires = field("Requires-Dist");
+    expect(requires.some((r) => /^crewai[<>=]/.test(r!) && r!.endsWith("; extra == 'crewai'"))).toBe(true);
+    expect(requires.some((r) => /^langgraph[<>=]/.test(r!) && r!.endsWith("; extra == 'langgraph'"))).toBe(true);
+    // The frameworks are behind their extras only.
+    expect(requires.filter((r) => /^(crewai|langgraph|langchain)/.test(r!) && !r!.includes("; extra == "))).toEqual([]);
+  });
+
+  it("the sdist holds pyproject.toml, README.md, CHANGELOG.md, LICENSE and src/ (no tests, no caches), owned by nobody", () => {
+    const { sdist, pkgInfo } = entries(gate.python!, join(work, "one", WHEEL), join(work, "one", SDIST));
+    const top = `envelope_runtime-${VERSION}/`;
+    expect(sdist.every((e) => e.name.startsWith(top))).toBe(true);
+    const names = sdist.map((e) => e.name.slice(top.length)).sort();
+    expect(names).toEqual(["CHANGELOG.md", "LICENSE", "PKG-INFO", "README.md", "pyproject.toml", ...sourceFiles()].sort());
+    for (const e of sdist.filter((x) => x.name !== `${top}PKG-INFO`)) expect(e.sha256, e.name).toBe(sha256(readFileSync(join(RUNTIME_LIBRARY, e.name.slice(top.length)))));
+    expect(pkgInfo).toContain(`\nVersion: ${VERSION}\n`);
+    expect(new Set(sdist.map((e) => `${e.mtime} ${e.uid}:${e.gid} ${e.uname}`))).toEqual(new Set([`${EPOCH} 0:0 `]));
+  });
+
+  it("replaces earlier envelope_runtime artifacts in the folder and leaves other files alone", () => {
+    const out = join(work, "reused");
+    const again = build(out);
+    expect(again.status, again.stderr).toBe(0);
+    writeFileSync(join(out, "envelope_runtime-0.0.1-py3-none-any.whl"), "an older build");
+    writeFileSync(join(out, "envelope_runtime-0.0.1.tar.gz"), "an older build");
+    writeFileSync(join(out, "notes.txt"), "someone's file");
+    const r = build(out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual([WHEEL, SDIST, "notes.txt"].sort());
+    expect(Buffer.compare(readFileSync(join(out, WHEEL)), readFileSync(join(work, "one", WHEEL)))).toBe(0);
+  }, 120_000);
+
+  it("--expect-version other than the pyproject's fails and builds nothing (the release workflow's tag check)", () => {
+    const out = join(work, "wrong-tag");
+    const r = build(out, ["--expect-version", "9.9.9"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`version ${VERSION}, not 9.9.9`);
+    expect(existsSync(out)).toBe(false);
+    const ok = build(join(work, "right-tag"), ["--expect-version", VERSION]);
+    expect(ok.status, ok.stderr).toBe(0);
+  }, 120_000);
+});
