@@ -41,7 +41,11 @@ function libraryFiles(): Map<string, string> {
   return new Map(files.filter((f) => statSync(f).isFile()).map((f) => [relative(LIBRARY, f).split(sep).join("/"), sha(readFileSync(f))]));
 }
 
-/** The public API: `__all__` of the three public packages, read from their `_EXPORTS` maps. */
+/**
+ * The public API: `__all__` of the three public packages (read from their `_EXPORTS` maps),
+ * and of the two public modules a team's own tests use whole (its packs, its webhook).
+ */
+const PUBLIC_MODULES = ["connections", "schedules"];
 function publicApi(): Map<string, Set<string>> {
   const api = new Map<string, Set<string>>();
   for (const [module, file] of [
@@ -52,6 +56,12 @@ function publicApi(): Map<string, Set<string>> {
     const source = readFileSync(join(LIBRARY, "src", "envelope_runtime", file), "utf8");
     const block = /_EXPORTS: dict\[str, str\] = \{([^}]*)\}/.exec(source)?.[1] ?? "";
     api.set(module, new Set([...block.matchAll(/^\s*"(\w+)":/gm)].map((m) => m[1]!)));
+  }
+  for (const name of PUBLIC_MODULES) {
+    api.get("envelope_runtime")!.add(name);
+    const source = readFileSync(join(LIBRARY, "src", "envelope_runtime", `${name}.py`), "utf8");
+    const all = /^__all__ = \[([^\]]*)\]/m.exec(source)?.[1] ?? "";
+    api.set(`envelope_runtime.${name}`, new Set([...all.matchAll(/"(\w+)"/g)].map((m) => m[1]!)));
   }
   return api;
 }
@@ -130,6 +140,11 @@ describe.each(PYTHON_TARGETS)("%s exports depend on envelope-runtime", (target) 
             const allowed = api.get(m[1]!);
             if (!allowed) problems.push(`${fixture}:${path}: from ${m[1]} (not a public package)`);
             else for (const n of names) if (!allowed.has(n)) problems.push(`${fixture}:${path}: ${m[1]}.${n} (not in its __all__)`);
+            // a public module imported whole: each name used from it is in its __all__
+            for (const n of m[1] === "envelope_runtime" ? names.filter((n) => PUBLIC_MODULES.includes(n)) : []) {
+              const own = api.get(`envelope_runtime.${n}`)!;
+              for (const use of source.matchAll(new RegExp(`(?<![\\w.])${n}\\.(\\w+)`, "g"))) if (!own.has(use[1]!)) problems.push(`${fixture}:${path}: ${n}.${use[1]} (not in envelope_runtime.${n}.__all__)`);
+            }
           }
           for (const m of source.matchAll(/^\s*import (envelope_runtime[\w.]*)/gm)) problems.push(`${fixture}:${path}: import ${m[1]}`);
           if (/envelope_support/.test(source)) problems.push(`${fixture}:${path}: names envelope_support`);
