@@ -158,3 +158,159 @@ describe.runIf(gate.run)("scripts/build-runtime.mjs", () => {
     expect(ok.status, ok.stderr).toBe(0);
   }, 120_000);
 });
+
+// --- .github/workflows/release-runtime.yml --------------------------------------------------
+// No YAML library is among the dependencies: this reads the subset GitHub workflows here use
+// (block mappings and sequences, plain and quoted scalars, `|` blocks, flow lists of scalars)
+// and throws on anything else, so a construct it cannot read fails the test, never passes it.
+
+type Yaml = string | null | Yaml[] | { [key: string]: Yaml };
+
+/** The line without a ` # comment` outside quotes. */
+function withoutComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "#" && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(0, i).trimEnd();
+  }
+  return line.trimEnd();
+}
+
+function scalar(text: string, where: string): Yaml {
+  if (text.startsWith('"')) return JSON.parse(text) as string;
+  if (text.startsWith("'")) {
+    if (!text.endsWith("'")) throw new Error(`${where}: unterminated '…'`);
+    return text.slice(1, -1).replace(/''/g, "'");
+  }
+  if (text.startsWith("[")) {
+    if (!text.endsWith("]")) throw new Error(`${where}: a flow list over several lines`);
+    const inner = text.slice(1, -1).trim();
+    return inner ? inner.split(",").map((part) => scalar(part.trim(), where)) : [];
+  }
+  if (/^[{&*!%@`]/.test(text) || text.startsWith(">")) throw new Error(`${where}: unsupported YAML: ${text}`);
+  return text;
+}
+
+function parseWorkflowYaml(text: string): Yaml {
+  const lines = text.split("\n");
+  let i = 0;
+  const indentOf = (line: string) => line.length - line.trimStart().length;
+  /** The indent of the next line holding something, or -1 at the end. */
+  const next = (): number => {
+    while (i < lines.length && /^\s*(#.*)?$/.test(lines[i]!)) i++;
+    if (i < lines.length && lines[i]!.includes("\t")) throw new Error(`line ${i + 1}: a tab`);
+    return i < lines.length ? indentOf(lines[i]!) : -1;
+  };
+  const isItem = () => /^-(\s|$)/.test(lines[i]!.trim());
+  const block = (indent: number): Yaml => (isItem() ? sequence(indent) : mapping(indent));
+  const value = (rest: string, indent: number): Yaml => {
+    if (rest === "|" || rest === "|-") {
+      const body: string[] = [];
+      while (i < lines.length && (lines[i]!.trim() === "" || indentOf(lines[i]!) > indent)) body.push(lines[i++]!);
+      while (body.length && body[body.length - 1]!.trim() === "") body.pop();
+      const cut = Math.min(...body.filter((l) => l.trim()).map(indentOf));
+      return body.map((l) => l.slice(cut)).join("\n") + (rest === "|" ? "\n" : "");
+    }
+    if (rest !== "") return scalar(rest, `line ${i}`);
+    const at = next();
+    return at > indent || (at === indent && at >= 0 && isItem()) ? block(at) : null;
+  };
+  const mapping = (indent: number): { [key: string]: Yaml } => {
+    const out: { [key: string]: Yaml } = {};
+    while (next() === indent && !isItem()) {
+      const line = withoutComment(lines[i]!.trim());
+      const m = /^([A-Za-z0-9_.\/-]+|"[^"]+"):(?:\s+(.*))?$/.exec(line);
+      if (!m) throw new Error(`line ${i + 1}: not a "key: value": ${line}`);
+      const key = m[1]!.startsWith('"') ? (JSON.parse(m[1]!) as string) : m[1]!;
+      if (key in out) throw new Error(`line ${i + 1}: ${key} twice`);
+      i++;
+      out[key] = value(m[2] ?? "", indent);
+    }
+    const at = next();
+    if (at > indent) throw new Error(`line ${i + 1}: unexpected indent`);
+    return out;
+  };
+  const sequence = (indent: number): Yaml[] => {
+    const out: Yaml[] = [];
+    while (next() === indent && isItem()) {
+      const line = lines[i]!;
+      const content = withoutComment(line.slice(indent + 1).trimStart());
+      if (content === "") {
+        i++;
+        out.push(value("", indent));
+      } else if (/^[A-Za-z0-9_.\/-]+:(\s|$)/.test(content)) {
+        // "- key: value": a mapping whose keys line up with the first one.
+        const at = line.length - line.slice(indent + 1).trimStart().length;
+        lines[i] = " ".repeat(at) + line.slice(at);
+        out.push(mapping(at));
+      } else {
+        i++;
+        out.push(scalar(content, `line ${i}`));
+      }
+    }
+    return out;
+  };
+  const top = next();
+  if (top !== 0) throw new Error("the document does not start at column 0");
+  const doc = block(0);
+  if (next() !== -1) throw new Error(`line ${i + 1}: left unread`);
+  return doc;
+}
+
+describe("the release workflow (.github/workflows/release-runtime.yml)", () => {
+  const path = join(ROOT, ".github", "workflows", "release-runtime.yml");
+  const text = readFileSync(path, "utf8");
+  const doc = parseWorkflowYaml(text) as { [key: string]: any };
+  const jobs = doc.jobs as Record<string, { [key: string]: any }>;
+  const steps = (job: string) => (jobs[job]!.steps ?? []) as Array<Record<string, any>>;
+  const publishJobs = Object.entries(jobs).filter(([, job]) => (job.steps ?? []).some((s: Record<string, any>) => String(s.uses ?? "").startsWith("pypa/gh-action-pypi-publish@")));
+
+  it("the reader reads what it is given, and refuses what it cannot read", () => {
+    expect(parseWorkflowYaml("a:\n  b: [x, 'y z']\n  c: |\n    one # kept\n    two\n  d:\n    - e: 1\n      f: \"g\"\n    - h\n")).toEqual({ a: { b: ["x", "y z"], c: "one # kept\ntwo\n", d: [{ e: "1", f: "g" }, "h"] } });
+    expect(() => parseWorkflowYaml("a: {b: c}\n")).toThrow(/unsupported/);
+    expect(() => parseWorkflowYaml("a: b\n   c: d\n")).toThrow(/indent/);
+  });
+
+  it("runs on a tag runtime-v* only", () => {
+    expect(doc.on).toEqual({ push: { tags: ["runtime-v*"] } });
+  });
+
+  it("builds with scripts/build-runtime.mjs, checking the tag against the pyproject's version, and twice (same bytes)", () => {
+    const runs = publishJobs.length ? steps(publishJobs[0]![1].needs).map((s) => String(s.run ?? "")) : [];
+    expect(runs).toContainEqual('node scripts/build-runtime.mjs dist --expect-version "${GITHUB_REF_NAME#runtime-v}"');
+    expect(runs.some((r) => r.includes("node scripts/build-runtime.mjs \"$RUNNER_TEMP/again\"") && r.includes("cmp "))).toBe(true);
+    // The shell takes runtime-vX.Y.Z to X.Y.Z, what --expect-version compares with the pyproject's.
+    const tag = spawnSync("bash", ["-c", 'printf %s "${GITHUB_REF_NAME#runtime-v}"'], { encoding: "utf8", env: { ...process.env, GITHUB_REF_NAME: `runtime-v${VERSION}` } });
+    expect(tag.stdout).toBe(VERSION);
+    // The artifact the publish job uploads is the one the build job made.
+    const uploaded = steps(publishJobs[0]![1].needs).find((s) => String(s.uses).startsWith("actions/upload-artifact@"));
+    const downloaded = steps(publishJobs[0]![0]).find((s) => String(s.uses).startsWith("actions/download-artifact@"));
+    expect(uploaded?.with.name).toBe(downloaded?.with.name);
+    expect(downloaded?.with.path).toBe(publishJobs[0]![1].steps.at(-1).with?.["packages-dir"] ?? "dist/");
+  });
+
+  it("publishes with PyPI trusted publishing: id-token: write in the publish job alone, environment pypi, no credential", () => {
+    expect(publishJobs.map(([name]) => name)).toEqual(["publish"]);
+    const [, publish] = publishJobs[0]!;
+    expect(publish.permissions).toEqual({ "id-token": "write" });
+    expect(publish.environment?.name ?? publish.environment).toBe("pypi");
+    expect(doc.permissions).toEqual({ contents: "read" });
+    for (const [name, job] of Object.entries(jobs)) if (name !== "publish") expect(job.permissions?.["id-token"], name).toBeUndefined();
+    const step = steps("publish").find((s) => String(s.uses).startsWith("pypa/gh-action-pypi-publish@"))!;
+    expect(Object.keys(step.with ?? {}).filter((k) => /password|user|token/i.test(k))).toEqual([]);
+    // No secret anywhere: not read, not written.
+    const uncommented = text.split("\n").map(withoutComment).join("\n");
+    expect(uncommented).not.toMatch(/secrets\.|\$\{\{\s*secrets|password|pypi-[A-Za-z0-9_-]{20,}|TWINE_|UV_PUBLISH_TOKEN/i);
+    expect(JSON.stringify(doc)).not.toMatch(/secrets/i);
+  });
+
+  it("says, in a comment, that the owner must register the trusted publisher before the first tag", () => {
+    const comments = text.split("\n").filter((l) => l.trim().startsWith("#")).join("\n");
+    expect(comments).toMatch(/owner must register this workflow as a trusted\s+#?\s*publisher on PyPI/);
+    expect(comments).toContain("Before the first tag");
+    expect(comments).toContain("environment pypi");
+  });
+});
