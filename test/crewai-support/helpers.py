@@ -16,7 +16,7 @@ from common_helpers import list_length as list_length
 from common_helpers import sample_input as sample_input
 from common_helpers import valid_inputs as valid_inputs
 from fake_llm import Call, FakeModels, act, delegate, final
-from project import PACKAGE, delegation, llms, models, policy, team, tools
+from project import PACKAGE, TEAM, delegation, llms, models, policy, team, tools
 
 SUB_TEAM_TOOL = "delegate_to_team"
 """delegation.SUB_TEAM_TOOL (hierarchy teams only ship delegation.py)."""
@@ -111,7 +111,7 @@ def as_flags(inputs: dict[str, Any]) -> list[str]:
 
 def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | None:
     """A request (method, url) the agent's policy refuses, preferring a rule's own reason."""
-    agent_policy = tools.POLICIES[agent_key]
+    agent_policy = tools.policies(TEAM)[agent_key]
     hosts = ["refused.envelope.invalid"]
     for rule in agent_policy.rules:
         # An unreadable host (say "a*b.com") would give a URL no client can send.
@@ -143,7 +143,7 @@ def egress_agents() -> list[str]:
 
 def has_requests_delegate(agent_key: str) -> bool:
     """delegation.has_requests_delegate; no agent of a pipeline team has one."""
-    return delegation is not None and bool(delegation.has_requests_delegate(agent_key))
+    return delegation is not None and bool(delegation.has_requests_delegate(TEAM, agent_key))
 
 
 def path_to(agent_key: str) -> list[str]:
@@ -151,7 +151,7 @@ def path_to(agent_key: str) -> list[str]:
     chain = [agent_key]
     while team.AGENTS[chain[0]].reports_to is not None:
         chain.insert(0, team.AGENTS[chain[0]].reports_to)  # type: ignore[arg-type]
-    top = delegation.top_manager()
+    top = delegation.top_manager(TEAM)
     return chain if top is None or chain[0] == top else [top, *chain]
 
 
@@ -164,7 +164,7 @@ def drive(board: FakeModels, agent_key: str, task: str, *replies: str) -> None:
     """
     chain = path_to(agent_key)
     for upper, lower in zip(chain, chain[1:], strict=False):
-        if delegation.has_sub_team(upper):
+        if delegation.has_sub_team(TEAM, upper):
             board.script(upper, act(SUB_TEAM_TOOL, task=task))
         board.script(upper, delegate(board.roles[lower], task))
     board.script(agent_key, *replies)
@@ -184,13 +184,13 @@ def drive_everyone(board: FakeModels, task: str) -> None:
     """Script the hierarchy so that every agent gets `task` once (depth first)."""
 
     def visit(manager: str) -> None:
-        for worker in delegation.workers_of(manager):
+        for worker in delegation.workers_of(TEAM, manager):
             board.script(manager, delegate(board.roles[worker], task))
-            if delegation.reports_of(worker):
+            if delegation.reports_of(TEAM, worker):
                 board.script(worker, act(SUB_TEAM_TOOL, task=task))
                 visit(worker)
 
-    top = delegation.top_manager()
+    top = delegation.top_manager(TEAM)
     if top is not None:
         visit(top)
 

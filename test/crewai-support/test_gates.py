@@ -21,7 +21,7 @@ from typing import Any
 import helpers
 import pytest
 from fake_llm import FakeModels, final
-from project import PACKAGE, crew_base, gates, llms, main, runtime, state, team
+from project import PACKAGE, TEAM, crew_base, gates, llms, main, runtime, state, team
 
 if not team.GATES:
     pytest.skip("the team has no gates", allow_module_level=True)
@@ -194,7 +194,7 @@ def test_a_rejection_follows_on_reject(
         assert rerun and revised == []
         task = rerun[0].content("user")
     else:
-        manager = crew_base.manager_of(team.PIPELINE[spec.after_step].agent_key)
+        manager = crew_base.manager_of(TEAM, team.PIPELINE[spec.after_step].agent_key)
         assert revised and rerun == []
         assert revised[0].agent_key == manager
         task = revised[0].content("user")
@@ -284,7 +284,7 @@ def test_a_gate_timeout_applies_its_behaviour_on_resume(
     escalation = fake_models.calls_for_task(f"escalate:{name}")[0].content("user")
     assert f"Step {spec.after_step} worked from:\n\nRun inputs (JSON):\n" in escalation
     saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
-    manager = crew_base.manager_of(team.PIPELINE[spec.after_step].agent_key)
+    manager = crew_base.manager_of(TEAM, team.PIPELINE[spec.after_step].agent_key)
     by_id = {r["id"]: r for r in saved["gates"][name]["records"]}
     for item in items:
         record = by_id[item["record"]]
@@ -446,7 +446,7 @@ def test_a_run_that_waits_at_a_gate_saves_the_time_it_worked(
     # resume the whole timeout.runMs again.
     if not team.GATES:
         pytest.skip("the team has no gates: a run never waits for review")
-    steps = f"{PACKAGE}.envelope_support.pipeline.kickoff"
+    steps = "envelope_runtime.crewai.pipeline.kickoff"
     work = crew_base.kickoff
 
     def kickoff(*args: Any, **kwargs: Any) -> Any:

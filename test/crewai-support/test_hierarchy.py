@@ -11,12 +11,12 @@ import helpers
 import pytest
 from crewai import Process
 from fake_llm import FakeModels, final
-from project import crew, delegation, main, team
+from project import TEAM, crew, delegation, main, team
 
 if team.MODE != "hierarchy":
     pytest.skip("the team runs as a pipeline", allow_module_level=True)
 
-MID_LEVEL = [key for key in team.AGENTS if delegation.has_sub_team(key)]
+MID_LEVEL = [key for key in team.AGENTS if delegation.has_sub_team(TEAM, key)]
 
 
 def _tool_names(agent: object) -> list[str]:
@@ -28,10 +28,10 @@ def test_the_first_root_manages_the_run_without_tools_of_its_own(
 ) -> None:
     roles = helpers.roles()
     team_crew = crew.TeamCrew(helpers.valid_inputs()).crew()
-    top = delegation.top_manager()
+    top = delegation.top_manager(TEAM)
     if top is None:  # one agent: it does the run itself
         assert team_crew.process == Process.sequential
-        assert [agent.role for agent in team_crew.agents] == [roles[delegation.roots()[0]]]
+        assert [agent.role for agent in team_crew.agents] == [roles[delegation.roots(TEAM)[0]]]
         return
 
     manager = team_crew.manager_agent
@@ -39,7 +39,7 @@ def test_the_first_root_manages_the_run_without_tools_of_its_own(
     assert manager is not None and manager.role == roles[top]
     assert manager.allow_delegation and _tool_names(manager) == []
     assert manager not in team_crew.agents
-    expected = [roles[key] for key in delegation.workers_of(top)]
+    expected = [roles[key] for key in delegation.workers_of(TEAM, top)]
     # The manager's HTTP tool, connection pack tools and workspace tools are held by its
     # Requests worker.
     own_documents = [doc for doc in getattr(team, "WORKSPACE", {}).values() if top in doc.agents]
@@ -52,10 +52,10 @@ def test_the_first_root_manages_the_run_without_tools_of_its_own(
         pack_tools = [op.tool for p in own_packs for op in team.CONNECTIONS[p].operations]
         assert set(pack_tools) <= set(_tool_names(requests))
     assert len(set(expected)) == len(expected), "delegation needs unique roles"
-    for key in delegation.workers_of(top):
+    for key in delegation.workers_of(TEAM, top):
         worker = next(agent for agent in team_crew.agents if agent.role == roles[key])
         assert (delegation.SUB_TEAM_TOOL in _tool_names(worker)) == bool(
-            delegation.reports_of(key)
+            delegation.reports_of(TEAM, key)
         ), key
         assert not worker.allow_delegation
 
@@ -76,7 +76,7 @@ def test_a_sub_team_crew_has_its_manager_without_tools_and_its_reports(
     assert sub_crew.manager_agent is not None
     assert sub_crew.manager_agent.role == roles[manager_key]
     assert _tool_names(sub_crew.manager_agent) == []
-    expected = [roles[key] for key in delegation.reports_of(manager_key)]
+    expected = [roles[key] for key in delegation.reports_of(TEAM, manager_key)]
     assert [agent.role for agent in sub_crew.agents] == expected
 
 
@@ -89,7 +89,7 @@ def test_delegating_to_a_mid_level_manager_runs_its_sub_team(
 ) -> None:
     if manager_key is None:
         pytest.skip("no mid-level manager in this hierarchy")
-    report = delegation.reports_of(manager_key)[0]
+    report = delegation.reports_of(TEAM, manager_key)[0]
     task = f"TASK-FOR-{report}: check the quarterly numbers"
     answer = f"ANSWER-FROM-{report}: the numbers add up"
     path = helpers.path_to(report)
@@ -108,7 +108,7 @@ def test_delegating_to_a_mid_level_manager_runs_its_sub_team(
         as_manager = [c for c in fake_models.calls_of(upper) if c.task == f"team:{upper}"]
         assert as_manager, f"{upper} did not manage its sub-team"
         system = as_manager[0].content("system")
-        coworkers = ", ".join(fake_models.roles[key] for key in delegation.reports_of(upper))
+        coworkers = ", ".join(fake_models.roles[key] for key in delegation.reports_of(TEAM, upper))
         assert (
             f"Delegate a specific task to one of the following coworkers: {coworkers}\n" in system
         )

@@ -1,5 +1,5 @@
-"""Access policies: the shipped POLICIES and each agent's own HTTP tool (the decision
-vectors are python-common's: test/python-common-support/test_policy_vectors.py)."""
+"""Access policies: the team's policies (http_tools.policies) and each agent's own HTTP tool
+(the decision vectors are python-common's: test/python-common-support/test_policy_vectors.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import helpers
 import httpx
 import pytest
 from fake_llm import FakeModels
-from project import crew, policy, team, tools
+from project import TEAM, crew, policy, team, tools
 
 if tools is None:
     # Only a team with egress ships the HTTP tool and policy.py (its agents' lack of the
@@ -33,7 +33,7 @@ def test_shipped_policies_match_the_definition() -> None:
         for agent in _definition()["agents"]
         if "accessPolicy" in agent or "allowedHosts" in agent
     }
-    assert tools.POLICIES == expected
+    assert tools.policies(TEAM) == expected
 
 
 def _http_tools_by_holder(team_crew: Any) -> dict[str, list[tools.HttpRequestTool]]:
@@ -66,9 +66,9 @@ def test_each_agent_has_an_http_tool_exactly_when_it_has_egress(
         assert held == [], "a manager holds no tools"
         by_holder = _http_tools_by_holder(crews.crew())
         held = by_holder.get(holder, [])
-    if agent_key in tools.POLICIES:
+    if agent_key in tools.policies(TEAM):
         assert [t.agent_key for t in held] == [agent_key], holder
-        assert held[0].policy == tools.POLICIES[agent_key]
+        assert held[0].policy == tools.policies(TEAM)[agent_key]
     else:
         assert held == []
 
@@ -84,8 +84,8 @@ def test_a_refused_request_returns_the_reason_and_sends_nothing(
     if refused is None:
         pytest.skip(f"the policy of {agent_key} allows every request")
     method, url = refused
-    decision = tools.evaluate(tools.POLICIES[agent_key], method, url, team_env)
-    tool = tools.http_tool(agent_key)
+    decision = tools.evaluate(tools.policies(TEAM)[agent_key], method, url, team_env)
+    tool = tools.http_tool(TEAM, agent_key)
 
     result = tool.run(method=method, url=url)
 
@@ -114,7 +114,7 @@ def test_the_tool_sends_allowed_requests_with_secrets_filled_in_and_redacted(
     secret = team.SECRETS[0] if team.SECRETS else None
     header = "{{" + secret + "}}" if secret else "none"
 
-    result = tools.http_tool(agent_key).run(
+    result = tools.http_tool(TEAM, agent_key).run(
         method=method, url=url, headers=[{"name": "X-Token", "value": header}]
     )
 
@@ -144,7 +144,7 @@ def test_a_url_the_http_client_cannot_parse_is_refused_not_raised(
 
 
 def _allowed_requests(agent_key: str, env: dict[str, str]) -> list[tuple[str, str]]:
-    agent_policy = tools.POLICIES[agent_key]
+    agent_policy = tools.policies(TEAM)[agent_key]
     candidates = []
     for rule in agent_policy.rules:
         if rule.action != "allow" or rule.host is None:

@@ -17,6 +17,7 @@ from fake_llm import FakeModels, act
 from input_cases import invalid_cases
 from project import (
     PACKAGE,
+    TEAM,
     checks,
     crew,
     crew_base,
@@ -191,7 +192,7 @@ def test_a_refused_request_reaches_the_agent_as_the_rule_reason(
 
     assert main.main(helpers.run_argv(interactive=True)) == 0, capsys.readouterr().err
 
-    reason = tools.evaluate(tools.POLICIES[agent_key], method, url, team_env).reason
+    reason = tools.evaluate(tools.policies(TEAM)[agent_key], method, url, team_env).reason
     calls = fake_models.calls_of(holder)
     refusal = f"REFUSED by access policy of {agent_key}: {reason}"
     assert any(refusal in call.text() for call in calls[1:]), [c.text() for c in calls]
@@ -394,8 +395,8 @@ def test_an_llm_in_agents_yaml_replaces_the_definitions_provider_keys(
     own = {*team.SECRETS, *team.VARIABLES, *getattr(team, "CONNECTION_SECRETS", ())}
     for name in {n for n in team_env if n.endswith("_API_KEY") and n not in own}:
         monkeypatch.delenv(name)
-    monkeypatch.setattr(crew_base, "configured_llms", lambda: set(team.AGENTS))
+    monkeypatch.setattr(crew_base, "configured_llms", lambda package: set(team.AGENTS))
 
-    missing = runner._missing_env(None)
+    missing = runner._missing_env(TEAM, None)
 
     assert not [label for label in missing if "_API_KEY" in label], missing

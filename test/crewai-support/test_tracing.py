@@ -1,6 +1,6 @@
-"""The trace of a run (tracing.py, `--trace`): every model answer is one turn of the agent
-that asked for it, in a conversation with the run or its manager, and every reviewer
-decision a user turn."""
+"""The trace of a run (envelope_runtime.crewai.tracing, `--trace`): every model answer is one
+turn of the agent that asked for it, in a conversation with the run or its manager, and every
+reviewer decision a user turn."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_an_llm_from_agents_yaml_is_the_model_the_trace_names(
 ) -> None:
     helpers.approve_everything(monkeypatch)
     path = tmp_path / "trace.jsonl"
-    monkeypatch.setattr(crew_base, "configured_llms", lambda: set(team.AGENTS))
+    monkeypatch.setattr(crew_base, "configured_llms", lambda package: set(team.AGENTS))
 
     assert main.main([*helpers.run_argv(interactive=True), "--trace", str(path)]) == EXPECTED_OK
     events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]

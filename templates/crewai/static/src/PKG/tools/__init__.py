@@ -1,1 +1,0 @@
-"""Your own tools (CrewAI's tools folder): see custom_tool.py."""
