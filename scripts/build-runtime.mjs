@@ -2,12 +2,14 @@
 // Builds envelope-runtime (python/envelope-runtime/), the library every Python export pins,
 // into a wheel and an sdist, the same bytes from one build to the next:
 //
-//   node scripts/build-runtime.mjs [OUT_DIR] [--expect-version X.Y.Z]
+//   node scripts/build-runtime.mjs [OUT_DIR] [--expect-version X.Y.Z] [--library DIR]
 //
 // OUT_DIR defaults to python/envelope-runtime/dist/ (git-ignored). Earlier envelope_runtime
 // artifacts there are replaced, so `OUT_DIR/*` is exactly this build (what `uv publish` or
 // `twine upload` then takes). --expect-version fails the build when the library's version
-// is another (the release workflow passes the tag's). Prints each artifact with its sha256.
+// is another (the release workflow passes the tag's). --library builds another copy of the
+// library (the tests build a snapshot, which no concurrent edit changes between two builds).
+// Prints each artifact with its sha256.
 //
 // Why the bytes do not change: hatchling (pinned exactly in the library's pyproject.toml,
 // and its own dependencies below) builds reproducibly by default — every entry's time is
@@ -70,20 +72,20 @@ function findUv() {
 }
 
 /** Builds the wheel and sdist into `outDir`; returns their paths and sha256. */
-export function buildRuntime(outDir = DEFAULT_OUT_DIR, { expectVersion, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
-  const version = libraryVersion();
+export function buildRuntime(outDir = DEFAULT_OUT_DIR, { expectVersion, library = LIBRARY_DIR, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const version = libraryVersion(library);
   if (expectVersion !== undefined && expectVersion !== version) {
-    throw new Error(`python/envelope-runtime/pyproject.toml is version ${version}, not ${expectVersion} (the release tag's)`);
+    throw new Error(`${join(library, "pyproject.toml")} is version ${version}, not ${expectVersion} (the release tag's)`);
   }
   const uv = findUv();
   const work = mkdtempSync(join(tmpdir(), "envelope-runtime-build-"));
   try {
     const stage = join(work, "envelope-runtime");
-    for (const file of libraryFiles()) {
+    for (const file of libraryFiles(library)) {
       const to = join(stage, file);
       mkdirSync(dirname(to), { recursive: true });
-      copyFileSync(join(LIBRARY_DIR, file), to);
-      chmodSync(to, statSync(join(LIBRARY_DIR, file)).mode & 0o111 ? 0o755 : 0o644);
+      copyFileSync(join(library, file), to);
+      chmodSync(to, statSync(join(library, file)).mode & 0o111 ? 0o755 : 0o644);
     }
     const constraints = join(work, "build-constraints.txt");
     writeFileSync(constraints, `${BUILD_CONSTRAINTS.join("\n")}\n`);
@@ -114,19 +116,23 @@ export function buildRuntime(outDir = DEFAULT_OUT_DIR, { expectVersion, log = (l
 function main(argv) {
   let outDir;
   let expectVersion;
+  let library;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--expect-version") {
       expectVersion = argv[++i];
       if (!expectVersion) throw new Error("--expect-version takes a version");
+    } else if (arg === "--library") {
+      if (!argv[i + 1]) throw new Error("--library takes a folder");
+      library = resolve(argv[++i]);
     } else if (arg === "--help" || arg === "-h") {
-      process.stdout.write("usage: node scripts/build-runtime.mjs [OUT_DIR] [--expect-version X.Y.Z]\n");
+      process.stdout.write("usage: node scripts/build-runtime.mjs [OUT_DIR] [--expect-version X.Y.Z] [--library DIR]\n");
       return;
     } else if (arg.startsWith("-") || outDir !== undefined) {
-      throw new Error(`unexpected argument ${JSON.stringify(arg)} (usage: node scripts/build-runtime.mjs [OUT_DIR] [--expect-version X.Y.Z])`);
+      throw new Error(`unexpected argument ${JSON.stringify(arg)} (usage: node scripts/build-runtime.mjs [OUT_DIR] [--expect-version X.Y.Z] [--library DIR])`);
     } else outDir = resolve(arg);
   }
-  for (const { path, sha256 } of buildRuntime(outDir ?? DEFAULT_OUT_DIR, { expectVersion })) process.stdout.write(`${sha256}  ${path}\n`);
+  for (const { path, sha256 } of buildRuntime(outDir ?? DEFAULT_OUT_DIR, { expectVersion, ...(library ? { library } : {}) })) process.stdout.write(`${sha256}  ${path}\n`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

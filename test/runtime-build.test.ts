@@ -5,9 +5,9 @@
 // with hatchling); skipped without it like the other end-to-end suites, failed under CI=true.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { e2eGate, RUNTIME_LIBRARY, uvBinary } from "./e2e/python-env.js";
 import { ROOT } from "./helpers/cli.js";
@@ -22,11 +22,11 @@ const SKIP = new Set(["__pycache__", ".ruff_cache", ".pytest_cache", ".mypy_cach
 
 const gate = e2eGate();
 
-/** The library's src/ files (relative to the library, `src/envelope_runtime/...`), as an export vendors them. */
-function sourceFiles(dir = join(RUNTIME_LIBRARY, "src")): string[] {
+/** A library's src/ files (relative to it, `src/envelope_runtime/...`), as an export vendors them. */
+function sourceFiles(library: string, dir = join(library, "src")): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => !(e.isDirectory() && SKIP.has(e.name)) && !e.name.endsWith(".pyc"))
-    .flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : [relative(RUNTIME_LIBRARY, join(dir, e.name)).split(sep).join("/")]))
+    .flatMap((e) => (e.isDirectory() ? sourceFiles(library, join(dir, e.name)) : [relative(library, join(dir, e.name)).split(sep).join("/")]))
     .sort();
 }
 
@@ -69,13 +69,20 @@ print(json.dumps(out))
 
 describe.runIf(gate.run)("scripts/build-runtime.mjs", () => {
   const work = mkdtempSync(join(tmpdir(), "envelope-runtime-build-test-"));
+  // This checkout's library as it is now: the builds compared are of the same files, whatever
+  // is edited in the working tree meanwhile. (The default, python/envelope-runtime, is built below.)
+  const library = join(work, "library");
   let uv: string;
   const build = (out: string, args: string[] = [], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [SCRIPT, out, ...args], { encoding: "utf8", env: { ...process.env, UV: uv, ...env } });
+    spawnSync(process.execPath, [SCRIPT, out, "--library", library, ...args], { encoding: "utf8", env: { ...process.env, UV: uv, ...env } });
   let first: ReturnType<typeof build>;
   let second: ReturnType<typeof build>;
 
   beforeAll(() => {
+    for (const file of ["CHANGELOG.md", "LICENSE", "README.md", "pyproject.toml", ...sourceFiles(RUNTIME_LIBRARY)]) {
+      mkdirSync(dirname(join(library, file)), { recursive: true });
+      copyFileSync(join(RUNTIME_LIBRARY, file), join(library, file));
+    }
     uv = uvBinary(gate.python!);
     first = build(join(work, "one"));
     // Another SOURCE_DATE_EPOCH in the environment changes nothing: the script sets its own.
@@ -100,10 +107,10 @@ describe.runIf(gate.run)("scripts/build-runtime.mjs", () => {
     const found = entries(gate.python!, join(work, "one", WHEEL), join(work, "one", SDIST));
     const distInfo = `envelope_runtime-${VERSION}.dist-info/`;
     const own = found.wheel.filter((e) => !e.name.startsWith(distInfo));
-    const sources = sourceFiles();
+    const sources = sourceFiles(library);
     expect(sources.length).toBeGreaterThan(20);
     expect(own.map((e) => e.name).sort()).toEqual(sources.map((f) => f.replace(/^src\//, "")));
-    for (const e of own) expect(e.sha256, e.name).toBe(sha256(readFileSync(join(RUNTIME_LIBRARY, "src", e.name))));
+    for (const e of own) expect(e.sha256, e.name).toBe(sha256(readFileSync(join(library, "src", e.name))));
     expect(found.wheel.filter((e) => e.name.startsWith(distInfo)).map((e) => e.name.slice(distInfo.length)).sort()).toEqual(["METADATA", "RECORD", "WHEEL", "licenses/LICENSE"]);
     expect(found.wheel.map((e) => e.name).filter((n) => /(^|\/)(tests?|__pycache__|\.\w+_cache)\/|\.pyc$/.test(n))).toEqual([]);
     // Reproducible by construction: every entry at SOURCE_DATE_EPOCH, permissions 644.
@@ -129,8 +136,8 @@ describe.runIf(gate.run)("scripts/build-runtime.mjs", () => {
     const top = `envelope_runtime-${VERSION}/`;
     expect(sdist.every((e) => e.name.startsWith(top))).toBe(true);
     const names = sdist.map((e) => e.name.slice(top.length)).sort();
-    expect(names).toEqual(["CHANGELOG.md", "LICENSE", "PKG-INFO", "README.md", "pyproject.toml", ...sourceFiles()].sort());
-    for (const e of sdist.filter((x) => x.name !== `${top}PKG-INFO`)) expect(e.sha256, e.name).toBe(sha256(readFileSync(join(RUNTIME_LIBRARY, e.name.slice(top.length)))));
+    expect(names).toEqual(["CHANGELOG.md", "LICENSE", "PKG-INFO", "README.md", "pyproject.toml", ...sourceFiles(library)].sort());
+    for (const e of sdist.filter((x) => x.name !== `${top}PKG-INFO`)) expect(e.sha256, e.name).toBe(sha256(readFileSync(join(library, e.name.slice(top.length)))));
     expect(pkgInfo).toContain(`\nVersion: ${VERSION}\n`);
     expect(new Set(sdist.map((e) => `${e.mtime} ${e.uid}:${e.gid} ${e.uname}`))).toEqual(new Set([`${EPOCH} 0:0 `]));
   });
@@ -154,8 +161,12 @@ describe.runIf(gate.run)("scripts/build-runtime.mjs", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`version ${VERSION}, not 9.9.9`);
     expect(existsSync(out)).toBe(false);
-    const ok = build(join(work, "right-tag"), ["--expect-version", VERSION]);
+    // Without --library: this checkout's python/envelope-runtime.
+    const right = join(work, "right-tag");
+    const ok = spawnSync(process.execPath, [SCRIPT, right, "--expect-version", VERSION], { encoding: "utf8", env: { ...process.env, UV: uv } });
     expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain(`building envelope-runtime ${VERSION}`);
+    expect(readdirSync(right).sort()).toEqual([WHEEL, SDIST].sort());
   }, 120_000);
 });
 
