@@ -178,9 +178,7 @@ class PipelineNodes(TeamNodes):
 
     def __init__(self, package: TeamPackage, model_for: llms.ModelFactory | None = None) -> None:
         super().__init__(package, model_for)
-        self.record_models: Mapping[str, type[BaseModel]] = package.module(
-            "state"
-        ).self.record_models
+        self.record_models: Mapping[str, type[BaseModel]] = package.module("state").RECORD_MODELS
         """The structured answer of each step followed by gates (the team's state.py)."""
 
     def _clean(self, text: Any) -> Any:
