@@ -105,12 +105,12 @@ describe("CrewAI mapping", () => {
     expect(x.text("src/test_team/team.py")).toContain('EGRESS: tuple[str, ...] = ("a",)');
   });
 
-  it("no accessPolicy / allowedHosts anywhere → no HTTP tool code, no policies file", () => {
+  it("no accessPolicy / allowedHosts anywhere → no HTTP tool, no policies file", () => {
     const x = exportOf(team({ agents: [agent("a"), agent("b", { reportsToKey: "a" })] }));
-    const http = ["config/access_policies.yaml", "envelope_support/http_tools.py", "envelope_support/http_request.py", "envelope_support/policy.py"];
+    const http = ["config/access_policies.yaml"];
     for (const path of http) expect(x.files.paths(), path).not.toContain(`src/test_team/${path}`);
     expect(x.text("src/test_team/team.py")).toContain("EGRESS: tuple[str, ...] = ()");
-    expect(x.text("README.md")).toContain("the project ships no HTTP tool code");
+    expect(x.text("README.md")).toContain("the team loads no HTTP tool code");
     // One agent with egress brings all of it back.
     const y = exportOf(team({ agents: [agent("a"), agent("b", { reportsToKey: "a", allowedHosts: ["h.example"] })] }));
     for (const path of http) expect(y.files.paths(), path).toContain(`src/test_team/${path}`);
