@@ -92,7 +92,7 @@ export async function runCli(options: CliOptions): Promise<number> {
   try {
     const thread = flags.get("thread") || randomUUID();
     const context = flags.has("model-context") ? (JSON.parse(flags.get("model-context")!) as Record<string, unknown>) : {};
-    const config = { configurable: { thread_id: thread }, context, recursionLimit: team.recursionLimit };
+    const config = { configurable: { thread_id: thread }, context, recursionLimit: team.recursionLimit, signal: AbortSignal.timeout(team.runTimeoutMs) };
     if (command === "run") {
       await graph.invoke(inputsOf(team, flags), config);
     } else if (command === "resume") {

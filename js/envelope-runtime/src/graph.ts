@@ -66,7 +66,7 @@ interface RunState {
 }
 
 /** Creates an agent's chat model for a run (tests give fake ones). */
-export type ModelFor = (agentKey: string, choice: ModelChoice) => BaseChatModel | Promise<BaseChatModel>;
+export type ModelFor = (agentKey: string, choice: ModelChoice, task: string) => BaseChatModel | Promise<BaseChatModel>;
 
 export interface BuildOptions {
   /** The agents' models; default: initChatModel of each agent's chosen model. */
@@ -75,6 +75,8 @@ export interface BuildOptions {
   fetch?: typeof fetch;
   /** The clock of gate timeouts (tests give their own). */
   now?: () => Date;
+  /** The environment: secrets, variables, model overrides, provider keys (default: process.env). */
+  env?: Env;
 }
 
 export interface TeamSchemas {
@@ -163,13 +165,14 @@ export class TeamRuntime {
   readonly agents: ReadonlyMap<string, AgentSpec>;
   readonly gateSpecs: ReadonlyMap<string, GateSpec>;
   readonly steps: ReadonlyMap<string, StepSpec>;
+  readonly env: Env;
 
   constructor(
     readonly team: TeamSpec,
     readonly schemas: TeamSchemas,
     readonly options: BuildOptions = {},
-    readonly env: Env = process.env,
   ) {
+    this.env = options.env ?? process.env;
     this.agents = new Map(team.agents.map((a) => [a.key, a]));
     this.gateSpecs = new Map(team.gates.map((g) => [g.name, g]));
     this.steps = new Map(team.steps.map((s) => [s.key, s]));
@@ -189,9 +192,9 @@ export class TeamRuntime {
     return render(agent.prompt, values);
   }
 
-  async model(agent: AgentSpec, config: RunnableConfig | undefined): Promise<BaseChatModel> {
+  async model(agent: AgentSpec, config: RunnableConfig | undefined, task: string): Promise<BaseChatModel> {
     const choice = chooseModel(agent, contextOf(config), this.env);
-    return this.options.modelFor ? this.options.modelFor(agent.key, choice) : createChatModel(choice, this.env);
+    return this.options.modelFor ? this.options.modelFor(agent.key, choice, task) : createChatModel(choice, this.env);
   }
 
   /** The agent's tools: http_request with egress; in a hierarchy, ask_<report> per report. */
@@ -222,7 +225,7 @@ export class TeamRuntime {
   async converse(agent: AgentSpec, task: string, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string, withReports: boolean, history: BaseMessage[] = []): Promise<BaseMessage[]> {
     const prompt = this.systemPrompt(agent, inputs);
     const runnable = createAgent({
-      model: await this.model(agent, config),
+      model: await this.model(agent, config, label),
       tools: this.tools(agent, inputs, config, withReports),
       ...(prompt ? { systemPrompt: prompt } : {}),
       name: agent.key,
@@ -293,13 +296,10 @@ export class TeamRuntime {
   private wirePipeline(graph: any): void {
     const team = this.team;
     const sinks: string[] = [];
+    // Every node first: an edge may name a gate's node that a later step's gate adds.
     for (const step of team.steps) {
       const after = step.gatesAfter.map(gateNode);
       graph.addNode(stepNode(step.key), (s: RunState, config: RunnableConfig) => this.stepNodeFn(step, s, config), after.length ? { ends: after } : {});
-      const waits = [...step.answersFrom.map(stepNode), ...step.gatesBefore.map(releasedNode)];
-      graph.addEdge(waits.length === 0 ? "prepare" : waits.length === 1 ? waits[0] : waits, stepNode(step.key));
-      const dependents = team.steps.filter((s) => s.answersFrom.includes(step.key));
-      if (!step.gatesAfter.length && dependents.length === 0) sinks.push(stepNode(step.key));
     }
     for (const spec of team.gates) {
       const escalates = spec.onReject === "escalate" || spec.timeout?.behaviour === "escalate";
@@ -308,6 +308,12 @@ export class TeamRuntime {
       graph.addNode(releasedNode(spec.name), (s: RunState) => ({ approved: { [spec.name]: gates.releasedText(spec, s.gates[spec.name] as GateState) } }));
       if (escalates) graph.addNode(escalateNode(spec.name), (s: RunState, config: RunnableConfig) => this.escalateNodeFn(spec, s, config), { ends: [gateNode(spec.name), END] });
       if (!team.steps.some((s) => s.gatesBefore.includes(spec.name))) sinks.push(releasedNode(spec.name));
+    }
+    for (const step of team.steps) {
+      const waits = [...step.answersFrom.map(stepNode), ...step.gatesBefore.map(releasedNode)];
+      graph.addEdge(waits.length === 0 ? "prepare" : waits.length === 1 ? waits[0] : waits, stepNode(step.key));
+      const dependents = team.steps.filter((s) => s.answersFrom.includes(step.key));
+      if (!step.gatesAfter.length && dependents.length === 0) sinks.push(stepNode(step.key));
     }
     graph.addEdge(sinks.length === 1 ? sinks[0] : sinks, "finalize");
   }
