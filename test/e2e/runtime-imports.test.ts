@@ -1,0 +1,154 @@
+// What a team does not use, it does not load (issue 36). The runtime library is whole in every
+// export, so a team's import graph is what keeps a team without gates from loading the gate
+// engine, one without packs from loading the MCP client, and so on. For every valid definition
+// and both targets (and the connection-pack definition, exported with its packs), the export is
+// imported and built offline as a run builds it before its first model call
+// (test/e2e/runtime_imports.py: main, crew/flow or graph, server; the crew object or the
+// compiled graph), on the real frameworks of the cached environments, with this checkout's
+// library first on the path; then the envelope_runtime modules it loaded are checked against
+// the team's features: none of a feature the team lacks, and the ones of the features it has
+// (so a probe that loads nothing cannot pass).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeDirectory } from "../../src/export/sinks/directory.js";
+import { normalize } from "../../src/model/index.js";
+import { ROOT } from "../helpers/cli.js";
+import { connectionDefinitions, exportFile, validDefinitions } from "../helpers/export.js";
+import { e2eGate, ensureEnv, RUNTIME_LIBRARY } from "./python-env.js";
+
+const TARGETS = ["crewai", "langgraph"] as const;
+type Target = (typeof TARGETS)[number];
+const LIBRARY_SRC = join(RUNTIME_LIBRARY, "src");
+const PROBE = join(ROOT, "test/e2e/runtime_imports.py");
+
+interface Features {
+  mode: "hierarchy" | "pipeline";
+  gates: boolean;
+  packs: boolean;
+  workspace: boolean;
+  /** An event or condition schedule (the webhook receiver, the condition poll). */
+  schedules: boolean;
+  egress: boolean;
+}
+
+interface Team {
+  name: string;
+  path: string;
+  packs?: string[];
+  features: Features;
+}
+
+/** The runtime modules of one feature, by target (the core's under both); names relative to envelope_runtime. */
+interface Rule {
+  feature: string;
+  /** The team lacks the feature: none of its modules may be loaded. */
+  lacks: (f: Features) => boolean;
+  core: string[];
+  crewai: string[];
+  langgraph: string[];
+}
+
+const RULES: Rule[] = [
+  { feature: "gates", lacks: (f) => !f.gates, core: ["gates"], crewai: [], langgraph: ["langgraph.review", "langgraph.server_app"] },
+  { feature: "connection packs (MCP, OpenAPI)", lacks: (f) => !f.packs, core: ["connections"], crewai: ["crewai.connection_tools"], langgraph: ["langgraph.connection_tools"] },
+  { feature: "workspace documents", lacks: (f) => !f.workspace, core: ["workspace"], crewai: ["crewai.workspace_tools"], langgraph: ["langgraph.workspace_store"] },
+  { feature: "event or condition schedules", lacks: (f) => !f.schedules, core: ["schedules"], crewai: ["crewai.schedule_commands"], langgraph: ["langgraph.schedule_commands"] },
+  // Only a run given --trace loads these; building a team never does.
+  { feature: "a trace", lacks: () => true, core: ["trace"], crewai: ["crewai.tracing"], langgraph: ["langgraph.tracing"] },
+  // Packs check their requests with the same policy and tool as http_request.
+  { feature: "egress (the policy and http_request)", lacks: (f) => !f.egress && !f.packs, core: ["policy"], crewai: ["crewai.http_request", "crewai.http_tools"], langgraph: ["langgraph.tools"] },
+  { feature: "a pipeline", lacks: (f) => f.mode !== "pipeline", core: [], crewai: ["crewai.pipeline", "crewai.steps", "crewai.flow_runner", "crewai.state"], langgraph: ["langgraph.pipeline"] },
+  { feature: "a hierarchy", lacks: (f) => f.mode !== "hierarchy", core: [], crewai: ["crewai.delegation", "crewai.crew_commands"], langgraph: ["langgraph.hierarchy"] },
+];
+
+/** Modules a team with the feature loads when it is built (what shows the probe sees the team's imports). */
+const USES: Array<{ feature: string; has: (f: Features) => boolean; crewai: string; langgraph: string }> = [
+  { feature: "a pipeline", has: (f) => f.mode === "pipeline", crewai: "crewai.pipeline", langgraph: "langgraph.pipeline" },
+  { feature: "a hierarchy", has: (f) => f.mode === "hierarchy", crewai: "crewai.delegation", langgraph: "langgraph.hierarchy" },
+  { feature: "gates", has: (f) => f.gates, crewai: "gates", langgraph: "gates" },
+  { feature: "workspace documents", has: (f) => f.workspace, crewai: "workspace", langgraph: "workspace" },
+  { feature: "egress", has: (f) => f.egress, crewai: "policy", langgraph: "policy" },
+  { feature: "connection packs", has: (f) => f.packs, crewai: "connections", langgraph: "connections" },
+];
+
+function features(path: string, packs: boolean): Features {
+  const model = normalize(readFileSync(path)).model!;
+  const mode = model.execution.mode;
+  return {
+    mode,
+    gates: mode === "pipeline" && model.gates.length > 0, // hierarchy mode has no gates (loss report)
+    packs,
+    workspace: model.workspace.length > 0,
+    schedules: model.schedule.type === "event" || model.schedule.type === "condition",
+    egress: model.agents.some((a) => a.egress.source !== "none"),
+  };
+}
+
+const teams: Team[] = [
+  ...validDefinitions().map(({ name, path }) => ({ name, path, features: features(path, false) })),
+  ...connectionDefinitions().map(({ name, path, packs }) => ({ name: `${name} (with its packs)`, path, packs, features: features(path, true) })),
+];
+
+const gate = e2eGate();
+
+describe.runIf(gate.run)("what a team does not use, it does not load", () => {
+  const work = mkdtempSync(join(tmpdir(), "envelope-runtime-imports-"));
+  /** Per target, per team: the envelope_runtime modules loaded (name -> file), or the probe's failure. */
+  const loaded: Record<string, Map<string, Record<string, string> | string>> = {};
+
+  beforeAll(async () => {
+    for (const target of TARGETS) {
+      const env = ensureEnv(target, gate.python!);
+      const dirs: string[] = [];
+      const packages: string[] = [];
+      for (const team of teams) {
+        const files = exportFile(team.path, target, team.packs);
+        const dir = join(work, target, team.name.replace(/\W+/g, "-"));
+        await writeDirectory(files, dir);
+        dirs.push(join(dir, "src"));
+        packages.push(files.paths().map((p) => /^src\/([^/]+)\/__init__\.py$/.exec(p)?.[1]).find(Boolean)!);
+      }
+      // Each export's src/ on the path (every team has its own package name), then the library:
+      // nothing is installed into the shared environment.
+      const r = spawnSync(env.python, [PROBE, target, ...packages], {
+        cwd: work,
+        encoding: "utf8",
+        env: { PATH: `${env.bin}:${process.env.PATH}`, PYTHONPATH: [...dirs, LIBRARY_SRC].join(":"), PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" },
+        timeout: 600_000,
+      });
+      const answers = new Map<string, Record<string, string> | string>();
+      for (const line of r.stdout.split("\n").filter(Boolean)) {
+        const answer = JSON.parse(line) as { package: string; modules?: Record<string, string>; error?: string };
+        answers.set(answer.package, answer.modules ?? `${answer.error}\n${r.stderr}`);
+      }
+      loaded[target] = new Map(teams.map((t, i) => [t.name, answers.get(packages[i]!) ?? `no answer for ${packages[i]} (exit ${r.status})\n${r.stderr}`]));
+    }
+  }, 1_800_000);
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("names only modules the library has", () => {
+    const named = RULES.flatMap((r) => [...r.core, ...r.crewai, ...r.langgraph]).concat(USES.flatMap((u) => [u.crewai, u.langgraph]));
+    for (const module of new Set(named)) {
+      expect(existsSync(join(LIBRARY_SRC, "envelope_runtime", `${module.replaceAll(".", "/")}.py`)), `envelope_runtime.${module}`).toBe(true);
+    }
+  });
+
+  const cases = TARGETS.flatMap((target) => teams.map((team) => ({ ...team, target, label: `${target}: ${team.name}` })));
+  it.each(cases)("$label loads no module of a feature it lacks", ({ name, target, features: f }) => {
+    const answer = loaded[target]!.get(name)!;
+    expect(typeof answer, `the probe of ${name} (${target}) failed:\n${String(answer)}`).toBe("object");
+    const modules = answer as Record<string, string>;
+    // Every module came from this checkout's library (not a copy installed elsewhere).
+    for (const [module, file] of Object.entries(modules)) expect(file.startsWith(LIBRARY_SRC), `${module}: ${file}`).toBe(true);
+    const unexpected = RULES.filter((r) => r.lacks(f)).flatMap((r) =>
+      [...r.core, ...r[target as Target]].map((m) => `envelope_runtime.${m}`).filter((m) => m in modules).map((m) => `${m} (${r.feature}: the team has none)`),
+    );
+    expect(unexpected, `${name} (${target}) loads: ${Object.keys(modules).join(", ")}`).toEqual([]);
+    const missing = USES.filter((u) => u.has(f)).map((u) => `envelope_runtime.${u[target as Target]}`).filter((m) => !(m in modules));
+    expect(missing, `${name} (${target}) has these features, so the probe must see their modules; it saw: ${Object.keys(modules).join(", ")}`).toEqual([]);
+  });
+});
