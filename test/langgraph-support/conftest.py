@@ -27,9 +27,10 @@ for _name in [name for name in os.environ if name.startswith(("LANGSMITH_", "LAN
 import common_project  # noqa: E402
 from mcp_fake import FakeMcpServer  # noqa: E402
 
-_connection_tools = common_project.module("envelope_support.connection_tools")
-if _connection_tools is not None and common_project.team.MCP_SERVERS:
-    _connection_tools.MCP_TRANSPORT = FakeMcpServer().transport()
+if getattr(common_project.team, "MCP_SERVERS", None):
+    from envelope_runtime.langgraph import set_mcp_transport
+
+    set_mcp_transport(FakeMcpServer().transport())
     for _server in common_project.team.MCP_SERVERS.values():
         for _env in _server.auth.env:
             os.environ.setdefault(_env, f"test-{_env.lower()}")
@@ -86,6 +87,5 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> list[httpx.Request]:
         seen.append(request)
         raise AssertionError(f"unexpected network request: {request.method} {request.url}")
 
-    if tools is not None:  # a team without egress ships no http_request tool
-        monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(refuse))
+    monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(refuse))
     return seen

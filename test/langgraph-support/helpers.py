@@ -22,13 +22,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Interrupt, StateSnapshot
 from project import (
+    TEAM,
     PACKAGE,
     checks,
     context,
     graph,
     hierarchy,
     llms,
-    models,
     nodes,
     pipeline,
     policy,
@@ -82,7 +82,7 @@ def test_env() -> dict[str, str]:
         env[name] = f"secret-{name.lower().replace('_', '-')}-7f3a"
     for name in team.VARIABLES:
         env[name] = f"test-{name.lower().replace('_', '-')}"
-    for requirement in llms.required_env(models.MODELS):
+    for requirement in llms.required_env(TEAM):
         name = requirement if isinstance(requirement, str) else requirement[0]
         env[name] = f"unused-{name.lower()}"
     return env
@@ -92,7 +92,7 @@ def env_labels() -> list[str]:
     """How the runner names every required environment variable when it is missing."""
     labels: list[str] = []
     packs = getattr(team, "CONNECTION_SECRETS", ())
-    for requirement in [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(models.MODELS)]:
+    for requirement in [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(TEAM)]:
         label = requirement if isinstance(requirement, str) else " or ".join(requirement)
         if label not in labels:
             labels.append(label)
@@ -157,7 +157,7 @@ def config(thread_id: str = "test") -> RunnableConfig:
 
 
 def start(inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    return nodes.graph_input(valid_inputs() if inputs is None else inputs)
+    return nodes.graph_input(TEAM, valid_inputs() if inputs is None else inputs)
 
 
 def decide(
@@ -255,14 +255,14 @@ def waits_for(step_key: str) -> list[str]:
     """The nodes a step's node waits for (CONTRACT.md: pipeline graph)."""
     waits: list[str] = []
     for dep in team.PIPELINE[step_key].depends_on:
-        reviewing = pipeline.gates_after(dep)
+        reviewing = pipeline.gates_after(TEAM, dep)
         mine = [name for name in reviewing if team.GATES[name].triggers_step == step_key]
         if not reviewing:
             via = [pipeline.step_node(dep)]
         else:
             via = [pipeline.released_node(name) for name in mine or reviewing]
         waits += [node for node in via if node not in waits]
-    for name in pipeline.gates_into(step_key):
+    for name in pipeline.gates_into(TEAM, step_key):
         if pipeline.released_node(name) not in waits:
             waits.append(pipeline.released_node(name))
     return waits or ["prepare"]
@@ -274,7 +274,7 @@ def sinks() -> list[str]:
     return [
         pipeline.step_node(key)
         for key in team.PIPELINE
-        if key not in needed and not pipeline.gates_after(key)
+        if key not in needed and not pipeline.gates_after(TEAM, key)
     ]
 
 
@@ -295,16 +295,16 @@ def wire(
 ) -> Graph:
     """The pipeline graph built straight from team.PIPELINE and team.GATES by the contract's
     rules: what graph.py must be for this team, and a graph for synthetic pipelines."""
-    team_nodes = pipeline.PipelineNodes(model_for)
+    team_nodes = pipeline.PipelineNodes(TEAM, model_for)
     builder = StateGraph(
         state.TeamState,
         context_schema=context.Context,
         input_schema=state.TeamInputs,
         output_schema=state.TeamOutput,
     )
-    builder.add_node("prepare", team_nodes.prepare)
+    builder.add_node("prepare", team_nodes.prepare, input_schema=state.TeamInputs)
     for key in team.PIPELINE:
-        reviewed_by = pipeline.gates_after(key)
+        reviewed_by = pipeline.gates_after(TEAM, key)
         builder.add_node(
             pipeline.step_node(key),
             team_nodes.step(key),
@@ -364,7 +364,11 @@ def agent_nodes(agent_key: str) -> tuple[str, ...]:
     """The nodes from the team's graph down to the agent's own node (agents.py): "team",
     an "ask-<report>" per manager below the entry agent, the agent itself."""
     chain = path_to(agent_key)
-    return ("team", *(hierarchy.report_node(key) for key in chain[1:]), team.AGENTS[agent_key].name)
+    return (
+        "team",
+        *(hierarchy.report_node(TEAM, key) for key in chain[1:]),
+        team.AGENTS[agent_key].name,
+    )
 
 
 async def checkpointed_conversations(board: FakeBoard) -> dict[tuple[str, ...], list[str]]:

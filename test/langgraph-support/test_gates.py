@@ -20,6 +20,7 @@ from fakes import FakeBoard, structured
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 from project import (
+    TEAM,
     agents,
     context,
     gates,
@@ -102,10 +103,7 @@ async def test_the_gate_presents_the_records_of_its_step(
 
     request = helpers.request_of(snapshot, name)
     assert request["gate"] == name and request["type"] == gate.type
-    assert (request["step"], request["triggers"]) == (
-        gate.after_step,
-        gate.triggers_step,
-    )
+    assert (request["step"], request["triggers"]) == (gate.after_step, gate.triggers_step)
     assert (request["round"], request["trigger"]) == (1, gate.trigger)
     assert request["threshold"] == gate.threshold_count
     assert request["actions"] == [{"label": a.label, "verb": a.verb} for a in gate.actions]
@@ -269,7 +267,7 @@ async def test_a_rejection_follows_on_reject(
         task = reruns[0].human
         assert task.startswith(board.calls_for_task(gate.after_step)[0].human)
     else:
-        manager = agents.manager_of(team.PIPELINE[gate.after_step].agent_key)
+        manager = agents.manager_of(TEAM, team.PIPELINE[gate.after_step].agent_key)
         assert escalations and reruns == []
         assert escalations[0].agent_key == manager
         task = escalations[0].human
@@ -286,10 +284,7 @@ async def test_a_rejection_follows_on_reject(
 
 @pytest.mark.parametrize("name", GATE_NAMES)
 async def test_a_release_without_approved_records_tells_the_step_why(
-    name: str,
-    team_env: dict[str, str],
-    board: FakeBoard,
-    monkeypatch: pytest.MonkeyPatch,
+    name: str, team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = dataclasses.replace(team.GATES[name], trigger="all_resolved", on_reject="skip")
     monkeypatch.setitem(team.GATES, name, gate)
@@ -353,17 +348,14 @@ async def test_a_gate_timeout_applies_its_behaviour_on_resume(
         assert all(stored[r["id"]]["decided_by"] == "timeout" for r in records)
         return
     assert _received(board, gate) == _fields(gate, [r["fields"] for r in chosen])
-    manager = agents.manager_of(team.PIPELINE[gate.after_step].agent_key)
+    manager = agents.manager_of(TEAM, team.PIPELINE[gate.after_step].agent_key)
     escalation = board.calls_for_task(f"escalate:{name}")[0]
     assert escalation.agent_key == manager
     assert f"Step {gate.after_step} worked from:\n\n" in escalation.human
     assert "\n\nRun inputs (JSON):\n" in escalation.human
     for record in records:
         expected = ("approve", f"agent:{manager}") if record in chosen else ("skip", "timeout")
-        assert (
-            stored[record["id"]]["decision"],
-            stored[record["id"]]["decided_by"],
-        ) == expected
+        assert (stored[record["id"]]["decision"], stored[record["id"]]["decided_by"]) == expected
 
 
 @pytest.mark.parametrize("name", GATE_NAMES)
@@ -374,10 +366,7 @@ async def test_invalid_decisions_ask_again_and_never_poison_the_thread(
     snapshot = await helpers.run_until_gate(g, name)
     first = helpers.request_of(snapshot, name)["records"][0]["id"]
     before = len(board.calls)
-    bad = [
-        {"record": "r999", "action": "approve"},
-        {"record": first, "action": "publish it"},
-    ]
+    bad = [{"record": "r999", "action": "approve"}, {"record": first, "action": "publish it"}]
 
     # What an API client may send (`langgraph dev`, the SDK): a typo, then a wrong shape.
     await g.ainvoke(helpers.decide_one(snapshot.interrupts, name, bad), helpers.config())
@@ -498,7 +487,7 @@ async def test_two_gates_waiting_at_once_resume_by_interrupt_id(
         "g2": [gates.DecisionItem(record=first["g2"]["id"], action="Approve")],
     }
 
-    await g.ainvoke(review.resume_command(snapshot.interrupts, decisions), helpers.config())
+    await g.ainvoke(review.resume_command(TEAM, snapshot.interrupts, decisions), helpers.config())
 
     done = await g.aget_state(helpers.config())
     assert done.next == () and done.values.get("result") is not None

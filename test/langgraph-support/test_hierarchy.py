@@ -11,14 +11,16 @@ import pytest
 from fakes import Call, FakeBoard, Reply, tool_call
 from langchain_core.messages import AIMessage
 from langgraph.graph import END, START
-from project import agents, nodes, state, team, workspace_store
+from project import TEAM, agents, nodes, state, team, workspace_store
 
 pytestmark = pytest.mark.anyio
 
 if team.MODE != "hierarchy":
     pytest.skip("the team runs as a pipeline", allow_module_level=True)
 
-MID_LEVEL = [key for key in team.AGENTS if agents.reports_of(key) and team.AGENTS[key].reports_to]
+MID_LEVEL = [
+    key for key in team.AGENTS if agents.reports_of(TEAM, key) and team.AGENTS[key].reports_to
+]
 """Managers that have a manager: the middle of a tree of three levels or more."""
 
 
@@ -38,8 +40,8 @@ def test_the_graph_is_prepare_team_finalize() -> None:
 def test_the_first_root_is_the_entry_agent_and_other_roots_report_to_it() -> None:
     definition = helpers.definition()["agents"]
     first_root = next(a["key"] for a in definition if not a.get("reportsToKey"))
-    assert agents.entry_agent() == first_root
-    assert agents.roots() == [first_root]
+    assert agents.entry_agent(TEAM) == first_root
+    assert agents.roots(TEAM) == [first_root]
     for agent in definition:
         manager = team.AGENTS[agent["key"]].reports_to
         if agent["key"] == first_root:
@@ -49,14 +51,14 @@ def test_the_first_root_is_the_entry_agent_and_other_roots_report_to_it() -> Non
 
 
 def _expected_tools(agent_key: str) -> set[str]:
-    found = {agents.ask_tool_name(report) for report in agents.reports_of(agent_key)}
+    found = {agents.ask_tool_name(TEAM, report) for report in agents.reports_of(TEAM, agent_key)}
     if agent_key in team.POLICIES:
         found.add("http_request")
     for provider in getattr(team, "CONNECTION_AGENTS", {}).get(agent_key, ()):
         found.update(operation.tool for operation in team.CONNECTIONS[provider].operations)
-    if workspace_store is not None:
-        found.update(tool.name for tool in workspace_store.workspace_tools(agent_key))
-    if agent_key == agents.entry_agent():
+    if hasattr(team, "WORKSPACE"):
+        found.update(tool.name for tool in workspace_store.workspace_tools(TEAM, agent_key))
+    if agent_key == agents.entry_agent(TEAM):
         found.add(state.TeamResult.__name__)
     return found
 
@@ -80,7 +82,7 @@ def _sent(board: FakeBoard, manager: str, report: str) -> list[str]:
         for call in board.calls_of(manager)
         if call.reply is not None
         for request in call.reply.tool_calls
-        if request["name"] == agents.ask_tool_name(report)
+        if request["name"] == agents.ask_tool_name(TEAM, report)
     ]
 
 
@@ -122,15 +124,15 @@ async def test_a_mid_level_manager_asks_its_own_reports(
 ) -> None:
     if manager_key is None:
         pytest.skip("no mid-level manager in this hierarchy (two levels at most)")
-    report = agents.reports_of(manager_key)[0]
+    report = agents.reports_of(TEAM, manager_key)[0]
     path = helpers.path_to(report)
     task = f"TASK-FOR-{report}: check the quarterly numbers"
     answer = f"ANSWER-FROM-{report}: the numbers add up"
     # Each manager on the way hands the task down through its ask tool; the ones in the
     # middle pass the answer back up.
-    board.script(path[0], tool_call(agents.ask_tool_name(path[1]), task=task))
+    board.script(path[0], tool_call(agents.ask_tool_name(TEAM, path[1]), task=task))
     for upper, lower in zip(path[1:-1], path[2:], strict=True):
-        board.script(upper, tool_call(agents.ask_tool_name(lower), task=task), _relay(answer))
+        board.script(upper, tool_call(agents.ask_tool_name(TEAM, lower), task=task), _relay(answer))
     board.script(report, answer)
 
     snapshot = await helpers.run_to_end(helpers.build(board))
@@ -148,7 +150,7 @@ async def test_the_result_is_the_entry_agents_team_result(
     snapshot = await helpers.run_to_end(helpers.build(board))
 
     final = board.calls_for_task(nodes.TEAM_ANSWER)[-1]
-    assert final.agent_key == agents.entry_agent()
+    assert final.agent_key == agents.entry_agent(TEAM)
     assert final.reply is not None
     (answered,) = final.reply.tool_calls
     assert answered["name"] == state.TeamResult.__name__
@@ -161,12 +163,12 @@ async def test_an_ask_without_a_task_or_an_unknown_tool_is_answered_with_an_erro
 ) -> None:
     # Run by the manager's own graph (not by the tool): arguments that do not fit and tool
     # names it does not have come back to the model as errors, and the run goes on.
-    entry = agents.entry_agent()
-    report = agents.reports_of(entry)[0]
+    entry = agents.entry_agent(TEAM)
+    report = agents.reports_of(TEAM, entry)[0]
     wrong = AIMessage(
         content="",
         tool_calls=[
-            {"name": agents.ask_tool_name(report), "args": {}, "id": "call_no_task"},
+            {"name": agents.ask_tool_name(TEAM, report), "args": {}, "id": "call_no_task"},
             {"name": "ask_nobody_here", "args": {"task": "x"}, "id": "call_unknown"},
         ],
     )

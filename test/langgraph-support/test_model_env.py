@@ -13,7 +13,7 @@ from fakes import FakeBoard
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableLambda
 from langgraph.checkpoint.memory import InMemorySaver
-from project import agents, context, graph, llms, main, model_env, models, runtime, team
+from project import TEAM, agents, context, graph, llms, main, model_env, models, runtime, team
 
 AGENTS = list(models.MODELS)
 
@@ -23,7 +23,7 @@ def test_override_reaches_every_agent(monkeypatch: pytest.MonkeyPatch) -> None:
     for agent_key, spec in models.MODELS.items():
         assert llms.model_id(spec, agent_key) == "openai:llama3.1", agent_key
     # The override decides which key is needed: OpenAI's, not the definition's providers'.
-    assert llms.required_env(models.MODELS) == ["OPENAI_API_KEY"]
+    assert llms.required_env(TEAM) == ["OPENAI_API_KEY"]
 
 
 def test_agent_variable_wins_over_override(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,7 +34,7 @@ def test_agent_variable_wins_over_override(monkeypatch: pytest.MonkeyPatch) -> N
     for agent_key in others:
         if model_env.agent_env(agent_key) != model_env.agent_env(first):
             assert llms.model_id(models.MODELS[agent_key], agent_key) == "openai:llama3.1"
-    required = llms.required_env(models.MODELS)
+    required = llms.required_env(TEAM)
     assert llms.PROVIDER_KEYS["google_genai"] in required
 
 
@@ -91,26 +91,28 @@ def test_context_wins_over_the_environment_for_its_agents(monkeypatch: pytest.Mo
     first, *others = AGENTS
     monkeypatch.setenv("MODEL_OVERRIDE", "openai:from-env")
     chosen = context.Context(**{context.AGENT_FIELDS[first]: "anthropic:from-context"})
-    assert llms.agent_model(first, models.MODELS[first], chosen) == "anthropic:from-context"
+    assert llms.agent_model(TEAM, first, models.MODELS[first], chosen) == "anthropic:from-context"
     for agent_key in others:
-        assert llms.agent_model(agent_key, models.MODELS[agent_key], chosen) == "openai:from-env"
+        assert (
+            llms.agent_model(TEAM, agent_key, models.MODELS[agent_key], chosen) == "openai:from-env"
+        )
     # The field for every agent, under each agent's own; provider aliases as in the environment.
     every = context.Context(
         **{context.ALL_AGENTS_FIELD: "google:gemini-2.5-flash", context.AGENT_FIELDS[first]: None}
     )
     for agent_key in AGENTS:
-        model = llms.agent_model(agent_key, models.MODELS[agent_key], every)
+        model = llms.agent_model(TEAM, agent_key, models.MODELS[agent_key], every)
         assert model == "google_genai:gemini-2.5-flash"
     # The context's providers decide which keys are needed.
-    assert llms.required_env(models.MODELS, every) == [llms.PROVIDER_KEYS["google_genai"]]
+    assert llms.required_env(TEAM, every) == [llms.PROVIDER_KEYS["google_genai"]]
     # Without a context (outside a run: none), the environment's and definition's.
-    assert llms.chosen_model(first) is None
-    assert llms.agent_model(first, models.MODELS[first]) == "openai:from-env"
+    assert llms.chosen_model(TEAM, first) is None
+    assert llms.agent_model(TEAM, first, models.MODELS[first]) == "openai:from-env"
 
 
 def test_outside_a_graph_run_no_context_chooses() -> None:
     # A LangChain runnable outside any graph has a config but no LangGraph runtime.
-    in_runnable = RunnableLambda(lambda _: llms.chosen_model(AGENTS[0]))
+    in_runnable = RunnableLambda(lambda _: llms.chosen_model(TEAM, AGENTS[0]))
     assert in_runnable.invoke(None) is None
 
 
@@ -125,10 +127,10 @@ def test_outside_a_graph_run_no_context_chooses() -> None:
 def test_a_context_model_passes_the_environments_checks(value: object, problem: str) -> None:
     field = context.AGENT_FIELDS[AGENTS[0]]
     chosen = context.Context(**{field: value})  # type: ignore[arg-type]
-    (found,) = llms.context_problems(chosen)
+    (found,) = llms.context_problems(TEAM, chosen)
     assert found.startswith(f"context {field}={value!r}: {problem}")
     with pytest.raises(ValueError, match=problem):
-        llms.chosen_model(AGENTS[0], chosen)
+        llms.chosen_model(TEAM, AGENTS[0], chosen)
 
 
 def test_an_unknown_provider_in_the_environment_is_reported_too(
@@ -143,8 +145,8 @@ def _chosen_agent() -> str:
     """The agent a test's context chooses for: in a hierarchy one of the entry agent's
     reports (the context must reach the agents nested in its graph), else a step's agent."""
     if team.MODE == "hierarchy":
-        reports = agents.reports_of(agents.entry_agent())
-        return reports[0] if reports else agents.entry_agent()
+        reports = agents.reports_of(TEAM, agents.entry_agent(TEAM))
+        return reports[0] if reports else agents.entry_agent(TEAM)
     return helpers.reached_agents()[-1]
 
 
@@ -156,7 +158,7 @@ def _recording(
     asked: list[tuple[str, str | None]] = []
 
     def model_for(agent_key: str) -> BaseChatModel:
-        asked.append((agent_key, llms.chosen_model(agent_key)))
+        asked.append((agent_key, llms.chosen_model(TEAM, agent_key)))
         return board.model_for(agent_key)
 
     return asked, model_for
@@ -196,15 +198,15 @@ def test_the_graphs_models_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         built.append((agent_key, choice[0]))
         return FakeBoard().model_for(agent_key)
 
-    team_agents = agents.TeamAgents(model_for)
+    team_agents = agents.TeamAgents(TEAM, model_for)
     first = AGENTS[0]
     default = team_agents.model(first)
-    for n in range(agents.MODEL_CACHE_SIZE * 2):
+    for n in range(team_agents.model_cache_size * 2):
         choice[0] = f"openai:m{n}"
         assert team_agents.model(first) is team_agents.model(first)  # kept while in use
         choice[0] = None
         assert team_agents.model(first) is default  # the default, used every run, stays
-    assert len(team_agents._models) <= agents.MODEL_CACHE_SIZE
+    assert len(team_agents._models) <= team_agents.model_cache_size
     choice[0] = "openai:m0"
     team_agents.model(first)
     assert built.count((first, "openai:m0")) == 2  # dropped long ago, built again
@@ -216,21 +218,21 @@ def test_a_blank_context_field_is_unset(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("MODEL_OVERRIDE", "openai:from-env")
     for blank in ("", "   ", "\t\n"):
         chosen = context.Context(**{context.AGENT_FIELDS[first]: blank})
-        assert llms.context_problems(chosen) == []
-        assert llms.chosen_model(first, chosen) is None
-        assert llms.agent_model(first, models.MODELS[first], chosen) == "openai:from-env"
+        assert llms.context_problems(TEAM, chosen) == []
+        assert llms.chosen_model(TEAM, first, chosen) is None
+        assert llms.agent_model(TEAM, first, models.MODELS[first], chosen) == "openai:from-env"
         # A blank own field leaves the field for every agent in charge.
         every = context.Context(
             **{context.ALL_AGENTS_FIELD: "anthropic:all", context.AGENT_FIELDS[first]: blank}
         )
-        assert llms.chosen_model(first, every) == "anthropic:all"
-        assert llms.required_env(models.MODELS, every) == [llms.PROVIDER_KEYS["anthropic"]]
+        assert llms.chosen_model(TEAM, first, every) == "anthropic:all"
+        assert llms.required_env(TEAM, every) == [llms.PROVIDER_KEYS["anthropic"]]
 
 
 def test_a_context_key_that_is_no_field_is_a_problem() -> None:
     first = AGENTS[0]
     key = first if first != context.AGENT_FIELDS[first] else f"{first}-key"
-    (problem,) = llms.context_problems({key: "openai:gpt-4.1"})
+    (problem,) = llms.context_problems(TEAM, {key: "openai:gpt-4.1"})
     assert problem.startswith(f"context {key!r}: no such field")
     assert context.AGENT_FIELDS[first] in problem
 

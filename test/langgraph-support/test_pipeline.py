@@ -16,7 +16,7 @@ import fakes
 import helpers
 import pytest
 from fakes import Call, FakeBoard
-from project import llms, main, models, pipeline, redaction, runtime, state, team
+from project import TEAM, llms, main, models, pipeline, redaction, runtime, state, team
 
 pytestmark = pytest.mark.anyio
 
@@ -78,9 +78,7 @@ async def test_a_model_request_that_timed_out_is_sent_again_within_the_step(
     assert len(board.calls_for_task(task)) >= 2
 
 
-async def _run_with_tasks(
-    board: FakeBoard,
-) -> tuple[dict[str, Any], dict[str, list[int]]]:
+async def _run_with_tasks(board: FakeBoard) -> tuple[dict[str, Any], dict[str, list[int]]]:
     """A whole run (every record approved); the final state and each node's super-steps."""
     g = helpers.build(board)
     steps: dict[str, list[int]] = {}
@@ -117,7 +115,7 @@ async def test_each_step_receives_exactly_what_it_waits_for(
         assert task.count("Output of step ") == len(plain), key
         given = [name for name in team.GATES if f" approved at gate {name} (JSON):" in task]
         assert task.count(" approved at gate ") == len(given), key
-        assert set(pipeline.gates_into(key)) <= set(given), key
+        assert set(pipeline.gates_into(TEAM, key)) <= set(given), key
         assert reviewed <= {team.GATES[name].after_step for name in given}, key
         for name in given:
             spec = team.GATES[name]

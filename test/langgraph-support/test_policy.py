@@ -12,14 +12,14 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
-from project import policy, redaction, team, tools
+from project import TEAM, policy, redaction, team, tools
 
 pytestmark = pytest.mark.anyio
 
 NO_EGRESS = "no agent of this team has egress (accessPolicy or allowedHosts)"
 
-if tools is None or policy is None:
-    # Only a team with egress ships policy.py and tools.py (its agents' lack of the tool is
+if not team.POLICIES:
+    # Only an agent with egress has the http_request tool (its agents' lack of the tool is
     # checked by the export's own tests/test_team_graph.py).
     pytest.skip(NO_EGRESS, allow_module_level=True)
 
@@ -129,7 +129,7 @@ def _allowed_request(env: dict[str, str]) -> tuple[str, str, str]:
 
 @pytest.mark.parametrize("agent_key", _egress_agents())
 def test_each_agent_with_egress_gets_a_tool_with_its_policy(agent_key: str) -> None:
-    tool = tools.http_tool(agent_key)
+    tool = tools.http_tool(TEAM, agent_key)
     assert tool.name == "http_request"
     assert tool.policy == team.POLICIES[agent_key]
     assert set(tool.args) == {"method", "url", "headers", "body"}
@@ -146,7 +146,7 @@ async def test_a_refused_request_returns_the_reason_and_sends_nothing(
     decision = policy.evaluate(team.POLICIES[agent_key], method, url, env)
     sent = _route(monkeypatch, lambda request: httpx.Response(200))
 
-    result = await tools.http_tool(agent_key).ainvoke({"method": method, "url": url})
+    result = await tools.http_tool(TEAM, agent_key).ainvoke({"method": method, "url": url})
 
     assert result == f"REFUSED by access policy of {agent_key}: {decision.reason}"
     assert sent == []
@@ -167,7 +167,7 @@ async def test_an_allowed_request_is_sent_with_values_filled_in_and_secrets_reda
     if secret is not None:
         args |= {"headers": {"X-Token": "{{" + secret + "}}"}, "body": "{{" + secret + "}}"}
 
-    result = await tools.http_tool(agent_key).ainvoke(args)
+    result = await tools.http_tool(TEAM, agent_key).ainvoke(args)
 
     assert [str(request.url) for request in sent] == [str(httpx.URL(policy.expand(url, env)))]
     assert sent[0].method == method
@@ -185,7 +185,7 @@ async def test_an_http_error_comes_back_as_the_response_text(
     agent_key, method, url = _allowed_request(env)
     _route(monkeypatch, lambda request: httpx.Response(500, text="upstream broke"))
 
-    result = await tools.http_tool(agent_key).ainvoke({"method": method, "url": url})
+    result = await tools.http_tool(TEAM, agent_key).ainvoke({"method": method, "url": url})
 
     assert result == "HTTP 500 Internal Server Error\nupstream broke"
 
@@ -201,7 +201,7 @@ async def test_a_network_failure_comes_back_as_text(
 
     _route(monkeypatch, fail)
 
-    result = await tools.http_tool(agent_key).ainvoke({"method": method, "url": url})
+    result = await tools.http_tool(TEAM, agent_key).ainvoke({"method": method, "url": url})
 
     host = httpx.URL(policy.expand(url, env)).host
     # A host built from a secret ({{SECRET}}.example.com) is redacted like any other text.
@@ -221,7 +221,7 @@ async def test_a_failure_inside_a_graph_is_a_tool_message_not_an_exception(
     _route(monkeypatch, fail)
     # ToolNode re-raises tool exceptions other than argument errors; the tool must not raise.
     builder = StateGraph(MessagesState)
-    builder.add_node("tools", ToolNode([tools.http_tool(agent_key)]))
+    builder.add_node("tools", ToolNode([tools.http_tool(TEAM, agent_key)]))
     builder.add_edge(START, "tools")
     builder.add_edge("tools", END)
     call = {"name": "http_request", "args": {"method": method, "url": url}, "id": "call-1"}
@@ -242,7 +242,7 @@ async def test_a_request_httpx_cannot_encode_comes_back_as_text(
     sent = _route(monkeypatch, lambda request: httpx.Response(200))
 
     headers = {"X-Note": "caf\u00e9"}
-    result = await tools.http_tool(agent_key).ainvoke(
+    result = await tools.http_tool(TEAM, agent_key).ainvoke(
         {"method": method, "url": url, "headers": headers}
     )
 
@@ -276,7 +276,7 @@ async def test_a_redirect_is_reported_not_followed(
     location = "https://elsewhere.envelope.invalid/next"
     sent = _route(monkeypatch, lambda request: httpx.Response(302, headers={"Location": location}))
 
-    result = await tools.http_tool(agent_key).ainvoke({"method": method, "url": url})
+    result = await tools.http_tool(TEAM, agent_key).ainvoke({"method": method, "url": url})
 
     assert len(sent) == 1
     assert result == f"HTTP 302 Found\nLocation: {location}\n"
@@ -287,7 +287,7 @@ async def test_a_long_response_is_truncated(
 ) -> None:
     agent_key, method, url = _allowed_request(env)
     _route(monkeypatch, lambda request: httpx.Response(200, text="x" * 10_000))
-    tool = tools.http_tool(agent_key)
+    tool = tools.http_tool(TEAM, agent_key)
 
     result = await tool.ainvoke({"method": method, "url": url})
 

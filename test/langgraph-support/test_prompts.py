@@ -14,7 +14,7 @@ from common_helpers import TRICKY_ENV_VALUE as ENV_VALUE
 from common_helpers import tricky_inputs as _tricky_inputs
 from common_helpers import tricky_names as _tricky_names
 from fakes import FakeBoard
-from project import agents, nodes, placeholders, prompts, team
+from project import TEAM, agents, nodes, placeholders, prompts, team
 
 pytestmark = pytest.mark.anyio
 
@@ -42,7 +42,7 @@ def _expected_tricky() -> str:
 async def _reach_every_agent(board: FakeBoard, inputs: dict[str, Any]) -> None:
     """A whole run (every gate approved); agents no run reaches get one task each."""
     await helpers.run_to_end(helpers.build(board), inputs)
-    team_agents = nodes.TeamNodes(board.model_for).agents
+    team_agents = nodes.TeamNodes(TEAM, board.model_for).agents
     for agent_key in team.AGENTS:
         if agent_key not in helpers.reached_agents():
             await team_agents.ask(agent_key, helpers.resolved(inputs), "Say hello.", "probe")
@@ -51,7 +51,7 @@ async def _reach_every_agent(board: FakeBoard, inputs: dict[str, Any]) -> None:
 def test_prompt_files_hold_the_definition_prompts_byte_for_byte() -> None:
     prompts.raw_prompt.cache_clear()
     for agent_key, prompt in helpers.definition_prompts().items():
-        assert prompts.raw_prompt(agent_key) == prompt, agent_key
+        assert prompts.raw_prompt(TEAM, agent_key) == prompt, agent_key
     assert set(helpers.definition_prompts()) == set(team.AGENTS)
 
 
@@ -87,7 +87,7 @@ async def test_a_tricky_prompt_reaches_every_agent_exactly(
     env_name, _ = _tricky_names()
     if env_name is not None:
         monkeypatch.setenv(env_name, ENV_VALUE)
-    monkeypatch.setattr(prompts, "raw_prompt", lambda key: _tricky_prompt())
+    monkeypatch.setattr(prompts, "raw_prompt", lambda package, key: _tricky_prompt())
 
     await _reach_every_agent(board, _tricky_inputs())
 
@@ -105,7 +105,7 @@ async def test_run_inputs_reach_the_first_agent_as_json(
     dumped = json.dumps(helpers.resolved(inputs), indent=2, ensure_ascii=False)
     first = board.calls[0]
     assert first.agent_key == (
-        agents.entry_agent()
+        agents.entry_agent(TEAM)
         if team.MODE == "hierarchy"
         else next(iter(team.PIPELINE.values())).agent_key
     )

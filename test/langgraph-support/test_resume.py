@@ -18,7 +18,7 @@ from typing import Any
 import helpers
 import pytest
 from fakes import FakeBoard, tool_call
-from project import PACKAGE, agents, llms, main, nodes, runner, runtime, state, team
+from project import PACKAGE, TEAM, agents, llms, main, nodes, runner, runtime, state, team
 from pydantic import ValidationError
 
 pytestmark = pytest.mark.anyio
@@ -245,10 +245,7 @@ async def test_review_at_the_terminal(
 
 
 async def test_reviewer_feedback_reaches_no_checkpoint_with_a_secret_in_it(
-    team_env: dict[str, str],
-    board: FakeBoard,
-    capsys: pytest.CaptureFixture[str],
-    tmp_path: Path,
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     if not team.GATES or not team.SECRETS:
         pytest.skip("the team has no gates or no secrets")
@@ -332,10 +329,7 @@ async def test_the_printed_resume_command_finds_the_run_where_it_was_kept(
 
 
 async def test_runs_an_earlier_export_kept_in_its_record_folder_are_moved_and_resumed(
-    team_env: dict[str, str],
-    board: FakeBoard,
-    capsys: pytest.CaptureFixture[str],
-    tmp_path: Path,
+    team_env: dict[str, str], board: FakeBoard, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     if not team.GATES:
         pytest.skip(NO_GATES)
@@ -524,7 +518,7 @@ async def test_a_conversation_that_ends_without_its_answer_is_asked_once_more(
         tasks.append(task)
         return {"structured_response": done} if len(tasks) > answers else {"messages": []}
 
-    team_nodes = nodes.TeamNodes(lambda key: None)  # type: ignore[arg-type, return-value]
+    team_nodes = nodes.TeamNodes(TEAM, lambda key: None)  # type: ignore[arg-type, return-value]
     monkeypatch.setattr(team_nodes.agents, "ask", ask)
     agent_key = next(iter(team.AGENTS))
 
@@ -594,7 +588,7 @@ async def test_a_conversation_to_go_on_with_is_handed_to_the_re_ask(
         asked.append((task, rest[3] if len(rest) > 3 else ()))
         return {"messages": conversation} if len(asked) == 1 else {"structured_response": done}
 
-    team_nodes = nodes.TeamNodes(lambda key: None)  # type: ignore[arg-type, return-value]
+    team_nodes = nodes.TeamNodes(TEAM, lambda key: None)  # type: ignore[arg-type, return-value]
     monkeypatch.setattr(team_nodes.agents, "ask", ask)
     agent_key = next(iter(team.AGENTS))
 
@@ -633,7 +627,7 @@ async def test_the_graph_counts_the_run_deadline_across_resumes_by_itself(
     await g.ainvoke(helpers.approve_all(paused.interrupts), helpers.config())
 
     after = await g.aget_state(helpers.config())
-    assert after.values["halted"] == nodes.deadline_message()
+    assert after.values["halted"] == nodes.deadline_message(TEAM)
     assert after.values.get("result") is None
     assert len(board.calls) == calls
 
@@ -648,7 +642,7 @@ async def test_a_node_at_work_when_the_deadline_passes_halts_the_run(
     await g.ainvoke(helpers.start(), helpers.config())
 
     values = (await g.aget_state(helpers.config())).values
-    assert values["halted"] == nodes.deadline_message()
+    assert values["halted"] == nodes.deadline_message(TEAM)
     assert 0.2 <= runtime.worked_ms(values["work"]) / 1000 < 2
 
 

@@ -23,6 +23,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langgraph.errors import GraphRecursionError
 from project import (
+    TEAM,
     PACKAGE,
     agents,
     checks,
@@ -181,7 +182,7 @@ async def test_invalid_inputs_given_to_the_graph_fail_before_any_model_call(
     bad = {**helpers.valid_inputs(), name: wrong[spec.type]}
 
     with pytest.raises(checks.InputError, match=re.escape(f"input {name!r} must be of type")):
-        await helpers.build(board).ainvoke(nodes.graph_input(bad), helpers.config())
+        await helpers.build(board).ainvoke(nodes.graph_input(TEAM, bad), helpers.config())
 
     assert board.calls == []
 
@@ -233,7 +234,7 @@ async def test_the_recursion_limit_bounds_every_agent(
     agent_key = next(iter(team.AGENTS))
     # A model that never stops calling a tool that does not exist.
     board.script(agent_key, *[fakes.tool_call("no_such_tool") for _ in range(500)])
-    team_agents = nodes.TeamNodes(board.model_for).agents
+    team_agents = nodes.TeamNodes(TEAM, board.model_for).agents
 
     with pytest.raises(GraphRecursionError):
         await team_agents.ask(
@@ -320,7 +321,7 @@ def test_provider_keys_are_required_once_each(monkeypatch: pytest.MonkeyPatch) -
         needed = llms.PROVIDER_KEYS.get(llms.provider(llms.model_id(spec)))
         if needed is not None and needed not in expected:
             expected.append(needed)
-    assert llms.required_env(models.MODELS) == expected
+    assert llms.required_env(TEAM) == expected
 
 
 def test_an_agent_without_a_model_uses_model_else_the_default(
@@ -328,10 +329,12 @@ def test_an_agent_without_a_model_uses_model_else_the_default(
 ) -> None:
     spec = llms.ModelSpec(model=None, timeout_s=30)
     assert llms.model_id(spec) == llms.DEFAULT_MODEL
-    assert llms.required_env({"a": spec}) == [llms.PROVIDER_KEYS[llms.provider(llms.DEFAULT_MODEL)]]
+    assert llms.required_env(TEAM, models={"a": spec}) == [
+        llms.PROVIDER_KEYS[llms.provider(llms.DEFAULT_MODEL)]
+    ]
     monkeypatch.setenv(llms.MODEL_ENV, "google:gemini-2.5-flash")
     assert llms.model_id(spec) == "google_genai:gemini-2.5-flash"
-    assert llms.required_env({"a": spec}) == [("GOOGLE_API_KEY", "GEMINI_API_KEY")]
+    assert llms.required_env(TEAM, models={"a": spec}) == [("GOOGLE_API_KEY", "GEMINI_API_KEY")]
     assert llms.model_kwargs(spec) == {"timeout": 30.0, "max_retries": 1}  # Google's: 1 attempt
 
 
@@ -346,7 +349,7 @@ def test_a_model_factory_named_in_the_environment_supplies_every_model(
 
     assert all(isinstance(chat, fakes.FakeChatModel) for chat in built)
     assert [chat.agent_key for chat in built] == list(models.MODELS)
-    assert llms.required_env(models.MODELS) == []
+    assert llms.required_env(TEAM) == []
 
 
 def test_importing_the_graph_needs_no_key_and_no_provider_package(tmp_path: Path) -> None:
@@ -467,7 +470,7 @@ async def test_secrets_never_reach_the_checkpoints(
     assert secret.encode() not in stored
     # An answer that quoted the secret and is kept in state was stored redacted (checkpoints
     # hold plain msgpack strings). Answers without a free-text field cannot quote it.
-    kept = {agents.entry_agent()} if team.MODE == "hierarchy" else set(helpers.reached_agents())
+    kept = {agents.entry_agent(TEAM)} if team.MODE == "hierarchy" else set(helpers.reached_agents())
     if leaked & kept:
         assert redaction.REDACTED.encode() in stored
     with sqlite3.connect(runner.STATE_DIR / runner.CHECKPOINTS) as db:
@@ -481,7 +484,7 @@ def test_agents_are_named_by_their_identifiers() -> None:
     for agent_key, spec in team.AGENTS.items():
         # create_agent(name=...) is copied to every AIMessage; providers accept [A-Za-z0-9_-].
         assert spec.name.isascii() and spec.name.replace("_", "").isalnum(), agent_key
-        assert agents.ask_tool_name(agent_key) == f"ask_{spec.name}"
+        assert agents.ask_tool_name(TEAM, agent_key) == f"ask_{spec.name}"
     assert set(models.MODELS) == set(team.AGENTS)
 
 
@@ -592,7 +595,7 @@ async def test_a_finished_thread_run_again_and_again_gives_each_run_its_own_resu
         before = len(board.calls)
         # Each run's final answer differs: its free-text fields say which run it is. A
         # hierarchy's entry agent asks its reports first.
-        delegates = team.MODE == "hierarchy" and agents.reports_of(agents.entry_agent())
+        delegates = team.MODE == "hierarchy" and agents.reports_of(TEAM, agents.entry_agent(TEAM))
         first: list[fakes.Reply] = [board.generic_reply] if delegates else []
         board.script_task(final, *first, _final_answer(f"run {attempt}"))
         payload: Any = helpers.start()

@@ -1,25 +1,29 @@
-"""The Agent Server's resume redaction (server_app.py, langgraph.json's http.app): the body
+"""The Agent Server's resume redaction (envelope_runtime.langgraph.server_app, the app a gated
+team's server.py gives langgraph.json's http.app): the body
 of a request that creates a run, as the server would read it after the middleware.
 
 The real server is driven in test/realpath/gate-resume-values.test.ts; these pin down the
 request shapes it does not send (a resume map, a batch, no command, not JSON, a body in
-several chunks). Skipped for teams without gates (no server_app.py).
+several chunks). Skipped for teams without gates (they have no server.py app).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any
 
 import pytest
-from common_project import module
+from project import TEAM, team
 
-server_app = module("envelope_support.server_app")
-if server_app is None:
+server_app: Any = importlib.import_module("envelope_runtime.langgraph.server_app")
+
+if not team.GATES:
     pytest.skip(
-        "the team has no gates: its export ships no server_app.py",
-        allow_module_level=True,
+        "the team has no gates: its server has no resume redaction", allow_module_level=True
     )
+
+LONGEST = server_app.longest_accepted(TEAM)
 
 pytestmark = pytest.mark.anyio
 
@@ -31,15 +35,13 @@ def decisions(feedback: str, action: str = "approve") -> dict[str, Any]:
     return {"decisions": [{"record": "r1", "action": action, "feedback": feedback}]}
 
 
-def test_a_resume_value_and_a_resume_map_lose_secret_values_and_overlong_actions() -> (
-    None
-):
+def test_a_resume_value_and_a_resume_map_lose_secret_values_and_overlong_actions() -> None:
     body = {
         "assistant_id": "team",
         "input": {"note": f"inputs are stored as sent: {SECRET}"},
         "command": {"resume": decisions(f"the key is {SECRET}", HUGE), "goto": "x"},
     }
-    out = json.loads(server_app.rewritten(json.dumps(body).encode(), [SECRET]))
+    out = json.loads(server_app.rewritten(json.dumps(body).encode(), [SECRET], LONGEST))
     item = out["command"]["resume"]["decisions"][0]
     assert item["feedback"] == "the key is [redacted]"
     assert item["action"].endswith(f"… ({len(HUGE)} characters)")
@@ -49,10 +51,8 @@ def test_a_resume_value_and_a_resume_map_lose_secret_values_and_overlong_actions
 
     resume_map = {"0" * 32: decisions(SECRET), "f" * 32: decisions("fine")}
     body = {"command": {"resume": resume_map}}
-    out = json.loads(server_app.rewritten(json.dumps(body).encode(), [SECRET]))
-    assert [
-        v["decisions"][0]["feedback"] for v in out["command"]["resume"].values()
-    ] == [
+    out = json.loads(server_app.rewritten(json.dumps(body).encode(), [SECRET], LONGEST))
+    assert [v["decisions"][0]["feedback"] for v in out["command"]["resume"].values()] == [
         "[redacted]",
         "fine",
     ]
@@ -60,15 +60,11 @@ def test_a_resume_value_and_a_resume_map_lose_secret_values_and_overlong_actions
 
 def test_a_batch_is_cleaned_run_by_run_and_other_bodies_pass_unchanged() -> None:
     batch = [{"command": {"resume": decisions(SECRET)}}, {"input": {}}]
-    out = json.loads(server_app.rewritten(json.dumps(batch).encode(), [SECRET]))
+    out = json.loads(server_app.rewritten(json.dumps(batch).encode(), [SECRET], LONGEST))
     assert out[0]["command"]["resume"]["decisions"][0]["feedback"] == "[redacted]"
     assert out[1] == {"input": {}}
-    for body in (
-        b'{"input": {"a": "sk-live-0123456789"}}',
-        b"not json",
-        b'{"command": {}}',
-    ):
-        assert server_app.rewritten(body, [SECRET]) is body
+    for body in (b'{"input": {"a": "sk-live-0123456789"}}', b"not json", b'{"command": {}}'):
+        assert server_app.rewritten(body, [SECRET], LONGEST) is body
 
 
 async def test_the_middleware_hands_the_app_the_cleaned_body_with_its_length() -> None:
@@ -97,26 +93,20 @@ async def test_the_middleware_hands_the_app_the_cleaned_body_with_its_length() -
         "type": "http",
         "method": "POST",
         "path": "/threads/5f1c/runs/wait",
-        "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", b"99999"),
-        ],
+        "headers": [(b"content-type", b"application/json"), (b"content-length", b"99999")],
     }
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(server_app, "secret_values", lambda: [SECRET])
-        await server_app.ResumeRedaction(app)(scope, receive, send)
+        patch.setattr(server_app, "secret_values", lambda package: [SECRET])
+        await server_app.ResumeRedaction(app, TEAM)(scope, receive, send)
     assert SECRET.encode() not in seen["body"]
     assert b"[redacted]" in seen["body"]
     assert seen["headers"][b"content-length"] == str(len(seen["body"])).encode()
     assert seen["next"] == {"type": "http.disconnect"}
 
     # Any other route is passed through untouched, its body unread.
-    chunks[:] = [
-        {"type": "http.request", "body": raw, "more_body": False},
-        {"type": "x"},
-    ]
+    chunks[:] = [{"type": "http.request", "body": raw, "more_body": False}, {"type": "x"}]
     other = {**scope, "path": "/threads/5f1c/state"}
-    await server_app.ResumeRedaction(app)(other, receive, send)
+    await server_app.ResumeRedaction(app, TEAM)(other, receive, send)
     assert seen["body"] == raw
 
 
@@ -128,10 +118,7 @@ async def test_the_middleware_hands_the_app_the_cleaned_body_with_its_length() -
 NO_RESUME = [
     ("POST", r"/internal/truncate"),  # test-only wipe of the in-memory server
     ("POST", r"/deploy"),
-    (
-        "POST",
-        r"/assistants(/search|/count|/\{assistant_id\}/latest|/\{assistant_id\}/versions)?",
-    ),
+    ("POST", r"/assistants(/search|/count|/\{assistant_id\}/latest|/\{assistant_id\}/versions)?"),
     ("PATCH", r"/assistants/\{assistant_id\}"),
     ("POST", r"(/threads/\{thread_id\})?/runs(/\{run_id\})?/cancel"),
     ("POST", r"/runs/crons/(search|count)"),
@@ -181,9 +168,7 @@ def server_routes() -> list[tuple[str, str]]:
         "LANGGRAPH_RUNTIME_EDITION": "inmem",
         "LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev",
         "LANGSERVE_GRAPHS": "{}",
-        "LANGGRAPH_HTTP": json.dumps(
-            {"app": f"{PACKAGE}.envelope_support.server_app:app"}
-        ),
+        "LANGGRAPH_HTTP": json.dumps({"app": f"{PACKAGE}.envelope_support.server_app:app"}),
         "LANGSMITH_TRACING": "false",
     }
     done = subprocess.run(
@@ -202,10 +187,7 @@ def test_every_server_route_that_may_carry_a_resume_is_cleaned_or_refused() -> N
     import re
 
     routes = server_routes()
-    assert (
-        "POST",
-        "/threads/{thread_id}/runs/wait",
-    ) in routes  # the app's routes were read
+    assert ("POST", "/threads/{thread_id}/runs/wait") in routes  # the app's routes were read
     unknown = []
     for method, path in routes:
         concrete = path.replace("{", "").replace("}", "")  # /threads/thread_id/commands
@@ -213,18 +195,14 @@ def test_every_server_route_that_may_carry_a_resume_is_cleaned_or_refused() -> N
             continue
         if server_app.REFUSED_PATH.search(concrete):
             continue  # refused, HTTP and WebSocket alike
-        if method in server_app.CLEANED_METHODS and server_app.RUN_PATH.search(
-            concrete
-        ):
+        if method in server_app.CLEANED_METHODS and server_app.RUN_PATH.search(concrete):
             continue
         if method != "WEBSOCKET" and any(
             m == method and re.fullmatch(p, path) for m, p in NO_RESUME
         ):
             continue
         unknown.append((method, path))
-    assert unknown == [], (
-        f"routes neither cleaned, refused nor known to take no resume: {unknown}"
-    )
+    assert unknown == [], f"routes neither cleaned, refused nor known to take no resume: {unknown}"
     # Protocol v2 (input.respond resumes a run) and A2A are served: refused, not absent.
     for method, path in [
         ("POST", "/threads/{thread_id}/commands"),
@@ -247,13 +225,11 @@ async def test_protocol_v2_and_a2a_are_refused_over_http_and_websocket() -> None
     async def send(message: Any) -> None:
         sent.append(message)
 
-    middleware = server_app.ResumeRedaction(app)
+    middleware = server_app.ResumeRedaction(app, TEAM)
     for path in ("/threads/5f1c/commands", "/threads/5f1c/stream/events", "/a2a/team"):
         sent.clear()
         await middleware(
-            {"type": "http", "method": "POST", "path": path, "headers": []},
-            receive,
-            send,
+            {"type": "http", "method": "POST", "path": path, "headers": []}, receive, send
         )
         assert sent[0]["status"] == 403
         assert json.loads(sent[1]["body"])["status"] == 403
@@ -275,18 +251,10 @@ async def test_a_body_over_max_body_is_refused_with_413_and_a_large_one_is_rewri
     async def send(message: Any) -> None:
         sent.append(message)
 
-    scope = {
-        "type": "http",
-        "method": "POST",
-        "path": "/threads/5f1c/runs",
-        "headers": [],
-    }
-    middleware = server_app.ResumeRedaction(app)
+    scope = {"type": "http", "method": "POST", "path": "/threads/5f1c/runs", "headers": []}
+    middleware = server_app.ResumeRedaction(app, TEAM)
     # Announced too large: refused before any of it is read.
-    big = {
-        **scope,
-        "headers": [(b"content-length", str(server_app.MAX_BODY + 1).encode())],
-    }
+    big = {**scope, "headers": [(b"content-length", str(server_app.MAX_BODY + 1).encode())]}
 
     async def unread() -> Any:
         raise AssertionError("the body of a request announced too large is not read")
@@ -315,16 +283,14 @@ async def test_a_body_over_max_body_is_refused_with_413_and_a_large_one_is_rewri
         threaded.append(fn)
         return fn(*args)
 
-    raw = json.dumps(
-        {"command": {"resume": decisions(SECRET + "y" * 100_000)}}
-    ).encode()
+    raw = json.dumps({"command": {"resume": decisions(SECRET + "y" * 100_000)}}).encode()
     messages = [{"type": "http.request", "body": raw, "more_body": False}]
 
     async def once() -> Any:
         return messages.pop(0)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(server_app, "secret_values", lambda: [SECRET])
+        patch.setattr(server_app, "secret_values", lambda package: [SECRET])
         patch.setattr(server_app, "run_in_threadpool", in_thread)
         await middleware(scope, once, send)
     assert threaded == [server_app.rewritten]
@@ -336,44 +302,34 @@ def test_a_body_without_a_command_is_not_parsed() -> None:
     real = json.loads
     body = json.dumps({"input": {"text": "y" * 1000}}).encode()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(
-            server_app.json, "loads", lambda *a, **k: calls.append(a) or real(*a, **k)
-        )
-        assert server_app.rewritten(body, [SECRET]) is body
+        patch.setattr(server_app.json, "loads", lambda *a, **k: calls.append(a) or real(*a, **k))
+        assert server_app.rewritten(body, [SECRET], LONGEST) is body
         assert calls == []
         # A key written with escapes is still found.
         escaped = b'{"\\u0063ommand": {"resume": "' + SECRET.encode() + b'"}}'
-        assert SECRET.encode() not in server_app.rewritten(escaped, [SECRET])
+        assert SECRET.encode() not in server_app.rewritten(escaped, [SECRET], LONGEST)
 
 
 def test_every_part_of_a_resume_is_bounded_and_keys_are_redacted() -> None:
-    items = [
-        {"record": f"r{i}", "action": "approve", "feedback": ""} for i in range(100_000)
-    ]
+    items = [{"record": f"r{i}", "action": "approve", "feedback": ""} for i in range(100_000)]
     resume = {
-        "decisions": [
-            {"record": "r1", "action": "approve", "feedback": "f" * 2_000_000},
-            *items,
-        ],
+        "decisions": [{"record": "r1", "action": "approve", "feedback": "f" * 2_000_000}, *items],
         "note": "n" * 2_000_000,
         SECRET: "a secret as a key",
     }
-    out = server_app.cleaned_resume(resume, [SECRET])
+    out = server_app.cleaned_resume(resume, [SECRET], LONGEST)
     decisions_out = out["decisions"]
     assert len(decisions_out) == server_app.MAX_ITEMS + 1
     assert decisions_out[0]["feedback"].endswith("… (2000000 characters)")
     assert len(decisions_out[0]["feedback"]) == server_app.TEXT_LIMIT
-    assert (
-        decisions_out[-1]["record"]
-        == f"… and {100_001 - server_app.MAX_ITEMS} more items"
-    )
+    assert decisions_out[-1]["record"] == f"… and {100_001 - server_app.MAX_ITEMS} more items"
     assert len(out["note"]) == server_app.TEXT_LIMIT
     assert SECRET not in json.dumps(out) and "[redacted]" in out
     # A resume that is not a map: bounded all the same.
-    assert len(server_app.cleaned_resume("z" * 2_000_000, [])) == server_app.TEXT_LIMIT
+    assert len(server_app.cleaned_resume("z" * 2_000_000, [], LONGEST)) == server_app.TEXT_LIMIT
     deep: Any = "leaf"
     for _ in range(50):
         deep = [deep]
-    assert "nested deeper" in json.dumps(server_app.cleaned_resume(deep, []))
+    assert "nested deeper" in json.dumps(server_app.cleaned_resume(deep, [], LONGEST))
     body = json.dumps({"command": {"resume": resume}}).encode()
-    assert len(server_app.rewritten(body, [SECRET])) < 300_000
+    assert len(server_app.rewritten(body, [SECRET], LONGEST)) < 300_000

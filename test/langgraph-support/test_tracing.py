@@ -10,7 +10,7 @@ from typing import Any
 import helpers
 import pytest
 from fakes import FakeBoard
-from project import team, tracing
+from project import TEAM, team, tracing
 
 pytestmark = pytest.mark.anyio
 
@@ -20,7 +20,7 @@ async def test_every_model_answer_is_a_turn_of_its_agent_with_whoever_asked(
 ) -> None:
     compiled = helpers.build(board)
     path = tmp_path / "trace.jsonl"
-    handler = tracing.handler(path, "thread-1")
+    handler = tracing.handler(TEAM, path, "thread-1")
     assert handler is not None
     config: Any = {**helpers.config("thread-1"), "callbacks": [handler]}
     payload: Any = helpers.start()
@@ -71,7 +71,7 @@ def trace_user() -> str:
 
 def test_no_file_no_handler(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(tracing.trace.ENV, raising=False)
-    assert tracing.handler(None, "thread-1") is None
+    assert tracing.handler(TEAM, None, "thread-1") is None
 
 
 def test_lines_are_written_when_the_nodes_of_a_super_step_have_ended(tmp_path: Path) -> None:
@@ -83,7 +83,7 @@ def test_lines_are_written_when_the_nodes_of_a_super_step_have_ended(tmp_path: P
     from langchain_core.outputs import ChatGeneration, LLMResult
 
     path = tmp_path / "trace.jsonl"
-    handler = tracing.handler(path, "thread-1")
+    handler = tracing.handler(TEAM, path, "thread-1")
     assert handler is not None
     name = next(iter(team.AGENTS.values())).name
 
@@ -121,10 +121,7 @@ def test_lines_are_written_when_the_nodes_of_a_super_step_have_ended(tmp_path: P
 
 
 async def test_the_runner_writes_the_trace_however_the_run_stops(
-    tmp_path: Path,
-    team_env: dict[str, str],
-    board: FakeBoard,
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Even when the graph's own end is never reported to the handler, the runner's
     # `finally` writes what was kept.

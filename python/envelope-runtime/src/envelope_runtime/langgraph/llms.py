@@ -351,14 +351,19 @@ def factory_problems(models: Mapping[str, ModelSpec] | None = None) -> list[str]
     return problems
 
 
-def required_env(package: TeamPackage, chosen: object | None = None) -> list[EnvRequirement]:
-    """The provider API keys of the models the team's agents (its models.MODELS) will use
-    (none with a factory); `chosen`: the run's context, whose models count instead of the
-    others."""
+def required_env(
+    package: TeamPackage,
+    chosen: object | None = None,
+    models: Mapping[str, ModelSpec] | None = None,
+) -> list[EnvRequirement]:
+    """The provider API keys of the models the team's agents (`models`, default: its
+    models.MODELS) will use (none with a factory); `chosen`: the run's context, whose models
+    count instead of the others."""
     if os.environ.get(FACTORY_ENV, "").strip():
         return []
     needed: list[EnvRequirement] = []
-    models: Mapping[str, ModelSpec] = package.models.MODELS
+    if models is None:
+        models = package.models.MODELS
     for agent_key, spec in models.items():
         model = (
             chosen_model(package, agent_key, chosen) if chosen is not None else None
