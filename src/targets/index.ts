@@ -2,10 +2,12 @@
 import type { ExportTarget } from "../export/target.js";
 import { crewaiTarget } from "./crewai/index.js";
 import { langgraphTarget } from "./langgraph/index.js";
+import { langgraphJsTarget } from "./langgraph-js/index.js";
 
 export const TARGETS: Readonly<Record<string, ExportTarget>> = {
   crewai: crewaiTarget,
   langgraph: langgraphTarget,
+  "langgraph-js": langgraphJsTarget,
 };
 
 export function targetNames(): string[] {

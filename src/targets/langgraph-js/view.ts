@@ -1,0 +1,151 @@
+// The langgraph-js target's view of a team: the TeamSpec data src/team.ts declares (read by
+// envelope-runtime-js), the schemas' fields, the README's rows. Built from the normalized
+// model only; every value is data here, and becomes code only through ./typescript.ts.
+import type { TeamConnections } from "../../connections/connections.js";
+import { connectionRows, type ConnectionRow } from "../../connections/report.js";
+import type { LossEntry } from "../../export/loss-report.js";
+import { lossCounts } from "../../export/loss-report.js";
+import type { AccessPolicyModel, IOFieldModel, TeamModel } from "../../model/types.js";
+import { finalStepOf, outputsExpectation } from "../python-common/team-view.js";
+
+/** Providers envelope-runtime-js maps onto an installed LangChain.js package. */
+export const JS_PROVIDERS: ReadonlySet<string> = new Set(["openai", "anthropic", "google", "google_genai", "mistral", "mistralai", "openrouter"]);
+
+/** State keys the runtime uses itself (an input with one of these keys gets `input:<key>`). */
+const RESERVED = new Set(["inputs", "answers", "records", "approved", "gates", "feedback", "halted", "status", "result", "configurable", "thread_id", "messages"]);
+
+function reserved(key: string): boolean {
+  return RESERVED.has(key) || key.startsWith("__") || key.includes("|") || /^(branch|join|start|input|checkpoint)[:_]/.test(key) || key.includes(":");
+}
+
+/** The graph's channel for an input key (the key itself unless the state uses it). */
+export function inputChannel(key: string): string {
+  return reserved(key) ? `input:${key}` : key;
+}
+
+export function inputChannels(inputs: readonly IOFieldModel[]): Array<{ key: string; channel: string }> {
+  const taken = new Set<string>(inputs.filter((i) => !reserved(i.key)).map((i) => i.key));
+  return inputs.map((i) => {
+    if (!reserved(i.key)) return { key: i.key, channel: i.key };
+    let channel = `input:${i.key}`;
+    for (let n = 2; taken.has(channel); n++) channel = `input:${i.key}:${n}`;
+    taken.add(channel);
+    return { key: i.key, channel };
+  });
+}
+
+function policyOf(egress: AccessPolicyModel) {
+  if (egress.source === "none") return null;
+  return {
+    defaultAction: egress.defaultAction,
+    rules: egress.rules.map((r) => ({
+      ...(r.host !== undefined ? { host: r.host } : {}),
+      ...(r.methods !== undefined ? { methods: r.methods } : {}),
+      ...(r.pathPrefix !== undefined ? { pathPrefix: r.pathPrefix } : {}),
+      action: r.action,
+      ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    })),
+  };
+}
+
+/** Each agent's field of the run's context: its identifier (`model` is every agent's). */
+export function contextFields(model: TeamModel): Map<string, string> {
+  const taken = new Set(["model"]);
+  const out = new Map<string, string>();
+  for (const a of model.agents) {
+    let field = a.ident;
+    for (let n = 2; taken.has(field); n++) field = `${a.ident}_${n}`;
+    taken.add(field);
+    out.set(a.key, field);
+  }
+  return out;
+}
+
+const sample = (f: IOFieldModel): unknown =>
+  f.enum?.length ? f.enum[0] : f.type === "number" ? 1 : f.type === "boolean" ? true : f.type === "object" ? {} : f.type === "array" ? [] : `sample ${f.key}`;
+
+export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections) {
+  const fields = contextFields(model);
+  const channels = new Map(inputChannels(model.inputs).map((c) => [c.key, c.channel]));
+  const mode = model.execution.mode;
+  const steps = model.execution.mode === "pipeline" ? model.execution.steps : [];
+  const entryAgent = model.execution.mode === "hierarchy" ? model.execution.entryAgent : (model.hierarchy.roots[0] ?? model.agents[0]!.key);
+  const otherRoots = model.execution.mode === "hierarchy" ? model.execution.otherRoots : [];
+  const gates = mode === "pipeline" ? model.gates : [];
+  const team = {
+    name: model.team.name,
+    slug: model.team.slug,
+    version: model.team.version,
+    description: model.team.description,
+    mode,
+    entryAgent,
+    agents: model.agents.map((a) => ({
+      key: a.key,
+      name: a.name,
+      title: a.title,
+      role: a.role,
+      capabilities: a.capabilities,
+      reportsTo: a.parent ?? (otherRoots.includes(a.key) ? entryAgent : null),
+      reports: [...a.children, ...(a.key === entryAgent ? otherRoots : [])],
+      model: a.llm ? { provider: a.llm.provider, model: a.llm.model, temperature: a.llm.temperature ?? null, maxTokens: a.llm.maxTokens ?? null } : null,
+      timeoutMs: a.timeoutMs,
+      prompt: a.prompt.raw,
+      policy: policyOf(a.egress),
+      contextField: fields.get(a.key)!,
+    })),
+    steps: steps.map((s) => ({ key: s.key, agent: s.agentKey, label: s.label ?? null, dependsOn: s.dependsOn, answersFrom: s.answersFrom, gatesBefore: s.gatesBefore, gatesAfter: s.gatesAfter })),
+    finalStep: mode === "pipeline" ? finalStepOf(model) || null : null,
+    gates: gates.map((g) => ({
+      name: g.name,
+      type: g.type,
+      afterStep: g.afterStep,
+      triggersStep: g.triggersStep,
+      fields: g.fields.map((f) => f.name),
+      trigger: g.trigger,
+      thresholdCount: g.thresholdCount ?? null,
+      onReject: g.onReject,
+      actions: g.recordActions.length ? g.recordActions.map((a) => ({ label: a.label, verb: a.verb })) : [
+        { label: "Approve", verb: "approve" as const },
+        { label: "Skip", verb: "skip" as const },
+        { label: "Reject", verb: "reject" as const },
+      ],
+      timeout: g.timeout ? { after: g.timeout.after, afterMs: g.timeout.afterMs, behaviour: g.timeout.behaviour } : null,
+    })),
+    inputs: model.inputs.map((i) => ({
+      key: i.key,
+      channel: channels.get(i.key)!,
+      type: i.type,
+      required: i.required,
+      enum: i.enum ?? null,
+      hasDefault: i.hasDefault,
+      default: i.hasDefault ? (i.default ?? null) : null,
+      description: i.description ?? null,
+    })),
+    outputs: model.outputs.map((o) => ({ key: o.key, type: o.type, required: o.required, description: o.description ?? null })),
+    secrets: model.secrets.map((s) => s.name),
+    variables: model.variables.map((v) => v.name),
+    runTimeoutMs: model.timeouts.runMs,
+    recursionLimit: 50,
+  };
+  const rows: ConnectionRow[] = connections
+    ? connectionRows(connections).map((r) => ({ ...r, status: "dropped" as const, detail: "the LangGraph.js target does not carry connection packs yet: the agent gets none of the pack's tools" }))
+    : [];
+  const counts = lossCounts(loss);
+  return {
+    team,
+    model,
+    contextFields: [...fields].map(([key, field]) => ({ key, field })),
+    sampleInputs: Object.fromEntries(model.inputs.filter((i) => i.required && !i.hasDefault).map((i) => [channels.get(i.key)!, sample(i)])),
+    sampleResult: model.outputs.length ? Object.fromEntries(model.outputs.map((o) => [o.key, sample(o)])) : { answer: "the team's answer" },
+    outputsExpectation: outputsExpectation(model),
+    connectionRows: rows,
+    loss: { counts, notCarried: loss.filter((e) => e.status !== "carried") },
+    hasGates: team.gates.length > 0,
+    isPipeline: mode === "pipeline",
+    scheduleManual: model.schedule.type === "manual",
+    scheduleCron: model.schedule.type === "cron" ? model.schedule.cron : undefined,
+    providerKeys: ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"],
+  };
+}
+
+export type LanggraphJsView = ReturnType<typeof buildView>;
