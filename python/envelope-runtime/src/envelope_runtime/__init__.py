@@ -19,6 +19,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "InputError": "checks",
     "InputSpec": "checks",
+    "NO_DEFAULT": "checks",
     "collect_inputs": "checks",
     "Auth": "connections",
     "Connection": "connections",
@@ -38,7 +39,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 if TYPE_CHECKING:  # the names above, for editors and type checkers
-    from .checks import InputSpec  # noqa: F401
+    from .checks import NO_DEFAULT, InputError, InputSpec, collect_inputs  # noqa: F401
     from .connections import Auth, Connection, McpServer, Operation, Param  # noqa: F401
     from .gates import GateSpec, RecordAction  # noqa: F401
     from .team_package import TeamPackage  # noqa: F401

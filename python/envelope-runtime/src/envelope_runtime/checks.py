@@ -18,6 +18,35 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+__all__ = [
+    "Ask",
+    "ECHO_LIMIT",
+    "EnvRequirement",
+    "InputError",
+    "InputSpec",
+    "InputType",
+    "MAX_INPUT_PROBLEMS",
+    "NO_DEFAULT",
+    "RUN_OPTIONS_USAGE",
+    "add_input_flags",
+    "coerce_flag",
+    "collect_inputs",
+    "cut",
+    "env_file_problems",
+    "env_inputs",
+    "format_missing_env",
+    "input_env_name",
+    "load_problems",
+    "missing_env",
+    "parse_inputs_json",
+    "parse_run_options",
+    "quoted",
+    "report_problems",
+    "resolve_inputs",
+    "resume_options",
+    "strict_json",
+]
+
 InputType = Literal["string", "number", "boolean", "object", "array"]
 
 

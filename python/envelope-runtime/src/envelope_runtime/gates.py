@@ -23,6 +23,36 @@ from .checks import ECHO_LIMIT as ECHO_LIMIT
 from .checks import cut as cut
 from .checks import quoted as quoted
 
+__all__ = [
+    "DEFAULT_ACTIONS",
+    "DecisionItem",
+    "DeferredReviewer",
+    "GateRecord",
+    "GateSpec",
+    "GateState",
+    "MAX_PROBLEMS",
+    "MAX_ROUNDS",
+    "OnReject",
+    "Outcome",
+    "RecordAction",
+    "Reviewer",
+    "TerminalReviewer",
+    "TimeoutBehaviour",
+    "Trigger",
+    "Verb",
+    "apply_decisions",
+    "bounded",
+    "evaluate",
+    "parse_duration",
+    "proceed",
+    "receives",
+    "released_text",
+    "shortened",
+    "timed_out",
+    "trigger_met",
+    "verb_of",
+]
+
 Verb = Literal["approve", "skip", "reject", "reset"]
 Trigger = Literal["any_approved", "all_resolved", "threshold", "scheduled"]
 OnReject = Literal["skip", "rerun", "escalate", "halt"]

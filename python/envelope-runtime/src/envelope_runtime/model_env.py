@@ -15,6 +15,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
+__all__ = [
+    "OVERRIDE_ENV",
+    "agent_env",
+    "override",
+    "override_problems",
+    "split_model",
+    "unset_blank",
+]
+
 OVERRIDE_ENV = "MODEL_OVERRIDE"
 
 

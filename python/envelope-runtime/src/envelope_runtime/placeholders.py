@@ -15,6 +15,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+__all__ = [
+    "PLACEHOLDER",
+    "placeholder_values",
+    "reference_name",
+    "render",
+]
+
 PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 """One `{{NAME}}`; group 1 is NAME."""
 

@@ -12,6 +12,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
+__all__ = [
+    "MIN_LENGTH",
+    "REDACTED",
+    "redact",
+    "short_secrets",
+]
+
 REDACTED = "[redacted]"
 
 MIN_LENGTH = 8

@@ -9,6 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+__all__ = [
+    "TRIGGERED",
+    "trigger_text",
+]
+
 TRIGGERED: list[dict[str, Any]] = []
 """The triggering rows of this run: {"document", "trigger", "row"} each."""
 

@@ -47,6 +47,36 @@ from pydantic import BaseModel, Field
 
 from . import checks
 
+__all__ = [
+    "Accepted",
+    "CONDITION_SYSTEM",
+    "ConditionAnswer",
+    "DEFAULT_REPLAYS",
+    "MAX_BODY_BYTES",
+    "QUEUE_LIMIT",
+    "REPLAYS_ENV",
+    "Ready",
+    "Replays",
+    "RunQueue",
+    "SIGNATURE_HEADERS",
+    "TOLERANCE_S",
+    "add_poll_options",
+    "add_webhook_options",
+    "condition_text",
+    "main",
+    "payload_inputs",
+    "poll",
+    "poll_command",
+    "run_id",
+    "run_process",
+    "run_team",
+    "serve",
+    "serve_webhook_command",
+    "sign",
+    "verify",
+    "webhook_handler",
+]
+
 SIGNATURE_HEADERS = ("X-Envelope-Signature", "Stripe-Signature")
 TOLERANCE_S = 300
 """How far a signature's timestamp may be from now, in seconds."""

@@ -27,6 +27,18 @@ from typing import Any
 
 from .redaction import redact
 
+__all__ = [
+    "DecisionHook",
+    "ENV",
+    "NAME_LIMIT",
+    "TraceWriter",
+    "USER",
+    "agent_id",
+    "decided",
+    "default_path",
+    "on_decisions",
+]
+
 ENV = "ENVELOPE_TRACE_FILE"
 """The trace file when `--trace` is not given."""
 

@@ -45,6 +45,52 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from . import checks, run_context
 
+__all__ = [
+    "BUILT_IN",
+    "Backend",
+    "Column",
+    "DB_ENV",
+    "DEFAULT_DB",
+    "DocumentSpec",
+    "DocumentTools",
+    "Firing",
+    "ImportRow",
+    "ListArgs",
+    "MASK",
+    "MASKED_HEADER",
+    "MASKED_KEY",
+    "Owner",
+    "PURGE_MIN_CHARS",
+    "RUN_NOT_STARTED",
+    "ReadArgs",
+    "RunRecords",
+    "SqliteBackend",
+    "StoreBackend",
+    "TOOL_IDENT_MAX",
+    "Trigger",
+    "WEBHOOK_ENV",
+    "Workspace",
+    "WorkspaceError",
+    "WriteResult",
+    "WriteRow",
+    "Writer",
+    "coerce",
+    "db_path",
+    "documents_of",
+    "masked",
+    "masked_fields",
+    "notify_line",
+    "pii_needles",
+    "pii_values",
+    "public",
+    "tool_ident",
+    "utc_now",
+    "watch_command",
+    "watch_once",
+    "workspace_command",
+    "write_schema",
+]
+
 DB_ENV = "ENVELOPE_WORKSPACE_DB"
 """The store's location (a SQLite file), created on first use."""
 DEFAULT_DB = ".envelope-workspace.sqlite3"
