@@ -9,6 +9,8 @@ team without gates, workspace, connection packs, schedules or a trace their code
 - main.py: `CrewCommands` (hierarchy) or `FlowCommands` (pipeline), its console scripts
   (both a `TeamCommands`);
 - models.py: `ModelSpec` and `build_llm`;
+- tests: `set_mcp_transport`, `mcp_tools` and `forget_mcp_tools` (connection packs' MCP
+  servers, faked in a team's tests);
 - team.py: `AgentSpec`, `StepSpec`, and `JsonArray`, `JsonObject`, `describe_json_text` for
   array and object outputs.
 """
@@ -21,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 # public name -> the private module of this package that defines it
 _EXPORTS: dict[str, str] = {
     "CrewCommands": "crew_commands",
+    "forget_mcp_tools": "connection_tools",
+    "mcp_tools": "connection_tools",
+    "set_mcp_transport": "connection_tools",
     "HierarchyCrew": "delegation",
     "FlowCommands": "flow_runner",
     "JsonArray": "json_text",
@@ -38,6 +43,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # the names above, for editors and type checkers
+    from .connection_tools import forget_mcp_tools, mcp_tools, set_mcp_transport  # noqa: F401
     from .crew_commands import CrewCommands  # noqa: F401
     from .delegation import HierarchyCrew  # noqa: F401
     from .flow_runner import FlowCommands  # noqa: F401

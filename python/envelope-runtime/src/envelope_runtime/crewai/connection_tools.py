@@ -56,7 +56,9 @@ __all__ = [
     "ConnectionTool",
     "McpTool",
     "connection_tools",
+    "forget_mcp_tools",
     "mcp_tools",
+    "set_mcp_transport",
 ]
 
 MCP_TRANSPORT: httpx.AsyncBaseTransport | None = None
@@ -212,11 +214,29 @@ _LISTED: dict[tuple[str, str], list[dict[str, Any]]] = {}
 """The tools each (agent, pack) listed from its MCP server: once per process."""
 
 
+def set_mcp_transport(transport: httpx.AsyncBaseTransport | None) -> None:
+    """Every MCP server's requests through `transport` from now on (None: the network): the
+    test seam a team's tests set before its crew is built."""
+    global MCP_TRANSPORT
+    MCP_TRANSPORT = transport
+
+
+def forget_mcp_tools() -> None:
+    """Forget the MCP tools listed so far in this process: the next use lists them again."""
+    _LISTED.clear()
+
+
 def mcp_tools(
-    agent_key: str, server: McpServer, variables: dict[str, str], policy: AccessPolicy
+    package: TeamPackage, agent_key: str, server: McpServer, variables: dict[str, str]
 ) -> list[BaseTool]:
     """The agent's tools of one pack's MCP server, listed from it; every request is checked
-    against `policy` (the agent's access policy) and the pack's hosts."""
+    against the agent's access policy and the pack's hosts."""
+    return _mcp_tools(agent_key, server, variables, http_tools.policies(package)[agent_key])
+
+
+def _mcp_tools(
+    agent_key: str, server: McpServer, variables: dict[str, str], policy: AccessPolicy
+) -> list[BaseTool]:
     headers = credential_headers(server.auth, os.environ)
     if headers is None:
         raise RuntimeError(
@@ -287,7 +307,7 @@ def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
     found: list[BaseTool] = []
     for provider in team.CONNECTION_AGENTS.get(agent_key, ()):
         if provider in team.MCP_SERVERS:
-            found.extend(mcp_tools(agent_key, team.MCP_SERVERS[provider], variables, policy))
+            found.extend(_mcp_tools(agent_key, team.MCP_SERVERS[provider], variables, policy))
         if provider not in team.CONNECTIONS:
             continue
         connection = team.CONNECTIONS[provider]
