@@ -140,26 +140,36 @@ describe("LangGraph mapping", () => {
     expect(none).not.toContain("AccessPolicy");
   });
 
-  it("the support sub-package holds only what the team uses: its mode's nodes, gate commands with gates, the HTTP tool with egress", () => {
-    const support_ = (x: ReturnType<typeof exportOf>, pkg: string) =>
-      x.files.paths().filter((p) => p.startsWith(`src/${pkg}/envelope_support/`)).map((p) => p.slice(`src/${pkg}/envelope_support/`.length)).sort();
-    const hierarchy = support_(desk, "enterprise_support_desk");
-    expect(hierarchy).toContain("hierarchy.py");
-    for (const absent of ["pipeline.py", "gates.py", "review.py"]) expect(hierarchy).not.toContain(absent);
-    expect(hierarchy).toEqual(expect.arrayContaining(["policy.py", "tools.py", "__init__.py", "runner.py", "nodes.py"]));
-    const pipeline = support_(exportOf("test/fixtures/valid/content-studio.envelope.json"), "content_studio");
-    expect(pipeline).toEqual(expect.arrayContaining(["pipeline.py", "gates.py", "review.py"]));
-    expect(pipeline).not.toContain("hierarchy.py");
-    const bare = support_(exportOf(team()), "test_team");
-    for (const absent of ["policy.py", "tools.py", "gates.py", "review.py", "pipeline.py"]) expect(bare).not.toContain(absent);
-    const x = exportOf(team()).text("src/test_team/envelope_support/__init__.py");
-    expect(x).toMatch(/^__version__ = "\d+\.\d+\.\d+[^"]*"$/m);
+  it("the team's package holds only its rendered files; the graph wires its mode's nodes from envelope-runtime, which is vendored whole", () => {
+    const rendered = (x: ReturnType<typeof exportOf>, pkg: string) =>
+      x.files.paths().filter((p) => p.startsWith(`src/${pkg}/`) && !p.startsWith(`src/${pkg}/prompts/`)).map((p) => p.slice(`src/${pkg}/`.length)).sort();
+    const always = ["__init__.py", "context.py", "envelope.json", "graph.py", "main.py", "models.py", "state.py", "team.py"];
+    // A hierarchy without gates or workspace: no server module (langgraph.json has no store, no http.app).
+    expect(rendered(desk, "enterprise_support_desk")).toEqual(always);
+    const deskGraph = desk.text("src/enterprise_support_desk/graph.py");
+    expect(deskGraph).toContain("from envelope_runtime.langgraph import HierarchyNodes, ModelFactory\n");
+    expect(deskGraph).toContain('TEAM = TeamPackage("enterprise_support_desk")\n');
+    expect(deskGraph).not.toContain("PipelineNodes");
+    // A gated pipeline: its server module (the resume redaction as http.app).
+    expect(rendered(studio, "content_studio")).toEqual([...always, "server.py"].sort());
+    const studioGraph = studio.text("src/content_studio/graph.py");
+    expect(studioGraph).toContain("from envelope_runtime.langgraph import ModelFactory, PipelineNodes\n");
+    expect(studioGraph).not.toContain("HierarchyNodes");
+    expect(rendered(exportOf(team()), "test_team")).toEqual(always);
+    // The library is whole in every export (what a team does not use, it does not import).
+    const vendored = (x: ReturnType<typeof exportOf>) =>
+      x.files.paths().filter((p) => p.startsWith("vendor/envelope-runtime/src/envelope_runtime/langgraph/")).sort();
+    expect(vendored(exportOf(team()))).toEqual(vendored(studio));
+    expect(vendored(studio)).toEqual(expect.arrayContaining(["pipeline.py", "hierarchy.py", "review.py", "tools.py", "server_app.py"].map((m) => `vendor/envelope-runtime/src/envelope_runtime/langgraph/${m}`)));
+    for (const x of [desk, studio]) expect(x.files.paths().filter((p) => p.includes("envelope_support"))).toEqual([]);
+    // The package's __init__.py names its team and carries the definition's version.
+    expect(exportOf(team()).text("src/test_team/__init__.py")).toMatch(/^__version__ = "\d+\.\d+\.\d+[^"]*"$/m);
   });
   it("an accessPolicy without rules (the schema allows it) denies by default and imports no unused PolicyRule", () => {
     const t = exportOf(team({ agents: [agent("a", { accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny" } })] })).text("src/test_team/team.py");
-    expect(t).toContain("from .envelope_support.policy import AccessPolicy\n");
+    expect(t).toContain("from envelope_runtime import AccessPolicy, InputSpec\n");
     expect(t).toMatch(/"a": AccessPolicy\(\n\s+default_action="deny",\n\s+rules=\(\),?\n/);
-    expect(support.text("src/support_tier/team.py")).toContain("from .envelope_support.policy import AccessPolicy, PolicyRule\n");
+    expect(support.text("src/support_tier/team.py")).toContain("from envelope_runtime import AccessPolicy, InputSpec, PolicyRule\n");
   });
 
   it(".env.example keeps `langgraph dev` offline, with a comment saying so", () => {
@@ -192,16 +202,16 @@ describe("LangGraph mapping", () => {
   it("langgraph.json serves the module-level graph; the README documents run, resume and test", () => {
     expect(JSON.parse(support.text("langgraph.json"))).toEqual({
       $schema: "https://langgra.ph/schema.json",
-      dependencies: ["."],
+      dependencies: ["./vendor/envelope-runtime", "."],
       graphs: { support_tier: "./src/support_tier/graph.py:graph" },
       env: ".env",
       python_version: "3.11",
     });
     expect(support.text("src/support_tier/graph.py")).toContain("\ngraph = build_graph()\n");
     // A team with gates: the server's resume redaction (issue 34) is mounted as its http.app.
-    expect(JSON.parse(studio.text("langgraph.json")).http).toEqual({ app: "content_studio.envelope_support.server_app:app" });
-    expect(studio.files.get("src/content_studio/envelope_support/server_app.py")).toBeDefined();
-    expect(support.files.get("src/support_tier/envelope_support/server_app.py")).toBeUndefined();
+    expect(JSON.parse(studio.text("langgraph.json")).http).toEqual({ app: "content_studio.server:app" });
+    expect(studio.text("src/content_studio/server.py")).toContain("\napp = build_app(TEAM)\n");
+    expect(support.files.get("src/support_tier/server.py")).toBeUndefined();
     const readme = studio.text("README.md");
     expect(readme).toContain("uv sync --extra dev");
     expect(readme).toContain("uv run pytest");
