@@ -13,6 +13,7 @@ const LONGEST = [
   "test/realpath/crewai.test.ts",
   "test/realpath/crewai-cli.test.ts",
   "test/realpath/crewai-visible.test.ts",
+  "test/realpath/runtime-index.test.ts",
   "test/realpath/workspace.test.ts",
   "test/realpath/langgraph.test.ts",
   "test/hostile/property.test.ts",
