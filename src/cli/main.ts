@@ -22,7 +22,7 @@ const HELP = `envelope ${VERSION} — turn Envelope team definitions into runnab
 Usage:
   envelope validate FILE... [--format text|json|github] [--strict]
   envelope inspect FILE [--json] [--strict]
-  envelope export FILE --target crewai|langgraph
+  envelope export FILE --target crewai|langgraph|langgraph-js
                   (--out DIR | --zip FILE | --dry-run | --github OWNER/NAME)
                   [--force] [--plan | --check] [--strict] [--json] [GitHub options]
                   [--connections PATH]... [--connection AGENT_KEY=PROVIDER_ID]...
@@ -58,7 +58,8 @@ Options:
   --strict          Treat warnings as errors; export also fails when a field is not
                     fully carried to the target (registry data such as visibility or
                     pricing is reported, never fatal).
-  --target NAME     export: the framework to generate for: crewai or langgraph.
+  --target NAME     export: the framework to generate for: crewai, langgraph or
+                    langgraph-js (a TypeScript project).
   --out DIR         export: the project directory.
   --zip FILE        export: a ZIP archive of the project; - writes it to standard
                     output. A symbolic link is refused; a FIFO or device is written through.
