@@ -168,7 +168,7 @@ def server_routes() -> list[tuple[str, str]]:
         "LANGGRAPH_RUNTIME_EDITION": "inmem",
         "LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev",
         "LANGSERVE_GRAPHS": "{}",
-        "LANGGRAPH_HTTP": json.dumps({"app": f"{PACKAGE}.envelope_support.server_app:app"}),
+        "LANGGRAPH_HTTP": json.dumps({"app": f"{PACKAGE}.server:app"}),
         "LANGSMITH_TRACING": "false",
     }
     done = subprocess.run(

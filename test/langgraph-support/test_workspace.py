@@ -1,4 +1,4 @@
-"""The workspace on LangGraph's Store (envelope_support/workspace_store.py): compare-and-set
+"""The workspace on LangGraph's Store (envelope_runtime.langgraph.workspace_store): compare-and-set
 holds across connections to the store file (a run, `watch`, a person's command and
 `langgraph dev` each have their own), and a tool outside any graph uses the file."""
 

@@ -85,7 +85,7 @@ describe.runIf(gate.run)("the workspace through langgraph dev", () => {
   it("the server's store is the workspace file: a person's row is there before any run", async () => {
     const found = (await (await fetch(`${url}/store/items/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ namespace_prefix: ["envelope_workspace", "speaker-queue"] }) })).json()) as { items: Array<{ key: string; value: { data: Record<string, unknown>; version: number } }> };
     expect(found.items.map((i) => [i.key, i.value.data.status, i.value.version])).toEqual([["T1", "approved", 1]]);
-    expect(log).toContain(`Using custom store: <${pkg}.envelope_support.workspace_store.WorkspaceStore`);
+    expect(log).toContain(`Using custom store: <envelope_runtime.langgraph.workspace_store.WorkspaceStore`);
   });
 
   it("a server run's agents write through their tools under the store's rules; the runner's command sees the result", async () => {
