@@ -1,22 +1,32 @@
-// Lines of Python an export ships, per valid fixture and target: team-specific (generated)
-// against generic (copied verbatim from a template's static/ folder), under src/ and tests/
-// (issue 14: "generic code is a minority of what a hierarchy team ships").
+// Lines of Python an export ships and loads, per valid fixture (the examples and
+// test/fixtures/valid) and target (issue 36, "Measure"):
+//   - the team's package, src/<pkg>/, and its tests/: what is rendered from the definition;
+//   - the generic Python the export carries: files copied into src/<pkg>/ (envelope_support/,
+//     and any file byte-identical to one under templates/*/static/), or the envelope-runtime
+//     library vendored whole in vendor/envelope-runtime/ (none with --runtime index);
+//   - the runtime modules the team imports at run time, transitively: the export is imported and
+//     built offline as a run builds it before its first model call (test/e2e/runtime_imports.py:
+//     main, crew/flow or graph, server; the crew object or the compiled graph) in the cached
+//     environment of its target (test/e2e/python-env.ts ensureEnv, the e2e suites' venvs), and
+//     the envelope_runtime (or copied envelope_support) modules then in sys.modules are summed.
 //
 //   npm run bench:lines -- --as after --label "after (<branch> at <commit>)"
 //   npx tsx bench/lines.ts --repo /path/to/other/checkout --as before --label "before (main at <commit>)"
 //
 // Each `--as NAME` owns its own section of bench/RESULTS.md (`lines-NAME`), so a "before"
 // measured on an older checkout stays when the "after" is written. `--repo DIR` measures
-// another checkout (built: its bin/envelope.js, fixtures and templates are used); the
-// default is this one. Counts are non-blank lines (comments and docstrings count). A file
-// is generic when its bytes equal a file under DIR/templates/*/static/, wherever the export
-// puts it; every other .py file is team-specific.
-import { execFileSync } from "node:child_process";
+// another checkout (built: its bin/envelope.js, fixtures and templates are used; the probe and
+// the Python environments are this checkout's). Counts are non-blank lines of .py files
+// (comments and docstrings count). The library in all is DIR/python/envelope-runtime/src, when
+// the checkout has it. Nothing is installed into the shared environments: each export's src/
+// (and the library the export carries, else DIR's) goes first on PYTHONPATH.
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { e2eGate, ensureEnv } from "../test/e2e/python-env.js";
 import { machineLine, writeSection } from "./results-file.js";
 
 const args = process.argv.slice(2);
@@ -24,88 +34,172 @@ const option = (name: string, fallback: string) => {
   const at = args.indexOf(`--${name}`);
   return at >= 0 && args[at + 1] !== undefined ? args[at + 1]! : fallback;
 };
-const repo = resolve(option("repo", fileURLToPath(new URL("../", import.meta.url))));
+const HERE = fileURLToPath(new URL("../", import.meta.url));
+const repo = resolve(option("repo", HERE));
 const as = option("as", "now");
 const commit = execFileSync("git", ["-C", repo, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
 const label = option("label", `${as} (${commit})`);
 const targets = option("targets", "crewai,langgraph").split(",");
 const write = !args.includes("--no-write");
+const PROBE = join(HERE, "test/e2e/runtime_imports.py");
+/** The issues 37 and 38 measure against these: a hierarchy team, and the pipeline teams. */
+const REFERENCE = "support-tier";
 
 function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return e.name === "__pycache__" ? [] : walk(path);
+    if (e.isDirectory()) return e.name === "__pycache__" || e.name === ".ruff_cache" ? [] : walk(path);
     return e.isFile() ? [path] : [];
   });
 }
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 const nonBlank = (bytes: Buffer) => bytes.toString("utf8").split("\n").filter((l) => l.trim() !== "").length;
+const pyLines = (files: string[]) => files.filter((f) => f.endsWith(".py")).reduce((n, f) => n + nonBlank(readFileSync(f)), 0);
 
-/** Hashes of every static template file: an exported file with one of these bytes is generic. */
+/** Hashes of every static template file: an exported file with one of these bytes was copied. */
 function staticHashes(): Set<string> {
   const templates = join(repo, "templates");
   const dirs = readdirSync(templates).map((t) => join(templates, t, "static")).filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory());
   return new Set(dirs.flatMap(walk).map((f) => sha(readFileSync(f))));
 }
 
+const LIBRARY_SRC = join(repo, "python/envelope-runtime/src");
+/** Non-blank lines of the library, in all and by part (core, and each target's subpackage). */
+function libraryLines(): { all: number; core: number; crewai: number; langgraph: number } | undefined {
+  const root = join(LIBRARY_SRC, "envelope_runtime");
+  if (!existsSync(root)) return undefined;
+  const files = walk(root).filter((f) => f.endsWith(".py"));
+  const part = (sub: string) => pyLines(files.filter((f) => relative(root, f).startsWith(`${sub}/`)));
+  const all = pyLines(files);
+  const crewai = part("crewai");
+  const langgraph = part("langgraph");
+  return { all, core: all - crewai - langgraph, crewai, langgraph };
+}
+
 interface Row {
   fixture: string;
   mode: string;
+  /** Rendered .py under src/<pkg>/ (not copied). */
   teamSrc: number;
-  genericSrc: number;
   teamTests: number;
-  genericTests: number;
+  /** Copied into the export: envelope_support/ and static-identical .py under src/ and tests/. */
+  copied: number;
+  /** The vendored library's .py lines (vendor/envelope-runtime/). */
+  vendored: number;
+  /** The runtime modules loaded by a team built as a run builds it: their count and lines. */
+  importedModules: number;
+  imported: number;
 }
 
-function measure(target: string, generic: Set<string>, work: string): Row[] {
-  const fixtures = join(repo, "test/fixtures/valid");
-  return readdirSync(fixtures)
-    .filter((f) => f.endsWith(".envelope.json"))
-    .sort()
-    .map((f) => {
-      const fixture = f.replace(/\.envelope\.json$/, "");
-      const def = JSON.parse(readFileSync(join(fixtures, f), "utf8")) as { pipeline?: unknown[] };
-      const out = join(work, target, fixture);
-      execFileSync(process.execPath, [join(repo, "bin/envelope.js"), "export", join(fixtures, f), "--target", target, "--out", out], { stdio: ["ignore", "ignore", "pipe"] });
-      const row: Row = { fixture, mode: def.pipeline?.length ? "pipeline" : "hierarchy", teamSrc: 0, genericSrc: 0, teamTests: 0, genericTests: 0 };
-      for (const path of walk(out).filter((p) => p.endsWith(".py"))) {
-        const top = relative(out, path).split("/")[0];
-        if (top !== "src" && top !== "tests") continue;
-        const bytes = readFileSync(path);
-        const isGeneric = generic.has(sha(bytes));
-        const n = nonBlank(bytes);
-        if (top === "src") row[isGeneric ? "genericSrc" : "teamSrc"] += n;
-        else row[isGeneric ? "genericTests" : "teamTests"] += n;
-      }
-      return row;
-    });
+function measure(target: string, generic: Set<string>, work: string, python: string): Row[] {
+  const defs = [join(repo, "examples"), join(repo, "test/fixtures/valid")].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".envelope.json"))
+      .sort()
+      .map((f) => ({ fixture: f.replace(/\.envelope\.json$/, ""), path: join(dir, f) })),
+  );
+  const env = ensureEnv(target, python);
+  const rows: Row[] = [];
+  const packages: string[] = [];
+  const paths: string[] = [];
+  for (const { fixture, path } of defs) {
+    const def = JSON.parse(readFileSync(path, "utf8")) as { pipeline?: unknown[] };
+    const out = join(work, target, fixture);
+    execFileSync(process.execPath, [join(repo, "bin/envelope.js"), "export", path, "--target", target, "--out", out], { stdio: ["ignore", "ignore", "pipe"] });
+    const pkg = readdirSync(join(out, "src")).find((d) => existsSync(join(out, "src", d, "__init__.py")))!;
+    const row: Row = { fixture, mode: def.pipeline?.length ? "pipeline" : "hierarchy", teamSrc: 0, teamTests: 0, copied: 0, vendored: 0, importedModules: 0, imported: 0 };
+    for (const file of walk(out).filter((p) => p.endsWith(".py"))) {
+      const rel = relative(out, file);
+      const n = nonBlank(readFileSync(file));
+      if (rel.startsWith("vendor/")) row.vendored += n;
+      else if (rel.startsWith(`src/${pkg}/envelope_support/`) || generic.has(sha(readFileSync(file)))) row.copied += n;
+      else if (rel.startsWith(`src/${pkg}/`)) row.teamSrc += n;
+      else if (rel.startsWith("tests/")) row.teamTests += n;
+    }
+    rows.push(row);
+    packages.push(pkg);
+    const vendored = join(out, "vendor/envelope-runtime/src");
+    paths.push(join(out, "src"), ...(existsSync(vendored) ? [vendored] : []));
+  }
+  // One interpreter per target, one forked process per export; each package has its own name.
+  const r = spawnSync(env.python, [PROBE, target, ...packages], {
+    cwd: work,
+    encoding: "utf8",
+    env: { PATH: `${env.bin}:${process.env.PATH}`, PYTHONPATH: [...paths, ...(existsSync(LIBRARY_SRC) ? [LIBRARY_SRC] : [])].join(":"), PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" },
+    maxBuffer: 64 * 2 ** 20,
+  });
+  const answers = new Map(r.stdout.split("\n").filter(Boolean).map((line) => {
+    const a = JSON.parse(line) as { package: string; modules?: Record<string, string>; error?: string };
+    return [a.package, a] as const;
+  }));
+  packages.forEach((pkg, i) => {
+    const a = answers.get(pkg);
+    if (!a?.modules) throw new Error(`${target} ${rows[i]!.fixture}: the import probe failed: ${a?.error ?? `no answer (exit ${r.status})`}\n${r.stderr.slice(-4000)}`);
+    const files = Object.values(a.modules);
+    rows[i]!.importedModules = files.length;
+    rows[i]!.imported = pyLines(files);
+  });
+  return rows;
 }
 
 const pct = (part: number, whole: number) => (whole ? `${Math.round((100 * part) / whole)} %` : "–");
 
-function table(target: string, rows: Row[]): string {
-  const head = "| fixture | mode | team-specific src | generic src | team-specific tests | generic tests | generic share of src |\n|---|---|---:|---:|---:|---:|---:|";
-  const lines = rows.map((r) => `| ${r.fixture} | ${r.mode} | ${r.teamSrc} | ${r.genericSrc} | ${r.teamTests} | ${r.genericTests} | ${pct(r.genericSrc, r.teamSrc + r.genericSrc)} |`);
+function table(target: string, rows: Row[], library: number | undefined): string {
+  const head =
+    "| fixture | mode | team package src/<pkg>/ | team tests | copied into the export | vendored library | runtime modules imported | imported lines | imported, of the generic shipped |\n|---|---|---:|---:|---:|---:|---:|---:|---:|";
+  const lines = rows.map((r) => {
+    const shipped = r.copied + r.vendored || library || 0;
+    return `| ${r.fixture} | ${r.mode} | ${r.teamSrc} | ${r.teamTests} | ${r.copied} | ${r.vendored} | ${r.importedModules} | ${r.imported} | ${pct(r.imported, shipped)} |`;
+  });
   return `### ${target}\n\n${head}\n${lines.join("\n")}`;
 }
 
+function reference(target: string, rows: Row[]): string {
+  const hierarchy = rows.find((r) => r.fixture === REFERENCE);
+  const pipelines = rows.filter((r) => r.mode === "pipeline");
+  const say = (r: Row) => `${r.fixture} ${r.imported} imported (${r.importedModules} modules), team package ${r.teamSrc}`;
+  return `- ${target}: hierarchy ${hierarchy ? say(hierarchy) : "(no support-tier)"}; pipelines (none has workspace documents): ${pipelines.map(say).join("; ")}.`;
+}
+
+const gate = e2eGate();
+if (!gate.run) throw new Error("bench/lines.ts measures imports in Python: no Python 3.10–3.13 found (set ENVELOPE_PYTHON)");
 const work = mkdtempSync(join(tmpdir(), "envelope-lines-"));
 try {
   const generic = staticHashes();
-  const tables = targets.map((t) => table(t, measure(t, generic, work)));
+  const library = libraryLines();
+  const measured = targets.map((t) => ({ target: t, rows: measure(t, generic, work, gate.python!) }));
+  const libraryText = library
+    ? `The library in all (python/envelope-runtime/src at ${commit}): ${library.all} non-blank lines — core ${library.core}, crewai/ ${library.crewai}, langgraph/ ${library.langgraph}.`
+    : `This checkout has no runtime library (python/envelope-runtime/): the generic code is copied into each export's \`src/<pkg>/envelope_support/\` (the "copied" column), only the modules its features need.`;
   const body = [
-    `## Lines of Python shipped: ${label}`,
+    `## Lines of Python shipped and loaded: ${label}`,
     "",
     `Machine: ${machineLine()}; checkout ${commit}`,
     "",
-    "Non-blank lines of the `.py` files under `src/` and `tests/` of each valid fixture's export.",
-    "Generic: byte-identical to a file under `templates/*/static/` (the same in every export);",
-    "team-specific: everything generated. Each `--as NAME` has its own section; the after one:",
-    '`npm run bench:lines -- --as after --label "after (<branch> at <commit>)"`; `--repo DIR`',
-    "measures another built checkout (a `git worktree` of an older commit, as for the before).",
+    "Non-blank lines of `.py` files, per export of each valid definition (the examples and",
+    "test/fixtures/valid). Team package: what is rendered from the definition under `src/<pkg>/`",
+    "(the team's tests beside it). Copied: files put into the export verbatim (`envelope_support/`,",
+    "or bytes equal to a file under `templates/*/static/`). Vendored: the envelope-runtime library",
+    "in `vendor/envelope-runtime/` (`--runtime index` exports carry none). Imported: the runtime",
+    "modules (`envelope_runtime*`, or the copied `envelope_support*`) in `sys.modules` once the",
+    "team's main, crew/flow or graph and server modules are imported and the crew object or",
+    "compiled graph is built, as a run builds it before its first model call (models never",
+    "called; test/e2e/runtime_imports.py in the e2e suites' cached environments). A run loads",
+    "more only for what it is asked (`--trace`, schedule and workspace commands, a gate's resume).",
+    "The last column: imported lines over the generic lines the export ships (copied or vendored).",
     "",
-    ...tables.flatMap((t) => [t, ""]),
+    libraryText,
+    "",
+    `Reference rows for issues 37 and 38 (runtime lines a team imports): ${REFERENCE} is the`,
+    "hierarchy team; no fixture is named gate-matrix, so every pipeline fixture is listed.",
+    ...measured.map(({ target, rows }) => reference(target, rows)),
+    "",
+    `\`npx tsx bench/lines.ts --as NAME [--repo DIR] [--label TEXT]\` writes the section \`lines-NAME\`;`,
+    "`--repo DIR` measures another built checkout (a `git worktree` of an older commit, as for a before).",
+    "",
+    ...measured.flatMap(({ target, rows }) => [table(target, rows, library?.all), ""]),
   ].join("\n");
   process.stdout.write(`${body}\n`);
   if (write) writeSection(`lines-${as}`, body);

@@ -11,13 +11,16 @@
 // little CPU), else autocannon (JavaScript: on 2 cores it, not the server, is the limit of
 // the repeated-input rows). It runs on the same machine and takes CPU from the server, so
 // the figures are a floor for a dedicated host. Results go to bench/RESULTS.md.
+// BENCH_SERVE_ONLY="label|label": only those inputs' rows (e.g. "a new team per request");
+// BENCH_SERVE_SECTION=NAME: the section of RESULTS.md to write (default serve, or serve-compare
+// with BENCH_SERVE_COMPARE), so a before/after of one change keeps the earlier ones.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { exportDefinition } from "../src/export/export.js";
+import { exportDefinition, type ExportOptions } from "../src/export/export.js";
 import { writeZip } from "../src/export/sinks/zip.js";
 import { TARGETS } from "../src/targets/index.js";
 import { checkoutName, machineLine, writeSection } from "./results-file.js";
@@ -120,13 +123,17 @@ interface Input {
   accept: "application/zip" | "application/json";
 }
 
-const INPUTS: Input[] = [
+const ALL_INPUTS: Input[] = [
   { label: "a new team per request", template: newTeam(MARK), next: 0, accept: "application/zip" },
   // Numbered far from the zip rows' teams: no worker has formatted these modules before.
   { label: "a new team per request, JSON answer", template: newTeam(MARK), next: 50_000_000, accept: "application/json" },
   { label: "one team, a prompt edited per request", template: editedTeam(MARK), next: 0, accept: "application/zip" },
   { label: "repeated input (answer cache)", template: example(), next: 0, accept: "application/zip" },
 ];
+
+const ONLY = process.env.BENCH_SERVE_ONLY?.split("|");
+const INPUTS = ALL_INPUTS.filter((i) => !ONLY || ONLY.includes(i.label));
+if (!INPUTS.length) throw new Error(`BENCH_SERVE_ONLY names no input; the inputs: ${ALL_INPUTS.map((i) => i.label).join(" | ")}`);
 
 const WRK = hasWrk();
 const scratch = mkdtempSync(join(tmpdir(), "serve-bench-"));
@@ -198,14 +205,27 @@ interface Cost {
   zipBytes: number;
 }
 
+interface Exporter {
+  exportDefinition: typeof exportDefinition;
+  writeZip: typeof writeZip;
+  target: (typeof TARGETS)[string];
+}
+const OURS: Exporter = { exportDefinition, writeZip, target: TARGETS.crewai! };
+
+/** Another checkout's export and zip sink, loaded from its sources (BENCH_SERVE_COMPARE). */
+async function exporterOf(root: string): Promise<Exporter> {
+  const load = (path: string) => import(join(root, path));
+  const [exp, zip, targets] = await Promise.all([load("src/export/export.ts"), load("src/export/sinks/zip.ts"), load("src/targets/index.ts")]);
+  return { exportDefinition: exp.exportDefinition, writeZip: zip.writeZip, target: targets.TARGETS.crewai };
+}
+
 /** What one thread spends per export, over numbered bodies: what a worker spends per request. */
-async function costOf(input: Input): Promise<Cost> {
-  const target = TARGETS.crewai!;
+async function costOf(input: Input, options: ExportOptions = {}, { exportDefinition, writeZip, target }: Exporter = OURS): Promise<Cost> {
   let zipBytes = 0;
   const once = async (n: number, split?: { exportMs: number; zipMs: number }) => {
     const body = new TextEncoder().encode(input.template.replaceAll(MARK, String(n)));
     const t0 = performance.now();
-    const result = exportDefinition(body, target);
+    const result = exportDefinition(body, target, options);
     const t1 = performance.now();
     zipBytes = await writeZip(result.files!, () => {}, `${result.model!.names.distribution}/`);
     if (split) {
@@ -222,7 +242,15 @@ async function costOf(input: Input): Promise<Cost> {
   return { cpuMs: (used.user + used.system) / 1000 / runs, exportMs: split.exportMs / runs, zipMs: split.zipMs / runs, zipBytes };
 }
 
-const cost = { newTeam: await costOf(INPUTS.find((i) => i.label.startsWith("a new team"))!), edited: await costOf(INPUTS.find((i) => i.label.startsWith("one team"))!) };
+const newTeamInput = ALL_INPUTS.find((i) => i.label.startsWith("a new team"))!;
+const cost = {
+  newTeam: await costOf(newTeamInput),
+  edited: await costOf(ALL_INPUTS.find((i) => i.label.startsWith("one team"))!),
+  // --runtime index: the pin only, no vendored library (the server exports vendored).
+  index: await costOf(newTeamInput, { runtime: { mode: "index" } }),
+};
+const otherRoot = process.env.BENCH_SERVE_COMPARE;
+const otherCost = otherRoot ? await costOf(newTeamInput, {}, await exporterOf(otherRoot)) : undefined;
 const rows: string[] = [];
 const load1 = loadavg()[0]!.toFixed(2);
 // BENCH_SERVE_COMPARE=DIR: a built checkout of another commit, whose server answers the new-team
@@ -278,7 +306,7 @@ try {
 
 const table = ["| input | concurrent connections | exports | exports per second | p50 | p99 | server's CPU (cores) | the rest of the machine (cores) |", "|---|---:|---:|---:|---:|---:|---:|---:|", ...rows].join("\n");
 writeSection(
-  other ? "serve-compare" : "serve",
+  process.env.BENCH_SERVE_SECTION ?? (other ? "serve-compare" : "serve"),
   `## HTTP server (\`envelope serve\`)${other ? ": before and after, same run" : ""}
 
 Machine: ${machineLine()}; load average ${load1} when the bench started and ${loadavg()[0]!.toFixed(2)} when it ended
@@ -307,6 +335,14 @@ those of their pieces of the pristine copy, are reused); an edited team ${cost.e
 formatted once before, so the formatted text is reused, and the files that come out as before keep their
 compressed bytes). So 2 cores top out near
 ${Math.round((2 * 1000) / cost.newTeam.cpuMs)} new teams per second before HTTP and the load generator take their share.
+The same new team exported with \`--runtime index\` (the pin only: no vendored library; the
+server always exports vendored): ${cost.index.cpuMs.toFixed(2)} ms of CPU (${cost.index.exportMs.toFixed(2)} + ${cost.index.zipMs.toFixed(2)} ms), a ${Math.round(cost.index.zipBytes / 1024)} kB zip.${
+  otherCost
+    ? `
+The other checkout's export and zip sink (loaded from its sources, the same inputs, in this
+process right after ours): a new team ${otherCost.cpuMs.toFixed(2)} ms of CPU (${otherCost.exportMs.toFixed(2)} + ${otherCost.zipMs.toFixed(2)} ms), a ${Math.round(otherCost.zipBytes / 1024)} kB zip.`
+    : ""
+}
 
 Goal (a new team per request, zip, 16 connections: ≥ 1,000 exports per second with p99 ≤ 50 ms):
 ${goal ? `${goal.rps.toFixed(0)} per second, p99 ${goal.p99} ms: ${goal.rps >= 1000 && goal.p99 <= 50 ? "met" : "**not met**"}` : "not measured"}. Repeated
