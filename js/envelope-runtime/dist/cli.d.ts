@@ -1,0 +1,30 @@
+import { FileSaver } from "./checkpoint.js";
+import type { TeamSpec } from "./spec.js";
+export declare const EXIT: {
+    readonly ok: 0;
+    readonly problems: 1;
+    readonly usage: 2;
+    readonly halted: 3;
+};
+/** What the runner needs of the team's graph: invoke, its state, and its pending interrupts. */
+export interface RunnableGraph {
+    invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
+    getState(config: Record<string, unknown>): Promise<{
+        values: unknown;
+        tasks: ReadonlyArray<{
+            interrupts: ReadonlyArray<{
+                id?: string;
+                value?: unknown;
+            }>;
+        }>;
+    }>;
+}
+export interface CliOptions {
+    team: TeamSpec;
+    graph: (checkpointer: FileSaver) => RunnableGraph;
+    argv?: readonly string[];
+    out?: (text: string) => void;
+    err?: (text: string) => void;
+}
+/** Runs the command in `argv`; resolves to the exit code. */
+export declare function runCli(options: CliOptions): Promise<number>;

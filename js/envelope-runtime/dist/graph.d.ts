@@ -1,0 +1,243 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { type BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { Command, StateGraph } from "@langchain/langgraph";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { z } from "zod";
+import * as gates from "./gates.js";
+import type { GateSpec } from "./gates.js";
+import { type ModelChoice } from "./models.js";
+import type { AgentSpec, StepSpec, TeamSpec } from "./spec.js";
+export declare const stepNode: (key: string) => string;
+export declare const gateNode: (name: string) => string;
+export declare const releasedNode: (name: string) => string;
+export declare const escalateNode: (name: string) => string;
+/** The run's own state fields (every run starts them afresh in `prepare`). */
+export declare const RUN_FIELDS: {
+    inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+};
+/** The graph's output: the same three keys for every run. */
+export declare function outputSchema(result: z.ZodObject): z.ZodObject<{
+    status: z.ZodNullable<z.ZodEnum<{
+        waiting: "waiting";
+        halted: "halted";
+        done: "done";
+    }>>;
+    halted: z.ZodNullable<z.ZodString>;
+    result: z.ZodNullable<z.ZodObject<z.core.$ZodLooseShape, z.core.$strip>>;
+}, z.core.$strip>;
+interface RunState {
+    inputs: Record<string, unknown>;
+    answers: Record<string, unknown>;
+    records: Record<string, unknown>;
+    approved: Record<string, unknown>;
+    gates: Record<string, unknown>;
+    feedback: Record<string, unknown>;
+    halted: string | null;
+    status: string | null;
+    result: Record<string, unknown> | null;
+    [channel: string]: unknown;
+}
+/** Creates an agent's chat model for a run (tests give fake ones). */
+export type ModelFor = (agentKey: string, choice: ModelChoice, task: string) => BaseChatModel | Promise<BaseChatModel>;
+export interface BuildOptions {
+    /** The agents' models; default: initChatModel of each agent's chosen model. */
+    modelFor?: ModelFor;
+    /** The HTTP transport of http_request (tests give their own). */
+    fetch?: typeof fetch;
+    /** The clock of gate timeouts (tests give their own). */
+    now?: () => Date;
+    /** The environment: secrets, variables, model overrides, provider keys (default: process.env). */
+    env?: Env;
+}
+export interface TeamSchemas {
+    input: z.ZodObject;
+    result: z.ZodObject;
+    context: z.ZodObject;
+}
+type Env = Readonly<Record<string, string | undefined>>;
+/** A run's refusal before any model call: every problem at once. */
+export declare class RunProblems extends Error {
+    readonly problems: string[];
+    constructor(problems: string[]);
+}
+/** The run's inputs by key from the graph's channels: checked (type, enum, required), defaults applied. */
+export declare function resolveInputs(team: TeamSpec, state: Readonly<Record<string, unknown>>): Record<string, unknown>;
+/** Everything that would fail the run, found before any model call. */
+export declare function runProblems(team: TeamSpec, context: Readonly<Record<string, unknown>>, env: Env, checkProviderKeys: boolean): string[];
+/** The text of a message's content. */
+export declare function textOf(message: BaseMessage | undefined): string;
+/** The JSON object an answer holds (a ```json fence, or its outermost braces). */
+export declare function jsonIn(text: string): unknown;
+export declare class TeamRuntime {
+    readonly team: TeamSpec;
+    readonly schemas: TeamSchemas;
+    readonly options: BuildOptions;
+    readonly agents: ReadonlyMap<string, AgentSpec>;
+    readonly gateSpecs: ReadonlyMap<string, GateSpec>;
+    readonly steps: ReadonlyMap<string, StepSpec>;
+    readonly env: Env;
+    constructor(team: TeamSpec, schemas: TeamSchemas, options?: BuildOptions);
+    private now;
+    private secrets;
+    /** The agent's system prompt for a run: `{{NAME}}` from variables and the run's inputs. */
+    systemPrompt(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>): string;
+    model(agent: AgentSpec, config: RunnableConfig | undefined, task: string): Promise<BaseChatModel>;
+    /** The agent's tools: http_request with egress; in a hierarchy, ask_<report> per report. */
+    tools(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, withReports: boolean): StructuredToolInterface[];
+    /** One conversation of an agent on a task (createAgent: its model, tools and rendered prompt). */
+    converse(agent: AgentSpec, task: string, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string, withReports: boolean, history?: BaseMessage[]): Promise<BaseMessage[]>;
+    /** An answer that must be JSON of `schema`: asked once more, in the same conversation, when it is not. */
+    structured<T>(agent: AgentSpec, task: string, schema: z.ZodType<T>, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string): Promise<T>;
+    private recordsSchema;
+    private stepTask;
+    /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). */
+    build(compileOptions?: {
+        checkpointer?: BaseCheckpointSaver;
+    }): ReturnType<StateGraph<z.ZodObject<{
+        inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+        answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+        records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+        approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+        gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+        feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+        halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+        status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+        result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+    }, z.core.$strip>>["compile"]>;
+    private wirePipeline;
+    prepare(s: RunState, config: RunnableConfig | undefined): Promise<Partial<RunState>>;
+    private checkRun;
+    stepNodeFn(step: StepSpec, s: RunState, config: RunnableConfig | undefined): Promise<Command<unknown, {
+        records: {
+            [step.key]: unknown;
+        };
+        answers: {
+            [step.key]: string;
+        };
+    }, string> | {
+        answers?: undefined;
+    } | {
+        answers: {
+            [step.key]: unknown;
+        };
+    }>;
+    private payload;
+    gateNodeFn(spec: GateSpec, s: RunState, _config: RunnableConfig | undefined): Promise<Command<unknown, Record<string, unknown>, "__end__"> | Command<unknown, {
+        gates: {
+            [spec.name]: gates.GateState;
+        };
+    }, string>>;
+    /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones. */
+    escalateNodeFn(spec: GateSpec, s: RunState, config: RunnableConfig | undefined): Promise<Command<unknown, Record<string, unknown>, "__end__"> | Command<unknown, {
+        gates: {
+            [spec.name]: {
+                status: string;
+                waitingSince: string;
+                round: number;
+                records: gates.GateRecord[];
+                message: string | null;
+                problems: string[];
+            };
+        };
+    }, string> | Command<unknown, {
+        gates: {
+            [spec.name]: {
+                status: string;
+                message: string;
+                round: number;
+                records: gates.GateRecord[];
+                waitingSince: string | null;
+                problems: string[];
+            };
+        };
+    }, string>>;
+    teamNode(s: RunState, config: RunnableConfig | undefined): Promise<{
+        answers?: undefined;
+    } | {
+        answers: {
+            team: unknown;
+        };
+    }>;
+    finalize(s: RunState): {
+        status: string;
+        result?: undefined;
+    } | {
+        result: Record<string, unknown>;
+        status: string;
+    };
+}
+/** The team's compiled graph. */
+export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, options?: BuildOptions & {
+    checkpointer?: BaseCheckpointSaver;
+}): import("@langchain/langgraph").CompiledStateGraph<{
+    inputs: Record<string, unknown> | null;
+    answers: Record<string, unknown> | null;
+    records: Record<string, unknown> | null;
+    approved: Record<string, unknown> | null;
+    gates: Record<string, unknown> | null;
+    feedback: Record<string, unknown> | null;
+    halted: string | null;
+    status: string | null;
+    result: Record<string, unknown> | null;
+}, {
+    inputs?: Record<string, unknown> | null | undefined;
+    answers?: Record<string, unknown> | null | undefined;
+    records?: Record<string, unknown> | null | undefined;
+    approved?: Record<string, unknown> | null | undefined;
+    gates?: Record<string, unknown> | null | undefined;
+    feedback?: Record<string, unknown> | null | undefined;
+    halted?: string | null | undefined;
+    status?: string | null | undefined;
+    result?: Record<string, unknown> | null | undefined;
+}, "__start__", import("@langchain/langgraph/zod").InteropZodToStateDefinition<z.ZodObject<{
+    inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+}, z.core.$strip>, {
+    inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+}>, import("@langchain/langgraph/zod").InteropZodToStateDefinition<z.ZodObject<{
+    inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+}, z.core.$strip>, {
+    inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+}>, import("@langchain/langgraph").StateDefinition, unknown, unknown, unknown, readonly (() => import("@langchain/langgraph").StreamTransformer<any>)[]>;
+export {};

@@ -1,0 +1,422 @@
+import { HumanMessage } from "@langchain/core/messages";
+import { Command, END, interrupt, START, StateGraph } from "@langchain/langgraph";
+import { registry } from "@langchain/langgraph/zod";
+import { createAgent, tool } from "langchain";
+import { z } from "zod";
+import * as gates from "./gates.js";
+import { httpRequestTool } from "./http-tool.js";
+import { overrideProblems } from "./model-env.js";
+import { chooseModel, contextProblems, createChatModel, missingProviderKeys } from "./models.js";
+import { placeholderValues, render } from "./placeholders.js";
+import { redact, redactValue, secretValues } from "./redaction.js";
+export const stepNode = (key) => `step_${key}`;
+export const gateNode = (name) => `gate_${name}`;
+export const releasedNode = (name) => `released_${name}`;
+export const escalateNode = (name) => `escalate_${name}`;
+const merge = (a, b) => (b === null || b === undefined ? {} : { ...(a ?? {}), ...b });
+const firstReason = (a, b) => (b === null ? null : (a ?? b ?? null));
+const settle = (a, b) => (b === null ? null : a === "halted" ? "halted" : (b ?? a ?? null));
+const record = () => z.record(z.string(), z.unknown()).nullable();
+/** The run's own state fields (every run starts them afresh in `prepare`). */
+export const RUN_FIELDS = {
+    inputs: record().default({}),
+    answers: record().default({}).register(registry, { reducer: { fn: merge }, default: () => ({}) }),
+    records: record().default({}).register(registry, { reducer: { fn: merge }, default: () => ({}) }),
+    approved: record().default({}).register(registry, { reducer: { fn: merge }, default: () => ({}) }),
+    gates: record().default({}).register(registry, { reducer: { fn: merge }, default: () => ({}) }),
+    feedback: record().default({}).register(registry, { reducer: { fn: merge }, default: () => ({}) }),
+    halted: z.string().nullable().default(null).register(registry, { reducer: { fn: firstReason }, default: () => null }),
+    status: z.string().nullable().default(null).register(registry, { reducer: { fn: settle }, default: () => null }),
+    result: record().nullable().default(null),
+};
+/** The graph's output: the same three keys for every run. */
+export function outputSchema(result) {
+    return z.object({
+        status: z.enum(["done", "halted", "waiting"]).nullable().describe("done (result set), halted (why in halted), waiting (a gate waits for review)"),
+        halted: z.string().nullable().describe("why the run halted"),
+        result: result.nullable().describe("the team's outputs by key"),
+    });
+}
+/** A run's refusal before any model call: every problem at once. */
+export class RunProblems extends Error {
+    problems;
+    constructor(problems) {
+        super(problems.join("\n"));
+        this.problems = problems;
+        this.name = "RunProblems";
+    }
+}
+function typeOk(type, value) {
+    switch (type) {
+        case "string":
+            return typeof value === "string";
+        case "number":
+            return typeof value === "number" && Number.isFinite(value);
+        case "boolean":
+            return typeof value === "boolean";
+        case "array":
+            return Array.isArray(value);
+        default:
+            return value !== null && typeof value === "object" && !Array.isArray(value);
+    }
+}
+/** The run's inputs by key from the graph's channels: checked (type, enum, required), defaults applied. */
+export function resolveInputs(team, state) {
+    const problems = [];
+    const out = {};
+    for (const input of team.inputs) {
+        const value = state[input.channel];
+        if (value === undefined || value === null) {
+            if (input.hasDefault)
+                out[input.key] = input.default;
+            else if (input.required)
+                problems.push(`input ${input.key}: required`);
+            continue;
+        }
+        if (!typeOk(input.type, value))
+            problems.push(`input ${input.key}: expected ${input.type}, got ${gates.quoted(JSON.stringify(value))}`);
+        else if (input.enum && !input.enum.includes(String(value)))
+            problems.push(`input ${input.key}: ${gates.quoted(String(value))} is not one of ${input.enum.map((e) => JSON.stringify(e)).join(", ")}`);
+        else
+            out[input.key] = value;
+    }
+    if (problems.length)
+        throw new RunProblems(problems);
+    return out;
+}
+/** Everything that would fail the run, found before any model call. */
+export function runProblems(team, context, env, checkProviderKeys) {
+    const problems = [...contextProblems(team.agents, context), ...overrideProblems(team.agents.map((a) => a.key), env)];
+    const missing = [...team.secrets, ...team.variables].filter((name) => !(env[name] ?? "").trim());
+    if (missing.length)
+        problems.push(`missing environment variables: ${missing.join(", ")} (see .env.example)`);
+    if (checkProviderKeys && problems.length === 0) {
+        const keys = missingProviderKeys(team.agents.map((a) => chooseModel(a, context, env)), env);
+        if (keys.length)
+            problems.push(`missing provider keys: ${keys.join(", ")}`);
+    }
+    return problems;
+}
+/** The text of a message's content. */
+export function textOf(message) {
+    if (!message)
+        return "";
+    const content = message.content;
+    if (typeof content === "string")
+        return content;
+    return content.map((p) => (typeof p === "string" ? p : "text" in p && typeof p.text === "string" ? p.text : "")).join("");
+}
+/** The JSON object an answer holds (a ```json fence, or its outermost braces). */
+export function jsonIn(text) {
+    const fenced = /```(?:json)?\s*\n([\s\S]*?)\n?```/.exec(text);
+    const body = fenced ? fenced[1] : text;
+    const start = body.indexOf("{");
+    const end = body.lastIndexOf("}");
+    if (start < 0 || end < start)
+        throw new Error("the answer holds no JSON object");
+    return JSON.parse(body.slice(start, end + 1));
+}
+const contextOf = (config) => (config?.context ?? {});
+export class TeamRuntime {
+    team;
+    schemas;
+    options;
+    agents;
+    gateSpecs;
+    steps;
+    env;
+    constructor(team, schemas, options = {}) {
+        this.team = team;
+        this.schemas = schemas;
+        this.options = options;
+        this.env = options.env ?? process.env;
+        this.agents = new Map(team.agents.map((a) => [a.key, a]));
+        this.gateSpecs = new Map(team.gates.map((g) => [g.name, g]));
+        this.steps = new Map(team.steps.map((s) => [s.key, s]));
+    }
+    now() {
+        return this.options.now ? this.options.now() : new Date();
+    }
+    secrets() {
+        return secretValues(this.team.secrets, this.env);
+    }
+    /** The agent's system prompt for a run: `{{NAME}}` from variables and the run's inputs. */
+    systemPrompt(agent, inputs) {
+        const values = placeholderValues(this.team.variables, this.env, inputs, this.team.inputs.map((i) => i.key));
+        return render(agent.prompt, values);
+    }
+    async model(agent, config, task) {
+        const choice = chooseModel(agent, contextOf(config), this.env);
+        return this.options.modelFor ? this.options.modelFor(agent.key, choice, task) : createChatModel(choice, this.env);
+    }
+    /** The agent's tools: http_request with egress; in a hierarchy, ask_<report> per report. */
+    tools(agent, inputs, config, withReports) {
+        const out = [];
+        if (agent.policy)
+            out.push(httpRequestTool({ policy: agent.policy, variables: this.team.variables, secrets: this.team.secrets, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }));
+        if (withReports) {
+            for (const key of agent.reports) {
+                const report = this.agents.get(key);
+                const ask = tool(async ({ task }) => {
+                    const messages = await this.converse(report, task, inputs, config, `ask:${report.key}`, true);
+                    return redact(textOf(messages.at(-1)), this.secrets());
+                }, {
+                    name: `ask_${key.replace(/[^A-Za-z0-9_]/g, "_")}`,
+                    description: `Ask ${report.name} (${report.title}; ${report.role}) to do a task and answer.`.slice(0, 1000),
+                    schema: z.object({ task: z.string().describe("What to do, with everything needed to do it.") }),
+                });
+                out.push(ask);
+            }
+        }
+        return out;
+    }
+    /** One conversation of an agent on a task (createAgent: its model, tools and rendered prompt). */
+    async converse(agent, task, inputs, config, label, withReports, history = []) {
+        const prompt = this.systemPrompt(agent, inputs);
+        const runnable = createAgent({
+            model: await this.model(agent, config, label),
+            tools: this.tools(agent, inputs, config, withReports),
+            ...(prompt ? { systemPrompt: prompt } : {}),
+            name: agent.key,
+        });
+        const messages = history.length ? history : [new HumanMessage(task)];
+        const result = await runnable.invoke({ messages }, { recursionLimit: this.team.recursionLimit, metadata: { envelope_task: label }, ...(config?.callbacks ? { callbacks: config.callbacks } : {}), ...(config?.signal ? { signal: config.signal } : {}) });
+        return result.messages;
+    }
+    /** An answer that must be JSON of `schema`: asked once more, in the same conversation, when it is not. */
+    async structured(agent, task, schema, inputs, config, label) {
+        const instructions = `${task}\n\nFinish with only a JSON object matching this JSON schema:\n${JSON.stringify(z.toJSONSchema(schema))}`;
+        let messages = await this.converse(agent, instructions, inputs, config, label, this.team.mode === "hierarchy");
+        let problem = "";
+        for (let attempt = 0; attempt < 2; attempt++) {
+            try {
+                return schema.parse(jsonIn(textOf(messages.at(-1))));
+            }
+            catch (error) {
+                problem = error instanceof Error ? error.message : String(error);
+                if (attempt === 1)
+                    break;
+                messages = await this.converse(agent, instructions, inputs, config, label, this.team.mode === "hierarchy", [...messages, new HumanMessage(`That answer is not the JSON object asked for (${problem.slice(0, 1000)}). Answer again with only the JSON object.`)]);
+            }
+        }
+        throw new Error(`agent ${agent.key} (${label}): no valid JSON answer after 2 attempts: ${problem.slice(0, 1000)}`);
+    }
+    recordsSchema(gated) {
+        const fields = [...new Set(gated.flatMap((g) => g.fields))];
+        const row = fields.length ? z.object(Object.fromEntries(fields.map((f) => [f, z.unknown()]))).catchall(z.unknown()) : z.record(z.string(), z.unknown());
+        return z.object({ records: z.array(row) });
+    }
+    stepTask(step, state) {
+        const parts = [`Task: ${step.label ?? step.key}`, `Team: ${this.team.name}. ${this.team.description}`, `Run inputs (JSON):\n${JSON.stringify(state.inputs)}`];
+        for (const dep of step.answersFrom)
+            parts.push(`Output of step ${dep} (${this.steps.get(dep)?.label ?? dep}):\n${String(state.answers[dep] ?? "")}`);
+        for (const gate of step.gatesBefore)
+            parts.push(String(state.approved[gate] ?? ""));
+        for (const g of step.gatesAfter) {
+            const feedback = state.feedback[g];
+            if (typeof feedback === "string" && feedback)
+                parts.push(`The reviewers at gate ${g} rejected records of your last answer. Their feedback:\n${feedback}`);
+        }
+        return parts.join("\n\n");
+    }
+    /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). */
+    build(compileOptions = {}) {
+        const team = this.team;
+        const inputFields = Object.fromEntries(team.inputs.map((i) => [i.channel, z.unknown().optional()]));
+        const state = z.object({ ...inputFields, ...RUN_FIELDS });
+        // The StateGraph's generics follow the schemas; this module builds graphs of any team.
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        const graph = new StateGraph({ state, input: this.schemas.input, output: outputSchema(this.schemas.result), context: this.schemas.context });
+        graph.addNode("prepare", (s, config) => this.prepare(s, config));
+        graph.addNode("finalize", (s) => this.finalize(s));
+        graph.addEdge(START, "prepare");
+        if (team.mode === "hierarchy") {
+            graph.addNode("team", (s, config) => this.teamNode(s, config));
+            graph.addEdge("prepare", "team");
+            graph.addEdge("team", "finalize");
+        }
+        else
+            this.wirePipeline(graph);
+        graph.addEdge("finalize", END);
+        return graph.compile({ ...compileOptions, name: team.slug });
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    wirePipeline(graph) {
+        const team = this.team;
+        const sinks = [];
+        // Every node first: an edge may name a gate's node that a later step's gate adds.
+        for (const step of team.steps) {
+            const after = step.gatesAfter.map(gateNode);
+            graph.addNode(stepNode(step.key), (s, config) => this.stepNodeFn(step, s, config), after.length ? { ends: after } : {});
+        }
+        for (const spec of team.gates) {
+            const escalates = spec.onReject === "escalate" || spec.timeout?.behaviour === "escalate";
+            const ends = [gateNode(spec.name), releasedNode(spec.name), END, ...(spec.onReject === "rerun" ? [stepNode(spec.afterStep)] : []), ...(escalates ? [escalateNode(spec.name)] : [])];
+            graph.addNode(gateNode(spec.name), (s, config) => this.gateNodeFn(spec, s, config), { ends });
+            graph.addNode(releasedNode(spec.name), (s) => ({ approved: { [spec.name]: gates.releasedText(spec, s.gates[spec.name]) } }));
+            if (escalates)
+                graph.addNode(escalateNode(spec.name), (s, config) => this.escalateNodeFn(spec, s, config), { ends: [gateNode(spec.name), END] });
+            if (!team.steps.some((s) => s.gatesBefore.includes(spec.name)))
+                sinks.push(releasedNode(spec.name));
+        }
+        for (const step of team.steps) {
+            const waits = [...step.answersFrom.map(stepNode), ...step.gatesBefore.map(releasedNode)];
+            graph.addEdge(waits.length === 0 ? "prepare" : waits.length === 1 ? waits[0] : waits, stepNode(step.key));
+            const dependents = team.steps.filter((s) => s.answersFrom.includes(step.key));
+            if (!step.gatesAfter.length && dependents.length === 0)
+                sinks.push(stepNode(step.key));
+        }
+        graph.addEdge(sinks.length === 1 ? sinks[0] : sinks, "finalize");
+    }
+    async prepare(s, config) {
+        const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor);
+        if (problems.length)
+            throw new RunProblems(problems);
+        const inputs = resolveInputs(this.team, s);
+        // A new run on a thread that ran before starts afresh: null empties each reducer's field.
+        return { inputs, answers: null, records: null, approved: null, gates: null, feedback: null, halted: null, status: null, result: null };
+    }
+    checkRun(config) {
+        const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor);
+        if (problems.length)
+            throw new RunProblems(problems);
+    }
+    async stepNodeFn(step, s, config) {
+        if (s.halted)
+            return {};
+        this.checkRun(config);
+        const agent = this.agents.get(step.agent);
+        const task = this.stepTask(step, s);
+        const secrets = this.secrets();
+        const gated = step.gatesAfter.map((g) => this.gateSpecs.get(g));
+        if (step.key === this.team.finalStep && gated.length === 0) {
+            const answer = await this.structured(agent, task, this.schemas.result, s.inputs, config, step.key);
+            return { answers: { [step.key]: redactValue(answer, secrets) } };
+        }
+        if (gated.length) {
+            const { records } = await this.structured(agent, `${task}\n\nYour answer is reviewed record by record at ${gated.map((g) => `gate ${g.name} (fields: ${g.fields.join(", ")})`).join("; ")}.`, this.recordsSchema(gated), s.inputs, config, step.key);
+            const rows = redactValue(records, secrets);
+            // A rerun goes back to the gate that sent it back; the first run to every gate.
+            const rejecting = step.gatesAfter.filter((g) => s.gates[g]?.status === "open" && s.gates[g].round > 0);
+            const goto = (rejecting.length ? rejecting : step.gatesAfter).map(gateNode);
+            return new Command({ update: { records: { [step.key]: rows }, answers: { [step.key]: JSON.stringify(rows) } }, goto });
+        }
+        const messages = await this.converse(agent, task, s.inputs, config, step.key, false);
+        return { answers: { [step.key]: redact(textOf(messages.at(-1)), secrets) } };
+    }
+    payload(spec, g) {
+        const deadline = spec.timeout && g.waitingSince ? new Date(Date.parse(g.waitingSince) + spec.timeout.afterMs).toISOString() : null;
+        return {
+            gate: spec.name,
+            type: spec.type,
+            step: spec.afterStep,
+            triggers: spec.triggersStep,
+            round: g.round,
+            trigger: spec.trigger,
+            threshold: spec.thresholdCount,
+            records: gates.undecided(g).map((r) => ({ id: r.id, fields: Object.fromEntries(spec.fields.map((f) => [f, r.data[f] ?? null])) })),
+            actions: spec.actions.map((a) => ({ label: a.label, verb: a.verb })),
+            waiting_since: g.waitingSince,
+            deadline,
+            problems: g.problems,
+        };
+    }
+    async gateNodeFn(spec, s, _config) {
+        const self = gateNode(spec.name);
+        if (s.halted)
+            return new Command({ goto: END });
+        let g = s.gates[spec.name] ?? gates.newGateState();
+        const update = (next, goto, extra = {}) => new Command({ update: { gates: { [spec.name]: next }, ...extra }, goto });
+        if (g.round === 0 || g.status === "open") {
+            const rows = s.records[spec.afterStep] ?? [];
+            g = gates.addRound(g, rows);
+            return update({ ...g, status: "waiting", waitingSince: this.now().toISOString() }, self, { status: "waiting" });
+        }
+        const now = this.now();
+        if (gates.timedOut(spec, g, now)) {
+            const behaviour = spec.timeout.behaviour;
+            if (behaviour === "proceed")
+                return update(gates.proceed(spec, g, now), releasedNode(spec.name));
+            if (behaviour === "escalate")
+                return update({ ...g, message: `gate ${spec.name}: no decision within ${spec.timeout.after} (escalate)` }, escalateNode(spec.name));
+            const why = `gate ${spec.name}: no decision within ${spec.timeout.after} (halt)`;
+            return update({ ...g, status: "halted", message: why }, END, { halted: why, status: "halted" });
+        }
+        let [outcome, why] = gates.evaluate(spec, g);
+        if (outcome === "waiting") {
+            const value = interrupt(this.payload(spec, g));
+            const read = gates.readResume(value, spec.name);
+            if ("problem" in read)
+                return update({ ...g, problems: [read.problem] }, self);
+            const applied = gates.applyDecisions(spec, g, read.items, now, "reviewer");
+            if (applied.problems.length)
+                return update({ ...g, problems: applied.problems }, self);
+            g = { ...applied.gate, problems: [] };
+            [outcome, why] = gates.evaluate(spec, g);
+        }
+        const secrets = this.secrets();
+        switch (outcome) {
+            case "released":
+                return update({ ...g, status: "released", message: why }, releasedNode(spec.name));
+            case "waiting":
+                return update(g, self);
+            case "revise": {
+                const feedback = redact(gates.current(g).filter((r) => r.decision === "reject").map((r) => `${r.id}: ${r.feedback ?? "(no feedback)"} — ${JSON.stringify(r.data)}`).join("\n"), secrets);
+                const next = { ...g, status: "open", message: why };
+                return update(next, spec.onReject === "rerun" ? stepNode(spec.afterStep) : escalateNode(spec.name), { feedback: { [spec.name]: feedback } });
+            }
+            default:
+                return update({ ...g, status: "halted", message: why }, END, { halted: why, status: "halted" });
+        }
+    }
+    /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones. */
+    async escalateNodeFn(spec, s, config) {
+        if (s.halted)
+            return new Command({ goto: END });
+        this.checkRun(config);
+        const step = this.steps.get(spec.afterStep);
+        const worker = this.agents.get(step.agent);
+        const manager = this.agents.get(worker.reportsTo ?? this.team.entryAgent);
+        let g = s.gates[spec.name];
+        const context = `Step ${step.key} worked from:\n${this.stepTask(step, s)}`;
+        if (g.status === "open") {
+            const rejected = gates.current(g).filter((r) => r.decision === "reject").map((r) => ({ id: r.id, feedback: r.feedback, ...r.data }));
+            const task = `Reviewers at gate ${spec.name} rejected these records of step ${step.key}:\n${JSON.stringify(rejected)}\n\n${context}\n\nWrite revised records.`;
+            const { records } = await this.structured(manager, task, this.recordsSchema([spec]), s.inputs, config, `revise:${spec.name}`);
+            g = gates.addRound(g, redactValue(records, this.secrets()));
+            return new Command({ update: { gates: { [spec.name]: { ...g, status: "waiting", waitingSince: this.now().toISOString() } } }, goto: gateNode(spec.name) });
+        }
+        const pending = gates.undecided(g).map((r) => ({ id: r.id, ...r.data }));
+        const schema = z.object({ decisions: z.array(z.object({ record: z.string(), action: z.enum(["approve", "skip", "reject"]), feedback: z.string().default("") })) });
+        const task = `Nobody reviewed these records of step ${step.key} at gate ${spec.name} in time; decide each one (approve, skip or reject):\n${JSON.stringify(pending)}\n\n${context}`;
+        const { decisions } = await this.structured(manager, task, schema, s.inputs, config, `escalate:${spec.name}`);
+        const now = this.now();
+        g = gates.applyDecisions(spec, g, decisions, now, `agent:${manager.key}`, true).gate;
+        g = gates.applyDecisions(spec, g, gates.undecided(g).map((r) => ({ record: r.id, action: "skip" })), now, "timeout", true).gate;
+        const [outcome, why] = gates.evaluate(spec, g);
+        if (outcome === "released" || outcome === "waiting")
+            return new Command({ update: { gates: { [spec.name]: { ...g, status: "released", message: why } } }, goto: gateNode(spec.name) });
+        return new Command({ update: { gates: { [spec.name]: { ...g, status: "halted", message: why } }, halted: why, status: "halted" }, goto: END });
+    }
+    async teamNode(s, config) {
+        if (s.halted)
+            return {};
+        this.checkRun(config);
+        const entry = this.agents.get(this.team.entryAgent);
+        const task = `Team: ${this.team.name}. ${this.team.description}\n\nRun inputs (JSON):\n${JSON.stringify(s.inputs)}\n\nAsk your reports (your ask_ tools) for what they know, then give the team's result.`;
+        const answer = await this.structured(entry, task, this.schemas.result, s.inputs, config, "team");
+        return { answers: { team: redactValue(answer, this.secrets()) } };
+    }
+    finalize(s) {
+        if (s.halted)
+            return { status: "halted" };
+        const key = this.team.mode === "hierarchy" ? "team" : this.team.finalStep;
+        const result = this.schemas.result.parse(s.answers[key] ?? {});
+        return { result: result, status: "done" };
+    }
+}
+/** The team's compiled graph. */
+export function buildTeamGraph(team, schemas, options = {}) {
+    const { checkpointer, ...rest } = options;
+    return new TeamRuntime(team, schemas, rest).build(checkpointer ? { checkpointer } : {});
+}

@@ -1,0 +1,13 @@
+export * from "./spec.js";
+export * from "./placeholders.js";
+export * from "./model-env.js";
+export * from "./redaction.js";
+export * from "./policy.js";
+export * as gates from "./gates.js";
+export type { GateSpec, GateState, DecisionItem, RecordAction } from "./gates.js";
+export * from "./models.js";
+export * from "./http-tool.js";
+export * from "./graph.js";
+export * from "./checkpoint.js";
+export * from "./cli.js";
+export declare const VERSION = "0.1.0";

@@ -1,0 +1,15 @@
+// envelope-runtime-js: what a LangGraph.js project exported from an Envelope team needs beside
+// its framework. The team's own modules (src/team.ts, state.ts, context.ts, graph.ts) hold
+// the team; everything generic is here, versioned and tested once.
+export * from "./spec.js";
+export * from "./placeholders.js";
+export * from "./model-env.js";
+export * from "./redaction.js";
+export * from "./policy.js";
+export * as gates from "./gates.js";
+export * from "./models.js";
+export * from "./http-tool.js";
+export * from "./graph.js";
+export * from "./checkpoint.js";
+export * from "./cli.js";
+export const VERSION = "0.1.0";
