@@ -10,19 +10,38 @@ Skipped for teams exported without an MCP pack.
 from __future__ import annotations
 
 import asyncio
+import importlib
 from typing import Any
 
 import pytest
-from common_project import connections, module, team
+from common_project import PACKAGE, connections, module, team
+from envelope_runtime import TeamPackage
 from mcp_fake import FakeMcpServer
 
-connection_tools: Any = module("envelope_support.connection_tools")
-if connection_tools is None or not team.MCP_SERVERS:
+if not getattr(team, "MCP_SERVERS", None):
     pytest.skip("exported without an MCP connection pack", allow_module_level=True)
 
-# Where the agents' access policies are: CrewAI's http_tools, LangGraph's team module.
-_http_tools: Any = module("envelope_support.http_tools")
-POLICIES: dict[str, Any] = _http_tools.POLICIES if _http_tools is not None else team.POLICIES
+# The target's runtime package: CrewAI's when the team has a crew.py, else LangGraph's.
+TARGET = "crewai" if module("crew") is not None else "langgraph"
+connection_tools: Any = importlib.import_module(f"envelope_runtime.{TARGET}.connection_tools")
+TEAM = TeamPackage(PACKAGE)
+
+
+def _deny_for(monkeypatch: pytest.MonkeyPatch, agent_key: str) -> None:
+    """The agent's access policy replaced by one that refuses everything: CrewAI reads the
+    policies from config/access_policies.yaml (http_tools.policies), LangGraph from team.py."""
+    deny = connections.AccessPolicy(default_action="deny")
+    if TARGET == "crewai":
+        http_tools: Any = importlib.import_module("envelope_runtime.crewai.http_tools")
+        policies = http_tools.policies
+        monkeypatch.setattr(
+            connection_tools.http_tools,
+            "policies",
+            lambda package: {**policies(package), agent_key: deny},
+        )
+    else:
+        monkeypatch.setitem(team.POLICIES, agent_key, deny)
+
 
 TOKEN = "tok-3b9d-secret"
 
@@ -38,8 +57,9 @@ def _mcp_agent() -> tuple[str, Any]:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> FakeMcpServer:
     server = FakeMcpServer()
+    # set for this test only, and nothing listed before it counts
     monkeypatch.setattr(connection_tools, "MCP_TRANSPORT", server.transport())
-    monkeypatch.setattr(connection_tools, "_LISTED", {})
+    connection_tools.forget_mcp_tools()
     for mcp in team.MCP_SERVERS.values():
         for name in mcp.auth.env:
             monkeypatch.setenv(name, TOKEN)
@@ -47,7 +67,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeMcpServer:
 
 
 def _search(agent_key: str, server: Any) -> Any:
-    tools = connection_tools.mcp_tools(agent_key, server, {})
+    tools = connection_tools.mcp_tools(TEAM, agent_key, server, {})
     name = connections.mcp_tool_name(server, "search", set())
     return next(tool for tool in tools if tool.name == name)
 
@@ -83,7 +103,7 @@ def test_an_unreachable_server_stops_the_start_naming_the_pack(fake: FakeMcpServ
     agent_key, server = _mcp_agent()
     fake.down = True
     with pytest.raises(RuntimeError) as failed:
-        connection_tools.mcp_tools(agent_key, server, {})
+        connection_tools.mcp_tools(TEAM, agent_key, server, {})
     assert f"pack {server.provider}" in str(failed.value) and server.url in str(failed.value)
     assert TOKEN not in str(failed.value)
 
@@ -92,7 +112,7 @@ def test_a_url_the_policy_refuses_is_never_asked(
     fake: FakeMcpServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     agent_key, server = _mcp_agent()
-    monkeypatch.setitem(POLICIES, agent_key, connections.AccessPolicy(default_action="deny"))
+    _deny_for(monkeypatch, agent_key)
     with pytest.raises(RuntimeError, match="REFUSED by access policy"):
-        connection_tools.mcp_tools(agent_key, server, {})
+        connection_tools.mcp_tools(TEAM, agent_key, server, {})
     assert fake.requests == []

@@ -23,7 +23,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
 
   // Project files every export has (.gitignore, knowledge/...); the generic Python is the
   // runtime library, vendored or pinned (python-common/runtime-library.ts).
-  for (const s of statics) files.add(s.path.replace(/^src\/PKG\//, `${pkg}/`), s.bytes, s.executable ? 0o755 : 0o644, true);
+  for (const s of statics) files.add(s.path, s.bytes, s.executable ? 0o755 : 0o644, true);
   addVendoredRuntime(files, view.runtime);
   text("pyproject.toml", "pyproject.toml.hbs");
   text("README.md", "README.md.hbs");
@@ -41,6 +41,9 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
   python(`${pkg}/models.py`, "src/models.py.hbs");
   python(`${pkg}/crew.py`, "src/crew.py.hbs");
   python(`${pkg}/main.py`, "src/main.py.hbs");
+  // tools/: where the developer's own CrewAI tools go (CrewAI's layout), an example about this team
+  python(`${pkg}/tools/__init__.py`, "src/tools/__init__.py.hbs");
+  python(`${pkg}/tools/custom_tool.py`, "src/tools/custom_tool.py.hbs");
   if (view.mode === "pipeline") python(`${pkg}/flow.py`, "src/flow.py.hbs");
   // CrewAI's switches set before it is imported, and with MCP servers the tests' fake one.
   python("tests/conftest.py", "tests/conftest.py.hbs");

@@ -24,7 +24,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
 
   // Project files every export has (.gitignore, knowledge/...); the generic Python is the
   // runtime library, vendored or pinned (python-common/runtime-library.ts).
-  for (const s of statics) files.add(s.path.replace(/^src\/PKG\//, `${pkg}/`), s.bytes, s.executable ? 0o755 : 0o644, true);
+  for (const s of statics) files.add(s.path, s.bytes, s.executable ? 0o755 : 0o644, true);
   addVendoredRuntime(files, view.runtime);
   text("pyproject.toml", "pyproject.toml.hbs");
   text("langgraph.json", "langgraph.json.hbs");
