@@ -92,12 +92,18 @@ const teams: Team[] = [
   ...connectionDefinitions().map(({ name, path, packs }) => ({ name: `${name} (with its packs)`, path, packs, features: features(path, true) })),
 ];
 
+/** The envelope_runtime modules loaded (name -> file), and the third-party MCP client modules. */
+interface Answer {
+  modules: Record<string, string>;
+  mcp: string[];
+}
+
 const gate = e2eGate();
 
 describe.runIf(gate.run)("what a team does not use, it does not load", () => {
   const work = mkdtempSync(join(tmpdir(), "envelope-runtime-imports-"));
-  /** Per target, per team: the envelope_runtime modules loaded (name -> file), or the probe's failure. */
-  const loaded: Record<string, Map<string, Record<string, string> | string>> = {};
+  /** Per target, per team: what the probe saw, or its failure. */
+  const loaded: Record<string, Map<string, Answer | string>> = {};
 
   beforeAll(async () => {
     for (const target of TARGETS) {
@@ -119,10 +125,10 @@ describe.runIf(gate.run)("what a team does not use, it does not load", () => {
         env: { PATH: `${env.bin}:${process.env.PATH}`, PYTHONPATH: [...dirs, LIBRARY_SRC].join(":"), PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" },
         timeout: 600_000,
       });
-      const answers = new Map<string, Record<string, string> | string>();
+      const answers = new Map<string, Answer | string>();
       for (const line of r.stdout.split("\n").filter(Boolean)) {
-        const answer = JSON.parse(line) as { package: string; modules?: Record<string, string>; error?: string };
-        answers.set(answer.package, answer.modules ?? `${answer.error}\n${r.stderr}`);
+        const answer = JSON.parse(line) as { package: string; modules?: Record<string, string>; mcp?: string[]; error?: string };
+        answers.set(answer.package, answer.modules ? { modules: answer.modules, mcp: answer.mcp! } : `${answer.error}\n${r.stderr}`);
       }
       loaded[target] = new Map(teams.map((t, i) => [t.name, answers.get(packages[i]!) ?? `no answer for ${packages[i]} (exit ${r.status})\n${r.stderr}`]));
     }
@@ -141,13 +147,15 @@ describe.runIf(gate.run)("what a team does not use, it does not load", () => {
   it.each(cases)("$label loads no module of a feature it lacks", ({ name, target, features: f }) => {
     const answer = loaded[target]!.get(name)!;
     expect(typeof answer, `the probe of ${name} (${target}) failed:\n${String(answer)}`).toBe("object");
-    const modules = answer as Record<string, string>;
+    const { modules, mcp } = answer as Answer;
     // Every module came from this checkout's library (not a copy installed elsewhere).
     for (const [module, file] of Object.entries(modules)) expect(file.startsWith(LIBRARY_SRC), `${module}: ${file}`).toBe(true);
     const unexpected = RULES.filter((r) => r.lacks(f)).flatMap((r) =>
       [...r.core, ...r[target as Target]].map((m) => `envelope_runtime.${m}`).filter((m) => m in modules).map((m) => `${m} (${r.feature}: the team has none)`),
     );
     expect(unexpected, `${name} (${target}) loads: ${Object.keys(modules).join(", ")}`).toEqual([]);
+    // The MCP SDK or LangChain's MCP adapters, beyond what the framework imports by itself.
+    if (!f.packs) expect(mcp, `${name} (${target}) has no connection packs but loads MCP client modules`).toEqual([]);
     const missing = USES.filter((u) => u.has(f)).map((u) => `envelope_runtime.${u[target as Target]}`).filter((m) => !(m in modules));
     expect(missing, `${name} (${target}) has these features, so the probe must see their modules; it saw: ${Object.keys(modules).join(", ")}`).toEqual([]);
   });

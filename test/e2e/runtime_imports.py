@@ -6,8 +6,10 @@ model call, with models that are never called: CrewAI's crew object (a hierarchy
 or a pipeline's flow and its first step's crew), LangGraph's compiled graph. Then prints, as
 one JSON line on stdout, every runtime module in sys.modules with its file: `envelope_runtime`
 and its submodules, and a team package's own copied `envelope_support` modules (exports made
-before the runtime became a library). The caller puts each export's src/ (and the library it
-measures) first on PYTHONPATH. Used by test/e2e/runtime-imports.test.ts and bench/lines.ts.
+before the runtime became a library); and ("mcp") the third-party MCP client modules the team
+loaded beyond what the framework imports by itself. The caller puts each export's src/ (and the
+library it measures) first on PYTHONPATH. Used by test/e2e/runtime-imports.test.ts and
+bench/lines.ts.
 
 Each package is measured in a process of its own, forked from this one once it has imported
 the framework (no runtime module is loaded by then), so the framework's import is paid once
@@ -140,7 +142,11 @@ def _build_langgraph(package: str) -> list[str]:
     return ["graph.graph (at import)", "graph.build_graph(model_for=<no model>)"]
 
 
-def _measure(target: str, package: str) -> dict[str, Any]:
+# Third-party MCP clients (the MCP SDK, LangChain's adapters): loaded only for MCP packs.
+MCP_CLIENTS = ("mcp", "langchain_mcp_adapters")
+
+
+def _measure(target: str, package: str, baseline: set[str]) -> dict[str, Any]:
     team = importlib.import_module(f"{package}.team")
     for name in (*team.SECRETS, *team.VARIABLES):
         os.environ.setdefault(name, f"test-{name.lower()}")
@@ -155,7 +161,10 @@ def _measure(target: str, package: str) -> dict[str, Any]:
         or (name == copied or name.startswith(f"{copied}."))
         if getattr(module, "__file__", None)
     }
-    return {"package": package, "target": target, "built": built, "modules": modules}
+    mcp = sorted(
+        name for name in sys.modules if name.split(".")[0] in MCP_CLIENTS and name not in baseline
+    )
+    return {"package": package, "target": target, "built": built, "modules": modules, "mcp": mcp}
 
 
 # What every team of a target imports anyway: loaded before forking, shared by the children.
@@ -173,6 +182,7 @@ def main(argv: list[str]) -> int:
     for name in FRAMEWORK[target]:
         importlib.import_module(name)
     assert not [m for m in sys.modules if m.startswith("envelope_runtime")], "loaded too early"
+    baseline = set(sys.modules)  # what the framework loads by itself
     failed = 0
     for package in packages:
         sys.stdout.flush()
@@ -184,7 +194,7 @@ def main(argv: list[str]) -> int:
             os.dup2(2, 1)
             code = 0
             try:
-                result = _measure(target, package)
+                result = _measure(target, package, baseline)
             except BaseException as error:  # noqa: BLE001 - reported as the package's answer
                 traceback.print_exc()
                 result, code = {"package": package, "error": f"{type(error).__name__}: {error}"}, 1
