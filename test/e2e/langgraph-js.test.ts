@@ -5,41 +5,12 @@
 // `npm ci` once into ~/.cache/envelope-export/ (ENVELOPE_CACHE_DIR) and linked into each
 // project: every export ships the same lock, so they all resolve the same packages.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers/cli.js";
 import { connectionDefinitions, exportFile, validDefinitions } from "../helpers/export.js";
-import { cacheRoot } from "./python-env.js";
-
-const LOCK = join(ROOT, "js/project-lock/package-lock.json");
-const RUNTIME = join(ROOT, "js/envelope-runtime");
-
-function write(dir: string, files: ReturnType<typeof exportFile>): void {
-  for (const [path, f] of files.entries()) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), f.bytes, { mode: f.mode });
-  }
-}
-
-/** The shared node_modules for this lock and runtime, installed with npm ci on first use. */
-function sharedModules(): string {
-  const hash = createHash("sha256").update(readFileSync(LOCK)).update(readFileSync(join(RUNTIME, "package.json"))).digest("hex").slice(0, 16);
-  const home = join(cacheRoot(), `node-langgraph-js-${hash}`);
-  if (existsSync(join(home, "node_modules/.package-lock.json"))) return join(home, "node_modules");
-  const work = `${home}.${process.pid}.tmp`;
-  rmSync(work, { recursive: true, force: true });
-  // An export of the example: its package.json and lock, its vendored runtime.
-  write(work, exportFile(join(ROOT, "examples/support-tier.envelope.json"), "langgraph-js"));
-  process.stderr.write(`langgraph-js e2e: npm ci into ${home} (once per lock)\n`);
-  const run = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: work, encoding: "utf8", timeout: 900_000 });
-  if (run.status !== 0) throw new Error(`npm ci failed (${run.status}):\n${run.stderr}`);
-  rmSync(home, { recursive: true, force: true });
-  renameSync(work, home);
-  return join(home, "node_modules");
-}
+import { sharedModules, writeExport as write } from "./langgraph-js-env.js";
 
 const cases = [
   ...validDefinitions().map((d) => ({ ...d, packs: undefined as string[] | undefined })),
