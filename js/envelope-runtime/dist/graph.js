@@ -1,7 +1,8 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, END, interrupt, START, StateGraph } from "@langchain/langgraph";
 import { registry } from "@langchain/langgraph/zod";
-import { createAgent, tool } from "langchain";
+import { randomUUID } from "node:crypto";
+import { createAgent, createMiddleware, tool } from "langchain";
 import { z } from "zod";
 import * as gates from "./gates.js";
 import { httpRequestTool } from "./http-tool.js";
@@ -117,6 +118,23 @@ export function jsonIn(text) {
     return JSON.parse(body.slice(start, end + 1));
 }
 const contextOf = (config) => (config?.context ?? {});
+/**
+ * An answer whose id repeats one already in its conversation gets a fresh id. @langchain/openai
+ * names an answer by the response's id, and the agent's message list replaces a message of the
+ * same id: an OpenAI-compatible server that answers every call with one id (some do) would
+ * overwrite the agent's earlier tool calls and lose the conversation.
+ */
+const UNIQUE_MESSAGE_IDS = createMiddleware({
+    name: "EnvelopeUniqueMessageIds",
+    wrapModelCall: async (request, handler) => {
+        const answer = await handler(request);
+        if (answer instanceof Command)
+            return answer;
+        if (answer.id !== undefined && request.messages.some((m) => m.id === answer.id))
+            answer.id = `${answer.id}-${randomUUID()}`;
+        return answer;
+    },
+});
 export class TeamRuntime {
     team;
     schemas;
@@ -178,6 +196,7 @@ export class TeamRuntime {
             tools: this.tools(agent, inputs, config, withReports),
             ...(prompt ? { systemPrompt: prompt } : {}),
             name: agent.key,
+            middleware: [UNIQUE_MESSAGE_IDS],
         });
         const messages = history.length ? history : [new HumanMessage(task)];
         const result = await runnable.invoke({ messages }, { recursionLimit: this.team.recursionLimit, metadata: { envelope_task: label }, ...(config?.callbacks ? { callbacks: config.callbacks } : {}), ...(config?.signal ? { signal: config.signal } : {}) });

@@ -9,7 +9,8 @@ import { Command, END, interrupt, START, StateGraph } from "@langchain/langgraph
 import { registry } from "@langchain/langgraph/zod";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { createAgent, tool } from "langchain";
+import { randomUUID } from "node:crypto";
+import { createAgent, createMiddleware, tool } from "langchain";
 import { z } from "zod";
 import * as gates from "./gates.js";
 import type { GateSpec, GateState } from "./gates.js";
@@ -161,6 +162,22 @@ export function jsonIn(text: string): unknown {
 
 const contextOf = (config: RunnableConfig | undefined): Record<string, unknown> => ((config as { context?: Record<string, unknown> } | undefined)?.context ?? {}) as Record<string, unknown>;
 
+/**
+ * An answer whose id repeats one already in its conversation gets a fresh id. @langchain/openai
+ * names an answer by the response's id, and the agent's message list replaces a message of the
+ * same id: an OpenAI-compatible server that answers every call with one id (some do) would
+ * overwrite the agent's earlier tool calls and lose the conversation.
+ */
+const UNIQUE_MESSAGE_IDS = createMiddleware({
+  name: "EnvelopeUniqueMessageIds",
+  wrapModelCall: async (request, handler) => {
+    const answer = await handler(request);
+    if (answer instanceof Command) return answer;
+    if (answer.id !== undefined && request.messages.some((m) => m.id === answer.id)) answer.id = `${answer.id}-${randomUUID()}`;
+    return answer;
+  },
+});
+
 export class TeamRuntime {
   readonly agents: ReadonlyMap<string, AgentSpec>;
   readonly gateSpecs: ReadonlyMap<string, GateSpec>;
@@ -229,6 +246,7 @@ export class TeamRuntime {
       tools: this.tools(agent, inputs, config, withReports),
       ...(prompt ? { systemPrompt: prompt } : {}),
       name: agent.key,
+      middleware: [UNIQUE_MESSAGE_IDS],
     });
     const messages = history.length ? history : [new HumanMessage(task)];
     const result = await runnable.invoke(
