@@ -1,0 +1,223 @@
+// `langgraphjs dev` (@langchain/langgraph-cli) serving two langgraph-js exports from one
+// langgraph.json on 127.0.0.1 — a gated pipeline (parallel-gates) and a three-level hierarchy
+// (enterprise-support-desk) — driven with @langchain/langgraph-sdk's Client through every gate
+// with Command({ resume }), every model call sent to our scripted server by environment
+// variables alone (MODEL_OVERRIDE, OPENAI_BASE_URL: the real @langchain/openai client). Each
+// agent's system prompt must arrive byte for byte as the Python real path checks it, and only
+// approved records pass a gate. The projects use the shared install of their lock
+// (test/e2e/langgraph-js-env.ts); the server's process group is killed at the end.
+import { type ChildProcess, spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+import { exportFile } from "../helpers/export.js";
+import { freePort } from "../helpers/free-port.js";
+import { e2eGate } from "../e2e/python-env.js";
+import { sharedModules, writeExport } from "../e2e/langgraph-js-env.js";
+import { type Definition, type Exchange, expectedPrompt, marker, runValues, scriptedReply, systemText, userText } from "./harness.js";
+import { type ChatRequest, instanceOf, type JsonSchema, type ModelServer, type Reply, startModelServer, textOf } from "./model-server.js";
+
+const DRIVER = join(ROOT, "test/realpath/langgraph_js_driver.mjs");
+const MODEL = "realpath-model";
+
+type Def = Definition & { gates?: Array<{ name: string }>; agents: Array<{ key: string; name: string; prompt?: string; reportsToKey?: string }> };
+interface Project {
+  name: string;
+  def: Def;
+}
+interface Round {
+  value: { gate: string; records: Array<{ id: string; fields: Record<string, string> }> };
+  approved: string[];
+  skipped: string[];
+}
+interface DriveReport {
+  rounds: Round[][];
+  refused: Array<string[] | null>;
+  outputs: Array<Record<string, unknown>>;
+  next: string[];
+  values: Record<string, unknown>;
+  drawn: string[];
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  // Never spawnSync here: the model server lives in this process's event loop.
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+/** How envelope-runtime-js asks an agent for a structured answer: in the task's words, the JSON schema on the line after. */
+const JSON_ASK = "Finish with only a JSON object matching this JSON schema:\n";
+
+/**
+ * The harness's script (tools first: ask_<report> once each, a forced tool call), and where it
+ * would give a final text to a conversation asked for JSON, an instance of the asked schema
+ * (its strings carrying the response's marker).
+ */
+function reply(request: ChatRequest, n: number): Reply {
+  const scripted = scriptedReply(request, n, 3);
+  if (!("text" in scripted)) return scripted;
+  const asked = request.messages.filter((m) => m.role === "user").map((m) => textOf(m.content)).find((t) => t.includes(JSON_ASK));
+  if (asked === undefined) return scripted;
+  const schema = JSON.parse(asked.slice(asked.indexOf(JSON_ASK) + JSON_ASK.length).split("\n")[0]!) as JsonSchema;
+  return { json: instanceOf(schema, marker(n), schema, "", 3) };
+}
+
+const gate = e2eGate();
+
+describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pipeline and a hierarchy, every gate resumed", () => {
+  const root = mkdtempSync(join(tmpdir(), "envelope-realpath-lgjs-dev-"));
+  const projects: Project[] = [];
+  const exchanges: Exchange[] = [];
+  let server: ModelServer;
+  let dev: ChildProcess | undefined;
+  let url = "";
+  let log = "";
+  let env: NodeJS.ProcessEnv = {};
+  const tail = () => log.slice(-4000);
+
+  beforeAll(async () => {
+    const modules = sharedModules();
+    server = await startModelServer((request) => {
+      const n = exchanges.length + 1;
+      const answer = reply(request, n);
+      exchanges.push({ n, request, reply: answer });
+      return answer;
+    });
+    const values: Record<string, string> = {};
+    for (const name of ["parallel-gates", "enterprise-support-desk"]) {
+      const path = join(ROOT, "test/fixtures/valid", `${name}.envelope.json`);
+      writeExport(join(root, name), exportFile(path, "langgraph-js"));
+      const def = JSON.parse(readFileSync(path, "utf8")) as Def;
+      Object.assign(values, runValues(def).env);
+      projects.push({ name, def });
+    }
+    // One langgraph.json for both, each graph by its export's own entry (./src/graph.ts:graph).
+    const graphs = Object.fromEntries(projects.map((p) => [p.name, `./${p.name}/src/graph.ts:graph`]));
+    writeFileSync(join(root, "langgraph.json"), JSON.stringify({ node_version: "20", graphs, dependencies: projects.map((p) => `./${p.name}`) }, null, 2));
+    symlinkSync(modules, join(root, "node_modules"), "dir");
+    copyFileSync(DRIVER, join(root, "driver.mjs"));
+    const home = join(root, ".home");
+    mkdirSync(home, { recursive: true });
+    const port = await freePort();
+    env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      LANGGRAPH_NO_VERSION_CHECK: "true",
+      LANGSMITH_TRACING: "false",
+      LANGCHAIN_TRACING_V2: "false",
+      DO_NOT_TRACK: "1",
+      ...values,
+      MODEL_OVERRIDE: `openai:${MODEL}`,
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: "dummy",
+    };
+    dev = spawn(join(modules, ".bin/langgraphjs"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port), "--config", join(root, "langgraph.json")], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // its own process group, killed whole in afterAll
+    });
+    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
+    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
+    url = `http://127.0.0.1:${port}`;
+    const started = Date.now();
+    for (;;) {
+      if (await fetch(`${url}/ok`).then((r) => r.ok, () => false)) break;
+      if (Date.now() - started > 240_000 || dev.exitCode !== null) throw new Error(`langgraphjs dev did not start:\n${tail()}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }, 1_200_000);
+
+  afterAll(async () => {
+    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    await server?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function driver<T>(...args: string[]): Promise<T> {
+    const r = await run(process.execPath, [join(root, "driver.mjs"), args[0]!, url, ...args.slice(1)], env, root);
+    expect(r.code, `driver ${args[0]}: ${r.stderr}\n${tail()}`).toBe(0);
+    return JSON.parse(r.stdout) as T;
+  }
+  const project = (name: string) => projects.find((p) => p.name === name)!;
+
+  /** Every agent's system prompt, as the model server received it, is the definition's after {{NAME}} substitution (byte for byte). */
+  function checkPrompts(p: Project, mine: Exchange[], inputs: Record<string, unknown>): void {
+    const { env: values } = runValues(p.def);
+    for (const agent of p.def.agents) {
+      const prompt = expectedPrompt(agent.prompt ?? "", p.def, values, inputs);
+      expect(mine.some((e) => systemText(e.request) === prompt), `${p.name}: ${agent.key}'s prompt byte for byte`).toBe(true);
+    }
+    // No request carried a prompt that is not one of the team's.
+    const prompts = new Set(p.def.agents.map((a) => expectedPrompt(a.prompt ?? "", p.def, values, inputs)));
+    for (const e of mine) expect(prompts.has(systemText(e.request)), `${p.name}: request ${e.n}'s system text`).toBe(true);
+    expect(new Set(mine.map((e) => e.request.model)), `${p.name}: MODEL_OVERRIDE`).toEqual(new Set([MODEL]));
+  }
+
+  it("every assistant has input, output and context schemas", async () => {
+    const found = await driver<Record<string, Record<string, { properties?: Record<string, unknown> } | null>>>("schemas");
+    expect(Object.keys(found).sort()).toEqual(projects.map((p) => p.name).sort());
+    for (const p of projects) {
+      const schemas = found[p.name]!;
+      for (const kind of ["input_schema", "output_schema", "context_schema"]) expect(schemas[kind], `${p.name}: ${kind}\n${tail()}`).toBeTruthy();
+      expect(Object.keys(schemas.input_schema!.properties ?? {}).sort(), p.name).toEqual(Object.keys(p.def.inputs ?? {}).sort());
+      expect(Object.keys(schemas.context_schema!.properties ?? {}).length, p.name).toBe(p.def.agents.length + 1);
+    }
+  }, 300_000);
+
+  it("parallel-gates: a bad resume first, then every gate resumed to the end; only approved records reach the next step", async () => {
+    const p = project("parallel-gates");
+    const { inputs } = runValues(p.def);
+    const before = exchanges.length;
+    const report = await driver<DriveReport>("drive", p.name, JSON.stringify(inputs));
+    const what = `${JSON.stringify(report.outputs).slice(0, 3000)}\n${tail()}`;
+
+    // The typo asked each gate again with the problems (nothing applied).
+    expect(report.refused, what).toHaveLength(p.def.gates!.length);
+    for (const problems of report.refused) expect((problems ?? []).join("\n"), what).toContain("r999");
+    // Every gate interrupted and was resumed; the run finished done.
+    expect(report.rounds.flat().map((r) => r.value.gate).sort(), what).toEqual(p.def.gates!.map((g) => g.name).sort());
+    expect(report.next, what).toEqual([]);
+    expect(report.outputs.at(-1), what).toMatchObject({ status: "done", halted: null });
+
+    const mine = exchanges.slice(before);
+    checkPrompts(p, mine, inputs);
+    // The step both gates trigger (onboarding-decision) saw only each gate's approved record.
+    const decision = mine.filter((e) => userText(e.request).startsWith("Task: Write the onboarding decision\n"));
+    expect(decision.length, "onboarding-decision's requests").toBeGreaterThan(0);
+    const last = userText(decision.at(-1)!.request);
+    for (const round of report.rounds.flat()) {
+      for (const record of round.value.records) {
+        const approved = round.approved.includes(record.id);
+        for (const value of Object.values(record.fields)) expect(last.includes(value), `${round.value.gate} ${record.id} ${value}`).toBe(approved);
+      }
+    }
+    expect(server.requests.every((r) => r.path.endsWith("/chat/completions"))).toBe(true);
+  }, 600_000);
+
+  it("enterprise-support-desk: the three-level hierarchy runs to done, every agent asked with its own prompt", async () => {
+    const p = project("enterprise-support-desk");
+    const { inputs } = runValues(p.def);
+    const before = exchanges.length;
+    const report = await driver<DriveReport>("drive", p.name, JSON.stringify(inputs));
+    const what = `${JSON.stringify(report.outputs).slice(0, 3000)}\n${tail()}`;
+    expect(report.next, what).toEqual([]);
+    expect(report.outputs.at(-1), what).toMatchObject({ status: "done", halted: null });
+    checkPrompts(p, exchanges.slice(before), inputs);
+    // The secrets' values reached the prompts, never the thread's state.
+    const { env: values } = runValues(p.def);
+    for (const secret of p.def.requiredSecrets ?? []) expect(JSON.stringify(report.values)).not.toContain(values[secret]!);
+  }, 600_000);
+});
