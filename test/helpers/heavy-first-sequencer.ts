@@ -9,6 +9,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const LONGEST = [
   "test/e2e/crewai.test.ts",
   "test/e2e/langgraph.test.ts",
+  // 13 langgraph-js exports' tsc, prettier and vitest (380 s on a loaded 2-core machine, 12-06), after one npm ci.
+  "test/e2e/langgraph-js.test.ts",
   "test/hostile/install.test.ts",
   "test/realpath/crewai.test.ts",
   "test/realpath/crewai-cli.test.ts",
