@@ -19,9 +19,12 @@ export const PRETTIER_OPTIONS = { printWidth: 100 } as const;
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const prettier = require(workerData.prettier);
+// Load the TypeScript parser and printer plugins now, while the exporting thread loads ts-morph.
+const warm = prettier.format("", { parser: "typescript" }).catch(() => undefined);
 parentPort.on("message", async ({ jobs, options, flag, port }) => {
   let out;
   try {
+    await warm;
     out = { results: await Promise.all(jobs.map((j) => prettier.format(j.text, { ...options, parser: j.parser, filepath: j.path }))) };
   } catch (error) {
     out = { error: String((error && error.message) || error) };
@@ -35,14 +38,20 @@ parentPort.on("message", async ({ jobs, options, flag, port }) => {
 
 let worker: Worker | undefined;
 
-/** Each job's text formatted by prettier (throws with prettier's message, e.g. a syntax error). */
-export function formatAll(jobs: readonly FormatJob[]): string[] {
-  if (jobs.length === 0) return [];
+/** Starts the formatter's worker (prettier and its TypeScript plugins load there meanwhile); formatAll starts it too. */
+export function startFormatter(): Worker {
   if (!worker) {
     worker = new Worker(WORKER, { eval: true, workerData: { prettier: createRequire(import.meta.url).resolve("prettier") } });
     worker.unref();
     worker.on("error", () => (worker = undefined));
   }
+  return worker;
+}
+
+/** Each job's text formatted by prettier (throws with prettier's message, e.g. a syntax error). */
+export function formatAll(jobs: readonly FormatJob[]): string[] {
+  if (jobs.length === 0) return [];
+  const worker = startFormatter();
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ jobs, options: PRETTIER_OPTIONS, flag, port: port2 }, [port2]);

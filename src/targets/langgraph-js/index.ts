@@ -12,7 +12,7 @@ import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
 import { LANGGRAPH_JS_FIELD_RULES } from "./field-rules.js";
-import { formatAll, type FormatJob } from "./format.js";
+import { formatAll, type FormatJob, startFormatter } from "./format.js";
 import { buildTypeScript } from "./typescript.js";
 import { buildView } from "./view.js";
 
@@ -45,6 +45,8 @@ function jsInputs(): Cached {
 }
 
 function generate({ model, definitionText, loss, connections }: TargetInput): FileSet {
+  // prettier loads in its worker thread while this one loads ts-morph (2 cores: about in parallel).
+  startFormatter();
   const view = buildView(model, loss, connections);
   const { env, statics } = loadTemplateDir(TEMPLATE_FOLDERS, HELPERS, VALUE_HELPERS);
   const files = new FileSet();

@@ -127,9 +127,10 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
 
   for (const [sf, header] of headers) sf.insertStatements(0, header);
   const files = project.getSourceFiles();
-  const program = project.getProgram().compilerObject;
+  // Syntax errors only: each file's own parse diagnostics (what a program's
+  // getSyntacticDiagnostics returns for a .ts file), without building a program.
   for (const sf of files) {
-    const errors = program.getSyntacticDiagnostics(sf.compilerNode);
+    const errors = (sf.compilerNode as unknown as { parseDiagnostics: readonly import("ts-morph").ts.DiagnosticWithLocation[] }).parseDiagnostics;
     if (errors.length) throw new Error(`generated ${sf.getFilePath()} does not parse: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, "\n")}`);
   }
   return files.map((sf) => ({ path: sf.getFilePath().replace(/^\//, ""), text: sf.getFullText() }));
