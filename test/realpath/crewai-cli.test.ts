@@ -2,9 +2,9 @@
 // `crewai train`, `crewai replay`, `crewai test`, `crewai flow plot` and `run_with_trigger`,
 // typed in the project folder as a CrewAI developer would, every model call sent to our
 // scripted server. CrewAI's CLI runs `uv run <script>`: each project gets its own `.venv`
-// (what `uv run` uses) holding only the project itself, installed editable, over the cached
-// CrewAI environment (a .pth line), so the console scripts are this project's and nothing
-// is downloaded (UV_NO_SYNC, UV_OFFLINE). CrewAI's CLI reports a failed script on stderr and
+// (what `uv run` uses) holding only the project itself and its vendored envelope-runtime, both
+// installed editable, over the cached CrewAI environment (a .pth line), so the console scripts
+// and the runtime library are this project's and nothing is downloaded (UV_NO_SYNC, UV_OFFLINE). CrewAI's CLI reports a failed script on stderr and
 // exits 0 itself, so the checks read the output, not the exit code.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,10 +40,15 @@ async function cliProject(env: PythonEnv, fixture: string, dir: string): Promise
   writeFileSync(join(own, "_envelope_cached_env.pth"), `${site}\n`);
   // Not --offline: building the editable install needs the project's build backend (hatchling),
   // which a fresh machine's uv cache does not hold yet (installProject fetches it the same way).
-  // The project's dependencies come from the cached environment (--no-deps), never from here.
-  execFileSync(uv, ["pip", "install", "--quiet", "--python", join(venv, "bin", "python"), "--no-deps", "-e", dir], { stdio: "pipe" });
-  const where = execFileSync(join(venv, "bin", "python"), ["-c", `import ${pkg}; print(${pkg}.__file__)`], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, PYTHONPATH: join(dir, "src") } }).trim();
-  expect(where.startsWith(join(dir, "src"))).toBe(true);
+  // The project's dependencies come from the cached environment (--no-deps), never from here,
+  // except envelope-runtime: the export's own vendored copy, which its [tool.uv.sources] names
+  // (the cached environment's editable install of this checkout's library is behind a .pth
+  // file there, which a .pth line does not read).
+  const library = join(dir, "vendor", "envelope-runtime");
+  execFileSync(uv, ["pip", "install", "--quiet", "--python", join(venv, "bin", "python"), "--no-deps", "-e", dir, "-e", library], { stdio: "pipe" });
+  const where = execFileSync(join(venv, "bin", "python"), ["-c", `import ${pkg}, envelope_runtime; print(${pkg}.__file__); print(envelope_runtime.__file__)`], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, PYTHONPATH: join(dir, "src") } }).trim().split("\n");
+  expect(where[0]!.startsWith(join(dir, "src"))).toBe(true);
+  expect(where[1]!.startsWith(join(library, "src"))).toBe(true);
   return { dir, pkg, def, env: runValues(def).env };
 }
 
