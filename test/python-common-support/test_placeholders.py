@@ -4,6 +4,11 @@ target's test (CrewAI's test_texts.py, LangGraph's test_prompts.py)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
 from common_project import placeholders
 
 
@@ -44,3 +49,16 @@ def test_an_exact_key_wins_and_the_first_declared_input_of_a_name() -> None:
 def test_variables_and_secrets_win_over_inputs() -> None:
     values = placeholders.placeholder_values(["TOPIC"], {"TOPIC": "env"}, {"topic": "input"})
     assert values == {"topic": "input", "TOPIC": "env"}
+
+
+VECTORS: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parents[2] / "spec" / "placeholder-vectors.json").read_text(encoding="utf-8")
+)["vectors"]
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
+def test_placeholder_vector(vector: dict[str, Any]) -> None:
+    """The shared vectors (envelope-runtime-js's placeholders.test.ts checks them too)."""
+    values = placeholders.placeholder_values([], {}, {"v": vector["value"]}, ["v"])
+    expected = vector["rendered"]
+    assert placeholders.render("<{{V}}>|<{{v}}>", values) == f"<{expected}>|<{expected}>"

@@ -8,6 +8,15 @@ export declare function referenceName(inputKey: string): string;
 /**
  * Values for `{{NAME}}`: the run's inputs (by key, and by upper-case name: an exact key
  * wins, then the first declared), then variables and secrets from the environment, which
- * win over inputs. Non-string inputs are JSON.
+ * win over inputs. Non-string inputs are JSON, written as Python's `json.dumps` writes
+ * them (pythonJson), so a prompt reads the same in every target.
  */
 export declare function placeholderValues(envNames: readonly string[], env: Readonly<Record<string, string | undefined>>, inputs: Readonly<Record<string, unknown>>, declared?: readonly string[]): Record<string, string>;
+/**
+ * `value` as Python's `json.dumps(value)` writes it: `", "` and `": "` between items,
+ * every character outside ASCII's printable range as a lower-case `\uXXXX` escape
+ * (ensure_ascii), floats as Python's `repr`. Safe integers are written as integers; a
+ * JSON.parse'd value has already lost what Python would keep (`1.0` as a float, integers
+ * beyond 2**53, the order of object keys that are array indices): spec/placeholder-vectors.json.
+ */
+export declare function pythonJson(value: unknown): string;

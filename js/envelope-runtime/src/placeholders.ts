@@ -23,7 +23,8 @@ export function referenceName(inputKey: string): string {
 /**
  * Values for `{{NAME}}`: the run's inputs (by key, and by upper-case name: an exact key
  * wins, then the first declared), then variables and secrets from the environment, which
- * win over inputs. Non-string inputs are JSON.
+ * win over inputs. Non-string inputs are JSON, written as Python's `json.dumps` writes
+ * them (pythonJson), so a prompt reads the same in every target.
  */
 export function placeholderValues(
   envNames: readonly string[],
@@ -38,7 +39,7 @@ export function placeholderValues(
   for (const [name, key] of targets) {
     if (Object.hasOwn(inputs, key)) {
       const value = inputs[key];
-      values[name] = typeof value === "string" ? value : JSON.stringify(value);
+      values[name] = typeof value === "string" ? value : pythonJson(value);
     }
   }
   for (const name of envNames) {
@@ -46,4 +47,49 @@ export function placeholderValues(
     if (value !== undefined) values[name] = value;
   }
   return values;
+}
+
+/**
+ * `value` as Python's `json.dumps(value)` writes it: `", "` and `": "` between items,
+ * every character outside ASCII's printable range as a lower-case `\uXXXX` escape
+ * (ensure_ascii), floats as Python's `repr`. Safe integers are written as integers; a
+ * JSON.parse'd value has already lost what Python would keep (`1.0` as a float, integers
+ * beyond 2**53, the order of object keys that are array indices): spec/placeholder-vectors.json.
+ */
+export function pythonJson(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") return pythonNumber(value);
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "string") return pythonString(value);
+  if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
+  if (typeof value === "object") {
+    const json = (value as { toJSON?: () => unknown }).toJSON;
+    if (typeof json === "function") return pythonJson(json.call(value));
+    const items = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== "function");
+    return `{${items.map(([k, v]) => `${pythonString(k)}: ${pythonJson(v)}`).join(", ")}}`;
+  }
+  return "null";
+}
+
+function pythonNumber(n: number): string {
+  if (Number.isNaN(n)) return "NaN";
+  if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
+  if (Number.isSafeInteger(n)) return String(n === 0 ? 0 : n);
+  // Python's float repr: the shortest round-tripping digits (as JavaScript's), fixed for
+  // exponents -4..15 (with ".0" when integral), otherwise d.ddde±XX.
+  const [mantissa, exponent] = n.toExponential().split("e") as [string, string];
+  const e = Number(exponent);
+  if (e >= -4 && e < 16) {
+    const fixed = String(n);
+    return fixed.includes(".") ? fixed : `${fixed}.0`;
+  }
+  return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+}
+
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+
+function pythonString(text: string): string {
+  // Python's ESCAPE_ASCII: `\`, `"` and every code unit outside " ".."~".
+  return `"${text.replace(/[\\"]|[^ -~]/g, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
 }

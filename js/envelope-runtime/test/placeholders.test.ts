@@ -1,0 +1,22 @@
+// `{{NAME}}` values: a non-string run input reads in a prompt exactly as the Python targets
+// write it (json.dumps): envelope-export's shared vectors, which test_placeholders.py checks too.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { placeholderValues, pythonJson, render } from "../src/placeholders.js";
+
+interface Vector { name: string; value: unknown; rendered: string }
+const { vectors } = JSON.parse(readFileSync(new URL("../../../spec/placeholder-vectors.json", import.meta.url), "utf8")) as { vectors: Vector[] };
+
+describe("placeholder vectors", () => {
+  it("has the shared vectors", () => expect(vectors.length).toBeGreaterThan(20));
+  it.each(vectors.map((v) => [v.name, v] as const))("%s", (_name, v) => {
+    const values = placeholderValues([], {}, { v: v.value }, ["v"]);
+    expect(render("<{{V}}>|<{{v}}>", values)).toBe(`<${v.rendered}>|<${v.rendered}>`);
+    if (typeof v.value !== "string") expect(pythonJson(v.value)).toBe(v.rendered);
+  });
+  it("writes integral floats beyond 2**53 and -0 as Python does", () => {
+    expect(pythonJson(2 ** 60)).toBe("1.152921504606847e+18");
+    expect(pythonJson(-0)).toBe("0");
+    expect(pythonJson([Number.NaN, Infinity, -Infinity])).toBe("[NaN, Infinity, -Infinity]");
+  });
+});
