@@ -98,7 +98,10 @@ class Served {
     this.processEnv = {
       PATH: `${this.env.bin}:${process.env.PATH}`,
       HOME: home,
-      PYTHONPATH: this.projects.map((p) => join(p.dir, "src")).join(":"),
+      // Each project's package, and envelope-runtime as the exports vendor it (the same bytes
+      // in every export; `langgraph dev` installs nothing, and this Python's cached environment
+      // may never have had the library installed).
+      PYTHONPATH: [...this.projects.map((p) => join(p.dir, "src")), join(this.projects[0]!.dir, "vendor", "envelope-runtime", "src")].join(":"),
       PYTHONDONTWRITEBYTECODE: "1",
       LANGGRAPH_NO_VERSION_CHECK: "true",
       LANGGRAPH_CLI_NO_ANALYTICS: "1",
