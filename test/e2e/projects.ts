@@ -18,7 +18,8 @@ export function runPython(env: PythonEnv, cwd: string, args: string[], extraEnv:
     cwd,
     encoding: "utf8",
     env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: process.env.HOME, CI: "true", NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1", ...extraEnv },
-    timeout: 300_000,
+    // a support suite's resumes in new processes import the framework each time: minutes on a loaded machine
+    timeout: 600_000,
   });
   return { code: r.status ?? -1, output: `${r.stdout}\n${r.stderr}` };
 }
@@ -51,7 +52,7 @@ export function describeProjectsOnFramework(target: string, title: string): void
         const r = runPython(env, dir, support.args, support.env);
         expect(r.code, `${name}: the support code's tests, python ${support.args.join(" ")}\n${r.output}`).toBe(0);
       }
-    }, 600_000);
+    }, 1_200_000);
 
     // Exports with connection packs (--connections): their own tests, and python-common's suite,
     // whose connection tests (the apiHosts vectors, connections.py) skip for every other export.
