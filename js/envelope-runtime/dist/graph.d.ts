@@ -3,7 +3,7 @@ import { type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command, StateGraph } from "@langchain/langgraph";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
 import * as gates from "./gates.js";
 import type { GateSpec } from "./gates.js";
@@ -78,6 +78,66 @@ export declare function runProblems(team: TeamSpec, context: Readonly<Record<str
 export declare function textOf(message: BaseMessage | undefined): string;
 /** The JSON object an answer holds (a ```json fence, or its outermost braces). */
 export declare function jsonIn(text: string): unknown;
+/** The graph's state: one channel per team input (as the input schema names it), then the run's own fields. */
+export declare function teamState(team: TeamSpec): z.ZodObject<{
+    inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
+    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+}, z.core.$strip>;
+/**
+ * The team's edges, in the order graph.ts adds them: START to `prepare`; each step from what it
+ * waits for (the steps it takes answers from, the gates before it; none: `prepare`), or
+ * `team` for a hierarchy; `finalize` from every last node (a step nothing waits for, a gate
+ * no step waits for); `finalize` to END. Gates route themselves (Command).
+ */
+export declare function teamEdges(team: TeamSpec): Array<[string | string[], string]>;
+/** What a node of the team's graph returns: a state update, or a Command (a gate's routing). */
+export type TeamUpdate = Partial<RunState> | Command;
+/** A node function of the team's graph. */
+export type TeamNode = (state: RunState, config: LangGraphRunnableConfig) => Promise<TeamUpdate> | TeamUpdate;
+/**
+ * The node functions of a team's graph, which an export's graph.ts wires with addNode (and
+ * buildTeamGraph alike): `prepare`, `team` (a hierarchy), `step(key)`, `gate(name)`,
+ * `escalate(name)`, `released(name)`, `finalize`; the `…Options` give the nodes a gate or an
+ * escalation may route to (Command goto), for the drawn graph.
+ */
+export declare class TeamNodes {
+    readonly runtime: TeamRuntime;
+    constructor(team: TeamSpec | TeamRuntime, schemas?: TeamSchemas, options?: BuildOptions);
+    /** Context, environment and inputs checked before any model call; the run's fields started afresh. */
+    readonly prepare: TeamNode;
+    /** The team's result, from the final step's (or the hierarchy's) answer. */
+    readonly finalize: TeamNode;
+    /** A hierarchy: the entry agent, asking its reports as tools. */
+    readonly team: TeamNode;
+    private stepSpec;
+    private gateSpec;
+    /** A pipeline step: its agent's answer (records, for a gated step). */
+    step(key: string): TeamNode;
+    stepOptions(key: string): {
+        ends?: string[];
+    };
+    /** A review gate: pauses with interrupt() until its records are decided. */
+    gate(name: string): TeamNode;
+    gateOptions(name: string): {
+        ends: string[];
+    };
+    /** Whether the gate has an escalation node (onReject or its timeout escalates). */
+    escalates(name: string): boolean;
+    /** A gate's escalation: the escalation agent decides what the reviewers did not. */
+    escalate(name: string): TeamNode;
+    escalateOptions(name: string): {
+        ends: string[];
+    };
+    /** A gate's approved records, released to the steps that wait for it. */
+    released(name: string): TeamNode;
+}
 export declare class TeamRuntime {
     readonly team: TeamSpec;
     readonly schemas: TeamSchemas;
@@ -89,7 +149,7 @@ export declare class TeamRuntime {
     constructor(team: TeamSpec, schemas: TeamSchemas, options?: BuildOptions);
     private now;
     private secrets;
-    /** The agent's system prompt for a run: `{{NAME}}` from variables and the run's inputs. */
+    /** The agent's system prompt for a run: `{{NAME}}` from secrets, variables and the run's inputs (as the Python targets' prompts.py). */
     systemPrompt(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>): string;
     model(agent: AgentSpec, config: RunnableConfig | undefined, task: string): Promise<BaseChatModel>;
     /** The agent's tools: http_request with egress; in a hierarchy, ask_<report> per report. */
@@ -100,21 +160,10 @@ export declare class TeamRuntime {
     structured<T>(agent: AgentSpec, task: string, schema: z.ZodType<T>, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string): Promise<T>;
     private recordsSchema;
     private stepTask;
-    /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). */
+    /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). An export's graph.ts writes the same wiring out, node by node. */
     build(compileOptions?: {
         checkpointer?: BaseCheckpointSaver;
-    }): ReturnType<StateGraph<z.ZodObject<{
-        inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-        answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-        records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-        approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-        gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-        feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-        halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
-        status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
-        result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
-    }, z.core.$strip>>["compile"]>;
-    private wirePipeline;
+    }): ReturnType<StateGraph<ReturnType<typeof teamState>>["compile"]>;
     prepare(s: RunState, config: RunnableConfig | undefined): Promise<Partial<RunState>>;
     private checkRun;
     stepNodeFn(step: StepSpec, s: RunState, config: RunnableConfig | undefined): Promise<Command<unknown, {

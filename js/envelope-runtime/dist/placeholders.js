@@ -13,7 +13,8 @@ export function hasPlaceholder(text) {
 }
 /** An input's upper-case name in prompts: `{{TICKET_TEXT}}` for `ticket-text`. */
 export function referenceName(inputKey) {
-    return inputKey.toUpperCase().replace(/[^A-Z0-9_]/g, "_");
+    // By code point, as Python's re.sub does: `🎉` is one `_`, not two.
+    return inputKey.toUpperCase().replace(/[^A-Z0-9_]/gu, "_");
 }
 /**
  * Values for `{{NAME}}`: the run's inputs (by key, and by upper-case name: an exact key

@@ -8,7 +8,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command, END, interrupt, START, StateGraph } from "@langchain/langgraph";
 import { registry } from "@langchain/langgraph/zod";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { randomUUID } from "node:crypto";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { z } from "zod";
@@ -178,6 +178,119 @@ const UNIQUE_MESSAGE_IDS = createMiddleware({
   },
 });
 
+/** The graph's state: one channel per team input (as the input schema names it), then the run's own fields. */
+export function teamState(team: TeamSpec) {
+  const inputFields = Object.fromEntries(team.inputs.map((i) => [i.channel, z.unknown().optional()]));
+  return z.object({ ...inputFields, ...RUN_FIELDS });
+}
+
+/**
+ * The team's edges, in the order graph.ts adds them: START to `prepare`; each step from what it
+ * waits for (the steps it takes answers from, the gates before it; none: `prepare`), or
+ * `team` for a hierarchy; `finalize` from every last node (a step nothing waits for, a gate
+ * no step waits for); `finalize` to END. Gates route themselves (Command).
+ */
+export function teamEdges(team: TeamSpec): Array<[string | string[], string]> {
+  const edges: Array<[string | string[], string]> = [[START, "prepare"]];
+  if (team.mode === "hierarchy") edges.push(["prepare", "team"], ["team", "finalize"]);
+  else {
+    const sinks: string[] = [];
+    for (const spec of team.gates) if (!team.steps.some((s) => s.gatesBefore.includes(spec.name))) sinks.push(releasedNode(spec.name));
+    for (const step of team.steps) {
+      const waits = [...step.answersFrom.map(stepNode), ...step.gatesBefore.map(releasedNode)];
+      edges.push([waits.length === 0 ? "prepare" : waits.length === 1 ? waits[0]! : waits, stepNode(step.key)]);
+      if (!step.gatesAfter.length && !team.steps.some((s) => s.answersFrom.includes(step.key))) sinks.push(stepNode(step.key));
+    }
+    edges.push([sinks.length === 1 ? sinks[0]! : sinks, "finalize"]);
+  }
+  edges.push(["finalize", END]);
+  return edges;
+}
+
+/** What a node of the team's graph returns: a state update, or a Command (a gate's routing). */
+export type TeamUpdate = Partial<RunState> | Command;
+
+/** A node function of the team's graph. */
+export type TeamNode = (state: RunState, config: LangGraphRunnableConfig) => Promise<TeamUpdate> | TeamUpdate;
+
+/**
+ * The node functions of a team's graph, which an export's graph.ts wires with addNode (and
+ * buildTeamGraph alike): `prepare`, `team` (a hierarchy), `step(key)`, `gate(name)`,
+ * `escalate(name)`, `released(name)`, `finalize`; the `…Options` give the nodes a gate or an
+ * escalation may route to (Command goto), for the drawn graph.
+ */
+export class TeamNodes {
+  readonly runtime: TeamRuntime;
+
+  constructor(team: TeamSpec | TeamRuntime, schemas?: TeamSchemas, options: BuildOptions = {}) {
+    this.runtime = team instanceof TeamRuntime ? team : new TeamRuntime(team, schemas!, options);
+  }
+
+  /** Context, environment and inputs checked before any model call; the run's fields started afresh. */
+  readonly prepare: TeamNode = (s, config) => this.runtime.prepare(s, config);
+  /** The team's result, from the final step's (or the hierarchy's) answer. */
+  readonly finalize: TeamNode = (s) => this.runtime.finalize(s);
+  /** A hierarchy: the entry agent, asking its reports as tools. */
+  readonly team: TeamNode = (s, config) => this.runtime.teamNode(s, config);
+
+  private stepSpec(key: string): StepSpec {
+    const step = this.runtime.team.steps.find((s) => s.key === key);
+    if (!step) throw new Error(`no step ${JSON.stringify(key)} in the team`);
+    return step;
+  }
+
+  private gateSpec(name: string): GateSpec {
+    const spec = this.runtime.team.gates.find((g) => g.name === name);
+    if (!spec) throw new Error(`no gate ${JSON.stringify(name)} in the team`);
+    return spec;
+  }
+
+  /** A pipeline step: its agent's answer (records, for a gated step). */
+  step(key: string): TeamNode {
+    const step = this.stepSpec(key);
+    return (s, config) => this.runtime.stepNodeFn(step, s, config);
+  }
+
+  stepOptions(key: string): { ends?: string[] } {
+    const after = this.stepSpec(key).gatesAfter.map(gateNode);
+    return after.length ? { ends: after } : {};
+  }
+
+  /** A review gate: pauses with interrupt() until its records are decided. */
+  gate(name: string): TeamNode {
+    const spec = this.gateSpec(name);
+    return (s, config) => this.runtime.gateNodeFn(spec, s, config);
+  }
+
+  gateOptions(name: string): { ends: string[] } {
+    const spec = this.gateSpec(name);
+    return { ends: [gateNode(name), releasedNode(name), END, ...(spec.onReject === "rerun" ? [stepNode(spec.afterStep)] : []), ...(this.escalates(name) ? [escalateNode(name)] : [])] };
+  }
+
+  /** Whether the gate has an escalation node (onReject or its timeout escalates). */
+  escalates(name: string): boolean {
+    const spec = this.gateSpec(name);
+    return spec.onReject === "escalate" || spec.timeout?.behaviour === "escalate";
+  }
+
+  /** A gate's escalation: the escalation agent decides what the reviewers did not. */
+  escalate(name: string): TeamNode {
+    const spec = this.gateSpec(name);
+    return (s, config) => this.runtime.escalateNodeFn(spec, s, config);
+  }
+
+  escalateOptions(name: string): { ends: string[] } {
+    this.gateSpec(name);
+    return { ends: [gateNode(name), END] };
+  }
+
+  /** A gate's approved records, released to the steps that wait for it. */
+  released(name: string): TeamNode {
+    const spec = this.gateSpec(name);
+    return (s) => ({ approved: { [spec.name]: gates.releasedText(spec, s.gates[spec.name] as GateState) } });
+  }
+}
+
 export class TeamRuntime {
   readonly agents: ReadonlyMap<string, AgentSpec>;
   readonly gateSpecs: ReadonlyMap<string, GateSpec>;
@@ -203,9 +316,9 @@ export class TeamRuntime {
     return secretValues(this.team.secrets, this.env);
   }
 
-  /** The agent's system prompt for a run: `{{NAME}}` from variables and the run's inputs. */
+  /** The agent's system prompt for a run: `{{NAME}}` from secrets, variables and the run's inputs (as the Python targets' prompts.py). */
   systemPrompt(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>): string {
-    const values = placeholderValues(this.team.variables, this.env, inputs, this.team.inputs.map((i) => i.key));
+    const values = placeholderValues([...this.team.secrets, ...this.team.variables], this.env, inputs, this.team.inputs.map((i) => i.key));
     return render(agent.prompt, values);
   }
 
@@ -290,50 +403,27 @@ export class TeamRuntime {
     return parts.join("\n\n");
   }
 
-  /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). */
+  /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). An export's graph.ts writes the same wiring out, node by node. */
   build(compileOptions: { checkpointer?: BaseCheckpointSaver } = {}) {
     const team = this.team;
-    const inputFields = Object.fromEntries(team.inputs.map((i) => [i.channel, z.unknown().optional()]));
-    const state = z.object({ ...inputFields, ...RUN_FIELDS });
+    const nodes = new TeamNodes(this);
     // The StateGraph's generics follow the schemas; this module builds graphs of any team.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const graph: any = new StateGraph({ state, input: this.schemas.input, output: outputSchema(this.schemas.result), context: this.schemas.context } as never);
-    graph.addNode("prepare", (s: RunState, config: RunnableConfig) => this.prepare(s, config));
-    graph.addNode("finalize", (s: RunState) => this.finalize(s));
-    graph.addEdge(START, "prepare");
-    if (team.mode === "hierarchy") {
-      graph.addNode("team", (s: RunState, config: RunnableConfig) => this.teamNode(s, config));
-      graph.addEdge("prepare", "team");
-      graph.addEdge("team", "finalize");
-    } else this.wirePipeline(graph);
-    graph.addEdge("finalize", END);
-    return graph.compile({ ...compileOptions, name: team.slug }) as ReturnType<StateGraph<typeof state>["compile"]>;
-  }
-
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  private wirePipeline(graph: any): void {
-    const team = this.team;
-    const sinks: string[] = [];
-    // Every node first: an edge may name a gate's node that a later step's gate adds.
-    for (const step of team.steps) {
-      const after = step.gatesAfter.map(gateNode);
-      graph.addNode(stepNode(step.key), (s: RunState, config: RunnableConfig) => this.stepNodeFn(step, s, config), after.length ? { ends: after } : {});
+    const graph: any = new StateGraph({ state: teamState(team), input: this.schemas.input, output: outputSchema(this.schemas.result), context: this.schemas.context } as never);
+    graph.addNode("prepare", nodes.prepare);
+    if (team.mode === "hierarchy") graph.addNode("team", nodes.team);
+    else {
+      // Every node first: an edge may name a gate's node that a later step's gate adds.
+      for (const step of team.steps) graph.addNode(stepNode(step.key), nodes.step(step.key), nodes.stepOptions(step.key));
+      for (const spec of team.gates) {
+        graph.addNode(gateNode(spec.name), nodes.gate(spec.name), nodes.gateOptions(spec.name));
+        if (nodes.escalates(spec.name)) graph.addNode(escalateNode(spec.name), nodes.escalate(spec.name), nodes.escalateOptions(spec.name));
+        graph.addNode(releasedNode(spec.name), nodes.released(spec.name));
+      }
     }
-    for (const spec of team.gates) {
-      const escalates = spec.onReject === "escalate" || spec.timeout?.behaviour === "escalate";
-      const ends = [gateNode(spec.name), releasedNode(spec.name), END, ...(spec.onReject === "rerun" ? [stepNode(spec.afterStep)] : []), ...(escalates ? [escalateNode(spec.name)] : [])];
-      graph.addNode(gateNode(spec.name), (s: RunState, config: RunnableConfig) => this.gateNodeFn(spec, s, config), { ends });
-      graph.addNode(releasedNode(spec.name), (s: RunState) => ({ approved: { [spec.name]: gates.releasedText(spec, s.gates[spec.name] as GateState) } }));
-      if (escalates) graph.addNode(escalateNode(spec.name), (s: RunState, config: RunnableConfig) => this.escalateNodeFn(spec, s, config), { ends: [gateNode(spec.name), END] });
-      if (!team.steps.some((s) => s.gatesBefore.includes(spec.name))) sinks.push(releasedNode(spec.name));
-    }
-    for (const step of team.steps) {
-      const waits = [...step.answersFrom.map(stepNode), ...step.gatesBefore.map(releasedNode)];
-      graph.addEdge(waits.length === 0 ? "prepare" : waits.length === 1 ? waits[0] : waits, stepNode(step.key));
-      const dependents = team.steps.filter((s) => s.answersFrom.includes(step.key));
-      if (!step.gatesAfter.length && dependents.length === 0) sinks.push(stepNode(step.key));
-    }
-    graph.addEdge(sinks.length === 1 ? sinks[0] : sinks, "finalize");
+    graph.addNode("finalize", nodes.finalize);
+    for (const [from, to] of teamEdges(team)) graph.addEdge(from, to);
+    return graph.compile({ ...compileOptions, name: team.slug }) as ReturnType<StateGraph<ReturnType<typeof teamState>>["compile"]>;
   }
 
   async prepare(s: RunState, config: RunnableConfig | undefined) {

@@ -17,7 +17,8 @@ export function hasPlaceholder(text: string): boolean {
 
 /** An input's upper-case name in prompts: `{{TICKET_TEXT}}` for `ticket-text`. */
 export function referenceName(inputKey: string): string {
-  return inputKey.toUpperCase().replace(/[^A-Z0-9_]/g, "_");
+  // By code point, as Python's re.sub does: `🎉` is one `_`, not two.
+  return inputKey.toUpperCase().replace(/[^A-Z0-9_]/gu, "_");
 }
 
 /**

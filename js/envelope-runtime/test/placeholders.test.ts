@@ -2,7 +2,7 @@
 // write it (json.dumps): envelope-export's shared vectors, which test_placeholders.py checks too.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { placeholderValues, pythonJson, render } from "../src/placeholders.js";
+import { placeholderValues, pythonJson, referenceName, render } from "../src/placeholders.js";
 
 interface Vector { name: string; value: unknown; rendered: string }
 const { vectors } = JSON.parse(readFileSync(new URL("../../../spec/placeholder-vectors.json", import.meta.url), "utf8")) as { vectors: Vector[] };
@@ -18,5 +18,10 @@ describe("placeholder vectors", () => {
     expect(pythonJson(2 ** 60)).toBe("1.152921504606847e+18");
     expect(pythonJson(-0)).toBe("0");
     expect(pythonJson([Number.NaN, Infinity, -Infinity])).toBe("[NaN, Infinity, -Infinity]");
+  });
+  it("names an input by code point, as Python does", () => {
+    expect(referenceName("🎉")).toBe("_");
+    expect(referenceName("a-b é")).toBe("A_B__");
+    expect(render("{{_}}", placeholderValues([], {}, { "🎉": "party" }, ["🎉"]))).toBe("party");
   });
 });
