@@ -52,7 +52,7 @@ interface Rule {
 }
 
 const RULES: Rule[] = [
-  { feature: "gates", lacks: (f) => !f.gates, core: ["gates"], crewai: [], langgraph: ["langgraph.review", "langgraph.server_app"] },
+  { feature: "gates", lacks: (f) => !f.gates, core: ["gates"], crewai: ["crewai.review"], langgraph: ["langgraph.review", "langgraph.server_app"] },
   { feature: "connection packs (MCP, OpenAPI)", lacks: (f) => !f.packs, core: ["connections"], crewai: ["crewai.connection_tools"], langgraph: ["langgraph.connection_tools"] },
   { feature: "workspace documents", lacks: (f) => !f.workspace, core: ["workspace"], crewai: ["crewai.workspace_tools"], langgraph: ["langgraph.workspace_store"] },
   { feature: "event or condition schedules", lacks: (f) => !f.schedules, core: ["schedules"], crewai: ["crewai.schedule_commands"], langgraph: ["langgraph.schedule_commands"] },

@@ -3,7 +3,8 @@
 Only a team with a pipeline imports this module: runner.py when a command needs it, and
 the team's main.py for `FlowCommands`, its console scripts. A run's state is a file in the
 state directory (state.py); a run that stops at a gate (exit 3) writes a decisions file
-beside it and goes on with `resume RUN_ID`.
+beside it and goes on with `resume RUN_ID`. The gate rules (gates.py) are loaded only by a
+team with gates, or to read a decisions file.
 """
 
 from __future__ import annotations
@@ -14,23 +15,13 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from .. import checks
-from ..gates import (
-    DecisionItem,
-    DeferredReviewer,
-    Reviewer,
-    TerminalReviewer,
-    apply_decisions,
-    quoted,
-    shortened,
-    timed_out,
-)
 from ..team_package import TeamPackage
 from . import llms, runtime, state
 from .runner import (
@@ -45,6 +36,11 @@ from .runner import (
 )
 from .state import RunState, RunStore
 
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from ..gates import DecisionItem, GateSpec, Reviewer
+
 __all__ = ["FlowCommands", "plot", "resume", "resume_run", "start_run", "sweep_runs"]
 
 
@@ -58,7 +54,14 @@ def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
     return parser
 
 
-def _reviewer(args: argparse.Namespace, decisions: dict[str, list[DecisionItem]]) -> Reviewer:
+def _reviewer(
+    package: TeamPackage, args: argparse.Namespace, decisions: dict[str, list[DecisionItem]]
+) -> Reviewer | None:
+    """Who decides at the gates: none for a team without gates."""
+    if not package.team.GATES:
+        return None
+    from ..gates import DeferredReviewer, TerminalReviewer
+
     interactive = sys.stdin.isatty() if args.interactive is None else args.interactive
     if interactive and not decisions:
         return TerminalReviewer()
@@ -74,7 +77,7 @@ def _run_flow(
     run: RunState,
     store: RunStore,
     args: argparse.Namespace,
-    reviewer: Reviewer,
+    reviewer: Reviewer | None,
 ) -> int:
     verbose: bool = args.verbose
     command = command_of(package)
@@ -182,6 +185,8 @@ def _pending_summary(
 
 
 def _read_decisions(path: Path) -> dict[str, list[DecisionItem]]:
+    from ..gates import DecisionItem
+
     data = json.loads(path.read_text(encoding="utf-8"))
     return {
         name: [DecisionItem.model_validate(item) for item in entry.get("decisions", [])]
@@ -197,8 +202,12 @@ def _check_decisions(
     for name, items in decisions.items():
         gate = run.gates.get(name)
         if name not in team.GATES or gate is None or gate.status != "waiting":
-            problems.append(f"gate {quoted(name)} is not waiting for review in run {run.run_id}")
+            problems.append(
+                f"gate {checks.quoted(name)} is not waiting for review in run {run.run_id}"
+            )
             continue
+        from ..gates import apply_decisions
+
         trial = copy.deepcopy(gate)
         problems += apply_decisions(team.GATES[name], trial, items, state.utc_now(), "check")
     return problems
@@ -216,7 +225,7 @@ def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, 
         inputs=inputs,
     )
     print(f"Run {run.run_id} (state: {store.path(run.run_id)})", file=sys.stderr)
-    return _run_flow(package, run, store, args, _reviewer(args, {}))
+    return _run_flow(package, run, store, args, _reviewer(package, args, {}))
 
 
 def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
@@ -235,6 +244,8 @@ def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
     except FileNotFoundError as error:
         problems.append(f"not found: {error.filename}")
     except (ValueError, ValidationError) as error:
+        from ..gates import shortened
+
         problems.append(f"unreadable: {shortened(str(error))}")
     if not problems and run.status == "failed" and decisions:
         problems.append(
@@ -248,7 +259,7 @@ def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
     if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     _warn_short_secrets(package)
-    return _run_flow(package, run, store, args, _reviewer(args, decisions))
+    return _run_flow(package, run, store, args, _reviewer(package, args, decisions))
 
 
 def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
@@ -260,6 +271,15 @@ def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     parser.add_argument("--state-dir", default=STATE_DIR, help="where runs are kept")
     return parser
+
+
+def _late_gates(run: RunState, gates: Mapping[str, GateSpec], now: datetime) -> list[str]:
+    """The gates of a waiting run whose timeout has passed (none without gates)."""
+    if run.status != "pending" or not run.gates:
+        return []
+    from ..gates import timed_out
+
+    return [name for name, gate in run.gates.items() if timed_out(gates[name], gate, now)]
 
 
 def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
@@ -277,11 +297,7 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
         except (OSError, ValueError) as error:  # one unreadable file stops no other run
             print(f"{path}: skipped, unreadable: {error}", file=sys.stderr)
             continue
-        late = [
-            name
-            for name, gate in run.gates.items()
-            if run.status == "pending" and timed_out(gates[name], gate, now)
-        ]
+        late = _late_gates(run, gates, now)
         if late:
             due.append((run.run_id, late))
     options = [

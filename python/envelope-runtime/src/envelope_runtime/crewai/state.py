@@ -13,16 +13,34 @@ import threading
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
-from ..gates import GateState
 from ..redaction import redact
 
 __all__ = ["RunState", "RunStatus", "RunStore", "StepOutput", "new_run_id", "utc_now"]
 
 RunStatus = Literal["running", "pending", "halted", "done", "failed", "timed_out"]
+
+
+def _gate_states(value: Any) -> Any:
+    """A run's gates as GateState, read from a saved run: only a run with gates has any, so
+    only a team with gates loads the gate rules (gates.py)."""
+    if not isinstance(value, dict) or not value:
+        return value  # none, or not a mapping (which the dict type then refuses)
+    from ..gates import GateState
+
+    return {name: GateState.model_validate(gate) for name, gate in value.items()}
+
+
+if TYPE_CHECKING:
+    from ..gates import GateState
+
+    GateStates = dict[str, GateState]
+else:
+    # Validated by _gate_states (a run's saved gates); serialized as the GateState values are.
+    GateStates = Annotated[dict[str, Any], BeforeValidator(_gate_states)]
 
 
 def utc_now() -> datetime:
@@ -45,7 +63,7 @@ class RunState(BaseModel):
     status: RunStatus = "running"
     inputs: dict[str, Any] = Field(default_factory=dict)
     outputs: dict[str, StepOutput] = Field(default_factory=dict)
-    gates: dict[str, GateState] = Field(default_factory=dict)
+    gates: GateStates = Field(default_factory=dict)
     result: dict[str, Any] | None = None
     message: str | None = None
     spent_ms: int = 0
