@@ -142,9 +142,9 @@ export function promptRendering(model: TeamModel, target: string) {
   const environ = Object.fromEntries([...model.secrets, ...model.variables].map((e) => [e.name, `⟪env:${e.name}⟫`]));
   const inputs = Object.fromEntries(model.inputs.map((i) => [i.key, `⟪in:${i.key}⟫`]));
   return {
-    // Rendered by python-common's placeholders.py (CrewAI: the prompt is the agent's backstory
-    // in agents.yaml).
-    module: `src/${model.names.package}/envelope_support/placeholders.py`,
+    // Rendered by envelope-runtime's placeholders module, as the export vendors it (CrewAI: the
+    // prompt is the agent's backstory in agents.yaml).
+    module: "vendor/envelope-runtime/src/envelope_runtime/placeholders.py",
     envNames: Object.keys(environ),
     environ,
     inputs,

@@ -74,7 +74,7 @@ describe.runIf(gate.run)("placeholders.py (both targets)", () => {
 import ast, json, sys
 sys.path.insert(0, ${JSON.stringify(fileURLToPath(new URL(".", import.meta.url)))})
 from check_project import prompt_functions
-f = prompt_functions(ast.parse(open(${JSON.stringify(fileURLToPath(new URL("../../templates/python-common/static/src/PKG/placeholders.py", import.meta.url)))}).read()))
+f = prompt_functions(ast.parse(open(${JSON.stringify(fileURLToPath(new URL("../../python/envelope-runtime/src/envelope_runtime/placeholders.py", import.meta.url)))}).read()))
 inputs = json.loads(sys.stdin.read())
 values = f["placeholder_values"]([], {}, inputs, list(inputs))
 print(f["render"]("{{TICKET_TEXT}} {{A_B}} {{a_b}} {{a-b}} {{EMOJI__}}", values))
