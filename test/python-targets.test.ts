@@ -26,8 +26,9 @@ describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
 
   it("the workflow keeps the state directory the runner uses, and passes MODEL with every key for agents on MODEL", () => {
     const x = exportOf(team({ schedule: { type: "cron", cron: "0 7 * * MON" } }), target);
-    // The runner's module: main.py only names the scripts; the runner is in envelope_support.
-    const runner = "src/test_team/envelope_support/runner.py";
+    // The runner's module: main.py only names the scripts; the runner is envelope-runtime's
+    // (the target's subpackage, as the export vendors it).
+    const runner = `vendor/envelope-runtime/src/envelope_runtime/${target}/runner.py`;
     expect(x.text(runner)).toContain(`\n${STATE_DIR_LINES[target]}\n`);
     expect(STATE_DIR_LINES[target]).toContain(`"${STATE_DIRS[target]}"`);
     const wf = x.text(".github/workflows/scheduled-run.yml");

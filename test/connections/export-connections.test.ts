@@ -60,8 +60,10 @@ describe("envelope export --connections", () => {
     expect(teamPy).toContain('"triager": ("docs-search", "helpdesk")');
     expect(teamPy).toContain('url="https://mcp.docs.example.com/mcp"');
     expect(teamPy).toContain('CONNECTION_SECRETS: tuple[str, ...] = ("DOCS_SEARCH_TOKEN", "HELPDESK_API_KEY")');
-    expect(existsSync(join(pkg, "envelope_support/connections.py"))).toBe(true);
-    expect(existsSync(join(pkg, "envelope_support/connection_tools.py"))).toBe(true);
+    // The packs' code is envelope-runtime's (vendored whole); the team's tools are in team.py.
+    const library = join(out, "vendor/envelope-runtime/src/envelope_runtime");
+    expect(existsSync(join(library, "connections.py"))).toBe(true);
+    expect(existsSync(join(library, target, "connection_tools.py"))).toBe(true);
     expect(readFileSync(join(out, ".env.example"), "utf8")).toMatch(/^HELPDESK_API_KEY=$/m);
     const readme = readFileSync(join(out, "README.md"), "utf8");
     expect(readme).toContain("`HELPDESK_API_KEY`, sent in the `X-Helpdesk-Key` header");

@@ -54,7 +54,7 @@ const ledger = (dir: string) => (JSON.parse(readFileSync(join(dir, ".envelope/ex
 
 /** What a project's runs leave behind, for each target: in its runner's STATE_DIR, and beside it. */
 function runData(dir: string, target: string): string[] {
-  const runner = Object.keys(ledger(dir)).find((p) => p.endsWith("/envelope_support/runner.py"))!;
+  const runner = Object.keys(ledger(dir)).find((p) => p === `vendor/envelope-runtime/src/envelope_runtime/${target}/runner.py`)!;
   const state = /^STATE_DIR = (?:Path\()?"([^"]+)"/m.exec(readFileSync(join(dir, runner), "utf8"))![1]!;
   const paths = [`${state}/checkpoints.sqlite`, `${state}/checkpoints.sqlite-wal`, `${state}/20261206T070000Z-a1b2c3.decisions.json`, ".envelope-workspace.sqlite3"];
   // langgraph dev's own folder, and the runs an earlier export's runner kept in the record's folder.
