@@ -97,11 +97,12 @@ describe("envelope export --connections", () => {
     expect(readme).toContain("write consent `tickets-write` (Comment on tickets), asked for separately: `tickets:write`");
   });
 
-  it("a team without packs ships no connection code", async () => {
+  it("a team without packs has no connection code of its own (the runtime library is whole in every export)", async () => {
     const out = join(tmp(), "out");
     const r = await runCli(["export", TEAM, "--target", "crewai", "--out", out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(existsSync(join(out, "src/helpdesk_triage/envelope_support/connections.py"))).toBe(false);
+    expect(existsSync(join(out, "vendor/envelope-runtime/src/envelope_runtime/connections.py"))).toBe(true);
+    expect(readFileSync(join(out, "tests/test_team.py"), "utf8")).not.toMatch(/connections|mcp_tools/);
     expect(readFileSync(join(out, "src/helpdesk_triage/team.py"), "utf8")).not.toContain("CONNECTIONS");
     expect(readFileSync(join(out, "ENVELOPE_EXPORT.md"), "utf8")).not.toContain("## Connections");
   });

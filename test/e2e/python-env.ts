@@ -196,7 +196,9 @@ export function ensureEnv(name: string, python: string): PythonEnv {
     execFileSync(uv, ["venv", "--quiet", "--python", python, root], { stdio: "inherit" });
     execFileSync(uv, ["pip", "install", "--quiet", "--python", join(root, "bin", "python"), "--require-hashes", "-r", lock], { stdio: "inherit" });
   });
-  return { python: join(root, "bin", "python"), bin: join(root, "bin"), root };
+  const env = { python: join(root, "bin", "python"), bin: join(root, "bin"), root };
+  ensureRuntimeLibrary(env);
+  return env;
 }
 
 /** This checkout's envelope-runtime, the library every export pins (vendored copies are the same bytes). */
@@ -210,16 +212,25 @@ const runtimeInstalled = new Set<string>();
  */
 export function installProject(env: PythonEnv, projectDir: string): void {
   const uv = join(cacheRoot(), `uv-${UV_VERSION}`, "bin", "uv");
-  if (!runtimeInstalled.has(env.python)) {
-    const src = join(RUNTIME_LIBRARY, "src", "envelope_runtime");
-    let where = "";
-    try {
-      where = execFileSync(env.python, ["-c", "import envelope_runtime, os; print(os.path.dirname(os.path.realpath(envelope_runtime.__file__)))"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    } catch {
-      // not installed yet
-    }
-    if (where !== realpathSync(src)) execFileSync(uv, ["pip", "install", "--quiet", "--python", env.python, "--no-deps", "-e", RUNTIME_LIBRARY], { stdio: "pipe" });
-    runtimeInstalled.add(env.python);
-  }
+  ensureRuntimeLibrary(env);
   execFileSync(uv, ["pip", "install", "--quiet", "--python", env.python, "--no-deps", "-e", projectDir], { stdio: "pipe" });
+}
+
+/**
+ * envelope-runtime editable from this checkout in the environment (every test that runs an
+ * export there needs it, whichever runs first on a fresh machine), unless it already imports
+ * it from here: a cached environment may point at another checkout, or a deleted clone.
+ */
+function ensureRuntimeLibrary(env: PythonEnv): void {
+  if (runtimeInstalled.has(env.python)) return;
+  const uv = uvBinary(env.python);
+  const src = join(RUNTIME_LIBRARY, "src", "envelope_runtime");
+  let where = "";
+  try {
+    where = execFileSync(env.python, ["-c", "import envelope_runtime, os; print(os.path.dirname(os.path.realpath(envelope_runtime.__file__)))"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    // not installed yet
+  }
+  if (where !== realpathSync(src)) execFileSync(uv, ["pip", "install", "--quiet", "--python", env.python, "--no-deps", "-e", RUNTIME_LIBRARY], { stdio: "pipe" });
+  runtimeInstalled.add(env.python);
 }

@@ -1,5 +1,5 @@
 // The support code's own tests (issue 14 for CrewAI, issue 15 for LangGraph): an export ships
-// only the tests about its team, and the tests of envelope_support/ live here, in
+// only the tests about its team, and the tests of the runtime library (envelope-runtime) live here, in
 // test/<target>-support/, run against exported projects by the end-to-end suites
 // (`ENVELOPE_PACKAGE` names its package): each kind of team once (supportSuiteDefinitions).
 import { join } from "node:path";

@@ -60,7 +60,8 @@ describe("a definition with connection packs", () => {
     const team = files.find((f) => f.path.endsWith("/team.py"))!;
     expect(team.content).toMatch(/CONNECTIONS: dict\[str, Connection\] = \{/);
     expect(team.content).toMatch(/CONNECTION_AGENTS: dict\[str, tuple\[str, \.\.\.\]\] = \{\n {4}"triager": \("helpdesk",\),\n\}/);
-    expect(files.some((f) => f.path.endsWith("envelope_support/connection_tools.py"))).toBe(true);
+    // the team's own tests check its packs' tools
+    expect(files.find((f) => f.path === "tests/test_team.py")!.content).toContain("def test_a_pack_tool_sends_its_credential_to_its_api_hosts_only(");
     expect(files.find((f) => f.path === "ENVELOPE_EXPORT.md")!.content).toMatch(/## Connections[\s\S]*`helpdesk` \| `triager` \| carried/);
   });
 
@@ -147,7 +148,7 @@ describe("a definition with connection packs", () => {
     const read = readConnections([FIXTURES]);
     expect(read.diagnostics).toEqual([]);
     const files = exportDefinition(TEAM, TARGETS.crewai!, { connections: { read: read.read, explicit: [] } }).files!;
-    expect(files.paths().some((p) => p.endsWith("envelope_support/connection_tools.py"))).toBe(true);
+    expect(files.text("tests/test_team.py")).toContain("def test_a_pack_tool_sends_its_credential_to_its_api_hosts_only(");
     expectRepositoryEquals(gh, "me", "helpdesk-triage", files);
     expectCleanContract(gh);
   });

@@ -80,7 +80,7 @@ describe.skipIf(!gate.run)("connection packs on the handoff page", () => {
     await page.getByRole("button", { name: "Remove connections/helpdesk-triage.envelope.json" }).click();
     await expect.poll(() => status().textContent(), { timeout: 10_000 }).toMatch(/^Ready to hand over/);
     expect(await listed()).toHaveLength(3);
-    await expect.poll(() => page.locator("#tree button.file[data-path$='envelope_support/connection_tools.py']").count()).toBe(1);
+    await expect.poll(() => page.locator("#tree button.file[data-path$='/team.py']").count()).toBe(1);
     const team = await page.locator("#tree button.file[data-path$='/team.py']").getAttribute("data-path");
     await page.locator(`#tree button.file[data-path="${team}"]`).click();
     await expect.poll(() => page.locator("#code").textContent()).toContain('"triager": ("docs-search", "helpdesk")');

@@ -440,8 +440,8 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
       await expectDiagramFits(phone, 390);
       // Full file names: each one wraps in its line rather than being cut off.
       expect(await phone.locator("#tree button.file").evaluateAll((bs) => bs.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.getAttribute("data-path")))).toEqual([]);
-      await phone.locator('#tree button.file[data-path="src/support_tier/envelope_support/model_env.py"]').tap();
-      await expect.poll(() => phone.locator("#file-path").textContent()).toContain("src/support_tier/envelope_support/model_env.py");
+      await phone.locator('#tree button.file[data-path="vendor/envelope-runtime/src/envelope_runtime/model_env.py"]').tap();
+      await expect.poll(() => phone.locator("#file-path").textContent()).toContain("vendor/envelope-runtime/src/envelope_runtime/model_env.py");
       expect(await phone.locator("#file-path").evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
       // Panels do not overlap.
       const def = (await phone.locator("section.definition").boundingBox())!;
