@@ -28,7 +28,8 @@ export function placeholderValues(envNames, env, inputs, declared = []) {
     for (const key of keys)
         if (!targets.has(referenceName(key)))
             targets.set(referenceName(key), key);
-    const values = {};
+    // No prototype: an input named `__proto__` is a value like any other, not the object's prototype.
+    const values = Object.create(null);
     for (const [name, key] of targets) {
         if (Object.hasOwn(inputs, key)) {
             const value = inputs[key];

@@ -36,7 +36,8 @@ export function placeholderValues(
   const keys = declared.length > 0 ? declared : Object.keys(inputs);
   const targets = new Map<string, string>(keys.map((k) => [k, k]));
   for (const key of keys) if (!targets.has(referenceName(key))) targets.set(referenceName(key), key);
-  const values: Record<string, string> = {};
+  // No prototype: an input named `__proto__` is a value like any other, not the object's prototype.
+  const values: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, key] of targets) {
     if (Object.hasOwn(inputs, key)) {
       const value = inputs[key];

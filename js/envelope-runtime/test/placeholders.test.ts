@@ -24,4 +24,9 @@ describe("placeholder vectors", () => {
     expect(referenceName("a-b é")).toBe("A_B__");
     expect(render("{{_}}", placeholderValues([], {}, { "🎉": "party" }, ["🎉"]))).toBe("party");
   });
+  it("fills {{__proto__}} like any other name", () => {
+    expect(render("<{{__proto__}}>", placeholderValues([], {}, { __proto__: "p" } as never, ["__proto__"]))).toBe("<{{__proto__}}>");
+    const inputs = JSON.parse('{"__proto__": "p"}') as Record<string, unknown>;
+    expect(render("<{{__proto__}}>|<{{__PROTO__}}>", placeholderValues([], {}, inputs, ["__proto__"]))).toBe("<p>|<p>");
+  });
 });
