@@ -9,9 +9,9 @@
 // the team's features: none of a feature the team lacks, and the ones of the features it has
 // (so a probe that loads nothing cannot pass).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { normalize } from "../../src/model/index.js";
@@ -39,6 +39,8 @@ interface Team {
   path: string;
   packs?: string[];
   features: Features;
+  /** The targets it is probed on (all when absent). */
+  targets?: Target[];
 }
 
 /** The runtime modules of one feature, by target (the core's under both); names relative to envelope_runtime. */
@@ -87,10 +89,39 @@ function features(path: string, packs: boolean): Features {
   };
 }
 
+/**
+ * A pipeline without gates (every valid fixture's pipeline has gates): its steps must not load
+ * the gate rules. CrewAI only for now: LangGraph's team.py imports GateSpec for every pipeline
+ * (its GATES' type), which loads envelope_runtime.gates.
+ */
+const GATELESS = join(mkdtempSync(join(tmpdir(), "envelope-runtime-imports-def-")), "plain-steps.envelope.json");
+writeFileSync(
+  GATELESS,
+  JSON.stringify({
+    $schema: "https://schema.openenvelope.org/team/v1.json",
+    name: "Plain Steps",
+    slug: "plain-steps",
+    version: "1.0.0",
+    description: "Drafts claims about a topic and summarises them.",
+    inputs: { topic: { type: "string", description: "What to write about.", required: true } },
+    outputs: { summary: { type: "string", description: "The claims in a paragraph." } },
+    agents: [
+      { key: "writer", name: "Wren", title: "Writer", role: "specialist", prompt: "You draft short factual claims about {{TOPIC}}." },
+      { key: "editor", name: "Eddie", title: "Editor", role: "specialist", prompt: "You summarise claims in one paragraph." },
+    ],
+    pipeline: [
+      { key: "draft", agentKey: "writer", label: "Draft the claims" },
+      { key: "summary", agentKey: "editor", label: "Summarise the claims", dependsOn: ["draft"] },
+    ],
+  }),
+);
+
 const teams: Team[] = [
   ...validDefinitions().map(({ name, path }) => ({ name, path, features: features(path, false) })),
   ...connectionDefinitions().map(({ name, path, packs }) => ({ name: `${name} (with its packs)`, path, packs, features: features(path, true) })),
+  { name: "plain-steps (a pipeline without gates)", path: GATELESS, features: features(GATELESS, false), targets: ["crewai"] },
 ];
+const teamsOf = (target: Target) => teams.filter((t) => !t.targets || t.targets.includes(target));
 
 /** The envelope_runtime modules loaded (name -> file), and the third-party MCP client modules. */
 interface Answer {
@@ -110,7 +141,7 @@ describe.runIf(gate.run)("what a team does not use, it does not load", () => {
       const env = ensureEnv(target, gate.python!);
       const dirs: string[] = [];
       const packages: string[] = [];
-      for (const team of teams) {
+      for (const team of teamsOf(target)) {
         const files = exportFile(team.path, target, team.packs);
         const dir = join(work, target, team.name.replace(/\W+/g, "-"));
         await writeDirectory(files, dir);
@@ -130,11 +161,14 @@ describe.runIf(gate.run)("what a team does not use, it does not load", () => {
         const answer = JSON.parse(line) as { package: string; modules?: Record<string, string>; mcp?: string[]; error?: string };
         answers.set(answer.package, answer.modules ? { modules: answer.modules, mcp: answer.mcp! } : `${answer.error}\n${r.stderr}`);
       }
-      loaded[target] = new Map(teams.map((t, i) => [t.name, answers.get(packages[i]!) ?? `no answer for ${packages[i]} (exit ${r.status})\n${r.stderr}`]));
+      loaded[target] = new Map(teamsOf(target).map((t, i) => [t.name, answers.get(packages[i]!) ?? `no answer for ${packages[i]} (exit ${r.status})\n${r.stderr}`]));
     }
   }, 1_800_000);
 
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(dirname(GATELESS), { recursive: true, force: true });
+  });
 
   it("names only modules the library has", () => {
     const named = RULES.flatMap((r) => [...r.core, ...r.crewai, ...r.langgraph]).concat(USES.flatMap((u) => [u.crewai, u.langgraph]));
@@ -143,7 +177,7 @@ describe.runIf(gate.run)("what a team does not use, it does not load", () => {
     }
   });
 
-  const cases = TARGETS.flatMap((target) => teams.map((team) => ({ ...team, target, label: `${target}: ${team.name}` })));
+  const cases = TARGETS.flatMap((target) => teamsOf(target).map((team) => ({ ...team, target, label: `${target}: ${team.name}` })));
   it.each(cases)("$label loads no module of a feature it lacks", ({ name, target, features: f }) => {
     const answer = loaded[target]!.get(name)!;
     expect(typeof answer, `the probe of ${name} (${target}) failed:\n${String(answer)}`).toBe("object");
