@@ -1,4 +1,4 @@
-// The workspace store's own tests (test/workspace-support/, issue 19), on the module as it
+// The workspace store's own tests (python/envelope-runtime/tests/workspace/, issue 19), on the module as it
 // sits in templates/python-common/static, on both of its backends: LangGraph's pinned
 // environment has both (stdlib SQLite, CrewAI's; LangGraph's SqliteStore), and
 // `importorskip` must not skip there. The exports' own tests and test/realpath/workspace*.test.ts
@@ -18,7 +18,7 @@ describe.runIf(gate.run)("the workspace store's rules, on both backends", () => 
   }, 1_800_000);
 
   it("pass, none skipped", () => {
-    const r = spawnSync(env.python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "test/workspace-support"], {
+    const r = spawnSync(env.python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/envelope-runtime/tests/workspace"], {
       cwd: ROOT,
       encoding: "utf8",
       env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: process.env.HOME, CI: "true", NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1" },

@@ -1,20 +1,22 @@
 // The support code's own tests (issue 14 for CrewAI, issue 15 for LangGraph): an export ships
-// only the tests about its team, and the tests of the runtime library (envelope-runtime) live here, in
-// test/<target>-support/, run against exported projects by the end-to-end suites
+// only the tests about its team, and the tests of the runtime library (envelope-runtime) live
+// with it, in python/envelope-runtime/tests/<target>/, run against exported projects by the end-to-end suites
 // (`ENVELOPE_PACKAGE` names its package): each kind of team once (supportSuiteDefinitions).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TeamModel } from "../../src/model/types.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-// The tests of python-common's modules (checks, gates, model_env, placeholders, policy,
-// redaction), run with each target's suite. One pytest run takes both folders, in the default
-// (prepend) import mode: their module names differ (common_project.py, not project.py).
-export const PYTHON_COMMON = here("../python-common-support");
+// envelope-runtime's own test suite (python/envelope-runtime/tests/): the tests of its core
+// (checks, gates, model_env, placeholders, policy, redaction, connections, trace), run with each
+// target's suite. One pytest run takes both folders, in the default (prepend) import mode:
+// their module names differ (common_project.py, not project.py).
+const LIBRARY_TESTS = "../../python/envelope-runtime/tests/";
+export const PYTHON_COMMON = here(`${LIBRARY_TESTS}common`);
 
 const SUITES: Record<string, string[]> = {
-  crewai: [here("../crewai-support"), PYTHON_COMMON],
-  langgraph: [here("../langgraph-support"), PYTHON_COMMON],
+  crewai: [here(`${LIBRARY_TESTS}crewai`), PYTHON_COMMON],
+  langgraph: [here(`${LIBRARY_TESTS}langgraph`), PYTHON_COMMON],
 };
 
 /** The connection packs' tests (python-common's: connections.py, and each target's connection_tools.py's MCP tools). */

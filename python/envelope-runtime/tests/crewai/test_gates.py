@@ -1,6 +1,6 @@
 """Review gates (gates[]): each of this team's gates run end to end (pause, decisions,
 onReject, timeout, resume in a new process). The rules of gates.py, on synthetic gates,
-are python-common's (test/python-common-support/test_gate_rules.py).
+are python-common's (python/envelope-runtime/tests/common/test_gate_rules.py).
 
 Skipped for teams without gates.
 """
@@ -320,7 +320,7 @@ def test_a_paused_run_resumes_in_a_new_process(
         "PYTHONPATH": os.pathsep.join(
             [
                 str(Path(__file__).parent),
-                str(Path(__file__).parents[1] / "python-common-support"),
+                str(Path(__file__).parents[1] / "common"),
                 os.environ.get("PYTHONPATH", ""),
             ]
         ),

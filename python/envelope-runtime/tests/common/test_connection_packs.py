@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 
 VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parents[2] / "spec" / "api-hosts-vectors.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[4] / "spec" / "api-hosts-vectors.json").read_text(encoding="utf-8")
 )["vectors"]
 
 

@@ -1,7 +1,7 @@
 """Offline test setup: no tracing, no network, fake models, a fresh working directory.
 
 This suite tests envelope-export's LangGraph support code against an export (see
-project.py); python-common's modules are tested by test/python-common-support/, run with
+project.py); python-common's modules are tested by python/envelope-runtime/tests/common/, run with
 it (whose input_cases.py this suite imports).
 """
 
@@ -11,11 +11,11 @@ import os
 import sys
 from pathlib import Path as _Path
 
-# This folder's helpers, and python-common's (../python-common-support/), whatever
+# This folder's helpers, and python-common's (../common/), whatever
 # pytest's import mode and wherever it is run from.
 sys.path[:0] = [
     str(_Path(__file__).parent),
-    str(_Path(__file__).parents[1] / "python-common-support"),
+    str(_Path(__file__).parents[1] / "common"),
 ]
 
 # LangSmith tracing would send runs over the network (and serialize the fakes' state).

@@ -2,7 +2,7 @@
 so they are set here, before any test module imports crewai.
 
 This suite tests envelope-export's CrewAI support code against an export (see project.py);
-python-common's modules are tested by test/python-common-support/, run with it (whose
+python-common's modules are tested by python/envelope-runtime/tests/common/, run with it (whose
 input_cases.py this suite imports).
 """
 
@@ -13,12 +13,12 @@ import sys
 import tempfile
 from pathlib import Path as _Path
 
-# This folder's helpers, and python-common's (../python-common-support/), whatever
+# This folder's helpers, and python-common's (../common/), whatever
 # pytest's import mode (an export's pyproject sets importlib, which adds no folder to
 # sys.path).
 sys.path[:0] = [
     str(_Path(__file__).parent),
-    str(_Path(__file__).parents[1] / "python-common-support"),
+    str(_Path(__file__).parents[1] / "common"),
 ]
 
 _HOME = tempfile.mkdtemp(prefix="envelope-tests-home-")

@@ -1,5 +1,5 @@
 """Access policies: the team's policies (http_tools.policies) and each agent's own HTTP tool
-(the decision vectors are python-common's: test/python-common-support/test_policy_vectors.py)."""
+(the decision vectors are python-common's: python/envelope-runtime/tests/common/test_policy_vectors.py)."""
 
 from __future__ import annotations
 

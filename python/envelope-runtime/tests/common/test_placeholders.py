@@ -52,7 +52,7 @@ def test_variables_and_secrets_win_over_inputs() -> None:
 
 
 VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parents[2] / "spec" / "placeholder-vectors.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[4] / "spec" / "placeholder-vectors.json").read_text(encoding="utf-8")
 )["vectors"]
 
 

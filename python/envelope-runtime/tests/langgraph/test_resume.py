@@ -141,7 +141,7 @@ async def test_a_paused_run_resumes_in_a_new_process(
         "PYTHONPATH": os.pathsep.join(
             [
                 str(Path(__file__).parent),
-                str(Path(__file__).parents[1] / "python-common-support"),
+                str(Path(__file__).parents[1] / "common"),
                 helpers.source_root(),
                 os.environ.get("PYTHONPATH", ""),
             ]

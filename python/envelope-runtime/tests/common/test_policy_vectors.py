@@ -16,7 +16,7 @@ from common_project import policy
 
 
 VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parents[2] / "spec" / "access-policy-vectors.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[4] / "spec" / "access-policy-vectors.json").read_text(encoding="utf-8")
 )
 
 

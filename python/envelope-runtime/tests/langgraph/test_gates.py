@@ -1,7 +1,7 @@
 """Review gates (gates[]): each of this team's gates run in the graph (interrupt,
 decisions, onReject, timeout), and synthetic pipelines for a halt beside a parallel branch
 and for two gates waiting at once. The rules of gates.py, on synthetic gates, are
-python-common's (test/python-common-support/test_gate_rules.py).
+python-common's (python/envelope-runtime/tests/common/test_gate_rules.py).
 
 Skipped for teams without gates (whose exports have no gates.py).
 """

@@ -1,29 +1,23 @@
-"""The workspace store's rules (templates/python-common/static/src/PKG/workspace.py), run on
-the module itself, on both backends (stdlib SQLite and LangGraph's SqliteStore)."""
+"""The workspace store's rules (envelope_runtime.workspace), run on the module itself, on both
+backends (stdlib SQLite and LangGraph's SqliteStore)."""
 
 from __future__ import annotations
 
 import importlib
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).parents[2] / "templates/python-common/static/src/PKG"
+# The library's source: this checkout's, whether or not it is installed.
+SRC = Path(__file__).parents[2] / "src"
 
 
 @pytest.fixture(scope="module")
-def ws_module(tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("ws")
-    package = root / "wspkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for name in ("workspace.py", "run_context.py", "checks.py"):
-        shutil.copy(STATIC / name, package / name)
-    sys.path.insert(0, str(root))
-    yield importlib.import_module("wspkg.workspace")
-    sys.path.remove(str(root))
+def ws_module():
+    sys.path.insert(0, str(SRC))
+    yield importlib.import_module("envelope_runtime.workspace")
+    sys.path.remove(str(SRC))
 
 
 def sqlite_store_backend(m, path):

@@ -1,5 +1,5 @@
 """Access policies: the shipped POLICIES and the http_request tool (the decision vectors
-are python-common's: test/python-common-support/test_policy_vectors.py)."""
+are python-common's: python/envelope-runtime/tests/common/test_policy_vectors.py)."""
 
 from __future__ import annotations
 
