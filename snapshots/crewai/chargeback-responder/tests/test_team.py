@@ -3,8 +3,8 @@
 They build the team's CrewAI objects offline, and no model is called: its agents and their
 tools,
 and the checks of its inputs; and serve-webhook's rules for this team's payloads (its request
-handler on a loopback port in this process, no run started). envelope-export tests the
-support code (envelope_support/) itself. Run them with `uv run pytest`.
+handler on a loopback port in this process, no run started). The runtime library,
+envelope-runtime, has its own tests. Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
+from envelope_runtime import NO_DEFAULT, InputError, collect_inputs, schedules
 
-from chargeback_responder import crew, models, team
-from chargeback_responder.envelope_support import checks, runner, schedules
+from chargeback_responder import crew, main, models, team
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -77,10 +77,10 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = main.COMMANDS.parser().parse_args([])
 
-    with pytest.raises(checks.InputError) as refused:
-        checks.collect_inputs(args, team.INPUTS)
+    with pytest.raises(InputError) as refused:
+        collect_inputs(args, team.INPUTS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key
@@ -285,7 +285,7 @@ def test_inputs_the_payload_leaves_out_take_their_defaults(receiver: Any) -> Non
     defaults = {
         key: spec.default
         for key, spec in team.INPUTS.items()
-        if key not in required and spec.default is not checks.NO_DEFAULT
+        if key not in required and spec.default is not NO_DEFAULT
     }
 
     status, _ = _post(address, **_signed(required))

@@ -2,8 +2,8 @@
 
 They build the team's CrewAI objects offline, and no model is called: its agents and their
 tools,
-and the checks of its inputs. envelope-export tests the support code (envelope_support/)
-itself. Run them with `uv run pytest`.
+and the checks of its inputs. The runtime library, envelope-runtime, has its own tests.
+Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,13 @@ from typing import Any
 import httpx
 import pytest
 from crewai import BaseLLM
+from envelope_runtime import InputError, collect_inputs, connections
+from envelope_runtime.crewai import mcp_tools
 
-from helpdesk_triage import crew, models, team
-from helpdesk_triage.envelope_support import checks, connection_tools, connections, runner
+from helpdesk_triage import crew, main, models, team
+
+# the team's package, as the runtime reaches it (crew.py's)
+TEAM = crew.TeamCrew.package
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -69,10 +73,10 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = main.COMMANDS.parser().parse_args([])
 
-    with pytest.raises(checks.InputError) as refused:
-        checks.collect_inputs(args, team.INPUTS)
+    with pytest.raises(InputError) as refused:
+        collect_inputs(args, team.INPUTS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key
@@ -148,7 +152,7 @@ def test_an_mcp_servers_tools_are_listed_with_its_credential(
             server = team.MCP_SERVERS.get(provider)
             if server is None:
                 continue
-            tools = connection_tools.mcp_tools(agent_key, server, {})
+            tools = mcp_tools(TEAM, agent_key, server, {})
             names = {tool.name for tool in tools}
             assert connections.mcp_tool_name(server, "lookup", set()) in names, agent_key
             credential = connections.credential_headers(server.auth, os.environ)

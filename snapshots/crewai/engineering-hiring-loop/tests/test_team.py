@@ -2,8 +2,8 @@
 
 They build the team's CrewAI objects offline, and no model is called: its agents and their
 tools, its steps and the answers each waits for, the records its gates review,
-and the checks of its inputs. envelope-export tests the support code (envelope_support/)
-itself. Run them with `uv run pytest`.
+and the checks of its inputs. The runtime library, envelope-runtime, has its own tests.
+Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
+from envelope_runtime import InputError, collect_inputs
 
-from engineering_hiring_loop import crew, models, team
-from engineering_hiring_loop.envelope_support import checks, runner
+from engineering_hiring_loop import crew, main, models, team
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -108,10 +108,10 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = main.COMMANDS.parser().parse_args([])
 
-    with pytest.raises(checks.InputError) as refused:
-        checks.collect_inputs(args, team.INPUTS)
+    with pytest.raises(InputError) as refused:
+        collect_inputs(args, team.INPUTS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key

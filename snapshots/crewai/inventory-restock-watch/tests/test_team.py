@@ -2,8 +2,8 @@
 
 They build the team's CrewAI objects offline, and no model is called: its agents and their
 tools,
-and the checks of its inputs. envelope-export tests the support code (envelope_support/)
-itself. Run them with `uv run pytest`.
+and the checks of its inputs. The runtime library, envelope-runtime, has its own tests.
+Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
+from envelope_runtime import collect_inputs
 
-from inventory_restock_watch import crew, models, team
-from inventory_restock_watch.envelope_support import checks, runner
+from inventory_restock_watch import crew, main, models, team
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -66,8 +66,8 @@ def test_each_agent_holds_the_tools_the_definition_gives_it(crews: Any) -> None:
 
 def test_a_run_needs_no_input(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = main.COMMANDS.parser().parse_args([])
 
-    inputs = checks.collect_inputs(args, team.INPUTS)
+    inputs = collect_inputs(args, team.INPUTS)
 
     assert set(inputs) <= set(team.INPUTS)

@@ -3,8 +3,8 @@
 They build the team's CrewAI objects offline, and no model is called: its agents and their
 tools,
 the rules its workspace documents' tools enforce,
-and the checks of its inputs. envelope-export tests the support code (envelope_support/)
-itself. Run them with `uv run pytest`.
+and the checks of its inputs. The runtime library, envelope-runtime, has its own tests.
+Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
+from envelope_runtime import InputError, collect_inputs
 
-from outbound_lead_desk import crew, models, team
-from outbound_lead_desk.envelope_support import checks, runner, workspace_tools
+from outbound_lead_desk import crew, main, models, team
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -150,7 +150,7 @@ def test_a_status_the_definition_does_not_declare_is_refused(crews: Any, store: 
             write = tools[f"write_{ident}_rows"]
 
             # a person's row (people may own the id column), changed with the version read
-            workspace_tools.open_workspace().write(document, [{"id": "t2", "data": {}}], "human")
+            main.COMMANDS.workspace().write(document, [{"id": "t2", "data": {}}], "human")
             refused = json.loads(write.run(rows=[{"id": "t1", "data": {column: undeclared}}]))
             row = {"id": "t2", "version": 1, "data": {column: values[0]}}
             written = json.loads(write.run(rows=[row]))
@@ -167,10 +167,10 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = main.COMMANDS.parser().parse_args([])
 
-    with pytest.raises(checks.InputError) as refused:
-        checks.collect_inputs(args, team.INPUTS)
+    with pytest.raises(InputError) as refused:
+        collect_inputs(args, team.INPUTS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key

@@ -9,8 +9,8 @@ They build the team's graph offline, and no model is ever called. They check tha
   refuses what is not signed now with the secret, too big or not a JSON object, and runs
   the team with the payload's inputs.
 
-envelope-export tests the support code (envelope_support/) itself. Run them with
-`uv run pytest`.
+envelope-runtime, the library the team runs on, has its own tests (in envelope-export's
+repository). Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -27,11 +27,13 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
+from envelope_runtime import NO_DEFAULT, InputError, collect_inputs, schedules
+from envelope_runtime.langgraph import run_parser
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
 from chargeback_responder import context, graph, team
-from chargeback_responder.envelope_support import checks, runner, schedules
+from chargeback_responder.graph import TEAM
 
 # agents[]: key -> its field of the run's context (context.Context: the agent's model)
 CONTEXT_FIELDS: dict[str, str] = {
@@ -125,10 +127,10 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = run_parser(TEAM).parse_args([])
 
-    with pytest.raises(checks.InputError) as refused:
-        checks.collect_inputs(args, team.INPUTS)
+    with pytest.raises(InputError) as refused:
+        collect_inputs(args, team.INPUTS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key
@@ -333,7 +335,7 @@ def test_inputs_the_payload_leaves_out_take_their_defaults(receiver: Any) -> Non
     defaults = {
         key: spec.default
         for key, spec in team.INPUTS.items()
-        if key not in required and spec.default is not checks.NO_DEFAULT
+        if key not in required and spec.default is not NO_DEFAULT
     }
 
     status, _ = _post(address, **_signed(required))

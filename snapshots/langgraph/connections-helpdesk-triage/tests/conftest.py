@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 # --connections: every pack's MCP server is one fake server in these tests
-# (connection_tools.MCP_TRANSPORT), with test values for the credentials, set before any
+# (the runtime's set_mcp_transport), with test values for the credentials, set before any
 # agent is built and its server's tools listed. MCP_REQUESTS: the requests it got.
 MCP_REQUESTS: list[httpx.Request] = []
 
@@ -39,10 +39,11 @@ def _fake_mcp_server(request: httpx.Request) -> httpx.Response:
 
 def pytest_configure(config: pytest.Config) -> None:
     # Here, not at import: the team's modules are imported after the switches above are set.
-    from helpdesk_triage import team
-    from helpdesk_triage.envelope_support import connection_tools
+    from envelope_runtime.langgraph import set_mcp_transport
 
-    connection_tools.MCP_TRANSPORT = httpx.MockTransport(_fake_mcp_server)
+    from helpdesk_triage import team
+
+    set_mcp_transport(httpx.MockTransport(_fake_mcp_server))
     for server in team.MCP_SERVERS.values():
         for name in server.auth.env:
             os.environ[name] = f"test-value-of-{name.lower()}"

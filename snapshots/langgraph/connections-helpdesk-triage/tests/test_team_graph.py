@@ -6,8 +6,8 @@ They build the team's graph offline, and no model is ever called. They check tha
 - each agent has its model field in the context, and holds the tools it is given;
 - a run without inputs is refused, naming each required one.
 
-envelope-export tests the support code (envelope_support/) itself. Run them with
-`uv run pytest`.
+envelope-runtime, the library the team runs on, has its own tests (in envelope-export's
+repository). Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from typing import Any
 
 import httpx
 import pytest
+from envelope_runtime import InputError, collect_inputs, connections
+from envelope_runtime.langgraph import forget_mcp_tools, mcp_tools, run_parser
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
 from helpdesk_triage import context, graph, team
-from helpdesk_triage.envelope_support import checks, connection_tools, connections, runner
+from helpdesk_triage.graph import TEAM
 
 # agents[]: key -> its field of the run's context (context.Context: the agent's model)
 CONTEXT_FIELDS: dict[str, str] = {
@@ -75,12 +77,10 @@ def team_graph() -> Any:
     return graph.build_graph(model_for=_no_model)
 
 
-def test_building_the_graph_asks_no_mcp_server(
-    mcp_requests: list[httpx.Request], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # An agent's MCP tools are listed on its first model call (connection_tools.McpTools):
+def test_building_the_graph_asks_no_mcp_server(mcp_requests: list[httpx.Request]) -> None:
+    # An agent's MCP tools are listed on its first model call (envelope-runtime's McpTools):
     # importing the graph (--help, langgraph dev) needs no credential and no network.
-    monkeypatch.setattr(connection_tools, "_LISTED", {})
+    forget_mcp_tools()
     mcp_requests.clear()
     graph.build_graph(model_for=_no_model)
     assert mcp_requests == []
@@ -118,10 +118,10 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = run_parser(TEAM).parse_args([])
 
-    with pytest.raises(checks.InputError) as refused:
-        checks.collect_inputs(args, team.INPUTS)
+    with pytest.raises(InputError) as refused:
+        collect_inputs(args, team.INPUTS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key
@@ -197,7 +197,7 @@ def test_an_mcp_servers_tools_are_listed_with_its_credential(
             server = team.MCP_SERVERS.get(provider)
             if server is None:
                 continue
-            tools = connection_tools.mcp_tools(agent_key, server, {})
+            tools = mcp_tools(TEAM, agent_key, server, {})
             names = {tool.name for tool in tools}
             assert connections.mcp_tool_name(server, "lookup", set()) in names, agent_key
             credential = connections.credential_headers(server.auth, os.environ)

@@ -6,8 +6,8 @@ They build the team's graph offline, and no model is ever called. They check tha
 - each agent has its model field in the context, and holds the tools it is given;
 - a run without inputs is refused, naming each required one.
 
-envelope-export tests the support code (envelope_support/) itself. Run them with
-`uv run pytest`.
+envelope-runtime, the library the team runs on, has its own tests (in envelope-export's
+repository). Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
+from envelope_runtime import InputError, collect_inputs
+from envelope_runtime.langgraph import run_parser
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
 from incident_response_crew import context, graph, team
-from incident_response_crew.envelope_support import checks, runner
+from incident_response_crew.graph import TEAM
 
 # agents[]: key -> its field of the run's context (context.Context: the agent's model)
 CONTEXT_FIELDS: dict[str, str] = {
@@ -131,10 +133,10 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = run_parser(TEAM).parse_args([])
 
-    with pytest.raises(checks.InputError) as refused:
-        checks.collect_inputs(args, team.INPUTS)
+    with pytest.raises(InputError) as refused:
+        collect_inputs(args, team.INPUTS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key

@@ -6,8 +6,8 @@ They build the team's graph offline, and no model is ever called. They check tha
 - each agent has its model field in the context, and holds the tools it is given;
 - a run without inputs is refused, naming each required one.
 
-envelope-export tests the support code (envelope_support/) itself. Run them with
-`uv run pytest`.
+envelope-runtime, the library the team runs on, has its own tests (in envelope-export's
+repository). Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,18 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
+from envelope_runtime import InputError, collect_inputs
+from envelope_runtime.langgraph import (
+    forget_store_files,
+    open_workspace,
+    run_parser,
+    workspace_tools,
+)
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
 from outbound_lead_desk import context, graph, team
-from outbound_lead_desk.envelope_support import checks, runner, workspace_store
+from outbound_lead_desk.graph import TEAM
 
 # agents[]: key -> its field of the run's context (context.Context: the agent's model)
 CONTEXT_FIELDS: dict[str, str] = {
@@ -124,10 +131,10 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = run_parser(TEAM).parse_args([])
 
-    with pytest.raises(checks.InputError) as refused:
-        checks.collect_inputs(args, team.INPUTS)
+    with pytest.raises(InputError) as refused:
+        collect_inputs(args, team.INPUTS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key
@@ -147,16 +154,16 @@ WORKSPACE_CASES: list[tuple[str, str, str, str]] = [
 def workspace_file(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A fresh store file for the agents' tools (ENVELOPE_WORKSPACE_DB)."""
     monkeypatch.setenv("ENVELOPE_WORKSPACE_DB", str(tmp_path / "workspace.sqlite3"))
-    workspace_store._file_store.cache_clear()
+    forget_store_files()
     yield tmp_path / "workspace.sqlite3"
-    workspace_store._file_store.cache_clear()
+    forget_store_files()
 
 
 @pytest.mark.parametrize(("document", "agent", "human_column", "status_column"), WORKSPACE_CASES)
 def test_the_store_refuses_what_the_document_does_not_let_an_agent_write(
     document: str, agent: str, human_column: str, status_column: str, workspace_file: Any
 ) -> None:
-    tools = {tool.name: tool for tool in workspace_store.workspace_tools(agent)}
+    tools = {tool.name: tool for tool in workspace_tools(TEAM, agent)}
     write = next(tool for name, tool in tools.items() if name.startswith("write_"))
     if human_column:
         answer = write.invoke({"rows": [{"data": {human_column: "set by an agent"}}]})
@@ -164,4 +171,4 @@ def test_the_store_refuses_what_the_document_does_not_let_an_agent_write(
     if status_column:
         answer = write.invoke({"rows": [{"data": {status_column: "not-a-declared-status"}}]})
         assert '"outcome": "refused"' in answer and status_column in answer
-    assert workspace_store.open_workspace().rows(document) == []
+    assert open_workspace(TEAM).rows(document) == []

@@ -6,8 +6,8 @@ They build the team's graph offline, and no model is ever called. They check tha
 - each agent has its model field in the context, and holds the tools it is given;
 - a run needs no input.
 
-envelope-export tests the support code (envelope_support/) itself. Run them with
-`uv run pytest`.
+envelope-runtime, the library the team runs on, has its own tests (in envelope-export's
+repository). Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
+from envelope_runtime import collect_inputs
+from envelope_runtime.langgraph import run_parser
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
 from weekly_pipeline_review import context, graph, team
-from weekly_pipeline_review.envelope_support import checks, runner
+from weekly_pipeline_review.graph import TEAM
 
 # agents[]: key -> its field of the run's context (context.Context: the agent's model)
 CONTEXT_FIELDS: dict[str, str] = {
@@ -105,8 +107,8 @@ def test_each_agent_has_its_model_field_in_the_context() -> None:
 
 def test_a_run_needs_no_input(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     monkeypatch.chdir(tmp_path)
-    args = runner._run_parser().parse_args([])
+    args = run_parser(TEAM).parse_args([])
 
-    inputs = checks.collect_inputs(args, team.INPUTS)
+    inputs = collect_inputs(args, team.INPUTS)
 
     assert set(inputs) <= set(team.INPUTS)

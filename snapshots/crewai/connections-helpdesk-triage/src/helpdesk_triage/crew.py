@@ -1,15 +1,15 @@
 """The team's agents: one @agent method per definition agent (agents[]).
 
-Tools, the manager, the team's task and sub-teams are built by
-envelope_support/delegation.py.
+Tools, the manager, the team's task and sub-teams are built by HierarchyCrew
+(envelope-runtime's `envelope_runtime.crewai.delegation`).
 """
 
 from __future__ import annotations
 
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
-
-from .envelope_support.delegation import HierarchyCrew
+from envelope_runtime import TeamPackage
+from envelope_runtime.crewai import HierarchyCrew
 
 
 @CrewBase
@@ -18,6 +18,8 @@ class HelpdeskTriageCrew(HierarchyCrew):
     `tools:` in config/agents.yaml are honoured too. The base class builds the crews from
     team.AGENTS: an @agent added here joins no crew until you put it in one."""
 
+    # this team's package: where the base class finds team.py, models.py and config/
+    package = TeamPackage("helpdesk_triage")
     # CrewAI memory for the team's crews; it and knowledge/ use `embedder` (None: OpenAI's).
     memory = False
     embedder = None

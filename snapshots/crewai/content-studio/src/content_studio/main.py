@@ -3,15 +3,28 @@
 `crewai run` and `crewai flow kickoff` run `kickoff` (the Flow of flow.py); `crewai flow
 plot` runs `plot`, and `crewai triggers run` runs `run_with_trigger`. `resume` continues a
 run that stopped at a gate. The runner behind them, with its checks of the environment and
-the inputs, is envelope_support/runner.py (the Flow's runs: flow_runner.py).
+the inputs, is envelope-runtime's `envelope_runtime.crewai.runner` (the Flow's runs:
+`envelope_runtime.crewai.flow_runner`).
 """
 
 from __future__ import annotations
 
-from .envelope_support.flow_runner import plot, resume
-from .envelope_support.runner import COMMAND, kickoff, main, run, run_with_trigger
+from envelope_runtime import TeamPackage
+from envelope_runtime.crewai import FlowCommands
 
-__all__ = ["COMMAND", "kickoff", "main", "plot", "resume", "run", "run_with_trigger"]
+# Content Studio
+# the console scripts of this package (its crew.py, flow.py, team.py, models.py and config/)
+COMMANDS = FlowCommands(TeamPackage("content_studio"))
+COMMAND = COMMANDS.command
+
+main = COMMANDS.main
+run = COMMANDS.run
+run_with_trigger = COMMANDS.run_with_trigger
+kickoff = COMMANDS.run
+plot = COMMANDS.plot
+resume = COMMANDS.resume
+
+__all__ = ["COMMAND", "COMMANDS", "kickoff", "main", "plot", "resume", "run", "run_with_trigger"]
 
 if __name__ == "__main__":
     run()

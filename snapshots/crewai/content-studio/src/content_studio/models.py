@@ -1,10 +1,10 @@
-"""The model of each agent (agents[].model / modelConfig); llms.py builds them."""
+"""The model of each agent (agents[].model / modelConfig); envelope-runtime's
+`envelope_runtime.crewai.llms` builds them (MODEL_OVERRIDE, MODEL_<AGENT>, base URLs)."""
 
 from __future__ import annotations
 
 from crewai import BaseLLM
-
-from .envelope_support.llms import ModelSpec, build_llm
+from envelope_runtime.crewai import ModelSpec, build_llm
 
 MODELS: dict[str, ModelSpec] = {
     # agents[0] managing-editor: model anthropic:claude-opus-4-5

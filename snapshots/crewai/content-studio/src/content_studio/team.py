@@ -1,15 +1,13 @@
-"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+"""Team-level data of the Envelope definition (envelope.json): what envelope-runtime's
+`envelope_runtime.crewai` reads of this team, through its `TeamPackage`."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from envelope_runtime import GateSpec, InputSpec
+from envelope_runtime.crewai import AgentSpec, JsonArray, StepSpec, describe_json_text
 from pydantic import BaseModel, ConfigDict, Field
-
-from .envelope_support.checks import InputSpec
-from .envelope_support.gates import GateSpec
-from .envelope_support.json_text import JsonArray, describe_json_text
-from .envelope_support.runtime import AgentSpec, StepSpec
 
 # name, slug, version
 NAME = "Content Studio"

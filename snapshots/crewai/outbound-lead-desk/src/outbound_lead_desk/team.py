@@ -1,14 +1,13 @@
-"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+"""Team-level data of the Envelope definition (envelope.json): what envelope-runtime's
+`envelope_runtime.crewai` reads of this team, through its `TeamPackage`."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from envelope_runtime import Column, DocumentSpec, InputSpec, Trigger
+from envelope_runtime.crewai import AgentSpec, StepSpec
 from pydantic import BaseModel, Field
-
-from .envelope_support.checks import InputSpec
-from .envelope_support.runtime import AgentSpec, StepSpec
-from .envelope_support.workspace import Column, DocumentSpec, Trigger
 
 # name, slug, version
 NAME = "Outbound Lead Desk"
@@ -68,7 +67,7 @@ RECORD_MODELS: dict[str, type[BaseModel]] = {}
 RUN_TIMEOUT_MS = 30000
 AGENT_TIMEOUT_MS = 30000
 
-# workspace: the team's documents, kept in the store across runs (envelope_support/workspace.py).
+# workspace: the team's documents, kept in the store across runs (envelope-runtime's rules).
 # An agent gets a document's tools (list, read, write) when its prompt names the document;
 # when no prompt names it, every agent gets them.
 WORKSPACE: dict[str, DocumentSpec] = {

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
-
-from .envelope_support.steps import PipelineCrew
+from envelope_runtime import TeamPackage
+from envelope_runtime.crewai import PipelineCrew
 
 
 @CrewBase
@@ -19,6 +19,8 @@ class ParallelGatesCrew(PipelineCrew):
     `tools:` in config/agents.yaml are honoured too. The base class builds the crews from
     team.AGENTS: an @agent added here joins no crew until you put it in one."""
 
+    # this team's package: where the base class finds team.py, models.py and config/
+    package = TeamPackage("parallel_gates")
     # CrewAI memory for the team's crews; it and knowledge/ use `embedder` (None: OpenAI's).
     memory = False
     embedder = None

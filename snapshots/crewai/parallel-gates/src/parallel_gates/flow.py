@@ -1,14 +1,15 @@
 """The team's pipeline as a CrewAI Flow (pipeline[], gates[]).
 
 Wiring only: each step runs through PipelineFlow.run_step and each gate through
-PipelineFlow.review (pipeline.py). Steps that listen to the same step run concurrently.
+PipelineFlow.review (envelope-runtime's `envelope_runtime.crewai.pipeline`, the gates in
+`envelope_runtime.crewai.review`), with the crews of crew.py. Steps that listen to the same
+step run concurrently.
 """
 
 from __future__ import annotations
 
 from crewai.flow import and_, listen, router, start
-
-from .envelope_support.pipeline import PipelineFlow
+from envelope_runtime.crewai import PipelineFlow
 
 
 class ParallelGatesFlow(PipelineFlow):

@@ -3,15 +3,28 @@
 `crewai run` runs `run_crew` (the crew of crew.py); `crewai train`, `crewai replay` and
 `crewai test` run the scripts of those names, and `crewai triggers run` runs
 `run_with_trigger`. The runner behind them, with its checks of the environment and the
-inputs, is envelope_support/runner.py (the crew commands: crew_commands.py).
+inputs, is envelope-runtime's `envelope_runtime.crewai.runner` (the crew commands:
+`envelope_runtime.crewai.crew_commands`).
 """
 
 from __future__ import annotations
 
-from .envelope_support.crew_commands import replay, test, train
-from .envelope_support.runner import COMMAND, main, run, run_with_trigger
+from envelope_runtime import TeamPackage
+from envelope_runtime.crewai import CrewCommands
 
-__all__ = ["COMMAND", "main", "replay", "run", "run_with_trigger", "test", "train"]
+# Support Tier
+# the console scripts of this package (its crew.py, team.py, models.py and config/)
+COMMANDS = CrewCommands(TeamPackage("support_tier"))
+COMMAND = COMMANDS.command
+
+main = COMMANDS.main
+run = COMMANDS.run
+run_with_trigger = COMMANDS.run_with_trigger
+replay = COMMANDS.replay
+test = COMMANDS.test
+train = COMMANDS.train
+
+__all__ = ["COMMAND", "COMMANDS", "main", "replay", "run", "run_with_trigger", "test", "train"]
 
 if __name__ == "__main__":
     run()

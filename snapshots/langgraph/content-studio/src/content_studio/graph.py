@@ -1,24 +1,29 @@
 """The team's graph: LangGraph wiring of the definition (agents[], pipeline[], gates[]).
 
-Wiring only: the node functions are PipelineNodes (envelope_support/pipeline.py).
+Wiring only: the node functions are envelope-runtime's PipelineNodes
+(`envelope_runtime.langgraph.pipeline`), given this team's package (TEAM), whose modules
+they read.
 `graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
 loads this file by path, hence the absolute imports); the runner (main.py) and the tests
 call build_graph with a checkpointer and, for tests, their own models. No node has a retry
 policy: a node holds model and tool calls that completed, so only a failed model call is
-tried again, by itself (envelope_support/llms.py, MODEL_ATTEMPTS).
+tried again, by itself (`envelope_runtime.langgraph.llms`, MODEL_ATTEMPTS).
 """
 
 from __future__ import annotations
 
+from envelope_runtime import TeamPackage
+from envelope_runtime.langgraph import ModelFactory, PipelineNodes
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from content_studio import team
 from content_studio.context import Context
-from content_studio.envelope_support.llms import ModelFactory
-from content_studio.envelope_support.pipeline import PipelineNodes
 from content_studio.state import TeamInputs, TeamOutput, TeamState
+
+# This team's package, as the runtime reaches its modules (team, models, state, context).
+TEAM = TeamPackage("content_studio")
 
 
 def build_graph(
@@ -29,13 +34,13 @@ def build_graph(
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
     built on first use)."""
-    nodes = PipelineNodes(model_for)
+    nodes = PipelineNodes(TEAM, model_for)
     # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
     builder = StateGraph(
         TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput
     )
-    # inputs: checked before any model call
-    builder.add_node("prepare", nodes.prepare)
+    # inputs: checked before any model call; prepare reads the flat input
+    builder.add_node("prepare", nodes.prepare, input_schema=TeamInputs)
     # pipeline[0] research (agent researcher)
     builder.add_node(
         "step_research", nodes.step("research"), timeout=nodes.step_timeout("research")

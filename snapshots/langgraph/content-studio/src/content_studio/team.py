@@ -1,13 +1,11 @@
-"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+"""Team-level data of the Envelope definition (envelope.json), as envelope-runtime reads it."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from .envelope_support.checks import InputSpec
-from .envelope_support.gates import GateSpec
-from .envelope_support.policy import AccessPolicy, PolicyRule
-from .envelope_support.runtime import AgentSpec, StepSpec
+from envelope_runtime import AccessPolicy, GateSpec, InputSpec, PolicyRule
+from envelope_runtime.langgraph import AgentSpec, StepSpec
 
 # name, slug, version, description
 NAME = "Content Studio"
@@ -184,7 +182,7 @@ GATES: dict[str, GateSpec] = {
     ),
 }
 
-# agents[].accessPolicy / allowedHosts, enforced by envelope_support/tools.py before any request;
+# agents[].accessPolicy / allowedHosts, enforced by envelope-runtime before any request;
 # agents without either get no http_request tool
 POLICIES: dict[str, AccessPolicy] = {
     # agents[1] researcher: allowedHosts

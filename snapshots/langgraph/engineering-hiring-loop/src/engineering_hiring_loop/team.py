@@ -1,13 +1,11 @@
-"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+"""Team-level data of the Envelope definition (envelope.json), as envelope-runtime reads it."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from .envelope_support.checks import InputSpec
-from .envelope_support.gates import GateSpec, RecordAction
-from .envelope_support.policy import AccessPolicy, PolicyRule
-from .envelope_support.runtime import AgentSpec, StepSpec
+from envelope_runtime import AccessPolicy, GateSpec, InputSpec, PolicyRule, RecordAction
+from envelope_runtime.langgraph import AgentSpec, StepSpec
 
 # name, slug, version, description
 NAME = "Engineering Hiring Loop"
@@ -213,7 +211,7 @@ GATES: dict[str, GateSpec] = {
     ),
 }
 
-# agents[].accessPolicy / allowedHosts, enforced by envelope_support/tools.py before any request;
+# agents[].accessPolicy / allowedHosts, enforced by envelope-runtime before any request;
 # agents without either get no http_request tool
 POLICIES: dict[str, AccessPolicy] = {
     # agents[1] sourcer: accessPolicy

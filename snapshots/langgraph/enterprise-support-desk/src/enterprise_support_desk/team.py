@@ -1,12 +1,11 @@
-"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+"""Team-level data of the Envelope definition (envelope.json), as envelope-runtime reads it."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from .envelope_support.checks import InputSpec
-from .envelope_support.policy import AccessPolicy, PolicyRule
-from .envelope_support.runtime import AgentSpec, StepSpec
+from envelope_runtime import AccessPolicy, InputSpec, PolicyRule
+from envelope_runtime.langgraph import AgentSpec, StepSpec
 
 # name, slug, version, description
 NAME = "Enterprise Support Desk"
@@ -137,7 +136,7 @@ FINAL_STEP: str | None = None
 # gates: none that can run here (see ENVELOPE_EXPORT.md)
 GATES: dict[str, object] = {}
 
-# agents[].accessPolicy / allowedHosts, enforced by envelope_support/tools.py before any request;
+# agents[].accessPolicy / allowedHosts, enforced by envelope-runtime before any request;
 # agents without either get no http_request tool
 POLICIES: dict[str, AccessPolicy] = {
     # agents[0] head-of-support: accessPolicy

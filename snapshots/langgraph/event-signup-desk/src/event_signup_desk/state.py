@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Required
 
+from envelope_runtime.langgraph import GateStates, Span, add_spans, first_reason, merge, settle
 from langgraph.channels.ephemeral_value import EphemeralValue
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
-
-from .envelope_support.runtime import GateStates, Span, add_spans, first_reason, merge, settle
 
 # inputs: the graph's input schema, flat (Studio's input form); keys as written in the
 # definition (the functional form allows any key), except where INPUT_CHANNELS says.

@@ -3,14 +3,41 @@
 
 `run` (the default) starts a run of graph.py's graph, checkpointed on disk; `resume
 THREAD_ID` continues one that stopped. The runner behind them, with its checks of the
-environment and the inputs, is envelope_support/runner.py.
+environment and the inputs, is envelope-runtime's `envelope_runtime.langgraph.runner`
+(given this team's package).
 """
 
 from __future__ import annotations
 
-from .envelope_support.runner import COMMAND, amain, main, run
+import sys
+from collections.abc import Sequence
 
-__all__ = ["COMMAND", "amain", "main", "run"]
+from envelope_runtime import TeamPackage
+from envelope_runtime.langgraph import command_name, team_amain, team_main
+
+__all__ = ["COMMAND", "TEAM", "amain", "main", "run"]
+
+# This team's package, as the runner reaches its modules (graph, team, models, context).
+TEAM = TeamPackage("inventory_restock_watch")
+
+COMMAND = command_name(TEAM)
+"""The console script (pyproject.toml)."""
+
+
+async def amain(argv: Sequence[str] | None = None) -> int:
+    """The runner, for callers that already run an event loop (tests); its exit code."""
+    return await team_amain(TEAM, argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The runner (default argv: the command line); its exit code."""
+    return team_main(TEAM, argv)
+
+
+def run() -> None:
+    """The console script."""
+    sys.exit(main())
+
 
 if __name__ == "__main__":
     run()

@@ -1,10 +1,14 @@
-"""The model of each agent (agents[].model / modelConfig); llms.py builds them lazily."""
+"""The model of each agent (agents[].model / modelConfig); envelope-runtime's
+`envelope_runtime.langgraph.llms` builds them lazily."""
 
 from __future__ import annotations
 
+from envelope_runtime import TeamPackage
+from envelope_runtime.langgraph import ModelSpec, build_chat_model, chosen_model
 from langchain_core.language_models import BaseChatModel
 
-from .envelope_support.llms import ModelSpec, build_chat_model, chosen_model
+# This team's package: where chosen_model finds the run's context fields (context.py).
+TEAM = TeamPackage("inventory_restock_watch")
 
 MODELS: dict[str, ModelSpec] = {
     # agents[0] inventory-planner: model google:gemini-2.5-flash
@@ -17,4 +21,4 @@ MODELS: dict[str, ModelSpec] = {
 def model_for(agent_key: str) -> BaseChatModel:
     """The model of one agent in this run (the run's context.Context, else the environment's
     and the definition's): the default of build_graph's model_for seam."""
-    return build_chat_model(agent_key, MODELS[agent_key], chosen_model(agent_key))
+    return build_chat_model(agent_key, MODELS[agent_key], chosen_model(TEAM, agent_key))

@@ -1,15 +1,19 @@
 """The team's graph: LangGraph wiring of the definition (agents[], pipeline[], gates[]).
 
-Wiring only: the node functions are HierarchyNodes (envelope_support/hierarchy.py).
+Wiring only: the node functions are envelope-runtime's HierarchyNodes
+(`envelope_runtime.langgraph.hierarchy`), given this team's package (TEAM), whose modules
+they read.
 `graph` is what langgraph.json serves (`langgraph dev` brings its own checkpointer, and
 loads this file by path, hence the absolute imports); the runner (main.py) and the tests
 call build_graph with a checkpointer and, for tests, their own models. No node has a retry
 policy: a node holds model and tool calls that completed, so only a failed model call is
-tried again, by itself (envelope_support/llms.py, MODEL_ATTEMPTS).
+tried again, by itself (`envelope_runtime.langgraph.llms`, MODEL_ATTEMPTS).
 """
 
 from __future__ import annotations
 
+from envelope_runtime import TeamPackage
+from envelope_runtime.langgraph import HierarchyNodes, ModelFactory
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -17,9 +21,10 @@ from langgraph.store.base import BaseStore
 
 from outbound_lead_desk import team
 from outbound_lead_desk.context import Context
-from outbound_lead_desk.envelope_support.hierarchy import HierarchyNodes
-from outbound_lead_desk.envelope_support.llms import ModelFactory
 from outbound_lead_desk.state import TeamInputs, TeamOutput, TeamState
+
+# This team's package, as the runtime reaches its modules (team, models, state, context).
+TEAM = TeamPackage("outbound_lead_desk")
 
 
 def build_graph(
@@ -31,14 +36,15 @@ def build_graph(
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
     built on first use). `store`: where the workspace documents are
-    (envelope_support/workspace_store.py; `langgraph dev` brings the one langgraph.json names)."""
-    nodes = HierarchyNodes(model_for)
+    (`envelope_runtime.langgraph.workspace_store`; `langgraph dev` brings the one langgraph.json
+    names)."""
+    nodes = HierarchyNodes(TEAM, model_for)
     # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
     builder = StateGraph(
         TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput
     )
-    # inputs: checked before any model call
-    builder.add_node("prepare", nodes.prepare)
+    # inputs: checked before any model call; prepare reads the flat input
+    builder.add_node("prepare", nodes.prepare, input_schema=TeamInputs)
     # agents[0] lead-researcher: the entry agent; its reports are its tools and nodes
     builder.add_node("team", nodes.team(), timeout=nodes.team_timeout())
     # outputs: the entry agent's answer as state.TeamResult

@@ -1,13 +1,11 @@
-"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+"""Team-level data of the Envelope definition (envelope.json), as envelope-runtime reads it."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from .envelope_support.checks import InputSpec
-from .envelope_support.policy import AccessPolicy, PolicyRule
-from .envelope_support.runtime import AgentSpec, StepSpec
-from .envelope_support.workspace import Column, DocumentSpec, Trigger
+from envelope_runtime import AccessPolicy, Column, DocumentSpec, InputSpec, PolicyRule, Trigger
+from envelope_runtime.langgraph import AgentSpec, StepSpec
 
 # name, slug, version, description
 NAME = "Outbound Lead Desk"
@@ -63,7 +61,7 @@ FINAL_STEP: str | None = None
 # gates: none
 GATES: dict[str, object] = {}
 
-# agents[].accessPolicy / allowedHosts, enforced by envelope_support/tools.py before any request;
+# agents[].accessPolicy / allowedHosts, enforced by envelope-runtime before any request;
 # agents without either get no http_request tool
 POLICIES: dict[str, AccessPolicy] = {
     # agents[0] lead-researcher: accessPolicy
@@ -97,7 +95,7 @@ AGENT_TIMEOUT_MS = 30000
 # Super-steps per invocation before LangGraph stops a run (a guard against loops).
 RECURSION_LIMIT = 37
 
-# workspace: the team's documents, kept in the store across runs (envelope_support/workspace.py).
+# workspace: the team's documents, kept in the store across runs (envelope-runtime's rules).
 # An agent gets a document's tools (list, read, write) when its prompt names the document;
 # when no prompt names it, every agent gets them.
 WORKSPACE: dict[str, DocumentSpec] = {

@@ -1,12 +1,11 @@
-"""Team-level data of the Envelope definition (envelope.json) for the static modules."""
+"""Team-level data of the Envelope definition (envelope.json), as envelope-runtime reads it."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from .envelope_support.checks import InputSpec
-from .envelope_support.gates import GateSpec, RecordAction
-from .envelope_support.runtime import AgentSpec, StepSpec
+from envelope_runtime import GateSpec, InputSpec, RecordAction
+from envelope_runtime.langgraph import AgentSpec, StepSpec
 
 # name, slug, version, description
 NAME = "Vendor Onboarding Review"

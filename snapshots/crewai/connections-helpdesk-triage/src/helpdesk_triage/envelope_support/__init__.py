@@ -1,9 +1,0 @@
-"""Envelope's generic support code for this CrewAI project, copied by envelope-export.
-
-Each file here is the same in every export made by the same envelope-export version (a
-team gets only the files it uses); what is about this team is one level up (crew.py,
-flow.py, team.py, models.py, config/). Edit here only if you will not export the team
-again: an export replaces these files.
-"""
-
-__version__ = "0.1.0"

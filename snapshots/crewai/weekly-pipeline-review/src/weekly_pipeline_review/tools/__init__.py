@@ -1,0 +1,5 @@
+"""Your own tools (CrewAI's tools folder): see custom_tool.py."""
+
+# the Weekly Pipeline Review team's own tools
+# (those the definition gives its agents — http_request, connection packs, workspace
+# documents — come from envelope-runtime)
