@@ -218,6 +218,8 @@ def check_project(p: dict[str, Any], stats: dict[str, int]) -> list[str]:
             continue
         if rel != p["provenance"]:
             pool += values
+    # Strings parsed on the TypeScript side (harness.ts: langgraph-js's .ts files).
+    pool += p.get("strings", [])
     stats["strings"] += len(pool)
 
     exact = set(pool)

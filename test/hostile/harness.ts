@@ -15,6 +15,7 @@ import { writeZip } from "../../src/export/sinks/zip.js";
 import { TARGETS, targetNames } from "../../src/targets/index.js";
 import { ruffBinary } from "../e2e/python-env.js";
 import { expectations, promptRendering, type Expectation } from "./expectations.js";
+import { checkTypeScriptExport } from "./typescript-check.js";
 
 const CHECKER = fileURLToPath(new URL("./check_project.py", import.meta.url));
 
@@ -49,7 +50,10 @@ export interface ProjectManifest {
   parse: string[];
   provenance: string;
   expect: Expectation[];
-  prompts: ReturnType<typeof promptRendering>;
+  /** The Python targets' prompts, rendered by the project's placeholders.py (langgraph-js: none, typescript-check.ts renders them). */
+  prompts?: ReturnType<typeof promptRendering>;
+  /** Strings the checker cannot parse out itself (langgraph-js: the .ts files' literals, typescript-check.ts). */
+  strings?: string[];
 }
 
 export interface Stats {
@@ -116,7 +120,7 @@ export async function exportEverywhere(text: string, dir: string, targets: reado
       continue;
     }
     const { files, model, loss } = result;
-    const provenance = `src/${model.names.package}/envelope.json`;
+    const provenance = name === "langgraph-js" ? "src/envelope.json" : `src/${model.names.package}/envelope.json`;
     if (files.text(provenance) !== text) out.problems.push(`${name}: ${provenance} is not the definition byte for byte`);
     for (const e of loss) if (e.detail === UNMAPPED) out.problems.push(`${name}: loss report: no rule for ${e.pointer}`);
     const root = join(dir, name);
@@ -132,6 +136,9 @@ export async function exportEverywhere(text: string, dir: string, targets: reado
       out.problems.push(`${name}: writing the project failed: ${(e as Error).message}`);
       continue;
     }
+    // TypeScript: parsed, compared with the generator's own syntax and rendered on this side.
+    const typescript = name === "langgraph-js" ? checkTypeScriptExport(files, model, loss) : undefined;
+    if (typescript) out.problems.push(...typescript.problems.map((p) => `${name}: ${p}`));
     const prompts = promptRendering(model, name);
     out.manifests.push({
       id: name,
@@ -144,7 +151,7 @@ export async function exportEverywhere(text: string, dir: string, targets: reado
       parse: files.entries().filter(([p, f]) => !f.verbatim || p === prompts.module).map(([p]) => p),
       provenance,
       expect: expectations(definition, loss),
-      prompts,
+      ...(typescript ? { strings: typescript.strings } : { prompts }),
     });
   }
   return out;

@@ -37,7 +37,7 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
       };
     },
   },
-  { pattern: "/outputs/*", status: "carried", detail: "ResultSchema in src/state.ts: the `result` of the graph's output, validated in finalize" },
+  { pattern: "/outputs/*", status: "carried", detail: "ResultSchema in src/state.ts: the `result` of the graph's output, validated in finalize (a default fills a result that leaves the output out)" },
   { pattern: "/requiredSecrets", status: "carried", detail: ".env.example (names only); checked before any model call; usable as {{NAME}} in HTTP requests; redacted from answers, never in graph state or checkpoints" },
   { pattern: "/requiredVariables", status: "carried", detail: ".env.example (names only); checked before any model call; substituted for {{NAME}} at run time" },
   {

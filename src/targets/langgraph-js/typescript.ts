@@ -3,13 +3,13 @@
 // TypeScript printer's own string, number and object literals), then each file's parse
 // checked for syntax errors. ts-morph (and the TypeScript compiler in it) is loaded on first
 // use only, so other targets never pay for it.
-import { requireCjs } from "../../require-cjs.js";
+import { loadTsMorph } from "./load-ts-morph.js";
 import type { LanggraphJsView } from "./view.js";
 
 type TsMorph = typeof import("ts-morph");
 let loaded: TsMorph | undefined;
 function tsMorph(): TsMorph {
-  return (loaded ??= requireCjs(import.meta.url, "ts-morph") as TsMorph);
+  return (loaded ??= loadTsMorph(import.meta.url));
 }
 
 /** A JSON value as TypeScript source: strings, numbers, booleans, null, arrays and objects only. */
@@ -27,13 +27,76 @@ export function literal(value: unknown): string {
     if (Array.isArray(v)) return f.createArrayLiteralExpression(v.map(build), v.length > 0);
     if (typeof v === "object") {
       const entries = Object.entries(v as Record<string, unknown>);
-      return f.createObjectLiteralExpression(entries.map(([k, x]) => f.createPropertyAssignment(f.createStringLiteral(k), build(x))), entries.length > 0);
+      // `"__proto__": x` would set the object's prototype: that key is written computed.
+      return f.createObjectLiteralExpression(entries.map(([k, x]) => f.createPropertyAssignment(k === "__proto__" ? f.createComputedPropertyName(f.createStringLiteral(k)) : f.createStringLiteral(k), build(x))), entries.length > 0);
     }
     throw new Error(`not a JSON value: ${typeof v}`);
   };
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
   const file = ts.createSourceFile("literal.ts", "", ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-  return printer.printNode(ts.EmitHint.Expression, build(value), file);
+  // The printer escapes every character outside ASCII but leaves DEL (U+007F) raw; it can
+  // only be inside a string literal here.
+  return printer.printNode(ts.EmitHint.Expression, build(value), file).replace(/\x7f/g, "\\u007F");
+}
+
+/** An object literal's key: a string literal, computed for `__proto__` (which would set the prototype). */
+export function propertyKey(key: string): string {
+  return key === "__proto__" ? `[${literal(key)}]` : literal(key);
+}
+
+/** Text for a comment: the string literal's escaped form (no line break), with a closing `*` `/` broken. */
+function docText(text: string): string {
+  return literal(text).slice(1, -1).replace(/\*\//g, "*\\/");
+}
+
+const stepNodeName = (key: string) => `step_${key}`;
+const gateNodeName = (name: string) => `gate_${name}`;
+const releasedNodeName = (name: string) => `released_${name}`;
+const escalateNodeName = (name: string) => `escalate_${name}`;
+
+/**
+ * The StateGraph, node by node and edge by edge, as envelope-runtime-js's buildTeamGraph wires
+ * the same TeamSpec (its teamEdges; the export's tests check the two draw the same graph).
+ */
+function graphChain(team: LanggraphJsView["team"]): string {
+  const lines: string[] = ["new StateGraph({ state: teamState(TEAM), input: InputSchema, output: outputSchema(ResultSchema), context: ContextSchema })"];
+  const add = (comment: string, node: string, fn: string, ends?: string[]) =>
+    lines.push(`// ${comment}`, `.addNode(${literal(node)}, ${fn}${ends?.length ? `, { ends: [${ends.map((e) => (e === "END" ? e : literal(e))).join(", ")}] }` : ""})`);
+  add("context, environment and inputs checked before any model call", "prepare", "nodes.prepare");
+  if (team.mode === "hierarchy") add(`the hierarchy: ${docText(team.entryAgent ?? "")} asks its reports (agents as tools)`, "team", "nodes.team");
+  else {
+    team.steps.forEach((step, i) => {
+      add(`pipeline[${i}] ${docText(step.key)} (agent ${docText(step.agent)})`, stepNodeName(step.key), `nodes.step(${literal(step.key)})`, step.gatesAfter.map(gateNodeName));
+    });
+    team.gates.forEach((g, i) => {
+      const escalates = g.onReject === "escalate" || g.timeout?.behaviour === "escalate";
+      const ends = [gateNodeName(g.name), releasedNodeName(g.name), "END", ...(g.onReject === "rerun" ? [stepNodeName(g.afterStep)] : []), ...(escalates ? [escalateNodeName(g.name)] : [])];
+      add(`gates[${i}] ${docText(g.name)}: after step ${docText(g.afterStep)}, onReject ${docText(g.onReject)}`, gateNodeName(g.name), `nodes.gate(${literal(g.name)})`, ends);
+      if (escalates) add(`gates[${i}] ${docText(g.name)}: its escalation`, escalateNodeName(g.name), `nodes.escalate(${literal(g.name)})`, [gateNodeName(g.name), "END"]);
+      add(`gates[${i}] ${docText(g.name)}: the approved records, released`, releasedNodeName(g.name), `nodes.released(${literal(g.name)})`);
+    });
+  }
+  add("outputs: the team's result", "finalize", "nodes.finalize");
+  const node = (n: string | string[]) => (Array.isArray(n) ? `[${n.map((x) => literal(x)).join(", ")}]` : n === "START" || n === "END" ? n : literal(n));
+  const edge = (comment: string, from: string | string[], to: string) => lines.push(`// ${comment}`, `.addEdge(${node(from)}, ${node(to)})`);
+  edge("the run starts with its checks", "START", "prepare");
+  if (team.mode === "hierarchy") {
+    edge("then the hierarchy", "prepare", "team");
+    edge("the result", "team", "finalize");
+  } else {
+    const sinks: string[] = [];
+    for (const g of team.gates) if (!team.steps.some((s) => s.gatesBefore.includes(g.name))) sinks.push(releasedNodeName(g.name));
+    team.steps.forEach((step, i) => {
+      const waits = [...step.answersFrom.map(stepNodeName), ...step.gatesBefore.map(releasedNodeName)];
+      const what = waits.length ? `waits for ${[...step.answersFrom.map((k) => `step ${docText(k)}`), ...step.gatesBefore.map((g) => `gate ${docText(g)}`)].join(", ")}` : "a first step";
+      edge(`pipeline[${i}] ${docText(step.key)}: ${what}`, waits.length === 0 ? "prepare" : waits.length === 1 ? waits[0]! : waits, stepNodeName(step.key));
+      if (!step.gatesAfter.length && !team.steps.some((s) => s.answersFrom.includes(step.key))) sinks.push(stepNodeName(step.key));
+    });
+    edge("the result, once every last node is done", sinks.length === 1 ? sinks[0]! : sinks, "finalize");
+  }
+  edge("the end", "finalize", "END");
+  lines.push("// an explicit name (TEAM.slug) for the compiled graph", ".compile({ checkpointer, name: TEAM.slug })");
+  return lines.join("\n");
 }
 
 const HEADER = "Generated by envelope-export from the team's Envelope definition (src/envelope.json).";
@@ -75,7 +138,7 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
   const state = project.createSourceFile("src/state.ts");
   headers.set(state, `// ${HEADER} The graph's input and result schemas (zod, as LangGraph.js reads them).`);
   state.addImportDeclaration({ namedImports: ["z"], moduleSpecifier: "zod" });
-  const inputFields = team.inputs.map((i) => `${literal(i.channel)}: ${zodOf(i)}${i.required && !i.hasDefault ? "" : ".optional()"}`);
+  const inputFields = team.inputs.map((i) => `${propertyKey(i.channel)}: ${zodOf(i)}${i.required && !i.hasDefault ? "" : ".optional()"}`);
   state.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
@@ -83,7 +146,12 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
     declarations: [{ name: "InputSchema", initializer: `z.object({${inputFields.join(",\n")}})` }],
   });
   const outputs = team.outputs.length ? team.outputs : [{ key: "answer", type: "string", required: true, description: "the team's final answer" }];
-  const resultFields = outputs.map((o) => `${literal(o.key)}: ${zodOf(o)}${o.required ? "" : ".optional()"}`);
+  // An output's default fills a result that leaves it out (finalize parses the answer with ResultSchema).
+  // (view.model.outputs[i] is team.outputs[i]'s model: the same order.)
+  const resultFields = outputs.map((o, i) => {
+    const m = team.outputs.length ? view.model.outputs[i] : undefined;
+    return `${propertyKey(o.key)}: ${zodOf({ ...o, enum: m?.enum ?? null })}${m?.hasDefault ? `.default(${literal(m.default ?? null)})` : o.required ? "" : ".optional()"}`;
+  });
   state.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
@@ -98,7 +166,7 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
   context.addImportDeclaration({ namedImports: ["z"], moduleSpecifier: "zod" });
   const contextEntries = [
     `model: z.string().optional().describe(${literal("provider:model for every agent of this run, e.g. openai:gpt-4.1-mini")})`,
-    ...view.contextFields.map(({ key, field }) => `${literal(field)}: z.string().optional().describe(${literal(`provider:model for agent ${key} in this run`)})`),
+    ...view.contextFields.map(({ key, field }) => `${propertyKey(field)}: z.string().optional().describe(${literal(`provider:model for agent ${key} in this run`)})`),
   ];
   context.addVariableStatement({
     isExported: true,
@@ -108,20 +176,34 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
   });
 
   const graph = project.createSourceFile("src/graph.ts");
-  headers.set(graph, `// ${HEADER} The graph langgraph.json serves (the Agent Server brings its own checkpointer).`);
-  graph.addImportDeclaration({ namedImports: ["buildTeamGraph"], moduleSpecifier: "envelope-runtime-js" });
+  headers.set(graph, `// ${HEADER} The team's graph: its wiring, node by node and edge by edge; the node functions are envelope-runtime-js's.`);
+  graph.addImportDeclaration({ namedImports: ["END", "START", "StateGraph", "type BaseCheckpointSaver"], moduleSpecifier: "@langchain/langgraph" });
+  graph.addImportDeclaration({ namedImports: ["outputSchema", "TeamNodes", "teamState", "type BuildOptions"], moduleSpecifier: "envelope-runtime-js" });
   graph.addImportDeclaration({ namedImports: ["ContextSchema"], moduleSpecifier: "./context.js" });
   graph.addImportDeclaration({ namedImports: ["InputSchema", "ResultSchema"], moduleSpecifier: "./state.js" });
   graph.addImportDeclaration({ namedImports: ["TEAM"], moduleSpecifier: "./team.js" });
-  graph.addVariableStatement({ isExported: true, declarationKind: VariableDeclarationKind.Const, declarations: [{ name: "SCHEMAS", initializer: "{ input: InputSchema, result: ResultSchema, context: ContextSchema }" }] });
-  graph.addVariableStatement({ isExported: true, declarationKind: VariableDeclarationKind.Const, docs: [`${literal(team.name).slice(1, -1).replace(/\*\//g, "*\\/")}'s graph.`], declarations: [{ name: "graph", initializer: "buildTeamGraph(TEAM, SCHEMAS)" }] });
+  graph.addVariableStatement({ isExported: true, declarationKind: VariableDeclarationKind.Const, docs: ["The graph's schemas: its input, its result and the run's context."], declarations: [{ name: "SCHEMAS", initializer: "{ input: InputSchema, result: ResultSchema, context: ContextSchema }" }] });
+  graph.addFunction({
+    isExported: true,
+    name: "buildGraph",
+    docs: [
+      `${docText(team.name)}'s graph, as its definition wires it (the runner and the tests give a checkpointer, and the tests their own models). Each node is a function of envelope-runtime-js's TeamNodes; a gate routes itself (Command), to the nodes its \`ends\` name.`,
+    ],
+    parameters: [{ name: "options", type: "BuildOptions & { checkpointer?: BaseCheckpointSaver }", initializer: "{}" }],
+    statements: [
+      "const { checkpointer, ...rest } = options;",
+      "const nodes = new TeamNodes(TEAM, SCHEMAS, rest);",
+      `return ${graphChain(team)};`,
+    ],
+  });
+  graph.addVariableStatement({ isExported: true, declarationKind: VariableDeclarationKind.Const, docs: ["The graph langgraph.json serves (the Agent Server brings its own checkpointer)."], declarations: [{ name: "graph", initializer: "buildGraph()" }] });
 
   const main = project.createSourceFile("src/main.ts");
   headers.set(main, `// ${HEADER} The command-line runner: npm start -- run | resume | show (see README).`);
-  main.addImportDeclaration({ namedImports: ["buildTeamGraph", "runCli"], moduleSpecifier: "envelope-runtime-js" });
-  main.addImportDeclaration({ namedImports: ["SCHEMAS"], moduleSpecifier: "./graph.js" });
+  main.addImportDeclaration({ namedImports: ["runCli"], moduleSpecifier: "envelope-runtime-js" });
+  main.addImportDeclaration({ namedImports: ["buildGraph"], moduleSpecifier: "./graph.js" });
   main.addImportDeclaration({ namedImports: ["TEAM"], moduleSpecifier: "./team.js" });
-  main.addStatements("process.exitCode = await runCli({ team: TEAM, graph: (checkpointer) => buildTeamGraph(TEAM, SCHEMAS, { checkpointer }) });");
+  main.addStatements("process.exitCode = await runCli({ team: TEAM, graph: (checkpointer) => buildGraph({ checkpointer }) });");
 
   project.createSourceFile("tests/team.test.ts", teamTest(view));
 
@@ -158,7 +240,7 @@ import { Command, MemorySaver } from "@langchain/langgraph";
 import { buildTeamGraph } from "envelope-runtime-js";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
-import { graph, SCHEMAS } from "../src/graph.js";
+import { buildGraph, graph, SCHEMAS } from "../src/graph.js";
 import { InputSchema, ResultSchema } from "../src/state.js";
 import { TEAM } from "../src/team.js";
 
@@ -183,7 +265,7 @@ function answerFor(task: string): string {
 }
 
 function build(tasks: string[]) {
-  return buildTeamGraph(TEAM, SCHEMAS, {
+  return buildGraph({
     checkpointer: new MemorySaver(),
     env: ENV,
     modelFor: (_agent, _choice, task) => {
@@ -197,6 +279,11 @@ describe(${literal(team.name)}, () => {
   it("builds the graph langgraph.json serves, with every node", () => {
     const drawn = Object.keys(graph.getGraph().nodes).filter((n) => !n.startsWith("__")).sort();
     expect(drawn).toEqual(NODES);
+  });
+
+  it("wires what envelope-runtime-js wires for this team (graph.ts is the TeamSpec's graph)", () => {
+    const edges = (g: Pick<typeof graph, "getGraph">) => g.getGraph().edges.map((e) => \`\${e.source} -> \${e.target}\${e.conditional ? " ?" : ""}\`).sort();
+    expect(edges(graph)).toEqual(edges(buildTeamGraph(TEAM, SCHEMAS)));
   });
 
   it("has the schemas of its inputs, result and context", () => {
@@ -239,7 +326,7 @@ function refusalTests(view: LanggraphJsView): string {
   if (team.secrets.length + team.variables.length > 0) {
     out.push(`  it("refuses a run without its environment before any model call", async () => {
     const tasks: string[] = [];
-    const team = buildTeamGraph(TEAM, SCHEMAS, { checkpointer: new MemorySaver(), env: {}, modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })) });
+    const team = buildGraph({ checkpointer: new MemorySaver(), env: {}, modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })) });
     await expect(team.invoke(INPUTS, { configurable: { thread_id: "no-env" } })).rejects.toThrow(/missing environment variables/);
     expect(tasks).toEqual([]);
   });
@@ -248,7 +335,7 @@ function refusalTests(view: LanggraphJsView): string {
   if (Object.keys(view.sampleInputs).length > 0) {
     out.push(`  it("refuses a run without its required inputs before any model call", async () => {
     const tasks: string[] = [];
-    const team = buildTeamGraph(TEAM, SCHEMAS, { checkpointer: new MemorySaver(), env: ENV, modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })) });
+    const team = buildGraph({ checkpointer: new MemorySaver(), env: ENV, modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })) });
     expect(InputSchema.safeParse({}).success).toBe(false);
     await expect(team.invoke({}, { configurable: { thread_id: "no-inputs" } })).rejects.toThrow();
     expect(tasks).toEqual([]);

@@ -13,7 +13,7 @@ export const ResultSchema = z.object({
     .record(z.string(), z.unknown())
     .describe("Evidence fields in the shape of Stripe's dispute evidence object.")
     .optional(),
-  win_likelihood: z.string().optional(),
+  win_likelihood: z.enum(["low", "medium", "high"]).optional(),
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;

@@ -7,7 +7,7 @@ export const InputSchema = z.object({
 });
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
-  category: z.string().optional(),
+  category: z.enum(["billing", "bug", "question", "other"]).optional(),
   next_step: z.string().describe("What the support team should do next.").optional(),
 });
 

@@ -5,7 +5,7 @@ import { Command, MemorySaver } from "@langchain/langgraph";
 import { buildTeamGraph } from "envelope-runtime-js";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
-import { graph, SCHEMAS } from "../src/graph.js";
+import { buildGraph, graph, SCHEMAS } from "../src/graph.js";
 import { InputSchema, ResultSchema } from "../src/state.js";
 import { TEAM } from "../src/team.js";
 
@@ -36,7 +36,7 @@ function answerFor(task: string): string {
 }
 
 function build(tasks: string[]) {
-  return buildTeamGraph(TEAM, SCHEMAS, {
+  return buildGraph({
     checkpointer: new MemorySaver(),
     env: ENV,
     modelFor: (_agent, _choice, task) => {
@@ -52,6 +52,15 @@ describe("Helpdesk Triage", () => {
       .filter((n) => !n.startsWith("__"))
       .sort();
     expect(drawn).toEqual(NODES);
+  });
+
+  it("wires what envelope-runtime-js wires for this team (graph.ts is the TeamSpec's graph)", () => {
+    const edges = (g: Pick<typeof graph, "getGraph">) =>
+      g
+        .getGraph()
+        .edges.map((e) => `${e.source} -> ${e.target}${e.conditional ? " ?" : ""}`)
+        .sort();
+    expect(edges(graph)).toEqual(edges(buildTeamGraph(TEAM, SCHEMAS)));
   });
 
   it("has the schemas of its inputs, result and context", () => {
@@ -91,7 +100,7 @@ describe("Helpdesk Triage", () => {
 
   it("refuses a run without its required inputs before any model call", async () => {
     const tasks: string[] = [];
-    const team = buildTeamGraph(TEAM, SCHEMAS, {
+    const team = buildGraph({
       checkpointer: new MemorySaver(),
       env: ENV,
       modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })),

@@ -5,7 +5,7 @@ import { Command, MemorySaver } from "@langchain/langgraph";
 import { buildTeamGraph } from "envelope-runtime-js";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
-import { graph, SCHEMAS } from "../src/graph.js";
+import { buildGraph, graph, SCHEMAS } from "../src/graph.js";
 import { InputSchema, ResultSchema } from "../src/state.js";
 import { TEAM } from "../src/team.js";
 
@@ -55,7 +55,7 @@ function answerFor(task: string): string {
 }
 
 function build(tasks: string[]) {
-  return buildTeamGraph(TEAM, SCHEMAS, {
+  return buildGraph({
     checkpointer: new MemorySaver(),
     env: ENV,
     modelFor: (_agent, _choice, task) => {
@@ -71,6 +71,15 @@ describe("Incident Response Crew", () => {
       .filter((n) => !n.startsWith("__"))
       .sort();
     expect(drawn).toEqual(NODES);
+  });
+
+  it("wires what envelope-runtime-js wires for this team (graph.ts is the TeamSpec's graph)", () => {
+    const edges = (g: Pick<typeof graph, "getGraph">) =>
+      g
+        .getGraph()
+        .edges.map((e) => `${e.source} -> ${e.target}${e.conditional ? " ?" : ""}`)
+        .sort();
+    expect(edges(graph)).toEqual(edges(buildTeamGraph(TEAM, SCHEMAS)));
   });
 
   it("has the schemas of its inputs, result and context", () => {
@@ -110,7 +119,7 @@ describe("Incident Response Crew", () => {
 
   it("refuses a run without its environment before any model call", async () => {
     const tasks: string[] = [];
-    const team = buildTeamGraph(TEAM, SCHEMAS, {
+    const team = buildGraph({
       checkpointer: new MemorySaver(),
       env: {},
       modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })),
@@ -123,7 +132,7 @@ describe("Incident Response Crew", () => {
 
   it("refuses a run without its required inputs before any model call", async () => {
     const tasks: string[] = [];
-    const team = buildTeamGraph(TEAM, SCHEMAS, {
+    const team = buildGraph({
       checkpointer: new MemorySaver(),
       env: ENV,
       modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })),

@@ -14,7 +14,7 @@ export const ResultSchema = z.object({
     .array(z.unknown())
     .describe("Issues that would block or re-price the deal.")
     .optional(),
-  recommendation: z.string().optional(),
+  recommendation: z.enum(["proceed", "proceed_with_conditions", "pass"]).optional(),
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
