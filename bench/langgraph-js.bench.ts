@@ -24,10 +24,12 @@ interface Command {
   label: string;
   argv: (r: number) => string[];
   goal?: number;
+  env?: Record<string, string>;
 }
 const COMMANDS: Command[] = [
   { label: "`node -e 0`", argv: () => [node, "-e", "0"] },
   { label: "`envelope export` example `--target langgraph-js --out DIR`", argv: (r) => [node, BIN, "export", EXAMPLE, "--target", "langgraph-js", "--out", join(scratch, `lgjs-${r}`)], goal: 3 },
+  { label: "the same without ts-morph's code cache (`ENVELOPE_TS_MORPH_CACHE=off`)", argv: (r) => [node, BIN, "export", EXAMPLE, "--target", "langgraph-js", "--out", join(scratch, `lgjs-nocache-${r}`)], env: { ENVELOPE_TS_MORPH_CACHE: "off" } },
   { label: "`envelope export` example `--target langgraph --out DIR` (for scale)", argv: (r) => [node, BIN, "export", EXAMPLE, "--target", "langgraph", "--out", join(scratch, `lg-${r}`)] },
   { label: "a bare process: `require(\"ts-morph\")`", argv: () => inRoot(`require("ts-morph");`) },
   { label: "a bare process: prettier's first TypeScript format", argv: () => inRoot(`await require("prettier").format("const x = 1", { parser: "typescript" });`) },
@@ -36,7 +38,7 @@ const COMMANDS: Command[] = [
 function run(c: Command, r: number): number {
   const [file, ...args] = c.argv(r);
   const start = process.hrtime.bigint();
-  const result = spawnSync(file!, args, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  const result = spawnSync(file!, args, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...c.env } });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${result.stderr}`);
   return ms;

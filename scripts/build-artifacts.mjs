@@ -12,6 +12,7 @@ import { HELPERS, VALUE_HELPERS } from "../dist/export/render/helpers.js";
 import { compiledFileName, compiledTemplatesModule } from "../dist/export/render/template-dir.js";
 import { TEMPLATE_FOLDERS as CREWAI } from "../dist/targets/crewai/index.js";
 import { TEMPLATE_FOLDERS as LANGGRAPH } from "../dist/targets/langgraph/index.js";
+import { TEMPLATE_FOLDERS as LANGGRAPH_JS } from "../dist/targets/langgraph-js/index.js";
 
 const dist = new URL("../dist/", import.meta.url);
 
@@ -19,6 +20,6 @@ writeFileSync(new URL("validate/team-validator.cjs", dist), standaloneValidatorC
 
 const compiled = new URL("export/render/compiled/", dist);
 mkdirSync(compiled, { recursive: true });
-for (const folders of [CREWAI, LANGGRAPH]) {
+for (const folders of [CREWAI, LANGGRAPH, LANGGRAPH_JS]) {
   writeFileSync(new URL(compiledFileName(folders), compiled), compiledTemplatesModule(folders, HELPERS, VALUE_HELPERS));
 }

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
 import { exportFile, validDefinitions } from "./helpers/export.js";
@@ -19,6 +20,9 @@ import { HELPERS, VALUE_HELPERS } from "../src/export/render/helpers.js";
 const dist = (path: string) => import(/* @vite-ignore */ join(ROOT, "dist", path));
 const bytesOf = (files: { entries(): Array<[string, { bytes: Uint8Array; mode: number }]> }) =>
   files.entries().map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode]);
+
+/** ts-morph and the packages it requires: the langgraph-js target loads them from node_modules. */
+const TS_MORPH_CLOSURE = ["ts-morph", "@ts-morph/common", "code-block-writer", "minimatch", "brace-expansion", "balanced-match", "@isaacs/nonrecursive-glob-match", "path-browserify", "tinyglobby", "fdir", "picomatch"];
 
 describe("build artifacts in dist/", () => {
   it("the standalone validator was built from today's schema", async () => {
@@ -67,6 +71,33 @@ describe("build artifacts in dist/", () => {
     expect(r.stdout).toBe("accepted");
   });
 
+  // ts-morph's three big files (the TypeScript compiler among them) and prettier's standalone
+  // build and plugins (in the formatter's worker) compile from the code caches the build recorded
+  // (src/targets/langgraph-js/load-ts-morph.ts and format.ts, scripts/ts-morph-cache.mjs).
+  it("langgraph-js: ts-morph's and prettier's code caches are accepted under the flags an export runs with", () => {
+    const probe = [
+      `import(${JSON.stringify(join(ROOT, "dist/cli/bundle.js"))}).then(async (b) => {`,
+      "  b.loadBundle();",
+      `  const m = await import(${JSON.stringify(join(ROOT, "dist/targets/langgraph-js/load-ts-morph.js"))});`,
+      `  m.loadTsMorph(${JSON.stringify(pathToFileURL(join(ROOT, "dist/index.js")).href)});`,
+      `  const f = await import(${JSON.stringify(join(ROOT, "dist/targets/langgraph-js/format.js"))});`,
+      '  f.formatAll([{ path: "a.ts", text: "const a=1", parser: "typescript" }]);',
+      "  process.stdout.write(JSON.stringify({ ...m.tsMorphCacheStates(), ...f.prettierCacheStates() }));",
+      "});",
+    ].join("\n");
+    const r = spawnSync(process.execPath, ["-e", probe], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual({
+      typescript: "accepted",
+      "ts-morph-common": "accepted",
+      "ts-morph": "accepted",
+      standalone: "accepted",
+      "plugins-estree": "accepted",
+      "plugins-typescript": "accepted",
+      "plugins-babel": "accepted",
+    });
+  });
+
   // The compiled templates, the validator and Handlebars' runtime are inlined into the bundle
   // (scripts/bundle-cli.mjs) to share its code cache; loaded from disk they still work, slower.
   it.each(targetNames())("%s: an export through the bundle loads no CommonJS file from disk", (target) => {
@@ -81,7 +112,10 @@ describe("build artifacts in dist/", () => {
       const r = spawnSync(process.execPath, ["-e", probe], { encoding: "utf8" });
       expect(r.status, r.stderr).toBe(0);
       const loaded = JSON.parse(r.stderr) as string[];
-      expect(loaded.filter((file) => file !== join(ROOT, "dist/envelope.cjs"))).toEqual([]);
+      // langgraph-js loads ts-morph and its dependencies from node_modules (its three big files
+      // with their own code cache, next test), nothing else.
+      const allowed = target === "langgraph-js" ? TS_MORPH_CLOSURE.map((p) => join(ROOT, "node_modules", p) + "/") : [];
+      expect(loaded.filter((file) => file !== join(ROOT, "dist/envelope.cjs") && !allowed.some((a) => file.startsWith(a)))).toEqual([]);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

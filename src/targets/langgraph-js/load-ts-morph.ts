@@ -35,7 +35,8 @@ function load(path: string, name: string, version: string): void {
   if (require.cache[path]) return;
   const source = readFileSync(path, "utf8");
   const file = cacheFile(name, version, source.length);
-  const cachedData = existsSync(file) ? readFileSync(file) : undefined;
+  // ENVELOPE_TS_MORPH_CACHE=off: compiled without it (bench/langgraph-js.bench.ts compares).
+  const cachedData = process.env.ENVELOPE_TS_MORPH_CACHE !== "off" && existsSync(file) ? readFileSync(file) : undefined;
   const script = new Script(Module.wrap(source), { filename: path, ...(cachedData ? { cachedData } : {}) });
   states[name] = cachedData === undefined ? "none" : script.cachedDataRejected ? "rejected" : "accepted";
   const module = new Module(path, undefined) as Module & { filename: string; paths: string[]; loaded: boolean };
