@@ -9,7 +9,7 @@ import { ROOT } from "./helpers/cli.js";
 import { exportFor } from "./helpers/export.js";
 import { findPython } from "./e2e/python-env.js";
 
-const MODEL_ENV = `${ROOT}templates/python-common/static/src/PKG/model_env.py`;
+const MODEL_ENV = `${ROOT}python/envelope-runtime/src/envelope_runtime/model_env.py`;
 const python = findPython();
 
 /** Runs `code` with model_env.py imported as `m`; returns its JSON output. */

@@ -82,7 +82,7 @@ describe("the shipped Python templates", () => {
   });
 
   it("the README's round limit is gates.py's MAX_ROUNDS", () => {
-    const gates = readFileSync(join(TEMPLATES_ROOT, "python-common/static/src/PKG/gates.py"), "utf8");
+    const gates = readFileSync(join(TEMPLATES_ROOT, "../python/envelope-runtime/src/envelope_runtime/gates.py"), "utf8");
     expect(Number(/^MAX_ROUNDS = (\d+)$/m.exec(gates)?.[1])).toBe(MAX_REVIEW_ROUNDS);
   });
 });
