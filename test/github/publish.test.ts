@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { exportDefinition } from "../../src/export/export.js";
 import { FileSet } from "../../src/export/file-set.js";
+import { planUpload } from "../../src/publish/upload-plan.js";
 import { TARGETS } from "../../src/targets/index.js";
 import { start, type FakeGitHub } from "./fake/index.js";
 import { expectCleanContract, expectRepositoryEquals, git, manyFiles, publishTo, trickyFiles } from "./helpers.js";
@@ -72,7 +73,11 @@ describe("publishToGitHub", () => {
     const author = { name: "Builder", email: "builder@example.com" };
     const result = await publishTo(gh, files, { repository: "me/support-tier", message: "Initial commit\n\nExported.", author });
     expectRepositoryEquals(gh, "me", "support-tier", files);
-    expect(result.blobs).toBe(0);
+    // Since issue 36 the pristine copy holds the vendored envelope-runtime too, which takes it
+    // over the 512 KB inline limit: it is the one blob; the vendored files themselves are
+    // small text and travel inline.
+    expect(planUpload(files).blobs.map((f) => f.path)).toEqual([".envelope/pristine.json"]);
+    expect(result.blobs).toBe(1);
     const bare = gh.repoDir("me", "support-tier");
     expect(git(bare, "log", "-1", "--format=%an <%ae>%n%B").trim()).toBe("Builder <builder@example.com>\nInitial commit\n\nExported.");
   });
