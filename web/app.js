@@ -921,11 +921,16 @@ function copyFile(path, button) {
 
 function copyAll(button) {
   if (!state.preview) return;
-  const text = state.preview.files
-    .filter((f) => f.encoding === "utf-8")
-    .map((f) => `==> ${f.path} <==\n${f.content}${f.content.endsWith("\n") || f.content === "" ? "" : "\n"}`)
-    .join("\n");
-  copyText(text, `all ${state.preview.files.length} files`, button);
+  const files = state.preview.files;
+  const copied = files.filter((f) => f.encoding === "utf-8");
+  const text = copied.map((f) => `==> ${f.path} <==\n${f.content}${f.content.endsWith("\n") || f.content === "" ? "" : "\n"}`).join("\n");
+  // A binary file, or one whose content the preview left out (answer-bound.ts), is only in
+  // the zip: the status line says so rather than "all".
+  const left = files.filter((f) => f.encoding !== "utf-8").map((f) => f.path);
+  const what = left.length
+    ? `${copied.length} of ${plural(files.length, "file")}; left out, in the zip only: ${left.length <= 3 ? left.join(", ") : plural(left.length, "file")}`
+    : `all ${plural(files.length, "file")}`;
+  copyText(text, what, button);
 }
 
 function fileNameFrom(disposition) {

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../../src/serve/server.js";
 import { validate } from "../../src/validate/validate.js";
 import { BODY_LIMIT } from "../../src/serve/settings.js";
+import { answerLimit } from "../../src/serve/answer-bound.js";
+import { targetNames } from "../../src/targets/index.js";
 import { ROOT, runCli } from "../helpers/cli.js";
 import { validDefinitions } from "../helpers/export.js";
 import { bigTeam, call, contractOf, EXAMPLE, EXAMPLE_PATH, post, rawRequest, serve, type Served } from "./helpers.js";
@@ -36,7 +38,7 @@ describe("GET routes", () => {
   });
   it("/v1/targets lists every target", async () => {
     const a = await call(s, "GET", "/v1/targets");
-    expect(a.json.targets.map((t: { name: string }) => t.name)).toEqual(["crewai", "langgraph"]);
+    expect(a.json.targets.map((t: { name: string }) => t.name)).toEqual(targetNames());
   });
   it("/openapi.json describes exactly the API routes the server has", async () => {
     const a = await call(s, "GET", "/openapi.json");
@@ -220,10 +222,28 @@ describe("POST /v1/exports", () => {
     await runCli(["export", EXAMPLE_PATH, "--target", "langgraph", "--out", out]);
     const cli = JSON.parse((await runCli(["export", EXAMPLE_PATH, "--target", "langgraph", "--dry-run", "--json"])).stdout);
     expect(a.json.files.map((f: { path: string }) => f.path)).toEqual(cli.files.map((f: { path: string }) => f.path));
+    // The answer stays within 3 × request + 1 MiB: with the vendored runtime library (issue 36)
+    // the example's preview is over it whole, so fitPreview leaves out contents, largest
+    // first, until it fits. For the example that is one file, the pristine record (the
+    // largest); every other file has its content. The zip is unaffected.
+    expect(a.bytes.length).toBeLessThanOrEqual(answerLimit(EXAMPLE.length));
+    const largest = [...a.json.files].sort((x: { path: string }, y: { path: string }) => {
+      const size = (f: { path: string }) => Buffer.byteLength(JSON.stringify(readFileSync(join(out, f.path), "utf8")));
+      return size(y) - size(x);
+    })[0].path;
+    expect(largest).toBe(".envelope/pristine.json");
+    const omitted = a.json.files.filter((f: { encoding: string }) => f.encoding === "omitted").map((f: { path: string }) => f.path);
+    expect(omitted).toEqual([largest]);
+    expect(a.json.contentOmitted).toBe(omitted.length);
     for (const f of a.json.files) {
+      expect(f.mode).toBe(cli.files.find((c: { path: string }) => c.path === f.path).mode);
+      expect(f.size, f.path).toBe(readFileSync(join(out, f.path)).length);
+      if (f.encoding === "omitted") {
+        expect(f.content, f.path).toBe("");
+        continue;
+      }
       expect(f.encoding, f.path).toBe("utf-8");
       expect(f.content, f.path).toBe(readFileSync(join(out, f.path), "utf8"));
-      expect(f.mode).toBe(cli.files.find((c: { path: string }) => c.path === f.path).mode);
     }
     expect(a.json.loss).toEqual(cli.loss);
     expect(a.json.name).toBe("support-tier");
@@ -253,7 +273,7 @@ describe("POST /v1/exports", () => {
   it("the target is required and checked", async () => {
     const none = await post(s, "/v1/exports", EXAMPLE);
     expect(none.status).toBe(400);
-    expect(none.json.targets).toEqual(["crewai", "langgraph"]);
+    expect(none.json.targets).toEqual(targetNames());
     const unknown = await post(s, "/v1/exports?target=autogen", EXAMPLE);
     expect(unknown.status).toBe(400);
     expect(unknown.json.type).toBe("urn:envelope-export:problem:unknown-target");

@@ -13,6 +13,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { start, TOKEN, type FakeGitHub } from "../github/fake/index.js";
 import { expectCleanContract } from "../github/helpers.js";
+import { TARGETS, targetNames } from "../../src/targets/index.js";
 import { runCli } from "../helpers/cli.js";
 import { browserGate, launchChromium, watchedPage } from "./browser.js";
 import { EXAMPLE, EXAMPLE_PATH, serve, type Served } from "./helpers.js";
@@ -175,11 +176,15 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       for (const term of ["agents[0]", "accessPolicy", "http_request", "coworker", "approximated"]) expect(shown, term).not.toContain(term);
       expect(shown).toContain("Support Lead's access policy");
       expect(shown).toContain("Turn Strict off");
-      // Whether the other framework runs the team as written: LangGraph carries the example whole.
+      // Whether each other framework runs the team as written, in the registry's order, each
+      // with a button that picks it: LangGraph and LangGraph.js carry the example whole.
+      const others = targetNames().filter((t) => t !== "crewai");
+      expect(others.length).toBeGreaterThan(0);
       const other = box.locator(".other-target");
-      await other.waitFor();
-      expect(await other.textContent()).toBe("LangGraph runs this team as written. Choose LangGraph");
-      expect(await other.locator("button").textContent()).toBe("Choose LangGraph");
+      await expect.poll(() => other.count(), { timeout: 10_000 }).toBe(others.length);
+      const titles = others.map((t) => TARGETS[t]!.title);
+      expect(await other.allTextContents()).toEqual(titles.map((t) => `${t} runs this team as written. Choose ${t}`));
+      expect(await other.locator("button").allTextContents()).toEqual(titles.map((t) => `Choose ${t}`));
       await box.locator("details.dev summary").click();
       const precise = await box.evaluate((e) => e.innerText);
       expect(precise).toContain("agents[0].accessPolicy (approximated)");
@@ -192,7 +197,7 @@ describe.skipIf(!gate.run)("the handoff page in a builder's words (Chromium)", (
       for (const id of ["#diagram", "#tree"]) expect(await page.locator(id).textContent(), id).toMatch(/^Strict stops the export, so there is no project to show/);
       expect(await page.locator("#zoom").isVisible()).toBe(false);
       await box.scrollIntoViewIfNeeded();
-      await shot("strict", "Strict on, CrewAI: what would not work, in plain words, what to do, whether LangGraph runs it as written (with a button that picks it), the developer's details closed; nothing green beside it");
+      await shot("strict", "Strict on, CrewAI: what would not work, in plain words, what to do, whether each other framework runs it as written (with a button that picks it), the developer's details closed; nothing green beside it");
       // Its own picture: the Team box at the top of the view, the Files box under it.
       await page.locator("#team-h").evaluate((e) => e.scrollIntoView({ block: "start" }));
       expect(await inView("#tree .empty")).toBe(true);
