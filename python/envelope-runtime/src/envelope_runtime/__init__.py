@@ -11,6 +11,7 @@ are loaded on first use, so a team imports only what its features need.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -46,14 +47,19 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers
     from .workspace import Column, DocumentSpec, Trigger  # noqa: F401
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'envelope_runtime' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+def lazy_exports(package: str, exports: dict[str, str]) -> tuple[Any, Any]:
+    """PEP 562 `__getattr__` and `__dir__` for a package of this library: each name of
+    `exports` (name -> the package's module that defines it) is imported on first use."""
+    namespace = sys.modules[package].__dict__
+
+    def get(name: str) -> Any:
+        if name not in exports:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{exports[name]}", package), name)
+        namespace[name] = value
+        return value
+
+    return get, lambda: sorted(namespace["__all__"])
 
 
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -10,8 +10,9 @@ its features need.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .. import lazy_exports
 
 # public name -> the private module of this package that defines it
 _EXPORTS: dict[str, str] = {
@@ -77,14 +78,4 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers (re-exported
     )
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
