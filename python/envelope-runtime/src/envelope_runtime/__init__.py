@@ -18,9 +18,10 @@ __version__ = "0.1.0"
 
 # public name -> the private module that defines it
 _EXPORTS: dict[str, str] = {
-    "InputError": "checks",
-    "InputSpec": "checks",
-    "NO_DEFAULT": "checks",
+    "InputError": "inputs",
+    "InputSpec": "inputs",
+    "NO_DEFAULT": "inputs",
+    "input_specs": "inputs",
     "collect_inputs": "checks",
     "Auth": "connections",
     "Connection": "connections",
@@ -40,9 +41,10 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 if TYPE_CHECKING:  # the names above, for editors and type checkers
-    from .checks import NO_DEFAULT, InputError, InputSpec, collect_inputs  # noqa: F401
+    from .checks import collect_inputs  # noqa: F401
     from .connections import Auth, Connection, McpServer, Operation, Param  # noqa: F401
     from .gates import GateSpec, RecordAction  # noqa: F401
+    from .inputs import NO_DEFAULT, InputError, InputSpec, input_specs  # noqa: F401
     from .team_package import TeamPackage  # noqa: F401
     from .workspace import Column, DocumentSpec, Trigger  # noqa: F401
 

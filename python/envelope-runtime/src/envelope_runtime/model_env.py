@@ -13,11 +13,12 @@ This module is the same in every target (templates/python-common).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 __all__ = [
     "OVERRIDE_ENV",
     "agent_env",
+    "load_problems",
     "override",
     "override_problems",
     "split_model",
@@ -73,3 +74,16 @@ def unset_blank(names: Iterable[str]) -> None:
     for name in names:
         if name in os.environ and not os.environ[name].strip():
             del os.environ[name]
+
+
+def load_problems(env_name: str, load: Callable[[], object]) -> list[str]:
+    """The function an environment variable names (`module:function`, a model factory),
+    loaded now, so a wrong name is reported with every other problem before the run."""
+    named = os.environ.get(env_name, "").strip()
+    try:
+        found = load()
+    except Exception as error:  # importing someone's module can raise anything
+        return [f"{env_name}: cannot load {named!r} ({type(error).__name__}: {error})"]
+    if found is not None and not callable(found):
+        return [f"{env_name}: {named!r} is not a function"]
+    return []

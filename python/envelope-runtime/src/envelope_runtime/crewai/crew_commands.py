@@ -1,21 +1,22 @@
-"""CrewAI's crew commands for the team's crew: `train`, `replay`, `test`.
-
-Console scripts of a hierarchy team (a crew; CrewAI defines these for crews only), run by
-`crewai train -n N -f FILE`, `crewai replay -t TASK_ID` and `crewai test -n N -m MODEL`:
-the methods of `CrewCommands`, which the team's main.py makes for its `TeamPackage`.
-Each checks the environment and the inputs as a run does (runner.py), then builds the
-team's crew and calls CrewAI's own Crew.train, Crew.replay or Crew.test on it.
-"""
+"""CrewAI's crew commands on the team's crew: `crewai train -n N -f FILE`, `crewai replay -t
+TASK_ID` and `crewai test -n N -m MODEL` run the scripts `train`, `replay` and `test`
+(CrewCommands' methods): the environment and inputs checked as a run's, then CrewAI's own
+Crew.train, Crew.replay or Crew.test."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from crewai import Crew
+from crewai.events.event_bus import crewai_event_bus
+from crewai.events.types.crew_events import CrewKickoffStartedEvent
+from crewai.utilities.constants import TRAINING_DATA_FILE
+from crewai.utilities.evaluators.task_evaluator import TaskEvaluator
+from crewai.utilities.training_handler import CrewTrainingHandler
 
 from ..team_package import TeamPackage
 from . import runtime, texts
@@ -23,33 +24,29 @@ from .runner import TeamCommands, _checked_inputs, _exit, run_parser
 
 __all__ = ["CrewCommands", "replay", "test", "train"]
 
+Action = Callable[[Crew, argparse.Namespace, dict[str, Any]], object]
+
 
 def _crew_command(
-    package: TeamPackage,
-    prog: str,
-    description: str,
-    positionals: Sequence[tuple[str, Callable[[str], Any], str]],
-    action: Callable[[Crew, argparse.Namespace, dict[str, Any]], object],
+    package: TeamPackage, prog: str, about: str, arguments: list[tuple[str, Any, str]], act: Action
 ) -> int:
-    """Check env and inputs as a run does, build the team's crew, then `action` on it."""
-    parser = run_parser(package, prog, description)
-    for name, kind, text in positionals:
+    parser = run_parser(package, prog, f"{about} the {package.team.NAME} crew (CrewAI's).")
+    for name, kind, text in arguments:
         parser.add_argument(name, type=kind, help=text)
     args = parser.parse_args(sys.argv[1:])
     inputs = _checked_inputs(package, args)
     if inputs is None:
         return runtime.EXIT_CONFIG
-    rounds = max(1, getattr(args, "n_iterations", 1))
 
-    def act() -> object:
-        team_crew = package.module("crew").TeamCrew(inputs, args.verbose).crew()
-        # CrewAI interpolates {word} with these inputs: texts.crewai_inputs keeps every
-        # text of the crew as it is.
-        return action(team_crew, args, texts.crewai_inputs(team_crew, inputs))
+    def command() -> object:
+        crew = package.module("crew").TeamCrew(inputs, args.verbose).crew()
+        # The crew's texts are filled in already: CrewAI must leave their {words} as they are.
+        return act(crew, args, texts.crewai_inputs(crew, inputs))
 
+    rounds = getattr(args, "n_iterations", 1)
     try:
         deadline = runtime.Deadline(package.team.RUN_TIMEOUT_MS * rounds)
-        runtime.run_with_deadline(act, deadline)
+        runtime.run_with_deadline(command, deadline)
     except runtime.RunTimeout as error:
         print(str(error), file=sys.stderr)
         return runtime.EXIT_TIMEOUT
@@ -60,38 +57,56 @@ def _crew_command(
 
 
 def _positive(text: str) -> int:
-    number = int(text)
-    if number < 1:
+    if int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return number
+    return int(text)
 
 
 _ITERATIONS = ("n_iterations", _positive, "how many runs")
 
 
+def _train(crew: Crew, n_iterations: int, filename: str, inputs: dict[str, Any]) -> None:
+    """Crew.train, and what the manager was taught too: Crew.train keeps the lessons of the
+    crew's `agents` only, and a hierarchical crew's manager, who runs its task and gets the
+    feedback, is not one of them (CrewAI refuses it there)."""
+    trained: list[Crew] = []
+
+    def started(source: Any, _: CrewKickoffStartedEvent) -> None:
+        if isinstance(source, Crew) and source._train:  # Crew.train's copy of the crew
+            trained.append(source)
+
+    crewai_event_bus.on(CrewKickoffStartedEvent)(started)
+    try:
+        crew.train(n_iterations=n_iterations, filename=filename, inputs=inputs)
+    finally:
+        crewai_event_bus.off(CrewKickoffStartedEvent, started)
+    manager = trained[0].manager_agent if trained else None
+    data = CrewTrainingHandler(TRAINING_DATA_FILE).load() or {}
+    if manager is not None and data.get(str(manager.id)):
+        lessons = TaskEvaluator(manager).evaluate_training_data(data, str(manager.id))
+        CrewTrainingHandler(filename).save_trained_data(manager.role, lessons.model_dump())
+
+
 def train(package: TeamPackage) -> None:
-    """Console script `train N FILE` (`crewai train -n N -f FILE`): Crew.train, which asks
-    for feedback on each answer at the terminal and saves what it learnt in FILE."""
+    """`train N FILE`: CrewAI asks for feedback on each answer and saves what it taught."""
     _exit(
         _crew_command(
             package,
             "train",
-            f"Train the {package.team.NAME} crew (CrewAI's Crew.train).",
+            "Train",
             [_ITERATIONS, ("filename", str, "the trained agents file (.pkl)")],
-            lambda c, a, i: c.train(n_iterations=a.n_iterations, filename=a.filename, inputs=i),
+            lambda c, a, i: _train(c, a.n_iterations, a.filename, i),
         )
     )
 
 
 def replay(package: TeamPackage) -> None:
-    """Console script `replay TASK_ID` (`crewai replay -t TASK_ID`; the ids are listed by
-    `crewai log-tasks-outputs`): Crew.replay from that task of the last run, with this
-    run's inputs."""
+    """`replay TASK_ID` (ids: `crewai log-tasks-outputs`): the last run again from that task."""
     _exit(
         _crew_command(
             package,
             "replay",
-            f"Replay the last run of the {package.team.NAME} crew from a task (Crew.replay).",
+            "Replay the last run, from a task, of",
             [("task_id", str, "a task id from `crewai log-tasks-outputs`")],
             lambda c, a, i: _print_output(package, c.replay(task_id=a.task_id, inputs=i)),
         )
@@ -99,13 +114,12 @@ def replay(package: TeamPackage) -> None:
 
 
 def test(package: TeamPackage) -> None:
-    """Console script `test N MODEL` (`crewai test -n N -m MODEL`): Crew.test, N runs scored
-    by MODEL (a CrewAI model name such as openai/gpt-4o-mini)."""
+    """`test N MODEL`: N runs, each task scored by MODEL (e.g. openai/gpt-4o-mini)."""
     _exit(
         _crew_command(
             package,
             "test",
-            f"Test the {package.team.NAME} crew and score its tasks (Crew.test).",
+            "Test and score",
             [_ITERATIONS, ("eval_llm", str, "the model that scores the answers")],
             lambda c, a, i: c.test(n_iterations=a.n_iterations, eval_llm=a.eval_llm, inputs=i),
         )
@@ -121,17 +135,13 @@ def _print_output(package: TeamPackage, output: Any) -> None:
 
 
 class CrewCommands(TeamCommands):
-    """A hierarchy team's console scripts: a run's (TeamCommands) and CrewAI's crew
-    commands, `train`, `replay` and `test`."""
+    """A hierarchy team's console scripts: a run's, and `train`, `replay` and `test`."""
 
     def train(self) -> None:
-        """`train N FILE` (`crewai train`): Crew.train."""
         train(self.package)
 
     def replay(self) -> None:
-        """`replay TASK_ID` (`crewai replay`): Crew.replay."""
         replay(self.package)
 
     def test(self) -> None:
-        """`test N MODEL` (`crewai test`): Crew.test."""
         test(self.package)

@@ -1,15 +1,9 @@
-"""How an agent's model is built (agents[].model / modelConfig, timeouts).
-
-The generated `models.py` holds the data (`MODELS`) and the seam `llm_for(agent_key)`;
-everything else is here. An agent without a model uses the `MODEL` environment variable
-(`provider/model`, e.g. `anthropic/claude-sonnet-4-5`). `MODEL_OVERRIDE` and
-`MODEL_<AGENT>` replace the definition's models (model_env.py); each provider's base-URL
-variable (BASE_URL_ENV) is passed to its client explicitly, so a model name CrewAI does
-not know still goes to that endpoint through CrewAI's own client.
-
-`ENVELOPE_MODEL_FACTORY=module:function` supplies every model from your own code
-instead: `function(agent_key, spec)` returns a `crewai.BaseLLM`. Provider API keys and
-`MODEL` are then not required by the runner.
+"""How an agent's model is built: the definition's (models.py: MODELS, llm_for), else
+`MODEL` (`provider/model`); MODEL_OVERRIDE / MODEL_<AGENT> replace it (model_env.py). Each
+provider's base-URL variable is passed to CrewAI's LLM explicitly, so a model name CrewAI
+does not know still reaches that endpoint. `ENVELOPE_MODEL_FACTORY=module:function` makes
+every model instead (`function(agent_key, spec)` -> a `crewai.BaseLLM`; no provider key or
+MODEL is then required).
 """
 
 from __future__ import annotations
@@ -23,7 +17,7 @@ from dataclasses import dataclass
 from crewai import LLM, BaseLLM
 
 from .. import model_env
-from ..checks import EnvRequirement, load_problems
+from ..inputs import EnvRequirement
 
 __all__ = [
     "BASE_URL_ENV",
@@ -41,22 +35,19 @@ __all__ = [
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 
-# LiteLLM (mistral and unknown providers) otherwise downloads its price table from GitHub
-# when first imported, and waits through retries offline; its bundled copy is enough.
+# LiteLLM (mistral, unknown providers) would download its price table when first imported.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 
 @dataclass(frozen=True)
 class ModelSpec:
     model: str | None
-    """`provider/model` for crewai.LLM; None means the MODEL environment variable."""
+    """`provider/model`; None: the MODEL environment variable."""
     timeout_ms: int
-    """modelConfig.timeoutMs, else timeout.agentMs, else 30000."""
     temperature: float | None = None
     max_tokens: int | None = None
 
 
-# API key per provider prefix, as the provider clients read them.
 PROVIDER_KEYS: dict[str, EnvRequirement] = {
     "anthropic": "ANTHROPIC_API_KEY",
     "openai": "OPENAI_API_KEY",
@@ -66,9 +57,8 @@ PROVIDER_KEYS: dict[str, EnvRequirement] = {
 }
 
 
-# Base-URL variables per provider prefix (first one documented). CrewAI's native OpenAI
-# client reads OPENAI_BASE_URL but still routes a model name it does not know to LiteLLM
-# unless base_url is passed; LiteLLM ignores MISTRAL_API_BASE. So all are passed explicitly.
+# Base-URL variables (the first one documented). CrewAI's OpenAI client reads
+# OPENAI_BASE_URL but routes an unknown model name to LiteLLM unless base_url is passed.
 BASE_URL_ENV: dict[str, tuple[str, ...]] = {
     "openai": ("OPENAI_BASE_URL", "OPENAI_API_BASE"),
     "anthropic": ("ANTHROPIC_BASE_URL",),
@@ -87,7 +77,6 @@ def provider(model: str) -> str:
 
 
 def base_url(model: str) -> str | None:
-    """The endpoint the environment sets for this model's provider, if any."""
     names = BASE_URL_ENV.get(provider(model), ())
     model_env.unset_blank(names)
     for name in names:
@@ -98,14 +87,13 @@ def base_url(model: str) -> str | None:
 
 
 def factory_problems(models: Mapping[str, ModelSpec] | None = None) -> list[str]:
-    """ENVELOPE_MODEL_FACTORY (it must name a function) and the model overrides of these
-    agents (each must be provider:model), checked with the rest before the run."""
-    return load_problems(FACTORY_ENV, _factory) + model_env.override_problems(models or {})
+    """ENVELOPE_MODEL_FACTORY must name a function, each override a provider:model."""
+    factory = model_env.load_problems(FACTORY_ENV, _factory)
+    return factory + model_env.override_problems(models or {})
 
 
 def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
-    """Provider API keys of the configured models, and MODEL when an agent needs it, with
-    the key of MODEL's provider once MODEL is set (read from the environment now)."""
+    """The provider keys of the agents' models, and MODEL where an agent needs it."""
     if os.environ.get(FACTORY_ENV):
         return []
     needed: list[EnvRequirement] = []
@@ -124,21 +112,19 @@ def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
 
 
 def _override(agent_key: str) -> str | None:
-    """`provider/model` from MODEL_<AGENT> or MODEL_OVERRIDE, if set and well formed."""
     found = model_env.override(agent_key)
     parts = model_env.split_model(found[1]) if found else None
     return f"{_PREFIX_ALIASES.get(parts[0], parts[0])}/{parts[1]}" if parts else None
 
 
 def model_id(spec: ModelSpec, agent_key: str | None = None) -> str:
-    """`provider/model` of an agent: its override, else its own model, else MODEL."""
+    """An agent's `provider/model`: its override, else its own model, else MODEL."""
     overridden = _override(agent_key) if agent_key is not None else None
     if overridden is not None:
         return overridden
     if spec.model is not None:
         return spec.model
     value = os.environ["MODEL"].strip()
-    # Accept the definition's `provider:model` spelling too.
     head, sep, tail = value.partition(":")
     return f"{head}/{tail}" if sep and "/" not in head else value
 
@@ -155,7 +141,6 @@ def _factory() -> Callable[[str, ModelSpec], BaseLLM] | None:
 
 
 def build_llm(agent_key: str, spec: ModelSpec) -> BaseLLM:
-    """The crewai.LLM of one agent (or the ENVELOPE_MODEL_FACTORY's model)."""
     factory = _factory()
     if factory is not None:
         return factory(agent_key, spec)
@@ -183,5 +168,4 @@ def build_llm(agent_key: str, spec: ModelSpec) -> BaseLLM:
 
 
 def execution_limit_s(spec: ModelSpec) -> int:
-    """Agent.max_execution_time (whole seconds) from the agent's timeout."""
     return max(1, math.ceil(spec.timeout_ms / 1000))

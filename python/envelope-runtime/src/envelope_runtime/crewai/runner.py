@@ -1,21 +1,10 @@
-"""Command-line runner of a team, for both execution modes (team.MODE).
+"""The team's command line, for both execution modes (team.MODE): `run` (`crewai run`,
+`kickoff`), and in pipeline mode `resume` / `sweep` (flow_runner.py). Every required
+environment variable and input is checked before any model call (inputs.py: the inputs by
+the team's TeamInputs model), the run is bounded by timeout.runMs, and its result (outputs)
+is printed as JSON on stdout. Every function takes the team's `TeamPackage`.
 
-`run` / `kickoff` start a run; in pipeline mode `resume RUN_ID --decisions FILE`
-continues one that stopped at a gate. A team with workspace documents has `workspace ...`
-(people's commands on the store) and `watch` (runs the team when a trigger fires).
-Every required environment variable and input is checked before any model call; the
-whole run is bounded by timeout.runMs (a reviewer's time at the terminal does not count).
-The final result (outputs) is printed as JSON on stdout. Inputs come from inputs.json,
-INPUT_<NAME> variables, --inputs and flags, and are asked for at a terminal
-(checks.collect_inputs), so a bare `crewai run` works.
-
-The team's main.py makes its console scripts from `TeamCommands` (here), `CrewCommands`
-(crew_commands.py: `crewai train`, `replay`, `test`, hierarchy teams) or `FlowCommands`
-(flow_runner.py: `resume`, `crewai flow plot`, pipeline teams), given the team's
-`TeamPackage`; CrewAI's CLI runs `run` (`crewai run`) and `run_with_trigger` (`crewai
-triggers run`). Every function here takes that package: the runner imports no team.
-
-- hierarchy: the crew of crew.py (`crew.TeamCrew`) with the first root as its manager.
+- hierarchy: the crew of crew.py (`crew.TeamCrew`), the first root its manager;
 - pipeline: the Flow of flow.py (`flow.TeamFlow`), one crew per step, gates between.
 """
 
@@ -27,12 +16,12 @@ import os
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dotenv import load_dotenv
 
-from .. import checks, redaction
+from .. import inputs as run_inputs
+from .. import redaction
 from ..team_package import TeamPackage
 from . import crew_base, llms, runtime
 
@@ -43,18 +32,15 @@ __all__ = [
     "INPUTS_FILE",
     "STATE_DIR",
     "TRACE_ENV",
-    "TRIGGER_PAYLOAD",
     "TeamCommands",
     "command_of",
     "main",
     "resume_run",
     "run",
     "run_parser",
-    "run_with_trigger",
     "start_run",
     "sweep_runs",
     "traced",
-    "trigger_inputs",
 ]
 
 STATE_DIR = ".envelope-runs"
@@ -66,7 +52,6 @@ TRACE_ENV = "ENVELOPE_TRACE_FILE"
 
 
 def command_of(package: TeamPackage) -> str:
-    """The console script (pyproject.toml): the package's name, always a safe shell word."""
     return package.name.split(".")[0]
 
 
@@ -75,7 +60,6 @@ def _pipeline(package: TeamPackage) -> bool:
 
 
 def _has_workspace(package: TeamPackage) -> bool:
-    """The team has workspace documents (team.WORKSPACE; workspace.py is imported only then)."""
     return bool(getattr(package.team, "WORKSPACE", None))
 
 
@@ -129,9 +113,7 @@ def run_parser(
         description=description or f"Run the {team.NAME} team.",
         epilog=" ".join(_epilog(package)) or None,
     )
-    # inputs: --inputs JSON and one flag per input (team.INPUTS); flags override --inputs,
-    # which overrides INPUT_<NAME> variables, which override inputs.json
-    checks.add_input_flags(parser, team.INPUTS)
+    run_inputs.add_input_flags(parser, team.INPUTS)
     _common(package, parser)
     return parser
 
@@ -146,15 +128,9 @@ def _epilog(package: TeamPackage) -> list[str]:
             "[--decisions FILE] (see --help there)."
         )
     if _has_workspace(package):
-        lines.append(
-            f"The workspace documents: {command} workspace "
-            "list|show|edit|import|export|archive|delete ... (see --help there)."
-        )
-        if _has_triggers(package):
-            lines.append(
-                f"{command} watch [--once] [--interval S] [-- RUN OPTIONS] evaluates the "
-                "workspace triggers: runs the team or notifies when one fires."
-            )
+        from . import other_commands
+
+        lines += other_commands.workspace_epilog(package)
     return lines
 
 
@@ -162,7 +138,7 @@ def _interactive(args: argparse.Namespace) -> bool:
     return sys.stdin.isatty() if args.interactive is None else bool(args.interactive)
 
 
-def _ask_input(name: str, spec: checks.InputSpec) -> str | None:
+def _ask_input(name: str, spec: run_inputs.InputSpec) -> str | None:
     """Ask for one required input at the terminal (on stderr: stdout carries the result)."""
     details = [spec.type, *(["one of " + ", ".join(spec.enum)] if spec.enum else [])]
     about = f" - {spec.description}" if spec.description else ""
@@ -174,17 +150,22 @@ def _ask_input(name: str, spec: checks.InputSpec) -> str | None:
 def _collect_inputs(
     package: TeamPackage, args: argparse.Namespace, ask: bool, base: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any], list[str]]:
-    """The run's inputs and every problem with them (checks.collect_inputs)."""
+    """The run's inputs, checked by team.TeamInputs, and every problem with them."""
+
+    def resolve(supplied: Any, reported: Sequence[str]) -> dict[str, Any]:
+        return run_inputs.checked(package.team.TeamInputs, supplied, reported)
+
     try:
-        inputs = checks.collect_inputs(
+        inputs = run_inputs.collect(
             args,
             package.team.INPUTS,
+            resolve,
             inputs_file=INPUTS_FILE,
             environ=os.environ,
             base=base,
             ask=_ask_input if ask and _interactive(args) else None,
         )
-    except checks.InputError as error:
+    except run_inputs.InputError as error:
         problems = list(error.problems)
         if any(problem.endswith("is required") for problem in problems):
             problems.append(
@@ -208,7 +189,7 @@ def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
     embedder = ["OPENAI_API_KEY"] if knowledge else []
     # and the connection packs' credentials (team.CONNECTION_SECRETS, --connections)
     packs = getattr(team, "CONNECTION_SECRETS", ())
-    return checks.missing_env(
+    return run_inputs.missing_env(
         [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(own), *embedder], os.environ
     )
 
@@ -256,11 +237,11 @@ def _checked_inputs(
     """The run's inputs once the environment and the inputs pass every check; None (every
     problem printed) when they do not. `base`: inputs under the command line's (a trigger's)."""
     missing = _missing_env(package, args.env_file)
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(
+    problems = run_inputs.env_file_problems(args.env_file) + llms.factory_problems(
         package.models.MODELS
     )
     inputs, input_problems = _collect_inputs(package, args, not (missing or problems), base)
-    if checks.report_problems(missing, problems + input_problems, args.env_file or ".env"):
+    if run_inputs.report_problems(missing, problems + input_problems, args.env_file or ".env"):
         return None
     _warn_short_secrets(package)
     return inputs
@@ -307,58 +288,13 @@ def main(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
         return resume_run(package, arguments[1:])
     if arguments[:1] == ["sweep"]:
         return sweep_runs(package, arguments[1:])
-    if _has_workspace(package) and arguments[:1] in (["workspace"], ["watch"]):
-        return _workspace_command(package, arguments[0], arguments[1:])
-    scheduled = _schedule_command(package, arguments)
-    if scheduled is not None:
-        return scheduled
+    if arguments[:1] in (["workspace"], ["watch"], ["serve-webhook"], ["poll"]):
+        from . import other_commands
+
+        found = other_commands.main(package, arguments)
+        if found is not None:
+            return found
     return start_run(package, arguments)
-
-
-def _has_triggers(package: TeamPackage) -> bool:
-    return any(spec.triggers for spec in getattr(package.team, "WORKSPACE", {}).values())
-
-
-def _workspace_command(package: TeamPackage, name: str, arguments: list[str]) -> int:
-    """`workspace ...` (workspace.workspace_command) and `watch ...` (workspace.watch_command,
-    each fired `run` trigger starting a run with the options after `--`), on the store the
-    agents' tools use (workspace_tools.open_workspace)."""
-    from .. import workspace
-    from . import workspace_tools
-
-    load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
-    store = workspace_tools.open_workspace(package)
-    command = command_of(package)
-    if name == "workspace":
-        runs = workspace_tools.StoredRuns(Path(STATE_DIR))
-        return workspace.workspace_command(arguments, store, command, runs)
-    if not _has_triggers(package):
-        print(
-            f"{package.team.NAME} declares no workspace trigger (workspace[].triggers): "
-            "watch has nothing to evaluate.",
-            file=sys.stderr,
-        )
-        return runtime.EXIT_CONFIG
-
-    def start(argv: Sequence[str], base: dict[str, Any] | None = None) -> int:
-        return start_run(package, argv, base)
-
-    return workspace.watch_command(arguments, store, start, command)
-
-
-_SCHEDULE_COMMANDS = {"serve-webhook": "WEBHOOK_SECRET_ENV", "poll": "CONDITION_INTERVAL_S"}
-"""Each schedule command and the team.py name of the schedule it needs (schedules.main)."""
-
-
-def _schedule_command(package: TeamPackage, arguments: list[str]) -> int | None:
-    """`serve-webhook` / `poll` of an event or condition team (schedule_commands.py, imported
-    only then); None for any other command line."""
-    needs = _SCHEDULE_COMMANDS.get(arguments[0]) if arguments else None
-    if needs is None or not hasattr(package.team, needs):
-        return None
-    from . import schedule_commands
-
-    return schedule_commands.main(package, arguments)
 
 
 def _exit(code: int) -> None:
@@ -373,51 +309,6 @@ def _exit(code: int) -> None:
 def run(package: TeamPackage) -> None:
     """Console scripts `<package>`, `run_crew` (`crewai run`) and `kickoff`."""
     _exit(main(package))
-
-
-TRIGGER_PAYLOAD = "crewai_trigger_payload"
-
-
-def trigger_inputs(package: TeamPackage, data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The inputs a trigger's JSON gives, and the payload keys no input takes.
-
-    `{"crewai_trigger_payload": PAYLOAD, <input>: value, ...}` (CrewAI's shape): the
-    payload's keys that name inputs, under the inputs given beside it; any other object
-    (what `crewai triggers run` sends, or plain inputs) is the payload itself."""
-    explicit = dict(data)
-    payload = explicit.pop(TRIGGER_PAYLOAD) if TRIGGER_PAYLOAD in explicit else explicit
-    if payload is explicit:
-        explicit = {}
-    if not isinstance(payload, dict):
-        return explicit, [] if payload is None else [f"all of it (a {type(payload).__name__})"]
-    team_inputs = package.team.INPUTS
-    given = {key: value for key, value in payload.items() if key in team_inputs}
-    unused = [key for key in payload if key not in team_inputs]
-    return {**given, **explicit}, unused
-
-
-def run_with_trigger(package: TeamPackage) -> None:
-    """Console script `run_with_trigger PAYLOAD [options]` (`crewai triggers run`): PAYLOAD is
-    a JSON object, a trigger payload or the inputs (trigger_inputs); the other inputs come
-    from the usual sources (inputs.json, INPUT_<NAME>, --inputs, flags)."""
-    if len(sys.argv) < 2:
-        print("usage: run_with_trigger '<JSON trigger payload or inputs>'", file=sys.stderr)
-        _exit(runtime.EXIT_CONFIG)
-    try:
-        data = checks.strict_json(sys.argv[1])
-    except ValueError as error:
-        print(f"run_with_trigger: the payload is not valid JSON: {error}", file=sys.stderr)
-        _exit(runtime.EXIT_CONFIG)
-    if not isinstance(data, dict):
-        print("run_with_trigger: the payload must be a JSON object", file=sys.stderr)
-        _exit(runtime.EXIT_CONFIG)
-    base, unused = trigger_inputs(package, data)
-    if unused:
-        print(
-            f"Trigger payload: not inputs of this team, unused: {', '.join(unused)}",
-            file=sys.stderr,
-        )
-    _exit(start_run(package, sys.argv[2:], base))
 
 
 class TeamCommands:
@@ -443,15 +334,16 @@ class TeamCommands:
 
     def run_with_trigger(self) -> None:
         """`run_with_trigger PAYLOAD [options]`: a run from a trigger's JSON payload."""
-        run_with_trigger(self.package)
+        from . import other_commands
+
+        _exit(other_commands.run_with_trigger(self.package))
 
     def parser(self) -> argparse.ArgumentParser:
         """The parser of a run's command line (its options, one flag per input)."""
         return run_parser(self.package)
 
     def workspace(self) -> Workspace:
-        """The team's workspace store (team.WORKSPACE at ENVELOPE_WORKSPACE_DB): the one its
-        agents' tools and its `workspace` commands use."""
+        """The team's workspace store, the one its agents' tools and commands use."""
         from . import workspace_tools
 
         return workspace_tools.open_workspace(self.package)

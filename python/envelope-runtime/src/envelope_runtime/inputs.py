@@ -1,0 +1,368 @@
+"""What a run is given: its inputs, checked by the team's pydantic model of them (the
+generated `TeamInputs`), and the environment variables it needs.
+
+The inputs come, from lowest to highest, from inputs.json, INPUT_<NAME> variables, a
+caller's base (a trigger's payload), `--inputs JSON` and one flag per input; each problem
+names the input, and all of them are reported at once. No framework is imported here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+__all__ = [
+    "Ask",
+    "ECHO_LIMIT",
+    "MAX_INPUT_PROBLEMS",
+    "NO_DEFAULT",
+    "EnvRequirement",
+    "InputError",
+    "InputSpec",
+    "InputType",
+    "Resolve",
+    "add_input_flags",
+    "checked",
+    "coerce_flag",
+    "collect",
+    "cut",
+    "env_file_problems",
+    "format_missing_env",
+    "input_env_name",
+    "input_specs",
+    "missing_env",
+    "parse_inputs_json",
+    "quoted",
+    "report_problems",
+    "strict_json",
+]
+
+InputType = Literal["string", "number", "boolean", "object", "array"]
+
+
+class _NoDefault:
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT: Any = _NoDefault()
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One entry of the definition's `inputs`."""
+
+    type: InputType = "string"
+    description: str = ""
+    required: bool = False
+    enum: tuple[str, ...] | None = None
+    default: Any = NO_DEFAULT
+    flag: str | None = None
+    """The runner's flag; None when another input or the runner has it: --inputs only."""
+
+
+RUNNER_FLAGS = (
+    *("--help", "--inputs", "--env-file", "--state-dir", "--interactive", "--no-interactive"),
+    *("--verbose", "--trace"),
+)
+"""The runner's own options (src/targets/python-common/team-view.ts inputFlags: the same)."""
+_TYPES: dict[object, InputType] = {str: "string", bool: "boolean", dict: "object", list: "array"}
+
+
+def _spec(field: Any) -> InputSpec:
+    union = typing.get_origin(field.annotation) in (typing.Union, types.UnionType)
+    kinds = typing.get_args(field.annotation) if union else (field.annotation,)
+    origins = [typing.get_origin(k) or k for k in kinds if k is not type(None)]
+    enum = tuple(typing.get_args(kinds[0])) if origins == [Literal] else None
+    kind = "string" if enum else "number" if float in origins else _TYPES[origins[0]]
+    default = NO_DEFAULT if field.is_required() or field.default is None else field.default
+    return InputSpec(kind, field.description or "", field.is_required(), enum, default)
+
+
+def input_specs(model: type[BaseModel]) -> dict[str, InputSpec]:
+    """The team's inputs (`TeamInputs`' fields, by key), each with its runner flag:
+    `--` + the key with `_` as `-`, unless the runner or an earlier input has it."""
+    taken, specs = set(RUNNER_FLAGS), {}
+    for name, field in model.model_fields.items():
+        key = field.alias or name
+        flag = "--" + key.replace("_", "-")
+        spec = _spec(field)
+        if key and flag not in taken:
+            taken.add(flag)
+            spec = InputSpec(**{**spec.__dict__, "flag": flag})
+        specs[key] = spec
+    return specs
+
+
+# --- echoes of what a person gave ---------------------------------------
+
+ECHO_LIMIT = 200
+"""The most characters of a value a person gave that a problem quotes (a 2 MB value must
+not be printed, nor kept in a run's error or a gate's state, whole)."""
+
+MAX_INPUT_PROBLEMS = 20
+
+
+def cut(text: str) -> str:
+    """`text` whole, or its start and `… (N characters)`, ECHO_LIMIT characters in all."""
+    if len(text) <= ECHO_LIMIT:
+        return text
+    suffix = f"… ({len(text)} characters)"
+    return text[: ECHO_LIMIT - len(suffix)] + suffix
+
+
+def quoted(value: object) -> str:
+    return repr(cut(value if isinstance(value, str) else str(value)))
+
+
+class InputError(ValueError):
+    """Invalid run inputs; `problems` lists every one of them."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        listed = list(problems[:MAX_INPUT_PROBLEMS])
+        if len(problems) > MAX_INPUT_PROBLEMS:
+            listed.append(f"and {len(problems) - MAX_INPUT_PROBLEMS} more problems")
+        super().__init__("; ".join(listed))
+        self.problems = listed
+
+
+# --- values ---------------------------------------------------------------
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{cut(text)} is out of range")
+    return number
+
+
+def strict_json(text: str) -> Any:
+    """json.loads without NaN / Infinity, nor numbers (1e999) that would become infinite:
+    none of them can be written back as JSON for a model."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except json.JSONDecodeError as error:
+        raise ValueError(error.msg) from None
+
+
+def coerce_flag(kind: InputType, raw: str) -> Any:
+    """A command-line string (a flag, INPUT_<NAME>, an answer) as the input's type."""
+    if kind == "string":
+        return raw
+    if kind == "boolean":
+        lowered = raw.strip().lower()
+        if lowered in ("true", "1", "yes", "false", "0", "no"):
+            return lowered in ("true", "1", "yes")
+        raise ValueError(f"expected true or false, got {quoted(raw)}")
+    if kind == "number":
+        try:
+            return int(raw)
+        except ValueError:
+            try:
+                number = float(raw)
+            except ValueError:
+                raise ValueError(f"expected a number, got {quoted(raw)}") from None
+            if not math.isfinite(number):
+                raise ValueError(f"expected a finite number, got {quoted(raw)}") from None
+            return number
+    try:
+        return strict_json(raw)
+    except ValueError as error:
+        raise ValueError(f"expected JSON ({kind}): {error}") from None
+
+
+def parse_inputs_json(text: str) -> dict[str, Any]:
+    """`--inputs` accepts a JSON object, or @path to a file holding one."""
+    if text.startswith("@"):
+        try:
+            with open(text[1:], encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise InputError([f"--inputs: cannot read {error.filename}"]) from None
+    try:
+        value = strict_json(text)
+    except ValueError as error:
+        raise InputError([f"--inputs is not valid JSON: {error}"]) from None
+    if not isinstance(value, dict):
+        raise InputError(["--inputs must be a JSON object"])
+    return value
+
+
+def checked(
+    model: type[BaseModel], supplied: Mapping[str, Any], reported: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The inputs as `model` validates them (a None value counts as not given), by key,
+    without the optional ones not given; raise InputError naming each bad input.
+    `reported`: inputs already found invalid (a flag), not checked again."""
+    given = {k: v for k, v in supplied.items() if v is not None and k not in reported}
+    try:
+        values = model.model_validate(given).model_dump(by_alias=True)
+    except ValidationError as error:
+        specs = input_specs(model)
+        problems: dict[str, str] = {}
+        for found in error.errors():
+            key = str(found["loc"][0])
+            spec = specs.get(key)
+            if spec is None:
+                problems.setdefault(key, f"unknown input {quoted(key)}")
+            elif found["type"] == "missing":
+                if key not in reported:
+                    problems.setdefault(key, f"input {key!r} is required")
+            elif spec.enum is not None and isinstance(found["input"], str):
+                problems.setdefault(key, f"input {key!r} must be one of: {', '.join(spec.enum)}")
+            else:
+                finite = " (a finite number)" if spec.type == "number" else ""
+                problems.setdefault(key, f"input {key!r} must be of type {spec.type}{finite}")
+        raise InputError(list(problems.values())) from None
+    return {key: value for key, value in values.items() if value is not None}
+
+
+# --- the command line -----------------------------------------------------
+
+
+def add_input_flags(parser: argparse.ArgumentParser, inputs: Mapping[str, InputSpec]) -> None:
+    """`--inputs JSON` and one flag per input that has one (InputSpec.flag)."""
+    parser.add_argument(
+        "--inputs", metavar="JSON", help="all inputs as a JSON object, or @file.json"
+    )
+    for name, spec in inputs.items():
+        if spec.flag is None:
+            continue
+        details = [spec.type, "required" if spec.required else "optional"]
+        if spec.enum is not None:
+            details.append("one of " + ", ".join(spec.enum))
+        if spec.default is not NO_DEFAULT:
+            details.append(f"default {json.dumps(spec.default, ensure_ascii=False)}")
+        parser.add_argument(
+            spec.flag,
+            dest=f"input_{name}",
+            metavar="VALUE",
+            help=f"{spec.description} ({'; '.join(details)})".replace("%", "%%"),
+        )
+
+
+def input_env_name(key: str) -> str:
+    """INPUT_ + the key upper-cased, each character but A-Z, 0-9 and _ as _."""
+    return "INPUT_" + "".join(
+        c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in key.upper()
+    )
+
+
+Ask = Callable[[str, InputSpec], str | None]
+"""Asks for one missing required input at a terminal; None when nothing was given."""
+Resolve = Callable[[Mapping[str, Any], Sequence[str]], dict[str, Any]]
+"""(supplied, inputs whose value was already reported) -> the checked inputs."""
+
+
+def collect(
+    args: argparse.Namespace,
+    inputs: Mapping[str, InputSpec],
+    resolve: Resolve,
+    *,
+    inputs_file: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    base: Mapping[str, Any] | None = None,
+    ask: Ask | None = None,
+) -> dict[str, Any]:
+    """The run's inputs from every source (see above), checked by `resolve`; raise
+    InputError with every problem (bad flags and the rest together)."""
+    supplied: dict[str, Any] = {}
+    problems: list[str] = []
+    bad: list[str] = []
+    if not args.inputs and inputs_file is not None and os.path.isfile(inputs_file):
+        try:
+            supplied.update(parse_inputs_json("@" + inputs_file))
+        except InputError as error:
+            problems += [f"{inputs_file}: {problem}" for problem in error.problems]
+
+    def coerce(name: str, raw: str, source: str) -> None:
+        try:
+            supplied[name] = coerce_flag(inputs[name].type, raw)
+        except ValueError as error:
+            problems.append(f"{source}: {error}")
+            bad.append(name)
+
+    seen: set[str] = set()  # a variable two keys share sets the first one only
+    for name in inputs:
+        variable = input_env_name(name)
+        if variable not in seen and (environ or {}).get(variable):
+            coerce(name, (environ or {})[variable], variable)
+        seen.add(variable)
+    supplied.update(base or {})
+    if args.inputs:
+        try:
+            supplied.update(parse_inputs_json(args.inputs))
+        except InputError as error:
+            problems += error.problems
+    for name, spec in inputs.items():
+        raw = getattr(args, f"input_{name}", None)
+        if raw is not None:
+            coerce(name, raw, str(spec.flag))
+    for name, spec in inputs.items() if ask is not None else ():
+        if spec.required and spec.default is NO_DEFAULT and name not in bad:
+            answer = None if supplied.get(name) is not None else ask(name, spec)
+            if answer:
+                coerce(name, answer, f"input {name!r}")
+    try:
+        resolved = resolve(supplied, bad)
+    except InputError as error:
+        problems += error.problems
+    if problems:
+        raise InputError(problems)
+    return resolved
+
+
+# --- the environment --------------------------------------------------------
+
+EnvRequirement = str | tuple[str, ...]
+"""A variable name, or alternatives of which one must be set."""
+
+
+def missing_env(requirements: Sequence[EnvRequirement], environ: Mapping[str, str]) -> list[str]:
+    """Every unmet requirement at once, in declaration order, without duplicates."""
+    missing: list[str] = []
+    for requirement in requirements:
+        names = (requirement,) if isinstance(requirement, str) else requirement
+        label = " or ".join(names)
+        if not any(environ.get(name) for name in names) and label not in missing:
+            missing.append(label)
+    return missing
+
+
+def format_missing_env(missing: Sequence[str], env_file: str = ".env") -> str:
+    lines = [f"Missing {len(missing)} required environment variable(s):"]
+    lines += [f"  - {name}" for name in missing]
+    lines.append(f"Set them in the environment or in {env_file} (see .env.example).")
+    return "\n".join(lines)
+
+
+def env_file_problems(env_file: str | None) -> list[str]:
+    """An --env-file given on the command line must exist (the default .env may not)."""
+    if env_file is None or os.path.isfile(env_file):
+        return []
+    return [f"--env-file: no such file {env_file!r}"]
+
+
+def report_problems(
+    missing: Sequence[str], problems: Sequence[str], env_file: str = ".env"
+) -> bool:
+    """Print every missing variable and every invalid input; True when there was any."""
+    if missing:
+        print(format_missing_env(missing, env_file), file=sys.stderr)
+    if problems:
+        print("Invalid request:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
+    return bool(missing or problems)
