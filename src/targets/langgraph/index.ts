@@ -49,6 +49,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
   // With MCP servers, the tests' fake one, set before graph.py builds the graph at import.
   if (view.connections.hasMcp) python("tests/conftest.py", "tests/conftest.py.hbs");
   python("tests/test_team_graph.py", "tests/test_team_graph.py.hbs");
+  python("tests/test_team_run.py", "tests/test_team_run.py.hbs");
   return files;
 }
 

@@ -180,6 +180,10 @@ export interface LanggraphView extends ModelEnvView {
   /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
   stateDir: string;
   maxReviewRounds: number;
+  /** tests/test_team_run.py: the agents a whole run calls (a pipeline's step agents; a hierarchy's every agent, through the ask tools). */
+  runAgents: AgentView[];
+  /** tests/test_team_run.py: how often its offline run reviews each gate: twice where rejected records go back (onReject rerun/escalate, a reject action), else once. */
+  gateReviews: Array<{ ref: string; name: string; count: number }>;
   /** pyproject.toml [tool.uv]: the versions our tests ran (python/<target>.lock). */
   lock: LockConstraints;
   /** Whether any gate has a timeout (README: when timeouts apply). */
@@ -355,6 +359,11 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     ],
     stateDir: ".langgraph_runs",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
+    runAgents: pipeline ? agents.filter((a) => steps.some((s) => s.agentKey === a.key)) : agents,
+    gateReviews: gates.map((g) => {
+      const revised = (g.onReject === "rerun" || g.onReject === "escalate") && (g.recordActions.length === 0 || g.recordActions.some((a) => a.verb === "reject"));
+      return { ref: g.ref, name: g.name, count: revised ? 2 : 1 };
+    }),
     lock: lockConstraints("langgraph"),
     gateTimeouts: model.gates.some((g) => g.timeout !== undefined),
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),

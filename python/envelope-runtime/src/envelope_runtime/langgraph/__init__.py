@@ -46,6 +46,7 @@ _EXPORTS: dict[str, str] = {
     "forget_store_files": "workspace_store",
     "mcp_tools": "connection_tools",
     "open_workspace": "workspace_store",
+    "run_offline": "testing",
     "run_parser": "runner",
     "set_mcp_transport": "connection_tools",
     "workspace_tools": "workspace_store",
@@ -70,6 +71,7 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers (re-exported
         settle,
     )
     from .server_app import build_app  # noqa: F401
+    from .testing import run_offline  # noqa: F401
     from .workspace_store import (  # noqa: F401
         forget_store_files,
         open_store,
