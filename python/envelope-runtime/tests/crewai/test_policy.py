@@ -1,5 +1,6 @@
-"""Access policies: the team's policies (http_tools.policies) and each agent's own HTTP tool
-(the decision vectors are python-common's: python/envelope-runtime/tests/common/test_policy_vectors.py)."""
+"""Access policies: the team's policies (http_tools.policies), each agent's own HTTP tool, and
+every other tool a policed agent holds (CrewAI's tool-call hooks). The decision vectors are
+python-common's (tests/common/test_policy_vectors.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,12 @@ from typing import Any
 import helpers
 import httpx
 import pytest
-from fake_llm import FakeModels
+from crewai import Agent, Crew, Task
+from crewai.hooks import ToolCallHookContext
+from crewai.tools import BaseTool
+from fake_llm import FakeModels, act, final
 from project import TEAM, crew, policy, team, tools
+from pydantic import BaseModel, Field
 
 if tools is None:
     # Only a team with egress ships the HTTP tool and policy.py (its agents' lack of the
@@ -176,3 +181,86 @@ def test_the_tool_arguments_survive_strict_mode() -> None:
     schema = tools.HttpRequestTool.model_fields["args_schema"].default.model_json_schema()
     assert "headers" in schema["properties"]
     closed_objects_only(schema)
+
+
+# --- every tool of a policed agent (CrewAI's tool-call hooks, http_tools.check_tool_call) ---
+
+
+class _PageInput(BaseModel):
+    url: str = Field(description="The page's URL.")
+
+
+class _FetchPage(BaseTool):
+    """A developer's own tool, added beside the agent's tools_of()."""
+
+    name: str = "fetch_page"
+    description: str = "Fetches a web page."
+    args_schema: type[BaseModel] = _PageInput
+    fetched: list[str] = Field(default_factory=list)
+
+    def _run(self, url: str) -> str:
+        self.fetched.append(url)
+        return f"the page at {url}"
+
+
+def _run_with_own_tool(agent_key: str, url: str, board: FakeModels) -> tuple[_FetchPage, str]:
+    """The agent, holding its tools and a developer's own, calls that tool with `url` in a
+    one-task crew; returns the tool and what the agent read back."""
+    own = _FetchPage()
+    agent = Agent(
+        role=helpers.roles()[agent_key],
+        goal="Read the page.",
+        backstory="You read pages.",
+        llm=board.llm_for(agent_key),
+        tools=[tools.http_tool(TEAM, agent_key), own],
+    )
+    board.script(agent_key, act("fetch_page", url=url), final("done"))
+    task = Task(description="Read the page.", expected_output="A summary.", agent=agent)
+    Crew(agents=[agent], tasks=[task]).kickoff()
+    return own, board.calls_of(agent_key)[-1].text()
+
+
+@pytest.mark.parametrize("agent_key", helpers.egress_agents())
+def test_a_developers_own_tool_is_held_to_the_agents_policy(
+    agent_key: str, team_env: dict[str, str], fake_models: FakeModels
+) -> None:
+    agent_policy = tools.policies(TEAM)[agent_key]
+    url = "https://refused.envelope.invalid/envelope/refused"
+    decision = tools.evaluate(agent_policy, "GET", url, team_env)
+    if decision.allowed:
+        pytest.skip(f"the policy of {agent_key} allows every host")
+
+    own, read_back = _run_with_own_tool(agent_key, url, fake_models)
+
+    assert own.fetched == []
+    assert f"REFUSED by access policy of {agent_key}: {decision.reason}" in read_back
+
+
+def test_a_developers_own_tool_may_reach_what_the_policy_allows(
+    team_env: dict[str, str], fake_models: FakeModels
+) -> None:
+    allowed = [
+        (key, url)
+        for key in helpers.egress_agents()
+        for method, url in _allowed_requests(key, team_env)
+        if method == "GET"
+    ]
+    if not allowed:
+        pytest.skip("no agent's policy allows a GET")
+    agent_key, url = allowed[0]
+
+    own, read_back = _run_with_own_tool(agent_key, url, fake_models)
+
+    assert own.fetched == [url]
+    assert f"the page at {url}" in read_back
+
+
+def test_an_agent_without_a_policy_is_not_checked(team_env: dict[str, str]) -> None:
+    context = ToolCallHookContext(
+        tool_name="fetch_page",
+        tool_input={"url": "https://refused.envelope.invalid/"},
+        tool=None,  # type: ignore[arg-type]
+        agent=Agent(role="r", goal="g", backstory="b", tools=[_FetchPage()], llm="openai/x"),
+    )
+
+    assert tools.check_tool_call(context) is None

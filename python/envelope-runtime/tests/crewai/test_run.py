@@ -13,6 +13,8 @@ import fake_llm
 import helpers
 import httpx
 import pytest
+from crewai.hooks import InterceptionPoint, dispatch
+from crewai.hooks.contexts import InputContext
 from fake_llm import FakeModels, act
 from input_cases import invalid_cases
 from project import (
@@ -379,13 +381,33 @@ def test_kickoff_inputs_other_than_the_crews_are_refused(
 ) -> None:
     inputs = helpers.valid_inputs()
     team_crew = crew.TeamCrew(inputs).crew()
-    given = team_crew.before_kickoff_callbacks[-1]
+    given = dispatch(InterceptionPoint.INPUT, InputContext(crew=team_crew, payload=dict(inputs)))
 
-    assert given(dict(inputs)) == texts.crewai_inputs(team_crew, inputs)
+    assert given.payload == texts.crewai_inputs(team_crew, inputs)
     if team.INPUTS:
         key = next(iter(team.INPUTS))
         with pytest.raises(ValueError, match="TeamCrew\\(inputs\\)"):
-            given({**inputs, key: "another value"})
+            team_crew.kickoff(inputs={**inputs, key: "another value"})
+        assert fake_models.calls == []
+
+
+def test_a_team_crew_leaves_crewai_checkpointing_on(
+    team_env: dict[str, str], fake_models: fake_llm.FakeModels
+) -> None:
+    # A callback CrewAI cannot serialize (a closure, a bound method) turns checkpointing off;
+    # the runtime adds none (@CrewBase's own close_mcp_server is CrewAI's).
+    team_crew = crew.TeamCrew(helpers.valid_inputs()).crew()
+    members = [*team_crew.agents, *([team_crew.manager_agent] if team_crew.manager_agent else [])]
+    callbacks = [
+        *team_crew.before_kickoff_callbacks,
+        *team_crew.after_kickoff_callbacks,
+        team_crew.step_callback,
+        team_crew.task_callback,
+        *(member.step_callback for member in members),
+        *(task.callback for task in team_crew.tasks),
+    ]
+
+    assert [c for c in callbacks if c is not None and c.__module__.split(".")[0] != "crewai"] == []
 
 
 def test_an_llm_in_agents_yaml_replaces_the_definitions_provider_keys(

@@ -11,6 +11,7 @@ gets the class's memory, embedder and the files of knowledge/.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -27,6 +28,7 @@ from typing_extensions import Self
 from .. import placeholders
 from ..team_package import TeamPackage
 from . import llms, texts
+from ._crewai_private import forget_memoized
 
 __all__ = [
     "KNOWLEDGE",
@@ -45,12 +47,14 @@ __all__ = [
 
 KNOWLEDGE = Path("knowledge")
 """CrewAI's knowledge folder, where the team runs: each file in it is knowledge of every crew."""
-_KNOWLEDGE_SUFFIXES = (".txt", ".md", ".csv", ".json", ".pdf")
-
-_LIVE: list[TeamCrewBase] = []
-"""Every crew object stays alive: CrewAI memoizes @agent and @task results by id(self),
-so a collected object's id must never be reused within a process. (A process that runs
-the team many times, such as a server, keeps them all: a few kB per step.)"""
+_KNOWLEDGE_KINDS = {
+    ".txt": "text_file.TextFileKnowledgeSource",
+    ".md": "text_file.TextFileKnowledgeSource",
+    ".csv": "csv.CSVKnowledgeSource",
+    ".json": "json.JSONKnowledgeSource",
+    ".pdf": "pdf.PDFKnowledgeSource",
+}
+"""A suffix -> its CrewAI knowledge source (crewai.knowledge.source.<x>_knowledge_source)."""
 
 
 def kickoff(crew: Crew) -> CrewOutput:
@@ -63,22 +67,15 @@ def kickoff(crew: Crew) -> CrewOutput:
 
 def knowledge_sources() -> list[BaseKnowledgeSource]:
     """A CrewAI knowledge source per kind of file in knowledge/ (its README.md aside)."""
-    from crewai.knowledge.source.csv_knowledge_source import CSVKnowledgeSource
-    from crewai.knowledge.source.json_knowledge_source import JSONKnowledgeSource
-    from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
-    from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
-
-    kind_of: dict[str, Any] = {
-        ".txt": TextFileKnowledgeSource,
-        ".md": TextFileKnowledgeSource,
-        ".csv": CSVKnowledgeSource,
-        ".json": JSONKnowledgeSource,
-        ".pdf": PDFKnowledgeSource,
-    }
-    names: dict[Any, list[str]] = {}
+    names: dict[str, list[str]] = {}
     for path in knowledge_files():
-        names.setdefault(kind_of[path.suffix.lower()], []).append(path.name)
-    return [kind(file_paths=paths) for kind, paths in names.items()]
+        names.setdefault(_KNOWLEDGE_KINDS[path.suffix.lower()], []).append(path.name)
+    sources = []
+    for kind, paths in names.items():
+        module, _, name = kind.partition(".")
+        source = importlib.import_module(f"crewai.knowledge.source.{module}_knowledge_source")
+        sources.append(getattr(source, name)(file_paths=paths))
+    return sources
 
 
 def knowledge_files() -> list[Path]:
@@ -87,9 +84,7 @@ def knowledge_files() -> list[Path]:
     return [
         path
         for path in files
-        if path.is_file()
-        and path.suffix.lower() in _KNOWLEDGE_SUFFIXES
-        and path.name != "README.md"
+        if path.is_file() and path.suffix.lower() in _KNOWLEDGE_KINDS and path.name != "README.md"
     ]
 
 
@@ -172,7 +167,8 @@ class TeamCrewBase:
         )
         self.verbose = verbose
         self._ready: set[int] = set()
-        _LIVE.append(self)
+        # CrewAI memoizes @agent/@task results by id(self) for the life of the process.
+        forget_memoized(self)
 
     def role_of(self, agent_key: str) -> str:
         """The agent's CrewAI role (agents[].name), which delegation addresses it by."""
@@ -218,7 +214,8 @@ class TeamCrewBase:
         return agent
 
     def _crew(self, **options: Any) -> Crew:
-        """A crew of the team, with the class's memory and embedder and knowledge/ files."""
+        """A crew of the team, with the class's memory and embedder and knowledge/ files;
+        `kickoff(inputs=...)` leaves the texts this object filled in (texts.kept_as_written)."""
         team_crew = Crew(
             **options,
             memory=self.memory,
@@ -226,31 +223,7 @@ class TeamCrewBase:
             knowledge_sources=knowledge_sources() or None,
             verbose=self.verbose,
         )
-        team_crew.before_kickoff_callbacks.append(self._kickoff_inputs(team_crew))
-        return team_crew
-
-    def _kickoff_inputs(self, team_crew: Crew) -> Callable[[dict[str, Any] | None], dict[str, Any]]:
-        """`kickoff(inputs=...)`: this object filled in its texts when it was built, so CrewAI
-        gets `texts.crewai_inputs`, which leave them as written. A run input other than this
-        object's would be silently ignored: it is refused."""
-
-        team_inputs = self.package.team.INPUTS
-
-        def given(inputs: dict[str, Any] | None) -> dict[str, Any]:
-            inputs = dict(inputs or {})
-            other = sorted(
-                key
-                for key, value in inputs.items()
-                if key in team_inputs and value != "{" + key + "}" and self.inputs.get(key) != value
-            )
-            if other:
-                raise ValueError(
-                    f"inputs {other} differ from the crew's: give a run's inputs to the crew "
-                    "class, TeamCrew(inputs).crew().kickoff(), which fills in its texts"
-                )
-            return texts.crewai_inputs(team_crew, inputs)
-
-        return given
+        return texts.kept_as_written(team_crew, self.inputs, self.package.team.INPUTS)
 
     def _agent(self, agent_key: str) -> Agent:
         """The agent from its @agent method (memoized per crew object), prepared once."""

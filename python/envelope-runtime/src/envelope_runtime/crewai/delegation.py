@@ -15,7 +15,7 @@ The generated crew.py of a hierarchy team derives from `HierarchyCrew`:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from crewai import Agent, Crew, Process, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
@@ -95,6 +95,8 @@ class SubTeamTool(BaseTool):
     manager_key: str
     run_team: Callable[[str, str], str] = Field(exclude=True)
     """(manager key, task) -> the sub-team's answer."""
+    stays_local: ClassVar[bool] = True
+    """Each member's own policy checks its requests (http_tools.check_tool_call)."""
 
     def _run(self, task: str) -> str:
         return self.run_team(self.manager_key, task)

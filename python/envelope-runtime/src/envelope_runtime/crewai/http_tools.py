@@ -1,31 +1,74 @@
-"""Tools of the team's agents: one policy-enforcing HTTP tool per agent with egress.
+"""Access policies (agents[].accessPolicy / allowedHosts), enforced on every tool call of a
+policed agent.
 
-`policies(package)` holds the team's config/access_policies.yaml (agents[].accessPolicy /
-allowedHosts) by agent key, read once per team; an agent without an entry gets no HTTP
-tool at all.
+`policies(package)` holds the team's config/access_policies.yaml by agent key. An agent with
+an entry holds its own http_request tool (`http_tool`), which checks every request with
+`policy.evaluate` (the same in every Envelope target) before sending it; an agent without
+one gets no HTTP tool at all. Its other tools (crewai-tools, connection packs', the
+developer's own) are checked by CrewAI's before-tool-call hook, registered once per process
+when this module is imported: a call whose input names a URL the policy refuses is blocked,
+and the agent reads the policy's reason as the tool's result. An agent is policed when it
+holds an HttpRequestTool, so the policy goes wherever the tool does: to CrewAI's copies of
+the agent (Crew.copy for train and test) and to a manager's "<role> Requests" worker.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import re
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, get_args
 
 import httpx
+import yaml
+from crewai.hooks import (
+    ToolCallHookContext,
+    register_after_tool_call_hook,
+    register_before_tool_call_hook,
+)
+from crewai.tools import BaseTool
+from crewai.utilities.string_utils import sanitize_tool_name
+from pydantic import BaseModel, Field
 
-from ..policy import AccessPolicy, Decision, evaluate
+from ..policy import (
+    AccessPolicy,
+    Decision,
+    HttpRequestInput,
+    evaluate,
+    expand,
+    header_pairs,
+    refused_header,
+    unparsable_url,
+)
 from ..team_package import TeamPackage
 from .crew_base import config_dir
-from .http_request import HttpRequestTool, load_policies
 
 __all__ = [
     "HTTP_TRANSPORT",
     "AccessPolicy",
     "Decision",
     "HttpRequestTool",
+    "check_tool_call",
     "evaluate",
+    "explain_refusal",
     "http_tool",
+    "load_policies",
     "policies",
 ]
+
+
+def load_policies(path: Path) -> dict[str, AccessPolicy]:
+    """config/access_policies.yaml: agent key -> accessPolicy or allowedHosts."""
+    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {
+        key: AccessPolicy.from_allowed_hosts(entry["allowedHosts"])
+        if "allowedHosts" in entry
+        else AccessPolicy.model_validate(entry["accessPolicy"])
+        for key, entry in data.items()
+    }
 
 
 @functools.cache
@@ -36,6 +79,80 @@ def policies(package: TeamPackage) -> dict[str, AccessPolicy]:
 
 HTTP_TRANSPORT: httpx.BaseTransport | None = None
 """Test seam: an httpx transport for every HTTP request tool (None: the network)."""
+
+
+class HttpRequestTool(BaseTool):
+    """Makes one HTTP request if the agent's access policy allows it."""
+
+    name: str = "http_request"
+    description: str = (
+        "Make an HTTP request. The request is checked against your access policy "
+        "first; a refused request returns the policy's reason instead of a response. "
+        "Write {{NAME}} in the URL, headers or body to use a configured secret or "
+        "variable without seeing its value."
+    )
+    args_schema: type[BaseModel] = HttpRequestInput
+
+    agent_key: str
+    policy: AccessPolicy
+    env: Mapping[str, str] = Field(default_factory=dict, exclude=True, repr=False)
+    """Values of the team's variables and secrets, for {{NAME}} expansion."""
+    secret_values: tuple[str, ...] = Field(default=(), exclude=True, repr=False)
+    """Redacted from every result."""
+    timeout_s: float = 30.0
+    max_body_chars: int = 4000
+    transport: httpx.BaseTransport | None = Field(default=None, exclude=True)
+    """Test seam: an httpx transport used instead of the network."""
+
+    def refusal(self, method: str, url: str) -> str | None:
+        """The tool's answer when the policy refuses `method url` ({{NAME}} filled in)."""
+        decision = evaluate(self.policy, method, expand(url, self.env), self.env)
+        return None if decision.allowed else self._refused(decision.reason)
+
+    def _refused(self, why: str) -> str:
+        return self._redact(f"REFUSED by access policy of {self.agent_key}: {why}")
+
+    def _redact(self, text: str) -> str:
+        from ..redaction import redact  # only a request's result is redacted
+
+        return redact(text, self.secret_values)
+
+    def _run(
+        self,
+        method: str,
+        url: str,
+        headers: list[dict[str, str]] | dict[str, str] | None = None,
+        body: str | None = None,
+    ) -> str:
+        """`run` validates the arguments against HttpRequestInput (policy.py, every target's)
+        and passes them dumped."""
+        url = expand(url, self.env)
+        decision = evaluate(self.policy, method, url, self.env)
+        if not decision.allowed:
+            return f"REFUSED by access policy of {self.agent_key}: {decision.reason}"
+        sent_headers = header_pairs(headers, self.env)
+        refused = unparsable_url(decision.url) or refused_header(sent_headers)
+        if refused is not None:
+            return self._refused(refused)
+        content = expand(body, self.env) if body is not None else None
+        try:
+            with httpx.Client(
+                transport=self.transport, timeout=self.timeout_s, follow_redirects=False
+            ) as client:
+                response = client.request(
+                    method.upper(), decision.url, headers=sent_headers, content=content
+                )
+        except httpx.HTTPError as error:
+            return self._redact(f"REQUEST FAILED: {type(error).__name__}: {error}")
+        lines = [f"HTTP {response.status_code} {response.reason_phrase}"]
+        if response.is_redirect:
+            # Redirects are not followed: the next hop must pass the policy too.
+            lines.append(f"Location: {response.headers.get('location', '')}")
+        text = response.text
+        if len(text) > self.max_body_chars:
+            text = text[: self.max_body_chars] + f"\n[truncated {len(text)} chars]"
+        lines.append(text)
+        return self._redact("\n".join(lines))
 
 
 def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
@@ -52,3 +169,63 @@ def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
         timeout_s=package.models.MODELS[agent_key].timeout_ms / 1000,
         transport=HTTP_TRANSPORT,
     )
+
+
+# --- every tool call of a policed agent ------------------------------------------
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>]*")
+_METHODS = frozenset(get_args(HttpRequestInput.model_fields["method"].annotation))
+_refused = threading.local()
+"""The call the before-hook blocked in this thread (its input) and the agent's answer."""
+
+
+def _texts(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _texts(item)
+
+
+def _called_tool(context: ToolCallHookContext) -> BaseTool | None:
+    """The agent's (or its task's) tool being called; None for CrewAI's own (delegation)."""
+    held = [*(getattr(context.agent, "tools", None) or [])]
+    held += getattr(context.task, "tools", None) or []
+    return next((t for t in held if sanitize_tool_name(t.name) == context.tool_name), None)
+
+
+def check_tool_call(context: ToolCallHookContext) -> bool | None:
+    """CrewAI's before-tool-call hook: False (blocked) when the caller holds an
+    HttpRequestTool and the call's input names a URL that tool's policy refuses. A tool
+    marked `stays_local` (workspace documents, a sub-team) is not checked."""
+    agent_tools = getattr(context.agent, "tools", None) or []
+    guard = next((t for t in agent_tools if isinstance(t, HttpRequestTool)), None)
+    tool = _called_tool(context) if guard is not None else None
+    if guard is None or tool is None or getattr(tool, "stays_local", False):
+        return None
+    method = str(context.tool_input.get("method", "GET")).upper()
+    method = method if method in _METHODS else "GET"
+    for text in _texts(context.tool_input):
+        for url in _URL.findall(text):
+            refused = guard.refusal(method, url)
+            if refused is not None:
+                _refused.call = (context.tool_input, refused)
+                return False
+    return None
+
+
+def explain_refusal(context: ToolCallHookContext) -> str | None:
+    """CrewAI's after-tool-call hook: a call check_tool_call blocked answers with the
+    policy's reason (CrewAI's own text says only that a hook blocked it)."""
+    call = getattr(_refused, "call", None)
+    if call is None or call[0] is not context.tool_input:
+        return None
+    _refused.call = None
+    return str(call[1])
+
+
+register_before_tool_call_hook(check_tool_call)
+register_after_tool_call_hook(explain_refusal)

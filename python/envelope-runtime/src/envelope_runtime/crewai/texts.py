@@ -10,33 +10,37 @@ CrewAI itself rewrites some `{word}` sequences; each is neutralised where it hap
 - `Crew.kickoff(inputs=...)` (also train, test, replay) replaces `{word}` in roles,
   goals, backstories and task text for every key of the inputs, and fails on a word it
   has no value for: `crewai_inputs` gives it the word itself as the value of every word
-  our texts hold (an input that shares such a name is kept out of CrewAI's inputs).
+  our texts hold (an input that shares such a name is kept out of CrewAI's inputs). A
+  team's crew gets them from CrewAI's INPUT hook (`kept_as_written`), which refuses run
+  inputs other than the crew object's: those would be silently ignored.
 - The agent's prompt is built by filling `{goal}`, `{role}`, `{backstory}` one after
   another (crewai.utilities.prompts), and its executor then fills `{input}`,
   `{tool_names}`, `{tools}` the same way, so each rewrites the text inserted before it (a
   goal saying `{role}`, a backstory saying `{tools}`, a step's input quoting `{input}`).
   `VerbatimExecutor` (Agent's `executor_class`) fills all six in one pass over CrewAI's
-  own template. Tool results and model answers never go through either. `Agent.kickoff()`
-  outside a crew builds CrewAI's own executor: it does not get this.
+  own template (CrewAI has no public way: _crewai_private.py). Tool results and model
+  answers never go through either. `Agent.kickoff()` outside a crew builds CrewAI's own
+  executor: it does not get this.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from crewai import Agent, Crew
-from crewai.agents.agent_executor import AgentExecutor
+from crewai.hooks import HookAborted, InterceptionPoint, register_hook
+from crewai.hooks.contexts import InputContext
 
 from ..placeholders import render
+from ._crewai_private import VerbatimExecutor
 
-__all__ = ["VerbatimExecutor", "crewai_inputs", "render_agent"]
+__all__ = ["InputsRefused", "VerbatimExecutor", "crewai_inputs", "kept_as_written", "render_agent"]
 
 _CREWAI_WORD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")
 """What `Crew.kickoff(inputs=...)` interpolates (crewai.utilities.string_utils)."""
-_SLOTS = ("goal", "role", "backstory", "input", "tool_names", "tools")
-_SLOT = re.compile(r"\{(" + "|".join(_SLOTS) + r")\}")
 
 
 def render_agent(agent: Agent, values: Mapping[str, str]) -> Agent:
@@ -67,41 +71,40 @@ def crewai_inputs(crew: Crew, inputs: Mapping[str, Any]) -> dict[str, Any]:
     return {**kept, **{word: "{" + word + "}" for word in sorted(words)}}
 
 
-class VerbatimExecutor(AgentExecutor):
-    """CrewAI's executor, with its prompt placeholders filled in one pass.
+class InputsRefused(HookAborted, ValueError):
+    """`kickoff(inputs=...)` with run inputs other than the crew object's."""
 
-    CrewAI's own template is rebuilt with its placeholders left in (the agent's texts
-    set to `{goal}`, `{role}`, `{backstory}`) and used only when CrewAI's own chained
-    replacement of it gives exactly the prompt CrewAI built; otherwise that prompt is
-    filled in one pass as it is.
-    """
 
-    def _format_prompt(self, prompt: str, inputs: dict[str, str]) -> str:  # type: ignore[override]
-        agent = self.agent
-        texts = {"goal": agent.goal, "role": agent.role, "backstory": agent.backstory}
-        values = {**texts, **inputs}
-        braced = any("{" in text for text in texts.values())
-        template = self._template_of(prompt, texts) if braced else None
-        if template is None:
-            return _SLOT.sub(lambda m: values[m[1]] if m[1] in inputs else m[0], prompt)
-        return _SLOT.sub(lambda m: values.get(m[1], m[0]), template)
+_RUN_INPUTS: weakref.WeakKeyDictionary[Crew, tuple[dict[str, Any], tuple[str, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""A team's crew -> its object's run inputs and the team's input keys (gone with the crew)."""
 
-    def _template_of(self, prompt: str, texts: Mapping[str, str]) -> str | None:
-        agent = self.agent
-        if not isinstance(agent, Agent) or self.prompt is None:
-            return None
-        stand_in = agent.model_copy(update={slot: "{" + slot + "}" for slot in texts})
-        built, _, _ = stand_in._build_execution_prompt(list(self.original_tools))
-        for part in ("system", "user", "prompt"):
-            if getattr(self.prompt, part, None) != prompt:
-                continue
-            template = str(getattr(built, part, ""))
-            crewai = template.replace("{goal}", texts["goal"]).replace("{role}", texts["role"])
-            if crewai.replace("{backstory}", texts["backstory"]) == prompt:
-                return template
+
+def kept_as_written(crew: Crew, inputs: Mapping[str, Any], team_inputs: Iterable[str]) -> Crew:
+    """The crew, whose texts were filled in for `inputs`: `kickoff(inputs=...)` leaves them."""
+    _RUN_INPUTS[crew] = (dict(inputs), tuple(team_inputs))
+    return crew
+
+
+def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
+    """CrewAI's INPUT hook (every crew's kickoff, train, test, replay)."""
+    known = _RUN_INPUTS.get(context.crew) if context.crew is not None else None
+    if known is None or context.payload is None:
         return None
+    own, team_inputs = known
+    given = dict(context.payload)
+    other = sorted(
+        key
+        for key, value in given.items()
+        if key in team_inputs and value != "{" + key + "}" and own.get(key) != value
+    )
+    if other:
+        raise InputsRefused(
+            f"inputs {other} differ from the crew's: give a run's inputs to the crew class, "
+            "TeamCrew(inputs).crew().kickoff(), which fills in its texts"
+        )
+    return crewai_inputs(context.crew, given)
 
 
-# CrewAI builds a Flow's definition from the methods of the class itself, not its bases
-# (flow.dsl._iter_flow_methods reads cls.__dict__): the executor's steps are AgentExecutor's.
-VerbatimExecutor._flow_definition = AgentExecutor.flow_definition()
+register_hook(InterceptionPoint.INPUT, _kickoff_inputs)

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from crewai.tools import BaseTool
 from crewai_core.paths import db_storage_path
@@ -65,6 +65,8 @@ class WorkspaceTool(BaseTool):
 
     document: DocumentTools = Field(exclude=True)
     cache_function: Any = _never_cached
+    stays_local: ClassVar[bool] = True
+    """Rows are local data: a URL in one is no request (http_tools.check_tool_call)."""
 
 
 class ListRowsTool(WorkspaceTool):
