@@ -47,6 +47,28 @@ interface RunState {
     result: Record<string, unknown> | null;
     [channel: string]: unknown;
 }
+/** What a gate's interrupt() asks for (its value): the records to decide and how. */
+export interface ReviewRequest {
+    gate: string;
+    type: string;
+    step: string;
+    triggers: string;
+    round: number;
+    trigger: gates.Trigger;
+    threshold: number | null;
+    records: Array<{
+        id: string;
+        fields: Record<string, unknown>;
+    }>;
+    actions: Array<{
+        label: string;
+        verb: gates.Verb;
+    }>;
+    waiting_since: string | null;
+    deadline: string | null;
+    /** Why the last decisions were refused (nothing of them was applied). */
+    problems: string[];
+}
 /** Creates an agent's chat model for a run (tests give fake ones). */
 export type ModelFor = (agentKey: string, choice: ModelChoice, task: string) => BaseChatModel | Promise<BaseChatModel>;
 export interface BuildOptions {
@@ -201,11 +223,11 @@ export declare class TeamRuntime {
     }, string> | Command<unknown, {
         gates: {
             [spec.name]: {
-                status: string;
-                message: string;
+                waitingSince: null;
+                status: "open" | "waiting" | "released" | "halted";
                 round: number;
                 records: gates.GateRecord[];
-                waitingSince: string | null;
+                message: string | null;
                 problems: string[];
             };
         };

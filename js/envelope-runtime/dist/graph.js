@@ -487,10 +487,9 @@ export class TeamRuntime {
         const now = this.now();
         g = gates.applyDecisions(spec, g, decisions, now, `agent:${manager.key}`, true).gate;
         g = gates.applyDecisions(spec, g, gates.undecided(g).map((r) => ({ record: r.id, action: "skip" })), now, "timeout", true).gate;
-        const [outcome, why] = gates.evaluate(spec, g);
-        if (outcome === "released" || outcome === "waiting")
-            return new Command({ update: { gates: { [spec.name]: { ...g, status: "released", message: why } } }, goto: gateNode(spec.name) });
-        return new Command({ update: { gates: { [spec.name]: { ...g, status: "halted", message: why } }, halted: why, status: "halted" }, goto: END });
+        // Every record is decided now: the gate routes it as it routes reviewers' decisions (a
+        // rejection reruns the step or escalates again, as onReject says), as the Python targets do.
+        return new Command({ update: { gates: { [spec.name]: { ...g, waitingSince: null } } }, goto: gateNode(spec.name) });
     }
     async teamNode(s, config) {
         if (s.halted)

@@ -66,6 +66,23 @@ interface RunState {
   [channel: string]: unknown;
 }
 
+/** What a gate's interrupt() asks for (its value): the records to decide and how. */
+export interface ReviewRequest {
+  gate: string;
+  type: string;
+  step: string;
+  triggers: string;
+  round: number;
+  trigger: gates.Trigger;
+  threshold: number | null;
+  records: Array<{ id: string; fields: Record<string, unknown> }>;
+  actions: Array<{ label: string; verb: gates.Verb }>;
+  waiting_since: string | null;
+  deadline: string | null;
+  /** Why the last decisions were refused (nothing of them was applied). */
+  problems: string[];
+}
+
 /** Creates an agent's chat model for a run (tests give fake ones). */
 export type ModelFor = (agentKey: string, choice: ModelChoice, task: string) => BaseChatModel | Promise<BaseChatModel>;
 
@@ -462,7 +479,7 @@ export class TeamRuntime {
     return { answers: { [step.key]: redact(textOf(messages.at(-1)), secrets) } };
   }
 
-  private payload(spec: GateSpec, g: GateState) {
+  private payload(spec: GateSpec, g: GateState): ReviewRequest {
     const deadline = spec.timeout && g.waitingSince ? new Date(Date.parse(g.waitingSince) + spec.timeout.afterMs).toISOString() : null;
     return {
       gate: spec.name,
@@ -547,9 +564,9 @@ export class TeamRuntime {
     const now = this.now();
     g = gates.applyDecisions(spec, g, decisions, now, `agent:${manager.key}`, true).gate;
     g = gates.applyDecisions(spec, g, gates.undecided(g).map((r) => ({ record: r.id, action: "skip" })), now, "timeout", true).gate;
-    const [outcome, why] = gates.evaluate(spec, g);
-    if (outcome === "released" || outcome === "waiting") return new Command({ update: { gates: { [spec.name]: { ...g, status: "released", message: why } } }, goto: gateNode(spec.name) });
-    return new Command({ update: { gates: { [spec.name]: { ...g, status: "halted", message: why } }, halted: why, status: "halted" }, goto: END });
+    // Every record is decided now: the gate routes it as it routes reviewers' decisions (a
+    // rejection reruns the step or escalates again, as onReject says), as the Python targets do.
+    return new Command({ update: { gates: { [spec.name]: { ...g, waitingSince: null } } }, goto: gateNode(spec.name) });
   }
 
   async teamNode(s: RunState, config: RunnableConfig | undefined) {

@@ -218,26 +218,17 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
   return files.map((sf) => ({ path: sf.getFilePath().replace(/^\//, ""), text: sf.getFullText() }));
 }
 
-/** The export's own vitest tests: schemas, the graph's nodes, and the whole team run offline through every gate with fake chat models. */
+/** The export's own vitest tests: schemas, the graph's nodes, the whole team run offline through every gate, and each gate's timeout and escalation (envelope-runtime-js/testing runs them). */
 function teamTest(view: LanggraphJsView): string {
   const team = view.team;
   const nodes = ["prepare", "finalize", ...(team.mode === "hierarchy" ? ["team"] : []), ...team.steps.map((s) => `step_${s.key}`), ...team.gates.flatMap((g) => [`gate_${g.name}`, `released_${g.name}`, ...(g.onReject === "escalate" || g.timeout?.behaviour === "escalate" ? [`escalate_${g.name}`] : [])])].sort();
-  const recordsFor = Object.fromEntries(
-    team.steps
-      .filter((s) => s.gatesAfter.length)
-      .map((s) => {
-        const gates = team.gates.filter((g) => s.gatesAfter.includes(g.name));
-        const count = Math.max(1, ...gates.map((g) => g.thresholdCount ?? 1));
-        const fields = [...new Set(gates.flatMap((g) => g.fields))];
-        return [s.key, { records: Array.from({ length: count }, (_, n) => Object.fromEntries(fields.map((f) => [f, `${f} ${n + 1}`]))) }];
-      }),
-  );
-  const env = Object.fromEntries([...team.secrets, ...team.variables].map((name) => [name, `test-${name.toLowerCase()}`]));
   return `// ${HEADER} This team's tests: schemas, the graph's nodes, and the whole team run offline
-// through every gate with LangChain's fake chat models (no network, no provider key).
-import { FakeListChatModel } from "@langchain/core/utils/testing";
-import { Command, MemorySaver } from "@langchain/langgraph";
+// through every gate with LangChain's fake chat models (no network, no provider key), by
+// envelope-runtime-js/testing (fake models answering by task, a test clock, a run driven
+// through the gates with the decisions each test gives).
+import { MemorySaver } from "@langchain/langgraph";
 import { buildTeamGraph } from "envelope-runtime-js";
+import { drawnEdges, drawnNodes, fakeTeam, lettingTimeOut, rejectingFirstRound, runTeam } from "envelope-runtime-js/testing";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
 import { buildGraph, graph, SCHEMAS } from "../src/graph.js";
@@ -246,44 +237,25 @@ import { TEAM } from "../src/team.js";
 
 /** Required inputs (by their graph key) with a value of their type. */
 const INPUTS: Record<string, unknown> = ${literal(view.sampleInputs)};
-/** The environment the run needs: every required secret and variable. */
-const ENV: Record<string, string> = ${literal(env)};
-/** A result of the team's outputs. */
+/** A result of the team's outputs: what the fake model of the ${team.mode === "hierarchy" ? "hierarchy" : "final step"} answers. */
 const RESULT = ${literal(view.sampleResult)};
-/** What each gated step's agent answers: records with each of its gates' fields. */
-const RECORDS: Record<string, unknown> = ${literal(recordsFor)};
+/** The graph's nodes, as the definition names its ${team.mode === "hierarchy" ? "hierarchy" : "steps and gates"}. */
 const NODES = ${literal(nodes)};
 const CONTEXT_FIELDS = ${literal(["model", ...view.contextFields.map((c) => c.field)].sort())};
 
-/** The fake model of one conversation, by its task: the final step or \`team\` give the result, a gated step its records. */
-function answerFor(task: string): string {
-  if (task === "team" || task === TEAM.finalStep) return JSON.stringify(RESULT);
-  if (task in RECORDS) return JSON.stringify(RECORDS[task]);
-  if (task.startsWith("revise:")) return JSON.stringify(Object.values(RECORDS)[0] ?? { records: [] });
-  if (task.startsWith("escalate:")) return JSON.stringify({ decisions: [] });
-  return \`The answer of \${task}.\`;
-}
-
-function build(tasks: string[]) {
-  return buildGraph({
-    checkpointer: new MemorySaver(),
-    env: ENV,
-    modelFor: (_agent, _choice, task) => {
-      tasks.push(task);
-      return new FakeListChatModel({ responses: [answerFor(task)] });
-    },
-  });
+/** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */
+function offline() {
+  const fake = fakeTeam(TEAM, RESULT);
+  return { ...fake, graph: buildGraph({ ...fake.options, checkpointer: new MemorySaver() }) };
 }
 
 describe(${literal(team.name)}, () => {
   it("builds the graph langgraph.json serves, with every node", () => {
-    const drawn = Object.keys(graph.getGraph().nodes).filter((n) => !n.startsWith("__")).sort();
-    expect(drawn).toEqual(NODES);
+    expect(drawnNodes(graph)).toEqual(NODES);
   });
 
   it("wires what envelope-runtime-js wires for this team (graph.ts is the TeamSpec's graph)", () => {
-    const edges = (g: Pick<typeof graph, "getGraph">) => g.getGraph().edges.map((e) => \`\${e.source} -> \${e.target}\${e.conditional ? " ?" : ""}\`).sort();
-    expect(edges(graph)).toEqual(edges(buildTeamGraph(TEAM, SCHEMAS)));
+    expect(drawnEdges(graph)).toEqual(drawnEdges(buildTeamGraph(TEAM, SCHEMAS)));
   });
 
   it("has the schemas of its inputs, result and context", () => {
@@ -292,31 +264,63 @@ describe(${literal(team.name)}, () => {
     expect(Object.keys(ContextSchema.shape).sort()).toEqual(CONTEXT_FIELDS);
   });
 
-  it("runs the whole team offline through every gate", async () => {
-    const tasks: string[] = [];
-    const team = build(tasks);
-    const config = { configurable: { thread_id: "test" } };
-    let output = (await team.invoke(INPUTS, config)) as Record<string, unknown>;
-    const reviewed = new Set<string>();
-    for (let round = 0; round < 50; round++) {
-      const state = await team.getState(config);
-      const pending = state.tasks.flatMap((t) => t.interrupts);
-      if (pending.length === 0) break;
-      const resume: Record<string, unknown> = {};
-      for (const interrupt of pending) {
-        const payload = interrupt.value as { gate: string; records: Array<{ id: string }> };
-        reviewed.add(payload.gate);
-        resume[interrupt.id!] = { decisions: payload.records.map((r) => ({ record: r.id, action: "approve", feedback: "" })) };
-      }
-      output = (await team.invoke(new Command({ resume }), config)) as Record<string, unknown>;
-    }
-    expect([...reviewed].sort()).toEqual(TEAM.gates.map((g) => g.name).sort());
-    expect(output).toMatchObject({ status: "done", halted: null, result: RESULT });
-    expect(tasks.length).toBeGreaterThan(0);
+  it(${literal(team.gates.length ? "runs the whole team offline through every gate" : "runs the whole team offline")}, async () => {
+    const team = offline();
+    const run = await runTeam(team.graph, INPUTS);
+    expect([...new Set(run.reviews.map((r) => r.gate))].sort()).toEqual(${literal(team.gates.map((g) => g.name).sort())});
+    expect(run.output).toMatchObject({ status: "done", halted: null, result: RESULT });
+    expect(team.tasks).toContain(${literal(team.mode === "hierarchy" ? "team" : (team.finalStep ?? ""))});
   });
-
-${refusalTests(view)}});
+${gateTests(view)}${refusalTests(view)}});
 `;
+}
+
+/** Each gate's timeout (proceed, halt, escalate) and a rejection that escalates, as this team's gates have them. */
+function gateTests(view: LanggraphJsView): string {
+  const team = view.team;
+  const managerOf = (step: string) => {
+    const agent = team.agents.find((a) => a.key === team.steps.find((s) => s.key === step)?.agent);
+    return agent?.reportsTo ?? team.entryAgent;
+  };
+  const out: string[] = [];
+  for (const g of team.gates) {
+    const name = literal(g.name);
+    if (g.timeout) {
+      const { after, behaviour } = g.timeout;
+      const expects = {
+        proceed: [
+          `expect(run.output).toMatchObject({ status: "done", halted: null, result: RESULT });`,
+          `expect(run.gates[${name}]!.records.every((r) => r.decision === "approve" && r.decidedBy === "timeout")).toBe(true);`,
+        ],
+        halt: [`expect(run.output).toMatchObject({ status: "halted", halted: ${literal(`gate ${g.name}: no decision within ${after} (halt)`)}, result: null });`],
+        escalate: [
+          `expect(team.tasks).toContain(${literal(`escalate:${g.name}`)});`,
+          `expect(run.gates[${name}]!.records.every((r) => r.decidedBy === ${literal(`agent:${managerOf(g.afterStep)}`)})).toBe(true);`,
+          `expect(run.output).toMatchObject({ status: "done", halted: null, result: RESULT });`,
+        ],
+      }[behaviour];
+      const what = { proceed: "releases its records", halt: "halts the run", escalate: `goes to ${managerOf(g.afterStep)}, who decides` }[behaviour];
+      out.push(`
+  it(${literal(`gate ${g.name}: no decision within ${after} ${what} (timeout: ${behaviour})`)}, async () => {
+    const team = offline();
+    const run = await runTeam(team.graph, INPUTS, lettingTimeOut(TEAM, ${name}, team.clock));
+    ${expects.join("\n    ")}
+  });
+`);
+    }
+    if (g.onReject === "escalate" && g.actions.some((a) => a.verb === "reject")) {
+      out.push(`
+  it(${literal(`gate ${g.name}: a rejection goes to ${managerOf(g.afterStep)}, whose revised records are reviewed again (onReject: escalate)`)}, async () => {
+    const team = offline();
+    const run = await runTeam(team.graph, INPUTS, rejectingFirstRound(${name}));
+    expect(team.tasks).toContain(${literal(`revise:${g.name}`)});
+    expect(run.reviews.filter((r) => r.gate === ${name}).map((r) => r.round)).toEqual([1, 2]);
+    expect(run.output).toMatchObject({ status: "done", halted: null, result: RESULT });
+  });
+`);
+    }
+  }
+  return out.join("");
 }
 
 /** A run refused before any model call: without its environment, without its required inputs (only what this team has). */
@@ -324,23 +328,24 @@ function refusalTests(view: LanggraphJsView): string {
   const team = view.team;
   const out: string[] = [];
   if (team.secrets.length + team.variables.length > 0) {
-    out.push(`  it("refuses a run without its environment before any model call", async () => {
-    const tasks: string[] = [];
-    const team = buildGraph({ checkpointer: new MemorySaver(), env: {}, modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })) });
-    await expect(team.invoke(INPUTS, { configurable: { thread_id: "no-env" } })).rejects.toThrow(/missing environment variables/);
-    expect(tasks).toEqual([]);
+    out.push(`
+  it("refuses a run without its environment before any model call", async () => {
+    const team = fakeTeam(TEAM, RESULT);
+    const run = buildGraph({ ...team.options, env: {}, checkpointer: new MemorySaver() });
+    await expect(run.invoke(INPUTS, { configurable: { thread_id: "no-env" } })).rejects.toThrow(/missing environment variables/);
+    expect(team.tasks).toEqual([]);
   });
 `);
   }
   if (Object.keys(view.sampleInputs).length > 0) {
-    out.push(`  it("refuses a run without its required inputs before any model call", async () => {
-    const tasks: string[] = [];
-    const team = buildGraph({ checkpointer: new MemorySaver(), env: ENV, modelFor: (_a, _c, task) => (tasks.push(task), new FakeListChatModel({ responses: ["x"] })) });
+    out.push(`
+  it("refuses a run without its required inputs before any model call", async () => {
+    const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(team.invoke({}, { configurable: { thread_id: "no-inputs" } })).rejects.toThrow();
-    expect(tasks).toEqual([]);
+    await expect(team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } })).rejects.toThrow();
+    expect(team.tasks).toEqual([]);
   });
 `);
   }
-  return out.join("\n");
+  return out.join("");
 }

@@ -1,0 +1,176 @@
+// envelope-runtime-js/testing: what an exported team's own tests need to run the team offline
+// (LangChain's fake chat models answering by task, a clock for gate timeouts, a run driven
+// through every gate with the decisions a test gives), so a team's tests/team.test.ts holds
+// only what is about its team. Not loaded by a run: only tests import this entry point.
+import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { Command } from "@langchain/langgraph";
+import type { RunnableGraph } from "./cli.js";
+import type { DecisionItem, GateState } from "./gates.js";
+import type { BuildOptions, ModelFor, ReviewRequest } from "./graph.js";
+import type { TeamSpec } from "./spec.js";
+
+/** A gate's review as a test sees it: the interrupt's value and its id. */
+export type Review = ReviewRequest & { id: string };
+
+/**
+ * What a test decides for one review (`waiting`: every review asked at the same time, this one
+ * among them); undefined or [] resumes without a decision (the gate asks again, or times out).
+ */
+export type Reviewer = (review: Review, waiting: readonly Review[]) => DecisionItem[] | undefined;
+
+/** Every record of a review decided with `action` (a label or verb of the gate). */
+export const decideAll =
+  (action: string, feedback = ""): Reviewer =>
+  (review) =>
+    review.records.map((r) => ({ record: r.id, action, feedback }));
+
+/** Every record of every review approved. */
+export const approveAll: Reviewer = decideAll("approve");
+
+interface Drawable {
+  getGraph(): { nodes: Record<string, unknown>; edges: ReadonlyArray<{ source: string; target: string; conditional?: boolean }> };
+}
+
+/** The graph's nodes as drawn (LangGraph's own __start__/__end__ left out), sorted. */
+export function drawnNodes(graph: Drawable): string[] {
+  return Object.keys(graph.getGraph().nodes)
+    .filter((n) => !n.startsWith("__"))
+    .sort();
+}
+
+/** The graph's edges as drawn, `from -> to` (` ?` for a conditional one), sorted. */
+export function drawnEdges(graph: Drawable): string[] {
+  return graph
+    .getGraph()
+    .edges.map((e) => `${e.source} -> ${e.target}${e.conditional ? " ?" : ""}`)
+    .sort();
+}
+
+/** A value for every secret and variable the team needs: `test-<name in lower case>`. */
+export function sampleEnv(team: TeamSpec): Record<string, string> {
+  return Object.fromEntries([...team.secrets, ...team.variables].map((name) => [name, `test-${name.toLowerCase()}`]));
+}
+
+/**
+ * What each gated step's agent answers: as many records as its gates' largest threshold (at
+ * least one), each with every field its gates review (`<field> <n>`).
+ */
+export function sampleRecords(team: TeamSpec): Record<string, { records: Array<Record<string, string>> }> {
+  const out: Record<string, { records: Array<Record<string, string>> }> = {};
+  for (const step of team.steps) {
+    const gated = team.gates.filter((g) => step.gatesAfter.includes(g.name));
+    if (!gated.length) continue;
+    const count = Math.max(1, ...gated.map((g) => g.thresholdCount ?? 1));
+    const fields = [...new Set(gated.flatMap((g) => g.fields))];
+    out[step.key] = { records: Array.from({ length: count }, (_, n) => Object.fromEntries(fields.map((f) => [f, `${f} ${n + 1}`]))) };
+  }
+  return out;
+}
+
+/**
+ * A reviewer that lets `gate`'s deadline pass with nobody deciding its first review, once it is
+ * the only gate waiting (another gate waiting then would time out with it), and approves
+ * every other review.
+ */
+export function lettingTimeOut(team: TeamSpec, gate: string, clock: TestClock): Reviewer {
+  const timeout = team.gates.find((g) => g.name === gate)?.timeout;
+  if (!timeout) throw new Error(`gate ${JSON.stringify(gate)} has no timeout`);
+  let late = false;
+  return (review, waiting) => {
+    if (review.gate !== gate || late) return approveAll(review, waiting);
+    if (waiting.length > 1) return [];
+    late = true;
+    clock.advance(timeout.afterMs + 1);
+    return [];
+  };
+}
+
+/** A reviewer that rejects every record of `gate`'s first round and approves every other review. */
+export function rejectingFirstRound(gate: string, feedback = "rejected by the test"): Reviewer {
+  return (review, waiting) => (review.gate === gate && review.round === 1 ? decideAll("reject", feedback) : approveAll)(review, waiting);
+}
+
+/** A clock for gate timeouts that moves only when a test moves it. */
+export class TestClock {
+  private ms: number;
+  constructor(start = "2026-01-01T00:00:00.000Z") {
+    this.ms = Date.parse(start);
+  }
+  readonly now = (): Date => new Date(this.ms);
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+/** A team run offline: its build options (fake models, the environment, a clock) and the tasks its agents were given. */
+export interface FakeTeam {
+  /** Each conversation's task label, in order (a step's key, `team`, `revise:<gate>`, `escalate:<gate>`, `ask:<agent>`). */
+  tasks: string[];
+  env: Record<string, string>;
+  clock: TestClock;
+  options: Required<Pick<BuildOptions, "modelFor" | "env" | "now">>;
+}
+
+/**
+ * Fake models for a whole team, answering by task: `answers[task]` when given (a string as it
+ * is, anything else as JSON); else the hierarchy (`team`) and the final step the result; a
+ * gated step, and the manager revising its records (`revise:<gate>`), sampleRecords; the
+ * manager deciding for a timed-out gate (`escalate:<gate>`) approves the first round's
+ * records; any other task a line of text.
+ */
+export function fakeTeam(team: TeamSpec, result: Record<string, unknown>, answers: Readonly<Record<string, unknown>> = {}): FakeTeam {
+  const records = sampleRecords(team);
+  const gateStep = (gate: string) => team.gates.find((g) => g.name === gate)?.afterStep ?? "";
+  const answerFor = (task: string): string => {
+    if (Object.hasOwn(answers, task)) return typeof answers[task] === "string" ? answers[task] : JSON.stringify(answers[task]);
+    if (task === "team" || task === team.finalStep) return JSON.stringify(result);
+    if (task in records) return JSON.stringify(records[task]);
+    if (task.startsWith("revise:")) return JSON.stringify(records[gateStep(task.slice(7))] ?? { records: [] });
+    if (task.startsWith("escalate:")) {
+      const count = records[gateStep(task.slice(9))]?.records.length ?? 0;
+      return JSON.stringify({ decisions: Array.from({ length: count }, (_, i) => ({ record: `r${i + 1}`, action: "approve", feedback: "" })) });
+    }
+    return `The answer of ${task}.`;
+  };
+  const tasks: string[] = [];
+  const clock = new TestClock();
+  const env = sampleEnv(team);
+  const modelFor: ModelFor = (_agent, _choice, task) => {
+    tasks.push(task);
+    return new FakeListChatModel({ responses: [answerFor(task)] });
+  };
+  return { tasks, env, clock, options: { modelFor, env, now: clock.now } };
+}
+
+/** A finished (or halted) run: the graph's last output, every review it asked for in order, its final state and gates. */
+export interface TeamRun {
+  output: Record<string, unknown>;
+  reviews: Review[];
+  values: Record<string, unknown>;
+  gates: Record<string, GateState>;
+}
+
+/**
+ * Runs `input` on a fresh thread, then resumes every gate that waits with what `reviewer`
+ * decides, until no gate waits (at most `maxResumes` times: a reviewer that never decides
+ * fails the test instead of looping).
+ */
+export async function runTeam(graph: RunnableGraph, input: unknown, reviewer: Reviewer = approveAll, options: { thread?: string; context?: Record<string, unknown>; maxResumes?: number } = {}): Promise<TeamRun> {
+  const config: Record<string, unknown> = { configurable: { thread_id: options.thread ?? "test" }, ...(options.context ? { context: options.context } : {}) };
+  const max = options.maxResumes ?? 50;
+  let output = (await graph.invoke(input, config)) as Record<string, unknown>;
+  const reviews: Review[] = [];
+  for (let resumes = 0; ; resumes++) {
+    const state = await graph.getState(config);
+    const pending = state.tasks.flatMap((t) => t.interrupts);
+    if (pending.length === 0) {
+      const values = (state.values ?? {}) as Record<string, unknown>;
+      return { output, reviews, values, gates: (values.gates ?? {}) as Record<string, GateState> };
+    }
+    const asked = pending.map((i) => ({ ...(i.value as ReviewRequest), id: i.id ?? "" }));
+    if (resumes >= max) throw new Error(`gates still waiting after ${max} resumes: ${asked.map((r) => r.gate).join(", ")}`);
+    reviews.push(...asked);
+    const resume = Object.fromEntries(asked.map((review) => [review.id, { decisions: reviewer(review, asked) ?? [] }]));
+    output = (await graph.invoke(new Command({ resume }), config)) as Record<string, unknown>;
+  }
+}
