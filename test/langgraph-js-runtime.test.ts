@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runtimeChoice } from "../src/cli/export-command.js";
 import { exportDefinition } from "../src/export/export.js";
 import type { FileSet } from "../src/export/file-set.js";
 import type { RuntimeChoice } from "../src/export/target.js";
@@ -70,5 +71,20 @@ describe("langgraph-js: where envelope-runtime-js comes from", () => {
     // Offline and deterministic: the same bytes twice.
     const again = exportWith(runtime);
     for (const p of ["package.json", "package-lock.json", "README.md"]) expect(again.text(p), p).toBe(files.text(p));
+  });
+
+  it("--runtime-index with credentials is refused, saying where this target writes the URL and where npm reads a token", () => {
+    const refusal = (target: string) => {
+      try {
+        runtimeChoice("index", "https://me:secret@npm.example.com/api/npm", target);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("accepted a URL with credentials");
+    };
+    const js = refusal("langgraph-js");
+    expect(js).toBe("--runtime-index must not carry credentials: the URL is written into .npmrc and package-lock.json (npm reads a registry's token from your own ~/.npmrc: //npm.example.com/api/npm/:_authToken=…)");
+    expect(js).not.toContain("secret");
+    expect(refusal("langgraph")).toContain("pyproject.toml");
   });
 });

@@ -56,7 +56,7 @@ export async function runExport(file: string, opts: ExportCliOptions, io: Io): P
     return parsed;
   });
   if (explicit.length && !opts.connections?.length) throw new UsageError("--connection goes with --connections PATH (the packs it names)");
-  const runtime = runtimeChoice(opts.runtime, opts.runtimeIndex);
+  const runtime = runtimeChoice(opts.runtime, opts.runtimeIndex, target.name);
   const zipToStdout = opts.zip !== undefined && isStandardOutput(opts.zip, io);
   if (zipToStdout) {
     // Standard output is then the archive and nothing else.
@@ -311,8 +311,12 @@ function writeFailure(path: string, e: NodeJS.ErrnoException): string {
   return `cannot write ${path}: ${why}`;
 }
 
-/** --runtime and --runtime-index, checked: an index is an http(s) URL without credentials (it is written into pyproject.toml). */
-export function runtimeChoice(mode: string | undefined, indexUrl: string | undefined): RuntimeChoice {
+/**
+ * --runtime and --runtime-index, checked: an index is an http(s) URL without credentials (it is
+ * written into the project: pyproject.toml for the Python targets; .npmrc and package-lock.json's
+ * `resolved` URLs for langgraph-js).
+ */
+export function runtimeChoice(mode: string | undefined, indexUrl: string | undefined, target?: string): RuntimeChoice {
   if (mode !== undefined && mode !== "vendored" && mode !== "index") throw new UsageError(`--runtime takes vendored or index, not "${mode}"`);
   if (indexUrl === undefined) return { mode: mode ?? "vendored" };
   if (mode !== "index") throw new UsageError("--runtime-index URL goes with --runtime index");
@@ -323,6 +327,12 @@ export function runtimeChoice(mode: string | undefined, indexUrl: string | undef
     throw new UsageError(`--runtime-index takes an http(s) URL, not "${indexUrl}"`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`--runtime-index takes an http(s) URL, not "${indexUrl}"`);
-  if (url.username || url.password) throw new UsageError("--runtime-index must not carry credentials: the URL is written into pyproject.toml (uv reads them from UV_INDEX_ENVELOPE_RUNTIME_USERNAME/_PASSWORD)");
+  if (url.username || url.password) {
+    const where =
+      target === "langgraph-js"
+        ? `the URL is written into .npmrc and package-lock.json (npm reads a registry's token from your own ~/.npmrc: //${url.host}${url.pathname.replace(/\/?$/, "/")}:_authToken=…)`
+        : "the URL is written into pyproject.toml (uv reads them from UV_INDEX_ENVELOPE_RUNTIME_USERNAME/_PASSWORD)";
+    throw new UsageError(`--runtime-index must not carry credentials: ${where}`);
+  }
   return { mode: "index", indexUrl: url.href };
 }

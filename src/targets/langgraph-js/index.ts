@@ -120,7 +120,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
   const formatted = formatAll(jobs);
   jobs.forEach((job, i) => files.add(job.path, formatted[i]!));
 
-  files.add("README.md", env.render("README.md.hbs", { ...view, runtime: { vendored: !fromIndex, version: js.entry.version, indexUrl: fromIndex ? (runtime.indexUrl ?? DEFAULT_REGISTRY) : undefined } }));
+  files.add("README.md", env.render("README.md.hbs", { ...view, runtime: { vendored: !fromIndex, version: js.entry.version, indexUrl: fromIndex ? (runtime.indexUrl ?? DEFAULT_REGISTRY) : undefined, npmrc: fromIndex && runtime.indexUrl !== undefined } }));
   files.add(".env.example", env.render("env.example.hbs", view));
   files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "LangGraph.js", view.connectionRows));
   if (model.team.readme !== undefined) files.add("TEAM.md", HELPERS.md_doc!(model.team.readme) as string);
