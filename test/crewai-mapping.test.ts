@@ -124,10 +124,12 @@ describe("CrewAI mapping", () => {
     expect(env).not.toMatch(/^[^#\n][^=\n]*=[^\n]/m);
   });
 
-  it("inputs → runner specs; outputs → the TeamResult model", () => {
+  it("inputs → the TeamInputs model (and the runner's specs from it); outputs → the TeamResult model", () => {
     const t = support.text("src/support_tier/team.py");
-    expect(t).toMatch(/"priority_override": InputSpec\(\n\s+type="string",[\s\S]*?enum=\("low", "normal", "high", "urgent"\),/);
-    expect(t).toMatch(/"ticket_text": InputSpec\([\s\S]*?required=True,/);
+    expect(t).toContain('model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)');
+    expect(t).toMatch(/priority_override: Literal\["low", "normal", "high", "urgent"\] \| None = Field\(\s*default=None,/);
+    expect(t).toContain('ticket_text: str = Field(description="The raw ticket content to be triaged.")');
+    expect(t).toContain("INPUTS = input_specs(TeamInputs)");
     expect(t).toMatch(/escalated: bool \| None = Field\(\s*default=None,\s*description="Whether the ticket was escalated/);
   });
 

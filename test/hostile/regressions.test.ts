@@ -9,7 +9,7 @@ import type { LossEntry } from "../../src/export/loss-report.js";
 import { distributionName } from "../../src/model/namer.js";
 import { buildScope, inputReferenceName, resolvePlaceholder } from "../../src/model/placeholders.js";
 import { DEPENDENCY_DISTRIBUTIONS } from "../../src/model/reserved-words.js";
-import { inputFlags } from "../../src/targets/python-common/team-view.js";
+import { inputFlags, RUNNER_FLAGS } from "../../src/targets/python-common/team-view.js";
 import { TARGETS } from "../../src/targets/index.js";
 import { agent, team } from "../helpers/definitions.js";
 import { checkerGate } from "./harness.js";
@@ -60,10 +60,13 @@ describe("CrewAI runner flags", () => {
     // --trace FILE is the runner's too (the conversation trace): an input named trace has no flag.
     expect(inputFlags(["trace", "trace_file"])).toEqual([undefined, "--trace-file"]);
   });
-  it("team.py carries each input's flag, and the README lists the others as --inputs only", () => {
+  it("the runtime derives the flags by the README's rule; the README lists the others as --inputs only", () => {
     const x = crewai(team({ inputs: { "a-b": { type: "string" }, a_b: { type: "string" } } }));
-    expect(x.text("src/PKG/team.py")).toContain('flag="--a-b"');
-    expect(x.text("src/PKG/team.py").match(/flag=/g)).toHaveLength(1);
+    // team.py names no flag: envelope-runtime's input_specs gives them, with these options taken.
+    expect(x.text("src/PKG/team.py")).not.toContain("flag=");
+    const library = readFileSync(new URL("../../python/envelope-runtime/src/envelope_runtime/inputs.py", import.meta.url), "utf8");
+    const taken = [...library.matchAll(/^RUNNER_FLAGS \+?= \(([^)]*)\)/gm)].map((m) => m[1]).join(",");
+    expect([...taken.matchAll(/"(--[a-z-]+)"/g)].map((m) => m[1])).toEqual(RUNNER_FLAGS);
     expect(x.text("README.md")).toContain("| none: `a_b` in `--inputs` |");
   });
 });
@@ -124,7 +127,7 @@ describe("CrewAI export", () => {
     expect(x.loss("/agents/1/prompt")?.status).toBe("carried");
     expect(x.text("src/PKG/config/agents.yaml")).toContain('backstory: "low \ufffd"');
     expect(x.text("src/PKG/config/agents.yaml")).toContain('goal: "low \ufffd (specialist)."');
-    expect(x.text("src/PKG/team.py")).toContain('"k\ufffd": InputSpec(');
+    expect(x.text("src/PKG/team.py")).toContain('alias="k\ufffd"');
   });
   it("the scheduled workflow's own variable cannot collide with a secret's name", () => {
     const x = crewai(team({ requiredSecrets: ["TEAM_INPUTS"], agents: [agent("a", { allowedHosts: ["{{TEAM_INPUTS}}.example.com"] })], schedule: { type: "cron", cron: "0 9 * * 1" } }));

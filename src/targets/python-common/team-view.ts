@@ -55,8 +55,8 @@ function inputsView(model: TeamModel): InputView[] {
   });
 }
 
-/** The runner's own options (main.py): no input takes one of them as its flag. */
-const RUNNER_FLAGS = ["--help", "--inputs", "--env-file", "--state-dir", "--interactive", "--no-interactive", "--verbose", "--trace"];
+/** The runner's own options (main.py): no input takes one of them as its flag (envelope-runtime's inputs.RUNNER_FLAGS: the same). */
+export const RUNNER_FLAGS = ["--help", "--inputs", "--env-file", "--state-dir", "--interactive", "--no-interactive", "--verbose", "--trace"];
 
 /**
  * Each input's runner flag (team.INPUTS[…].flag): `--` + the key with `_` as `-`, unless a

@@ -1,9 +1,6 @@
 """What a run is given: its inputs, checked by the team's pydantic model of them (the
-generated `TeamInputs`), and the environment variables it needs.
-
-The inputs come, from lowest to highest, from inputs.json, INPUT_<NAME> variables, a
-caller's base (a trigger's payload), `--inputs JSON` and one flag per input; each problem
-names the input, and all of them are reported at once. No framework is imported here.
+generated `TeamInputs`), and the environment variables it needs. Every problem names what
+it is about, and all are reported at once. No framework is imported here.
 """
 
 from __future__ import annotations
@@ -60,22 +57,18 @@ NO_DEFAULT: Any = _NoDefault()
 
 @dataclass(frozen=True)
 class InputSpec:
-    """One entry of the definition's `inputs`."""
-
     type: InputType = "string"
     description: str = ""
     required: bool = False
     enum: tuple[str, ...] | None = None
     default: Any = NO_DEFAULT
     flag: str | None = None
-    """The runner's flag; None when another input or the runner has it: --inputs only."""
+    """None when the runner or an earlier input has the flag: --inputs only."""
 
 
-RUNNER_FLAGS = (
-    *("--help", "--inputs", "--env-file", "--state-dir", "--interactive", "--no-interactive"),
-    *("--verbose", "--trace"),
-)
-"""The runner's own options (src/targets/python-common/team-view.ts inputFlags: the same)."""
+# the runner's own options (src/targets/python-common/team-view.ts RUNNER_FLAGS: the same)
+RUNNER_FLAGS = ("--help", "--inputs", "--env-file", "--state-dir", "--interactive")
+RUNNER_FLAGS += ("--no-interactive", "--verbose", "--trace")
 _TYPES: dict[object, InputType] = {str: "string", bool: "boolean", dict: "object", list: "array"}
 
 
@@ -106,15 +99,13 @@ def input_specs(model: type[BaseModel]) -> dict[str, InputSpec]:
 
 # --- echoes of what a person gave ---------------------------------------
 
-ECHO_LIMIT = 200
-"""The most characters of a value a person gave that a problem quotes (a 2 MB value must
-not be printed, nor kept in a run's error or a gate's state, whole)."""
+ECHO_LIMIT = 200  # the most characters of a value a person gave that a problem quotes
 
 MAX_INPUT_PROBLEMS = 20
 
 
 def cut(text: str) -> str:
-    """`text` whole, or its start and `… (N characters)`, ECHO_LIMIT characters in all."""
+    """`text`, or its start and `… (N characters)`: ECHO_LIMIT characters in all."""
     if len(text) <= ECHO_LIMIT:
         return text
     suffix = f"… ({len(text)} characters)"
@@ -151,8 +142,7 @@ def _finite(text: str) -> float:
 
 
 def strict_json(text: str) -> Any:
-    """json.loads without NaN / Infinity, nor numbers (1e999) that would become infinite:
-    none of them can be written back as JSON for a model."""
+    """json.loads without NaN, Infinity or 1e999: no JSON can carry them to a model."""
     try:
         return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except json.JSONDecodeError as error:
@@ -160,7 +150,7 @@ def strict_json(text: str) -> Any:
 
 
 def coerce_flag(kind: InputType, raw: str) -> Any:
-    """A command-line string (a flag, INPUT_<NAME>, an answer) as the input's type."""
+    """A string (a flag, INPUT_<NAME>, an answer) as a value of the input's type."""
     if kind == "string":
         return raw
     if kind == "boolean":

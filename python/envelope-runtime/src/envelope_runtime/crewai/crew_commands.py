@@ -1,7 +1,7 @@
 """CrewAI's crew commands on the team's crew: `crewai train -n N -f FILE`, `crewai replay -t
 TASK_ID` and `crewai test -n N -m MODEL` run the scripts `train`, `replay` and `test`
-(CrewCommands' methods): the environment and inputs checked as a run's, then CrewAI's own
-Crew.train, Crew.replay or Crew.test."""
+(runner.CrewCommands; this module is imported by them only): the environment and inputs
+checked as a run's, then CrewAI's own Crew.train, Crew.replay or Crew.test."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from crewai.utilities.training_handler import CrewTrainingHandler
 
 from ..team_package import TeamPackage
 from . import runtime, texts
-from .runner import TeamCommands, _checked_inputs, _exit, run_parser
+from .runner import _checked_inputs, _exit, run_parser
 
-__all__ = ["CrewCommands", "replay", "test", "train"]
+__all__ = ["replay", "test", "train"]
 
 Action = Callable[[Crew, argparse.Namespace, dict[str, Any]], object]
 
@@ -132,16 +132,3 @@ def _print_output(package: TeamPackage, output: Any) -> None:
         print(json.dumps(result.model_dump(by_alias=True), indent=2, ensure_ascii=False))
     else:
         print(getattr(output, "raw", output))
-
-
-class CrewCommands(TeamCommands):
-    """A hierarchy team's console scripts: a run's, and `train`, `replay` and `test`."""
-
-    def train(self) -> None:
-        train(self.package)
-
-    def replay(self) -> None:
-        replay(self.package)
-
-    def test(self) -> None:
-        test(self.package)

@@ -1,14 +1,11 @@
-"""The hierarchy (agents[].reportsToKey) as CrewAI crews, and how work is delegated.
+"""The hierarchy (agents[].reportsToKey) as CrewAI crews: `HierarchyCrew`, the base of a
+hierarchy team's crew.py.
 
-The generated crew.py of a hierarchy team derives from `HierarchyCrew`:
-- The first root agent (no reportsToKey, in definition order) is the crew's
-  manager_agent: out of the crew's `agents` and without tools, as CrewAI requires.
-- Its workers are its direct reports and the other roots. When the manager has an
-  access policy or workspace documents, a "<role> Requests" worker makes its HTTP
-  requests and its workspace reads and writes for it, with the manager's tools.
-- A worker that manages agents of its own (a mid-level manager) gets the tool
-  `delegate_to_team`, which runs its sub-team as a nested hierarchical crew with that
-  agent as the manager; the sub-team's mid-level managers get the same tool, to any depth.
+- The first root agent is the crew's manager_agent (without tools, as CrewAI requires);
+  its workers are its reports and the other roots. A "<role> Requests" worker makes the
+  manager's HTTP requests and workspace reads and writes, with the manager's tools.
+- A worker with reports of its own gets `delegate_to_team`: its sub-team as a nested
+  hierarchical crew it manages, to any depth.
 - A first root that manages nobody (a one-agent team) runs the task itself.
 """
 
@@ -40,14 +37,12 @@ __all__ = [
     "workers_of",
 ]
 
-TEAM_TASK = "handle_request"
-"""The @task method and config/tasks.yaml entry of the team's run."""
+TEAM_TASK = "handle_request"  # the @task method and config/tasks.yaml entry of a run
 
 SUB_TEAM_TOOL = "delegate_to_team"
 
 
 def reports_of(package: TeamPackage, agent_key: str) -> list[str]:
-    """The agents whose reportsToKey is `agent_key`, in definition order."""
     return [key for key, spec in package.team.AGENTS.items() if spec.reports_to == agent_key]
 
 
@@ -65,13 +60,11 @@ def workers_of(package: TeamPackage, manager_key: str) -> list[str]:
 
 
 def has_sub_team(package: TeamPackage, agent_key: str) -> bool:
-    """A mid-level manager: a worker in its parent's crew that has reports of its own."""
     return agent_key != top_manager(package) and bool(reports_of(package, agent_key))
 
 
 def has_requests_delegate(package: TeamPackage, agent_key: str) -> bool:
-    """The top manager's access policy, connection pack and workspace tools are carried by
-    its "<role> Requests" worker."""
+    """The top manager's HTTP, pack and workspace tools go to its "<role> Requests" worker."""
     return agent_key == top_manager(package) and (
         agent_key in package.team.EGRESS
         or bool(connection_tools(package, agent_key))
@@ -87,14 +80,11 @@ class SubTeamInput(BaseModel):
 
 
 class SubTeamTool(BaseTool):
-    """Runs a mid-level manager's sub-team as a nested hierarchical crew."""
-
     name: str = SUB_TEAM_TOOL
     description: str = "Hand a task to the team you manage and get their answer."
     args_schema: type[BaseModel] = SubTeamInput
     manager_key: str
-    run_team: Callable[[str, str], str] = Field(exclude=True)
-    """(manager key, task) -> the sub-team's answer."""
+    run_team: Callable[[str, str], str] = Field(exclude=True)  # (manager, task) -> answer
     stays_local: ClassVar[bool] = True
     """Each member's own policy checks its requests (http_tools.check_tool_call)."""
 
@@ -106,8 +96,6 @@ class SubTeamTool(BaseTool):
 
 
 class HierarchyCrew(TeamCrewBase):
-    """Base of a hierarchy team's @CrewBase class: the team's task and its crews."""
-
     def __init__(
         self,
         inputs: Mapping[str, Any] | None = None,
@@ -119,11 +107,8 @@ class HierarchyCrew(TeamCrewBase):
         self.managing = managing if managing is not None else top_manager(self.package)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
-        """The agent's tools (TeamCrewBase.tools_of), and its sub-team's.
-
-        No tool for the agent this object builds as a manager: CrewAI gives a manager its
-        delegation tools and refuses any other.
-        """
+        """The agent's tools, and its sub-team's; none for the manager (CrewAI gives it its
+        delegation tools and refuses any other)."""
         if agent_key == self.managing:
             return []
         agent_tools = super().tools_of(agent_key)
@@ -139,7 +124,6 @@ class HierarchyCrew(TeamCrewBase):
         return agent_key != self.managing and not has_sub_team(self.package, agent_key)
 
     def team_task(self) -> Task:
-        """The team's run (config/tasks.yaml handle_request, the run inputs, outputs)."""
         config = self.tasks_config[TEAM_TASK]
         return Task(
             name=TEAM_TASK,
@@ -150,7 +134,6 @@ class HierarchyCrew(TeamCrewBase):
         )
 
     def team_crew(self) -> Crew:
-        """The crew of one run; the generated @crew method returns it."""
         if self.managing is None:
             worker = self._agent(roots(self.package)[0])
             return self._crew(
@@ -199,7 +182,7 @@ class HierarchyCrew(TeamCrewBase):
             max_execution_time=llms.execution_limit_s(package.models.MODELS[manager_key]),
             verbose=self.verbose,
         )
-        # Its texts are already this run's (the role is rendered): only the executor.
+        # Its texts are this run's already (the role is rendered): only the executor.
         delegate.executor_class = texts.VerbatimExecutor
         return delegate
 

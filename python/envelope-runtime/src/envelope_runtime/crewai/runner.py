@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "INPUTS_FILE",
     "STATE_DIR",
+    "CrewCommands",
     "TRACE_ENV",
     "TeamCommands",
     "command_of",
@@ -347,3 +348,23 @@ class TeamCommands:
         from . import workspace_tools
 
         return workspace_tools.open_workspace(self.package)
+
+
+class CrewCommands(TeamCommands):
+    """A hierarchy team's console scripts: a run's, and CrewAI's `train`, `replay` and
+    `test` (crew_commands.py, imported by them only)."""
+
+    def train(self) -> None:
+        from . import crew_commands
+
+        crew_commands.train(self.package)
+
+    def replay(self) -> None:
+        from . import crew_commands
+
+        crew_commands.replay(self.package)
+
+    def test(self) -> None:
+        from . import crew_commands
+
+        crew_commands.test(self.package)
