@@ -5,13 +5,12 @@ with only the modules it needs: a hierarchy team never imports the Flow's runner
 team without gates, workspace, connection packs, schedules or a trace their code.
 
 - crew.py: `HierarchyCrew` or `PipelineCrew`, the base of the team's @CrewBase class;
-- flow.py (pipeline teams): `PipelineFlow`, the base of the team's Flow, and `GateReview`,
-  its gates' human-feedback provider;
+- flow.py (pipeline teams): `PipelineFlow`, the base of the team's Flow;
 - main.py: `CrewCommands` (hierarchy) or `FlowCommands` (pipeline), its console scripts
   (both a `TeamCommands`);
 - models.py: `ModelSpec` and `build_llm`;
-- tests: `run_offline` (the whole team on scripted models), and `set_mcp_transport`,
-  `mcp_tools` and `forget_mcp_tools` (connection packs' MCP servers, faked in a team's tests);
+- tests: `set_mcp_transport`, `mcp_tools` and `forget_mcp_tools` (connection packs' MCP
+  servers, faked in a team's tests);
 - team.py: `AgentSpec`, `StepSpec`, and `JsonArray`, `JsonObject`, `describe_json_text` for
   array and object outputs.
 """
@@ -35,13 +34,11 @@ _EXPORTS: dict[str, str] = {
     "describe_json_text": "json_text",
     "ModelSpec": "llms",
     "build_llm": "llms",
-    "GateReview": "pipeline",
     "PipelineFlow": "pipeline",
     "TeamCommands": "runner",
     "AgentSpec": "runtime",
     "StepSpec": "runtime",
     "PipelineCrew": "steps",
-    "run_offline": "testing",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -52,11 +49,10 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers
     from .flow_runner import FlowCommands  # noqa: F401
     from .json_text import JsonArray, JsonObject, describe_json_text  # noqa: F401
     from .llms import ModelSpec, build_llm  # noqa: F401
-    from .pipeline import GateReview, PipelineFlow  # noqa: F401
+    from .pipeline import PipelineFlow  # noqa: F401
     from .runner import CrewCommands, TeamCommands  # noqa: F401
     from .runtime import AgentSpec, StepSpec  # noqa: F401
     from .steps import PipelineCrew  # noqa: F401
-    from .testing import run_offline  # noqa: F401
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
