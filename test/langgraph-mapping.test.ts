@@ -213,7 +213,7 @@ describe("LangGraph mapping", () => {
     expect(studio.text("src/content_studio/server.py")).toContain("\napp = build_app(TEAM)\n");
     expect(support.files.get("src/support_tier/server.py")).toBeUndefined();
     const readme = studio.text("README.md");
-    expect(readme).toContain("uv sync --extra dev");
+    expect(readme).toContain("```sh\nuv sync\n```");
     expect(readme).toContain("uv run pytest");
     expect(readme).toContain("uv run content_studio resume THREAD_ID --decisions .langgraph_runs/THREAD_ID.decisions.json");
   });

@@ -83,7 +83,7 @@ describe.each(["crewai", "langgraph"])("%s export documents any model endpoint",
     } else {
       expect(pyproject).toContain('\nopenai = ["langchain-openai>=1.6,<2"]\n');
       expect(pyproject).not.toMatch(/\nanthropic = /);
-      expect(studio.text("README.md")).toContain("```sh\nuv sync --extra dev --extra openai\nMODEL_OVERRIDE=openai:llama3.1");
+      expect(studio.text("README.md")).toContain("```sh\nuv sync --extra openai\nMODEL_OVERRIDE=openai:llama3.1");
     }
     expect(panel.text("pyproject.toml")).not.toMatch(/\n(anthropic|google|mistral) = /);
   });

@@ -1,8 +1,9 @@
 // The install commands an exported README gives. `uv sync` is exact: it installs the extras
-// it is named and uninstalls every other package, so a command that names a provider's
-// extra without `dev` would remove pytest, ruff and langgraph-cli that the README's later
-// `uv run pytest` and `uv run langgraph dev` need. Checked on every shipped definition's
-// export, for every target, against the extras its pyproject.toml declares.
+// it is named and uninstalls every other package. pytest, ruff and langgraph-cli, which the
+// README's later `uv run pytest` and `uv run langgraph dev` need, are the `dev` dependency
+// group (PEP 735), which `uv sync` and `uv run` include unless told not to: no command may
+// leave it out, and every extra a command names must exist. Checked on every shipped
+// definition's export, for every target, against its pyproject.toml.
 import { describe, expect, it } from "vitest";
 import { targetNames } from "../src/targets/index.js";
 import { exportFile, validDefinitions } from "./helpers/export.js";
@@ -14,12 +15,14 @@ function declaredExtras(pyproject: string): Set<string> {
 }
 
 // The Python targets (uv); langgraph-js installs with npm ci.
-describe.each(targetNames().filter((t) => t !== "langgraph-js"))("%s README: uv sync keeps the dev extra", (target) => {
+describe.each(targetNames().filter((t) => t !== "langgraph-js"))("%s README: uv sync keeps the dev group", (target) => {
   it.each(validDefinitions())("$name", ({ path }) => {
     const files = exportFile(path, target);
     const readme = files.text("README.md")!;
-    const extras = declaredExtras(files.text("pyproject.toml")!);
-    expect(extras.has("dev")).toBe(true);
+    const pyproject = files.text("pyproject.toml")!;
+    const extras = declaredExtras(pyproject);
+    expect(extras.has("dev")).toBe(false);
+    expect(pyproject).toMatch(/^\[dependency-groups\]\n(?:#.*\n)*dev = \[/m);
     // The commands: lines of shell blocks, and inline code that gives options (a bare
     // `uv sync` in a sentence names the command).
     const blockLines = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap((m) => m[1]!.split("\n"));
@@ -28,7 +31,7 @@ describe.each(targetNames().filter((t) => t !== "langgraph-js"))("%s README: uv 
     expect(commands.length).toBeGreaterThan(0);
     for (const command of commands) {
       const named = [...command.matchAll(/--extra ([A-Za-z0-9_-]+)/g)].map((m) => m[1]!);
-      expect(named, command).toContain("dev");
+      expect(command).not.toMatch(/--(no-dev|only-dev|no-default-groups|only-group|no-group|all-groups)\b/);
       for (const extra of named) if (extra !== "NAME") expect(extras.has(extra), `${command}: no extra ${extra} in pyproject.toml`).toBe(true);
     }
   });

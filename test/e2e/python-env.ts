@@ -149,7 +149,7 @@ export function pythonVersion(python: string): string | undefined {
  * PATH, else one pyenv has installed — its shim runs only the versions `pyenv global`
  * names, and a machine's pyenv often has more (this one's: 3.11 global, 3.12 installed).
  */
-function interpreterFor(version: string): string | undefined {
+export function interpreterFor(version: string): string | undefined {
   const candidates = [process.env[`ENVELOPE_PYTHON_${version.replace(".", "_")}`], `python${version}`];
   const pyenv = spawnSync("pyenv", ["root"], { encoding: "utf8" });
   if (pyenv.status === 0) {

@@ -2,7 +2,9 @@
 // "simple" repository API over a few distribution files given by path — what an
 // organisation's private index serves, minus everything else. `/simple/` lists the projects,
 // `/simple/<project>/` links each of its files with `#sha256=<hex>` (and Requires-Python when
-// the caller gives it), `/files/<name>` serves the bytes. A project URL without its trailing
+// the caller gives it) and serves them beside the page, `/simple/<project>/<file>` — the plain
+// layout of a folder served as an index, the one an export's uv.lock assumes for its
+// --runtime-index (src/targets/python-common/uv-lock.ts). A project URL without its trailing
 // slash redirects to it (PEP 503). Every request is recorded, so a test can see what was
 // fetched from here.
 import { createHash } from "node:crypto";
@@ -73,11 +75,11 @@ export async function startPackageIndex(files: readonly IndexFile[]): Promise<Pa
       const links = [...byName.entries()]
         .filter(([, f]) => f.project === name)
         .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([file, f]) => `<a href="../../files/${encodeURIComponent(file)}#sha256=${f.sha256}"${f.requiresPython ? ` data-requires-python="${escapeHtml(f.requiresPython)}"` : ""}>${escapeHtml(file)}</a>`);
+        .map(([file, f]) => `<a href="${encodeURIComponent(file)}#sha256=${f.sha256}"${f.requiresPython ? ` data-requires-python="${escapeHtml(f.requiresPython)}"` : ""}>${escapeHtml(file)}</a>`);
       return answer(res, 200, "text/html", page(`Links for ${name}`, links));
     }
-    const file = /^\/files\/([^/]+)$/.exec(path);
-    if (file && byName.has(file[1]!)) return answer(res, 200, "application/octet-stream", byName.get(file[1]!)!.bytes);
+    const file = /^\/simple\/([^/]+)\/([^/]+)$/.exec(path);
+    if (file && byName.get(file[2]!)?.project === file[1]) return answer(res, 200, "application/octet-stream", byName.get(file[2]!)!.bytes);
     return answer(res, 404, "text/plain", "not found\n");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));

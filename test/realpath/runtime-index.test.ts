@@ -138,14 +138,28 @@ describe.runIf(gate.run)("--runtime index: an export installs envelope-runtime f
       }
     });
 
+    it("ships a uv.lock uv takes as written: lock --check accepts it, sync --locked installs the wheel it names from the index", async () => {
+      // Issue 39: the lock records this build's wheel (python/envelope-runtime.dist.json, the
+      // same bytes every build) where the index serves it, with its sha256.
+      const lock = readFileSync(join(dir, "uv.lock"), "utf8");
+      const wheelSha = createHash("sha256").update(readFileSync(join(work, "dist", WHEEL))).digest("hex");
+      expect(lock, "python/envelope-runtime.dist.json is not this checkout's build: rerun node scripts/python-lock-data.mjs runtime").toContain(`{ url = "${index.url}envelope-runtime/${WHEEL}", hash = "sha256:${wheelSha}"`);
+      expect(lock).toContain(`source = { registry = "${index.url}" }`);
+      const check = await inProject(dir, ["uv", "lock", "--check"]);
+      expect(check.code, output(check)).toBe(0);
+      const from = index.requests.length;
+      const r = await inProject(dir, ["uv", "sync", "--locked"]);
+      expect(r.code, output(r)).toBe(0);
+      // The wheel came from our index, at the lock's address; the index page was not needed.
+      expect(index.requests.slice(from)).toEqual([`GET /simple/envelope-runtime/${WHEEL}`]);
+    }, 1_200_000);
+
     it("installs with the README's install command, envelope-runtime from the local index", async () => {
       const install = readmeCommand(readme, "Install");
       expect(install.slice(0, 2)).toEqual(["uv", "sync"]);
-      const from = index.requests.length;
       const r = await inProject(dir, install);
       expect(r.code, output(r)).toBe(0);
-      // The wheel came from our index, and the project imports it from its own environment.
-      expect(index.requests.slice(from)).toContain(`GET /files/${WHEEL}`);
+      // The project imports the index's wheel from its own environment.
       const where = await inProject(dir, [join(dir, ".venv", "bin", "python"), "-c", "import envelope_runtime, importlib.metadata as m; print(envelope_runtime.__file__); print(m.version('envelope-runtime')); print(m.distribution('envelope-runtime').read_text('direct_url.json'))"]);
       expect(where.code, output(where)).toBe(0);
       const [file, version, directUrl] = where.stdout.trim().split("\n");

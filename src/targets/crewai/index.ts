@@ -3,6 +3,7 @@
 import { FileSet } from "../../export/file-set.js";
 import { formatPython } from "../../export/format/python.js";
 import { addVendoredRuntime } from "../python-common/runtime-library.js";
+import { addUvLock } from "../python-common/uv-lock.js";
 import { LOSS_REPORT_PATH, lossReportMarkdown } from "../../export/loss-markdown.js";
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
@@ -26,6 +27,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
   for (const s of statics) files.add(s.path, s.bytes, s.executable ? 0o755 : 0o644, true);
   addVendoredRuntime(files, view.runtime);
   text("pyproject.toml", "pyproject.toml.hbs");
+  addUvLock(files, "crewai", view.runtime);
   text("README.md", "README.md.hbs");
   text(".env.example", "env.example.hbs");
   files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "CrewAI", view.connections.rows));

@@ -8,7 +8,6 @@ import { type ScheduleView, scheduleView } from "../python-common/schedule-view.
 import { type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
 import { VERSION } from "../../version.js";
 import type { LossEntry } from "../../export/loss-report.js";
-import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, StepModel, TeamModel } from "../../model/types.js";
 import { documentAgents, statusColumns } from "../../model/workspace.js";
 import {
@@ -152,8 +151,6 @@ export interface CrewaiView extends ModelEnvView {
   /** Where runs are kept (the runner's --state-dir default): the scheduled workflow keeps it. */
   stateDir: string;
   maxReviewRounds: number;
-  /** pyproject.toml [tool.uv]: the versions our tests ran (python/<target>.lock). */
-  lock: LockConstraints;
   /** Whether any gate has a timeout (README: when timeouts apply). */
   gateTimeouts: boolean;
   inputsOutsideCommand: string[];
@@ -338,7 +335,6 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     ],
     stateDir: ".envelope-runs",
     maxReviewRounds: MAX_REVIEW_ROUNDS,
-    lock: lockConstraints("crewai"),
     gateTimeouts: model.gates.some((g) => g.timeout !== undefined),
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     hasGates: model.gates.length > 0 && model.execution.mode === "pipeline",

@@ -4,6 +4,7 @@
 import { FileSet } from "../../export/file-set.js";
 import { formatPython } from "../../export/format/python.js";
 import { addVendoredRuntime } from "../python-common/runtime-library.js";
+import { addUvLock } from "../python-common/uv-lock.js";
 import { LOSS_REPORT_PATH, lossReportMarkdown } from "../../export/loss-markdown.js";
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
@@ -27,6 +28,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
   for (const s of statics) files.add(s.path, s.bytes, s.executable ? 0o755 : 0o644, true);
   addVendoredRuntime(files, view.runtime);
   text("pyproject.toml", "pyproject.toml.hbs");
+  addUvLock(files, "langgraph", view.runtime);
   text("langgraph.json", "langgraph.json.hbs");
   text("README.md", "README.md.hbs");
   text(".env.example", "env.example.hbs");

@@ -7,7 +7,6 @@ import { connectionsView, type ConnectionsView } from "../python-common/connecti
 import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
 import { agentWorkspaceTools, type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
 import type { LossEntry } from "../../export/loss-report.js";
-import { lockConstraints, type LockConstraints } from "../python-common/lock-constraints.js";
 import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/types.js";
 import { Namespace } from "../../model/namer.js";
 import {
@@ -184,8 +183,6 @@ export interface LanggraphView extends ModelEnvView {
   runAgents: AgentView[];
   /** tests/test_team_run.py: how often its offline run reviews each gate: twice where rejected records go back (onReject rerun/escalate, a reject action), else once. */
   gateReviews: Array<{ ref: string; name: string; count: number }>;
-  /** pyproject.toml [tool.uv]: the versions our tests ran (python/<target>.lock). */
-  lock: LockConstraints;
   /** Whether any gate has a timeout (README: when timeouts apply). */
   gateTimeouts: boolean;
   inputsOutsideCommand: string[];
@@ -364,7 +361,6 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
       const revised = (g.onReject === "rerun" || g.onReject === "escalate") && (g.recordActions.length === 0 || g.recordActions.some((a) => a.verb === "reject"));
       return { ref: g.ref, name: g.name, count: revised ? 2 : 1 };
     }),
-    lock: lockConstraints("langgraph"),
     gateTimeouts: model.gates.some((g) => g.timeout !== undefined),
     workflowTimeoutMinutes: workflowTimeoutMinutes(model),
     loss: lossSummary(loss),

@@ -44,6 +44,13 @@ export function runtimeVersion(): string {
   return library().version;
 }
 
+/** The library's pyproject.toml, as an export vendors it (uv.lock records its metadata). */
+export function runtimeLibraryPyproject(): string {
+  const file = library().files.find((f) => f.path === "pyproject.toml");
+  if (!file) throw new Error("python/envelope-runtime has no pyproject.toml");
+  return new TextDecoder().decode(file.bytes);
+}
+
 /** What the templates say about the runtime: the pin, and where it comes from. */
 export interface RuntimeView {
   version: string;

@@ -1,0 +1,74 @@
+// Issue 39: every Python export ships a uv.lock (src/targets/python-common/uv-lock.ts), and uv
+// takes it as written — for every definition we ship, on both Python targets: `uv lock --check`
+// finds it up to date with the export's pyproject.toml, and `uv sync --locked` installs it
+// (PyPI through uv's cache under ~/.cache/envelope-export) into the project's own .venv, on
+// Python 3.11 with exactly python/<target>.lock's versions, and on every other Python the
+// export accepts that this machine has. Index mode (--runtime index) is proved against a
+// local index in test/realpath/runtime-index.test.ts.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { writeDirectory } from "../../src/export/sinks/directory.js";
+import { connectionDefinitions, exportFile, validDefinitions } from "../helpers/export.js";
+import { ROOT } from "../helpers/cli.js";
+import { cacheRoot, e2eGate, interpreterFor, uvBinary } from "./python-env.js";
+
+const gate = e2eGate();
+const cases = [...validDefinitions().map((d) => ({ ...d, packs: undefined as string[] | undefined })), ...connectionDefinitions().map((d) => ({ ...d, name: `connections-${d.name}` }))];
+/** The Pythons each target's pyproject.toml accepts (requires-python), from the oldest. */
+const PYTHONS: Record<string, string[]> = { crewai: ["3.10", "3.11", "3.12", "3.13"], langgraph: ["3.11", "3.12", "3.13"] };
+
+const normalize = (name: string) => name.replace(/[-_.]+/g, "-").toLowerCase();
+function pins(target: string): Map<string, string> {
+  const text = readFileSync(join(ROOT, "python", `${target}.lock`), "utf8");
+  return new Map([...text.matchAll(/^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)/gm)].map((m) => [normalize(m[1]!), m[2]!]));
+}
+
+function uv(args: string[], cwd: string, extra: Record<string, string> = {}): { code: number; output: string } {
+  const env: Record<string, string | undefined> = { ...process.env, UV_CACHE_DIR: join(cacheRoot(), "uv-cache"), UV_PYTHON_DOWNLOADS: "never", UV_NO_PROGRESS: "1", NO_COLOR: "1", VIRTUAL_ENV: undefined, UV_PROJECT_ENVIRONMENT: undefined, UV_FROZEN: undefined, UV_LOCKED: undefined, UV_OFFLINE: undefined, ...extra };
+  const r = spawnSync(uvBinary(gate.python!), args, { cwd, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 900_000, maxBuffer: 1 << 26 });
+  return { code: r.status ?? -1, output: `${r.stdout}\n${r.stderr}`.slice(-6000) };
+}
+
+describe.runIf(gate.run).each(["crewai", "langgraph"])("%s exports: uv.lock as written", (target) => {
+  const work = mkdtempSync(join(tmpdir(), `envelope-uvlock-${target}-`));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const python311 = interpreterFor("3.11") ?? gate.python!;
+
+  it.each(cases)("$name: uv lock --check accepts it, uv sync --locked installs python/<target>.lock's versions on 3.11", async ({ name, path, packs }) => {
+    const dir = join(work, name);
+    await writeDirectory(exportFile(path, target, packs), dir);
+    const check = uv(["lock", "--check"], dir);
+    expect(check.code, check.output).toBe(0);
+    const sync = uv(["sync", "--locked", "--python", python311], dir);
+    expect(sync.code, sync.output).toBe(0);
+    const frozen = uv(["pip", "freeze", "--python", join(dir, ".venv", "bin", "python")], dir);
+    expect(frozen.code, frozen.output).toBe(0);
+    const installed = new Map([...frozen.output.matchAll(/^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)$/gm)].map((m) => [normalize(m[1]!), m[2]!]));
+    const pinned = pins(target);
+    // The framework, the dev group's tools and the vendored library are all there, each package at the pinned version.
+    for (const present of [target === "crewai" ? "crewai" : "langgraph", "pytest", "ruff"]) expect(installed.get(present), present).toBe(pinned.get(present));
+    expect(frozen.output).toMatch(/^envelope-runtime @ file:\/\/.*\/vendor\/envelope-runtime$/m);
+    expect([...installed].filter(([n, v]) => pinned.has(n) && pinned.get(n) !== v)).toEqual([]);
+    // And nothing moved: the lock is still the one the export wrote.
+    const again = uv(["lock", "--check"], dir);
+    expect(again.code, again.output).toBe(0);
+  }, 900_000);
+
+  it.each(PYTHONS[target]!.filter((v) => v !== "3.11"))("support-tier on Python %s: uv sync --locked installs the lock's resolution for it", async (version) => {
+    const python = interpreterFor(version);
+    if (!python) {
+      process.stderr.write(`\n!!! uv.lock on Python ${version} NOT checked: no Python ${version} on this machine\n`);
+      return;
+    }
+    const dir = join(work, `support-tier-${version}`);
+    await writeDirectory(exportFile(join(ROOT, "examples/support-tier.envelope.json"), target), dir);
+    const sync = uv(["sync", "--locked", "--python", python], dir);
+    expect(sync.code, sync.output).toBe(0);
+    const probe = spawnSync(join(dir, ".venv", "bin", "python"), ["-c", `import sys, ${target}, envelope_runtime.${target}, pytest; print('%d.%d' % sys.version_info[:2])`], { encoding: "utf8" });
+    expect(probe.status, probe.stderr).toBe(0);
+    expect(probe.stdout.trim()).toBe(version);
+  }, 900_000);
+});
