@@ -19,7 +19,7 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
   ...TEAM_REGISTRY_RULES,
   { pattern: "/timeout/runMs", status: "carried", detail: "team.RUN_TIMEOUT_MS: the runner's whole-run deadline (exit 124)" },
   { pattern: "/timeout/agentMs", status: "carried", detail: "team.AGENT_TIMEOUT_MS: LLM timeout and Agent.max_execution_time of agents without modelConfig.timeoutMs" },
-  { pattern: "/inputs/*", status: "carried", detail: "team.INPUTS: runner flags and --inputs JSON, checked (type, enum, required, default) before any model call" },
+  { pattern: "/inputs/*", status: "carried", detail: "team.TeamInputs (a pydantic model): runner flags and --inputs JSON, checked (type, enum, required, default) before any model call" },
   { pattern: "/outputs/*", status: "carried", detail: "team.TeamResult, the pydantic model of the final result" },
   { pattern: "/requiredSecrets", status: "carried", detail: ".env.example (names only); checked at start; usable as {{NAME}} in HTTP requests; redacted from results" },
   { pattern: "/requiredVariables", status: "carried", detail: ".env.example (names only); checked at start; substituted for {{NAME}} at run time" },
