@@ -127,9 +127,9 @@ def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | No
     refused = [
         (method, url)
         for method, url in candidates
-        if not tools.evaluate(agent_policy, method, url, env).allowed
+        if not policy.evaluate(agent_policy, method, url, env).allowed
     ]
-    by_rule = [c for c in refused if tools.evaluate(agent_policy, *c, env).rule is not None]
+    by_rule = [c for c in refused if policy.evaluate(agent_policy, *c, env).rule is not None]
     chosen = by_rule or refused
     return chosen[0] if chosen else None
 

@@ -22,10 +22,10 @@ if tools is None:
     pytest.skip("no agent of the team has egress", allow_module_level=True)
 
 
-def _policy(entry: dict[str, Any]) -> tools.AccessPolicy:
+def _policy(entry: dict[str, Any]) -> policy.AccessPolicy:
     if "allowedHosts" in entry:
-        return tools.AccessPolicy.from_allowed_hosts(entry["allowedHosts"])
-    return tools.AccessPolicy.model_validate(entry["accessPolicy"])
+        return policy.AccessPolicy.from_allowed_hosts(entry["allowedHosts"])
+    return policy.AccessPolicy.model_validate(entry["accessPolicy"])
 
 
 def _definition() -> dict[str, Any]:
@@ -89,7 +89,7 @@ def test_a_refused_request_returns_the_reason_and_sends_nothing(
     if refused is None:
         pytest.skip(f"the policy of {agent_key} allows every request")
     method, url = refused
-    decision = tools.evaluate(tools.policies(TEAM)[agent_key], method, url, team_env)
+    decision = policy.evaluate(tools.policies(TEAM)[agent_key], method, url, team_env)
     tool = tools.http_tool(TEAM, agent_key)
 
     result = tool.run(method=method, url=url)
@@ -136,8 +136,8 @@ def test_a_url_the_http_client_cannot_parse_is_refused_not_raised(
     url: str, no_network: list[httpx.Request]
 ) -> None:
     # Both pass the policy (their hosts are names); httpx rejects them (IDNA).
-    allow_all = tools.AccessPolicy(default_action="allow")
-    assert tools.evaluate(allow_all, "GET", url, {}).allowed
+    allow_all = policy.AccessPolicy(default_action="allow")
+    assert policy.evaluate(allow_all, "GET", url, {}).allowed
     tool = tools.HttpRequestTool(
         agent_key="probe", policy=allow_all, transport=tools.HTTP_TRANSPORT
     )
@@ -160,7 +160,7 @@ def _allowed_requests(agent_key: str, env: dict[str, str]) -> list[tuple[str, st
         method = (rule.methods or ("GET",))[0]
         path = policy.expand(rule.path_prefix or "/", env)
         candidates.append((method, f"https://{host}{path}"))
-    return [c for c in candidates if tools.evaluate(agent_policy, *c, env).allowed]
+    return [c for c in candidates if policy.evaluate(agent_policy, *c, env).allowed]
 
 
 def test_the_tool_arguments_survive_strict_mode() -> None:
@@ -226,7 +226,7 @@ def test_a_developers_own_tool_is_held_to_the_agents_policy(
 ) -> None:
     agent_policy = tools.policies(TEAM)[agent_key]
     url = "https://refused.envelope.invalid/envelope/refused"
-    decision = tools.evaluate(agent_policy, "GET", url, team_env)
+    decision = policy.evaluate(agent_policy, "GET", url, team_env)
     if decision.allowed:
         pytest.skip(f"the policy of {agent_key} allows every host")
 

@@ -33,26 +33,15 @@ from crewai.tools import BaseTool
 from crewai.utilities.string_utils import sanitize_tool_name
 from pydantic import BaseModel, Field
 
-from ..policy import (
-    AccessPolicy,
-    Decision,
-    HttpRequestInput,
-    evaluate,
-    expand,
-    header_pairs,
-    refused_header,
-    unparsable_url,
-)
+from .. import policy
+from ..policy import AccessPolicy, HttpRequestInput, expand
 from ..team_package import TeamPackage
 from .crew_base import config_dir
 
 __all__ = [
     "HTTP_TRANSPORT",
-    "AccessPolicy",
-    "Decision",
     "HttpRequestTool",
     "check_tool_call",
-    "evaluate",
     "explain_refusal",
     "http_tool",
     "load_policies",
@@ -106,7 +95,7 @@ class HttpRequestTool(BaseTool):
 
     def refusal(self, method: str, url: str) -> str | None:
         """The tool's answer when the policy refuses `method url` ({{NAME}} filled in)."""
-        decision = evaluate(self.policy, method, expand(url, self.env), self.env)
+        decision = policy.evaluate(self.policy, method, expand(url, self.env), self.env)
         return None if decision.allowed else self._refused(decision.reason)
 
     def _refused(self, why: str) -> str:
@@ -127,11 +116,11 @@ class HttpRequestTool(BaseTool):
         """`run` validates the arguments against HttpRequestInput (policy.py, every target's)
         and passes them dumped."""
         url = expand(url, self.env)
-        decision = evaluate(self.policy, method, url, self.env)
+        decision = policy.evaluate(self.policy, method, url, self.env)
         if not decision.allowed:
             return f"REFUSED by access policy of {self.agent_key}: {decision.reason}"
-        sent_headers = header_pairs(headers, self.env)
-        refused = unparsable_url(decision.url) or refused_header(sent_headers)
+        sent_headers = policy.header_pairs(headers, self.env)
+        refused = policy.unparsable_url(decision.url) or policy.refused_header(sent_headers)
         if refused is not None:
             return self._refused(refused)
         content = expand(body, self.env) if body is not None else None
