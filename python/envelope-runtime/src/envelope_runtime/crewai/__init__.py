@@ -9,8 +9,8 @@ team without gates, workspace, connection packs, schedules or a trace their code
 - main.py: `CrewCommands` (hierarchy) or `FlowCommands` (pipeline), its console scripts
   (both a `TeamCommands`);
 - models.py: `ModelSpec` and `build_llm`;
-- tests: `set_mcp_transport`, `mcp_tools` and `forget_mcp_tools` (connection packs' MCP
-  servers, faked in a team's tests);
+- tests: `run_offline` (the whole team on scripted models), and `set_mcp_transport`,
+  `mcp_tools` and `forget_mcp_tools` (connection packs' MCP servers, faked in a team's tests);
 - team.py: `AgentSpec`, `StepSpec`, and `JsonArray`, `JsonObject`, `describe_json_text` for
   array and object outputs.
 """
@@ -39,6 +39,7 @@ _EXPORTS: dict[str, str] = {
     "AgentSpec": "runtime",
     "StepSpec": "runtime",
     "PipelineCrew": "steps",
+    "run_offline": "testing",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -53,6 +54,7 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers
     from .runner import CrewCommands, TeamCommands  # noqa: F401
     from .runtime import AgentSpec, StepSpec  # noqa: F401
     from .steps import PipelineCrew  # noqa: F401
+    from .testing import run_offline  # noqa: F401
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
