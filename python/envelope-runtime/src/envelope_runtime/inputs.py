@@ -13,10 +13,11 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 __all__ = [
     "Ask",
@@ -72,7 +73,7 @@ RUNNER_FLAGS += ("--no-interactive", "--verbose", "--trace")
 _TYPES: dict[object, InputType] = {str: "string", bool: "boolean", dict: "object", list: "array"}
 
 
-def _spec(field: Any) -> InputSpec:
+def _spec(field: FieldInfo) -> InputSpec:
     union = typing.get_origin(field.annotation) in (typing.Union, types.UnionType)
     kinds = typing.get_args(field.annotation) if union else (field.annotation,)
     origins = [typing.get_origin(k) or k for k in kinds if k is not type(None)]
@@ -87,13 +88,11 @@ def input_specs(model: type[BaseModel]) -> dict[str, InputSpec]:
     `--` + the key with `_` as `-`, unless the runner or an earlier input has it."""
     taken, specs = set(RUNNER_FLAGS), {}
     for name, field in model.model_fields.items():
-        key = field.alias or name
+        key = name if field.alias is None else field.alias
         flag = "--" + key.replace("_", "-")
-        spec = _spec(field)
-        if key and flag not in taken:
-            taken.add(flag)
-            spec = InputSpec(**{**spec.__dict__, "flag": flag})
-        specs[key] = spec
+        free = bool(key) and flag not in taken
+        taken.add(flag)
+        specs[key] = replace(_spec(field), flag=flag if free else None)
     return specs
 
 
