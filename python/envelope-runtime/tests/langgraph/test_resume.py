@@ -7,7 +7,6 @@ import dataclasses
 import json
 import os
 import shlex
-import sqlite3
 import subprocess
 import sys
 import typing
@@ -18,6 +17,7 @@ from typing import Any
 import helpers
 import pytest
 from fakes import FakeBoard, tool_call
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from project import PACKAGE, TEAM, agents, llms, main, nodes, runner, runtime, state, team
 from pydantic import ValidationError
 
@@ -277,9 +277,11 @@ async def test_the_run_deadline_counts_the_work_of_every_process(
         pytest.skip(NO_GATES)
     summary = await _pause(capsys)
     thread_id = summary["thread_id"]
-    with sqlite3.connect(runner.STATE_DIR / runner.CHECKPOINTS) as db:
-        query = "SELECT spent_ms FROM envelope_runs WHERE thread_id = ?"
-        (spent,) = db.execute(query, (thread_id,)).fetchone()
+    # The work so far is the state's (nodes' `work` spans): the runner keeps no table of its own.
+    saver_path = str(runner.STATE_DIR / runner.CHECKPOINTS)
+    async with AsyncSqliteSaver.from_conn_string(saver_path) as saver:
+        values = (await helpers.build(board, saver).aget_state(helpers.config(thread_id))).values
+    spent = runtime.worked_ms(values["work"])
     assert spent > 0
     path = helpers.write_decisions(tmp_path / "d.json", helpers.approve_pending(summary))
     calls = len(board.calls)

@@ -36,7 +36,8 @@ from ..gates import (
 from ..team_package import TeamPackage
 from . import runtime
 from .pipeline import gate_state
-from .runner import STATE_DIR, Runner, _checkpoints, command_name, resume_run, thread_config
+from .run_client import Runner, open_graph, resume_run, thread_config, waiting_threads
+from .runner import add_location, command_name
 
 __all__ = [
     "Decisions",
@@ -226,10 +227,7 @@ def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
         description="Resume every thread that waits at a gate whose timeout has passed, so "
         "its timeout.behaviour applies now (run it from cron).",
     )
-    parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
-    parser.add_argument(
-        "--state-dir", type=Path, default=STATE_DIR, help=f"checkpoints (default: {STATE_DIR})"
-    )
+    add_location(parser)
     return parser
 
 
@@ -239,10 +237,9 @@ async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     now = runtime.utc_now()
     gates = package.team.GATES
     due: list[tuple[str, list[str]]] = []
-    async with _checkpoints(package, args.state_dir) as (saver, log):
-        compiled = package.module("graph").build_graph(checkpointer=saver)
-        for thread_id in await log.threads():
-            snapshot = await compiled.aget_state(thread_config(package, thread_id))
+    async with open_graph(package, args) as graph:
+        async for thread_id in waiting_threads(package, graph):
+            snapshot = await graph.aget_state(thread_config(package, thread_id))
             waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
             late = [
                 name
@@ -253,6 +250,7 @@ async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
                 due.append((thread_id, late))
     options = ["--state-dir", str(args.state_dir)]
     options += ["--env-file", args.env_file] if args.env_file else []
+    options += ["--url", args.url] if args.url else []
     code = runtime.EXIT_OK
     for thread_id, late in due:
         print(f"Thread {thread_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)

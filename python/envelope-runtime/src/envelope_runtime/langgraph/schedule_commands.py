@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from .. import checks, schedules
 from ..schedules import ConditionAnswer
 from ..team_package import TeamPackage
-from . import llms, runner
+from . import llms, run_client, runner
 
 __all__ = ["condition_holds", "main", "wants"]
 
@@ -33,7 +33,7 @@ def wants(package: TeamPackage, argv: Sequence[str]) -> bool:
 
 def _ready(package: TeamPackage, env_file: str | None, also: Sequence[str]) -> bool:
     """Every variable a run needs (and `also`), checked like a run's, all problems at once."""
-    missing = runner._missing_env(package, env_file, None)
+    missing = run_client._missing_env(package, env_file, None)
     missing += [name for name in checks.missing_env(list(also), os.environ) if name not in missing]
     problems = checks.env_file_problems(env_file) + llms.factory_problems(package.models.MODELS)
     return not checks.report_problems(missing, problems, env_file or ".env")

@@ -1,0 +1,439 @@
+"""How the runner (runner.py) drives the team's graph: in this process on a LangGraph
+checkpointer, or served by an Agent Server through langgraph-sdk's RemoteGraph (`--url`).
+
+Either way the runner is a client of the same graph and keeps no data of its own: a run is
+a thread, its working time the state's `work` spans (nodes.py bounds it by timeout.runMs),
+its team the checkpoints' metadata (ENVELOPE_TEAM_KEY), the threads a sweep looks at those
+of the checkpointer (BaseCheckpointSaver.alist) or of the server (threads.search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import shlex
+import sys
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dotenv import load_dotenv
+from langchain_core.runnables import RunnableConfig
+from langgraph.errors import GraphRecursionError, NodeTimeoutError
+from langgraph.pregel.remote import RemoteGraph
+from langgraph.types import Command, StateSnapshot
+
+from .. import checks, redaction
+from ..team_package import TeamPackage
+from . import llms, nodes, runtime
+from .runner import (
+    CHECKPOINTS,
+    DATABASE_ENV,
+    STATE_DIR,
+    TRACE_ENV,
+    command_name,
+    resume_parser,
+    run_parser,
+)
+
+if TYPE_CHECKING:
+    from .tracing import TraceHandler
+
+__all__ = [
+    "EARLIER_STATE_DIR",
+    "ENVELOPE_TEAM_KEY",
+    "Runner",
+    "location",
+    "move_earlier_runs",
+    "new_thread_id",
+    "open_graph",
+    "resume_run",
+    "run_context",
+    "start_run",
+    "thread_config",
+    "waiting_threads",
+    "workspace_command",
+]
+
+EARLIER_STATE_DIR = Path(".envelope")
+"""Where the runner of an earlier export kept its runs: moved to STATE_DIR on first use."""
+ENVELOPE_TEAM_KEY = "envelope_team"
+"""Each run's metadata: the team's slug, so that a database several teams share is swept
+team by team."""
+
+
+def _missing_env(package: TeamPackage, env_file: str | None, chosen: Any) -> list[str]:
+    load_dotenv(env_file or ".env", override=False)
+    # requiredSecrets, requiredVariables, provider keys (of the models this run uses), the
+    # connection packs' credentials: all missing ones at once
+    team = package.team
+    packs = getattr(team, "CONNECTION_SECRETS", ())
+    return checks.missing_env(
+        [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(package, chosen)],
+        os.environ,
+    )
+
+
+def run_context(package: TeamPackage, choices: Sequence[str], problems: list[str]) -> Any:
+    """The run's context (the team's context.Context) from its `--model` options (None: no
+    choice); what is wrong with them goes to problems, as the graph would refuse them."""
+    context = package.module("context")
+    fields: dict[str, str] = context.AGENT_FIELDS
+    values: dict[str, str] = {}
+    for choice in choices:
+        agent_key, named, model = choice.partition("=")
+        if not named:
+            values[context.ALL_AGENTS_FIELD] = choice
+        elif agent_key in fields:
+            values[fields[agent_key]] = model
+        else:
+            problems.append(f"--model {choice}: no agent {agent_key!r} ({', '.join(fields)})")
+    found = llms.context_problems(package, values)
+    problems += found
+    return context.Context(**values) if values and not found else None
+
+
+def _review(package: TeamPackage) -> Any:
+    """review.py, the gate commands: imported by teams with review gates only."""
+    if not package.team.GATES:
+        return None
+    from . import review
+
+    return review
+
+
+def _tracer(package: TeamPackage, path: str | None, thread_id: str) -> TraceHandler | None:
+    """The run's trace handler (tracing.py), when the run asks for a trace (`--trace`, or
+    TRACE_ENV); tracing.py and trace.py are imported only then (or again once imported, so
+    that an earlier traced run's gate decisions stop going to its file)."""
+    traced = path or os.environ.get(TRACE_ENV)
+    if not traced and f"{__package__}.tracing" not in sys.modules:
+        return None
+    from . import tracing
+
+    return tracing.handler(package, path, thread_id)
+
+
+def move_earlier_runs() -> None:
+    """Moves the checkpoints an earlier export's runner left in .envelope/ to STATE_DIR, so
+    its threads can still be resumed, swept and deleted, and none is committed with the
+    record. The database moves last: an interrupted move is finished by the next one.
+    Decisions files stay where they are, since a `resume --decisions` names them."""
+    old = EARLIER_STATE_DIR / CHECKPOINTS
+    if not old.is_file() or (STATE_DIR / CHECKPOINTS).exists():
+        return
+    STATE_DIR.mkdir(parents=True, exist_ok=True)
+    for name in (f"{CHECKPOINTS}-shm", f"{CHECKPOINTS}-wal", CHECKPOINTS):
+        if (EARLIER_STATE_DIR / name).is_file():
+            (EARLIER_STATE_DIR / name).replace(STATE_DIR / name)
+    print(
+        f"Moved the runs kept in {old} to {STATE_DIR / CHECKPOINTS} "
+        f"({EARLIER_STATE_DIR}/ holds the export's record, for version control)",
+        file=sys.stderr,
+    )
+
+
+def location(args: argparse.Namespace) -> str:
+    """Where this command's runs are kept, as a message names it."""
+    if args.url:
+        return args.url
+    if os.environ.get(DATABASE_ENV):
+        return f"PostgreSQL, ${DATABASE_ENV}"
+    return str(args.state_dir / CHECKPOINTS)
+
+
+@asynccontextmanager
+async def open_graph(package: TeamPackage, args: argparse.Namespace) -> AsyncIterator[Any]:
+    """The team's graph where args say the runs are (`location`): served (RemoteGraph of the
+    graph langgraph.json names after the package), or built here on PostgreSQL's checkpointer
+    ($DATABASE_URL) or SQLite's. A workspace team's graph gets the documents' store."""
+    load_dotenv(args.env_file or ".env", override=False)
+    args.state_dir.mkdir(parents=True, exist_ok=True)  # decisions files, SQLite
+    if args.url:
+        yield RemoteGraph(command_name(package), url=args.url)
+        return
+    build = package.module("graph").build_graph
+    store: dict[str, Any] = {}
+    if "WORKSPACE" in vars(package.team):
+        from .workspace_store import open_store
+
+        store["store"] = open_store()
+    database = os.environ.get(DATABASE_ENV)
+    if database:
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+        async with AsyncPostgresSaver.from_conn_string(database) as saver:
+            await saver.setup()
+            yield build(checkpointer=saver, **store)
+        return
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    if args.state_dir == STATE_DIR:
+        move_earlier_runs()
+    async with AsyncSqliteSaver.from_conn_string(str(args.state_dir / CHECKPOINTS)) as saver:
+        yield build(checkpointer=saver, **store)
+
+
+async def waiting_threads(package: TeamPackage, graph: Any) -> AsyncIterator[str]:
+    """The team's threads that wait for review: the server's interrupted threads of the
+    graph, or those of the checkpointer whose runs are the team's."""
+    if isinstance(graph, RemoteGraph):
+        assert graph.client is not None
+        offset, page = 0, 100
+        while True:
+            found = await graph.client.threads.search(
+                metadata={"graph_id": graph.assistant_id},
+                status="interrupted",
+                limit=page,
+                offset=offset,
+            )
+            for thread in found:
+                yield thread["thread_id"]
+            if len(found) < page:
+                return
+            offset += page
+    seen: set[str] = set()
+    async for item in graph.checkpointer.alist(None, filter={ENVELOPE_TEAM_KEY: package.team.SLUG}):
+        thread_id = item.config["configurable"]["thread_id"]
+        if thread_id not in seen:
+            seen.add(thread_id)
+            yield thread_id
+
+
+def new_thread_id(graph: Any) -> str:
+    if isinstance(graph, RemoteGraph):
+        return str(uuid.uuid4())  # the Agent Server's thread ids are UUIDs
+    return runtime.utc_now().strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
+
+
+def thread_config(package: TeamPackage, thread_id: str) -> RunnableConfig:
+    return {
+        "configurable": {"thread_id": thread_id},
+        "metadata": {ENVELOPE_TEAM_KEY: package.team.SLUG},
+        "recursion_limit": package.team.RECURSION_LIMIT,
+    }
+
+
+async def _state(graph: Any, config: RunnableConfig) -> StateSnapshot | None:
+    """The thread's state; None for one the server does not know."""
+    try:
+        return await graph.aget_state(config)
+    except Exception:  # noqa: BLE001 - the SDK's 404 (httpx.HTTPStatusError)
+        if isinstance(graph, RemoteGraph):
+            return None
+        raise
+
+
+class Runner:
+    """Drives one thread of the team `package`'s graph (its graph.py): runs it, reports the
+    outcome (review.GateRunner: and reviews at its gates)."""
+
+    def __init__(
+        self, package: TeamPackage, graph: Any, args: argparse.Namespace, chosen: Any = None
+    ) -> None:
+        self.package = package
+        self.graph = graph
+        self.chosen = chosen
+        """The run's context (`--model`): LangGraph gives it to every node of this run."""
+        self.args = args
+        # What a later `resume` needs to find this run: its state, its .env, its server.
+        self._options = checks.resume_options(str(args.state_dir), str(STATE_DIR), args.env_file)
+        self._options += ["--url", args.url] if args.url else []
+
+    async def drive(self, thread_id: str, payload: Any) -> int:
+        """Advance the thread until it ends, halts or waits for a review nobody gives now."""
+        config = thread_config(self.package, thread_id)
+        while True:
+            failed = await self._advance(thread_id, payload)
+            if failed is not None:
+                return failed
+            snapshot = await self.graph.aget_state(config)
+            halted = snapshot.values.get("halted")
+            if halted and halted.startswith(nodes.DEADLINE_PREFIX):
+                print(halted, file=sys.stderr)  # the graph's own deadline (timeout.runMs)
+                return runtime.EXIT_TIMEOUT
+            if halted:
+                print(f"Run {thread_id} halted: {halted}", file=sys.stderr)
+                return runtime.EXIT_HALTED
+            if snapshot.interrupts:
+                waited = self.waiting(thread_id, snapshot)
+                if isinstance(waited, int):
+                    return waited
+                payload = waited
+                continue
+            result = snapshot.values.get("result")
+            if result is None:
+                print(f"Run {thread_id} failed: it ended without a result", file=sys.stderr)
+                return runtime.EXIT_FAILED
+            print(json.dumps(result, indent=2, ensure_ascii=False))
+            return runtime.EXIT_OK
+
+    async def _advance(self, thread_id: str, payload: Any) -> int | None:
+        """Run the graph until it stops; an exit code when it failed, else None. The work
+        the state records so far bounds this part (the nodes check it too)."""
+        team = self.package.team
+        config = thread_config(self.package, thread_id)
+        before = await _state(self.graph, config)
+        spent = runtime.worked_ms(before.values.get("work") if before else None)
+        if spent >= team.RUN_TIMEOUT_MS:
+            print(nodes.deadline_message(self.package), file=sys.stderr)
+            return runtime.EXIT_TIMEOUT
+        deadline = asyncio.timeout((team.RUN_TIMEOUT_MS - spent) / 1000)
+        tracer = None if self.args.url else _tracer(self.package, self.args.trace, thread_id)
+        if tracer is not None:
+            config["callbacks"] = [tracer]
+        try:
+            async with deadline:
+                async for update in self.graph.astream(
+                    payload, config, context=self.chosen, stream_mode="updates"
+                ):
+                    for node in update if self.args.verbose else ():
+                        label = "waiting for review" if node == "__interrupt__" else node
+                        print(f"[{thread_id}] {label}", file=sys.stderr)
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            print(nodes.deadline_message(self.package), file=sys.stderr)
+            return runtime.EXIT_TIMEOUT
+        except NodeTimeoutError as error:
+            why = (
+                f"{error} A step is bounded by {llms.MODEL_ATTEMPTS} times its agent's "
+                "timeout (modelConfig.timeoutMs, else timeout.agentMs; each model request's "
+                "own limit) and the retries' waits."
+            )
+            return self._failed(thread_id, why)
+        except GraphRecursionError as error:
+            why = f"more than {team.RECURSION_LIMIT} steps (team.RECURSION_LIMIT): {error}"
+            return self._failed(thread_id, why)
+        except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
+            return self._failed(thread_id, f"{type(error).__name__}: {error}")
+        finally:
+            if tracer is not None:
+                tracer.writer.flush()  # however the run stopped (tracing.py flushes as it goes)
+        return None
+
+    def waiting(self, thread_id: str, snapshot: StateSnapshot) -> Command[Any] | int:
+        """The run paused (interrupt()): how it goes on now, or its exit code. Only a
+        gate pauses a run (review.GateRunner)."""
+        return self._failed(thread_id, f"paused at {snapshot.next}, which is not a gate")
+
+    def _failed(self, thread_id: str, why: str) -> int:
+        """Say why the run stopped and how to continue it: every finished step (and every
+        decision made) is in the checkpoint, and `resume` goes on from there."""
+        command = shlex.join([command_name(self.package), "resume", thread_id, *self._options])
+        print(
+            f"Run failed: {why}\nFinished steps and decisions are kept; "
+            f"continue from the last finished step with: {command}",
+            file=sys.stderr,
+        )
+        return runtime.EXIT_FAILED
+
+
+def _runner(package: TeamPackage, graph: Any, args: argparse.Namespace, chosen: Any) -> Runner:
+    review = _review(package)
+    return (review.GateRunner if review else Runner)(package, graph, args, chosen)
+
+
+def _checked(
+    package: TeamPackage, args: argparse.Namespace, problems: list[str]
+) -> tuple[list[str], Any]:
+    """The missing variables and the run's context, every problem of the options found."""
+    chosen = run_context(package, args.model, problems)
+    missing = [] if args.url else _missing_env(package, args.env_file, chosen)
+    if args.url and (args.trace or os.environ.get(TRACE_ENV)):
+        problems.append("--trace: a served graph's runs are traced by its server, not here")
+    problems += checks.env_file_problems(args.env_file)
+    problems += llms.factory_problems(package.models.MODELS)
+    return missing, chosen
+
+
+def _warn_short_secrets(package: TeamPackage) -> None:
+    warning = redaction.short_secrets(package.team.SECRETS, os.environ)
+    if warning is not None:
+        print(warning, file=sys.stderr)
+
+
+async def start_run(package: TeamPackage, argv: Sequence[str]) -> int:
+    """`<team> [run]`: a new run of the team's graph, to its end, a halt or a gate."""
+    args = run_parser(package).parse_args(argv)
+    problems: list[str] = []
+    missing, chosen = _checked(package, args, problems)
+    inputs: dict[str, Any] = {}
+    try:
+        inputs = checks.collect_inputs(args, package.team.INPUTS)
+    except checks.InputError as error:
+        problems += error.problems
+    if checks.report_problems(missing, problems, args.env_file or ".env"):
+        return runtime.EXIT_CONFIG
+    _warn_short_secrets(package)
+    async with open_graph(package, args) as graph:
+        thread_id = new_thread_id(graph)
+        print(f"Thread {thread_id} ({location(args)})", file=sys.stderr)
+        runner = _runner(package, graph, args, chosen)
+        return await runner.drive(thread_id, nodes.graph_input(package, inputs))
+
+
+async def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
+    """`<team> resume THREAD_ID`: a run that stopped or waits at a gate, continued."""
+    args = resume_parser(package).parse_args(argv)
+    review = _review(package)
+    problems: list[str] = []
+    missing, chosen = _checked(package, args, problems)
+    decisions = review.decisions_file(args, problems) if review else {}
+    if missing or problems:
+        checks.report_problems(missing, problems, args.env_file or ".env")
+        return runtime.EXIT_CONFIG
+    _warn_short_secrets(package)
+    async with open_graph(package, args) as graph:
+        runner = _runner(package, graph, args, chosen)
+        thread_id = args.thread_id
+        snapshot = await _state(graph, thread_config(package, thread_id))
+        if snapshot is None or not snapshot.values:
+            problems.append(f"thread {thread_id} not found in {location(args)}")
+        elif not snapshot.interrupts and not snapshot.next:
+            problems.append(f"thread {thread_id} has finished: it is not waiting for review")
+        elif not snapshot.interrupts:
+            # It stopped on an error: continue from the last finished step.
+            if decisions:
+                problems.append(
+                    f"thread {thread_id} is not waiting for review: it stopped on an error; "
+                    "resume it without --decisions"
+                )
+            if checks.report_problems([], problems):
+                return runtime.EXIT_CONFIG
+            return await runner.drive(thread_id, None)
+        elif review:
+            payload = review.resume_payload(runner, thread_id, snapshot, decisions, problems)
+            if not checks.report_problems([], problems):
+                return await runner.drive(thread_id, payload)
+            return runtime.EXIT_CONFIG
+        checks.report_problems([], problems)
+        return runtime.EXIT_CONFIG
+
+
+def workspace_command(package: TeamPackage, arguments: list[str]) -> int:
+    """`workspace ...` (people's commands on the documents) and `watch` (the triggers):
+    workspace teams only (workspace.py, workspace_store.py)."""
+    from .. import workspace
+    from .workspace_store import CheckpointRecords, open_workspace
+
+    command = command_name(package)
+    load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
+    if arguments[0] == "workspace":
+        move_earlier_runs()  # so `delete` finds the threads an earlier runner kept
+        runs = CheckpointRecords(STATE_DIR / CHECKPOINTS)
+        return workspace.workspace_command(arguments[1:], open_workspace(package), command, runs)
+    if not any(spec.triggers for spec in package.team.WORKSPACE.values()):
+        print("No workspace document declares triggers: watch has nothing to do.", file=sys.stderr)
+        return runtime.EXIT_CONFIG
+    return workspace.watch_command(
+        arguments[1:],
+        open_workspace(package),
+        lambda run_args: asyncio.run(start_run(package, run_args)),
+        command,
+    )
