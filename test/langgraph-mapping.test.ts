@@ -25,10 +25,11 @@ describe("LangGraph mapping", () => {
     }
   });
 
-  it("an export ships only the tests about its team (envelope-export tests the support code)", () => {
+  it("an export ships only the tests about its team (envelope-export tests the support code): its graph, and its whole run offline", () => {
     for (const { path } of validDefinitions()) {
       const x = exportOf(path.slice(ROOT.length));
-      expect(x.files.paths().filter((p) => p.startsWith("tests/")), path).toEqual(["tests/test_team_graph.py"]);
+      const tests = x.files.paths().filter((p) => p.startsWith("tests/") && p !== "tests/conftest.py");
+      expect(tests, path).toEqual(["tests/test_team_graph.py", "tests/test_team_run.py"]);
     }
   });
 
@@ -186,8 +187,11 @@ describe("LangGraph mapping", () => {
 
   it("inputs → typed TeamInputs and runner specs; outputs → the TeamResult model", () => {
     const s = support.text("src/support_tier/state.py");
-    expect(s).toContain('"ticket_text": Required[Annotated[str, EphemeralValue]],');
-    expect(s).toMatch(/"priority_override": NotRequired\[\s*Annotated\[Literal\["low", "normal", "high", "urgent"\], EphemeralValue\]\s*\],/);
+    // A pydantic model (LangGraph validates a run's inputs, Studio and the server show them):
+    // type, required or default, description.
+    expect(s).toContain('TeamInputs: type[BaseModel] = create_model(\n    "TeamInputs",\n    __config__=ConfigDict(extra="forbid", strict=True, allow_inf_nan=False),');
+    expect(s).toMatch(/"ticket_text": \(\s*Annotated\[str, EphemeralValue\],\s*Field\(description="The raw ticket content to be triaged\."\),\s*\),/);
+    expect(s).toMatch(/"priority_override": \(\s*Annotated\[Literal\["low", "normal", "high", "urgent"\] \| None, EphemeralValue\],\s*Field\(\s*default=None,\s*description=\(\s*"Optional manual priority/);
     expect(s).toMatch(/escalated: bool \| None = Field\(\s*default=None,\s*description="Whether the ticket was escalated/);
     expect(support.text("src/support_tier/team.py")).toMatch(/"ticket_text": InputSpec\([\s\S]*?required=True,/);
   });
@@ -238,7 +242,7 @@ describe("LangGraph graph schemas: flat input, status output, models per run (is
   it("graph.py declares Context, TeamInputs and TeamOutput as the graph's context, input and output", () => {
     const g = support.text("src/support_tier/graph.py");
     expect(g).toMatch(/StateGraph\(\s*TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput\s*\)/);
-    expect(g).toContain("-> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:");
+    expect(g).toContain("-> CompiledStateGraph[TeamState, Context, BaseModel, TeamOutput]:");
     const s = support.text("src/support_tier/state.py");
     expect(s).toContain('class TeamOutput(TypedDict):\n    """What a run ends with (the graph\'s output schema)');
     // The same keys for every run (a run on a thread that ran before too): None when not applicable.
@@ -254,14 +258,18 @@ describe("LangGraph graph schemas: flat input, status output, models per run (is
   });
 
   it("an input named like a state key or a LangGraph channel gets another key in the graph's input, never a collision", () => {
-    const inputs = { answers: { type: "string", required: true }, "input:answers": { type: "string" }, __start__: { type: "number" }, "branch:to:prepare": { type: "string" }, topic: { type: "string" } };
+    const inputs = { answers: { type: "string", required: true }, "input:answers": { type: "string" }, __start__: { type: "number" }, "branch:to:prepare": { type: "string" }, topic: { type: "string" }, json: { type: "boolean", default: true }, _x: { type: "array" } };
     const x = exportOf(team({ inputs }));
     const s = x.text("src/test_team/state.py");
-    expect(s).toContain('"input:answers:2": Required[Annotated[str, EphemeralValue]],');
-    expect(s).toContain('"input:answers": NotRequired[Annotated[str, EphemeralValue]],');
-    expect(s).toContain('"input:__start__": NotRequired[Annotated[float, EphemeralValue]],');
-    expect(s).toContain('"input:branch:to:prepare": NotRequired[Annotated[str, EphemeralValue]],');
-    expect(s).toContain('"topic": NotRequired[Annotated[str, EphemeralValue]],');
+    const field = (key: string, type: string, field: string) => `${JSON.stringify(key)}: (\n            Annotated[${type}, EphemeralValue],\n            ${field},\n        ),`;
+    expect(s).toContain(field("input:answers:2", "str", "Field()"));
+    expect(s).toContain(field("input:answers", "str | None", "Field(default=None)"));
+    expect(s).toContain(field("input:__start__", "int | float | None", "Field(default=None)"));
+    expect(s).toContain(field("input:branch:to:prepare", "str | None", "Field(default=None)"));
+    expect(s).toContain(field("topic", "str | None", "Field(default=None)"));
+    // Names pydantic's BaseModel has, or refuses (a leading _), are renamed too.
+    expect(s).toContain(field("input:json", "bool", "Field(default=True)"));
+    expect(s).toContain(field("input:_x", "list[Any] | None", "Field(default=None)"));
     expect(s).toMatch(/INPUT_CHANNELS: dict\[str, str\] = \{\n    # inputs\.answers\n    "answers": "input:answers:2",\n    # inputs\.__start__\n    "__start__": "input:__start__",\n/);
     expect(x.loss.find((e) => e.field === "inputs.answers")?.detail).toContain('state.TeamInputs as "input:answers:2"');
     expect(x.text("README.md")).toContain("`answers` as `input:answers:2`");

@@ -180,6 +180,18 @@ for (const version of ["3.11", "3.12"]) {
         for (const kind of ["input_schema", "output_schema", "context_schema"]) expect(schemas[kind], `${p.name}: ${kind}\n${served.tail()}`).not.toBeNull();
         // Flat input: the team's inputs are the form's fields (keys as written).
         expect(Object.keys(schemas.input_schema!.properties ?? {}).sort(), p.name).toEqual(Object.keys(p.def.inputs ?? {}).sort());
+        // Each field as the definition says (state.TeamInputs, a pydantic model): its
+        // description, enum and default, and which are required.
+        const input = schemas.input_schema as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+        const declared = Object.entries(p.def.inputs ?? {}) as Array<[string, { description?: string; required?: boolean; enum?: string[]; default?: unknown }]>;
+        for (const [key, spec] of declared) {
+          const field = input.properties[key]!;
+          if (spec.description) expect(field.description, `${p.name}: ${key}`).toBe(spec.description);
+          if (spec.default !== undefined) expect(field.default, `${p.name}: ${key}`).toEqual(spec.default);
+          if (spec.enum) expect(JSON.stringify(field), `${p.name}: ${key}`).toContain(JSON.stringify(spec.enum));
+        }
+        const required = declared.filter(([, spec]) => spec.required && spec.default === undefined).map(([key]) => key);
+        expect([...(input.required ?? [])].sort(), p.name).toEqual(required.sort());
         expect(Object.keys(schemas.output_schema!.properties ?? {}).sort(), p.name).toEqual(["halted", "result", "status"]);
         expect(Object.keys(schemas.context_schema!.properties ?? {}).length, p.name).toBe(p.def.agents.length + 1);
       }

@@ -313,8 +313,6 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
       "Any",
       // TeamOutput: status is a Literal
       "Literal",
-      ...(model.inputs.some((f) => !f.required) ? ["NotRequired"] : []),
-      ...(model.inputs.some((f) => f.required) ? ["Required"] : []),
       // TypedDict comes from typing_extensions (state.py.hbs): pydantic refuses typing's on
       // Python < 3.12, which left the server's input/output schemas null under langgraph dev.
     ],
@@ -392,14 +390,22 @@ function langgraphChannel(name: string): boolean {
 }
 
 /**
+ * Field names state.TeamInputs (a pydantic model) cannot have: BaseModel's own attributes
+ * (pydantic 2 refuses some, and silently takes `model_config` as the configuration) and
+ * names with a leading `_` (refused).
+ */
+const PYDANTIC_RESERVED: readonly string[] = ["construct", "copy", "dict", "from_orm", "json", "model_computed_fields", "model_config", "model_construct", "model_copy", "model_dump", "model_dump_json", "model_extra", "model_fields", "model_fields_set", "model_json_schema", "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate", "model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json", "update_forward_refs", "validate"];
+
+/**
  * The graph's input is flat: each input is a channel named by its key as written, so Studio
  * shows the team's own names. A key the graph uses itself (STATE_CHANNELS, LangGraph's
- * reserved names, `__…`, `branch:…`, `join:…`) becomes `input:<key>` (numbered if even that
+ * reserved names, `__…`, `branch:…`, `join:…`) or state.TeamInputs cannot have as a field
+ * (PYDANTIC_RESERVED, `_…`) becomes `input:<key>` (numbered if even that
  * is taken; LangGraph refuses only the exact names, so `input:configurable` compiles), and
  * state.INPUT_CHANNELS maps it back; definition order decides, so exports are deterministic.
  */
 export function inputChannels<T extends { key: string }>(inputs: T[]): Array<T & { channel: string; renamed: boolean }> {
-  const reserved = (name: string) => STATE_CHANNELS.includes(name) || langgraphChannel(name);
+  const reserved = (name: string) => STATE_CHANNELS.includes(name) || langgraphChannel(name) || PYDANTIC_RESERVED.includes(name) || name.startsWith("_");
   const taken = new Set(inputs.map((i) => i.key).filter((k) => !reserved(k)));
   return inputs.map((input) => {
     if (!reserved(input.key)) return { ...input, channel: input.key, renamed: false };

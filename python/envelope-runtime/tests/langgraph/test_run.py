@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import re
 import sqlite3
 import subprocess
 import sys
@@ -23,8 +22,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langgraph.errors import GraphRecursionError
 from project import (
-    TEAM,
     PACKAGE,
+    TEAM,
     agents,
     checks,
     graph,
@@ -40,6 +39,7 @@ from project import (
     team,
     tools,
 )
+from pydantic import ValidationError
 
 pytestmark = pytest.mark.anyio
 
@@ -173,16 +173,19 @@ async def test_invalid_inputs_stop_the_run_before_any_model_call(
 async def test_invalid_inputs_given_to_the_graph_fail_before_any_model_call(
     team_env: dict[str, str], board: FakeBoard
 ) -> None:
-    # The graph's input is flat (state.TeamInputs): LangGraph drops a key it does not know,
-    # so what reaches prepare wrong is a value, checked like the runner's.
+    # The graph's input is flat (state.TeamInputs, a pydantic model): LangGraph drops a key
+    # it does not know, and validates the values as prepare's input, naming the bad one.
     if not team.INPUTS:
         pytest.skip("the team has no inputs")
     name, spec = next(iter(team.INPUTS.items()))
     wrong = {"string": 5, "number": "many", "boolean": "yes", "object": [1], "array": {"a": 1}}
     bad = {**helpers.valid_inputs(), name: wrong[spec.type]}
+    channel = nodes.graph_input(TEAM, {name: None}).popitem()[0]
 
-    with pytest.raises(checks.InputError, match=re.escape(f"input {name!r} must be of type")):
+    with pytest.raises(ValidationError) as refused:
         await helpers.build(board).ainvoke(nodes.graph_input(TEAM, bad), helpers.config())
+
+    assert [error["loc"] for error in refused.value.errors()] == [(channel,)]
 
     assert board.calls == []
 

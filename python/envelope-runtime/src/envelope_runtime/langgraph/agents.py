@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any, NotRequired, cast
 
 from langchain.agents import AgentState, create_agent
 from langchain.agents.middleware import (
@@ -34,6 +34,7 @@ from langchain.agents.middleware import (
     hook_config,
 )
 from langchain.agents.structured_output import ToolStrategy
+from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
@@ -43,7 +44,6 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
-from langchain_core.outputs import ChatResult
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.graph.message import add_messages
@@ -61,10 +61,10 @@ __all__ = [
     "AgentGraph",
     "AgentSetup",
     "AnswerBudget",
-    "ChosenPerCall",
     "TeamAgents",
     "UnitState",
     "answer_text",
+    "chosen_per_call",
     "as_placeholders",
     "ask_tool_name",
     "entry_agent",
@@ -171,16 +171,12 @@ class PromptState(AgentState[Any]):
     inputs: NotRequired[dict[str, Any]]
 
 
-class ChosenPerCall(BaseChatModel):
-    """create_agent's model when it is compiled: `AgentSetup` puts the agent's own model in
-    its place at every call, so building the graph needs no provider package or API key."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "envelope-chosen-per-call"
-
-    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
-        raise RuntimeError("an agent's model is chosen per call (agents.AgentSetup)")
+def chosen_per_call() -> BaseChatModel:
+    """create_agent's model when the graph is built: LangChain's configurable chat model
+    (init_chat_model without a model), which imports no provider and needs no API key;
+    `AgentSetup` puts the agent's own model in its place at every call. create_agent is
+    typed for a BaseChatModel but only binds it per call, after AgentSetup has replaced it."""
+    return cast(BaseChatModel, init_chat_model(configurable_fields="any"))
 
 
 class AgentSetup(AgentMiddleware[PromptState, Any]):
@@ -352,7 +348,7 @@ class TeamAgents:
             middleware.append(AnswerBudget(response_format.__name__))
         middleware.append(model_retry())
         return create_agent(
-            ChosenPerCall(),
+            chosen_per_call(),
             self.tools(agent_key),
             response_format=ToolStrategy(response_format) if response_format else None,
             middleware=middleware,

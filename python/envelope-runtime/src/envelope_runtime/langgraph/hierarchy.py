@@ -45,11 +45,11 @@ from .agents import (
     AgentGraph,
     AgentSetup,
     AnswerBudget,
-    ChosenPerCall,
     TeamAgents,
     UnitState,
     answer_text,
     ask_tool_name,
+    chosen_per_call,
     model_retry,
     run_config,
 )
@@ -157,7 +157,7 @@ class HierarchyAgents(TeamAgents):
         # tool node answers those with the validation error, as for any other tool.
         agent_tools = [*self.tools(agent_key), *(self.ask_tool(report) for report in reports)]
         agent = create_agent(
-            ChosenPerCall(),
+            chosen_per_call(),
             agent_tools,
             response_format=ToolStrategy(response_format) if response_format else None,
             middleware=middleware,

@@ -36,8 +36,9 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import get_runtime
 
 from .. import model_env
-from ..checks import EnvRequirement, load_problems
+from ..model_env import load_problems
 from ..team_package import TeamPackage
+from .runtime import EnvRequirement
 
 __all__ = [
     "BASE_URL_ENV",

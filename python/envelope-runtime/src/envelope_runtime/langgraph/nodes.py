@@ -1,7 +1,8 @@
 """The node functions every team's graph (graph.py) has, and what its other nodes share.
 
-- `prepare` checks the run's models (its context), the environment and the inputs before
-  any model call, and stores the inputs by key (the graph's input is flat).
+- `prepare` checks the run's models (its context) and the environment before any model
+  call, and stores the inputs by key (the graph's input is flat; LangGraph has validated
+  it against the team's state.TeamInputs).
 - `finalize` validates the team's result (outputs).
 
 `TeamNodes` is the base of the mode's node functions: hierarchy.py (the `team` node) or
@@ -26,10 +27,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 from pydantic import BaseModel
 
-from .. import checks, redaction
+from .. import redaction
 from ..team_package import TeamPackage
 from . import agents, llms, runtime
-from .runtime import MissingEnvError
+from .runtime import EnvRequirement, MissingEnvError, missing_env
 
 __all__ = [
     "DEADLINE_PREFIX",
@@ -142,16 +143,15 @@ class TeamNodes:
 
     # --- start and end -----------------------------------------------------
 
-    async def prepare(self, state: State, runtime: Runtime[Any]) -> Update:
-        """Check the run's models (context), the environment and the inputs, apply input
-        defaults, and start the run afresh (fresh_run); no model call. Its input is the
-        graph's flat input (graph.py: `input_schema=TeamInputs`)."""
-        team = self.package.team
+    async def prepare(self, state: BaseModel, runtime: Runtime[Any]) -> Update:
+        """Check the run's models (context) and environment, keep the inputs given or
+        defaulted by key, and start the run afresh (fresh_run); no model call. Its input is
+        the graph's flat input as LangGraph validated it (graph.py: `input_schema=TeamInputs`)."""
         self.check_run(runtime.context)
-        flat: Mapping[str, Any] = state
-        channels = {key: self.input_channels.get(key, key) for key in team.INPUTS}
-        given = {key: flat[channel] for key, channel in channels.items() if channel in flat}
-        return {"inputs": checks.resolve_inputs(team.INPUTS, given), **fresh_run()}
+        keys = {channel: key for key, channel in self.input_channels.items()}
+        given = state.model_dump()
+        inputs = {keys.get(name, name): value for name, value in given.items() if value is not None}
+        return {"inputs": inputs, **fresh_run()}
 
     def check_run(self, chosen: object | None) -> None:
         """The run's context (its models) and environment (secrets, variables, the provider
@@ -164,10 +164,10 @@ class TeamNodes:
         # and the connection packs' credentials, as the runner's check (runner._missing_env)
         team = self.package.team
         packs = getattr(team, "CONNECTION_SECRETS", ())
-        required: list[checks.EnvRequirement] = [*team.SECRETS, *team.VARIABLES, *packs]
+        required: list[EnvRequirement] = [*team.SECRETS, *team.VARIABLES, *packs]
         if self.default_models:
             required += llms.required_env(self.package, chosen)
-        missing = checks.missing_env(required, os.environ)
+        missing = missing_env(required)
         if missing:
             raise MissingEnvError(missing)
 

@@ -9,12 +9,11 @@ model or imports LangGraph.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
-
-from ..checks import format_missing_env
 
 __all__ = [
     "EXIT_CONFIG",
@@ -24,11 +23,13 @@ __all__ = [
     "EXIT_PENDING",
     "EXIT_TIMEOUT",
     "AgentSpec",
+    "EnvRequirement",
     "GateStates",
     "MissingEnvError",
     "Span",
     "StepSpec",
     "add_spans",
+    "missing_env",
     "first_reason",
     "merge",
     "settle",
@@ -69,11 +70,30 @@ class StepSpec:
     """The steps this one waits for (dependsOn, or the previous step when omitted)."""
 
 
+EnvRequirement = str | tuple[str, ...]
+"""An environment variable's name, or alternatives of which one must be set."""
+
+
+def missing_env(requirements: Sequence[EnvRequirement]) -> list[str]:
+    """Every requirement the environment does not meet (a name, or alternatives of which
+    one must be set, as "A or B"), in order, once each: what a run needs that no schema says."""
+    missing: list[str] = []
+    for requirement in requirements:
+        names = (requirement,) if isinstance(requirement, str) else requirement
+        label = " or ".join(names)
+        if not any(os.environ.get(name) for name in names) and label not in missing:
+            missing.append(label)
+    return missing
+
+
 class MissingEnvError(RuntimeError):
     """Required environment variables are not set; `missing` lists every one of them."""
 
     def __init__(self, missing: Sequence[str]) -> None:
-        super().__init__(format_missing_env(missing))
+        lines = [f"Missing {len(missing)} required environment variable(s):"]
+        lines += [f"  - {name}" for name in missing]
+        lines.append("Set them in the environment or in .env (see .env.example).")
+        super().__init__("\n".join(lines))
         self.missing = list(missing)
 
 
