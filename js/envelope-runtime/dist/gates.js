@@ -3,6 +3,7 @@
 // `trigger` decides when the gate releases `triggersStep`, which then receives the approved
 // records only. `onReject` says what a rejection does and `timeout` bounds the wait. Plain
 // logic, no model calls; a gate's state is plain JSON data (it lives in the graph's state).
+import { taskJson } from "./placeholders.js";
 /** Review rounds per gate; a rerun or escalation starts a new one. */
 export const MAX_ROUNDS = 3;
 /** The most problems listed for one set of decisions; the rest are counted. */
@@ -132,7 +133,7 @@ export function timedOut(spec, gate, now) {
 /** How a step is handed a gate's approved records; an empty release says why. */
 export function releasedText(spec, gate) {
     const records = approved(gate).map((r) => ({ id: r.id, ...r.data }));
-    let text = `Records of step ${spec.afterStep} approved at gate ${spec.name} (JSON):\n${JSON.stringify(records)}`;
+    let text = `Records of step ${spec.afterStep} approved at gate ${spec.name} (JSON):\n${taskJson(records)}`;
     if (records.length === 0)
         text += `\n\nNo record was approved at gate ${spec.name} (${gate.message ?? "nothing was released"}).`;
     return text;

@@ -8,7 +8,7 @@ import * as gates from "./gates.js";
 import { httpRequestTool } from "./http-tool.js";
 import { overrideProblems } from "./model-env.js";
 import { chooseModel, contextProblems, createChatModel, missingProviderKeys } from "./models.js";
-import { placeholderValues, render } from "./placeholders.js";
+import { placeholderValues, render, taskJson } from "./placeholders.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
 export const stepNode = (key) => `step_${key}`;
 export const gateNode = (name) => `gate_${name}`;
@@ -324,7 +324,7 @@ export class TeamRuntime {
         return z.object({ records: z.array(row) });
     }
     stepTask(step, state) {
-        const parts = [`Task: ${step.label ?? step.key}`, `Team: ${this.team.name}. ${this.team.description}`, `Run inputs (JSON):\n${JSON.stringify(state.inputs)}`];
+        const parts = [`Task: ${step.label ?? step.key}`, `Team: ${this.team.name}. ${this.team.description}`, `Run inputs (JSON):\n${taskJson(state.inputs)}`];
         for (const dep of step.answersFrom)
             parts.push(`Output of step ${dep} (${this.steps.get(dep)?.label ?? dep}):\n${String(state.answers[dep] ?? "")}`);
         for (const gate of step.gatesBefore)
@@ -332,7 +332,7 @@ export class TeamRuntime {
         for (const g of step.gatesAfter) {
             const feedback = state.feedback[g];
             if (typeof feedback === "string" && feedback)
-                parts.push(`The reviewers at gate ${g} rejected records of your last answer. Their feedback:\n${feedback}`);
+                parts.push(`The reviewers at gate ${g} rejected these records of your last answer, with their feedback (JSON):\n${feedback}`);
         }
         return parts.join("\n\n");
     }
@@ -393,7 +393,7 @@ export class TeamRuntime {
             // A rerun goes back to the gate that sent it back; the first run to every gate.
             const rejecting = step.gatesAfter.filter((g) => s.gates[g]?.status === "open" && s.gates[g].round > 0);
             const goto = (rejecting.length ? rejecting : step.gatesAfter).map(gateNode);
-            return new Command({ update: { records: { [step.key]: rows }, answers: { [step.key]: JSON.stringify(rows) } }, goto });
+            return new Command({ update: { records: { [step.key]: rows }, answers: { [step.key]: taskJson(rows) } }, goto });
         }
         const messages = await this.converse(agent, task, s.inputs, config, step.key, false);
         return { answers: { [step.key]: redact(textOf(messages.at(-1)), secrets) } };
@@ -455,7 +455,8 @@ export class TeamRuntime {
             case "waiting":
                 return update(g, self);
             case "revise": {
-                const feedback = redact(gates.current(g).filter((r) => r.decision === "reject").map((r) => `${r.id}: ${r.feedback ?? "(no feedback)"} — ${JSON.stringify(r.data)}`).join("\n"), secrets);
+                const rejected = gates.current(g).filter((r) => r.decision === "reject").map((r) => ({ id: r.id, ...r.data, feedback: r.feedback }));
+                const feedback = redact(taskJson(rejected), secrets);
                 const next = { ...g, status: "open", message: why };
                 return update(next, spec.onReject === "rerun" ? stepNode(spec.afterStep) : escalateNode(spec.name), { feedback: { [spec.name]: feedback } });
             }
@@ -475,14 +476,14 @@ export class TeamRuntime {
         const context = `Step ${step.key} worked from:\n${this.stepTask(step, s)}`;
         if (g.status === "open") {
             const rejected = gates.current(g).filter((r) => r.decision === "reject").map((r) => ({ id: r.id, feedback: r.feedback, ...r.data }));
-            const task = `Reviewers at gate ${spec.name} rejected these records of step ${step.key}:\n${JSON.stringify(rejected)}\n\n${context}\n\nWrite revised records.`;
+            const task = `Reviewers at gate ${spec.name} rejected these records of step ${step.key} (JSON):\n${taskJson(rejected)}\n\n${context}\n\nWrite revised records.`;
             const { records } = await this.structured(manager, task, this.recordsSchema([spec]), s.inputs, config, `revise:${spec.name}`);
             g = gates.addRound(g, redactValue(records, this.secrets()));
             return new Command({ update: { gates: { [spec.name]: { ...g, status: "waiting", waitingSince: this.now().toISOString() } } }, goto: gateNode(spec.name) });
         }
         const pending = gates.undecided(g).map((r) => ({ id: r.id, ...r.data }));
         const schema = z.object({ decisions: z.array(z.object({ record: z.string(), action: z.enum(["approve", "skip", "reject"]), feedback: z.string().default("") })) });
-        const task = `Nobody reviewed these records of step ${step.key} at gate ${spec.name} in time; decide each one (approve, skip or reject):\n${JSON.stringify(pending)}\n\n${context}`;
+        const task = `Nobody reviewed these records of step ${step.key} at gate ${spec.name} in time; decide each one (approve, skip or reject) (JSON):\n${taskJson(pending)}\n\n${context}`;
         const { decisions } = await this.structured(manager, task, schema, s.inputs, config, `escalate:${spec.name}`);
         const now = this.now();
         g = gates.applyDecisions(spec, g, decisions, now, `agent:${manager.key}`, true).gate;
@@ -496,7 +497,7 @@ export class TeamRuntime {
             return {};
         this.checkRun(config);
         const entry = this.agents.get(this.team.entryAgent);
-        const task = `Team: ${this.team.name}. ${this.team.description}\n\nRun inputs (JSON):\n${JSON.stringify(s.inputs)}\n\nAsk your reports (your ask_ tools) for what they know, then give the team's result.`;
+        const task = `Team: ${this.team.name}. ${this.team.description}\n\nRun inputs (JSON):\n${taskJson(s.inputs)}\n\nAsk your reports (your ask_ tools) for what they know, then give the team's result.`;
         const answer = await this.structured(entry, task, this.schemas.result, s.inputs, config, "team");
         return { answers: { team: redactValue(answer, this.secrets()) } };
     }

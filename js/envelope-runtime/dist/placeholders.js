@@ -46,31 +46,58 @@ export function placeholderValues(envNames, env, inputs, declared = []) {
 /**
  * `value` as Python's `json.dumps(value)` writes it: `", "` and `": "` between items,
  * every character outside ASCII's printable range as a lower-case `\uXXXX` escape
- * (ensure_ascii), floats as Python's `repr`. Safe integers are written as integers; a
- * JSON.parse'd value has already lost what Python would keep (`1.0` as a float, integers
- * beyond 2**53, the order of object keys that are array indices): spec/placeholder-vectors.json.
+ * (ensure_ascii), floats as Python's `repr`; with `options`, as `json.dumps(value, indent=…,
+ * ensure_ascii=…)`. Safe integers are written as integers; a JSON.parse'd value has already
+ * lost what Python would keep (`1.0` as a float, integers beyond 2**53, the order of object
+ * keys that are array indices): spec/placeholder-vectors.json.
  */
-export function pythonJson(value) {
-    if (value === null || value === undefined)
-        return "null";
-    if (typeof value === "boolean")
-        return value ? "true" : "false";
-    if (typeof value === "number")
-        return pythonNumber(value);
-    if (typeof value === "bigint")
-        return value.toString();
-    if (typeof value === "string")
-        return pythonString(value);
-    if (Array.isArray(value))
-        return `[${value.map(pythonJson).join(", ")}]`;
-    if (typeof value === "object") {
-        const json = value.toJSON;
-        if (typeof json === "function")
-            return pythonJson(json.call(value));
-        const items = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== "function");
-        return `{${items.map(([k, v]) => `${pythonString(k)}: ${pythonJson(v)}`).join(", ")}}`;
-    }
-    return "null";
+export function pythonJson(value, options = {}) {
+    const str = options.ensureAscii === false ? pythonStringUnicode : pythonString;
+    const indent = options.indent;
+    const write = (v, depth) => {
+        if (v === null || v === undefined)
+            return "null";
+        if (typeof v === "boolean")
+            return v ? "true" : "false";
+        if (typeof v === "number")
+            return pythonNumber(v);
+        if (typeof v === "bigint")
+            return v.toString();
+        if (typeof v === "string")
+            return str(v);
+        let items;
+        let open;
+        let close;
+        if (Array.isArray(v)) {
+            [open, close] = ["[", "]"];
+            items = v.map((x) => write(x, depth + 1));
+        }
+        else if (typeof v === "object") {
+            const json = v.toJSON;
+            if (typeof json === "function")
+                return write(json.call(v), depth);
+            [open, close] = ["{", "}"];
+            items = Object.entries(v)
+                .filter(([, x]) => x !== undefined && typeof x !== "function")
+                .map(([k, x]) => `${str(k)}: ${write(x, depth + 1)}`);
+        }
+        else
+            return "null";
+        if (items.length === 0)
+            return open + close;
+        if (indent === undefined)
+            return `${open}${items.join(", ")}${close}`;
+        const inner = "\n" + " ".repeat(indent * (depth + 1));
+        return `${open}${inner}${items.join(`,${inner}`)}\n${" ".repeat(indent * depth)}${close}`;
+    };
+    return write(value, 0);
+}
+/**
+ * Data in a task text (run inputs, records, answers), as the Python targets write it there:
+ * `json.dumps(value, indent=2, ensure_ascii=False)`.
+ */
+export function taskJson(value) {
+    return pythonJson(value, { indent: 2, ensureAscii: false });
 }
 function pythonNumber(n) {
     if (Number.isNaN(n))
@@ -90,6 +117,10 @@ function pythonNumber(n) {
     return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
 }
 const SHORT_ESCAPES = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+/** Python's ESCAPE (ensure_ascii=False): `\`, `"` and the controls U+0000..U+001F only. */
+function pythonStringUnicode(text) {
+    return `"${text.replace(/[\\"\x00-\x1f]/g, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+}
 function pythonString(text) {
     // Python's ESCAPE_ASCII: `\`, `"` and every code unit outside " ".."~".
     return `"${text.replace(/[\\"]|[^ -~]/g, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;

@@ -1,3 +1,4 @@
+import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { RunnableGraph } from "./cli.js";
 import type { DecisionItem, GateState } from "./gates.js";
 import type { BuildOptions, ReviewRequest } from "./graph.js";
@@ -79,11 +80,13 @@ export interface TeamRun {
 /**
  * Runs `input` on a fresh thread, then resumes every gate that waits with what `reviewer`
  * decides, until no gate waits (at most `maxResumes` times: a reviewer that never decides
- * fails the test instead of looping).
+ * fails the test instead of looping). `callbacks` see every model call (each agent's task
+ * label is its run's metadata `envelope_task`).
  */
 export declare function runTeam(graph: RunnableGraph, input: unknown, reviewer?: Reviewer, options?: {
     thread?: string;
     context?: Record<string, unknown>;
+    callbacks?: Callbacks;
     maxResumes?: number;
 }): Promise<TeamRun>;
 export {};

@@ -1,7 +1,3 @@
-// envelope-runtime-js/testing: what an exported team's own tests need to run the team offline
-// (LangChain's fake chat models answering by task, a clock for gate timeouts, a run driven
-// through every gate with the decisions a test gives), so a team's tests/team.test.ts holds
-// only what is about its team. Not loaded by a run: only tests import this entry point.
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Command } from "@langchain/langgraph";
 /** Every record of a review decided with `action` (a label or verb of the gate). */
@@ -113,10 +109,11 @@ export function fakeTeam(team, result, answers = {}) {
 /**
  * Runs `input` on a fresh thread, then resumes every gate that waits with what `reviewer`
  * decides, until no gate waits (at most `maxResumes` times: a reviewer that never decides
- * fails the test instead of looping).
+ * fails the test instead of looping). `callbacks` see every model call (each agent's task
+ * label is its run's metadata `envelope_task`).
  */
 export async function runTeam(graph, input, reviewer = approveAll, options = {}) {
-    const config = { configurable: { thread_id: options.thread ?? "test" }, ...(options.context ? { context: options.context } : {}) };
+    const config = { configurable: { thread_id: options.thread ?? "test" }, ...(options.context ? { context: options.context } : {}), ...(options.callbacks ? { callbacks: options.callbacks } : {}) };
     const max = options.maxResumes ?? 50;
     let output = (await graph.invoke(input, config));
     const reviews = [];

@@ -2,6 +2,7 @@
 // (LangChain's fake chat models answering by task, a clock for gate timeouts, a run driven
 // through every gate with the decisions a test gives), so a team's tests/team.test.ts holds
 // only what is about its team. Not loaded by a run: only tests import this entry point.
+import type { Callbacks } from "@langchain/core/callbacks/manager";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Command } from "@langchain/langgraph";
 import type { RunnableGraph } from "./cli.js";
@@ -153,10 +154,11 @@ export interface TeamRun {
 /**
  * Runs `input` on a fresh thread, then resumes every gate that waits with what `reviewer`
  * decides, until no gate waits (at most `maxResumes` times: a reviewer that never decides
- * fails the test instead of looping).
+ * fails the test instead of looping). `callbacks` see every model call (each agent's task
+ * label is its run's metadata `envelope_task`).
  */
-export async function runTeam(graph: RunnableGraph, input: unknown, reviewer: Reviewer = approveAll, options: { thread?: string; context?: Record<string, unknown>; maxResumes?: number } = {}): Promise<TeamRun> {
-  const config: Record<string, unknown> = { configurable: { thread_id: options.thread ?? "test" }, ...(options.context ? { context: options.context } : {}) };
+export async function runTeam(graph: RunnableGraph, input: unknown, reviewer: Reviewer = approveAll, options: { thread?: string; context?: Record<string, unknown>; callbacks?: Callbacks; maxResumes?: number } = {}): Promise<TeamRun> {
+  const config: Record<string, unknown> = { configurable: { thread_id: options.thread ?? "test" }, ...(options.context ? { context: options.context } : {}), ...(options.callbacks ? { callbacks: options.callbacks } : {}) };
   const max = options.maxResumes ?? 50;
   let output = (await graph.invoke(input, config)) as Record<string, unknown>;
   const reviews: Review[] = [];

@@ -7,7 +7,9 @@ import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { FileSaver } from "../src/checkpoint.js";
-import { buildTeamGraph, resolveInputs, RunProblems } from "../src/graph.js";
+import type { BaseMessage } from "@langchain/core/messages";
+import { buildTeamGraph, resolveInputs, RunProblems, textOf } from "../src/graph.js";
+import { approveAll, decideAll, fakeTeam, runTeam } from "../src/testing.js";
 import type { TeamSpec } from "../src/spec.js";
 import { pipeline, schemas } from "./demo-team.js";
 
@@ -74,5 +76,21 @@ describe("hierarchy", () => {
     const { modelFor } = fakes({ lead: ['Here: ```json\n{"summary": "ok"}\n```'], writer: ["x"] });
     const graph = buildTeamGraph(team, schemas, { modelFor, checkpointer: new MemorySaver() });
     expect(await graph.invoke({ topic: "t" }, { configurable: { thread_id: "h" } })).toMatchObject({ status: "done", result: { summary: "ok" } });
+  });
+});
+
+describe("task texts", () => {
+  it("carry their data as the Python targets write it (json.dumps indent=2, ensure_ascii=False)", async () => {
+    const seen: Array<{ task: string; text: string }> = [];
+    const fake = fakeTeam(pipeline, { summary: "done" });
+    const graph = buildTeamGraph(pipeline, schemas, { ...fake.options, checkpointer: new MemorySaver() });
+    // The last human message of each model call, as the model receives it.
+    const callbacks = [{ handleChatModelStart: (_llm: unknown, messages: BaseMessage[][], _run: string, _parent?: string, _extra?: unknown, _tags?: string[], metadata?: Record<string, unknown>) => void seen.push({ task: String(metadata?.envelope_task), text: textOf(messages[0]!.filter((m) => m.getType() === "human").at(-1)) }) }];
+    let round = 0;
+    await runTeam(graph, { topic: "Café ☕ 1e-7" }, (review, waiting) => (++round === 1 ? decideAll("reject", "needs a date")(review, waiting) : approveAll(review, waiting)), { callbacks });
+    const texts = (task: string) => seen.filter((s) => s.task === task).map((s) => s.text);
+    expect(texts("draft")[0]).toMatch(/^Task: Draft\n\nTeam: Demo\. A demo\.\n\nRun inputs \(JSON\):\n\{\n {2}"topic": "Café ☕ 1e-7"\n\}\n\n/);
+    expect(texts("draft")[1]).toContain('rejected these records of your last answer, with their feedback (JSON):\n[\n  {\n    "id": "r1",\n    "title": "title 1",\n    "feedback": "needs a date"\n  }\n]');
+    expect(texts("final")[0]).toContain('Records of step draft approved at gate review (JSON):\n[\n  {\n    "id": "r2",\n    "title": "title 1"\n  }\n]');
   });
 });
