@@ -31,7 +31,15 @@ from ..testing import offline_env, sample
 from . import runtime
 from .llms import FACTORY_ENV, ModelSpec
 
-__all__ = ["Call", "OfflineRun", "Script", "ScriptedLLM", "run_offline", "scripted_llm"]
+__all__ = [
+    "OFFLINE_RUN_MS",
+    "Call",
+    "OfflineRun",
+    "Script",
+    "ScriptedLLM",
+    "run_offline",
+    "scripted_llm",
+]
 
 DELEGATE = "delegate_work_to_coworker"
 """CrewAI's delegation tool (a hierarchical crew's manager holds it)."""
@@ -161,16 +169,23 @@ class OfflineRun:
         return {call.agent_key for call in self.calls}
 
 
+OFFLINE_RUN_MS = 600_000
+"""The run's deadline offline: timeout.runMs bounds a real run's models, and scripted ones
+take no time, but CrewAI's own work on a busy test machine could pass a short runMs."""
+
+
 @contextlib.contextmanager
 def _offline(package: TeamPackage, directory: Path, script: Script) -> Iterator[None]:
     env = {**offline_env(package), FACTORY_ENV: f"{__name__}:scripted_llm"}
     saved = {name: os.environ.get(name) for name in env}
-    token, here = _SCRIPT.set(script), Path.cwd()
+    token, here, run_ms = _SCRIPT.set(script), Path.cwd(), package.team.RUN_TIMEOUT_MS
     os.environ.update(env)
     os.chdir(directory)  # no .env, knowledge/ or state of the project's
+    package.team.RUN_TIMEOUT_MS = max(run_ms, OFFLINE_RUN_MS)
     try:
         yield
     finally:
+        package.team.RUN_TIMEOUT_MS = run_ms
         os.chdir(here)
         _SCRIPT.reset(token)
         for name, value in saved.items():
