@@ -108,14 +108,19 @@ HELPERS.py_type = (v) => {
   return t;
 };
 
-/** A CrewAI Flow decorator from its structured form (method names asserted, labels escaped). */
+/** A CrewAI Flow decorator from its structured form (method names asserted, labels escaped):
+ * `start()`, `listen(a)`, `listen(and_(a, b))` or with `any` `listen(or_(a, "label"))`,
+ * `router(a, emit=[...])` (the labels `crewai flow plot` draws), and a gate's
+ * `human_feedback(message=..., provider=GateReview(), metadata={"gate": name})`. */
 HELPERS.flow_decorator = (v) => {
-  const d = v as { kind: string; triggers?: Array<{ method?: string; label?: string }>; after?: string };
+  const d = v as { kind: string; triggers?: Array<{ method?: string; label?: string }>; after?: string; emit?: string[]; any?: boolean; message?: string; gate?: string };
   if (d.kind === "start") return "start()";
-  if (d.kind === "router") return `router(${pyIdent(asString(d.after, "flow_decorator"))})`;
-  const parts = (d.triggers ?? []).map((t) => (t.method !== undefined ? pyIdent(t.method) : pyStr(asString(t.label, "flow_decorator"))));
+  const str = (x: unknown) => pyStrWrapped(asString(x, "flow_decorator"));
+  if (d.kind === "router") return `router(${pyIdent(asString(d.after, "flow_decorator"))}, emit=[${(d.emit ?? []).map(str).join(", ")}])`;
+  if (d.kind === "feedback") return `human_feedback(message=${str(d.message)}, provider=GateReview(), metadata={"gate": ${str(d.gate)}})`;
+  const parts = (d.triggers ?? []).map((t) => (t.method !== undefined ? pyIdent(t.method) : str(t.label)));
   if (parts.length === 0) throw new Error("flow_decorator: listen without triggers");
-  return `listen(${parts.length === 1 ? parts[0] : `and_(${parts.join(", ")})`})`;
+  return `listen(${parts.length === 1 ? parts[0] : `${d.any ? "or_" : "and_"}(${parts.join(", ")})`})`;
 };
 
 /** A Python list of str literals. */

@@ -68,15 +68,21 @@ export interface AgentView {
   needsRequestsDelegate: boolean;
 }
 
-/** A flow.py decorator: `@start()`, `@listen(a)`, `@listen(and_("gate:released", b))`, `@router(a)`. */
-export type FlowDecorator = { kind: "start" } | { kind: "listen"; triggers: Array<{ method: string } | { label: string }> } | { kind: "router"; after: string };
+/** A flow.py decorator: `@start()`, `@listen(a)`, `@listen(and_(a, b))`, `@listen(or_(a, "gate:again"))`,
+ * `@router(a, emit=[...])`, a gate's `@human_feedback(...)`. */
+export type FlowDecorator =
+  | { kind: "start" }
+  | { kind: "listen"; triggers: Array<{ method: string } | { label: string }>; any?: boolean }
+  | { kind: "router"; after: string; emit: string[] }
+  | { kind: "feedback"; message: string; gate: string };
 
 export interface FlowMethod {
   ident: string;
   key: string;
-  isGate: boolean;
+  /** What the body calls: PipelineFlow.run_step, review (records to decide), decide (the router), released. */
+  body: "run_step" | "review" | "decide" | "released";
   comment: string;
-  decorator: FlowDecorator;
+  decorators: FlowDecorator[];
 }
 
 /** An output as TeamResult declares it: `pyType` when it is not the JSON type's own. */
@@ -343,8 +349,9 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
   if (root) view.root = root;
   view.needsConfigDict = view.outputsAliased || view.jsonTextTypes.length > 0 || view.recordSteps.some((r) => r.aliased);
   view.flowMethods = flowMethods(model);
-  view.needsAnd = view.flowMethods.some((m) => m.decorator.kind === "listen" && m.decorator.triggers.length > 1);
-  view.needsListen = view.flowMethods.some((m) => m.decorator.kind === "listen");
+  const listens = view.flowMethods.flatMap((m) => m.decorators).filter((d) => d.kind === "listen");
+  view.needsAnd = listens.some((d) => d.triggers.length > 1 && !d.any);
+  view.needsListen = listens.length > 0;
   for (const step of view.steps) {
     step.isFinal = step.key === view.finalStep;
     const records = view.recordSteps.find((r) => r.stepKey === step.key);
@@ -358,7 +365,9 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
 }
 
 
-/** flow.py: steps in topological order, each gate's router right after the step it reviews. */
+/** flow.py: steps in topological order; after the step a gate reviews, the gate as CrewAI's
+ * human feedback (review_<gate>, `@human_feedback` without emit: no LLM), its router
+ * (gate_<gate>: released, again, halted) and released_<gate>, which the steps it feeds wait for. */
 function flowMethods(model: TeamModel): FlowMethod[] {
   if (model.execution.mode !== "pipeline") return [];
   const steps = model.execution.steps;
@@ -369,34 +378,41 @@ function flowMethods(model: TeamModel): FlowMethod[] {
     // What the step waits for (normalize.stepReceives): the answers of the steps no gate
     // reviews, and the release of the gates that review the others or trigger it.
     const gatesIn = step.gatesBefore.map((name) => model.gates.find((g) => g.name === name)!);
-    const triggers: Array<{ method: string } | { label: string }> = [
-      ...step.answersFrom.map((d) => ({ method: `step_${identOf.get(d)!}` })),
-      ...gatesIn.map((g) => ({ label: `${g.name}:released` })),
-    ];
+    const triggers = [...step.answersFrom.map((d) => ({ method: `step_${identOf.get(d)!}` })), ...gatesIn.map((g) => ({ method: `released_${g.ident}` }))];
     const agent = agentOf.get(step.agentKey)!;
     const via = gatesIn.map((g) => `gates[${g.index}]`).join(", ");
     const deps = step.dependsOn.length ? `, dependsOn ${step.dependsOn.join(", ")}${via ? ` (through ${via})` : ""}` : "";
     out.push({
       ident: `step_${step.ident}`,
       key: step.key,
-      isGate: false,
+      body: "run_step",
       comment: `pipeline[${step.index}] ${step.key} (agent ${agent.key})${deps}`,
-      decorator: triggers.length === 0 ? { kind: "start" } : { kind: "listen", triggers },
+      decorators: [triggers.length === 0 ? { kind: "start" } : { kind: "listen", triggers }],
     });
     for (const gate of model.gates.filter((g) => g.afterStep === step.key)) {
-      out.push({
-        ident: `gate_${gate.ident}`,
-        key: gate.name,
-        isGate: true,
-        comment: `gates[${gate.index}] ${gate.name}: afterStep ${gate.afterStep}, triggersStep ${gate.triggersStep}`,
-        decorator: { kind: "router", after: `step_${step.ident}` },
-      });
+      const label = (outcome: string) => `${gate.name}:${outcome}`;
+      const actions = gate.recordActions.length ? gate.recordActions.map((a) => a.label) : ["Approve", "Skip", "Reject"];
+      const message =
+        `Gate ${gate.name} (${gate.type}) after step ${gate.afterStep}: give each record one of ${actions.join(", ")}, ` +
+        `e.g. "r1 ${actions[0]}; r2 ${actions[actions.length - 1]}: why", or one action for every record (Enter: decide later).`;
+      out.push(
+        {
+          ident: `review_${gate.ident}`,
+          key: gate.name,
+          body: "review",
+          comment: `gates[${gate.index}] ${gate.name}: afterStep ${gate.afterStep}, triggersStep ${gate.triggersStep}`,
+          decorators: [
+            { kind: "listen", triggers: [{ method: `step_${step.ident}` }, { label: label("again") }], any: true },
+            { kind: "feedback", message, gate: gate.name },
+          ],
+        },
+        { ident: `gate_${gate.ident}`, key: gate.name, body: "decide", comment: "", decorators: [{ kind: "router", after: `review_${gate.ident}`, emit: ["released", "again", "halted"].map(label) }] },
+        { ident: `released_${gate.ident}`, key: gate.name, body: "released", comment: "", decorators: [{ kind: "listen", triggers: [{ label: label("released") }] }] },
+      );
     }
   }
   return out;
 }
-
-
 
 /** Roles must be unique: on a clash (or with a manager's "<role> Requests" worker) add the key. */
 function makeRolesUnique(agents: AgentView[]): void {

@@ -376,14 +376,17 @@ def test_review_at_the_terminal(
 
     out = capsys.readouterr()
     assert code == runtime.EXIT_OK, out.err
-    count = fake_models.list_length
+    # CrewAI's console review (@human_feedback): the records, then the gate's question; one
+    # line of verdicts ("approve": every record's) on stderr, stdout keeps the result.
+    labels = ", ".join(action.label for action in spec.actions)
+    said = " ".join(out.err.split())
+    assert "OUTPUT FOR REVIEW" in out.err
     assert (
-        f"Review gate {name} ({spec.type}) after step {spec.after_step}: {count} record(s)."
-        in out.err
+        f"Gate {name} ({spec.type}) after step {spec.after_step}: give each record one of {labels}"
+        in said
     )
-    menu = "  ".join(f"[{n}] {a.label}" for n, a in enumerate(spec.actions, start=1))
-    assert f"Actions: {menu}" in out.err
-    assert len(_received(fake_models, spec)) == count
+    team.TeamResult.model_validate(json.loads(out.out))
+    assert len(_received(fake_models, spec)) == fake_models.list_length
 
 
 @pytest.mark.parametrize("name", GATE_NAMES)

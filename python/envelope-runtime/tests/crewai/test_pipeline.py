@@ -5,6 +5,7 @@ Emitted for teams with a pipeline.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import threading
@@ -14,7 +15,7 @@ from typing import Any
 import helpers
 import pytest
 from fake_llm import Call, FakeModels, final, sample
-from project import crew, main, runtime, team
+from project import PACKAGE, crew, main, runtime, team
 
 if team.MODE != "pipeline":
     pytest.skip("the team has no pipeline", allow_module_level=True)
@@ -245,16 +246,29 @@ def test_an_answer_without_the_step_structure_is_asked_for_once_more(
     assert "Your previous answer could not be used (" in second.content("user")
 
 
-def test_the_crew_holds_every_step_with_its_dependencies_as_context(
+def test_the_flow_is_the_one_way_the_pipeline_runs_and_the_plot_draws_it(
     team_env: dict[str, str],
 ) -> None:
-    steps_crew = crew.TeamCrew().crew()
+    """No @crew runs the steps another way (where gates would be CrewAI's free-text
+    human_input); `crewai flow plot` draws every step's and gate's edge (static labels)."""
+    from crewai.flow.visualization import build_flow_structure
 
-    assert [task.name for task in steps_crew.tasks] == list(team.PIPELINE)
-    by_name = {task.name: task for task in steps_crew.tasks}
+    assert not hasattr(crew.TeamCrew(), "crew")
+    structure = build_flow_structure(importlib.import_module(f"{PACKAGE}.flow").TeamFlow)
+    edges = {(e["source"], e["target"], e.get("router_event")) for e in structure["edges"]}
+    into = {target: source for source, target, label in edges if label is None}
+    released: dict[str, str] = {}
+    for name, spec in team.GATES.items():
+        labels = [f"{name}:released", f"{name}:again", f"{name}:halted"]
+        (router,) = [
+            n for n, node in structure["nodes"].items() if node.get("router_events") == labels
+        ]
+        review = into[router]  # the @human_feedback method the router follows
+        assert into[review] == f"step_{team.PIPELINE[spec.after_step].method}"
+        assert (router, review, f"{name}:again") in edges
+        (released[name],) = [t for s, t, label in edges if (s, label) == (router, labels[0])]
     for key, step in team.PIPELINE.items():
-        work = by_name[key]
-        assert [task.name for task in work.context] == list(step.depends_on), key
-        assert work.agent is not None and work.agent.role == crew.TeamCrew().role_of(step.agent_key)
-        reviewed = any(spec.after_step == key for spec in team.GATES.values())
-        assert work.human_input is reviewed, key
+        for dep in step.depends_on:
+            reviewing = [released[g] for g, spec in team.GATES.items() if spec.after_step == dep]
+            sources = reviewing or [f"step_{team.PIPELINE[dep].method}"]
+            assert any((s, f"step_{step.method}", None) in edges for s in sources), (key, dep)

@@ -351,6 +351,15 @@ def test_a_model_factory_that_cannot_be_loaded_stops_the_run_before_any_model_ca
     assert fake_models.calls == []
 
 
+def _a_crew(inputs: dict[str, Any]) -> Any:
+    """The team's crew: a hierarchy's @crew, or a pipeline's first step's (a pipeline has no
+    @crew: its flow is the one way it runs)."""
+    team_crew = crew.TeamCrew(inputs)
+    if team.MODE == "pipeline":
+        return team_crew.step_crew(next(iter(team.PIPELINE)), "", {})
+    return team_crew.crew()
+
+
 def test_files_in_knowledge_become_the_crews_knowledge(
     team_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -360,7 +369,7 @@ def test_files_in_knowledge_become_the_crews_knowledge(
     (tmp_path / "knowledge" / "refunds.txt").write_text("Refunds in 30 days.", encoding="utf-8")
     (tmp_path / "knowledge" / "prices.csv").write_text("plan,price\npro,10\n", encoding="utf-8")
 
-    team_crew = crew.TeamCrew(helpers.valid_inputs()).crew()
+    team_crew = _a_crew(helpers.valid_inputs())
 
     sources = {type(s).__name__: list(s.file_paths) for s in team_crew.knowledge_sources or []}
     assert sources == {
@@ -374,14 +383,14 @@ def test_without_knowledge_files_a_crew_has_no_knowledge(
 ) -> None:
     monkeypatch.chdir(tmp_path)
 
-    assert not crew.TeamCrew(helpers.valid_inputs()).crew().knowledge_sources
+    assert not _a_crew(helpers.valid_inputs()).knowledge_sources
 
 
 def test_kickoff_inputs_other_than_the_crews_are_refused(
     team_env: dict[str, str], fake_models: fake_llm.FakeModels
 ) -> None:
     inputs = helpers.valid_inputs()
-    team_crew = crew.TeamCrew(inputs).crew()
+    team_crew = _a_crew(inputs)
     given = dispatch(InterceptionPoint.INPUT, InputContext(crew=team_crew, payload=dict(inputs)))
 
     assert given.payload == texts.crewai_inputs(team_crew, inputs)
@@ -397,7 +406,7 @@ def test_a_team_crew_leaves_crewai_checkpointing_on(
 ) -> None:
     # A callback CrewAI cannot serialize (a closure, a bound method) turns checkpointing off;
     # the runtime adds none (@CrewBase's own close_mcp_server is CrewAI's).
-    team_crew = crew.TeamCrew(helpers.valid_inputs()).crew()
+    team_crew = _a_crew(helpers.valid_inputs())
     members = [*team_crew.agents, *([team_crew.manager_agent] if team_crew.manager_agent else [])]
     callbacks = [
         *team_crew.before_kickoff_callbacks,

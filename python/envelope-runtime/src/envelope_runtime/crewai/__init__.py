@@ -5,7 +5,8 @@ with only the modules it needs: a hierarchy team never imports the Flow's runner
 team without gates, workspace, connection packs, schedules or a trace their code.
 
 - crew.py: `HierarchyCrew` or `PipelineCrew`, the base of the team's @CrewBase class;
-- flow.py (pipeline teams): `PipelineFlow`, the base of the team's Flow;
+- flow.py (pipeline teams): `PipelineFlow`, the base of the team's Flow, and `GateReview`,
+  its gates' human-feedback provider;
 - main.py: `CrewCommands` (hierarchy) or `FlowCommands` (pipeline), its console scripts
   (both a `TeamCommands`);
 - models.py: `ModelSpec` and `build_llm`;
@@ -34,6 +35,7 @@ _EXPORTS: dict[str, str] = {
     "describe_json_text": "json_text",
     "ModelSpec": "llms",
     "build_llm": "llms",
+    "GateReview": "pipeline",
     "PipelineFlow": "pipeline",
     "TeamCommands": "runner",
     "AgentSpec": "runtime",
@@ -50,7 +52,7 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers
     from .flow_runner import FlowCommands  # noqa: F401
     from .json_text import JsonArray, JsonObject, describe_json_text  # noqa: F401
     from .llms import ModelSpec, build_llm  # noqa: F401
-    from .pipeline import PipelineFlow  # noqa: F401
+    from .pipeline import GateReview, PipelineFlow  # noqa: F401
     from .runner import CrewCommands, TeamCommands  # noqa: F401
     from .runtime import AgentSpec, StepSpec  # noqa: F401
     from .steps import PipelineCrew  # noqa: F401

@@ -1,10 +1,12 @@
-"""The runner's pipeline mode: runs of the Flow (flow.py), their state, resume and sweep.
+"""The runner's pipeline mode: runs of the Flow (flow.py), `resume` and `sweep`.
 
-Only a team with a pipeline imports this module: runner.py when a command needs it, and
-the team's main.py for `FlowCommands`, its console scripts. A run's state is a file in the
-state directory (state.py); a run that stops at a gate (exit 3) writes a decisions file
-beside it and goes on with `resume RUN_ID`. The gate rules (gates.py) are loaded only by a
-team with gates, or to read a decisions file.
+A run's state is a file of state.RunStore, CrewAI's persistence of the flow. A run that
+waits at a gate (exit 3) is paused by CrewAI (HumanFeedbackPending) and gets a decisions
+file beside its state; `resume RUN_ID --decisions FILE` continues it in a new process with
+`Flow.from_pending` and `resume(feedback)`. What that cannot carry (CrewAI keeps the events
+an `and_` join has seen in memory, so a join of work done in an earlier process never fires;
+a gate waiting beside the paused one; a run stopped by an error) is carried by the flow
+kicked off again over the saved state: finished steps and decided gates pass at once.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from crewai.events.event_listener import event_listener
+from crewai.flow.async_feedback import HumanFeedbackPending
 from pydantic import ValidationError
 
 from .. import checks
@@ -36,12 +40,138 @@ from .runner import (
 )
 from .state import RunState, RunStore
 
-if TYPE_CHECKING:
-    from datetime import datetime
-
-    from ..gates import DecisionItem, GateSpec, Reviewer
-
 __all__ = ["FlowCommands", "plot", "resume", "resume_run", "start_run", "sweep_runs"]
+
+
+def _store(package: TeamPackage, directory: str) -> RunStore:
+    team = package.team
+    return RunStore(directory, [os.environ[n] for n in team.SECRETS if os.environ.get(n)])
+
+
+def _run_flow(
+    package: TeamPackage, store: RunStore, run: RunState, args: Any, decisions: dict[str, Any]
+) -> int:
+    """Run the flow until it ends, halts or waits at a gate; the exit code."""
+    event_listener.formatter.console.file = sys.stderr  # stdout carries the run's JSON
+    team_flow = package.module("flow").TeamFlow
+    crews = package.module("crew").TeamCrew(run.inputs, args.verbose)
+    interactive = sys.stdin.isatty() if args.interactive is None else args.interactive
+    quiet = not args.verbose
+    run.status, run.message = "running", None
+    store.save_state(run.id, "runner", run)
+    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
+    deadline = runtime.Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
+    flows: list[Any] = []
+
+    def work() -> Any:
+        outcome, pending = None, store.load_pending_feedback(run.id)
+        if pending is not None:
+            flows.append(team_flow.from_pending(run.id, store, suppress_flow_events=quiet))
+            flows[-1].configure(crews, decisions, interactive)
+            given = flows[-1].decisions.pop(pending[1].metadata.get("gate"), None)
+            outcome = flows[-1].resume(json.dumps(given) if given is not None else "")
+        left = flows[-1].decisions if flows else decisions  # for gates the resume never reached
+        paused = isinstance(outcome, HumanFeedbackPending)
+        if not _ended(package, flows[-1].state if flows else run) and (left or not paused):
+            flows.append(team_flow(persistence=store, suppress_flow_events=quiet))
+            flows[-1].configure(crews, left, interactive)
+            saved = store.load(run.id)
+            for name in RunState.model_fields:  # the saved state, as CrewAI restores it
+                setattr(flows[-1].state, name, getattr(saved, name))
+            outcome = flows[-1].kickoff()
+        return outcome
+
+    try:
+        if deadline.expired():
+            raise runtime.RunTimeout(deadline.message())
+        with traced(args.trace, run.id, crews):
+            outcome = runtime.run_with_deadline(work, deadline)
+    except runtime.RunTimeout as error:
+        return _stopped(store, flows[-1].state if flows else run, deadline, "timed_out", str(error))
+    except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
+        message = f"{type(error).__name__}: {error}"
+        resume = shlex.join([command_of(package), "resume", run.id, *options])
+        print(
+            f"Run failed: {message}\nFinished steps and decisions are kept; continue from "
+            f"the last finished step with: {resume}",
+            file=sys.stderr,
+        )
+        return _stopped(store, flows[-1].state if flows else run, deadline, "failed", message)
+    run = flows[-1].state
+    run.spent_ms += deadline.used_ms()
+    if run.status == "halted":
+        store.save_state(run.id, "runner", run)
+        print(f"Run {run.id} halted: {run.message}", file=sys.stderr)
+        return runtime.EXIT_HALTED
+    if isinstance(outcome, HumanFeedbackPending):
+        run.status = "pending"
+        store.save_state(run.id, "runner", run)
+        print(
+            json.dumps(_pending_summary(package, run, store, options), indent=2, ensure_ascii=False)
+        )
+        return runtime.EXIT_PENDING
+    run.status = "done"
+    store.save_state(run.id, "runner", run)
+    print(json.dumps(run.result, indent=2, ensure_ascii=False))
+    return runtime.EXIT_OK
+
+
+def _ended(package: TeamPackage, run: RunState) -> bool:
+    return run.status == "halted" or all(key in run.outputs for key in package.team.PIPELINE)
+
+
+def _stopped(store: RunStore, run: RunState, deadline: Any, status: Any, message: str) -> int:
+    run.status, run.message = status, message
+    run.spent_ms += deadline.used_ms()
+    store.save_state(run.id, "runner", run)
+    if status == "timed_out":
+        print(message, file=sys.stderr)
+    return runtime.EXIT_TIMEOUT if status == "timed_out" else runtime.EXIT_FAILED
+
+
+def _pending_summary(
+    package: TeamPackage, run: RunState, store: RunStore, options: Sequence[str]
+) -> dict[str, Any]:
+    """Write a decisions template beside the run and describe what awaits review."""
+    waiting: dict[str, Any] = {}
+    for name, gate in run.gates.items():
+        spec = package.team.GATES[name]
+        if gate.status == "waiting":
+            waiting[name] = {
+                "actions": [action.label for action in spec.actions],
+                "decisions": [
+                    {
+                        "record": r.id,
+                        **{f: r.data.get(f) for f in spec.fields},
+                        "action": "",
+                        "feedback": "",
+                    }
+                    for r in gate.undecided()
+                ],
+            }
+    template = store.directory / f"{run.id}.decisions.json"
+    document = {"run": run.id, "gates": waiting}
+    template.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    # Relative to where the runner ran: the command still works where the state is copied
+    # with the project (a CI artifact).
+    resume = [command_of(package), "resume", run.id, "--decisions", os.path.relpath(template)]
+    return {
+        "status": "pending",
+        "run_id": run.id,
+        "gates": waiting,
+        "decisions_file": str(template),
+        "resume": shlex.join([*resume, *options]),
+    }
+
+
+def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, Any]) -> int:
+    """A new run of the flow, its inputs checked (runner.start_run)."""
+    team = package.team
+    store = _store(package, args.state_dir)
+    run = RunState(id=state.new_run_id(), team=team.SLUG, version=team.VERSION)
+    run.created_at, run.inputs = state.utc_now(), inputs
+    print(f"Run {run.id} (state: {store.path(run.id)})", file=sys.stderr)
+    return _run_flow(package, store, run, args, {})
 
 
 def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
@@ -54,215 +184,59 @@ def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
     return parser
 
 
-def _reviewer(
-    package: TeamPackage, args: argparse.Namespace, decisions: dict[str, list[DecisionItem]]
-) -> Reviewer | None:
-    """Who decides at the gates: none for a team without gates."""
-    if not package.team.GATES:
-        return None
-    from ..gates import DeferredReviewer, TerminalReviewer
+def _check_decisions(package: TeamPackage, run: RunState, decisions: dict[str, Any]) -> list[str]:
+    from ..gates import DecisionItem, apply_decisions
 
-    interactive = sys.stdin.isatty() if args.interactive is None else args.interactive
-    if interactive and not decisions:
-        return TerminalReviewer()
-    return DeferredReviewer(decisions)
-
-
-def _secret_values(package: TeamPackage) -> list[str]:
-    return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
-
-
-def _run_flow(
-    package: TeamPackage,
-    run: RunState,
-    store: RunStore,
-    args: argparse.Namespace,
-    reviewer: Reviewer | None,
-) -> int:
-    verbose: bool = args.verbose
-    command = command_of(package)
-    pipeline_flow = package.module("flow").TeamFlow(suppress_flow_events=not verbose)
-    pipeline_flow.state.run = run
-    team_crew = package.module("crew").TeamCrew(run.inputs, verbose)
-    pipeline_flow.configure(team_crew, store, reviewer)
-    run.status, run.message = "running", None
-    store.save(run)
-    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
-    # timeout.runMs counts the working time of every process that worked on the run.
-    deadline = runtime.Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
-    try:
-        if deadline.expired():
-            raise runtime.RunTimeout(deadline.message())
-        with traced(args.trace, run.run_id, team_crew):
-            runtime.run_with_deadline(pipeline_flow.kickoff, deadline)
-    except runtime.RunTimeout as error:
-        run.status, run.message = "timed_out", str(error)
-        return _stopped(run, store, deadline, runtime.EXIT_TIMEOUT, str(error))
-    except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
-        run.status, run.message = "failed", f"{type(error).__name__}: {error}"
-        resume = shlex.join([command, "resume", run.run_id, *options])
-        message = (
-            f"Run failed: {run.message}\nFinished steps and decisions are kept; "
-            f"continue from the last finished step with: {resume}"
-        )
-        return _stopped(run, store, deadline, runtime.EXIT_FAILED, message)
-    run.spent_ms += deadline.used_ms()
-    return _finish(package, run, store, options)
-
-
-def _stopped(
-    run: RunState, store: RunStore, deadline: runtime.Deadline, code: int, message: str
-) -> int:
-    run.spent_ms += deadline.used_ms()
-    store.save(run)
-    print(message, file=sys.stderr)
-    return code
-
-
-def _finish(package: TeamPackage, run: RunState, store: RunStore, options: Sequence[str]) -> int:
-    if run.status == "halted":
-        store.save(run)
-        print(f"Run {run.run_id} halted: {run.message}", file=sys.stderr)
-        return runtime.EXIT_HALTED
-    if run.status == "pending":
-        # Saved again: the flow saved the run at its gate before this process's working time
-        # was added, and a resume's deadline starts from what is saved (timeout.runMs).
-        store.save(run)
-        summary = _pending_summary(package, run, store, options)
-        print(json.dumps(summary, indent=2, ensure_ascii=False))
-        return runtime.EXIT_PENDING
-    run.status = "done"
-    store.save(run)
-    print(json.dumps(run.result, indent=2, ensure_ascii=False))
-    return runtime.EXIT_OK
-
-
-def _pending_summary(
-    package: TeamPackage, run: RunState, store: RunStore, options: Sequence[str]
-) -> dict[str, Any]:
-    """Write a decisions template beside the run and describe what awaits review."""
-    team = package.team
-    waiting: dict[str, Any] = {}
-    for name, gate in run.gates.items():
-        if gate.status != "waiting":
-            continue
-        spec = team.GATES[name]
-        waiting[name] = {
-            "actions": [action.label for action in spec.actions],
-            "decisions": [
-                {
-                    "record": record.id,
-                    **{field: record.data.get(field) for field in spec.fields},
-                    "action": "",
-                    "feedback": "",
-                }
-                for record in gate.undecided()
-            ],
-        }
-    template = store.directory / f"{run.run_id}.decisions.json"
-    template.write_text(
-        json.dumps({"run": run.run_id, "gates": waiting}, indent=2, ensure_ascii=False) + "\n",
-        encoding="utf-8",
-    )
-    return {
-        "status": "pending",
-        "run_id": run.run_id,
-        "gates": waiting,
-        "decisions_file": str(template),
-        # Relative to where the runner ran (the store keeps an absolute path): the command
-        # still works where the state is copied with the project, e.g. from a CI artifact.
-        "resume": shlex.join(
-            [
-                command_of(package),
-                "resume",
-                run.run_id,
-                "--decisions",
-                os.path.relpath(template),
-                *options,
-            ]
-        ),
-    }
-
-
-def _read_decisions(path: Path) -> dict[str, list[DecisionItem]]:
-    from ..gates import DecisionItem
-
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {
-        name: [DecisionItem.model_validate(item) for item in entry.get("decisions", [])]
-        for name, entry in data.get("gates", {}).items()
-    }
-
-
-def _check_decisions(
-    package: TeamPackage, run: RunState, decisions: dict[str, list[DecisionItem]]
-) -> list[str]:
-    team = package.team
     problems: list[str] = []
     for name, items in decisions.items():
         gate = run.gates.get(name)
-        if name not in team.GATES or gate is None or gate.status != "waiting":
-            problems.append(
-                f"gate {checks.quoted(name)} is not waiting for review in run {run.run_id}"
-            )
+        if name not in package.team.GATES or gate is None or gate.status != "waiting":
+            problems.append(f"gate {checks.quoted(name)} is not waiting for review in run {run.id}")
             continue
-        from ..gates import apply_decisions
-
+        given = [DecisionItem.model_validate(item) for item in items]
         trial = copy.deepcopy(gate)
-        problems += apply_decisions(team.GATES[name], trial, items, state.utc_now(), "check")
+        problems += apply_decisions(
+            package.team.GATES[name], trial, given, state.utc_now(), "check"
+        )
     return problems
-
-
-def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, Any]) -> int:
-    """A new run of the flow, its inputs checked (runner.start_run)."""
-    team = package.team
-    store = RunStore(Path(args.state_dir), _secret_values(package))
-    run = RunState(
-        run_id=state.new_run_id(),
-        team=team.SLUG,
-        version=team.VERSION,
-        created_at=state.utc_now(),
-        inputs=inputs,
-    )
-    print(f"Run {run.run_id} (state: {store.path(run.run_id)})", file=sys.stderr)
-    return _run_flow(package, run, store, args, _reviewer(package, args, {}))
 
 
 def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
     args = _resume_parser(package).parse_args(argv)
     missing = _missing_env(package, args.env_file)
-    store = RunStore(Path(args.state_dir), _secret_values(package))
+    store = _store(package, args.state_dir)
     problems = checks.env_file_problems(args.env_file) + llms.factory_problems(
         package.models.MODELS
     )
-    decisions: dict[str, list[DecisionItem]] = {}
+    decisions: dict[str, Any] = {}
     run = RunState()
     try:
         run = store.load(args.run_id)
         if args.decisions is not None:
-            decisions = _read_decisions(args.decisions)
+            document = json.loads(args.decisions.read_text(encoding="utf-8"))
+            decisions = {k: v.get("decisions", []) for k, v in document.get("gates", {}).items()}
+        if run.status == "failed" and decisions:
+            problems.append(
+                f"run {args.run_id} is not waiting for review: it stopped on an error; "
+                "resume it without --decisions"
+            )
+        elif run.status not in ("pending", "failed"):
+            problems.append(f"run {args.run_id} is not waiting for review (status: {run.status})")
+        problems += [] if problems else _check_decisions(package, run, decisions)
     except FileNotFoundError as error:
         problems.append(f"not found: {error.filename}")
-    except (ValueError, ValidationError) as error:
+    except (ValueError, ValidationError, AttributeError) as error:
         from ..gates import shortened
 
         problems.append(f"unreadable: {shortened(str(error))}")
-    if not problems and run.status == "failed" and decisions:
-        problems.append(
-            f"run {args.run_id} is not waiting for review: it stopped on an error; "
-            "resume it without --decisions"
-        )
-    elif not problems and run.status not in ("pending", "failed"):
-        problems.append(f"run {args.run_id} is not waiting for review (status: {run.status})")
-    if not problems:
-        problems = _check_decisions(package, run, decisions)
     if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     _warn_short_secrets(package)
-    return _run_flow(package, run, store, args, _reviewer(package, args, decisions))
+    return _run_flow(package, store, run, args, decisions)
 
 
-def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
+def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
+    """Resume each waiting run with a gate past its deadline; exit non-zero if one failed."""
     parser = argparse.ArgumentParser(
         prog=f"{command_of(package)} sweep",
         description="Resume every run that waits at a gate whose timeout has passed, so its "
@@ -270,24 +244,8 @@ def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
     )
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     parser.add_argument("--state-dir", default=STATE_DIR, help="where runs are kept")
-    return parser
-
-
-def _late_gates(run: RunState, gates: Mapping[str, GateSpec], now: datetime) -> list[str]:
-    """The gates of a waiting run whose timeout has passed (none without gates)."""
-    if run.status != "pending" or not run.gates:
-        return []
-    from ..gates import timed_out
-
-    return [name for name, gate in run.gates.items() if timed_out(gates[name], gate, now)]
-
-
-def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
-    """Resume each waiting run with a gate past its deadline; exit non-zero if one failed."""
-    gates = package.team.GATES
-    args = _sweep_parser(package).parse_args(argv)
-    store = RunStore(Path(args.state_dir))
-    now = state.utc_now()
+    args = parser.parse_args(argv)
+    store, now = RunStore(args.state_dir), state.utc_now()
     due: list[tuple[str, list[str]]] = []
     for path in sorted(store.directory.glob("*.json")):
         if path.name.endswith(".decisions.json"):
@@ -297,9 +255,12 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
         except (OSError, ValueError) as error:  # one unreadable file stops no other run
             print(f"{path}: skipped, unreadable: {error}", file=sys.stderr)
             continue
-        late = _late_gates(run, gates, now)
-        if late:
-            due.append((run.run_id, late))
+        if run.status == "pending" and run.gates:
+            from ..gates import timed_out
+
+            gates = package.team.GATES
+            late = [n for n, gate in run.gates.items() if timed_out(gates[n], gate, now)]
+            due += [(run.id, late)] if late else []
     options = [
         "--state-dir",
         args.state_dir,
@@ -314,9 +275,6 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     if not due:
         print("No gate is past its deadline.", file=sys.stderr)
     return code
-
-
-# --- console scripts ---------------------------------------------------------
 
 
 def resume(package: TeamPackage) -> None:

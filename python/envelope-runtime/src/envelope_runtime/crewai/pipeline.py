@@ -1,131 +1,161 @@
-"""How pipeline steps and gates run inside the CrewAI Flow (the generated flow.py).
+"""What the steps and gates of the generated flow.py do (a CrewAI Flow; flow.py wires them).
 
-flow.py only wires the steps (`@start`, `@listen(and_(...))`) and gates (`@router`);
-every method body calls `run_step` or `review` here. Each step is a one-task crew for
-the step's agent. A step receives exactly its
-dependencies' outputs (the first step receives the run inputs); the step a gate
-triggers receives the gate's approved records instead of the gated step's output.
-Finished steps are kept in the run state, so a resumed run does not repeat them.
-
-What gates do is in review.py, loaded (with the gate rules) only by a team that has gates.
+A step (`run_step`) is a one-task crew for its agent (steps.py), given exactly its
+dependencies' answers, or the records the gates before it released. A gate is CrewAI's human
+feedback: `review` (a `@human_feedback` method, no LLM: no `emit`) lists the records to
+decide, `GateReview` is its provider, and `decide` (the `@router` after it) applies the
+per-record verdicts; what gates add to CrewAI is in review.py, loaded only by a team with
+gates. CrewAI saves the state after every method (`@persist`, state.RunStore); finished
+steps are kept, so a resumed run does not repeat them.
 """
 
 from __future__ import annotations
 
-import threading
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from crewai import Crew
 from crewai.flow import Flow
+from crewai.flow.persistence import persist
 from crewai.utilities.converter import ConverterError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from .crew_base import kickoff
 from .state import RunState, RunStore, StepOutput
-from .steps import PipelineCrew
 
 if TYPE_CHECKING:
-    from ..gates import Reviewer
+    from crewai import Crew
+    from crewai.flow.async_feedback.types import PendingFeedbackContext
+    from crewai.flow.human_feedback import HumanFeedbackResult
 
-__all__ = ["PipelineFlow", "PipelineState", "StepFailed"]
+    from .steps import PipelineCrew
+
+__all__ = ["GateReview", "PipelineFlow", "StepFailed"]
 
 
 class StepFailed(RuntimeError):
     """A step's answer could not be used."""
 
 
-_AGAIN = "Do the task again and answer exactly in the expected format."
-
-
-def _joined(*parts: str) -> str:
+def joined(*parts: str) -> str:
     return "\n\n".join(part for part in parts if part)
 
 
-class PipelineState(BaseModel):
-    run: RunState = Field(default_factory=RunState)
+class GateReview:
+    """Every gate's HumanFeedbackProvider: decisions given for the run, else the terminal,
+    else the run pauses (CrewAI's HumanFeedbackPending). review.feedback."""
+
+    def request_feedback(self, context: PendingFeedbackContext, flow: Flow[Any]) -> str:
+        from .review import feedback
+
+        return feedback(flow, context)  # type: ignore[arg-type]
 
 
-class PipelineFlow(Flow[PipelineState]):
+@persist(RunStore())  # the runner gives each run its own store (--state-dir, secrets)
+class PipelineFlow(Flow[RunState]):
     """Base of the team's flow: step and gate mechanics, no wiring."""
 
-    def configure(self, crews: PipelineCrew, store: RunStore, reviewer: Reviewer | None) -> None:
-        """`reviewer` decides at the gates (None for a team without gates)."""
-        self.crews = crews
-        self.store = store
-        self.reviewer = reviewer
-        self.lock = threading.RLock()
+    def configure(
+        self,
+        crews: PipelineCrew,
+        decisions: dict[str, Any] | None = None,
+        interactive: bool = False,
+    ) -> None:
+        """`decisions`: gate -> the decisions given for this run; `interactive`: ask at the
+        terminal for the others."""
+        self.crews, self.decisions, self.interactive = crews, dict(decisions or {}), interactive
+        self.running: set[str] = set()  # steps at work (a pausing gate lets them finish)
 
-    def _team(self) -> ModuleType:
-        """The team's team.py (pipeline[], gates[], outputs), through its crews' package."""
+    def team(self) -> ModuleType:
+        """The team's team.py (pipeline[], gates[], outputs)."""
         return self.crews.package.team
 
-    # --- steps -----------------------------------------------------------
-
     def run_step(self, key: str) -> None:
-        run = self.state.run
-        if key in run.outputs:
+        if key in self.state.outputs:
             return  # finished before the run paused
-        received, answers = self.step_context(key), self._answers(key)
+        self.running.add(key)
         try:
-            output = self._kickoff(self.crews.step_crew(key, received, answers), key)
+            self.state.outputs[key] = self._step(key)
+        finally:
+            self.running.discard(key)
+
+    def _step(self, key: str) -> StepOutput:
+        received, answers = self.step_context(key), self.answers(key)
+        try:
+            output = self.kickoff_step(self.crews.step_crew(key, received, answers), key)
         except (StepFailed, ConverterError) as error:
-            # One more try, told why: the answer did not hold the step's structure (and
-            # CrewAI's own conversion of it failed too).
-            why = f"Your previous answer could not be used ({error}). {_AGAIN}"
-            output = self._kickoff(self.crews.step_crew(key, _joined(received, why), answers), key)
-        with self.lock:
-            run.outputs[key] = output
-            self.store.save(run)
+            # Once more, told why: the answer did not hold the step's structure.
+            why = (
+                f"Your previous answer could not be used ({error}). Do the task again and "
+                "answer exactly in the expected format."
+            )
+            output = self.kickoff_step(
+                self.crews.step_crew(key, joined(received, why), answers), key
+            )
+        return output
 
     def step_context(self, key: str) -> str:
         """What the step's task gets appended: released records, or for a step that waits
         for nothing the run inputs. The answers it waits for are its CrewAI context."""
-        if self._answers(key) or self._released(key):
-            return "\n\n".join(self._released(key))
-        return self._inputs_text()
-
-    def _answers(self, key: str) -> dict[str, str]:
-        """The answers of the steps `key` waits for that no gate reviews."""
-        depends_on = self._team().PIPELINE[key].depends_on
-        if self._team().GATES:
-            from ..gates import receives  # only a team with gates loads the gate rules
-
-            answer_deps, _ = receives(key, depends_on, self._team().GATES)
-        else:
-            answer_deps = list(depends_on)
-        return {dep: self.state.run.outputs[dep].text for dep in answer_deps}
-
-    def _released(self, key: str) -> list[str]:
-        """The records each gate `key` waits for released (with the gate's note)."""
-        if not self._team().GATES:
-            return []
-        from .review import released
-
-        return released(self, key)
-
-    def _inputs_text(self) -> str:
+        released = self.records_for(key)
+        if released or self.answers(key):
+            return joined(*released)
         return self.crews.inputs_text()
 
-    def _kickoff(self, crew: Crew, key: str) -> StepOutput:
-        result = kickoff(crew)
-        if key in self._team().RECORD_MODELS:
+    def answers(self, key: str) -> dict[str, str]:
+        """The answers of the steps `key` waits for that no gate reviews."""
+        team = self.team()
+        deps = list(team.PIPELINE[key].depends_on)
+        if team.GATES:
+            from ..gates import receives
+
+            deps = receives(key, deps, team.GATES)[0]
+        return {dep: self.state.outputs[dep].text for dep in deps}
+
+    def records_for(self, key: str) -> list[str]:
+        """The records each gate `key` waits for released (with the gate's note)."""
+        if not self.team().GATES:
+            return []
+        from .review import records_for
+
+        return records_for(self, key)
+
+    def kickoff_step(self, crew: Crew, key: str) -> StepOutput:
+        team, result = self.team(), kickoff(crew)
+        if key in team.RECORD_MODELS:
             if result.pydantic is None:
                 raise StepFailed(f"step {key}: the answer holds no valid records")
             records: list[BaseModel] = result.pydantic.records  # type: ignore[attr-defined]
-            rows = [row.model_dump(by_alias=True) for row in records]
-            return StepOutput(text=result.raw, records=rows)
-        if key == self._team().FINAL_STEP:
-            if not isinstance(result.pydantic, self._team().TeamResult):
+            return StepOutput(
+                text=result.raw, records=[r.model_dump(by_alias=True) for r in records]
+            )
+        if key == team.FINAL_STEP:
+            if not isinstance(result.pydantic, team.TeamResult):
                 raise StepFailed(f"step {key}: the answer does not match the outputs")
-            self.state.run.result = result.pydantic.model_dump(by_alias=True)
+            self.state.result = result.pydantic.model_dump(by_alias=True)
         return StepOutput(text=result.raw)
 
-    # --- gates -----------------------------------------------------------
+    # --- gates: the bodies of flow.py's review, router and released methods -------------
 
-    def review(self, name: str) -> str:
-        """Router body of a gate: returns `<gate>:released`, `:waiting` or `:halted`
-        (review.py)."""
+    def review(self, name: str) -> list[dict[str, Any]]:
+        """The records to decide at gate `name` (its `@human_feedback` method's output)."""
         from .review import review
 
-        return review(self, name)
+        self.running.add(name)  # a rerun or a manager's revision may be at work
+        try:
+            return review(self, name)
+        finally:
+            self.running.discard(name)
+
+    def decide(self, name: str, review: HumanFeedbackResult) -> str:
+        """The gate's router: `<gate>:released`, `:again` (review again) or `:halted`."""
+        from .review import decide
+
+        self.running.add(name)  # a manager may be deciding (timeout escalate)
+        try:
+            return decide(self, name, review)
+        finally:
+            self.running.discard(name)
+
+    def released(self, name: str) -> list[dict[str, Any]]:
+        """The records gate `name` released (the output of its `released_` method)."""
+        return [record.data for record in self.state.gates[name].approved()]

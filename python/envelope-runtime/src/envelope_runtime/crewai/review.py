@@ -1,22 +1,24 @@
-"""What a gate does inside the CrewAI Flow: PipelineFlow.review (a gate's router) and the
-records a gate releases to the steps after it.
+"""What gates add to CrewAI's human feedback (pipeline.py's review, GateReview, decide).
 
-Only a team with gates loads this module (and through it the gate rules, gates.py):
-pipeline.py imports it where a gate is reviewed or its records are handed on. A gate
-asks its reviewer (the terminal, or the decisions file of a resumed run), applies the
-decisions by the gate's trigger, and on a rejection or a timeout reruns the step or asks
-the step's manager.
+CrewAI carries the pause (HumanFeedbackPending), the saved state and context (RunStore) and
+the resume in a new process (Flow.from_pending). Here: the records of each round, per-record
+verdicts (a decisions file's, or typed at the terminal), the trigger and its threshold,
+onReject (rerun the step, or its manager revises), and timeout.behaviour. The gate rules
+are gates.py's. Only a team with gates loads this module.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
+import time
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+from crewai.flow.async_feedback import HumanFeedbackPending
+from pydantic import BaseModel, ValidationError
 
 from ..gates import (
     MAX_ROUNDS,
@@ -28,16 +30,20 @@ from ..gates import (
     proceed,
     receives,
     released_text,
+    shortened,
     timed_out,
 )
 from . import runtime, state
 from .crew_base import kickoff, manager_of
-from .pipeline import StepFailed, _joined
+from .pipeline import StepFailed, joined
 
 if TYPE_CHECKING:
+    from crewai.flow.async_feedback.types import PendingFeedbackContext
+    from crewai.flow.human_feedback import HumanFeedbackResult
+
     from .pipeline import PipelineFlow
 
-__all__ = ["GateDecisions", "released", "review"]
+__all__ = ["GateDecisions", "decide", "feedback", "parse", "records_for", "review"]
 
 _TERMINAL = threading.Lock()
 """Gates waiting in parallel branches are reviewed at the terminal one after the other."""
@@ -49,134 +55,144 @@ class GateDecisions(BaseModel):
     decisions: list[DecisionItem]
 
 
-def _traced_decisions(agent_key: str, gate: str, answers: list[DecisionItem]) -> None:
-    """A reviewer's decisions into the run's trace (trace.decided), when the run has one: the
-    trace module is loaded only by a traced run (tracing.py), so none is loaded here."""
+def review(flow: PipelineFlow, name: str) -> list[dict[str, Any]]:
+    """Open the gate's next round (the step's records; after rejections, revised ones) and
+    list its undecided records, as a decisions file lists them."""
+    spec, run = flow.team().GATES[name], flow.state
+    gate = run.gates.setdefault(name, GateState())
+    if gate.status in ("released", "halted"):
+        return []  # decided in an earlier process: the router passes it on
+    if gate.round == 0:
+        gate.add_round(run.outputs[spec.after_step].records or [])
+    elif evaluate(spec, gate)[0] == "revise":
+        gate.add_round(_revise(flow, spec, gate))
+    if gate.status != "waiting":
+        gate.status, gate.waiting_since = "waiting", state.utc_now()
+    return [{"record": r.id, **{f: r.data.get(f) for f in spec.fields}} for r in gate.undecided()]
+
+
+def feedback(flow: PipelineFlow, context: PendingFeedbackContext) -> str:
+    """GateReview: the decisions given for this run (a decisions file), else what is typed at
+    CrewAI's console, else (or on an empty answer) the run pauses. A gate past its timeout
+    gets none: its router applies timeout.behaviour."""
+    name = context.metadata["gate"]
+    spec, gate = flow.team().GATES[name], flow.state.gates[name]
+    if not context.method_output or timed_out(spec, gate, state.utc_now()):
+        return ""
+    if name in flow.decisions:
+        return json.dumps(flow.decisions.pop(name))
+    if flow.interactive:
+        from crewai.flow.async_feedback import ConsoleProvider
+
+        deadline = runtime.active_deadline()
+        # One gate at a time; a human's time does not count against timeout.runMs.
+        with _TERMINAL, deadline.paused() if deadline is not None else nullcontext():
+            try:
+                text = ConsoleProvider().request_feedback(context, flow)
+            except EOFError:  # nobody at the terminal any more
+                text = ""
+        if text.strip():
+            return text
+    # CrewAI pauses at the first gate to raise: steps at work beside it finish first, and
+    # so reach their own gates, which then wait in the same pause.
+    quiet = time.monotonic()
+    while time.monotonic() - quiet < 0.3:
+        time.sleep(0.05)
+        quiet = time.monotonic() if flow.running else quiet
+    if flow.state.status != "halted":  # a halt elsewhere in the run wins
+        flow.state.status, flow.state.message = "pending", f"gate {name} waits for review"
+    raise HumanFeedbackPending(context=context)
+
+
+def parse(text: str, undecided: list[str]) -> list[DecisionItem]:
+    """Verdicts as a decisions file gives them (a JSON list), or typed on one line:
+    `r1 approve; r2 reject: why`; an action without a record is every undecided record's."""
+    if text.lstrip().startswith("["):
+        return [DecisionItem.model_validate(item) for item in json.loads(text)]
+    items = []
+    for part in filter(str.strip, text.split(";")):
+        head, _, why = part.partition(":")
+        record, _, action = head.strip().partition(" ")
+        if not re.fullmatch(r"r\d+", record):
+            items += [DecisionItem(record=r, action=head, feedback=why.strip()) for r in undecided]
+        else:
+            items.append(DecisionItem(record=record, action=action.strip(), feedback=why.strip()))
+    return items
+
+
+def decide(flow: PipelineFlow, name: str, result: HumanFeedbackResult) -> str:
+    """The gate's router: apply the verdicts (or the timeout), then the trigger and onReject."""
+    spec, run = flow.team().GATES[name], flow.state
+    gate = run.gates[name]
+    if gate.status == "waiting" and timed_out(spec, gate, state.utc_now()):
+        _on_timeout(flow, spec, gate)
+    elif gate.status == "waiting" and result.feedback.strip():
+        try:
+            answers = parse(result.feedback, [r.id for r in gate.undecided()])
+            problems = apply_decisions(spec, gate, answers, state.utc_now(), "human")
+        except (ValueError, ValidationError) as error:
+            answers, problems = [], [f"gate {name}: unreadable decisions: {shortened(str(error))}"]
+        for problem in problems:  # typed at the terminal: asked again
+            print(problem, file=sys.stderr)
+        if answers and not problems:
+            _traced(flow.team().PIPELINE[spec.after_step].agent_key, name, answers)
+    if gate.status == "waiting":
+        outcome, message = evaluate(spec, gate)
+        if outcome in ("released", "halted"):
+            gate.status, gate.message = outcome, message
+    if gate.status == "halted":
+        run.status, run.message = "halted", gate.message
+    elif run.status == "pending":
+        run.status, run.message = "running", None
+    return f"{name}:{'again' if gate.status == 'waiting' else gate.status}"
+
+
+def _traced(agent_key: str, gate: str, answers: list[DecisionItem]) -> None:
+    """A reviewer's decisions into the run's trace, when the run has one (tracing.py loads
+    trace.py only for a traced run)."""
     trace = sys.modules.get(f"{__name__.rsplit('.', 2)[0]}.trace")
     if trace is not None:
         trace.decided(agent_key, gate, answers)
 
 
-def released(flow: PipelineFlow, key: str) -> list[str]:
+def records_for(flow: PipelineFlow, key: str) -> list[str]:
     """The records each gate step `key` waits for released (with the gate's note)."""
-    team = flow._team()
-    run = flow.state.run
-    _, awaited = receives(key, team.PIPELINE[key].depends_on, team.GATES)
-    parts = []
-    for name in awaited:
-        gate = run.gates[name]
-        approved = [record.data for record in gate.approved()]
-        text = json.dumps(approved, indent=2, ensure_ascii=False)
-        parts.append(released_text(team.GATES[name], gate, text))
-    return parts
-
-
-def _received(flow: PipelineFlow, key: str) -> list[str]:
-    """Everything the step works from, as text (an escalation's context)."""
-    answers = [
-        f"Output of step {dep} ({flow._team().PIPELINE[dep].label}):\n{text}"
-        for dep, text in flow._answers(key).items()
+    team = flow.team()
+    awaited = receives(key, team.PIPELINE[key].depends_on, team.GATES)[1]
+    return [
+        released_text(
+            team.GATES[name],
+            flow.state.gates[name],
+            json.dumps(flow.released(name), indent=2, ensure_ascii=False),
+        )
+        for name in awaited
     ]
-    return [*answers, *released(flow, key)]
 
 
-def _worked_from(flow: PipelineFlow, spec: GateSpec) -> str:
-    """An escalation's context: the run's inputs and what the reviewed step received."""
-    parts = [flow._inputs_text(), *_received(flow, spec.after_step)]
-    return f"Step {spec.after_step} worked from:\n\n" + "\n\n".join(parts)
-
-
-def review(flow: PipelineFlow, name: str) -> str:
-    """Router body of gate `name`: returns `<gate>:released`, `:waiting` or `:halted`."""
-    spec = flow._team().GATES[name]
-    run = flow.state.run
-    with flow.lock:
-        gate = run.gates.setdefault(name, GateState())
-        if gate.round == 0:
-            gate.add_round(run.outputs[spec.after_step].records or [])
-            flow.store.save(run)
-    while True:
-        now = state.utc_now()
-        if timed_out(spec, gate, now) and not _on_timeout(flow, spec, gate):
-            break
-        outcome, message = evaluate(spec, gate)
-        if outcome == "revise":
-            rows = _revise(flow, spec, gate)
-            with flow.lock:
-                gate.add_round(rows)
-                flow.store.save(run)
-            continue
-        if outcome != "waiting":
-            with flow.lock:
-                gate.status = outcome
-                gate.message = message
-                if outcome == "halted":
-                    run.status, run.message = "halted", message
-                flow.store.save(run)
-            break
-        with flow.lock:
-            if gate.status != "waiting":
-                gate.status, gate.waiting_since = "waiting", now
-                flow.store.save(run)
-        answers = _ask(flow, spec, gate)
-        if timed_out(spec, gate, state.utc_now()):
-            continue  # answers came too late: the timeout behaviour applies
-        if not answers or not any(item.action.strip() for item in answers):
-            with flow.lock:
-                if run.status != "halted":  # a halt elsewhere in the run wins
-                    run.status, run.message = "pending", message
-                flow.store.save(run)
-            break
-        with flow.lock:
-            problems = apply_decisions(spec, gate, answers, state.utc_now(), "human")
-            if problems:
-                raise StepFailed("; ".join(problems))
-            _traced_decisions(flow._team().PIPELINE[spec.after_step].agent_key, name, answers)
-            flow.store.save(run)
-    return f"{name}:{gate.status}"
-
-
-def _ask(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> list[DecisionItem] | None:
-    reviewer = flow.reviewer
-    if reviewer is None:
-        raise RuntimeError(f"gate {spec.name}: the flow was configured without a reviewer")
-    if not reviewer.interactive:
-        return reviewer.review(spec, gate)
-    deadline = runtime.active_deadline()
-    # One gate at a time at the terminal; a human's time does not count against runMs.
-    with _TERMINAL, deadline.paused() if deadline is not None else nullcontext():
-        return reviewer.review(spec, gate)
-
-
-def _on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> bool:
-    """Apply timeout.behaviour; True when the gate should be evaluated again."""
-    run = flow.state.run
-    message = f"gate {spec.name}: no decision within {spec.timeout_after}"
+def _on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
+    """timeout.behaviour: the manager decides (escalate), the undecided records are
+    released (proceed), or the run halts."""
+    now = state.utc_now()
     if spec.timeout_behaviour == "escalate":
-        decided = _escalated_decisions(flow, spec, gate)
-        with flow.lock:
-            manager = f"agent:{_manager(flow, spec)}"
-            problems = apply_decisions(spec, gate, decided, state.utc_now(), manager, system=True)
-            if problems:
-                raise StepFailed("; ".join(problems))
-            # Records the manager left undecided (or named wrongly) are skipped.
-            leftovers = [DecisionItem(record=r.id, action="skip") for r in gate.undecided()]
-            apply_decisions(spec, gate, leftovers, state.utc_now(), "timeout", system=True)
-            gate.status, gate.waiting_since = "open", None
-            flow.store.save(run)
-        return True
-    with flow.lock:
-        if spec.timeout_behaviour == "proceed":
-            proceed(spec, gate, state.utc_now())
-        else:
-            gate.status, gate.message = "halted", message + " (halt)"
-            run.status, run.message = "halted", gate.message
-        flow.store.save(run)
-    return False
+        manager = f"agent:{_manager(flow, spec)}"
+        problems = apply_decisions(spec, gate, _escalated(flow, spec, gate), now, manager, True)
+        if problems:
+            raise StepFailed("; ".join(problems))
+        # Records the manager left undecided (or named wrongly) are skipped.
+        leftovers = [DecisionItem(record=r.id, action="skip") for r in gate.undecided()]
+        apply_decisions(spec, gate, leftovers, now, "timeout", system=True)
+    elif spec.timeout_behaviour == "proceed":
+        proceed(spec, gate, now)
+    else:
+        gate.status, gate.message = (
+            "halted",
+            f"gate {spec.name}: no decision within {spec.timeout_after} (halt)",
+        )
+    gate.waiting_since = None if gate.status == "waiting" else gate.waiting_since
 
 
 def _manager(flow: PipelineFlow, spec: GateSpec) -> str:
-    return manager_of(flow.crews.package, flow._team().PIPELINE[spec.after_step].agent_key)
+    return manager_of(flow.crews.package, flow.team().PIPELINE[spec.after_step].agent_key)
 
 
 def _records_text(records: list[Any]) -> str:
@@ -184,53 +200,56 @@ def _records_text(records: list[Any]) -> str:
     return json.dumps(rows, indent=2, ensure_ascii=False)
 
 
+def _worked_from(flow: PipelineFlow, spec: GateSpec) -> str:
+    """A manager's context: the run's inputs and what the reviewed step received."""
+    key, pipeline = spec.after_step, flow.team().PIPELINE
+    answers = [
+        f"Output of step {d} ({pipeline[d].label}):\n{t}" for d, t in flow.answers(key).items()
+    ]
+    parts = [flow.crews.inputs_text(), *answers, *flow.records_for(key)]
+    return f"Step {key} worked from:\n\n" + "\n\n".join(parts)
+
+
 def _revise(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> list[dict[str, Any]]:
-    """onReject rerun (the step again) or escalate (its manager) with feedback."""
+    """onReject rerun (the step again) or escalate (its manager), told the feedback."""
     rejected = [r for r in gate.current() if r.decision == "reject"]
-    approved = _records_text(gate.approved())
-    feedback = (
-        f"Reviewers rejected these records at gate {spec.name} "
-        f"(round {gate.round} of {MAX_ROUNDS}), with their feedback (JSON):\n"
-        f"{_records_text(rejected)}\n\n"
-        f"Already approved, do not repeat (JSON):\n{approved}\n\n"
+    told = (
+        f"Reviewers rejected these records at gate {spec.name} (round {gate.round} of "
+        f"{MAX_ROUNDS}), with their feedback (JSON):\n{_records_text(rejected)}\n\n"
+        f"Already approved, do not repeat (JSON):\n{_records_text(gate.approved())}\n\n"
         "Answer with replacement records only."
     )
-    model = flow._team().RECORD_MODELS[spec.after_step]
+    key = spec.after_step
     if spec.on_reject == "rerun":
-        received = flow.step_context(spec.after_step)
-        answers = flow._answers(spec.after_step)
-        crew = flow.crews.step_crew(spec.after_step, _joined(received, feedback), answers)
+        received = joined(flow.step_context(key), told)
+        crew = flow.crews.step_crew(key, received, flow.answers(key))
     else:
         crew = flow.crews.agent_crew(
             _manager(flow, spec),
             f"revise:{spec.name}",
-            f"Revise records of step {spec.after_step}.\n\n{feedback}\n\n"
-            f"{_worked_from(flow, spec)}",
+            f"Revise records of step {key}.\n\n{told}\n\n{_worked_from(flow, spec)}",
             f"JSON with a list `records`; fields: {', '.join(spec.fields)}.",
-            model,
+            flow.team().RECORD_MODELS[key],
         )
-    output = flow._kickoff(crew, spec.after_step)
-    with flow.lock:
-        previous = flow.state.run.outputs[spec.after_step]
-        output.attempts = previous.attempts + 1
-        flow.state.run.outputs[spec.after_step] = output
+    output = flow.kickoff_step(crew, key)
+    output.attempts = flow.state.outputs[key].attempts + 1
+    flow.state.outputs[key] = output
     return output.records or []
 
 
-def _escalated_decisions(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> list[DecisionItem]:
+def _escalated(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> list[DecisionItem]:
     verbs = ", ".join(a.verb for a in spec.actions if a.verb != "reset")
     crew = flow.crews.agent_crew(
         _manager(flow, spec),
         f"escalate:{spec.name}",
-        f"Nobody reviewed these records of step {spec.after_step} at gate "
-        f"{spec.name} within {spec.timeout_after}. Decide each one "
-        f"({verbs}) (JSON):\n{_records_text(gate.undecided())}\n\n"
-        f"{_worked_from(flow, spec)}",
+        f"Nobody reviewed these records of step {spec.after_step} at gate {spec.name} "
+        f"within {spec.timeout_after}. Decide each one ({verbs}) (JSON):\n"
+        f"{_records_text(gate.undecided())}\n\n{_worked_from(flow, spec)}",
         'A JSON object {"decisions": [{"record": "<id>", "action": "<verb>", '
         '"feedback": "<why>"}]}.',
         GateDecisions,
     )
-    result = kickoff(crew)
-    if not isinstance(result.pydantic, GateDecisions):
+    result = kickoff(crew).pydantic
+    if not isinstance(result, GateDecisions):
         raise StepFailed(f"gate {spec.name}: the escalation answer holds no decisions")
-    return result.pydantic.decisions
+    return result.decisions

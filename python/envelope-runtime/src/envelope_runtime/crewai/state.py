@@ -1,7 +1,8 @@
-"""The state of a run, kept in one JSON file so a paused run can be resumed.
+"""A pipeline run's state (the Flow's state) and where it is kept.
 
-It holds the inputs, each finished step's output and each gate's records and
-decisions. Secret values are never written: the free text is redacted before saving.
+`RunStore` is a CrewAI `FlowPersistence`: one JSON file per run, `<run id>.json`, holding
+the state and, while the run waits at a gate, CrewAI's pending-feedback context (what
+`Flow.from_pending` resumes). Secret values are redacted before anything is written.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field
+from crewai.flow.async_feedback.types import PendingFeedbackContext
+from crewai.flow.flow import FlowState
+from crewai.flow.persistence import FlowPersistence
+from pydantic import BaseModel, BeforeValidator, Field, PrivateAttr
 
 from ..redaction import redact
 
@@ -25,10 +29,9 @@ RunStatus = Literal["running", "pending", "halted", "done", "failed", "timed_out
 
 
 def _gate_states(value: Any) -> Any:
-    """A run's gates as GateState, read from a saved run: only a run with gates has any, so
-    only a team with gates loads the gate rules (gates.py)."""
+    """Saved gates as GateState: only a run with gates loads the gate rules (gates.py)."""
     if not isinstance(value, dict) or not value:
-        return value  # none, or not a mapping (which the dict type then refuses)
+        return value
     from ..gates import GateState
 
     return {name: GateState.model_validate(gate) for name, gate in value.items()}
@@ -39,13 +42,16 @@ if TYPE_CHECKING:
 
     GateStates = dict[str, GateState]
 else:
-    # Validated by _gate_states (a run's saved gates); serialized as the GateState values are.
     GateStates = Annotated[dict[str, Any], BeforeValidator(_gate_states)]
 
 
 def utc_now() -> datetime:
     """The clock of gates and runs (tests replace it)."""
     return datetime.now(timezone.utc)
+
+
+def new_run_id() -> str:
+    return utc_now().strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
 
 
 class StepOutput(BaseModel):
@@ -55,8 +61,9 @@ class StepOutput(BaseModel):
     attempts: int = 1
 
 
-class RunState(BaseModel):
-    run_id: str = ""
+class RunState(FlowState):
+    """The Flow's state; `id` is the run id."""
+
     team: str = ""
     version: str = ""
     created_at: datetime | None = None
@@ -70,47 +77,78 @@ class RunState(BaseModel):
     """Working time so far, across resumes (timeout.runMs bounds it; review time is not)."""
 
 
-def new_run_id() -> str:
-    return utc_now().strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
+class RunStore(FlowPersistence):
+    """`<run id>.json` files in a directory, written atomically, free text redacted: answers,
+    records, feedback, the result and messages. Ids, timestamps and the inputs (the
+    caller's own) are kept as they are: a short secret such as `20` must not corrupt them."""
 
+    directory: Path = Path(".envelope-runs")
+    _secrets: list[str] = PrivateAttr(default_factory=list)
+    _lock: Any = PrivateAttr(default_factory=threading.Lock)
 
-class RunStore:
-    """One `<run id>.json` per run in a directory; writes are atomic."""
-
-    def __init__(self, directory: Path, secret_values: Sequence[str] = ()) -> None:
-        self.directory = directory.absolute()  # fixed even if the cwd changes later
+    def __init__(self, directory: Path | str = ".envelope-runs", secret_values: Sequence[str] = ()):
+        super().__init__(directory=Path(directory).absolute())
         self._secrets = [value for value in secret_values if value]
-        self._lock = threading.Lock()
+
+    def init_db(self) -> None:
+        """Nothing to set up: the directory is made by the first save."""
 
     def path(self, run_id: str) -> Path:
         return self.directory / f"{run_id}.json"
 
-    def save(self, run: RunState) -> Path:
-        text = json.dumps(self._redacted(run), indent=2, ensure_ascii=False)
-        target = self.path(run.run_id)
+    def _read(self, run_id: str) -> dict[str, Any] | None:
+        path = self.path(run_id)
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+    def _write(self, run_id: str, state: Any, pending: dict[str, Any] | None) -> None:
+        data = RunState.model_validate(state).model_dump(mode="json")
+        for output in data["outputs"].values():
+            output["text"], output["records"] = self._redact(output["text"], output["records"])
+        for gate in data["gates"].values():
+            for record in gate["records"]:
+                record["data"], record["feedback"] = self._redact(
+                    record["data"], record["feedback"]
+                )
+        data["result"], data["message"] = self._redact(data["result"], data["message"])
+        if pending is not None:
+            data["pending"] = {**pending, "method_output": self._redact(pending["method_output"])}
+        target = self.path(run_id)
         with self._lock:
             self.directory.mkdir(parents=True, exist_ok=True)
             partial = target.with_suffix(".json.partial")
-            partial.write_text(text + "\n", encoding="utf-8")
+            partial.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "utf-8")
             os.replace(partial, target)
-        return target
 
-    def _redacted(self, run: RunState) -> dict[str, Any]:
-        """The run as JSON data with its free text redacted: answers, records, reviewer
-        feedback, the result and the run's message. Its own fields (id, timestamps,
-        statuses) and its inputs (the caller's own) are kept as they are: a short secret
-        such as `2026` must not corrupt a timestamp the run is loaded from again."""
-        data = run.model_dump(mode="json")
-        for output in data["outputs"].values():
-            output["text"] = redact(output["text"], self._secrets)
-            output["records"] = redact(output["records"], self._secrets)
-        for gate in data["gates"].values():
-            for record in gate["records"]:
-                record["data"] = redact(record["data"], self._secrets)
-                record["feedback"] = redact(record["feedback"], self._secrets)
-        data["result"] = redact(data["result"], self._secrets)
-        data["message"] = redact(data["message"], self._secrets)
-        return data
+    def _redact(self, *values: Any) -> Any:
+        redacted = tuple(redact(value, self._secrets) for value in values)
+        return redacted if len(redacted) > 1 else redacted[0]
+
+    def save_state(self, flow_uuid: str, method_name: str, state_data: Any) -> None:
+        saved = self._read(flow_uuid) or {}
+        self._write(flow_uuid, state_data, saved.get("pending"))
+
+    def load_state(self, flow_uuid: str) -> dict[str, Any] | None:
+        data = self._read(flow_uuid)
+        return None if data is None else {k: v for k, v in data.items() if k != "pending"}
+
+    def save_pending_feedback(
+        self, flow_uuid: str, context: PendingFeedbackContext, state_data: Any
+    ) -> None:
+        self._write(flow_uuid, state_data, context.to_dict())
+
+    def load_pending_feedback(self, flow_uuid: str) -> tuple[dict[str, Any], Any] | None:
+        """The run's latest state (work finished beside the pause included) and its context."""
+        data = self._read(flow_uuid) or {}
+        pending = data.pop("pending", None)
+        return (data, PendingFeedbackContext.from_dict(pending)) if pending else None
+
+    def clear_pending_feedback(self, flow_uuid: str) -> None:
+        data = self.load_state(flow_uuid)
+        if data is not None:
+            self._write(flow_uuid, data, None)
 
     def load(self, run_id: str) -> RunState:
-        return RunState.model_validate_json(self.path(run_id).read_text(encoding="utf-8"))
+        data = self.load_state(run_id)
+        if data is None:
+            raise FileNotFoundError(2, "no such run", str(self.path(run_id)))
+        return RunState.model_validate(data)

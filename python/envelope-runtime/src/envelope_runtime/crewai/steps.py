@@ -1,10 +1,10 @@
 """The pipeline (pipeline[]) as CrewAI tasks and crews.
 
 The generated crew.py of a pipeline team derives from `PipelineCrew`: each step is an
-@task of crew.py (`step_task`); pipeline.py runs it as a one-task crew (`step_crew`), the
-answers it waits for as its context, and gates' escalations as one-off tasks
-(`agent_crew`), each with fresh agents. `steps_crew` is every step in one sequential crew
-(the pipeline's @crew).
+@task of crew.py (`step_task`); the flow (pipeline.py) runs it as a one-task crew
+(`step_crew`), the answers it waits for as its context, and a gate's manager as a one-off
+task (`agent_crew`), each with fresh agents. There is no @crew: the flow is the one way the
+pipeline runs (`crewai run` runs the flow of a `type = "flow"` project).
 """
 
 from __future__ import annotations
@@ -55,24 +55,6 @@ class PipelineCrew(TeamCrewBase):
         return self._crew(
             agents=[worker],
             tasks=[work],
-            process=Process.sequential,
-        )
-
-    def steps_crew(self) -> Crew:
-        """pipeline: every step as one sequential crew, each task's context the steps it
-        depends on. A gate becomes CrewAI's own `human_input` on the step it reviews (free
-        feedback at the terminal, not per record): flow.py runs the team with its gates."""
-        team = self.package.team
-        tasks = [self.step_task(key) for key in team.PIPELINE]
-        for work, (key, spec) in zip(tasks, team.PIPELINE.items(), strict=True):
-            work.context = [self.step_task(dep) for dep in spec.depends_on]
-            if not spec.depends_on:
-                work.description = f"{work.description}\n\n{self.inputs_text()}"
-            work.human_input = any(gate.after_step == key for gate in team.GATES.values())
-        agents = {id(work.agent): work.agent for work in tasks if work.agent is not None}
-        return self._crew(
-            agents=list(agents.values()),
-            tasks=tasks,
             process=Process.sequential,
         )
 
