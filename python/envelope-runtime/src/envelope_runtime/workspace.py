@@ -257,12 +257,18 @@ class SqliteBackend:
             )
 
 
+def _claim_prefix(row_id: str) -> str:
+    """A row's claims' keys start so (a row id may hold what a namespace label may not)."""
+    return hashlib.sha256(row_id.encode()).hexdigest()[:32] + ":"
+
+
 class StoreBackend:
     """LangGraph's Store (langgraph.store.base.BaseStore): rows under the namespace
     ("envelope_workspace", <doc>), fired triggers under ("envelope_workspace_fired", <doc>),
-    the row id as the key. The Store has no compare-and-set: it is done under a lock, held
-    across processes when the store offers one (`exclusive()`, workspace_store.py's
-    WorkspaceStore), else within this process (a server's own store)."""
+    the row id as the key. The Store has no compare-and-set: it is done under a lock when
+    the store offers one across processes (`exclusive()`, workspace_store.py's file store),
+    else by claims on the store itself (`_claimed`), so the replicas of a server sharing its
+    store (PostgreSQL) agree on which write of a version wins."""
 
     _lock = threading.Lock()
 
@@ -274,17 +280,52 @@ class StoreBackend:
         return None if item is None or not _is_record(item.value) else dict(item.value)
 
     def put(self, doc: str, row_id: str, record: dict[str, Any], expected: int | None) -> bool:
-        exclusive = getattr(self.store, "exclusive", contextlib.nullcontext)
-        with self._lock, exclusive():
+        exclusive = getattr(self.store, "exclusive", None)
+        with self._lock, (exclusive or contextlib.nullcontext)():
             found = self.get(doc, row_id)
             current = 0 if found is None else int(found["version"])
             if expected is not None and current != expected:
                 return False
+            if exclusive is None and not self._claimed(doc, row_id, current):
+                return False
             self.store.put(("envelope_workspace", doc), row_id, record, index=False)
             return True
 
+    CLAIM_TTL_S = 300
+
+    def _claimed(self, doc: str, row_id: str, current: int) -> bool:
+        """Whether this writer wins the write after version `current`: each writer puts a
+        claim, then reads every claim on that version; the first stored (the store's
+        created_at, then the key) wins, and every other writer sees it and reports a
+        conflict (a put completes before its writer reads, so of two writers at least the
+        later one sees both claims). The winner also finds the row still at `current`."""
+        namespace = ("envelope_workspace_claims", doc)
+        row = _claim_prefix(row_id)
+        prefix = f"{row}{current:012d}:"
+        mine = prefix + uuid.uuid4().hex
+        self.store.put(namespace, mine, {"claimed": True}, index=False)
+        # A claim older than CLAIM_TTL_S is a writer's that stopped before writing: ignored.
+        fresh = time.time() - self.CLAIM_TTL_S
+        claims = [
+            i
+            for i in self._items(namespace)
+            if i.key.startswith(prefix) and (i.key == mine or i.created_at.timestamp() > fresh)
+        ]
+        first = min(claims, key=lambda i: (i.created_at, i.key)).key
+        found = self.get(doc, row_id)
+        if first != mine or (0 if found is None else int(found["version"])) != current:
+            self.store.delete(namespace, mine)
+            return False
+        for item in self._items(namespace):  # claims on earlier versions are settled
+            if item.key.startswith(row) and item.key < prefix:
+                self.store.delete(namespace, item.key)
+        return True
+
     def delete(self, doc: str, row_id: str) -> None:
         self.store.delete(("envelope_workspace", doc), row_id)
+        for item in self._items(("envelope_workspace_claims", doc)):
+            if item.key.startswith(_claim_prefix(row_id)):
+                self.store.delete(("envelope_workspace_claims", doc), item.key)
 
     MAX_ROWS = 1_000_000
     """One search, not pages: the Store orders by last update, so a write between two pages

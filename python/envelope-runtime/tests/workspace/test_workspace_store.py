@@ -31,7 +31,7 @@ def sqlite_store_backend(m, path):
     return m.StoreBackend(store)
 
 
-@pytest.fixture(params=["sqlite", "langgraph-store"])
+@pytest.fixture(params=["sqlite", "langgraph-store", "memory-store"])
 def ws(ws_module, tmp_path, request):
     m = ws_module
     spec = m.DocumentSpec(
@@ -50,6 +50,9 @@ def ws(ws_module, tmp_path, request):
     path = tmp_path / "db" / "ws.sqlite"
     if request.param == "sqlite":
         backend = m.SqliteBackend(path)
+    elif request.param == "memory-store":  # the store `langgraph dev` brings
+        memory = pytest.importorskip("langgraph.store.memory")
+        backend = m.StoreBackend(memory.InMemoryStore())
     else:
         backend = sqlite_store_backend(m, path)
     return m.Workspace({"leads": spec}, backend)
@@ -372,3 +375,29 @@ def test_a_masked_csv_export_whose_header_would_name_another_column_is_refused(
     assert not out.exists()
     args = ["export", "people", "--format", "json", "--out", str(out)]
     assert m.workspace_command(args, ws, "t") == 0
+
+
+def test_a_writer_that_claimed_the_version_first_wins_on_a_store_without_a_lock(ws_module):
+    """Two replicas of a server share its store and no lock: the write after version n
+    goes to the first claim stored, another writer's conflicts; a stale claim (a writer
+    that stopped before writing) does not block the row."""
+    memory = pytest.importorskip("langgraph.store.memory")
+    m = ws_module
+    store = memory.InMemoryStore()
+    backend = m.StoreBackend(store)
+    record = {"id": "r1", "version": 1, "data": {}, "created_at": "t", "updated_at": "t"}
+    record["archived"] = False
+    assert backend.put("leads", "r1", record, 0)
+    claims = ("envelope_workspace_claims", "leads")
+    other = f"{m._claim_prefix('r1')}{1:012d}:another-replica"
+    store.put(claims, other, {"claimed": True})
+    assert not backend.put("leads", "r1", {**record, "version": 2}, 1)
+    assert backend.get("leads", "r1")["version"] == 1
+    on_version_1 = [i.key for i in store.search(claims) if ":000000000001:" in i.key]
+    assert on_version_1 == [other]  # the losing writer took its claim back
+
+    backend.CLAIM_TTL_S = 0  # the other replica's claim is now stale
+    assert backend.put("leads", "r1", {**record, "version": 2}, 1)
+    assert backend.get("leads", "r1")["version"] == 2
+    backend.delete("leads", "r1")
+    assert store.search(claims) == []
