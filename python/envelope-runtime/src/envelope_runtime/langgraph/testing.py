@@ -6,7 +6,7 @@ tools, so the whole hierarchy works), an agent that owes a structured answer (cr
 ToolStrategy tool: the team's result, a step's records, a revision) calls it with values its
 JSON schema accepts, and any other agent answers in prose. `run_offline` runs the team's
 compiled graph (build_graph with an in-memory checkpointer and these models) from inputs its
-input specs accept, through every gate: each review is answered with `Command(resume=...)`,
+input schema accepts, through every gate: each review is answered with `Command(resume=...)`,
 rejecting the first round where the gate sends rejected records back (onReject rerun or
 escalate), approving every record otherwise, until the run ends.
 """
@@ -29,74 +29,16 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from ..team_package import TeamPackage
+from ..testing import offline_env, sample
 from .agents import ASK_PREFIX
 
-__all__ = ["OfflineRun", "ScriptedModels", "offline_env", "run_offline", "sample", "sample_inputs"]
-
-DATES = {"date": "2026-01-02", "date-time": "2026-01-02T03:04:05Z", "time": "03:04:05"}
-FORMATS = {**DATES, "email": "someone@example.com", "uri": "https://example.com/"}
-
-
-def sample(schema: Mapping[str, Any], items: int = 1, defs: Mapping[str, Any] | None = None) -> Any:
-    """A value JSON schema `schema` accepts (every property of an object; `items` entries in
-    an array, at least its minItems)."""
-    defs = {**(defs or {}), **schema.get("$defs", {})}
-    if "$ref" in schema:
-        return sample(defs[schema["$ref"].rpartition("/")[2]], items, defs)
-    if "const" in schema:
-        return schema["const"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    if "default" in schema and schema["default"] is not None:
-        return schema["default"]
-    options = schema.get("anyOf") or schema.get("oneOf") or schema.get("allOf")
-    if options:
-        typed = [option for option in options if option.get("type") != "null"]
-        return sample((typed or options)[0], items, defs)
-    kind = schema.get("type", "object")
-    kind = next((k for k in kind if k != "null"), "null") if isinstance(kind, list) else kind
-    if kind == "object":
-        properties = schema.get("properties", {})
-        return {key: sample(value, items, defs) for key, value in properties.items()}
-    if kind == "array":
-        count = max(items, schema.get("minItems", 0))
-        return [sample(schema.get("items", {}), items, defs) for _ in range(count)]
-    if kind in ("integer", "number"):
-        value = max(1, schema.get("minimum", 1), schema.get("exclusiveMinimum", 0) + 1)
-        return value if kind == "integer" else float(value)
-    if kind == "boolean":
-        return True
-    if kind == "null":
-        return None
-    text = FORMATS.get(schema.get("format", ""), "sample")
-    return text.ljust(schema.get("minLength", 0), "x")[: schema.get("maxLength", len(text))]
-
-
-_INPUT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "string": {"type": "string"},
-    "number": {"type": "number"},
-    "boolean": {"type": "boolean"},
-    "object": {"type": "object"},
-    "array": {"type": "array", "items": {"type": "string"}},
-}
+__all__ = ["OfflineRun", "ScriptedModels", "run_offline", "sample_inputs"]
 
 
 def sample_inputs(package: TeamPackage) -> dict[str, Any]:
-    """Every input of the team (team.INPUTS) with a value its spec accepts, by key."""
-    found: dict[str, Any] = {}
-    for key, spec in package.team.INPUTS.items():
-        enum = {"enum": list(spec.enum)} if spec.enum else {}
-        found[key] = sample({**_INPUT_SCHEMAS[spec.type], **enum})
-    return found
-
-
-def offline_env(package: TeamPackage) -> dict[str, str]:
-    """Test values of the team's secrets, variables and packs' credentials."""
-    team = package.team
-    names = [*team.SECRETS, *team.VARIABLES]
-    for requirement in getattr(team, "CONNECTION_SECRETS", ()):
-        names.append(requirement if isinstance(requirement, str) else requirement[0])
-    return {name: f"test-{name.lower()}" for name in names}
+    """A value for every field of the team's input schema (state.TeamInputs), by its key in
+    the graph's input."""
+    return dict(sample(package.module("state").TeamInputs.model_json_schema()))
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -208,7 +150,7 @@ def run_offline(
     max_reviews: int = 20,
 ) -> OfflineRun:
     """The team's whole run (its graph.build_graph) offline, through every gate; see the
-    module's docstring. `inputs`: the run's (default: sample_inputs)."""
+    module's docstring. `inputs`: the run's, by key (default: sample_inputs)."""
     return asyncio.run(_run(package, build_graph, inputs, max_reviews))
 
 
@@ -223,7 +165,7 @@ async def _run(
     gates = package.team.GATES
     reviews: list[str] = []
     with _environment(offline_env(package)):
-        start = graph_input(package, sample_inputs(package) if inputs is None else inputs)
+        start = sample_inputs(package) if inputs is None else graph_input(package, inputs)
         output = await graph.ainvoke(start, config)
         while len(reviews) < max_reviews:
             pending = (await graph.aget_state(config)).interrupts
