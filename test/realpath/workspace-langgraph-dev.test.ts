@@ -1,17 +1,17 @@
-// Issue 19, the workspace through `langgraph dev` (LangGraph only): the export's own
-// langgraph.json gives the server the workspace store (`store.path`), so a row a person
-// writes with the runner's `workspace` command is what the agents' tools read inside a
-// server run, and what an agent writes there is what `workspace show` and the server's
-// store API return. The store's rules hold in the server too: a human column written by an
-// agent is refused, and the refusal reaches the model.
+// Issue 19, the workspace through `langgraph dev` (LangGraph only); issue 38: the rows are in
+// the server's own store (the export's langgraph.json names none), not in a file of the
+// team's: a person's row put through the server's store API is what the agents' tools read
+// inside a server run, and what an agent writes there is what the store API returns. The
+// store's rules hold in the server too: a human column written by an agent is refused, and
+// the refusal reaches the model; no workspace file is ever opened.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
-import { exportedProject, runTeam, scriptedReply, serverRun } from "./harness.js";
+import { exportedProject, scriptedReply, serverRun } from "./harness.js";
 import { type ChatRequest, type ModelServer, startModelServer, textOf } from "./model-server.js";
 import { freePort } from "../helpers/free-port.js";
 
@@ -56,13 +56,10 @@ describe.runIf(gate.run)("the workspace through langgraph dev", () => {
     const run = serverRun(exported.def as never, server.baseUrl);
     values = { ...run.env, ENVELOPE_WORKSPACE_DB: db() };
     inputs = run.inputs;
-    // A person's row first, with the runner's own command (the same file the server opens).
-    const seeded = await runTeam(env, dir, pkg, ["workspace", "edit", "speaker-queue", "T1", "title=Rust at scale", "status=approved", "speaker_email=speaker@example.org", "duration_min=25"], values);
-    expect(seeded.code, seeded.stderr).toBe(0);
     const port = await freePort();
     dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
       cwd: dir,
-      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: join(dir, "src"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", ...values },
+      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: [join(dir, "src"), join(dir, "vendor", "envelope-runtime", "src")].join(":"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", ...values },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -82,10 +79,17 @@ describe.runIf(gate.run)("the workspace through langgraph dev", () => {
     await server?.close();
   });
 
-  it("the server's store is the workspace file: a person's row is there before any run", async () => {
-    const found = (await (await fetch(`${url}/store/items/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ namespace_prefix: ["envelope_workspace", "speaker-queue"] }) })).json()) as { items: Array<{ key: string; value: { data: Record<string, unknown>; version: number } }> };
-    expect(found.items.map((i) => [i.key, i.value.data.status, i.value.version])).toEqual([["T1", "approved", 1]]);
-    expect(log).toContain(`Using custom store: <envelope_runtime.langgraph.workspace_store.WorkspaceStore`);
+  const search = async (document: string) =>
+    ((await (await fetch(`${url}/store/items/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ namespace_prefix: ["envelope_workspace", document] }) })).json()) as { items: Array<{ key: string; value: { data: Record<string, unknown>; version: number } }> }).items;
+
+  it("a person's row put in the server's store is there, and no workspace file is made", async () => {
+    const now = new Date().toISOString();
+    const row = { id: "T1", created_at: now, updated_at: now, archived: false, version: 1, data: { title: "Rust at scale", status: "approved", speaker_email: "speaker@example.org", duration_min: 25 } };
+    const put = await fetch(`${url}/store/items`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ namespace: ["envelope_workspace", "speaker-queue"], key: "T1", value: row }) });
+    expect(put.status, await put.text()).toBeLessThan(300);
+    expect((await search("speaker-queue")).map((i) => [i.key, i.value.data.status, i.value.version])).toEqual([["T1", "approved", 1]]);
+    expect(log).not.toContain("Using custom store");
+    expect(existsSync(db())).toBe(false);
   });
 
   it("a server run's agents write through their tools under the store's rules; the runner's command sees the result", async () => {
@@ -103,13 +107,11 @@ describe.runIf(gate.run)("the workspace through langgraph dev", () => {
     const answer = toolAnswers(refused!).join("\n");
     expect(answer).toContain('"outcome": "refused"');
     expect(answer).toContain("organiser_note");
-    const shown = await runTeam(env, dir, pkg, ["workspace", "show", "speaker-queue", "T1"], values);
-    expect(shown.code, shown.stderr).toBe(0);
-    const row = JSON.parse(shown.stdout) as { version: number; data: Record<string, unknown> };
-    expect(row.version).toBe(2);
-    expect(row.data).toMatchObject({ brief: "Brief by the agent", status: "briefed", title: "Rust at scale", speaker_email: "***" });
-    const listed = await runTeam(env, dir, pkg, ["workspace", "list", "attendees"], values);
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toBe("");
+    // The row the agent wrote is the server's: version 2, a person's columns kept.
+    const [written] = await search("speaker-queue");
+    expect(written!.value.version).toBe(2);
+    expect(written!.value.data).toMatchObject({ brief: "Brief by the agent", status: "briefed", title: "Rust at scale", speaker_email: "speaker@example.org" });
+    expect(await search("attendees")).toEqual([]);
+    expect(existsSync(db()), "the server's run opened no workspace file").toBe(false);
   });
 });

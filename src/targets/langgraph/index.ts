@@ -45,8 +45,9 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
   python(`${pkg}/models.py`, "src/models.py.hbs");
   python(`${pkg}/context.py`, "src/context.py.hbs");
   python(`${pkg}/graph.py`, "src/graph.py.hbs");
-  // What langgraph.json hands the server: the resume guard (gates) and the workspace store.
-  if (view.hasGates || view.workspace.has) python(`${pkg}/server.py`, "src/server.py.hbs");
+  // What langgraph.json hands the server: the resume guard (gates). A workspace's rows are in
+  // the server's own store (langgraph.json names none).
+  if (view.hasGates) python(`${pkg}/server.py`, "src/server.py.hbs");
   // Not test_team.py: a package named test_team (a team "test team") would be shadowed.
   // With MCP servers, the tests' fake one, set before graph.py builds the graph at import.
   if (view.connections.hasMcp) python("tests/conftest.py", "tests/conftest.py.hbs");

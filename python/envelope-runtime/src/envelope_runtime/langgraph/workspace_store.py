@@ -1,17 +1,18 @@
 """The workspace documents (definition field `workspace`) on LangGraph's own Store.
 
-The rows live in a LangGraph `SqliteStore` on one file (workspace.db_path(): the
-ENVELOPE_WORKSPACE_DB variable, else .envelope-workspace.sqlite3), which every way of
-running the team shares: the runner compiles the graph with it, `langgraph dev` and the
-Agent Server load it through langgraph.json (`store.path` names `open_store`), and the
-`workspace` command reads it. The agents' tools use the store of the graph they run in
-(`langgraph.config.get_store()`), so a deployment that configures another store keeps the
-rows there. The rules (owners, statuses, versions, triggers) are workspace.py's.
+The agents' tools use the store of the graph they run in (`langgraph.config.get_store()`):
+on an Agent Server (`langgraph dev`, a deployment) the server's own, which its replicas
+share; under the runner the one `open_store` opens, PostgreSQL's with DATABASE_URL, else a
+`SqliteStore` on one file (workspace.db_path(): ENVELOPE_WORKSPACE_DB, else
+.envelope-workspace.sqlite3), which the `workspace` and `watch` commands use too. The rules
+(owners, statuses, versions, triggers, the compare-and-set) are workspace.py's, over any
+BaseStore.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.config import get_store
 from langgraph.store.base import BaseStore, Op, Result
@@ -63,10 +65,23 @@ class WorkspaceStore(SqliteStore):
             lock.close()
 
 
-def open_store() -> WorkspaceStore:
-    """The store on workspace.db_path(), its tables created on first use: what a workspace
-    team's server module gives `langgraph dev` (langgraph.json `store.path`) and its runner
-    gives the graph."""
+def open_store() -> BaseStore:
+    """The store the runner gives a workspace team's graph, and its commands use: LangGraph's
+    PostgresStore when DATABASE_URL is set (the runner's checkpoints are there too), else the
+    SqliteStore on workspace.db_path(); its tables created on first use. A server's graph
+    uses the server's own store."""
+    database = os.environ.get("DATABASE_URL")
+    if database:
+        from langgraph.store.postgres import PostgresStore
+        from psycopg import Connection
+        from psycopg.rows import dict_row
+
+        conn = Connection.connect(
+            database, autocommit=True, prepare_threshold=0, row_factory=dict_row
+        )
+        postgres = PostgresStore(conn)  # type: ignore[arg-type]
+        postgres.setup()
+        return postgres
     path = workspace.db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -79,39 +94,64 @@ def open_store() -> WorkspaceStore:
 
 
 class CheckpointRecords:
-    """The runner's checkpoints (runner.CHECKPOINTS): every thread whose checkpoints or
-    pending writes hold a value (the agents' tool answers are in them), deleted with
-    LangGraph's own SqliteSaver.delete_thread."""
+    """The runner's checkpoints, on its checkpointer (PostgreSQL's with DATABASE_URL, else
+    SQLite's file `path`): every thread whose checkpoints or pending writes hold a value (the
+    agents' tool answers are in them), deleted with the saver's own delete_thread."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.where = str(path)
+        self.database = os.environ.get("DATABASE_URL")
+        self.where = "PostgreSQL, $DATABASE_URL" if self.database else str(path)
+
+    @contextmanager
+    def _saver(self) -> Iterator[BaseCheckpointSaver[Any] | None]:
+        if self.database:
+            from langgraph.checkpoint.postgres import PostgresSaver
+
+            with PostgresSaver.from_conn_string(self.database) as saver:
+                saver.setup()
+                yield saver
+            return
+        if not self.path.exists():
+            yield None
+            return
+        with closing(sqlite3.connect(self.path, check_same_thread=False)) as conn:
+            conn.execute("PRAGMA secure_delete = ON")  # deleted bytes overwritten
+            yield SqliteSaver(conn)
+            conn.commit()
 
     def holding(self, needles: Sequence[str]) -> list[str]:
-        if not self.path.exists():
-            return []
         found: set[str] = set()
-        with closing(sqlite3.connect(self.path)) as conn:
-            for needle in needles:
-                value = needle.encode()
-                for query in (
-                    "SELECT DISTINCT thread_id FROM checkpoints WHERE instr(checkpoint, ?) > 0",
-                    "SELECT DISTINCT thread_id FROM writes WHERE instr(value, ?) > 0",
-                ):
-                    found.update(row[0] for row in conn.execute(query, (value,)))
+        with self._saver() as saver:
+            for item in saver.list(None) if saver is not None else ():
+                texts = list(_texts([item.checkpoint["channel_values"], item.pending_writes]))
+                if any(needle in text for needle in needles for text in texts):
+                    found.add(str(item.config["configurable"]["thread_id"]))
         return sorted(found)
 
     def purge(self, run_ids: Sequence[str]) -> None:
-        with closing(sqlite3.connect(self.path, check_same_thread=False)) as conn:
-            conn.execute("PRAGMA secure_delete = ON")
-            saver = SqliteSaver(conn)
-            for thread_id in run_ids:
+        with self._saver() as saver:
+            for thread_id in run_ids if saver is not None else ():
                 saver.delete_thread(thread_id)
-            conn.commit()
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """Every text in a checkpointed value (LangChain's messages are pydantic models)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _texts(item)
+    elif isinstance(value, list | tuple | set):
+        for item in value:
+            yield from _texts(item)
+    elif hasattr(value, "model_dump"):
+        yield from _texts(value.model_dump())
 
 
 @cache
-def _file_store() -> WorkspaceStore:
+def _file_store() -> BaseStore:
     return open_store()
 
 
