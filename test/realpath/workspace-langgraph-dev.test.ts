@@ -92,7 +92,7 @@ describe.runIf(gate.run)("the workspace through langgraph dev", () => {
     expect(existsSync(db())).toBe(false);
   });
 
-  it("a server run's agents write through their tools under the store's rules; the runner's command sees the result", async () => {
+  it("a server run's agents write through their tools under the store's rules, into the server's store", async () => {
     const response = await fetch(`${url}/runs/wait`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ assistant_id: pkg, input: inputs }) });
     const body = await response.text();
     expect(response.status, `${body}\n${log.slice(-4000)}`).toBe(200);

@@ -1,29 +1,16 @@
 """The Agent Server's side of review gates: `build_app(package)`, the app a gated team's
 server module gives `langgraph.json`'s `http.app`.
 
-Through the server, a gate is resumed with `Command(resume={"decisions": [...]})`. The server
-keeps that value as it arrives, in the run it creates and in the thread's checkpoint
-(LangGraph stores a resume value before any node runs), so the gate node cannot take a
-secret out of it, nor keep a 2 MB action out of storage. This ASGI middleware, which the
-server puts in front of every route, rewrites the JSON body of each request that creates a
-run (or a cron that will) before the server reads it: in its `command.resume`, every secret
-value (the team's SECRETS as set in the server's environment, redaction.MIN_LENGTH characters or
-more), in keys as in values, becomes `[redacted]`, and the value is bounded (`bounded`): a
-decision's `record` or `action` longer than any the gates accept is cut (gates.cut), refused
-all the same with its start and length in the problem; feedback and any other text longer
-than TEXT_LIMIT characters is kept cut; past MAX_ITEMS decisions (or items of any list or
-map) the rest is replaced by one that names how many there were, which no gate accepts.
-Such a body larger than MAX_BODY bytes is refused (413) before it is read whole.
-
-The server's other ways to resume a run cannot be cleaned this way, so they are refused
-(403, or a WebSocket closed before it opens): protocol v2 event streaming
-(`POST /threads/<id>/commands`, whose `input.respond` resumes a run, and the
-`/threads/<id>/stream/events` stream and WebSocket) and A2A (`/a2a/<assistant>`, whose
-message parts may carry a resume). `langgraph.json`'s `http.disable_event_streaming` would
-not turn v2 off: the server's HttpConfig (langgraph_api 0.16.7) drops the key.
-
-Nothing else of any request is read or changed (a run's input, `command.update`,
-`threads.update_state` values are stored as sent).
+The server keeps a run's `command.resume` as it arrives (in the run and in the checkpoint,
+before any node runs), so this ASGI middleware rewrites the JSON body of each request that
+creates a run (or a cron that will) first: every secret value of the team (SECRETS as set in
+the server's environment), in keys as in values, becomes `[redacted]`, and the value is
+`bounded` (a too long record or action cut so the gates refuse it, other text cut at
+TEXT_LIMIT, lists and maps past MAX_ITEMS ended with a count). A body over MAX_BODY is
+refused (413). The server's other ways to resume a run (protocol v2's commands and event
+stream, A2A), which cannot be cleaned so, are refused (403, or a WebSocket closed before it
+opens): `http.disable_event_streaming` would not turn v2 off (langgraph_api 0.16.7 drops it).
+Nothing else of any request is read or changed.
 """
 
 from __future__ import annotations
@@ -67,30 +54,19 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+# The routes that create runs, or crons that will (and a cron's PATCH).
 RUN_PATH = re.compile(r"/runs(?:/wait|/stream|/batch|/crons(?:/[^/]+)?)?/?$")
-"""The routes that create runs, or crons that will: `/threads/<id>/runs[/wait|/stream]`,
-`/runs[/wait|/stream|/batch]`, `[/threads/<id>]/runs/crons` (and a cron's PATCH)."""
 
 CLEANED_METHODS = ("POST", "PATCH")
 
+# The routes that resume a run in a shape this middleware does not clean: refused.
 REFUSED_PATH = re.compile(r"/threads/[^/]+/(?:commands|stream/events)/?$|/a2a(?:/.*)?$")
-"""The routes that resume a run in a shape this middleware does not clean (protocol v2's
-commands and event stream, A2A): refused, HTTP and WebSocket alike."""
 
-MAX_BODY = 8 * 1024 * 1024
-"""The largest body (bytes) of a request that creates a run: a larger one is refused (413)."""
-
-THREAD_BODY = 64 * 1024
-"""A body larger than this is parsed and rewritten off the event loop."""
-
-TEXT_LIMIT = 2000
-"""Feedback, or any other text in a resume, longer than this is kept cut (gates.cut's form)."""
-
-MAX_ITEMS = 1000
-"""The most decisions (or items of any list or map) a resume keeps."""
-
-MAX_DEPTH = 8
-"""How deep a resume's lists and maps are kept."""
+MAX_BODY = 8 * 1024 * 1024  # bytes of a request that creates a run, at most
+THREAD_BODY = 64 * 1024  # a larger body is parsed and rewritten off the event loop
+TEXT_LIMIT = 2000  # characters of feedback (or any other text) kept
+MAX_ITEMS = 1000  # decisions (or items of any list or map) kept
+MAX_DEPTH = 8  # levels of lists and maps kept
 
 assert MAX_PROBLEMS < MAX_ITEMS  # a gate answers at most MAX_PROBLEMS problems anyway
 
