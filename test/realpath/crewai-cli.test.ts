@@ -283,9 +283,48 @@ describe.runIf(gate.run)("the CrewAI CLI on exported projects", () => {
       const page = /^(\/\S+)\.html$/m.exec(r.stdout)?.[1];
       expect(page, failure(r)).toBeDefined();
       expect(existsSync(`${page}.html`)).toBe(true);
-      // The page's nodes (in the script beside it): one per step and gate method.
+      // The page's nodes and edges (in the script beside it): every step and gate method, and
+      // every gate edge: the step to its review (@human_feedback), the review to its router,
+      // the router's static labels to what they trigger (released_<gate>, and `again` back to
+      // the review), the released records to the steps that wait for them.
       const script = readFileSync(`${page}_script.js`, "utf8");
-      for (const method of ["step_intake", "gate_redline_approval", "step_onboarding_decision"]) expect(script, method).toContain(method);
+      for (const method of ["step_intake", "review_redline_approval", "gate_redline_approval", "released_risk_triage", "step_onboarding_decision"]) expect(script, method).toContain(method);
+      const edges = new Set([...script.matchAll(/"from":\s*"([^"]+)",\s*"to":\s*"([^"]+)"/g)].map((m) => `${m[1]} -> ${m[2]}`));
+      for (const gate of ["redline_approval", "risk_triage"]) {
+        for (const edge of [`review_${gate} -> gate_${gate}`, `gate_${gate} -> released_${gate}`, `gate_${gate} -> review_${gate}`]) expect([...edges], edge).toContain(edge);
+      }
+      expect([...edges]).toContain("step_contract_redlines -> review_redline_approval");
+      expect([...edges]).toContain("released_redline_approval -> step_onboarding_decision");
+      expect([...edges]).toContain("released_risk_triage -> step_onboarding_decision");
     }, 240_000);
+
+    it("a run waiting at a gate resumes in a new process through CrewAI's Flow.from_pending", async () => {
+      const first = await run(flow, server, ["uv", "run", "kickoff", "--no-interactive"], { INPUT_CONTRACT_TEXT: "contract-pending" });
+      expect(first.code, failure(first)).toBe(3);
+      const pending = printedJson(first.stdout) as { run_id: string; decisions_file: string; resume: string };
+      const stateFile = join(flow.dir, ".envelope-runs", `${pending.run_id}.json`);
+      // CrewAI's pause (HumanFeedbackPending) saved through the project's FlowPersistence:
+      // the state and the pending-feedback context from_pending reads back.
+      const saved = JSON.parse(readFileSync(stateFile, "utf8")) as { status: string; pending?: { method_name: string; metadata: { gate: string } } };
+      expect(saved.status).toBe("pending");
+      expect(saved.pending?.method_name).toBe(`review_${saved.pending!.metadata.gate.replace(/-/g, "_")}`);
+      const doc = JSON.parse(readFileSync(pending.decisions_file, "utf8")) as { gates: Record<string, { decisions: Array<Record<string, string>> }> };
+      expect(Object.keys(doc.gates)).toContain(saved.pending!.metadata.gate);
+      for (const gate of Object.values(doc.gates)) for (const item of gate.decisions) item.action = "approve";
+      writeFileSync(pending.decisions_file, JSON.stringify(doc));
+      let r = await run(flow, server, ["uv", "run", ...pending.resume.split(" ").slice(1)]);
+      for (let round = 0; r.code === 3 && round < 4; round++) {
+        const again = printedJson(r.stdout) as { decisions_file: string; resume: string };
+        const more = JSON.parse(readFileSync(again.decisions_file, "utf8")) as typeof doc;
+        for (const gate of Object.values(more.gates)) for (const item of gate.decisions) item.action = "approve";
+        writeFileSync(again.decisions_file, JSON.stringify(more));
+        r = await run(flow, server, ["uv", "run", ...again.resume.split(" ").slice(1)]);
+      }
+      expect(r.code, failure(r)).toBe(0);
+      expect(printedJson(r.stdout)).toHaveProperty("onboarding_decision");
+      const done = JSON.parse(readFileSync(stateFile, "utf8")) as { status: string; pending?: unknown };
+      expect(done.status).toBe("done");
+      expect(done.pending).toBeUndefined();
+    }, 600_000);
   });
 });

@@ -1,16 +1,11 @@
 """Array and object outputs, carried through the model's structured output as JSON text.
 
-An Envelope output of type `array` or `object` declares no item or property schema. CrewAI
-turns `list[Any]` into `{"type": "array", "items": {}}` and `dict[str, Any]` into an object
-that OpenAI's strict structured outputs refuse (an open one) or can only fill with `{}` (a
-closed one with no properties): either way the content is lost. So `team.TeamResult`
-declares these fields with the types below, and its `model_config` has
-`json_schema_extra=describe_json_text`: in the JSON schema a model sees, each is a string
-whose description asks for the JSON text of the value; once validated, it is the array or
-object itself, so `model_dump()` gives the list or dict. A value already parsed (a model
-that answered with the array itself, a test) is taken as it is; `null` or blank text is an
-empty value; text that is not JSON of the right kind is kept whole: as the array's one
-item, or under `"text"`.
+An Envelope `array` or `object` output declares no item or property schema, which OpenAI's
+strict structured outputs refuse or can only fill with `{}`. So `team.TeamResult` declares
+these fields with the types below (`json_schema_extra=describe_json_text`): the model sees a
+string asking for the value's JSON text; validated, it is the list or dict. A value already
+parsed is taken as it is; `null` or blank text is empty; other text is kept whole (the
+array's one item, or under `"text"`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The team's command line, for both execution modes (team.MODE): `run` (`crewai run`,
-`kickoff`), and in pipeline mode `resume` / `sweep` (flow_runner.py). Every required
+`kickoff`), and in pipeline mode `resume` / `sweep` (flow_resume.py). Every required
 environment variable and input is checked before any model call (inputs.py: the inputs by
 the team's TeamInputs model), the run is bounded by timeout.runMs, and its result (outputs)
 is printed as JSON on stdout. Every function takes the team's `TeamPackage`.
@@ -266,9 +266,9 @@ def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
         name = package.team.NAME
         print(f"{name} has no pipeline: there is no run to resume.", file=sys.stderr)
         return runtime.EXIT_CONFIG
-    from . import flow_runner
+    from . import flow_resume
 
-    return flow_runner.resume_run(package, argv)
+    return flow_resume.resume_run(package, argv)
 
 
 def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
@@ -276,9 +276,9 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
         name = package.team.NAME
         print(f"{name} has no pipeline: there is no run to sweep.", file=sys.stderr)
         return runtime.EXIT_CONFIG
-    from . import flow_runner
+    from . import flow_resume
 
-    return flow_runner.sweep_runs(package, argv)
+    return flow_resume.sweep_runs(package, argv)
 
 
 def main(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
