@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import gc
 import importlib
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ import helpers
 import pytest
 from crewai import Agent, BaseLLM, Crew, Task
 from crewai.agents.agent_executor import AgentExecutor
+from crewai.hooks import InterceptionPoint, dispatch
+from crewai.hooks.contexts import InputContext
 from crewai.project import utils as project_utils
 from fake_llm import FakeModels
 from project import crew, team
@@ -90,20 +93,35 @@ def test_flow_definition_is_carried_by_the_executor_subclass() -> None:
     assert definition == AgentExecutor.flow_definition(), name
 
 
-def test_a_collected_crew_object_leaves_nothing_in_crewai_s_memo(
+def test_a_crew_object_leaves_crewai_s_memo_when_its_crew_runs_or_it_is_collected(
     team_env: dict[str, str], fake_models: FakeModels
 ) -> None:
     name = "crewai.project.utils.cache._cache"
-    crews = crew.TeamCrew(helpers.valid_inputs())
-    key = f"('__instance__', {id(crews)})"
-    getattr(crews, team.AGENTS[next(iter(team.AGENTS))].method)()
     memo = project_utils.cache._cache
-    assert any(key in entry for entry in memo), f"{name}: @agent results are not memoized by id"
+    first = next(iter(team.AGENTS))
 
-    del crews
+    def held(crew_object: Any) -> bool:
+        key = f"('__instance__', {id(crew_object)})"
+        return any(key in entry for entry in memo)
+
+    collected = crew.TeamCrew(helpers.valid_inputs())
+    getattr(collected, team.AGENTS[first].method)()
+    assert held(collected), f"{name}: @agent results are no longer memoized by id(self)"
+    ran = crew.TeamCrew(helpers.valid_inputs())
+    agent = ran._agent(first)
+    # CrewAI memoizes @crew too, and its crew's callbacks hold the object (a pipeline's crews
+    # are its steps': no @crew).
+    task = Task(description="d", expected_output="e", agent=agent)
+    team_crew = ran.crew() if hasattr(ran, "crew") else ran._crew(agents=[agent], tasks=[task])
+    gone = weakref.ref(ran)
+    alive_key = f"('__instance__', {id(collected)})"
+
+    dispatch(InterceptionPoint.INPUT, InputContext(crew=team_crew, payload=None))  # kickoff's
+    del collected, ran, team_crew, agent, task
     gc.collect()
 
-    assert not any(key in entry for entry in memo), name
+    assert gone() is None, f"{name}: a crew object outlives its crew's run"
+    assert not any(alive_key in entry for entry in memo), name
 
 
 # --- what the library imports from CrewAI -------------------------------------------

@@ -15,7 +15,7 @@ from crewai import Agent
 from crewai.agents.agent_executor import AgentExecutor
 from crewai.project import utils as project_utils
 
-__all__ = ["PRIVATE_NAMES", "VerbatimExecutor", "forget_memoized"]
+__all__ = ["PRIVATE_NAMES", "VerbatimExecutor", "drop_memoized", "forget_memoized"]
 
 PRIVATE_NAMES: dict[str, str] = {
     "crewai.agents.agent_executor.AgentExecutor._format_prompt": "fills {input}, {tool_names} "
@@ -26,8 +26,9 @@ PRIVATE_NAMES: dict[str, str] = {
     "crewai.flow.runtime.Flow._flow_definition": "a Flow's definition is read from its class's "
     "own __dict__: VerbatimExecutor carries AgentExecutor's",
     "crewai.project.utils.cache._cache": "@agent/@task results are memoized by id(self) for "
-    "the life of the process: a collected crew object's are dropped (forget_memoized), so a "
-    "new object at the same address builds its own",
+    "the life of the process, and hold the object (through the crew's callbacks): a crew "
+    "object's are dropped once it has built its crew (drop_memoized) and when it is "
+    "collected (forget_memoized), so a new object at the same address builds its own",
 }
 
 _SLOT = re.compile(r"\{(goal|role|backstory|input|tool_names|tools)\}")
@@ -69,7 +70,16 @@ VerbatimExecutor._flow_definition = AgentExecutor.flow_definition()
 
 def forget_memoized(crew_object: object) -> None:
     """When `crew_object` is collected, drop CrewAI's memoized @agent/@task results of it."""
-    weakref.finalize(crew_object, _forget, f"('__instance__', {id(crew_object)})")
+    weakref.finalize(crew_object, _forget, _key(crew_object)).atexit = False
+
+
+def drop_memoized(crew_object: object) -> None:
+    """Drop CrewAI's memoized @agent/@task results of `crew_object` now (its crew holds them)."""
+    _forget(_key(crew_object))
+
+
+def _key(crew_object: object) -> str:
+    return f"('__instance__', {id(crew_object)})"
 
 
 def _forget(key: str) -> None:

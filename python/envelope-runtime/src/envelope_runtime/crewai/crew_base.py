@@ -223,7 +223,7 @@ class TeamCrewBase:
             knowledge_sources=knowledge_sources() or None,
             verbose=self.verbose,
         )
-        return texts.kept_as_written(team_crew, self.inputs, self.package.team.INPUTS)
+        return texts.kept_as_written(team_crew, self)
 
     def _agent(self, agent_key: str) -> Agent:
         """The agent from its @agent method (memoized per crew object), prepared once."""

@@ -35,7 +35,7 @@ from crewai.hooks import HookAborted, InterceptionPoint, register_hook
 from crewai.hooks.contexts import InputContext
 
 from ..placeholders import render
-from ._crewai_private import VerbatimExecutor
+from ._crewai_private import VerbatimExecutor, drop_memoized
 
 __all__ = ["InputsRefused", "VerbatimExecutor", "crewai_inputs", "kept_as_written", "render_agent"]
 
@@ -75,24 +75,28 @@ class InputsRefused(HookAborted, ValueError):
     """`kickoff(inputs=...)` with run inputs other than the crew object's."""
 
 
-_RUN_INPUTS: weakref.WeakKeyDictionary[Crew, tuple[dict[str, Any], tuple[str, ...]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""A team's crew -> its object's run inputs and the team's input keys (gone with the crew)."""
+_BUILT_BY: weakref.WeakKeyDictionary[Crew, weakref.ref[Any]] = weakref.WeakKeyDictionary()
+"""A team's crew -> the crew object (crew_base.TeamCrewBase) that built it."""
 
 
-def kept_as_written(crew: Crew, inputs: Mapping[str, Any], team_inputs: Iterable[str]) -> Crew:
-    """The crew, whose texts were filled in for `inputs`: `kickoff(inputs=...)` leaves them."""
-    _RUN_INPUTS[crew] = (dict(inputs), tuple(team_inputs))
+def kept_as_written(crew: Crew, built_by: Any) -> Crew:
+    """The crew, whose texts `built_by` filled in for its inputs: `kickoff(inputs=...)`
+    leaves them as they are."""
+    _BUILT_BY[crew] = weakref.ref(built_by)
     return crew
 
 
 def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     """CrewAI's INPUT hook (every crew's kickoff, train, test, replay)."""
-    known = _RUN_INPUTS.get(context.crew) if context.crew is not None else None
-    if known is None or context.payload is None:
+    ref = _BUILT_BY.get(context.crew) if context.crew is not None else None
+    built_by = ref() if ref is not None else None
+    if built_by is None:
         return None
-    own, team_inputs = known
+    # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
+    drop_memoized(built_by)
+    if context.payload is None:
+        return None
+    own, team_inputs = built_by.inputs, built_by.package.team.INPUTS
     given = dict(context.payload)
     other = sorted(
         key
