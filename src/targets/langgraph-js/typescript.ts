@@ -222,13 +222,19 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
 function teamTest(view: LanggraphJsView): string {
   const team = view.team;
   const nodes = ["prepare", "finalize", ...(team.mode === "hierarchy" ? ["team"] : []), ...team.steps.map((s) => `step_${s.key}`), ...team.gates.flatMap((g) => [`gate_${g.name}`, `released_${g.name}`, ...(g.onReject === "escalate" || g.timeout?.behaviour === "escalate" ? [`escalate_${g.name}`] : [])])].sort();
+  const gates = gateTests(view);
+  // Only the helpers this team's tests use.
+  const helpers = ["drawnEdges", "drawnNodes", "fakeTeam", ...(gates.includes("lettingTimeOut(") ? ["lettingTimeOut"] : []), ...(gates.includes("rejectingFirstRound(") ? ["rejectingFirstRound"] : []), "runTeam"];
+  const reviewed = team.gates.length
+    ? `expect([...new Set(run.reviews.map((r) => r.gate))].sort()).toEqual(${literal(team.gates.map((g) => g.name).sort())});`
+    : "expect(run.reviews).toEqual([]);";
   return `// ${HEADER} This team's tests: schemas, the graph's nodes, and the whole team run offline
 // through every gate with LangChain's fake chat models (no network, no provider key), by
 // envelope-runtime-js/testing (fake models answering by task, a test clock, a run driven
 // through the gates with the decisions each test gives).
 import { MemorySaver } from "@langchain/langgraph";
 import { buildTeamGraph } from "envelope-runtime-js";
-import { drawnEdges, drawnNodes, fakeTeam, lettingTimeOut, rejectingFirstRound, runTeam } from "envelope-runtime-js/testing";
+import { ${helpers.join(", ")} } from "envelope-runtime-js/testing";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
 import { buildGraph, graph, SCHEMAS } from "../src/graph.js";
@@ -267,11 +273,11 @@ describe(${literal(team.name)}, () => {
   it(${literal(team.gates.length ? "runs the whole team offline through every gate" : "runs the whole team offline")}, async () => {
     const team = offline();
     const run = await runTeam(team.graph, INPUTS);
-    expect([...new Set(run.reviews.map((r) => r.gate))].sort()).toEqual(${literal(team.gates.map((g) => g.name).sort())});
+    ${reviewed}
     expect(run.output).toMatchObject({ status: "done", halted: null, result: RESULT });
     expect(team.tasks).toContain(${literal(team.mode === "hierarchy" ? "team" : (team.finalStep ?? ""))});
   });
-${gateTests(view)}${refusalTests(view)}});
+${gates}${refusalTests(view)}});
 `;
 }
 
