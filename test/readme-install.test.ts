@@ -14,8 +14,8 @@ function declaredExtras(pyproject: string): Set<string> {
   return new Set([...section.matchAll(/^([a-z0-9][a-z0-9_-]*) = \[/gm)].map((m) => m[1]!));
 }
 
-// The Python targets (uv); langgraph-js installs with npm ci.
-describe.each(targetNames().filter((t) => t !== "langgraph-js"))("%s README: uv sync keeps the dev group", (target) => {
+// The Python targets (uv); a TypeScript target installs with npm ci.
+describe.each(targetNames("python"))("%s README: uv sync keeps the dev group", (target) => {
   it.each(validDefinitions())("$name", ({ path }) => {
     const files = exportFile(path, target);
     const readme = files.text("README.md")!;

@@ -30,6 +30,8 @@ export interface TargetInput {
 export interface ExportTarget {
   name: string;
   title: string;
+  /** The language of the project it writes: what installs it (uv, npm) and checks it (ruff, tsc). */
+  language: "python" | "typescript";
   /** What the target does with each definition field (the loss report's rules). */
   fieldRules: readonly FieldRule[];
   generate(input: TargetInput): FileSet;

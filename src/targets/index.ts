@@ -10,6 +10,7 @@ export const TARGETS: Readonly<Record<string, ExportTarget>> = {
   "langgraph-js": langgraphJsTarget,
 };
 
-export function targetNames(): string[] {
-  return Object.keys(TARGETS);
+/** The targets' names, in registry order; with `language`, only the targets writing projects in it. */
+export function targetNames(language?: ExportTarget["language"]): string[] {
+  return Object.keys(TARGETS).filter((name) => language === undefined || TARGETS[name]!.language === language);
 }

@@ -54,9 +54,9 @@ const work = mkdtempSync(join(tmpdir(), "envelope-hostile-install-"));
 // Each project is uninstalled after its test, so its directory can go.
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-// The Python targets: langgraph-js's hostile exports are parsed by the TypeScript compiler
-// against their benign twins in the corpus and property tests (typescript-check.ts).
-const PYTHON_TARGETS = targetNames().filter((t) => t !== "langgraph-js");
+// The Python targets: a TypeScript target's hostile exports are parsed by the TypeScript
+// compiler against their benign twins in the corpus and property tests (typescript-check.ts).
+const PYTHON_TARGETS = targetNames("python");
 
 describe.runIf(gate.run).each(PYTHON_TARGETS)("hostile projects on the real framework: %s", (target) => {
   const hasLock = existsSync(join(ROOT, "python", `${target}.lock`));

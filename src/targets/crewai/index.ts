@@ -56,6 +56,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
 export const crewaiTarget: ExportTarget = {
   name: "crewai",
   title: "CrewAI",
+  language: "python",
   fieldRules: CREWAI_FIELD_RULES,
   generate,
 };

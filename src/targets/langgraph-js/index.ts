@@ -131,6 +131,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
 export const langgraphJsTarget: ExportTarget = {
   name: "langgraph-js",
   title: "LangGraph.js",
+  language: "typescript",
   fieldRules: LANGGRAPH_JS_FIELD_RULES,
   generate,
 };

@@ -59,6 +59,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
 export const langgraphTarget: ExportTarget = {
   name: "langgraph",
   title: "LangGraph",
+  language: "python",
   fieldRules: LANGGRAPH_FIELD_RULES,
   generate,
 };
