@@ -10,7 +10,8 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from .gates import DecisionItem, GateSpec, GateState, RecordAction, verb_of
+from .gate_rules import verb_of
+from .gates import DecisionItem, GateSpec, GateState, RecordAction
 
 __all__ = ["DeferredReviewer", "Reviewer", "TerminalReviewer"]
 

@@ -36,7 +36,8 @@ def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
 
 
 def _check_decisions(package: TeamPackage, run: RunState, decisions: dict[str, Any]) -> list[str]:
-    from ..gates import DecisionItem, apply_decisions
+    from ..gate_rules import apply_decisions
+    from ..gates import DecisionItem
 
     problems: list[str] = []
     for name, items in decisions.items():
@@ -107,7 +108,7 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
             print(f"{path}: skipped, unreadable: {error}", file=sys.stderr)
             continue
         if run.status == "pending" and run.gates:
-            from ..gates import timed_out
+            from ..gate_rules import timed_out
 
             gates = package.team.GATES
             late = [n for n, gate in run.gates.items() if timed_out(gates[n], gate, now)]

@@ -20,19 +20,8 @@ from typing import TYPE_CHECKING, Any
 from crewai.flow.async_feedback import HumanFeedbackPending
 from pydantic import BaseModel, ValidationError
 
-from ..gates import (
-    MAX_ROUNDS,
-    DecisionItem,
-    GateSpec,
-    GateState,
-    apply_decisions,
-    evaluate,
-    proceed,
-    receives,
-    released_text,
-    shortened,
-    timed_out,
-)
+from ..gate_rules import apply_decisions, evaluate, proceed, released_text, timed_out
+from ..gates import MAX_ROUNDS, DecisionItem, GateSpec, GateState, receives, shortened
 from . import runtime, state
 from .crew_base import kickoff, manager_of
 from .pipeline import StepFailed, joined
