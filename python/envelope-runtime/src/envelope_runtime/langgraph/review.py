@@ -238,7 +238,7 @@ async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     gates = package.team.GATES
     due: list[tuple[str, list[str]]] = []
     async with open_graph(package, args) as graph:
-        async for thread_id in waiting_threads(package, graph):
+        for thread_id in await waiting_threads(package, graph):
             snapshot = await graph.aget_state(thread_config(package, thread_id))
             waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
             late = [

@@ -179,30 +179,30 @@ async def open_graph(package: TeamPackage, args: argparse.Namespace) -> AsyncIte
         yield build(checkpointer=saver, **store)
 
 
-async def waiting_threads(package: TeamPackage, graph: Any) -> AsyncIterator[str]:
-    """The team's threads that wait for review: the server's interrupted threads of the
-    graph, or those of the checkpointer whose runs are the team's."""
+async def waiting_threads(package: TeamPackage, graph: Any) -> list[str]:
+    """The team's threads that may wait for review: the server's interrupted threads of the
+    graph, or those of the checkpointer whose runs are the team's. Listed whole before any is
+    read (a saver's list holds its connection until it ends)."""
+    found: list[str] = []
     if isinstance(graph, RemoteGraph):
         assert graph.client is not None
-        offset, page = 0, 100
+        page = 100
         while True:
-            found = await graph.client.threads.search(
+            threads = await graph.client.threads.search(
                 metadata={"graph_id": graph.assistant_id},
                 status="interrupted",
                 limit=page,
-                offset=offset,
+                offset=len(found),
             )
-            for thread in found:
-                yield thread["thread_id"]
-            if len(found) < page:
-                return
-            offset += page
-    seen: set[str] = set()
-    async for item in graph.checkpointer.alist(None, filter={ENVELOPE_TEAM_KEY: package.team.SLUG}):
+            found += [thread["thread_id"] for thread in threads]
+            if len(threads) < page:
+                return found
+    team = {ENVELOPE_TEAM_KEY: package.team.SLUG}
+    async for item in graph.checkpointer.alist(None, filter=team):
         thread_id = item.config["configurable"]["thread_id"]
-        if thread_id not in seen:
-            seen.add(thread_id)
-            yield thread_id
+        if thread_id not in found:
+            found.append(thread_id)
+    return found
 
 
 def new_thread_id(graph: Any) -> str:
