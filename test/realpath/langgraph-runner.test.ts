@@ -1,0 +1,138 @@
+// Issue 38: one way to run a LangGraph team. The runner is a thin client of the team's graph,
+// with no data of its own: the same gated team (parallel-gates, two gates) is driven to its
+// end through resumes in new processes, each resume the command the previous run printed,
+// (1) in process on PostgreSQL (DATABASE_URL; test/realpath/postgres.ts), no SQLite file
+// written, and (2) against `langgraph dev` serving the export's own langgraph.json (`--url`,
+// langgraph-sdk's RemoteGraph), the run's thread kept by the server, no checkpoints here.
+// Both sweep too (gate timeouts): through the checkpointer, and through the SDK.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+import { freePort } from "../helpers/free-port.js";
+import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
+import { decide, type Definition, exportedProject, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
+import { type ModelServer, startModelServer } from "./model-server.js";
+import { type TestDatabase, testDatabase } from "./postgres.js";
+
+const gate = e2eGate();
+/** parallel-gates with 10 minutes of work (the default 30 s is spent by a loaded 2-core
+ * machine's three processes; the deadline is not what this file tests). */
+function fixture(): string {
+  const def = JSON.parse(readFileSync(join(ROOT, "test/fixtures/valid/parallel-gates.envelope.json"), "utf8")) as Record<string, unknown>;
+  const path = join(mkdtempSync(join(tmpdir(), "envelope-realpath-runner-def-")), "parallel-gates.envelope.json");
+  writeFileSync(path, JSON.stringify({ ...def, timeout: { runMs: 600_000 } }));
+  return path;
+}
+
+interface GateDef {
+  name: string;
+  trigger: string;
+  thresholdCount?: number;
+}
+
+describe.runIf(gate.run)("the LangGraph runner as a thin client", () => {
+  let env: PythonEnv;
+  let server: ModelServer;
+  let database: TestDatabase | undefined;
+  let dev: ChildProcess | undefined;
+  beforeAll(async () => {
+    env = ensureEnv("langgraph", gate.python!);
+    database = await testDatabase();
+    let n = 0;
+    server = await startModelServer((request) => scriptedReply(request, ++n, 4));
+  }, 1_800_000);
+  afterAll(async () => {
+    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    database?.stop();
+    await server?.close();
+  });
+
+  /** A run and its resumes, each in a new process, until it ends: the commands and their output. */
+  async function driveToEnd(dir: string, pkg: string, first: string[], runEnv: Record<string, string>, gates: GateDef[]) {
+    let args = first;
+    const log: string[] = [];
+    let code = -1;
+    let resumes = 0;
+    for (let round = 0; round <= 6; round++) {
+      const run = await runTeam(env, dir, pkg, args, runEnv);
+      code = run.code;
+      log.push(`$ ${pkg} ${args.join(" ")}\nexit ${run.code}\n${run.stdout.slice(-400)}\n${run.stderr.slice(-2000)}`);
+      if (run.code !== 3) break;
+      const waiting = JSON.parse(run.stdout) as { decisions_file: string; resume: string };
+      const byGate = new Map(gates.map((g) => [g.name, g]));
+      const file = resolve(dir, waiting.decisions_file);
+      decide(file, (g) => (byGate.get(g)?.trigger === "threshold" ? (byGate.get(g)!.thresholdCount ?? 1) : 1), () => ({ approve: "approve", other: "skip" }));
+      // The first resume decides one gate only: the other waits on, for the next process.
+      const decided = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      const [firstGate] = Object.keys(decided);
+      if (resumes === 0 && firstGate !== undefined) writeFileSync(file, JSON.stringify({ [firstGate]: decided[firstGate] }));
+      args = waiting.resume.split(" ").slice(1);
+      resumes++;
+    }
+    return { code, resumes, transcript: log.join("\n---\n") };
+  }
+
+  it("in process on PostgreSQL (DATABASE_URL): through resumes in new processes to the end, no SQLite file", async (context) => {
+    if (database === undefined) return context.skip();
+    const dir = join(mkdtempSync(join(tmpdir(), "envelope-realpath-runner-pg-")), "parallel-gates");
+    const { def, readme, pkg } = await exportedProject<Definition & { gates: GateDef[] }>(fixture(), "langgraph", dir);
+    const { env: values, inputs } = runValues(def);
+    const runEnv = { ...values, DATABASE_URL: database.url, MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
+    const { code, resumes, transcript } = await driveToEnd(dir, pkg, ["--no-interactive", ...runArgs(dir, readme, inputs)], runEnv, def.gates);
+    expect(code, transcript).toBe(0);
+    expect(resumes, transcript).toBeGreaterThanOrEqual(2);
+    expect(transcript).toContain("(PostgreSQL, $DATABASE_URL)");
+    expect(existsSync(join(dir, ".langgraph_runs", "checkpoints.sqlite")), transcript).toBe(false);
+    // A sweep reads the same database: the finished run waits at no gate.
+    const swept = await runTeam(env, dir, pkg, ["sweep"], runEnv);
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(swept.stderr).toContain("No gate is past its deadline.");
+    // Without the database the run is not found (it was never in a file of the runner's).
+    const thread = /Thread (\S+) \(/.exec(transcript)![1]!;
+    const elsewhere = await runTeam(env, dir, pkg, ["resume", thread, "--no-interactive"], { ...runEnv, DATABASE_URL: "" });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain(`thread ${thread} not found`);
+  }, 900_000);
+
+  it("a client of langgraph dev (--url): through resumes in new processes to the end, the thread on the server", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "envelope-realpath-runner-dev-")), "parallel-gates");
+    const { def, readme, pkg } = await exportedProject<Definition & { gates: GateDef[] }>(fixture(), "langgraph", dir);
+    const { env: values, inputs } = runValues(def);
+    const modelEnv = { MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
+    const port = await freePort();
+    let log = "";
+    // The export's own langgraph.json, as its README serves it; the vendored library on the path
+    // (langgraph dev installs nothing).
+    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
+      cwd: dir,
+      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: [join(dir, "src"), join(dir, "vendor", "envelope-runtime", "src")].join(":"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", ...values, ...modelEnv },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
+    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
+    const url = `http://127.0.0.1:${port}`;
+    const started = Date.now();
+    while (!(await fetch(`${url}/ok`).then((r) => r.ok, () => false))) {
+      if (Date.now() - started > 180_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${log.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    // The client has no model keys and no model server: every model call is the server's.
+    const clientEnv = { ...values, OPENAI_API_KEY: "" };
+    const { code, resumes, transcript } = await driveToEnd(dir, pkg, ["--url", url, "--no-interactive", ...runArgs(dir, readme, inputs)], clientEnv, def.gates);
+    expect(code, `${transcript}\n${log.slice(-3000)}`).toBe(0);
+    expect(resumes, transcript).toBeGreaterThanOrEqual(2);
+    expect(existsSync(join(dir, ".langgraph_runs", "checkpoints.sqlite")), transcript).toBe(false);
+    const thread = /Thread (\S+) \(/.exec(transcript)![1]!;
+    const state = (await (await fetch(`${url}/threads/${thread}/state`)).json()) as { values: { status?: string; result?: unknown }; next: string[] };
+    expect(state.values.status).toBe("done");
+    expect(state.next).toEqual([]);
+    // Gate timeouts when served: sweep asks the server for its interrupted threads.
+    const swept = await runTeam(env, dir, pkg, ["sweep", "--url", url], clientEnv);
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(swept.stderr).toContain("No gate is past its deadline.");
+  }, 900_000);
+});
