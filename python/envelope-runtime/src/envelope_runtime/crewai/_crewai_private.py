@@ -1,8 +1,8 @@
 """Every private CrewAI name the runtime relies on, here and nowhere else.
 
-CrewAI offers no public way to do these; each name is in PRIVATE_NAMES with why, and
-tests/crewai/test_crewai_private.py fails naming the one a CrewAI release changes (while
-test_crewai_imports.py fails on a private name imported anywhere else).
+CrewAI offers no public way to do these; each name is in PRIVATE_NAMES with why.
+tests/crewai/test_crewai_private.py fails naming the one a CrewAI release changes, and on
+a private CrewAI name any other module of the library imports.
 """
 
 from __future__ import annotations
