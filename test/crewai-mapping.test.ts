@@ -79,9 +79,15 @@ describe("CrewAI mapping", () => {
     expect(flow).toMatch(/@listen\(step_research\)\n\s+def step_keyword_brief/);
     expect(flow).toMatch(/@listen\(step_research\)\n\s+def step_audience_questions/);
     expect(flow).toMatch(/@listen\(and_\(step_keyword_brief, step_audience_questions\)\)\n\s+def step_draft_article/);
-    expect(flow).toMatch(/@router\(step_final_edit\)\n\s+def gate_editorial_approval\(self\) -> str:\n\s+return self.review\("editorial-approval"\)/);
+    // The gate: CrewAI's human feedback after the step, a router with static labels, and the
+    // released records the next step waits for.
+    expect(flow).toMatch(/@listen\(or_\(step_final_edit, "editorial-approval:again"\)\)\n\s+@human_feedback\(/);
+    expect(flow).toContain('provider=GateReview(),\n        metadata={"gate": "editorial-approval"},\n    )\n    def review_editorial_approval(self) -> list[dict[str, Any]]:\n        return self.review("editorial-approval")');
+    expect(flow).toMatch(/@router\(\s*review_editorial_approval,\s*emit=\[\s*"editorial-approval:released",\s*"editorial-approval:again",\s*"editorial-approval:halted",?\s*\],?\s*\)\n\s+def gate_editorial_approval\(self, review: HumanFeedbackResult\) -> str:\n\s+return self.decide\("editorial-approval", review\)/);
+    expect(flow).toMatch(/@listen\("editorial-approval:released"\)\n\s+def released_editorial_approval/);
     // publish-draft has no dependsOn: after the previous step, final-edit, which is gated.
-    expect(flow).toMatch(/@listen\("editorial-approval:released"\)\n\s+def step_publish_draft/);
+    expect(flow).toMatch(/@listen\(released_editorial_approval\)\n\s+def step_publish_draft/);
+    expect(studio.text("src/content_studio/crew.py")).not.toMatch(/^\s+@crew$/m);
   });
 
   it("gates → team.GATES and a records model with the gate's fields", () => {
