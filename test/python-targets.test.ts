@@ -40,7 +40,7 @@ describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
     const wf = x.text(".github/workflows/scheduled-run.yml");
     const names = ["MODEL_OVERRIDE", "MODEL_REVOPS_ANALYST", "MODEL_DEAL_COACH", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"];
     for (const name of names) expect(wf).toContain(`          ${name}: \${{ secrets.${name} }}`);
-    expect(wf).toContain("      - run: uv sync --all-extras\n");
+    expect(wf).toContain("      - run: uv sync --locked --all-extras\n");
   });
 
   it("a scheduled team whose gates time out sweeps waiting runs kept in the Actions cache", () => {

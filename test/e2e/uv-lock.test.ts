@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import { connectionDefinitions, exportFile, validDefinitions } from "../helpers/export.js";
@@ -34,7 +34,8 @@ function uv(args: string[], cwd: string, extra: Record<string, string> = {}): { 
 
 describe.runIf(gate.run).each(["crewai", "langgraph"])("%s exports: uv.lock as written", (target) => {
   const work = mkdtempSync(join(tmpdir(), `envelope-uvlock-${target}-`));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  // Installed environments are many files: removing them may take a while on a busy machine.
+  afterAll(() => rmSync(work, { recursive: true, force: true }), 600_000);
   const python311 = interpreterFor("3.11") ?? gate.python!;
 
   it.each(cases)("$name: uv lock --check accepts it, uv sync --locked installs python/<target>.lock's versions on 3.11", async ({ name, path, packs }) => {
@@ -55,6 +56,18 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("%s exports: uv.lock as w
     // And nothing moved: the lock is still the one the export wrote.
     const again = uv(["lock", "--check"], dir);
     expect(again.code, again.output).toBe(0);
+    if (target === "crewai") {
+      // `crewai deploy validate`'s lockfile checks, from the CrewAI just installed: uv.lock is
+      // there (missing_lockfile), current by its offline `uv lock --check` (uv on PATH: else
+      // unverified_lockfile) and not older than pyproject.toml (stale_lockfile), and it pins
+      // a CrewAI the platform can run (the version check).
+      const env = { ...process.env, PATH: `${dirname(uvBinary(gate.python!))}:${process.env.PATH}`, UV_CACHE_DIR: join(cacheRoot(), "uv-cache"), CREWAI_DISABLE_TELEMETRY: "true", CREWAI_DISABLE_TRACKING: "true", OTEL_SDK_DISABLED: "true" };
+      const script = "from pathlib import Path\nfrom crewai_cli.deploy.validate import DeployValidator\nv = DeployValidator(Path('.'))\nv._check_pyproject()\nv._check_lockfile()\nv._check_version_vs_lockfile()\nprint(*(f'{r.severity.value} {r.code}: {r.title}' for r in v.results), sep='\\n')";
+      const validate = spawnSync(join(dir, ".venv", "bin", "python"), ["-c", script], { cwd: dir, env, encoding: "utf8", timeout: 300_000 });
+      expect(validate.status, validate.stderr).toBe(0);
+      expect(validate.stdout.trim(), "crewai deploy validate's lockfile findings").toBe("");
+    }
+    rmSync(join(dir, ".venv"), { recursive: true, force: true });
   }, 900_000);
 
   it.each(PYTHONS[target]!.filter((v) => v !== "3.11"))("support-tier on Python %s: uv sync --locked installs the lock's resolution for it", async (version) => {
@@ -70,5 +83,6 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("%s exports: uv.lock as w
     const probe = spawnSync(join(dir, ".venv", "bin", "python"), ["-c", `import sys, ${target}, envelope_runtime.${target}, pytest; print('%d.%d' % sys.version_info[:2])`], { encoding: "utf8" });
     expect(probe.status, probe.stderr).toBe(0);
     expect(probe.stdout.trim()).toBe(version);
+    rmSync(join(dir, ".venv"), { recursive: true, force: true });
   }, 900_000);
 });

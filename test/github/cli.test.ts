@@ -52,9 +52,9 @@ describe("envelope export --github", () => {
       "github: creating me/support-tier (public)",
       "github: waiting for GitHub to set up main",
       // Since issue 36, .envelope/pristine.json also holds the vendored envelope-runtime and is
-      // over maxInlineBytes (512 KB): it alone goes as a blob; every other file (the vendored
-      // ones included) is small text and travels inline in the one tree request.
-      "github: uploading 1 binary or large file as blobs",
+      // over maxInlineBytes (512 KB), and since issue 39 so is uv.lock: they go as blobs; every
+      // other file (the vendored ones included) is small text and travels inline in the one tree request.
+      "github: uploading 2 binary or large files as blobs",
       expect.stringMatching(/^github: writing \d+ files \(\d+ bytes\) in one tree request$/),
       "github: committing",
       "github: pointing main at the commit",
@@ -69,10 +69,10 @@ describe("envelope export --github", () => {
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json.out).toBe(out);
-    // One blob, one more write: .envelope/pristine.json (holding the vendored runtime since
-    // issue 36) is over the 512 KB inline limit; the rest is inline in the one tree.
-    expect(json.github).toMatchObject({ url: `${gh.url}/acme/support-tier`, fullName: "acme/support-tier", private: true, defaultBranch: "main", trees: 1, blobs: 1, recovered: false });
-    expect(json.github.requests).toEqual({ total: 8, writes: 5 });
+    // Two blobs, two more writes: .envelope/pristine.json (holding the vendored runtime since
+    // issue 36) and uv.lock (issue 39) are over the 512 KB inline limit; the rest is inline in the one tree.
+    expect(json.github).toMatchObject({ url: `${gh.url}/acme/support-tier`, fullName: "acme/support-tier", private: true, defaultBranch: "main", trees: 1, blobs: 2, recovered: false });
+    expect(json.github.requests).toEqual({ total: 9, writes: 6 });
     expect(json.github.commit).toMatch(/^[0-9a-f]{40}$/);
     expectRepositoryEquals(gh, "acme", "support-tier", await readDirectoryFiles(out));
   });

@@ -17,7 +17,8 @@ export function publishTo(gh: FakeGitHub, files: FileSet, options: Partial<Publi
 }
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } });
+  // maxBuffer: an export's uv.lock and its pristine copy are over a megabyte.
+  return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } });
 }
 
 /**

@@ -74,10 +74,10 @@ describe("publishToGitHub", () => {
     const result = await publishTo(gh, files, { repository: "me/support-tier", message: "Initial commit\n\nExported.", author });
     expectRepositoryEquals(gh, "me", "support-tier", files);
     // Since issue 36 the pristine copy holds the vendored envelope-runtime too, which takes it
-    // over the 512 KB inline limit: it is the one blob; the vendored files themselves are
-    // small text and travel inline.
-    expect(planUpload(files).blobs.map((f) => f.path)).toEqual([".envelope/pristine.json"]);
-    expect(result.blobs).toBe(1);
+    // over the 512 KB inline limit, and since issue 39 uv.lock is over it too: they are the
+    // blobs; the vendored files themselves are small text and travel inline.
+    expect(planUpload(files).blobs.map((f) => f.path)).toEqual([".envelope/pristine.json", "uv.lock"]);
+    expect(result.blobs).toBe(2);
     const bare = gh.repoDir("me", "support-tier");
     expect(git(bare, "log", "-1", "--format=%an <%ae>%n%B").trim()).toBe("Builder <builder@example.com>\nInitial commit\n\nExported.");
   });

@@ -147,16 +147,17 @@ describe("updateGitHubRepository", () => {
       "reading me/desk",
       `planning the update against main (${main.slice(0, 7)})`,
       // The record .envelope/pristine.json changes with every update and, holding the vendored
-      // envelope-runtime since issue 36, is over the 512 KB inline limit: it goes as a blob.
+      // envelope-runtime since issue 36, is over the 512 KB inline limit: it goes as a blob, and
+      // so does uv.lock (issue 39; its project entry has the new version), over it too.
       // The vendored files are the same bytes in both exports, so they are not written at all.
-      "uploading 1 binary or large file as blobs",
+      "uploading 2 binary or large files as blobs",
       expect.stringMatching(/^writing \d+ changed files on top of main$/),
       "committing",
       `created the branch ${result.branch}`,
       `opening a pull request from ${result.branch} into main`,
     ]);
     expect(result.plan.filter((e) => e.write !== undefined && e.path.startsWith("vendor/")).map((e) => e.path)).toEqual([]);
-  });
+  }, 60_000);
 
   it("binary files travel as blobs and executable modes are kept; a developer's mode change is theirs", async () => {
     gh = await start();
@@ -268,7 +269,8 @@ describe("updateGitHubRepository", () => {
     expect(other.message).toBe("me/crew was exported for langgraph; an update to crewai would replace every file");
     expect(gh.requests.filter((r) => r.method !== "GET" && r.operationId !== "repos/create-for-authenticated-user").map((r) => r.operationId)).toEqual([
       // Only the first publish's writes: its .envelope/pristine.json (with the vendored runtime
-      // since issue 36) is over the 512 KB inline limit, so it goes as the one blob.
+      // since issue 36) and uv.lock (issue 39) are over the 512 KB inline limit: two blobs.
+      "git/create-blob",
       "git/create-blob",
       "git/create-tree",
       "git/create-commit",
