@@ -61,7 +61,7 @@ const RULES: Rule[] = [
   // Only a run given --trace loads these; building a team never does.
   { feature: "a trace", lacks: () => true, core: ["trace"], crewai: ["crewai.tracing"], langgraph: ["langgraph.tracing"] },
   // Packs check their requests with the same policy and tool as http_request.
-  { feature: "egress (the policy and http_request)", lacks: (f) => !f.egress && !f.packs, core: ["policy"], crewai: ["crewai.http_request", "crewai.http_tools"], langgraph: ["langgraph.tools"] },
+  { feature: "egress (the policy and http_request)", lacks: (f) => !f.egress && !f.packs, core: ["policy", "policy_rules"], crewai: ["crewai.http_tools"], langgraph: ["langgraph.tools"] },
   { feature: "a pipeline", lacks: (f) => f.mode !== "pipeline", core: [], crewai: ["crewai.pipeline", "crewai.steps", "crewai.flow_runner", "crewai.state"], langgraph: ["langgraph.pipeline"] },
   { feature: "a hierarchy", lacks: (f) => f.mode !== "hierarchy", core: [], crewai: ["crewai.delegation", "crewai.crew_commands"], langgraph: ["langgraph.hierarchy"] },
 ];
