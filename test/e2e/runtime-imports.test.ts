@@ -63,7 +63,9 @@ const RULES: Rule[] = [
   // Packs check their requests with the same policy and tool as http_request.
   { feature: "egress (the policy and http_request)", lacks: (f) => !f.egress && !f.packs, core: ["policy", "policy_rules"], crewai: ["crewai.http_tools"], langgraph: ["langgraph.tools"] },
   { feature: "a pipeline", lacks: (f) => f.mode !== "pipeline", core: [], crewai: ["crewai.pipeline", "crewai.steps", "crewai.flow_runner", "crewai.state"], langgraph: ["langgraph.pipeline"] },
-  { feature: "a hierarchy", lacks: (f) => f.mode !== "hierarchy", core: [], crewai: ["crewai.delegation", "crewai.crew_commands"], langgraph: ["langgraph.hierarchy"] },
+  { feature: "a hierarchy", lacks: (f) => f.mode !== "hierarchy", core: [], crewai: ["crewai.delegation"], langgraph: ["langgraph.hierarchy"] },
+  // CrewAI's train, replay and test (a hierarchy's console scripts) load it; a run never does.
+  { feature: "a crew command", lacks: () => true, core: [], crewai: ["crewai.crew_commands"], langgraph: [] },
 ];
 
 /** Modules a team with the feature loads when it is built (what shows the probe sees the team's imports). */
