@@ -28,6 +28,9 @@ from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, ValidationError
 
+# rules.<name>: deciding at a gate (gates.py loads gate_rules.py on first use), so building
+# the graph loads no rule; a gate's review or release does.
+from .. import gates as rules
 from ..gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -35,13 +38,8 @@ from ..gates import (
     GateSpec,
     GateState,
     Outcome,
-    apply_decisions,
-    evaluate,
-    proceed,
     receives,
-    released_text,
     shortened,
-    timed_out,
 )
 from ..team_package import TeamPackage
 from . import agents, llms, prompts, runtime
@@ -230,7 +228,7 @@ class PipelineNodes(TeamNodes):
         approved = state.get("approved") or {}
         for name in awaited:
             records = as_json(approved.get(name, []))
-            parts.append(released_text(team.GATES[name], gate_state(state, name), records))
+            parts.append(rules.released_text(team.GATES[name], gate_state(state, name), records))
         return parts
 
     def _how_to_answer(self, step_key: str, parts: list[str]) -> str:
@@ -314,14 +312,14 @@ class PipelineNodes(TeamNodes):
             return dataclasses.replace(command, update={**command.update, "status": "waiting"})
         # On resume LangGraph runs this node again from the top: decisions that come after
         # the deadline never reach interrupt()'s return, timeout.behaviour applies instead.
-        if timed_out(spec, gate, runtime.utc_now()):
+        if rules.timed_out(spec, gate, runtime.utc_now()):
             return self._on_timeout(spec, gate)
-        outcome, message = evaluate(spec, gate)
+        outcome, message = rules.evaluate(spec, gate)
         if outcome == "waiting":
             answer = interrupt(review_request(spec, gate))
             try:
                 items = _clean_feedback(self.package, decisions_of(spec, answer))
-                problems = apply_decisions(spec, gate, items, runtime.utc_now(), "human")
+                problems = rules.apply_decisions(spec, gate, items, runtime.utc_now(), "human")
             except GateDecisionError as error:
                 problems = error.problems
             if problems:
@@ -332,7 +330,7 @@ class PipelineNodes(TeamNodes):
                 return self._gate_command(spec, gate, goto=gate_node(spec.name))
             gate.problems = []
             _traced(self.package.team.PIPELINE[spec.after_step].agent_key, spec.name, items)
-            outcome, message = evaluate(spec, gate)
+            outcome, message = rules.evaluate(spec, gate)
         return self._route(spec, gate, outcome, message)
 
     def _route(
@@ -363,7 +361,7 @@ class PipelineNodes(TeamNodes):
         if spec.timeout_behaviour == "escalate":
             return Command(goto=escalate_node(spec.name))
         if spec.timeout_behaviour == "proceed":
-            proceed(spec, gate, runtime.utc_now())
+            rules.proceed(spec, gate, runtime.utc_now())
             return self._gate_command(spec, gate, goto=released_node(spec.name))
         gate.status, gate.message = "halted", f"{message} (halt)"
         return self._gate_command(spec, gate, goto=END, halted=gate.message)
@@ -452,12 +450,12 @@ class PipelineNodes(TeamNodes):
             now = runtime.utc_now()
             reviewer = f"agent:{manager}"
             items = _clean_feedback(self.package, decided.decisions)
-            problems = apply_decisions(spec, gate, items, now, reviewer, system=True)
+            problems = rules.apply_decisions(spec, gate, items, now, reviewer, system=True)
             if problems:
                 raise GateDecisionError(problems)
             # Records the manager left undecided (or named wrongly) are skipped.
             leftovers = [DecisionItem(record=r.id, action="skip") for r in gate.undecided()]
-            apply_decisions(spec, gate, leftovers, now, "timeout", system=True)
+            rules.apply_decisions(spec, gate, leftovers, now, "timeout", system=True)
             gate.waiting_since = None
             return self._gate_command(spec, gate, goto=gate_node(spec.name))
         # onReject escalate: the manager writes replacement records for the next round.
