@@ -19,8 +19,8 @@ __version__ = "0.1.0"
 # public name -> the private module that defines it
 _EXPORTS: dict[str, str] = {
     "InputError": "inputs",
-    "InputSpec": "inputs",
-    "NO_DEFAULT": "inputs",
+    "InputSpec": "input_spec",
+    "NO_DEFAULT": "input_spec",
     "input_specs": "inputs",
     "collect_inputs": "checks",
     "Auth": "connections",
@@ -44,7 +44,8 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers
     from .checks import collect_inputs  # noqa: F401
     from .connections import Auth, Connection, McpServer, Operation, Param  # noqa: F401
     from .gates import GateSpec, RecordAction  # noqa: F401
-    from .inputs import NO_DEFAULT, InputError, InputSpec, input_specs  # noqa: F401
+    from .input_spec import NO_DEFAULT, InputSpec  # noqa: F401
+    from .inputs import InputError, input_specs  # noqa: F401
     from .team_package import TeamPackage  # noqa: F401
     from .workspace import Column, DocumentSpec, Trigger  # noqa: F401
 

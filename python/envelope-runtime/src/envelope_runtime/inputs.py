@@ -13,11 +13,13 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
+
+from .input_spec import NO_DEFAULT, InputSpec, InputType
 
 __all__ = [
     "Ask",
@@ -44,27 +46,6 @@ __all__ = [
     "report_problems",
     "strict_json",
 ]
-
-InputType = Literal["string", "number", "boolean", "object", "array"]
-
-
-class _NoDefault:
-    def __repr__(self) -> str:
-        return "NO_DEFAULT"
-
-
-NO_DEFAULT: Any = _NoDefault()
-
-
-@dataclass(frozen=True)
-class InputSpec:
-    type: InputType = "string"
-    description: str = ""
-    required: bool = False
-    enum: tuple[str, ...] | None = None
-    default: Any = NO_DEFAULT
-    flag: str | None = None
-    """None when the runner or an earlier input has the flag: --inputs only."""
 
 
 # the runner's own options (src/targets/python-common/team-view.ts RUNNER_FLAGS: the same)

@@ -25,7 +25,6 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from .. import checks
 from ..team_package import TeamPackage
 
 __all__ = [
@@ -119,6 +118,8 @@ def run_parser(package: TeamPackage) -> argparse.ArgumentParser:
         epilog=f"A run that stopped{' or waits at a review gate (exit 3)' if team.GATES else ''} "
         f"goes on with: {command} resume THREAD_ID (see --help there).",
     )
+    from .. import checks  # when a command runs: a build of the team does not load it
+
     checks.add_input_flags(parser, team.INPUTS)  # flags override --inputs
     _common(package, parser)
     return parser
