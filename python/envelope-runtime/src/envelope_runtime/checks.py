@@ -30,6 +30,7 @@ from .inputs import missing_env as missing_env
 from .inputs import parse_inputs_json as parse_inputs_json
 from .inputs import quoted as quoted
 from .inputs import report_problems as report_problems
+from .inputs import resume_options as resume_options
 from .inputs import strict_json as strict_json
 from .model_env import load_problems as load_problems
 
@@ -60,16 +61,6 @@ __all__ = [
     "resume_options",
     "strict_json",
 ]
-
-
-def resume_options(state_dir: str, default_state_dir: str, env_file: str | None) -> list[str]:
-    """The options a later `resume` needs to find a run: where its state is, and its .env."""
-    options: list[str] = []
-    if state_dir != default_state_dir:
-        options += ["--state-dir", state_dir]
-    if env_file is not None:
-        options += ["--env-file", env_file]
-    return options
 
 
 def _type_ok(kind: InputType, value: Any) -> bool:

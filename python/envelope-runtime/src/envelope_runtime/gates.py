@@ -18,9 +18,9 @@ from pydantic import BaseModel, Field
 
 # Re-exported: the gate code (and LangGraph's server_app) quotes what a reviewer gave by the
 # same rules as the run's input checks.
-from .checks import ECHO_LIMIT as ECHO_LIMIT
-from .checks import cut as cut
-from .checks import quoted as quoted
+from .echo import ECHO_LIMIT as ECHO_LIMIT
+from .echo import cut as cut
+from .echo import quoted as quoted
 
 __all__ = [
     "DEFAULT_ACTIONS",

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
+from .echo import ECHO_LIMIT, cut, quoted
 from .input_spec import NO_DEFAULT, InputSpec, InputType
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "parse_inputs_json",
     "quoted",
     "report_problems",
+    "resume_options",
     "strict_json",
 ]
 
@@ -79,21 +81,17 @@ def input_specs(model: type[BaseModel]) -> dict[str, InputSpec]:
 
 # --- echoes of what a person gave ---------------------------------------
 
-ECHO_LIMIT = 200  # the most characters of a value a person gave that a problem quotes
-
 MAX_INPUT_PROBLEMS = 20
 
 
-def cut(text: str) -> str:
-    """`text`, or its start and `… (N characters)`: ECHO_LIMIT characters in all."""
-    if len(text) <= ECHO_LIMIT:
-        return text
-    suffix = f"… ({len(text)} characters)"
-    return text[: ECHO_LIMIT - len(suffix)] + suffix
-
-
-def quoted(value: object) -> str:
-    return repr(cut(value if isinstance(value, str) else str(value)))
+def resume_options(state_dir: str, default_state_dir: str, env_file: str | None) -> list[str]:
+    """The options a later `resume` needs to find a run: where its state is, and its .env."""
+    options: list[str] = []
+    if state_dir != default_state_dir:
+        options += ["--state-dir", state_dir]
+    if env_file is not None:
+        options += ["--env-file", env_file]
+    return options
 
 
 class InputError(ValueError):

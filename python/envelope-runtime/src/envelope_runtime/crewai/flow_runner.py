@@ -22,7 +22,7 @@ from typing import Any
 from crewai.events.event_listener import event_listener
 from crewai.flow.async_feedback import HumanFeedbackPending
 
-from .. import checks
+from .. import inputs as run_inputs
 from ..team_package import TeamPackage
 from . import runtime, state
 from .runner import (
@@ -53,7 +53,7 @@ def _run_flow(
     quiet = not args.verbose
     run.status, run.message = "running", None
     store.save_state(run.id, "runner", run)
-    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
+    options = run_inputs.resume_options(args.state_dir, STATE_DIR, args.env_file)
     pending = store.load_pending_feedback(run.id)
     # Built before the deadline starts, as a run builds its crews (CrewAI's first Flow loads
     # its memory): from_pending for a paused gate, else the flow over the saved state.
