@@ -1,7 +1,9 @@
 // Golden snapshots of whole exported projects (snapshots/<target>/<definition>/). A change
 // to generated code shows up here as a diff to review; UPDATE_SNAPSHOTS=1 rewrites them.
 // Files copied verbatim from templates/<target>/static/ are the same in every project and
-// reviewed there: a snapshot lists them with their SHA-256 in STATIC_FILES.txt instead.
+// reviewed there: a snapshot lists them with their SHA-256 in STATIC_FILES.txt instead. So is a
+// Python export's uv.lock: blocks of python/<target>.uv-lock.json (reviewed there, and by
+// test/uv-lock.test.ts), a megabyte per export that would bury every other diff.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
@@ -31,10 +33,11 @@ describe.each(targetNames())("snapshots of %s exports", (target) => {
     const pristine = parsePristine(files.text(PRISTINE_PATH)!);
     const others = files.entries().filter(([p]) => p !== PRISTINE_PATH && p !== ".envelope/export.json");
     expect(pristine.entries().map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode])).toEqual(others.map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode]));
-    const generated = files.entries().filter(([p, f]) => !f.verbatim && p !== PRISTINE_PATH);
+    const byHash = (p: string, verbatim: boolean) => verbatim || p === "uv.lock";
+    const generated = files.entries().filter(([p, f]) => !byHash(p, f.verbatim) && p !== PRISTINE_PATH);
     const manifest = files
       .entries()
-      .filter(([, f]) => f.verbatim)
+      .filter(([p, f]) => byHash(p, f.verbatim))
       .map(([p, f]) => `${createHash("sha256").update(f.bytes).digest("hex")}  ${p}\n`)
       .join("");
     if (UPDATE) {
