@@ -1,9 +1,11 @@
 """The team's own tests, generated from its definition (envelope.json).
 
-They build the team's CrewAI objects offline, and no model is called: its agents and their
-tools, its steps and the answers each waits for, the records its gates review,
-and the checks of its inputs. The runtime library, envelope-runtime, has its own tests.
-Run these with `uv run pytest`.
+They build the team's CrewAI objects offline: its agents and their tools,
+its steps and the answers each waits for, the records its gates review,
+and the checks of its inputs.
+And the whole team runs offline, against scripted models that never reach a network:
+every agent, every step and every gate (decisions from the file the run writes).
+The runtime library, envelope-runtime, has its own tests. Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
-from envelope_runtime import InputError, collect_inputs
+from envelope_runtime.crewai import run_offline
+from pydantic import ValidationError
 
-from parallel_gates import crew, main, models, team
+from parallel_gates import crew, models, team
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -90,24 +93,25 @@ def test_each_agent_holds_the_tools_the_definition_gives_it(crews: Any) -> None:
         assert ("delegate_to_team" in names) == (key in SUB_TEAM_AGENTS), key
 
 
-def test_a_run_without_inputs_is_refused_naming_each_required_one(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    args = main.COMMANDS.parser().parse_args([])
+def test_a_run_without_inputs_is_refused_naming_each_required_one() -> None:
+    with pytest.raises(ValidationError) as refused:
+        team.TeamInputs.model_validate({})
 
-    with pytest.raises(InputError) as refused:
-        collect_inputs(args, team.INPUTS)
-
-    for key in REQUIRED_INPUTS:
-        assert f"input {key!r} is required" in refused.value.problems, key
+    missing = [error["loc"][0] for error in refused.value.errors() if error["type"] == "missing"]
+    assert missing == list(REQUIRED_INPUTS)
 
 
 def test_each_step_is_a_task_of_its_agent_with_the_answers_it_waits_for(crews: Any) -> None:
-    steps = crews.crew()
-
-    found = {t.name: (t.agent.role, tuple(c.name for c in t.context)) for t in steps.tasks}
+    # Each step runs as a one-task crew of the flow (flow.py), its dependencies' answers the
+    # task's context.
+    found = {}
+    for key, (_, deps) in STEPS.items():
+        (task,) = crews.step_crew(key, "", dict.fromkeys(deps, "an answer")).tasks
+        found[key] = (task.agent.role, tuple(c.name for c in task.context))
     assert found == {key: (crews.role_of(agent), deps) for key, (agent, deps) in STEPS.items()}
+    assert {key: spec.depends_on for key, spec in team.PIPELINE.items()} == {
+        key: deps for key, (_, deps) in STEPS.items()
+    }
 
 
 def test_each_gate_reviews_records_with_its_fields() -> None:
@@ -115,3 +119,30 @@ def test_each_gate_reviews_records_with_its_fields() -> None:
         schema = team.RECORD_MODELS[step].model_json_schema()
         record = next(iter(schema["$defs"].values()))["properties"]
         assert set(fields) <= set(record), name
+
+
+# outputs: the keys of the team's result
+OUTPUTS: tuple[str, ...] = (
+    # outputs.redlines
+    "redlines",
+    # outputs.risk_register
+    "risk_register",
+    # outputs.onboarding_decision
+    "onboarding_decision",
+)
+
+
+def test_the_whole_team_runs_offline_through_every_gate(tmp_path: Any) -> None:
+    """The team's console script runs the team from inputs its TeamInputs accept to its
+    result (envelope-runtime's run_offline: scripted models, never a network).
+    Every step runs; at each gate the run stops, every record is approved in the
+    decisions file it wrote, and it resumes.
+    """
+    run = run_offline(crew.TeamCrew.package, tmp_path)
+
+    assert run.codes[-1] == 0, run.output
+    assert tuple(run.output) == OUTPUTS
+    team.TeamResult.model_validate(run.output)
+    assert {call.task for call in run.calls} >= set(STEPS)
+    assert run.agents() >= {agent for agent, _ in STEPS.values()}
+    assert sorted(run.reviews) == sorted(GATES)

@@ -1,9 +1,10 @@
 """The team's own tests, generated from its definition (envelope.json).
 
-They build the team's CrewAI objects offline, and no model is called: its agents and their
-tools,
-and the checks of its inputs. The runtime library, envelope-runtime, has its own tests.
-Run these with `uv run pytest`.
+They build the team's CrewAI objects offline: its agents and their tools,
+and the checks of its inputs.
+And the whole team runs offline, against scripted models that never reach a network:
+every agent.
+The runtime library, envelope-runtime, has its own tests. Run these with `uv run pytest`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
-from envelope_runtime import collect_inputs
+from envelope_runtime.crewai import run_offline
 
-from weekly_pipeline_review import crew, main, models, team
+from weekly_pipeline_review import crew, models, team
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -64,10 +65,30 @@ def test_each_agent_holds_the_tools_the_definition_gives_it(crews: Any) -> None:
         assert ("delegate_to_team" in names) == (key in SUB_TEAM_AGENTS), key
 
 
-def test_a_run_needs_no_input(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
-    monkeypatch.chdir(tmp_path)
-    args = main.COMMANDS.parser().parse_args([])
+def test_a_run_needs_no_input() -> None:
+    inputs = team.TeamInputs.model_validate({}).model_dump(by_alias=True)
 
-    inputs = collect_inputs(args, team.INPUTS)
+    assert set(inputs) == set(team.INPUTS)
 
-    assert set(inputs) <= set(team.INPUTS)
+
+# outputs: the keys of the team's result
+OUTPUTS: tuple[str, ...] = (
+    # outputs.forecast_summary
+    "forecast_summary",
+    # outputs.at_risk_deals
+    "at_risk_deals",
+)
+
+
+def test_the_whole_team_runs_offline(tmp_path: Any) -> None:
+    """The team's console script runs the team from inputs its TeamInputs accept to its
+    result (envelope-runtime's run_offline: scripted models, never a network).
+    The manager delegates to each agent (CrewAI's delegation tool, delegate_to_team below).
+    """
+    run = run_offline(crew.TeamCrew.package, tmp_path)
+
+    assert run.codes[-1] == 0, run.output
+    assert tuple(run.output) == OUTPUTS
+    team.TeamResult.model_validate(run.output)
+    assert run.codes == [0]
+    assert run.agents() == set(ROLES)

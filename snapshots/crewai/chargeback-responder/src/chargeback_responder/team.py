@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import InputSpec
+from envelope_runtime import input_specs
 from envelope_runtime.crewai import AgentSpec, JsonObject, StepSpec, describe_json_text
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,30 +23,24 @@ SECRETS: tuple[str, ...] = ("STRIPE_WEBHOOK_SECRET", "STRIPE_RESTRICTED_KEY", "S
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("SHOP_DOMAIN", "STORE_NAME", "RETURN_POLICY_URL")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.dispute_id
-    "dispute_id": InputSpec(
-        type="string",
-        description="Stripe dispute ID from the webhook payload.",
-        required=True,
-        flag="--dispute-id",
-    ),
+    dispute_id: str = Field(description="Stripe dispute ID from the webhook payload.")
+
     # inputs.charge_id
-    "charge_id": InputSpec(
-        type="string",
-        description="The disputed charge.",
-        required=True,
-        flag="--charge-id",
-    ),
+    charge_id: str = Field(description="The disputed charge.")
+
     # inputs.reason
-    "reason": InputSpec(
-        type="string",
-        description="Stripe's dispute reason code, e.g. 'product_not_received'.",
-        required=True,
-        flag="--reason",
-    ),
-}
+    reason: str = Field(description="Stripe's dispute reason code, e.g. 'product_not_received'.")
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

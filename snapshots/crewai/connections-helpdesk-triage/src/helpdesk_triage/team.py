@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import Auth, Connection, InputSpec, McpServer, Operation, Param
+from envelope_runtime import Auth, Connection, McpServer, Operation, Param, input_specs
 from envelope_runtime.crewai import AgentSpec, StepSpec
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 # name, slug, version
 NAME = "Helpdesk Triage"
@@ -23,16 +23,18 @@ SECRETS: tuple[str, ...] = ()
 # requiredVariables
 VARIABLES: tuple[str, ...] = ()
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.ticket_id
-    "ticket_id": InputSpec(
-        type="number",
-        description="The helpdesk ticket to triage.",
-        required=True,
-        flag="--ticket-id",
-    ),
-}
+    ticket_id: int | float = Field(description="The helpdesk ticket to triage.")
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import GateSpec, InputSpec
+from envelope_runtime import GateSpec, input_specs
 from envelope_runtime.crewai import AgentSpec, JsonArray, StepSpec, describe_json_text
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,41 +23,36 @@ SECRETS: tuple[str, ...] = ("WORDPRESS_APP_PASSWORD", "SEMRUSH_API_KEY")
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("BRAND_NAME", "TARGET_AUDIENCE", "WORDPRESS_HOST")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.topic
-    "topic": InputSpec(
-        type="string",
+    topic: str = Field(
         description=(
             "The subject of the article, e.g. 'How mid-size manufacturers cut "
             "energy costs in 2025'."
-        ),
-        required=True,
-        flag="--topic",
-    ),
+        )
+    )
+
     # inputs.primary_keyword
-    "primary_keyword": InputSpec(
-        type="string",
-        description="The search phrase the article should rank for.",
-        required=True,
-        flag="--primary-keyword",
-    ),
+    primary_keyword: str = Field(description="The search phrase the article should rank for.")
+
     # inputs.word_count
-    "word_count": InputSpec(
-        type="number",
-        description="Target length of the article in words.",
-        default=1800,
-        flag="--word-count",
-    ),
+    word_count: int | float | None = Field(
+        default=1800, description="Target length of the article in words."
+    )
+
     # inputs.tone
-    "tone": InputSpec(
-        type="string",
-        description="Voice of the article.",
-        enum=("authoritative", "conversational", "playful"),
-        default="authoritative",
-        flag="--tone",
-    ),
-}
+    tone: Literal["authoritative", "conversational", "playful"] | None = Field(
+        default="authoritative", description="Voice of the article."
+    )
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run (the answer of FINAL_STEP)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import GateSpec, InputSpec, RecordAction
+from envelope_runtime import GateSpec, RecordAction, input_specs
 from envelope_runtime.crewai import AgentSpec, JsonArray, StepSpec, describe_json_text
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,37 +23,31 @@ SECRETS: tuple[str, ...] = ("GREENHOUSE_API_KEY", "GOOGLE_CALENDAR_TOKEN")
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "HIRING_MANAGER_NAME", "SALARY_BAND_TABLE_URL")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.job_id
-    "job_id": InputSpec(
-        type="string",
-        description="Greenhouse job ID of the open requisition.",
-        required=True,
-        flag="--job-id",
-    ),
+    job_id: str = Field(description="Greenhouse job ID of the open requisition.")
+
     # inputs.role_title
-    "role_title": InputSpec(
-        type="string",
-        description="Title of the role, e.g. 'Senior Backend Engineer'.",
-        required=True,
-        flag="--role-title",
-    ),
+    role_title: str = Field(description="Title of the role, e.g. 'Senior Backend Engineer'.")
+
     # inputs.must_haves
-    "must_haves": InputSpec(
-        type="array",
-        description="Non-negotiable requirements from the hiring manager.",
-        required=True,
-        flag="--must-haves",
-    ),
+    must_haves: list[object] = Field(
+        description="Non-negotiable requirements from the hiring manager."
+    )
+
     # inputs.shortlist_size
-    "shortlist_size": InputSpec(
-        type="number",
-        description="How many approved candidates release outreach.",
-        default=5,
-        flag="--shortlist-size",
-    ),
-}
+    shortlist_size: int | float | None = Field(
+        default=5, description="How many approved candidates release outreach."
+    )
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run (the answer of FINAL_STEP)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import InputSpec
+from envelope_runtime import input_specs
 from envelope_runtime.crewai import AgentSpec, StepSpec
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 # name, slug, version
 NAME = "Enterprise Support Desk"
@@ -28,31 +28,26 @@ VARIABLES: tuple[str, ...] = (
     "REFUND_LIMIT_USD",
 )
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.ticket_id
-    "ticket_id": InputSpec(
-        type="string",
-        description="Zendesk ticket ID.",
-        required=True,
-        flag="--ticket-id",
-    ),
+    ticket_id: str = Field(description="Zendesk ticket ID.")
+
     # inputs.ticket_text
-    "ticket_text": InputSpec(
-        type="string",
-        description="Subject and body of the ticket.",
-        required=True,
-        flag="--ticket-text",
-    ),
+    ticket_text: str = Field(description="Subject and body of the ticket.")
+
     # inputs.account_tier
-    "account_tier": InputSpec(
-        type="string",
-        description="The customer's plan.",
-        required=True,
-        enum=("starter", "growth", "enterprise"),
-        flag="--account-tier",
-    ),
-}
+    account_tier: Literal["starter", "growth", "enterprise"] = Field(
+        description="The customer's plan."
+    )
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import Column, DocumentSpec, InputSpec, Trigger
+from envelope_runtime import Column, DocumentSpec, Trigger, input_specs
 from envelope_runtime.crewai import AgentSpec, StepSpec
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 # name, slug, version
 NAME = "Event Signup Desk"
@@ -23,16 +23,18 @@ SECRETS: tuple[str, ...] = ()
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("ORGANISER_NAME",)
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.event_name
-    "event_name": InputSpec(
-        type="string",
-        description="The meetup, e.g. 'Rust Berlin, March'.",
-        required=True,
-        flag="--event-name",
-    ),
-}
+    event_name: str = Field(description="The meetup, e.g. 'Rust Berlin, March'.")
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

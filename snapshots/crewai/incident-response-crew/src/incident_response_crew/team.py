@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import InputSpec
+from envelope_runtime import input_specs
 from envelope_runtime.crewai import AgentSpec, JsonArray, StepSpec, describe_json_text
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,30 +34,24 @@ VARIABLES: tuple[str, ...] = (
     "INCIDENT_CHANNEL",
 )
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.alert_title
-    "alert_title": InputSpec(
-        type="string",
-        description="Title of the triggering alert.",
-        required=True,
-        flag="--alert-title",
-    ),
+    alert_title: str = Field(description="Title of the triggering alert.")
+
     # inputs.service
-    "service": InputSpec(
-        type="string",
-        description="Affected service name as used in Datadog and GitHub.",
-        required=True,
-        flag="--service",
-    ),
+    service: str = Field(description="Affected service name as used in Datadog and GitHub.")
+
     # inputs.severity
-    "severity": InputSpec(
-        type="string",
-        required=True,
-        enum=("sev1", "sev2", "sev3"),
-        flag="--severity",
-    ),
-}
+    severity: Literal["sev1", "sev2", "sev3"] = Field()
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import InputSpec
+from envelope_runtime import input_specs
 from envelope_runtime.crewai import AgentSpec, JsonArray, StepSpec, describe_json_text
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,30 +23,26 @@ SECRETS: tuple[str, ...] = ("PITCHBOOK_API_KEY",)
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("FUND_NAME", "INVESTMENT_THESIS")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.target_company
-    "target_company": InputSpec(
-        type="string",
-        description="Legal name of the company under review.",
-        required=True,
-        flag="--target-company",
-    ),
+    target_company: str = Field(description="Legal name of the company under review.")
+
     # inputs.deal_size_musd
-    "deal_size_musd": InputSpec(
-        type="number",
-        description="Proposed investment in millions of USD.",
-        required=True,
-        flag="--deal-size-musd",
-    ),
+    deal_size_musd: int | float = Field(description="Proposed investment in millions of USD.")
+
     # inputs.data_room_index
-    "data_room_index": InputSpec(
-        type="string",
-        description="Index of the virtual data room (folder and file names).",
-        required=True,
-        flag="--data-room-index",
-    ),
-}
+    data_room_index: str = Field(
+        description="Index of the virtual data room (folder and file names)."
+    )
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

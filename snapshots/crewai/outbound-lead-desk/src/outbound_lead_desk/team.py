@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import Column, DocumentSpec, InputSpec, Trigger
+from envelope_runtime import Column, DocumentSpec, Trigger, input_specs
 from envelope_runtime.crewai import AgentSpec, StepSpec
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 # name, slug, version
 NAME = "Outbound Lead Desk"
@@ -23,16 +23,20 @@ SECRETS: tuple[str, ...] = ("APOLLO_API_KEY",)
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "SENDER_NAME", "VALUE_PROPOSITION")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.ideal_customer_profile
-    "ideal_customer_profile": InputSpec(
-        type="string",
-        description="Who we sell to, e.g. 'EU logistics companies, 200-2000 employees'.",
-        required=True,
-        flag="--ideal-customer-profile",
-    ),
-}
+    ideal_customer_profile: str = Field(
+        description="Who we sell to, e.g. 'EU logistics companies, 200-2000 employees'."
+    )
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

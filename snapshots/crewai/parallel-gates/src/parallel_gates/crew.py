@@ -1,14 +1,15 @@
 """The team's agents: one @agent method per definition agent (agents[]).
 
-One @task per pipeline step (config/tasks.yaml). flow.py runs each step as a one-task
-crew, the answers it waits for as the task's context; @crew is every step in one
-sequential crew, the gates as CrewAI's human_input (flow.py runs them as defined).
+One @task per pipeline step (config/tasks.yaml). The flow (flow.py) runs each step as a
+one-task crew, the answers it waits for as the task's context: it is the one way the
+pipeline runs (`crewai run` runs the flow of this `type = "flow"` project), so there is no
+@crew.
 """
 
 from __future__ import annotations
 
-from crewai import Agent, Crew, Task
-from crewai.project import CrewBase, agent, crew, task
+from crewai import Agent, Task
+from crewai.project import CrewBase, agent, task
 from envelope_runtime import TeamPackage
 from envelope_runtime.crewai import PipelineCrew
 
@@ -85,12 +86,6 @@ class ParallelGatesCrew(PipelineCrew):
     @task
     def onboarding_decision(self) -> Task:
         return Task(config=self.tasks_config["onboarding-decision"])
-
-    # pipeline[]: the steps in order, each one's context the steps it depends on; the
-    # gates are CrewAI's human_input here (flow.py runs them as the definition says)
-    @crew
-    def crew(self) -> Crew:
-        return self.steps_crew()
 
 
 TeamCrew = ParallelGatesCrew

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import GateSpec, InputSpec, RecordAction
+from envelope_runtime import GateSpec, RecordAction, input_specs
 from envelope_runtime.crewai import AgentSpec, JsonArray, StepSpec, describe_json_text
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,36 +23,34 @@ SECRETS: tuple[str, ...] = ()
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "RISK_APPETITE")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.vendor_name
-    "vendor_name": InputSpec(
-        type="string",
-        description="Legal name of the vendor, e.g. 'Acme Analytics Ltd'.",
-        required=True,
-        flag="--vendor-name",
-    ),
+    vendor_name: str = Field(description="Legal name of the vendor, e.g. 'Acme Analytics Ltd'.")
+
     # inputs.contract_text
-    "contract_text": InputSpec(
-        type="string",
-        description="The vendor's proposed master services agreement, as plain text.",
-        required=True,
-        flag="--contract-text",
-    ),
+    contract_text: str = Field(
+        description="The vendor's proposed master services agreement, as plain text."
+    )
+
     # inputs.data_classes
-    "data_classes": InputSpec(
-        type="array",
-        description=("Kinds of data the vendor will process, e.g. ['customer PII', 'usage logs']."),
+    data_classes: list[object] | None = Field(
         default=["customer PII"],
-        flag="--data-classes",
-    ),
+        description=("Kinds of data the vendor will process, e.g. ['customer PII', 'usage logs']."),
+    )
+
     # inputs.annual_value_usd
-    "annual_value_usd": InputSpec(
-        type="number",
-        description="Expected annual contract value in US dollars.",
-        flag="--annual-value-usd",
-    ),
-}
+    annual_value_usd: int | float | None = Field(
+        default=None, description="Expected annual contract value in US dollars."
+    )
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run (the answer of FINAL_STEP)

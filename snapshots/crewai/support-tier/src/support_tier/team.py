@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import InputSpec
+from envelope_runtime import input_specs
 from envelope_runtime.crewai import AgentSpec, StepSpec
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 # name, slug, version
 NAME = "Support Tier"
@@ -23,32 +23,30 @@ SECRETS: tuple[str, ...] = ("ZENDESK_API_KEY", "SLACK_BOT_TOKEN")
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("SUPPORT_EMAIL", "COMPANY_NAME", "ZENDESK_SUBDOMAIN")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
     # inputs.ticket_text
-    "ticket_text": InputSpec(
-        type="string",
-        description="The raw ticket content to be triaged.",
-        required=True,
-        flag="--ticket-text",
-    ),
+    ticket_text: str = Field(description="The raw ticket content to be triaged.")
+
     # inputs.customer_name
-    "customer_name": InputSpec(
-        type="string",
-        description="Customer's name, if known.",
-        flag="--customer-name",
-    ),
+    customer_name: str | None = Field(default=None, description="Customer's name, if known.")
+
     # inputs.priority_override
-    "priority_override": InputSpec(
-        type="string",
+    priority_override: Literal["low", "normal", "high", "urgent"] | None = Field(
+        default=None,
         description=(
             "Optional manual priority. If omitted, the support lead determines "
             "priority from ticket content."
         ),
-        enum=("low", "normal", "high", "urgent"),
-        flag="--priority-override",
-    ),
-}
+    )
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

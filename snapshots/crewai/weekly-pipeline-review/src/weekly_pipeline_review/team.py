@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import InputSpec
+from envelope_runtime import input_specs
 from envelope_runtime.crewai import AgentSpec, JsonArray, StepSpec, describe_json_text
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,8 +23,15 @@ SECRETS: tuple[str, ...] = ("HUBSPOT_PRIVATE_APP_TOKEN", "SLACK_BOT_TOKEN")
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "FISCAL_QUARTER_END", "SLACK_CHANNEL", "QUOTA_USD")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {}
+
+# inputs: the run's inputs, checked by this model before the run starts (a flag each,
+# --inputs JSON, INPUT_<NAME> variables or inputs.json: see README)
+class TeamInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+# each input's type, default and runner flag, as envelope-runtime reads them
+INPUTS = input_specs(TeamInputs)
 
 
 # outputs: the final result of a run

@@ -17,6 +17,7 @@ from envelope_runtime.langgraph import ModelFactory, PipelineNodes
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel
 
 from content_studio import team
 from content_studio.context import Context
@@ -30,7 +31,7 @@ def build_graph(
     *,
     checkpointer: BaseCheckpointSaver[str] | None = None,
     model_for: ModelFactory | None = None,
-) -> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:
+) -> CompiledStateGraph[TeamState, Context, BaseModel, TeamOutput]:
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
     built on first use)."""
@@ -39,7 +40,7 @@ def build_graph(
     builder = StateGraph(
         TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput
     )
-    # inputs: checked before any model call; prepare reads the flat input
+    # inputs: validated by LangGraph as prepare's input (state.TeamInputs), before any model call
     builder.add_node("prepare", nodes.prepare, input_schema=TeamInputs)
     # pipeline[0] research (agent researcher)
     builder.add_node(

@@ -1,7 +1,8 @@
 """The team's command line: the console script of pyproject.toml, or
 `python -m incident_response_crew.main`.
 
-`run` (the default) starts a run of graph.py's graph, checkpointed on disk; `resume
+`run` (the default) starts a run of graph.py's graph, here on a LangGraph checkpointer
+(SQLite, or PostgreSQL with DATABASE_URL) or on a LangGraph server (`--url`); `resume
 THREAD_ID` continues one that stopped. The runner behind them, with its checks of the
 environment and the inputs, is envelope-runtime's `envelope_runtime.langgraph.runner`
 (given this team's package).

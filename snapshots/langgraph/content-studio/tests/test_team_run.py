@@ -1,0 +1,63 @@
+"""The team's whole run, offline: its graph (graph.build_graph) with scripted chat models
+(envelope-runtime's `run_offline`: LangChain chat models that answer from the tools they are
+bound to, never a network), from inputs its specs accept, to the team's result.
+It passes every gate: each review is answered with `Command(resume=...)`, rejecting the
+first round where the gate sends records back, approving them otherwise.
+Run with `uv run pytest`.
+"""
+
+from __future__ import annotations
+
+from envelope_runtime.langgraph import run_offline
+
+from content_studio import graph, state
+from content_studio.graph import TEAM
+
+# The agents a run calls: each step's (pipeline[].agentKey)
+RUN_AGENTS: tuple[str, ...] = (
+    # agents[0] managing-editor
+    "managing-editor",
+    # agents[1] researcher
+    "researcher",
+    # agents[2] seo-strategist
+    "seo-strategist",
+    # agents[3] audience-analyst
+    "audience-analyst",
+    # agents[4] writer
+    "writer",
+    # agents[5] social-writer
+    "social-writer",
+    # agents[6] newsletter-writer
+    "newsletter-writer",
+    # agents[7] publisher
+    "publisher",
+)
+
+# gates[]: each reviews the run once, twice where its rejected records go back for a
+# revision (onReject rerun / escalate): the offline reviewer rejects its first round
+REVIEWS: dict[str, int] = {
+    # gates[0] editorial-approval
+    "editorial-approval": 2,
+}
+
+# outputs: the keys of the team's result
+OUTPUTS: tuple[str, ...] = (
+    # outputs.article_markdown
+    "article_markdown",
+    # outputs.social_posts
+    "social_posts",
+    # outputs.newsletter_html
+    "newsletter_html",
+    # outputs.wordpress_post_id
+    "wordpress_post_id",
+)
+
+
+def test_the_whole_team_runs_offline_through_every_gate() -> None:
+    run = run_offline(TEAM, graph.build_graph)
+
+    assert run.output["status"] == "done", run.output
+    assert tuple(run.output["result"]) == OUTPUTS
+    state.TeamResult.model_validate(run.output["result"])
+    assert set(RUN_AGENTS) <= set(run.models.calls)
+    assert {name: run.reviews.count(name) for name in REVIEWS} == REVIEWS

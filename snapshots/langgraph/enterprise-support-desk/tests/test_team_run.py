@@ -1,0 +1,54 @@
+"""The team's whole run, offline: its graph (graph.build_graph) with scripted chat models
+(envelope-runtime's `run_offline`: LangChain chat models that answer from the tools they are
+bound to, never a network), from inputs its specs accept, to the team's result.
+Run with `uv run pytest`.
+"""
+
+from __future__ import annotations
+
+from envelope_runtime.langgraph import run_offline
+
+from enterprise_support_desk import graph, state
+from enterprise_support_desk.graph import TEAM
+
+# The agents a run calls: every one, the entry agent asking its reports (agents[].reportsToKey)
+RUN_AGENTS: tuple[str, ...] = (
+    # agents[0] head-of-support
+    "head-of-support",
+    # agents[1] billing-lead
+    "billing-lead",
+    # agents[2] refunds-specialist
+    "refunds-specialist",
+    # agents[3] invoicing-specialist
+    "invoicing-specialist",
+    # agents[4] technical-lead
+    "technical-lead",
+    # agents[5] api-specialist
+    "api-specialist",
+    # agents[6] integrations-specialist
+    "integrations-specialist",
+    # agents[7] trust-safety-lead
+    "trust-safety-lead",
+    # agents[8] fraud-analyst
+    "fraud-analyst",
+)
+
+# outputs: the keys of the team's result
+OUTPUTS: tuple[str, ...] = (
+    # outputs.reply
+    "reply",
+    # outputs.handled_by
+    "handled_by",
+    # outputs.refund_proposed
+    "refund_proposed",
+)
+
+
+def test_the_whole_team_runs_offline() -> None:
+    run = run_offline(TEAM, graph.build_graph)
+
+    assert run.output["status"] == "done", run.output
+    assert tuple(run.output["result"]) == OUTPUTS
+    state.TeamResult.model_validate(run.output["result"])
+    assert set(RUN_AGENTS) <= set(run.models.calls)
+    assert run.reviews == []

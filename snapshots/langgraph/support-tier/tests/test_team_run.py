@@ -1,0 +1,44 @@
+"""The team's whole run, offline: its graph (graph.build_graph) with scripted chat models
+(envelope-runtime's `run_offline`: LangChain chat models that answer from the tools they are
+bound to, never a network), from inputs its specs accept, to the team's result.
+Run with `uv run pytest`.
+"""
+
+from __future__ import annotations
+
+from envelope_runtime.langgraph import run_offline
+
+from support_tier import graph, state
+from support_tier.graph import TEAM
+
+# The agents a run calls: every one, the entry agent asking its reports (agents[].reportsToKey)
+RUN_AGENTS: tuple[str, ...] = (
+    # agents[0] support-lead
+    "support-lead",
+    # agents[1] billing-specialist
+    "billing-specialist",
+    # agents[2] technical-specialist
+    "technical-specialist",
+)
+
+# outputs: the keys of the team's result
+OUTPUTS: tuple[str, ...] = (
+    # outputs.resolution
+    "resolution",
+    # outputs.assigned_agent
+    "assigned_agent",
+    # outputs.escalated
+    "escalated",
+    # outputs.zendesk_ticket_id
+    "zendesk_ticket_id",
+)
+
+
+def test_the_whole_team_runs_offline() -> None:
+    run = run_offline(TEAM, graph.build_graph)
+
+    assert run.output["status"] == "done", run.output
+    assert tuple(run.output["result"]) == OUTPUTS
+    state.TeamResult.model_validate(run.output["result"])
+    assert set(RUN_AGENTS) <= set(run.models.calls)
+    assert run.reviews == []
