@@ -33,7 +33,7 @@ describe.each(targetNames())("snapshots of %s exports", (target) => {
     const pristine = parsePristine(files.text(PRISTINE_PATH)!);
     const others = files.entries().filter(([p]) => p !== PRISTINE_PATH && p !== ".envelope/export.json");
     expect(pristine.entries().map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode])).toEqual(others.map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode]));
-    const byHash = (p: string, verbatim: boolean) => verbatim || p === "uv.lock";
+    const byHash = (p: string, verbatim: boolean | undefined) => verbatim === true || p === "uv.lock";
     const generated = files.entries().filter(([p, f]) => !byHash(p, f.verbatim) && p !== PRISTINE_PATH);
     const manifest = files
       .entries()

@@ -91,11 +91,15 @@ export const RESERVED_MEMBERS = words(`
 
 /**
  * Distributions an exported project installs, directly or through its dependencies (every
- * name pinned in python/*.lock, PEP 503-normalized). A project distributed under one of
- * these names would replace that package on install, or depend on itself.
+ * name pinned in python/*.lock, and every package of the uv.lock data, python/*.uv-lock.json,
+ * which has the other platforms' too; PEP 503-normalized), and the runtime library. A project
+ * distributed under one of these names would replace that package on install, or depend on itself.
  */
 export const DEPENDENCY_DISTRIBUTIONS = words(`
-  hatchling pip wheel
+  hatchling pip wheel envelope-runtime
+  async-timeout colorama coloredlogs exceptiongroup httpx2-jsfetch humanfriendly mpmath
+  pyreadline3 pywin32 sympy
+  langgraph-checkpoint-postgres psycopg psycopg-binary psycopg-pool
   aiofiles aiohappyeyeballs aiohttp aiosignal aiosqlite annotated-doc annotated-types anthropic
   anyio appdirs attrs bcrypt blockbuster boto3 botocore build cel-python certifi cffi
   charset-normalizer chromadb click cloudpickle crewai crewai-cli crewai-core croniter

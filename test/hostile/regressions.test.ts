@@ -41,9 +41,13 @@ describe("placeholders for inputs (model)", () => {
 });
 
 describe("distribution names (model)", () => {
-  const lockNames = ["crewai", "langgraph"].flatMap((lock) =>
-    [...readFileSync(fileURLToPath(new URL(`../../python/${lock}.lock`, import.meta.url)), "utf8").matchAll(/^([A-Za-z0-9_.-]+)==/gm)].map((m) => m[1]!.toLowerCase().replace(/[-_.]+/g, "-")),
-  );
+  const python = (file: string) => readFileSync(fileURLToPath(new URL(`../../python/${file}`, import.meta.url)), "utf8");
+  const normalized = (name: string) => name.toLowerCase().replace(/[-_.]+/g, "-");
+  const lockNames = ["crewai", "langgraph"].flatMap((lock) => [
+    ...[...python(`${lock}.lock`).matchAll(/^([A-Za-z0-9_.-]+)==/gm)].map((m) => normalized(m[1]!)),
+    // uv.lock's packages: every platform's (python/<target>.uv-lock.json, what exports lock)
+    ...(JSON.parse(python(`${lock}.uv-lock.json`)) as { packages: { name: string }[] }).packages.map((p) => normalized(p.name)),
+  ]);
   it("never names a distribution the project installs, and is always a valid name", () => {
     for (const name of lockNames) expect(DEPENDENCY_DISTRIBUTIONS.has(name), `${name} (python/*.lock) is missing from DEPENDENCY_DISTRIBUTIONS`).toBe(true);
     expect(distributionName("crewai")).toBe("crewai-team");
