@@ -120,6 +120,9 @@ HELPERS.flow_decorator = (v) => {
   if (d.kind === "feedback") return `human_feedback(message=${str(d.message)}, provider=GateReview(), metadata={"gate": ${str(d.gate)}})`;
   const parts = (d.triggers ?? []).map((t) => (t.method !== undefined ? pyIdent(t.method) : str(t.label)));
   if (parts.length === 0) throw new Error("flow_decorator: listen without triggers");
+  // A long label alone is its wrapped literal's parentheses as the call's own: `listen(("…" "…"))`
+  // is ruff's UP034 once its formatter joins the pieces.
+  if (parts.length === 1 && d.triggers![0]!.method === undefined && parts[0]!.startsWith("(")) return `listen${parts[0]}`;
   return `listen(${parts.length === 1 ? parts[0] : `${d.any ? "or_" : "and_"}(${parts.join(", ")})`})`;
 };
 
