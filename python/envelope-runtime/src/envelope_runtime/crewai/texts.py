@@ -75,28 +75,34 @@ class InputsRefused(HookAborted, ValueError):
     """`kickoff(inputs=...)` with run inputs other than the crew object's."""
 
 
-_BUILT_BY: weakref.WeakKeyDictionary[Crew, weakref.ref[Any]] = weakref.WeakKeyDictionary()
-"""A team's crew -> the crew object (crew_base.TeamCrewBase) that built it."""
+_BUILT_BY: weakref.WeakKeyDictionary[Crew, tuple[weakref.ref[Any], dict[str, Any], Any]] = (
+    weakref.WeakKeyDictionary()
+)
+"""A team's crew -> the crew object (crew_base.TeamCrewBase) that built it, the inputs it
+filled in and its team's INPUTS. The inputs are kept here, not only on that object: the
+object may be collected while its crew lives on (a step's crew handed on), and its crew
+must still refuse other inputs."""
 
 
 def kept_as_written(crew: Crew, built_by: Any) -> Crew:
     """The crew, whose texts `built_by` filled in for its inputs: `kickoff(inputs=...)`
     leaves them as they are."""
-    _BUILT_BY[crew] = weakref.ref(built_by)
+    _BUILT_BY[crew] = (weakref.ref(built_by), dict(built_by.inputs), built_by.package.team.INPUTS)
     return crew
 
 
 def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     """CrewAI's INPUT hook (every crew's kickoff, train, test, replay)."""
-    ref = _BUILT_BY.get(context.crew) if context.crew is not None else None
-    built_by = ref() if ref is not None else None
-    if built_by is None:
+    entry = _BUILT_BY.get(context.crew) if context.crew is not None else None
+    if entry is None:
         return None
-    # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
-    drop_memoized(built_by)
+    ref, own, team_inputs = entry
+    built_by = ref()
+    if built_by is not None:
+        # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
+        drop_memoized(built_by)
     if context.payload is None:
         return None
-    own, team_inputs = built_by.inputs, built_by.package.team.INPUTS
     given = dict(context.payload)
     other = sorted(
         key
