@@ -24,19 +24,9 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
 from .. import redaction
-from ..policy import (
-    AccessPolicy,
-    Header,
-    HttpRequestInput,
-    evaluate,
-    expand,
-    header_pairs,
-    refused_header,
-    unparsable_url,
-)
+from ..placeholders import render
+from ..policy import AccessPolicy, Header, HttpRequestInput
 from ..team_package import TeamPackage
-
-__all__ = ["HTTP_TRANSPORT", "Header", "HttpRequestInput", "HttpRequestTool", "http_tool"]
 
 HTTP_TRANSPORT: httpx.AsyncBaseTransport | None = None
 """Test seam: an httpx transport for every http_request tool (None: the network)."""
@@ -93,18 +83,21 @@ class HttpRequestTool(BaseTool):
         body: str | None,
         env: dict[str, str],
     ) -> str:
-        decision = evaluate(self.policy, method, expand(url, env), env)
+        # How a policy decides is loaded by the first request, not by building the team.
+        from .. import policy_rules as rules
+
+        decision = rules.evaluate(self.policy, method, render(url, env), env)
         if not decision.allowed:
             return f"REFUSED by access policy of {self.agent_key}: {decision.reason}"
-        unparsable = unparsable_url(decision.url)
+        unparsable = rules.unparsable_url(decision.url)
         if unparsable is not None:
             return f"REFUSED by access policy of {self.agent_key}: {unparsable}"
         try:
-            sent_headers = header_pairs(headers, env)
-            refused = refused_header(sent_headers)
+            sent_headers = rules.header_pairs(headers, env)
+            refused = rules.refused_header(sent_headers)
             if refused is not None:
                 return f"REFUSED by access policy of {self.agent_key}: {refused}"
-            content = expand(body, env) if body is not None else None
+            content = render(body, env) if body is not None else None
             async with httpx.AsyncClient(
                 transport=HTTP_TRANSPORT, timeout=self.timeout_s, follow_redirects=False
             ) as client:
