@@ -55,28 +55,6 @@ from .. import redaction
 from ..team_package import TeamPackage
 from . import llms, prompts
 
-__all__ = [
-    "ANSWER_MISSES",
-    "ASK_PREFIX",
-    "AgentGraph",
-    "AgentSetup",
-    "AnswerBudget",
-    "TeamAgents",
-    "UnitState",
-    "answer_text",
-    "chosen_per_call",
-    "as_placeholders",
-    "ask_tool_name",
-    "entry_agent",
-    "manager_of",
-    "model_retry",
-    "redacted",
-    "reports_of",
-    "roots",
-    "run_config",
-    "secret_values",
-]
-
 AgentGraph = CompiledStateGraph[Any, Any, Any, Any]
 
 ASK_PREFIX = "ask_"

@@ -57,17 +57,6 @@ from ..redaction import redact
 from ..team_package import TeamPackage
 from . import tools
 
-__all__ = [
-    "MCP_TRANSPORT",
-    "McpTools",
-    "amcp_tools",
-    "connection_tools",
-    "forget_mcp_tools",
-    "mcp_servers",
-    "mcp_tools",
-    "set_mcp_transport",
-]
-
 MCP_TRANSPORT: httpx.AsyncBaseTransport | None = None
 """Test seam of the MCP servers' requests (read when an agent's tools are listed), like
 tools.HTTP_TRANSPORT for the OpenAPI tools' (set_mcp_transport)."""

@@ -55,21 +55,6 @@ from .agents import (
 )
 from .nodes import TEAM_ANSWER, Node, State, TeamNodes, Update, answer_json, as_json
 
-__all__ = [
-    "DEADLINE_GRACE_S",
-    "TOOLS_NODE",
-    "Ask",
-    "AskInput",
-    "HandOff",
-    "HierarchyAgents",
-    "HierarchyNodes",
-    "asked",
-    "asks",
-    "report_node",
-    "router",
-    "subtree_timeout",
-]
-
 
 class AskInput(BaseModel):
     task: str = Field(

@@ -40,36 +40,6 @@ from ..model_env import load_problems
 from ..team_package import TeamPackage
 from .runtime import EnvRequirement
 
-__all__ = [
-    "BASE_URL_ENV",
-    "DEFAULT_MODEL",
-    "FACTORY_ENV",
-    "MODEL_ATTEMPTS",
-    "MODEL_ENV",
-    "NO_CLIENT_RETRIES",
-    "PROVIDER_KEYS",
-    "RETRY_DELAY_S",
-    "ModelFactory",
-    "ModelSpec",
-    "agent_model",
-    "base_url",
-    "build_chat_model",
-    "chosen_model",
-    "context_problems",
-    "context_values",
-    "factory",
-    "factory_problems",
-    "model_id",
-    "model_kwargs",
-    "model_problem",
-    "node_timeout",
-    "provider",
-    "required_env",
-    "retry_waits_s",
-    "run_context",
-    "transient",
-]
-
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 
 MODEL_ENV = "MODEL"

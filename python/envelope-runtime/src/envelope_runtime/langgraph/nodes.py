@@ -32,24 +32,6 @@ from ..team_package import TeamPackage
 from . import agents, llms, runtime
 from .runtime import EnvRequirement, MissingEnvError, missing_env
 
-__all__ = [
-    "DEADLINE_PREFIX",
-    "RUN_FIELDS",
-    "TEAM_ANSWER",
-    "Node",
-    "StepFailed",
-    "TeamNodes",
-    "Update",
-    "answer_json",
-    "as_json",
-    "clean",
-    "deadline_message",
-    "fresh_run",
-    "graph_input",
-    "halt",
-    "secret_values",
-]
-
 TEAM_ANSWER = "team"
 """hierarchy: the key of the team's answer in `answers` (and the team node's name)."""
 

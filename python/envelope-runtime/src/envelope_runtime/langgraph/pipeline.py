@@ -46,22 +46,6 @@ from . import agents, llms, prompts, runtime
 from .agents import AgentGraph
 from .nodes import Node, State, TeamNodes, Update, answer_json, as_json, clean, halt
 
-__all__ = [
-    "Escalations",
-    "GateDecisionError",
-    "GateDecisions",
-    "PipelineNodes",
-    "decisions_of",
-    "escalate_node",
-    "gate_node",
-    "gate_state",
-    "gates_after",
-    "gates_into",
-    "released_node",
-    "review_request",
-    "step_node",
-]
-
 
 def step_node(step_key: str) -> str:
     return f"step_{step_key}"

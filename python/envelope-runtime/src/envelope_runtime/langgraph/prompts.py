@@ -18,8 +18,6 @@ from typing import Any
 from ..placeholders import placeholder_values, render
 from ..team_package import TeamPackage
 
-__all__ = ["raw_prompt", "system_prompt", "triggered_text"]
-
 
 @cache
 def raw_prompt(package: TeamPackage, agent_key: str) -> str:

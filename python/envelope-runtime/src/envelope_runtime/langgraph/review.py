@@ -39,19 +39,6 @@ from .pipeline import gate_state
 from .run_client import Runner, open_graph, resume_run, thread_config, waiting_threads
 from .runner import add_location, command_name
 
-__all__ = [
-    "Decisions",
-    "GateRunner",
-    "check_decisions",
-    "collect_decisions",
-    "decisions_file",
-    "pending_gates",
-    "read_decisions",
-    "resume_command",
-    "resume_payload",
-    "sweep_runs",
-]
-
 Decisions = dict[str, list[DecisionItem]]
 """Gate name -> decisions: a decisions file, or the answers given at the terminal."""
 

@@ -27,19 +27,6 @@ from typing import Any
 
 from ..team_package import TeamPackage
 
-__all__ = [
-    "CHECKPOINTS",
-    "DATABASE_ENV",
-    "STATE_DIR",
-    "TRACE_ENV",
-    "add_location",
-    "command_name",
-    "resume_parser",
-    "run_parser",
-    "team_amain",
-    "team_main",
-]
-
 CHECKPOINTS = "checkpoints.sqlite"
 STATE_DIR = Path(".langgraph_runs")
 """Where runs are kept by default: run data, gitignored, beside `langgraph dev`'s own

@@ -15,28 +15,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-__all__ = [
-    "EXIT_CONFIG",
-    "EXIT_FAILED",
-    "EXIT_HALTED",
-    "EXIT_OK",
-    "EXIT_PENDING",
-    "EXIT_TIMEOUT",
-    "AgentSpec",
-    "EnvRequirement",
-    "GateStates",
-    "MissingEnvError",
-    "Span",
-    "StepSpec",
-    "add_spans",
-    "missing_env",
-    "first_reason",
-    "merge",
-    "settle",
-    "utc_now",
-    "worked_ms",
-]
-
 T = TypeVar("T")
 
 # Exit codes of the runner (documented in the README).

@@ -32,8 +32,6 @@ from ..team_package import TeamPackage
 from ..testing import offline_env, sample
 from .agents import ASK_PREFIX
 
-__all__ = ["OfflineRun", "ScriptedModels", "run_offline", "sample_inputs"]
-
 
 def sample_inputs(package: TeamPackage) -> dict[str, Any]:
     """A value for every field of the team's input schema (state.TeamInputs), by its key in

@@ -36,8 +36,6 @@ from langchain_core.outputs import LLMResult
 from .. import trace
 from ..team_package import TeamPackage
 
-__all__ = ["TraceHandler", "handler"]
-
 
 class TraceHandler(BaseCallbackHandler):
     """Writes the conversations of the runs it is given (of the team `package`) to a
