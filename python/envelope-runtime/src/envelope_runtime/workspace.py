@@ -170,14 +170,15 @@ PURGE_MIN_CHARS = 4
 
 class Backend(Protocol):
     """Where rows and fired triggers are kept. `put` is compare-and-set: `expected` is the
-    version the stored record must have (0: must not exist; None: any)."""
+    version the stored record must have (0: must not exist; None: any). `mark` is False
+    when the firing was recorded already (by another watcher)."""
 
     def get(self, doc: str, row_id: str) -> dict[str, Any] | None: ...
     def put(self, doc: str, row_id: str, record: dict[str, Any], expected: int | None) -> bool: ...
     def delete(self, doc: str, row_id: str) -> None: ...
     def all(self, doc: str) -> list[dict[str, Any]]: ...
     def fired(self, doc: str) -> set[str]: ...
-    def mark(self, doc: str, marker: str) -> None: ...
+    def mark(self, doc: str, marker: str) -> bool: ...
     def unmark(self, doc: str, prefix: str) -> None: ...
 
 
@@ -245,9 +246,10 @@ class SqliteBackend:
             found = self.conn.execute("SELECT marker FROM workspace_fired WHERE doc = ?", (doc,))
             return {r[0] for r in found.fetchall()}
 
-    def mark(self, doc: str, marker: str) -> None:
+    def mark(self, doc: str, marker: str) -> bool:
         with self.lock:
-            self.conn.execute("INSERT OR IGNORE INTO workspace_fired VALUES (?, ?)", (doc, marker))
+            query = "INSERT OR IGNORE INTO workspace_fired VALUES (?, ?)"
+            return self.conn.execute(query, (doc, marker)).rowcount == 1
 
     def unmark(self, doc: str, prefix: str) -> None:
         with self.lock:
@@ -344,8 +346,9 @@ class StoreBackend:
     def fired(self, doc: str) -> set[str]:
         return {i.key for i in self._items(("envelope_workspace_fired", doc))}
 
-    def mark(self, doc: str, marker: str) -> None:
+    def mark(self, doc: str, marker: str) -> bool:
         self.store.put(("envelope_workspace_fired", doc), marker, {"fired": True}, index=False)
+        return True
 
     def unmark(self, doc: str, prefix: str) -> None:
         for marker in self.fired(doc):
@@ -658,8 +661,8 @@ class Workspace:
                     marker = "\x1f".join(parts)
                     if marker in fired:
                         continue
-                    if mark:
-                        self.backend.mark(doc, marker)
+                    if mark and not self.backend.mark(doc, marker):
+                        continue  # fired in another process since `fired` was read
                     firings.append(Firing(doc, trigger, public(record), marker))
         return firings
 

@@ -99,13 +99,11 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     store, now = RunStore(args.state_dir), state.utc_now()
     due: list[tuple[str, list[str]]] = []
-    for path in sorted(store.directory.glob("*.json")):
-        if path.name.endswith(".decisions.json"):
-            continue
+    for run_id in store.run_ids():
         try:
-            run = store.load(path.stem)
-        except (OSError, ValueError) as error:  # one unreadable file stops no other run
-            print(f"{path}: skipped, unreadable: {error}", file=sys.stderr)
+            run = store.load(run_id)
+        except (OSError, ValueError) as error:  # one unreadable run stops no other
+            print(f"{store.where(run_id)}: skipped, unreadable: {error}", file=sys.stderr)
             continue
         if run.status == "pending" and run.gates:
             from ..gate_rules import timed_out

@@ -171,7 +171,7 @@ def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, 
     store = _store(package, args.state_dir)
     run = RunState(id=state.new_run_id(), team=team.SLUG, version=team.VERSION)
     run.created_at, run.inputs = state.utc_now(), inputs
-    print(f"Run {run.id} (state: {store.path(run.id)})", file=sys.stderr)
+    print(f"Run {run.id} (state: {store.where(run.id)})", file=sys.stderr)
     return _run_flow(package, store, run, args, {})
 
 

@@ -2,7 +2,9 @@
 
 `RunStore` is a CrewAI `FlowPersistence`: one JSON file per run, `<run id>.json`, holding
 the state and, while the run waits at a gate, CrewAI's pending-feedback context (what
-`Flow.from_pending` resumes). Secret values are redacted before anything is written.
+`Flow.from_pending` resumes); with DATABASE_URL set, the same text in a row of that database
+(database.RunTable), so any process sharing the URL resumes the run. Secret values are
+redacted before anything is written.
 """
 
 from __future__ import annotations
@@ -83,22 +85,60 @@ class RunStore(FlowPersistence):
     caller's own) are kept as they are: a short secret such as `20` must not corrupt them."""
 
     directory: Path = Path(".envelope-runs")
+    """The runs' files; with DATABASE_URL, only the decisions templates (flow_runner.py)."""
     _secrets: list[str] = PrivateAttr(default_factory=list)
     _lock: Any = PrivateAttr(default_factory=threading.Lock)
+    _url: str | None = PrivateAttr(default=None)
 
     def __init__(self, directory: Path | str = ".envelope-runs", secret_values: Sequence[str] = ()):
         super().__init__(directory=Path(directory).absolute())
         self._secrets = [value for value in secret_values if value]
+        self._url = os.environ.get("DATABASE_URL") or None
 
     def init_db(self) -> None:
-        """Nothing to set up: the directory is made by the first save."""
+        """Nothing to set up: the directory (or the database's table) is made on first use."""
+
+    @property
+    def _table(self) -> Any:
+        """The database's runs (connected on first use, not when pipeline.py is imported)."""
+        from ..database import RunTable
+
+        return RunTable(self._url or "")
 
     def path(self, run_id: str) -> Path:
         return self.directory / f"{run_id}.json"
 
-    def _read(self, run_id: str) -> dict[str, Any] | None:
+    @property
+    def database(self) -> str | None:
+        """Which database holds the runs (DATABASE_URL's, its password hidden), else None."""
+        return self._table.where if self._url else None
+
+    def where(self, run_id: str) -> str:
+        """Where the run is kept, for messages."""
+        return f"run {run_id} in {self.database}" if self._url else str(self.path(run_id))
+
+    def text(self, run_id: str) -> str | None:
+        """The run as stored (JSON), None when there is no such run."""
+        if self._url:
+            return self._table.read(run_id)
         path = self.path(run_id)
-        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+        return path.read_text(encoding="utf-8") if path.exists() else None
+
+    def run_ids(self) -> list[str]:
+        if self._url:
+            return self._table.ids()
+        paths = sorted(self.directory.glob("*.json"))
+        return [p.stem for p in paths if not p.name.endswith(".decisions.json")]
+
+    def remove(self, run_id: str) -> None:
+        if self._url:
+            self._table.remove(run_id)
+        else:
+            self.path(run_id).unlink(missing_ok=True)
+
+    def _read(self, run_id: str) -> dict[str, Any] | None:
+        text = self.text(run_id)
+        return None if text is None else json.loads(text)
 
     def _write(self, run_id: str, state: Any, pending: dict[str, Any] | None) -> None:
         data = RunState.model_validate(state).model_dump(mode="json")
@@ -112,11 +152,15 @@ class RunStore(FlowPersistence):
         data["result"], data["message"] = self._redact(data["result"], data["message"])
         if pending is not None:
             data["pending"] = {**pending, "method_output": self._redact(pending["method_output"])}
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        if self._url:
+            self._table.write(run_id, text)
+            return
         target = self.path(run_id)
         with self._lock:
             self.directory.mkdir(parents=True, exist_ok=True)
             partial = target.with_suffix(".json.partial")
-            partial.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "utf-8")
+            partial.write_text(text, "utf-8")
             os.replace(partial, target)
 
     def _redact(self, *values: Any) -> Any:
@@ -135,6 +179,7 @@ class RunStore(FlowPersistence):
         self, flow_uuid: str, context: PendingFeedbackContext, state_data: Any
     ) -> None:
         self._write(flow_uuid, state_data, context.to_dict())
+        self.directory.mkdir(parents=True, exist_ok=True)  # the decisions template's place
 
     def load_pending_feedback(self, flow_uuid: str) -> tuple[dict[str, Any], Any] | None:
         """The run's latest state (work finished beside the pause included) and its context."""
@@ -150,5 +195,5 @@ class RunStore(FlowPersistence):
     def load(self, run_id: str) -> RunState:
         data = self.load_state(run_id)
         if data is None:
-            raise FileNotFoundError(2, "no such run", str(self.path(run_id)))
+            raise FileNotFoundError(2, "no such run", self.where(run_id))
         return RunState.model_validate(data)

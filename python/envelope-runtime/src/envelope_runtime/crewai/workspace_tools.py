@@ -3,13 +3,15 @@
 Each document an agent has (workspace.documents_of: the agents whose prompt names it, else
 every agent) gives it three tools: `list_<doc>_rows`, `read_<doc>_row`, `write_<doc>_rows`.
 What they answer and what they refuse is workspace.py's (`DocumentTools`, the store's rules):
-this module only makes them CrewAI tools over the team's store, the SQLite file at
-workspace.db_path() (ENVELOPE_WORKSPACE_DB), opened when a tool is first used.
+this module only makes them CrewAI tools over the team's store, opened when a tool is first
+used: the database DATABASE_URL names (database.SqlBackend), else the SQLite file at
+workspace.db_path() (ENVELOPE_WORKSPACE_DB).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
@@ -22,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from ..team_package import TeamPackage
 from ..workspace import (
+    Backend,
     DocumentTools,
     ListArgs,
     ReadArgs,
@@ -42,16 +45,23 @@ __all__ = [
     "workspace_tools",
 ]
 
-_OPEN: dict[tuple[str, Path], Workspace] = {}
-"""The store of each team and location opened in this process (one SQLite connection each)."""
+_OPEN: dict[tuple[str, str], Workspace] = {}
+"""The store of each team and location opened in this process (one connection or pool each)."""
 
 
 def open_workspace(package: TeamPackage) -> Workspace:
-    """The team's documents (team.WORKSPACE) over the store at workspace.db_path()."""
-    path = db_path().resolve()
-    key = (package.name, path)
+    """The team's documents (team.WORKSPACE) over its store: DATABASE_URL's database, else
+    the SQLite file at workspace.db_path()."""
+    url = os.environ.get("DATABASE_URL")
+    key = (package.name, url or str(db_path().resolve()))
     if key not in _OPEN:
-        _OPEN[key] = Workspace(package.team.WORKSPACE, SqliteBackend(path))
+        if url:
+            from ..database import SqlBackend  # the postgres extra: loaded only when set
+
+            backend: Backend = SqlBackend(url)
+        else:
+            backend = SqliteBackend(Path(key[1]))
+        _OPEN[key] = Workspace(package.team.WORKSPACE, backend)
     return _OPEN[key]
 
 
@@ -110,23 +120,26 @@ def workspace_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
 
 
 class StoredRuns:
-    """What `workspace delete` also looks through (workspace.RunRecords): the pipeline runs'
-    state files (`<state dir>/<run id>.json`) and CrewAI's record of the latest kickoff's task
-    outputs (latest_kickoff_task_outputs.db under CrewAI's storage directory, which
-    `crewai replay` reads): what the agents answered after reading a row is kept there."""
+    """What `workspace delete` also looks through (workspace.RunRecords): the pipeline runs
+    (state.RunStore: `<state dir>/<run id>.json`, or DATABASE_URL's database) and CrewAI's
+    record of the latest kickoff's task outputs (latest_kickoff_task_outputs.db under CrewAI's
+    storage directory, which `crewai replay` reads): what the agents answered after reading a
+    row is kept there."""
 
     KICKOFF_TABLE = "latest_kickoff_task_outputs"
 
     def __init__(self, state_dir: Path) -> None:
-        self.state_dir = state_dir
+        from .state import RunStore
+
+        self.runs = RunStore(state_dir)
         self.kickoff_db = Path(db_storage_path()) / f"{self.KICKOFF_TABLE}.db"
-        self.where = f"{state_dir}/ and {self.kickoff_db}"
+        self.where = f"{self.runs.database or f'{state_dir}/'} and {self.kickoff_db}"
 
     def holding(self, needles: Sequence[str]) -> list[str]:
         found = [
-            f"run {path.stem}"
-            for path in sorted(self.state_dir.glob("*.json"))
-            if any(needle in path.read_text(encoding="utf-8") for needle in needles)
+            f"run {run_id}"
+            for run_id in self.runs.run_ids()
+            if any(needle in (self.runs.text(run_id) or "") for needle in needles)
         ]
         if self.kickoff_db.exists():
             with closing(sqlite3.connect(self.kickoff_db)) as conn:
@@ -140,7 +153,7 @@ class StoredRuns:
         tasks = [i.removeprefix("kickoff task ") for i in run_ids if i.startswith("kickoff task ")]
         for run_id in run_ids:
             if run_id.startswith("run "):
-                (self.state_dir / f"{run_id.removeprefix('run ')}.json").unlink(missing_ok=True)
+                self.runs.remove(run_id.removeprefix("run "))
         if tasks:
             with closing(sqlite3.connect(self.kickoff_db)) as conn:
                 conn.execute("PRAGMA secure_delete = ON")
