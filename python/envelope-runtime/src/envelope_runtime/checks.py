@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .inputs import ECHO_LIMIT as ECHO_LIMIT
+from .echo import ECHO_LIMIT as ECHO_LIMIT
 from .inputs import MAX_INPUT_PROBLEMS as MAX_INPUT_PROBLEMS
 from .inputs import NO_DEFAULT as NO_DEFAULT
 from .inputs import Ask as Ask
@@ -33,34 +33,6 @@ from .inputs import report_problems as report_problems
 from .inputs import resume_options as resume_options
 from .inputs import strict_json as strict_json
 from .model_env import load_problems as load_problems
-
-__all__ = [
-    "Ask",
-    "ECHO_LIMIT",
-    "EnvRequirement",
-    "InputError",
-    "InputSpec",
-    "InputType",
-    "MAX_INPUT_PROBLEMS",
-    "NO_DEFAULT",
-    "RUN_OPTIONS_USAGE",
-    "add_input_flags",
-    "coerce_flag",
-    "collect_inputs",
-    "cut",
-    "env_file_problems",
-    "format_missing_env",
-    "input_env_name",
-    "load_problems",
-    "missing_env",
-    "parse_inputs_json",
-    "parse_run_options",
-    "quoted",
-    "report_problems",
-    "resolve_inputs",
-    "resume_options",
-    "strict_json",
-]
 
 
 def _type_ok(kind: InputType, value: Any) -> bool:

@@ -4,8 +4,6 @@ and the gate rules; apart from both, so a team's build loads neither."""
 
 from __future__ import annotations
 
-__all__ = ["ECHO_LIMIT", "cut", "quoted"]
-
 ECHO_LIMIT = 200  # the most characters of a value a person gave that a problem quotes
 
 

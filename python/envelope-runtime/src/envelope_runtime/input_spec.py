@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["NO_DEFAULT", "InputSpec", "InputType"]
-
 InputType = Literal["string", "number", "boolean", "object", "array"]
 
 

@@ -19,36 +19,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from .echo import ECHO_LIMIT, cut, quoted
+from .echo import cut, quoted
 from .input_spec import NO_DEFAULT, InputSpec, InputType
-
-__all__ = [
-    "Ask",
-    "ECHO_LIMIT",
-    "MAX_INPUT_PROBLEMS",
-    "NO_DEFAULT",
-    "EnvRequirement",
-    "InputError",
-    "InputSpec",
-    "InputType",
-    "Resolve",
-    "add_input_flags",
-    "checked",
-    "coerce_flag",
-    "collect",
-    "cut",
-    "env_file_problems",
-    "format_missing_env",
-    "input_env_name",
-    "input_specs",
-    "missing_env",
-    "parse_inputs_json",
-    "quoted",
-    "report_problems",
-    "resume_options",
-    "strict_json",
-]
-
 
 # the runner's own options (src/targets/python-common/team-view.ts RUNNER_FLAGS: the same)
 RUNNER_FLAGS = ("--help", "--inputs", "--env-file", "--state-dir", "--interactive")

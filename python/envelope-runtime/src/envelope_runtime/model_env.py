@@ -15,16 +15,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 
-__all__ = [
-    "OVERRIDE_ENV",
-    "agent_env",
-    "load_problems",
-    "override",
-    "override_problems",
-    "split_model",
-    "unset_blank",
-]
-
 OVERRIDE_ENV = "MODEL_OVERRIDE"
 
 

@@ -15,8 +15,6 @@ from crewai import Agent
 from crewai.agents.agent_executor import AgentExecutor
 from crewai.project import utils as project_utils
 
-__all__ = ["PRIVATE_NAMES", "VerbatimExecutor", "drop_memoized", "forget_memoized"]
-
 PRIVATE_NAMES: dict[str, str] = {
     "crewai.agents.agent_executor.AgentExecutor._format_prompt": "fills {input}, {tool_names} "
     "and {tools} one after another, so each rewrites the text inserted before it: "

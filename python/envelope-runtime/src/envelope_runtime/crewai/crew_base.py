@@ -30,21 +30,6 @@ from ..team_package import TeamPackage
 from . import llms, texts
 from ._crewai_private import forget_memoized
 
-__all__ = [
-    "KNOWLEDGE",
-    "TeamCrewBase",
-    "config_dir",
-    "configured_llms",
-    "connection_tools",
-    "http_tool",
-    "kickoff",
-    "knowledge_files",
-    "knowledge_sources",
-    "manager_of",
-    "roots",
-    "workspace_tools",
-]
-
 KNOWLEDGE = Path("knowledge")
 """CrewAI's knowledge folder, where the team runs: each file in it is knowledge of every crew."""
 _KNOWLEDGE_KINDS = {

@@ -22,8 +22,6 @@ from ..team_package import TeamPackage
 from . import runtime, texts
 from .runner import _checked_inputs, _exit, run_parser
 
-__all__ = ["replay", "test", "train"]
-
 Action = Callable[[Crew, argparse.Namespace, dict[str, Any]], object]
 
 

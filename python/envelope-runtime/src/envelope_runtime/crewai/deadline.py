@@ -16,8 +16,6 @@ from typing import Any, TypeVar
 
 from crewai.hooks import HookAborted, LLMCallHookContext, register_before_llm_call_hook
 
-__all__ = ["Deadline", "RunTimeout", "active_deadline", "run_with_deadline"]
-
 T = TypeVar("T")
 
 

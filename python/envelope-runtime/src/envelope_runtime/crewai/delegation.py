@@ -24,19 +24,6 @@ from ..team_package import TeamPackage
 from . import llms, texts
 from .crew_base import TeamCrewBase, connection_tools, http_tool, kickoff, roots, workspace_tools
 
-__all__ = [
-    "SUB_TEAM_TOOL",
-    "TEAM_TASK",
-    "HierarchyCrew",
-    "SubTeamInput",
-    "SubTeamTool",
-    "has_requests_delegate",
-    "has_sub_team",
-    "reports_of",
-    "top_manager",
-    "workers_of",
-]
-
 TEAM_TASK = "handle_request"  # the @task method and config/tasks.yaml entry of a run
 
 SUB_TEAM_TOOL = "delegate_to_team"

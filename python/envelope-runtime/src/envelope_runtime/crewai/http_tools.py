@@ -38,16 +38,6 @@ from ..policy import AccessPolicy, HttpRequestInput, expand
 from ..team_package import TeamPackage
 from .crew_base import config_dir
 
-__all__ = [
-    "HTTP_TRANSPORT",
-    "HttpRequestTool",
-    "check_tool_call",
-    "explain_refusal",
-    "http_tool",
-    "load_policies",
-    "policies",
-]
-
 
 def load_policies(path: Path) -> dict[str, AccessPolicy]:
     """config/access_policies.yaml: agent key -> accessPolicy or allowedHosts."""

@@ -16,8 +16,6 @@ from typing import Annotated, Any, get_args
 
 from pydantic import BaseModel, BeforeValidator, WithJsonSchema
 
-__all__ = ["JsonArray", "JsonObject", "JsonText", "describe_json_text"]
-
 
 @dataclass(frozen=True)
 class JsonText:

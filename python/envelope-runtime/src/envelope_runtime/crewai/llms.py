@@ -19,20 +19,6 @@ from crewai import LLM, BaseLLM
 from .. import model_env
 from ..inputs import EnvRequirement
 
-__all__ = [
-    "BASE_URL_ENV",
-    "FACTORY_ENV",
-    "PROVIDER_KEYS",
-    "ModelSpec",
-    "base_url",
-    "build_llm",
-    "execution_limit_s",
-    "factory_problems",
-    "model_id",
-    "provider",
-    "required_env",
-]
-
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 
 # LiteLLM (mistral, unknown providers) would download its price table when first imported.

@@ -16,8 +16,6 @@ from ..team_package import TeamPackage
 from . import runtime
 from .runner import STATE_DIR, _has_workspace, command_of, start_run
 
-__all__ = ["TRIGGER_PAYLOAD", "main", "run_with_trigger", "trigger_inputs", "workspace_epilog"]
-
 
 def _has_triggers(package: TeamPackage) -> bool:
     return any(spec.triggers for spec in getattr(package.team, "WORKSPACE", {}).values())

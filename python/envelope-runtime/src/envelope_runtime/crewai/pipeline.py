@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
     from .steps import PipelineCrew
 
-__all__ = ["GateReview", "PipelineFlow", "StepFailed"]
-
 
 class StepFailed(RuntimeError):
     """A step's answer could not be used."""

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
     from .pipeline import PipelineFlow
 
-__all__ = ["GateDecisions", "decide", "feedback", "parse", "records_for", "review"]
 
 _TERMINAL = threading.Lock()
 """Gates waiting in parallel branches are reviewed at the terminal one after the other."""

@@ -1,12 +1,6 @@
-"""The team's command line, for both execution modes (team.MODE): `run` (`crewai run`,
-`kickoff`), and in pipeline mode `resume` / `sweep` (flow_resume.py). Every required
-environment variable and input is checked before any model call (inputs.py: the inputs by
-the team's TeamInputs model), the run is bounded by timeout.runMs, and its result (outputs)
-is printed as JSON on stdout. Every function takes the team's `TeamPackage`.
-
-- hierarchy: the crew of crew.py (`crew.TeamCrew`), the first root its manager;
-- pipeline: the Flow of flow.py (`flow.TeamFlow`), one crew per step, gates between.
-"""
+"""The team's command line: a run (`crewai run`) of its crew (hierarchy) or its Flow
+(pipeline, flow_runner.py), every variable and input checked before any model call, bounded
+by timeout.runMs, its result printed as JSON on stdout; and the pipeline's `resume`/`sweep`."""
 
 from __future__ import annotations
 
@@ -28,28 +22,9 @@ from . import crew_base, llms, runtime
 if TYPE_CHECKING:
     from ..workspace import Workspace
 
-__all__ = [
-    "INPUTS_FILE",
-    "STATE_DIR",
-    "CrewCommands",
-    "TRACE_ENV",
-    "TeamCommands",
-    "command_of",
-    "main",
-    "resume_run",
-    "run",
-    "run_parser",
-    "start_run",
-    "sweep_runs",
-    "traced",
-]
-
 STATE_DIR = ".envelope-runs"
-INPUTS_FILE = "inputs.json"
-"""Read for inputs when --inputs is not given (in the directory the runner runs in)."""
-
-TRACE_ENV = "ENVELOPE_TRACE_FILE"
-"""trace.ENV, named here too: a run without a trace does not import trace.py."""
+INPUTS_FILE = "inputs.json"  # read for inputs when --inputs is not given
+TRACE_ENV = "ENVELOPE_TRACE_FILE"  # trace.ENV: a run without a trace does not import trace.py
 
 
 def command_of(package: TeamPackage) -> str:
@@ -67,8 +42,7 @@ def _has_workspace(package: TeamPackage) -> bool:
 def traced(
     path: str | None, run_id: str | None, team_crew: crew_base.TeamCrewBase
 ) -> AbstractContextManager[None]:
-    """tracing.traced when the run has a trace (--trace, else $ENVELOPE_TRACE_FILE); with
-    none, neither tracing.py nor trace.py is imported."""
+    """tracing.traced when the run has a trace (--trace, else $ENVELOPE_TRACE_FILE)."""
     path = path or os.environ.get(TRACE_ENV) or None
     if path is None:
         return nullcontext()
@@ -261,34 +235,23 @@ def start_run(package: TeamPackage, argv: Sequence[str], base: dict[str, Any] | 
     return flow_runner.start_run(package, args, inputs)
 
 
-def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
+def _flow_command(package: TeamPackage, command: str, argv: Sequence[str]) -> int:
+    """`resume` or `sweep` (flow_resume.py): a pipeline's only."""
     if not _pipeline(package):
         name = package.team.NAME
-        print(f"{name} has no pipeline: there is no run to resume.", file=sys.stderr)
+        print(f"{name} has no pipeline: there is no run to {command}.", file=sys.stderr)
         return runtime.EXIT_CONFIG
-    from . import flow_resume
+    from .flow_resume import resume_run, sweep_runs
 
-    return flow_resume.resume_run(package, argv)
-
-
-def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
-    if not _pipeline(package):
-        name = package.team.NAME
-        print(f"{name} has no pipeline: there is no run to sweep.", file=sys.stderr)
-        return runtime.EXIT_CONFIG
-    from . import flow_resume
-
-    return flow_resume.sweep_runs(package, argv)
+    return (resume_run if command == "resume" else sweep_runs)(package, argv)
 
 
 def main(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
     """The team's command line (`<package> ...`): a run, or `resume`, `sweep`, `workspace`,
     `watch`, `serve-webhook`, `poll` where the team has them."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["resume"]:
-        return resume_run(package, arguments[1:])
-    if arguments[:1] == ["sweep"]:
-        return sweep_runs(package, arguments[1:])
+    if arguments[:1] in (["resume"], ["sweep"]):
+        return _flow_command(package, arguments[0], arguments[1:])
     if arguments[:1] in (["workspace"], ["watch"], ["serve-webhook"], ["poll"]):
         from . import other_commands
 

@@ -14,20 +14,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .deadline import Deadline, RunTimeout, active_deadline, run_with_deadline  # noqa: F401
 
-__all__ = [
-    "EXIT_CONFIG",
-    "EXIT_FAILED",
-    "EXIT_HALTED",
-    "EXIT_OK",
-    "EXIT_PENDING",
-    "EXIT_TIMEOUT",
-    "AgentSpec",
-    "Deadline",
-    "RunTimeout",
-    "StepSpec",
-    "active_deadline",
-    "run_with_deadline",
-]
 
 # Exit codes of the runner (documented in the README).
 EXIT_OK = 0

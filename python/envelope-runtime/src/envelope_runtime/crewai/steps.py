@@ -17,8 +17,6 @@ from pydantic import BaseModel
 
 from .crew_base import TeamCrewBase
 
-__all__ = ["PipelineCrew"]
-
 
 class PipelineCrew(TeamCrewBase):
     """Base of a pipeline team's @CrewBase class: its steps' tasks and crews."""

@@ -31,16 +31,6 @@ from ..testing import offline_env, sample
 from . import runtime
 from .llms import FACTORY_ENV, ModelSpec
 
-__all__ = [
-    "OFFLINE_RUN_MS",
-    "Call",
-    "OfflineRun",
-    "Script",
-    "ScriptedLLM",
-    "run_offline",
-    "scripted_llm",
-]
-
 DELEGATE = "delegate_work_to_coworker"
 """CrewAI's delegation tool (a hierarchical crew's manager holds it)."""
 SUB_TEAM = "delegate_to_team"

@@ -37,8 +37,6 @@ from crewai.hooks.contexts import InputContext
 from ..placeholders import render
 from ._crewai_private import VerbatimExecutor, drop_memoized
 
-__all__ = ["InputsRefused", "VerbatimExecutor", "crewai_inputs", "kept_as_written", "render_agent"]
-
 _CREWAI_WORD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")
 """What `Crew.kickoff(inputs=...)` interpolates (crewai.utilities.string_utils)."""
 
