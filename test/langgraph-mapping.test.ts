@@ -210,6 +210,9 @@ describe("LangGraph mapping", () => {
       graphs: { support_tier: "./src/support_tier/graph.py:graph" },
       env: ".env",
       python_version: "3.11",
+      // The Agent Server image: test/e2e/langgraph-deploy.test.ts reads what they build.
+      api_version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      dockerfile_lines: expect.any(Array),
     });
     expect(support.text("src/support_tier/graph.py")).toContain("\ngraph = build_graph()\n");
     // A team with gates: the server's resume redaction (issue 34) is mounted as its http.app.

@@ -36,6 +36,8 @@ export const HELPERS: Record<string, Helper> = {
   /** An integer or float written as a literal. */
   num: (v) => String(asNumber(v, "num")),
   yaml_str: (v) => yamlStr(asString(v, "yaml_str")),
+  /** JSON string (langgraph.json). */
+  json_str: (v) => JSON.stringify(asString(v, "json_str")),
   /** A YAML flow sequence of double-quoted strings. */
   yaml_list: (v) => {
     if (!Array.isArray(v)) throw new Error("yaml_list expects an array");

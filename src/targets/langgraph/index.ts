@@ -10,13 +10,16 @@ import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
 import { LANGGRAPH_FIELD_RULES } from "./field-rules.js";
+import { deployView } from "./deploy.js";
 import { buildView } from "./view.js";
 
 /** The folders under templates/ this target renders from (the build compiles them). */
 export const TEMPLATE_FOLDERS = ["python-common", "langgraph"] as const;
 
 function generate({ model, definitionText, loss, connections, runtime }: TargetInput): FileSet {
-  const view = buildView(model, loss, connections, runtime);
+  const built = buildView(model, loss, connections, runtime);
+  // The Agent Server deployment (langgraph.json, compose.yaml, the README's "Deploy").
+  const view = { ...built, deploy: deployView(built.package, built.runtime) };
   const { env, statics } = loadTemplateDir(TEMPLATE_FOLDERS, HELPERS, VALUE_HELPERS);
   const files = new FileSet();
   const pkg = `src/${view.package}`;
@@ -30,6 +33,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
   text("pyproject.toml", "pyproject.toml.hbs");
   addUvLock(files, "langgraph", view.runtime);
   text("langgraph.json", "langgraph.json.hbs");
+  text("compose.yaml", "compose.yaml.hbs");
   text("README.md", "README.md.hbs");
   text(".env.example", "env.example.hbs");
   files.add(LOSS_REPORT_PATH, lossReportMarkdown(loss, model.team.name, "LangGraph", view.connections.rows));
