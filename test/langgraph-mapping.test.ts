@@ -187,11 +187,12 @@ describe("LangGraph mapping", () => {
 
   it("inputs → typed TeamInputs and runner specs; outputs → the TeamResult model", () => {
     const s = support.text("src/support_tier/state.py");
-    // A pydantic model (LangGraph validates a run's inputs, Studio and the server show them):
-    // type, required or default, description.
-    expect(s).toContain('TeamInputs: type[BaseModel] = create_model(\n    "TeamInputs",\n    __config__=ConfigDict(extra="forbid", strict=True, allow_inf_nan=False),');
-    expect(s).toMatch(/"ticket_text": \(\s*Annotated\[str, EphemeralValue\],\s*Field\(description="The raw ticket content to be triaged\."\),\s*\),/);
-    expect(s).toMatch(/"priority_override": \(\s*Annotated\[Literal\["low", "normal", "high", "urgent"\] \| None, EphemeralValue\],\s*Field\(\s*default=None,\s*description=\(\s*"Optional manual priority/);
+    // A generated pydantic class (LangGraph validates a run's inputs, Studio and the server
+    // show them, an editor sees its fields): type, required or default, description.
+    expect(s).toContain('class TeamInputs(BaseModel):\n    """The team\'s inputs."""\n\n    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)\n');
+    expect(s).not.toContain("create_model");
+    expect(s).toMatch(/    ticket_text: Annotated\[str, EphemeralValue\] = Field\(\s*description="The raw ticket content to be triaged\."\s*\)/);
+    expect(s).toMatch(/    priority_override: Annotated\[\s*Literal\["low", "normal", "high", "urgent"\] \| None, EphemeralValue\s*\] = Field\(\s*default=None,\s*description=\(\s*"Optional manual priority/);
     expect(s).toMatch(/escalated: bool \| None = Field\(\s*default=None,\s*description="Whether the ticket was escalated/);
     expect(support.text("src/support_tier/team.py")).toMatch(/"ticket_text": InputSpec\([\s\S]*?required=True,/);
   });
@@ -245,7 +246,7 @@ describe("LangGraph graph schemas: flat input, status output, models per run (is
   it("graph.py declares Context, TeamInputs and TeamOutput as the graph's context, input and output", () => {
     const g = support.text("src/support_tier/graph.py");
     expect(g).toMatch(/StateGraph\(\s*TeamState, context_schema=Context, input_schema=TeamInputs, output_schema=TeamOutput\s*\)/);
-    expect(g).toContain("-> CompiledStateGraph[TeamState, Context, BaseModel, TeamOutput]:");
+    expect(g).toContain("-> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:");
     const s = support.text("src/support_tier/state.py");
     expect(s).toContain('class TeamOutput(TypedDict):\n    """What a run ends with (the graph\'s output schema)');
     // The same keys for every run (a run on a thread that ran before too): None when not applicable.
@@ -261,30 +262,33 @@ describe("LangGraph graph schemas: flat input, status output, models per run (is
   });
 
   it("an input named like a state key or a LangGraph channel gets another key in the graph's input, never a collision", () => {
-    const inputs = { answers: { type: "string", required: true }, "input:answers": { type: "string" }, __start__: { type: "number" }, "branch:to:prepare": { type: "string" }, topic: { type: "string" }, json: { type: "boolean", default: true }, _x: { type: "array" } };
+    const inputs = { answers: { type: "string", required: true }, input_answers: { type: "string" }, __start__: { type: "number" }, "branch:to:prepare": { type: "string" }, topic: { type: "string" }, json: { type: "boolean", default: true }, _x: { type: "array" } };
     const x = exportOf(team({ inputs }));
     const s = x.text("src/test_team/state.py");
-    const field = (key: string, type: string, field: string) => `${JSON.stringify(key)}: (\n            Annotated[${type}, EphemeralValue],\n            ${field},\n        ),`;
-    expect(s).toContain(field("input:answers:2", "str", "Field()"));
-    expect(s).toContain(field("input:answers", "str | None", "Field(default=None)"));
-    expect(s).toContain(field("input:__start__", "int | float | None", "Field(default=None)"));
-    expect(s).toContain(field("input:branch:to:prepare", "str | None", "Field(default=None)"));
+    const field = (name: string, type: string, field: string) => `    ${name}: Annotated[${type}, EphemeralValue] = ${field}\n`;
+    expect(s).toContain("class TeamInputs(BaseModel):");
+    expect(s).toContain(field("input_answers_2", "str", "Field()"));
+    expect(s).toContain(field("input_answers", "str | None", "Field(default=None)"));
+    expect(s).toContain(field("input_start", "int | float | None", "Field(default=None)"));
+    expect(s).toContain(field("input_branch_to_prepare", "str | None", "Field(default=None)"));
     expect(s).toContain(field("topic", "str | None", "Field(default=None)"));
     // Names pydantic's BaseModel has, or refuses (a leading _), are renamed too.
-    expect(s).toContain(field("input:json", "bool", "Field(default=True)"));
-    expect(s).toContain(field("input:_x", "list[Any] | None", "Field(default=None)"));
-    expect(s).toMatch(/INPUT_CHANNELS: dict\[str, str\] = \{\n    # inputs\.answers\n    "answers": "input:answers:2",\n    # inputs\.__start__\n    "__start__": "input:__start__",\n/);
-    expect(x.loss.find((e) => e.field === "inputs.answers")?.detail).toContain('state.TeamInputs as "input:answers:2"');
-    expect(x.text("README.md")).toContain("`answers` as `input:answers:2`");
+    expect(s).toContain(field("input_json", "bool", "Field(default=True)"));
+    expect(s).toContain(field("input_x", "list[Any] | None", "Field(default=None)"));
+    expect(s).toMatch(/INPUT_CHANNELS: dict\[str, str\] = \{\n    # inputs\.answers\n    "answers": "input_answers_2",\n    # inputs\.__start__\n    "__start__": "input_start",\n/);
+    expect(x.loss.find((e) => e.field === "inputs.answers")?.detail).toContain('state.TeamInputs as "input_answers_2"');
+    expect(x.text("README.md")).toContain("`answers` as `input_answers_2`");
     // Deterministic, definition order decides.
-    expect(inputChannels([{ key: "status" }, { key: "input:status" }]).map((i) => i.channel)).toEqual(["input:status:2", "input:status"]);
+    expect(inputChannels([{ key: "status" }, { key: "input_status" }]).map((i) => i.channel)).toEqual(["input_status_2", "input_status"]);
   });
 
-  it("an input named like a channel LangGraph reserves (its RESERVED names, join:…) is renamed too", () => {
-    const keys = ["configurable", "thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map", "langsmith:hidden", "|", ":", "join:a:b", "start:x"];
-    expect(inputChannels(keys.map((key) => ({ key }))).map((i) => i.channel)).toEqual(keys.map((k) => `input:${k}`));
+  it("an input named like a channel LangGraph reserves, or no Python identifier, is renamed too", () => {
+    const keys = ["configurable", "thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map", "langsmith:hidden", "join:a:b", "start:x", "ticket-text", "class", "str", "Field"];
+    expect(inputChannels(keys.map((key) => ({ key }))).map((i) => i.channel)).toEqual(["input_configurable", "input_thread_id", "input_checkpoint_id", "input_checkpoint_ns", "input_checkpoint_map", "input_langsmith_hidden", "input_join_a_b", "input_start_x", "input_ticket_text", "input_class", "input_str", "input_field"]);
+    // `|` and `:` have no letters: numbered apart.
+    expect(inputChannels([{ key: "|" }, { key: ":" }]).map((i) => i.channel)).toEqual(["input_value", "input_value_2"]);
     // Near misses keep their names: LangGraph refuses only the exact names.
-    expect(inputChannels([{ key: "configurable_x" }, { key: "a|b" }, { key: "a:b" }]).map((i) => i.renamed)).toEqual([false, false, false]);
+    expect(inputChannels([{ key: "configurable_x" }, { key: "Topic" }]).map((i) => i.renamed)).toEqual([false, false]);
   });
 
   it("context.Context: one field per agent, named by the namer's identifier, and one for every agent", () => {

@@ -75,12 +75,13 @@ describe.runIf(gate.run)("reserved names on real LangGraph", () => {
       "assert context.Context(field='openai:x').field == 'openai:x'",
       "g = graph.build_graph()",
       "props = g.get_input_jsonschema()['properties']",
-      "assert 'configurable' not in props and 'input:configurable' in props, props",
+      "assert 'configurable' not in props and 'input_configurable' in props, props",
       "print(sorted(state.INPUT_CHANNELS.items()))",
     ].join("\n");
     const imported = runPython(env, dir, ["-c", probe]);
     expect(imported.code, imported.output).toBe(0);
-    for (const key of ["configurable", "thread_id", "checkpoint_ns", "langsmith:hidden", ":", "|", "join:a:b"]) expect(imported.output).toContain(`('${key}', 'input:${key}')`);
+    const renamed = { configurable: "input_configurable", thread_id: "input_thread_id", checkpoint_ns: "input_checkpoint_ns", "langsmith:hidden": "input_langsmith_hidden", ":": "input_value", "|": "input_value_2", "join:a:b": "input_join_a_b" };
+    for (const [key, channel] of Object.entries(renamed)) expect(imported.output).toContain(`('${key}', '${channel}')`);
     const tests = runPython(env, dir, ["-m", "pytest", "-q", "-p", "no:cacheprovider"]);
     expect(tests.code, tests.output).toBe(0);
     expect(tests.output).toMatch(/ passed/);

@@ -8,7 +8,8 @@ import { type ScheduleView, scheduleView } from "../python-common/schedule-view.
 import { agentWorkspaceTools, type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/types.js";
-import { Namespace } from "../../model/namer.js";
+import { Namespace, toSnake } from "../../model/namer.js";
+import { PYTHON_BUILTINS, PYTHON_KEYWORDS } from "../../model/reserved-words.js";
 import {
   finalStepOf,
   flaggedInputsView,
@@ -390,27 +391,37 @@ function langgraphChannel(name: string): boolean {
 }
 
 /**
- * Field names state.TeamInputs (a pydantic model) cannot have: BaseModel's own attributes
- * (pydantic 2 refuses some, and silently takes `model_config` as the configuration) and
- * names with a leading `_` (refused).
+ * Field names state.TeamInputs (a pydantic class) cannot have: BaseModel's own attributes
+ * (pydantic 2 refuses some, and silently takes `model_config` as the configuration).
  */
 const PYDANTIC_RESERVED: readonly string[] = ["construct", "copy", "dict", "from_orm", "json", "model_computed_fields", "model_config", "model_construct", "model_copy", "model_dump", "model_dump_json", "model_extra", "model_fields", "model_fields_set", "model_json_schema", "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate", "model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json", "update_forward_refs", "validate"];
 
+/** Names state.py's TeamInputs class body uses: a field of that name would shadow it for the fields after it. */
+const CLASS_BODY_NAMES: readonly string[] = ["Annotated", "Any", "BaseModel", "ConfigDict", "EphemeralValue", "Field", "Literal", "TypedDict"];
+
 /**
- * The graph's input is flat: each input is a channel named by its key as written, so Studio
- * shows the team's own names. A key the graph uses itself (STATE_CHANNELS, LangGraph's
- * reserved names, `__…`, `branch:…`, `join:…`) or state.TeamInputs cannot have as a field
- * (PYDANTIC_RESERVED, `_…`) becomes `input:<key>` (numbered if even that
- * is taken; LangGraph refuses only the exact names, so `input:configurable` compiles), and
- * state.INPUT_CHANNELS maps it back; definition order decides, so exports are deterministic.
+ * The graph's input is flat: each input is a channel, a field of the TeamInputs class (LangGraph
+ * names a channel by its field), so Studio shows the team's own names. A key that is no Python
+ * identifier, a keyword or builtin, a name the class body uses, a key the graph uses itself
+ * (STATE_CHANNELS, LangGraph's reserved names, `__…`) or one pydantic refuses (PYDANTIC_RESERVED,
+ * `_…`) becomes `input_<snake_case key>` (numbered `_2`, … if taken), and state.INPUT_CHANNELS
+ * maps it back; definition order decides, so exports are deterministic.
  */
 export function inputChannels<T extends { key: string }>(inputs: T[]): Array<T & { channel: string; renamed: boolean }> {
-  const reserved = (name: string) => STATE_CHANNELS.includes(name) || langgraphChannel(name) || PYDANTIC_RESERVED.includes(name) || name.startsWith("_");
+  const reserved = (name: string) =>
+    !/^[A-Za-z][A-Za-z0-9_]*$/.test(name) ||
+    PYTHON_KEYWORDS.has(name) ||
+    PYTHON_BUILTINS.has(name) ||
+    CLASS_BODY_NAMES.includes(name) ||
+    STATE_CHANNELS.includes(name) ||
+    langgraphChannel(name) ||
+    PYDANTIC_RESERVED.includes(name);
   const taken = new Set(inputs.map((i) => i.key).filter((k) => !reserved(k)));
   return inputs.map((input) => {
     if (!reserved(input.key)) return { ...input, channel: input.key, renamed: false };
-    let channel = `input:${input.key}`;
-    for (let n = 2; taken.has(channel); n++) channel = `input:${input.key}:${n}`;
+    const base = `input_${toSnake(input.key) || "value"}`;
+    let channel = base;
+    for (let n = 2; taken.has(channel); n++) channel = `${base}_${n}`;
     taken.add(channel);
     return { ...input, channel, renamed: true };
   });
