@@ -1,7 +1,6 @@
-"""What a run is given: its inputs, checked by the team's pydantic model of them (the
-generated `TeamInputs`), and the environment variables it needs. Every problem names what
-it is about, and all are reported at once. No framework is imported here.
-"""
+"""A run's inputs from their sources (flags, --inputs, INPUT_<NAME>, inputs.json, the
+terminal), checked by the team's `TeamInputs`, and the variables it needs: every problem is
+named, all at once."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
-"""Which model an agent uses when the environment says so (no framework imported here).
-
-- `MODEL_<AGENT>=provider:model`: that one agent (AGENT: its key with ASCII letters
-  upper-cased and every other character `_`, e.g. `lead-writer` -> `MODEL_LEAD_WRITER`).
-- `MODEL_OVERRIDE=provider:model`: every agent `MODEL_<AGENT>` does not name.
-- Otherwise the definition's model (agents[].model / modelConfig).
-
-`provider/model` is accepted too: the first `:` or `/` ends the provider, so
-`openai:llama3.1:8b` and `openrouter/anthropic/claude-sonnet-4-5` keep their model names.
-This module is the same in every target (templates/python-common).
-"""
+"""An agent's model as the environment overrides it, in every target: `MODEL_<AGENT>`
+(`lead-writer` -> `MODEL_LEAD_WRITER`), else `MODEL_OVERRIDE`, else the definition's. Values
+are `provider:model` or `provider/model`: the first `:` or `/` ends the provider, so
+`openai:llama3.1:8b` and `openrouter/anthropic/claude-sonnet-4-5` keep their model names."""
 
 from __future__ import annotations
 

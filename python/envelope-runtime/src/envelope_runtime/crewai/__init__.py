@@ -1,20 +1,7 @@
-"""envelope-runtime for CrewAI teams: what a team's generated code imports (`__all__`).
-
-Every module of this package is private; the names below are loaded on first use, each
-with only the modules it needs: a hierarchy team never imports the Flow's runner, nor a
-team without gates, workspace, connection packs, schedules or a trace their code.
-
-- crew.py: `HierarchyCrew` or `PipelineCrew`, the base of the team's @CrewBase class;
-- flow.py (pipeline teams): `PipelineFlow`, the base of the team's Flow, and `GateReview`,
-  its gates' human-feedback provider;
-- main.py: `CrewCommands` (hierarchy) or `FlowCommands` (pipeline), its console scripts
-  (both a `TeamCommands`);
-- models.py: `ModelSpec` and `build_llm`;
-- tests: `run_offline` (the whole team on scripted models), and `set_mcp_transport`,
-  `mcp_tools` and `forget_mcp_tools` (connection packs' MCP servers, faked in a team's tests);
-- team.py: `AgentSpec`, `StepSpec`, and `JsonArray`, `JsonObject`, `describe_json_text` for
-  array and object outputs.
-"""
+"""envelope-runtime for CrewAI teams: the names a team's generated code imports (crew.py,
+flow.py, main.py, models.py, team.py and its tests). Every module of this package is
+private; each name is loaded on first use with only the modules it needs, so a team loads
+no code of features it does not have (gates, workspace, packs, schedules, a trace)."""
 
 from __future__ import annotations
 

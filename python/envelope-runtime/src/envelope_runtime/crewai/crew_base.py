@@ -1,13 +1,7 @@
-"""What every crew of the team shares, in both execution modes.
-
-The generated crew.py is a CrewAI @CrewBase class with one @agent method per definition
-agent, each `Agent(config=..., llm=self.llm_of(key), tools=self.tools_of(key))`, and its
-team's package as the class attribute `package` (a `TeamPackage`). It derives from
-delegation.HierarchyCrew (hierarchy mode) or steps.PipelineCrew (pipeline mode), both a
-`TeamCrewBase`: agents and tasks carry the real texts of config/*.yaml, with `{{NAME}}`
-filled in for the run this object belongs to (placeholders.py, texts.py), and every crew
-gets the class's memory, embedder and the files of knowledge/.
-"""
+"""`TeamCrewBase`, what the generated @CrewBase class of crew.py shares in both modes
+(delegation.HierarchyCrew, steps.PipelineCrew): its agents carry config/*.yaml's texts with
+`{{NAME}}` filled in for this object's run (texts.py), and every crew gets the class's
+memory, embedder and the files of knowledge/."""
 
 from __future__ import annotations
 
@@ -30,8 +24,8 @@ from ..team_package import TeamPackage
 from . import llms, texts
 from ._crewai_private import forget_memoized
 
-KNOWLEDGE = Path("knowledge")
-"""CrewAI's knowledge folder, where the team runs: each file in it is knowledge of every crew."""
+KNOWLEDGE = Path("knowledge")  # CrewAI's knowledge folder, where the team runs
+# A suffix -> its CrewAI knowledge source (crewai.knowledge.source.<x>_knowledge_source).
 _KNOWLEDGE_KINDS = {
     ".txt": "text_file.TextFileKnowledgeSource",
     ".md": "text_file.TextFileKnowledgeSource",
@@ -39,7 +33,6 @@ _KNOWLEDGE_KINDS = {
     ".json": "json.JSONKnowledgeSource",
     ".pdf": "pdf.PDFKnowledgeSource",
 }
-"""A suffix -> its CrewAI knowledge source (crewai.knowledge.source.<x>_knowledge_source)."""
 
 
 def kickoff(crew: Crew) -> CrewOutput:
@@ -74,8 +67,7 @@ def knowledge_files() -> list[Path]:
 
 
 def config_dir(package: TeamPackage) -> Path:
-    """The team's config/ folder (agents.yaml, tasks.yaml, access_policies.yaml), beside its
-    team.py."""
+    """The team's config/ folder, beside its team.py."""
     return Path(str(package.team.__file__)).parent / "config"
 
 
@@ -88,16 +80,14 @@ def configured_llms(package: TeamPackage) -> set[str]:
 
 
 def http_tool(package: TeamPackage, agent_key: str) -> BaseTool:
-    """The agent's policy-enforcing http_request tool (http_tools.py: imported only for an
-    agent of team.EGRESS)."""
+    """The agent's policy-enforcing http_request tool (http_tools.py, imported for it only)."""
     from .http_tools import http_tool as build
 
     return build(package, agent_key)
 
 
 def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
-    """The agent's tools of its connection packs (connection_tools.py: imported only when
-    the agent has a pack in team.CONNECTION_AGENTS)."""
+    """The agent's connection packs' tools (connection_tools.py, imported for them only)."""
     if not getattr(package.team, "CONNECTION_AGENTS", {}).get(agent_key):
         return []
     from .connection_tools import connection_tools as build
@@ -106,8 +96,7 @@ def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
 
 
 def workspace_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
-    """The agent's tools of the workspace documents it has (workspace_tools.py: imported only
-    when team.WORKSPACE exists)."""
+    """The agent's workspace documents' tools (workspace_tools.py, imported for them only)."""
     if not getattr(package.team, "WORKSPACE", None):
         return []
     from .workspace_tools import workspace_tools as build
@@ -128,21 +117,15 @@ def manager_of(package: TeamPackage, agent_key: str) -> str:
 class TeamCrewBase:
     """Base of the generated @CrewBase class (crew.py): its agents and its crews."""
 
-    package: TeamPackage
-    """The team's package: crew.py sets it (`package = TeamPackage("<package>")`)."""
+    package: TeamPackage  # crew.py sets it
     agents: list[BaseAgent]
     tasks: list[Task]
-    crew: Callable[[], Crew]
-    """The generated @crew method."""
+    crew: Callable[[], Crew]  # the generated @crew method
     # CrewAI's defaults, read by @CrewBase; each becomes the loaded YAML (a dict).
     agents_config: Any = "config/agents.yaml"
     tasks_config: Any = "config/tasks.yaml"
-    memory: bool = False
-    """CrewAI memory for every crew of the team (`Crew(memory=...)`); crew.py may set it.
-    (A Flow, flow.py, has CrewAI's own flow memory besides, as every CrewAI Flow.)"""
-    embedder: dict[str, Any] | None = None
-    """The embedder of the crews' memory and knowledge (`Crew(embedder=...)`); None: CrewAI's
-    default, OpenAI's."""
+    memory: bool = False  # every crew's `Crew(memory=...)`; crew.py may set it
+    embedder: dict[str, Any] | None = None  # the crews' `Crew(embedder=...)`; None: OpenAI's
 
     def __init__(self, inputs: Mapping[str, Any] | None = None, verbose: bool = False) -> None:
         team = self.package.team
@@ -165,8 +148,7 @@ class TeamCrewBase:
         return configured if configured else self.package.models.llm_for(agent_key)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
-        """The agent's tools: `tools:` in config/agents.yaml, its HTTP tool, its connection
-        packs' tools and the tools of the workspace documents it has."""
+        """`tools:` in config/agents.yaml, its HTTP tool, its packs' and documents' tools."""
         configured = self.agents_config[self._method(agent_key)].get("tools") or []
         agent_tools: list[BaseTool] = list(configured)
         if agent_key in self.package.team.EGRESS:
@@ -199,8 +181,8 @@ class TeamCrewBase:
         return agent
 
     def _crew(self, **options: Any) -> Crew:
-        """A crew of the team, with the class's memory and embedder and knowledge/ files;
-        `kickoff(inputs=...)` leaves the texts this object filled in (texts.kept_as_written)."""
+        """A crew with the class's memory and embedder and knowledge/ files, whose texts
+        `kickoff(inputs=...)` keeps (texts.kept_as_written)."""
         team_crew = Crew(
             **options,
             memory=self.memory,
@@ -219,9 +201,8 @@ class TeamCrewBase:
         return agent
 
     def inputs_text(self) -> str:
-        """The run inputs as a task receives them (the team's task, a first step), and the
-        workspace rows whose trigger started the run (`watch`; run_context.py, imported only
-        by a team with `workspace`)."""
+        """The run inputs as a task receives them, and the workspace rows whose trigger
+        started the run (`watch`; run_context.py, for a team with `workspace` only)."""
         text = f"Run inputs (JSON):\n{json.dumps(self.inputs, indent=2, ensure_ascii=False)}"
         if getattr(self.package.team, "WORKSPACE", None):
             from .. import run_context

@@ -94,8 +94,7 @@ class HierarchyCrew(TeamCrewBase):
         self.managing = managing if managing is not None else top_manager(self.package)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
-        """The agent's tools, and its sub-team's; none for the manager (CrewAI gives it its
-        delegation tools and refuses any other)."""
+        """Its tools and its sub-team's; none for the manager (CrewAI refuses any other)."""
         if agent_key == self.managing:
             return []
         agent_tools = super().tools_of(agent_key)

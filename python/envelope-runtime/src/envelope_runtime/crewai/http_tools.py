@@ -1,16 +1,9 @@
-"""Access policies (agents[].accessPolicy / allowedHosts), enforced on every tool call of a
-policed agent.
-
-`policies(package)` holds the team's config/access_policies.yaml by agent key. An agent with
-an entry holds its own http_request tool (`http_tool`), which checks every request with
-`policy.evaluate` (the same in every Envelope target) before sending it; an agent without
-one gets no HTTP tool at all. Its other tools (crewai-tools, connection packs', the
-developer's own) are checked by CrewAI's before-tool-call hook, registered once per process
-when this module is imported: a call whose input names a URL the policy refuses is blocked,
-and the agent reads the policy's reason as the tool's result. An agent is policed when it
-holds an HttpRequestTool, so the policy goes wherever the tool does: to CrewAI's copies of
-the agent (Crew.copy for train and test) and to a manager's "<role> Requests" worker.
-"""
+"""Access policies (config/access_policies.yaml), enforced on every tool call of a policed
+agent: its own http_request tool checks each request (policy.evaluate, every target's), and
+CrewAI's before-tool-call hook blocks any other tool's call whose input names a URL the
+policy refuses (the agent reads the reason as the result). An agent is policed when it holds
+an HttpRequestTool, so the policy goes wherever the tool does (Crew.copy for train and
+test, a manager's "<role> Requests" worker)."""
 
 from __future__ import annotations
 
@@ -56,8 +49,7 @@ def policies(package: TeamPackage) -> dict[str, AccessPolicy]:
     return load_policies(config_dir(package) / "access_policies.yaml")
 
 
-HTTP_TRANSPORT: httpx.BaseTransport | None = None
-"""Test seam: an httpx transport for every HTTP request tool (None: the network)."""
+HTTP_TRANSPORT: httpx.BaseTransport | None = None  # test seam: every tool's transport
 
 
 class HttpRequestTool(BaseTool):
@@ -74,14 +66,12 @@ class HttpRequestTool(BaseTool):
 
     agent_key: str
     policy: AccessPolicy
+    # the team's variables and secrets for {{NAME}}; the secrets are redacted from results
     env: Mapping[str, str] = Field(default_factory=dict, exclude=True, repr=False)
-    """Values of the team's variables and secrets, for {{NAME}} expansion."""
     secret_values: tuple[str, ...] = Field(default=(), exclude=True, repr=False)
-    """Redacted from every result."""
     timeout_s: float = 30.0
     max_body_chars: int = 4000
-    transport: httpx.BaseTransport | None = Field(default=None, exclude=True)
-    """Test seam: an httpx transport used instead of the network."""
+    transport: httpx.BaseTransport | None = Field(default=None, exclude=True)  # test seam
 
     def refusal(self, method: str, url: str) -> str | None:
         """The tool's answer when the policy refuses `method url` ({{NAME}} filled in)."""
@@ -103,8 +93,7 @@ class HttpRequestTool(BaseTool):
         headers: list[dict[str, str]] | dict[str, str] | None = None,
         body: str | None = None,
     ) -> str:
-        """`run` validates the arguments against HttpRequestInput (policy.py, every target's)
-        and passes them dumped."""
+        """Arguments as HttpRequestInput (policy.py) validated them."""
         url = expand(url, self.env)
         decision = policy.evaluate(self.policy, method, url, self.env)
         if not decision.allowed:
@@ -154,8 +143,7 @@ def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>]*")
 _METHODS = frozenset(get_args(HttpRequestInput.model_fields["method"].annotation))
-_refused = threading.local()
-"""The call the before-hook blocked in this thread (its input) and the agent's answer."""
+_refused = threading.local()  # the call the before-hook blocked in this thread, its answer
 
 
 def _texts(value: Any) -> Iterator[str]:
@@ -178,8 +166,8 @@ def _called_tool(context: ToolCallHookContext) -> BaseTool | None:
 
 def check_tool_call(context: ToolCallHookContext) -> bool | None:
     """CrewAI's before-tool-call hook: False (blocked) when the caller holds an
-    HttpRequestTool and the call's input names a URL that tool's policy refuses. A tool
-    marked `stays_local` (workspace documents, a sub-team) is not checked."""
+    HttpRequestTool whose policy refuses a URL of the call's input (`stays_local` tools:
+    not checked)."""
     agent_tools = getattr(context.agent, "tools", None) or []
     guard = next((t for t in agent_tools if isinstance(t, HttpRequestTool)), None)
     tool = _called_tool(context) if guard is not None else None
@@ -197,8 +185,7 @@ def check_tool_call(context: ToolCallHookContext) -> bool | None:
 
 
 def explain_refusal(context: ToolCallHookContext) -> str | None:
-    """CrewAI's after-tool-call hook: a call check_tool_call blocked answers with the
-    policy's reason (CrewAI's own text says only that a hook blocked it)."""
+    """CrewAI's after-tool-call hook: a blocked call answers with the policy's reason."""
     call = getattr(_refused, "call", None)
     if call is None or call[0] is not context.tool_input:
         return None

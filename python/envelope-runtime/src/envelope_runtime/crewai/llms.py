@@ -1,10 +1,7 @@
-"""How an agent's model is built: the definition's (models.py: MODELS, llm_for), else
-`MODEL` (`provider/model`); MODEL_OVERRIDE / MODEL_<AGENT> replace it (model_env.py). Each
-provider's base-URL variable is passed to CrewAI's LLM explicitly, so a model name CrewAI
-does not know still reaches that endpoint. `ENVELOPE_MODEL_FACTORY=module:function` makes
-every model instead (`function(agent_key, spec)` -> a `crewai.BaseLLM`; no provider key or
-MODEL is then required).
-"""
+"""An agent's CrewAI LLM: models.py's model, else `MODEL`; MODEL_OVERRIDE / MODEL_<AGENT>
+replace it (model_env.py). The provider's base-URL variable is passed explicitly, so a model
+name CrewAI does not know still reaches that endpoint. `ENVELOPE_MODEL_FACTORY` makes every
+model instead (`function(agent_key, spec)`; no provider key or MODEL is then required)."""
 
 from __future__ import annotations
 

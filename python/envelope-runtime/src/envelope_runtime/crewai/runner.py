@@ -154,15 +154,13 @@ def _collect_inputs(
 def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
     load_dotenv(env_file or ".env", override=False)
     team = package.team
-    # requiredSecrets, requiredVariables, the provider keys of the models an `llm:` in
-    # agents.yaml does not replace, the default embedder's key when knowledge/ has files:
-    # all missing ones at once
+    # the provider keys of models an `llm:` in agents.yaml does not replace, the default
+    # embedder's key when knowledge/ has files, the packs' credentials: all at once
     replaced = crew_base.configured_llms(package)
     own = {key: spec for key, spec in package.models.MODELS.items() if key not in replaced}
     embedder_set = package.module("crew").TeamCrew.embedder is not None
     knowledge = crew_base.knowledge_files() and not embedder_set
     embedder = ["OPENAI_API_KEY"] if knowledge else []
-    # and the connection packs' credentials (team.CONNECTION_SECRETS, --connections)
     packs = getattr(team, "CONNECTION_SECRETS", ())
     return run_inputs.missing_env(
         [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(own), *embedder], os.environ
@@ -209,8 +207,8 @@ def _warn_short_secrets(package: TeamPackage) -> None:
 def _checked_inputs(
     package: TeamPackage, args: argparse.Namespace, base: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
-    """The run's inputs once the environment and the inputs pass every check; None (every
-    problem printed) when they do not. `base`: inputs under the command line's (a trigger's)."""
+    """The run's inputs once every check passes, else None (every problem printed). `base`:
+    inputs under the command line's (a trigger's)."""
     missing = _missing_env(package, args.env_file)
     problems = run_inputs.env_file_problems(args.env_file) + llms.factory_problems(
         package.models.MODELS
@@ -276,20 +274,18 @@ def run(package: TeamPackage) -> None:
 
 
 class TeamCommands:
-    """The console scripts of one team ([project.scripts] -> the team's main.py), each a
-    method without arguments: `run` (`<package>`, `crewai run`), `run_with_trigger`
-    (`crewai triggers run`), and `main(argv)`, the command line as a function."""
+    """One team's console scripts (main.py, [project.scripts]): `run` (`crewai run`),
+    `run_with_trigger` (`crewai triggers run`), and `main(argv)`, the command line."""
 
     def __init__(self, package: TeamPackage) -> None:
         self.package = package
 
     @property
-    def command(self) -> str:
-        """The team's console script (its package's name)."""
+    def command(self) -> str:  # the team's console script, its package's name
         return command_of(self.package)
 
     def main(self, argv: Sequence[str] | None = None) -> int:
-        """The command line (default: sys.argv) to its exit code (runtime.EXIT_*)."""
+        """The command line (default: sys.argv) to its exit code."""
         return main(self.package, argv)
 
     def run(self) -> None:
@@ -314,8 +310,7 @@ class TeamCommands:
 
 
 class CrewCommands(TeamCommands):
-    """A hierarchy team's console scripts: a run's, and CrewAI's `train`, `replay` and
-    `test` (crew_commands.py, imported by them only)."""
+    """A hierarchy team's: also CrewAI's `train`, `replay`, `test` (crew_commands.py)."""
 
     def train(self) -> None:
         from . import crew_commands

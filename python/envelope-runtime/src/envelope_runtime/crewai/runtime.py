@@ -1,10 +1,5 @@
-"""Definition data types and run-time support every exported Envelope team shares.
-
-The generated `team.py` describes the team with the types below (agents, pipeline steps;
-its inputs are `checks.InputSpec`s). This module also holds the runner's exit codes and
-names the whole-run deadline's parts (`timeout.runMs`, deadline.py), loaded when a run
-uses them. Nothing here calls a model.
-"""
+"""The types team.py describes its agents and steps with, the runner's exit codes, and
+the run deadline's names (deadline.py, loaded when a run uses them)."""
 
 from __future__ import annotations
 
@@ -26,12 +21,10 @@ EXIT_TIMEOUT = 124
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """One entry of the definition's `agents`, as the static modules need it."""
+    """One of the definition's `agents`."""
 
-    method: str
-    """The agent's @agent method in crew.py and its entry in config/agents.yaml."""
-    reports_to: str | None = None
-    """agents[].reportsToKey: the key of the agent's manager; None for a root."""
+    method: str  # its @agent method in crew.py and its config/agents.yaml entry
+    reports_to: str | None = None  # agents[].reportsToKey; None for a root
 
 
 @dataclass(frozen=True)
@@ -40,8 +33,7 @@ class StepSpec:
 
     agent_key: str
     label: str
-    method: str
-    """Its @task method in crew.py."""
+    method: str  # its @task method in crew.py
     depends_on: tuple[str, ...] = ()
 
 

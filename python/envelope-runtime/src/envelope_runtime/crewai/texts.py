@@ -1,26 +1,14 @@
-"""The definition's texts in CrewAI's objects, reaching the model exactly as written.
-
-Agents and tasks carry the real text of config/agents.yaml and config/tasks.yaml, so
-`--verbose`, CrewAI's events, traces and task-output log all show it. Only `{{NAME}}`
-(an input, variable or secret of the run) is filled in (placeholders.py), when a crew
-object builds its agents and tasks: the values belong to that object, so concurrent runs
-never mix them.
-
-CrewAI itself rewrites some `{word}` sequences; each is neutralised where it happens:
-- `Crew.kickoff(inputs=...)` (also train, test, replay) replaces `{word}` in roles,
-  goals, backstories and task text for every key of the inputs, and fails on a word it
-  has no value for: `crewai_inputs` gives it the word itself as the value of every word
-  our texts hold (an input that shares such a name is kept out of CrewAI's inputs). A
-  team's crew gets them from CrewAI's INPUT hook (`kept_as_written`), which refuses run
-  inputs other than the crew object's: those would be silently ignored.
-- The agent's prompt is built by filling `{goal}`, `{role}`, `{backstory}` one after
-  another (crewai.utilities.prompts), and its executor then fills `{input}`,
-  `{tool_names}`, `{tools}` the same way, so each rewrites the text inserted before it (a
-  goal saying `{role}`, a backstory saying `{tools}`, a step's input quoting `{input}`).
-  `VerbatimExecutor` (Agent's `executor_class`) fills all six in one pass over CrewAI's
-  own template (CrewAI has no public way: _crewai_private.py). Tool results and model
-  answers never go through either. `Agent.kickoff()` outside a crew builds CrewAI's own
-  executor: it does not get this.
+"""The definition's texts reach the model exactly as written: only `{{NAME}}` is filled in
+(placeholders.py), per crew object, so concurrent runs never mix values. CrewAI rewrites
+some `{word}` itself, and each place is neutralised:
+- `Crew.kickoff(inputs=...)` (train, test, replay too) interpolates `{word}` in every text
+  and fails on a word it has no value for: CrewAI's INPUT hook gives each word of our texts
+  itself as its value (`crewai_inputs`), and refuses inputs other than the crew object's,
+  which would be silently ignored.
+- The agent's prompt fills `{goal}`, `{role}`, `{backstory}`, then `{input}`, `{tool_names}`,
+  `{tools}` one after another, each rewriting the text inserted before it: the executor
+  `VerbatimExecutor` fills all six in one pass (_crewai_private.py). `Agent.kickoff()`
+  outside a crew builds CrewAI's own executor: it does not get this.
 """
 
 from __future__ import annotations
@@ -59,11 +47,8 @@ def _texts_of(crew: Crew) -> Iterable[str]:
 
 
 def crewai_inputs(crew: Crew, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """Inputs for `Crew.kickoff/train/test/replay` that leave the crew's texts as they are.
-
-    Each `{word}` in the texts is its own value; the run's inputs are added under their
-    keys unless a text holds that word (then CrewAI would rewrite it).
-    """
+    """Inputs for `Crew.kickoff/train/test/replay`: each `{word}` of the texts is its own
+    value, and the run's inputs are added but for those words (CrewAI would rewrite them)."""
     words = {word for text in _texts_of(crew) for word in _CREWAI_WORD.findall(text)}
     kept = {key: value for key, value in inputs.items() if key not in words}
     return {**kept, **{word: "{" + word + "}" for word in sorted(words)}}
@@ -73,18 +58,15 @@ class InputsRefused(HookAborted, ValueError):
     """`kickoff(inputs=...)` with run inputs other than the crew object's."""
 
 
+# A team's crew -> (its builder, the inputs it filled in, the team's INPUTS): the inputs are
+# kept here too, as a crew may outlive its builder (a step's crew handed on).
 _BUILT_BY: weakref.WeakKeyDictionary[Crew, tuple[weakref.ref[Any], dict[str, Any], Any]] = (
     weakref.WeakKeyDictionary()
 )
-"""A team's crew -> the crew object (crew_base.TeamCrewBase) that built it, the inputs it
-filled in and its team's INPUTS. The inputs are kept here, not only on that object: the
-object may be collected while its crew lives on (a step's crew handed on), and its crew
-must still refuse other inputs."""
 
 
 def kept_as_written(crew: Crew, built_by: Any) -> Crew:
-    """The crew, whose texts `built_by` filled in for its inputs: `kickoff(inputs=...)`
-    leaves them as they are."""
+    """The crew, whose texts `built_by` filled in: `kickoff(inputs=...)` keeps them."""
     _BUILT_BY[crew] = (weakref.ref(built_by), dict(built_by.inputs), built_by.package.team.INPUTS)
     return crew
 
