@@ -1,20 +1,10 @@
-"""The team's agents: one LangChain `create_agent` agent per definition agent.
+"""The team's agents: one LangChain `create_agent` agent per definition agent, with its
+rendered prompt as system prompt, its identifier as name, its own chat model (the
+`model_for` seam, chosen at each model call) and its tools (`http_request` with egress, its
+connection packs' and workspace documents' tools; hierarchy.py adds `ask_<report>`).
 
-Every agent gets its prompt as system prompt (rendered for the run from its inputs, see
-prompts.py), its identifier as name, its own chat model (the `model_for` seam, chosen at
-each model call) and its tools:
-
-- `http_request` when it has egress (agents[].accessPolicy / allowedHosts, tools.py);
-- in hierarchy mode, one `ask_<report>` tool per direct report (agents[].reportsToKey):
-  agents as tools, the supervisor pattern of LangChain's multi-agent guide. Several roots:
-  the generated team.py makes the other roots report to the first, the entry agent.
-
-Hierarchy mode: each agent is compiled once into a graph of its own, its reports' graphs
-its nodes (hierarchy.py, `HierarchyAgents.unit`).
-
-Pipeline mode: a step's agent works alone (no ask tools), its graph compiled once per
-node (`task_graph`), so its conversation is checkpointed in the thread under the step's
-node. In both modes the conversation is stored without secret values and without the
+A pipeline step's agent graph is compiled once per node (`task_graph`), so its conversation
+is checkpointed in the thread under the step's node, without secret values and without the
 rendered prompt (`AgentSetup`).
 """
 
@@ -60,13 +50,8 @@ AgentGraph = CompiledStateGraph[Any, Any, Any, Any]
 ASK_PREFIX = "ask_"
 
 ANSWER_MISSES = 2
-"""A conversation that owes a structured answer ends after this many replies that are none
-(prose, or arguments the answer's schema refuses, which ToolStrategy returns to the model
-with the error): without a bound a model that ignores tool_choice loops until the
-recursion limit. The node then asks once more, told why, and fails the step after that."""
-
-
-# --- the hierarchy (agents[].reportsToKey) --------------------------------
+"""Replies without a usable structured answer after which a conversation ends (a model that
+ignores tool_choice would loop until the recursion limit); the node then asks once more."""
 
 
 def roots(package: TeamPackage) -> list[str]:
@@ -75,12 +60,10 @@ def roots(package: TeamPackage) -> list[str]:
 
 
 def entry_agent(package: TeamPackage) -> str:
-    """The agent that receives the team's task in hierarchy mode."""
     return roots(package)[0]
 
 
 def reports_of(package: TeamPackage, agent_key: str) -> list[str]:
-    """The agents whose manager is `agent_key`, in definition order."""
     return [key for key, spec in package.team.AGENTS.items() if spec.reports_to == agent_key]
 
 
@@ -94,13 +77,12 @@ def ask_tool_name(package: TeamPackage, agent_key: str) -> str:
 
 
 def run_config(package: TeamPackage, task: str) -> RunnableConfig:
-    """Config of every agent invocation: the recursion limit, and the task in metadata."""
+    """Every agent invocation's: the recursion limit, and the task in metadata (tracing)."""
     limit = package.team.RECURSION_LIMIT
     return {"recursion_limit": limit, "metadata": {"envelope_task": task}}
 
 
 def answer_text(result: Mapping[str, Any]) -> str:
-    """The agent's final answer: the text of its last message."""
     messages = result.get("messages") or []
     last = messages[-1] if messages else None
     return last.text if isinstance(last, AIMessage) else ""
@@ -140,8 +122,7 @@ class UnitState(TypedDict):
     """The state of one agent's graph: its conversation and the run's inputs."""
 
     messages: Annotated[list[AnyMessage], add_messages]
-    inputs: NotRequired[dict[str, Any]]
-    """The run's inputs: what `{{NAME}}` in the agent's prompt is rendered with."""
+    inputs: NotRequired[dict[str, Any]]  # what `{{NAME}}` in the prompt is rendered with
     structured_response: NotRequired[Any]
 
 
@@ -150,18 +131,16 @@ class PromptState(AgentState[Any]):
 
 
 def chosen_per_call() -> BaseChatModel:
-    """create_agent's model when the graph is built: LangChain's configurable chat model
-    (init_chat_model without a model), which imports no provider and needs no API key;
-    `AgentSetup` puts the agent's own model in its place at every call. create_agent is
-    typed for a BaseChatModel but only binds it per call, after AgentSetup has replaced it."""
+    """create_agent's model when the graph is built: LangChain's configurable chat model,
+    which imports no provider and needs no API key; `AgentSetup` puts the agent's own model
+    in its place at every call (before anything binds it)."""
     return cast(BaseChatModel, init_chat_model(configurable_fields="any"))
 
 
 class AgentSetup(AgentMiddleware[PromptState, Any]):
-    """Every model call of an agent: its own chat model (the `model_for` seam) and its
-    prompt, rendered with the run's inputs, as system prompt (byte for byte; none when the
-    prompt is empty). The rendered prompt is never part of the state (no secret value
-    in a checkpoint)."""
+    """Every model call: the agent's own chat model and its prompt rendered with the run's
+    inputs as system prompt (byte for byte), never part of the state (no secret value in a
+    checkpoint); the reply redacted before it is stored."""
 
     state_schema = PromptState
 
@@ -183,8 +162,7 @@ class AgentSetup(AgentMiddleware[PromptState, Any]):
                 system_message=SystemMessage(content=prompt) if prompt else None,
             )
         )
-        # The conversation is checkpointed: the reply goes in without secret values, and a
-        # structured answer as plain data (TeamAgents.ask gives it its type back).
+        # A structured answer is stored as plain data (TeamAgents.ask gives it its type back).
         secrets = secret_values(package)
         answer = response.structured_response
         if isinstance(answer, BaseModel):
@@ -194,10 +172,8 @@ class AgentSetup(AgentMiddleware[PromptState, Any]):
 
 
 def model_retry() -> ModelRetryMiddleware[Any, Any]:
-    """The one retry of a model call: a transient failure (llms.transient) is tried again,
-    up to llms.MODEL_ATTEMPTS requests in all, then the error goes up and fails the node.
-    Last in an agent's middleware, so it wraps the model request alone: the prompt, the
-    tools and the redaction of the answer around it are done once."""
+    """The one retry of a model call (llms.transient, llms.MODEL_ATTEMPTS); last in an agent's
+    middleware, so it wraps the request alone, not the prompt and the redaction."""
     return ModelRetryMiddleware(
         max_retries=llms.MODEL_ATTEMPTS - 1,
         retry_on=llms.transient,
@@ -209,14 +185,12 @@ def model_retry() -> ModelRetryMiddleware[Any, Any]:
 
 
 def secret_values(package: TeamPackage) -> list[str]:
-    """The values of the team's SECRETS (team.py) set in the environment."""
     return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
 
 
 def redacted(package: TeamPackage, message: BaseMessage, secrets: Sequence[str]) -> BaseMessage:
-    """A message without secret values: its text redacted, and in a reply's tool-call
-    arguments each value written as its `{{NAME}}`, which http_request fills in again, so
-    the call does what the model asked (and the policy judges that)."""
+    """A message without secret values: in a reply's tool-call arguments each written as its
+    `{{NAME}}`, which http_request fills in again, so the call does what the model asked."""
     if not secrets:
         return message
     update: dict[str, Any] = {
@@ -255,13 +229,11 @@ def as_placeholders(package: TeamPackage, data: Any) -> Any:
 
 
 CHOSEN_MODELS_KEPT = 16
-"""Chat models TeamAgents keeps beyond one per agent (least recently used dropped first):
-room for every agent's default and this many models chosen by runs' contexts."""
+"""Chat models kept beyond one per agent, least recently used dropped first."""
 
 
 class TeamAgents:
-    """Builds the definition's agents (of the team `package`); each agent's chat model is
-    created once, on first use."""
+    """Builds the team's agents; each chat model is created on first use."""
 
     def __init__(self, package: TeamPackage, model_for: llms.ModelFactory) -> None:
         self.package = package
@@ -270,9 +242,8 @@ class TeamAgents:
         self.model_cache_size = len(package.models.MODELS) + CHOSEN_MODELS_KEPT
 
     def model(self, agent_key: str) -> BaseChatModel:
-        """The agent's chat model for this run: one per model the run's context chooses
-        (llms.chosen_model; None: the default), so a run's choice never outlives it. The
-        graph lives as long as the server: only the model_cache_size last used are kept."""
+        """The agent's chat model for this run's context (llms.chosen_model): the graph lives
+        as long as the server, so only the model_cache_size last used are kept."""
         key = (agent_key, llms.chosen_model(self.package, agent_key))
         found = self._models.get(key)
         if found is None:
@@ -283,9 +254,8 @@ class TeamAgents:
         return found
 
     def tools(self, agent_key: str) -> list[BaseTool]:
-        """The agent's http_request tool (egress), its connection packs' tools and its
-        workspace documents' tools. tools.py, connection_tools.py and workspace_store.py are
-        imported only when the team has egress, packs or a workspace."""
+        """Its http_request (egress), connection packs' and workspace documents' tools, each
+        module imported only by a team that has them."""
         team = self.package.team
         found: list[BaseTool] = []
         if agent_key in team.POLICIES:
@@ -303,8 +273,7 @@ class TeamAgents:
         return found
 
     def mcp_tools(self, agent_key: str) -> list[AgentMiddleware[Any, Any]]:
-        """The agent's MCP servers' tools (connection_tools.McpTools) when a pack of its has
-        one: listed on its first model call, never when the graph is built."""
+        """Its MCP servers' tools (connection_tools.McpTools), listed on its first model call."""
         team = self.package.team
         packs = getattr(team, "CONNECTION_AGENTS", {}).get(agent_key, ())
         if not any(provider in getattr(team, "MCP_SERVERS", {}) for provider in packs):
@@ -316,10 +285,8 @@ class TeamAgents:
     def task_graph(
         self, agent_key: str, response_format: type[BaseModel] | None = None
     ) -> AgentGraph:
-        """The agent's graph for one kind of task (pipeline mode: a step, an escalation),
-        compiled once: its conversation is checkpointed in the thread under the node that
-        runs it (`checkpointer=None` uses the parent's). `response_format`: its structured
-        answer."""
+        """The agent's graph for one kind of task (a step, an escalation), compiled once; its
+        conversation is checkpointed under the node that runs it."""
         middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
         middleware += self.mcp_tools(agent_key)
         if response_format is not None:
@@ -343,10 +310,8 @@ class TeamAgents:
         graph: AgentGraph | None = None,
         history: Sequence[AnyMessage] = (),
     ) -> dict[str, Any]:
-        """Run one task through the agent's `graph` (a node's task_graph; hierarchy mode:
-        `unit`; None: a task_graph compiled for this call); the graph's final state.
-        `task_name` goes into the run's metadata (`envelope_task`) for tracing. With
-        `history` (an earlier conversation of this task), `task` is its next user message."""
+        """One task through the agent's `graph` (default: a task_graph for this call); its
+        final state. With `history` (an earlier conversation), `task` is its next message."""
         if graph is None:
             graph = self.task_graph(agent_key, response_format)
         messages = [*history, HumanMessage(content=task)]
