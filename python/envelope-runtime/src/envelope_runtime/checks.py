@@ -24,7 +24,6 @@ from .inputs import coerce_flag as coerce_flag
 from .inputs import collect as collect
 from .inputs import cut as cut
 from .inputs import env_file_problems as env_file_problems
-from .inputs import format_missing_env as format_missing_env
 from .inputs import input_env_name as input_env_name
 from .inputs import missing_env as missing_env
 from .inputs import parse_inputs_json as parse_inputs_json

@@ -282,13 +282,6 @@ def missing_env(requirements: Sequence[EnvRequirement], environ: Mapping[str, st
     return missing
 
 
-def format_missing_env(missing: Sequence[str], env_file: str = ".env") -> str:
-    lines = [f"Missing {len(missing)} required environment variable(s):"]
-    lines += [f"  - {name}" for name in missing]
-    lines.append(f"Set them in the environment or in {env_file} (see .env.example).")
-    return "\n".join(lines)
-
-
 def env_file_problems(env_file: str | None) -> list[str]:
     """An --env-file given on the command line must exist (the default .env may not)."""
     if env_file is None or os.path.isfile(env_file):
@@ -301,7 +294,10 @@ def report_problems(
 ) -> bool:
     """Print every missing variable and every invalid input; True when there was any."""
     if missing:
-        print(format_missing_env(missing, env_file), file=sys.stderr)
+        lines = [f"Missing {len(missing)} required environment variable(s):"]
+        lines += [f"  - {name}" for name in missing]
+        lines.append(f"Set them in the environment or in {env_file} (see .env.example).")
+        print("\n".join(lines), file=sys.stderr)
     if problems:
         print("Invalid request:\n" + "\n".join(f"  - {p}" for p in problems), file=sys.stderr)
     return bool(missing or problems)

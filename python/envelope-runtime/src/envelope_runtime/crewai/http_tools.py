@@ -12,7 +12,6 @@ import os
 import re
 import threading
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any, get_args
 
 import httpx
@@ -32,8 +31,10 @@ from ..team_package import TeamPackage
 from .crew_base import config_dir
 
 
-def load_policies(path: Path) -> dict[str, AccessPolicy]:
-    """config/access_policies.yaml: agent key -> accessPolicy or allowedHosts."""
+@functools.cache
+def policies(package: TeamPackage) -> dict[str, AccessPolicy]:
+    """config/access_policies.yaml: agent key -> its accessPolicy or allowedHosts."""
+    path = config_dir(package) / "access_policies.yaml"
     data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return {
         key: AccessPolicy.from_allowed_hosts(entry["allowedHosts"])
@@ -41,12 +42,6 @@ def load_policies(path: Path) -> dict[str, AccessPolicy]:
         else AccessPolicy.model_validate(entry["accessPolicy"])
         for key, entry in data.items()
     }
-
-
-@functools.cache
-def policies(package: TeamPackage) -> dict[str, AccessPolicy]:
-    """The team's access policies by agent key (its config/access_policies.yaml)."""
-    return load_policies(config_dir(package) / "access_policies.yaml")
 
 
 HTTP_TRANSPORT: httpx.BaseTransport | None = None  # test seam: every tool's transport
