@@ -122,11 +122,7 @@ class HierarchyCrew(TeamCrewBase):
     def team_crew(self) -> Crew:
         if self.managing is None:
             worker = self._agent(roots(self.package)[0])
-            return self._crew(
-                agents=[worker],
-                tasks=self.tasks,
-                process=Process.sequential,
-            )
+            return self._crew(agents=[worker], tasks=self.tasks, process=Process.sequential)
         return self._hierarchical_crew(self.managing, self.tasks)
 
     def _hierarchical_crew(self, manager_key: str, tasks: list[Task]) -> Crew:

@@ -1,11 +1,7 @@
-"""The pipeline (pipeline[]) as CrewAI tasks and crews.
-
-The generated crew.py of a pipeline team derives from `PipelineCrew`: each step is an
-@task of crew.py (`step_task`); the flow (pipeline.py) runs it as a one-task crew
-(`step_crew`), the answers it waits for as its context, and a gate's manager as a one-off
-task (`agent_crew`), each with fresh agents. There is no @crew: the flow is the one way the
-pipeline runs (`crewai run` runs the flow of a `type = "flow"` project).
-"""
+"""`PipelineCrew`, the base of a pipeline team's crew.py: each step is an @task of crew.py
+(`step_task`) that the flow (pipeline.py) runs as a one-task crew with fresh agents
+(`step_crew`), the answers it waits for as its context. There is no @crew: the flow is the
+one way the pipeline runs (`crewai run` runs a `type = "flow"` project's flow)."""
 
 from __future__ import annotations
 
@@ -50,11 +46,7 @@ class PipelineCrew(TeamCrewBase):
             work.description = f"{work.description}\n\n{received}"
         work.context = [steps._finished(dep, text) for dep, text in answers.items()]
         worker = steps._agent(team.PIPELINE[step_key].agent_key)
-        return self._crew(
-            agents=[worker],
-            tasks=[work],
-            process=Process.sequential,
-        )
+        return self._crew(agents=[worker], tasks=[work], process=Process.sequential)
 
     def _finished(self, step_key: str, text: str) -> Task:
         """A step's task holding the answer it gave earlier in the run (a task's context)."""
@@ -81,8 +73,4 @@ class PipelineCrew(TeamCrewBase):
             agent=worker,
             output_pydantic=output_model,
         )
-        return self._crew(
-            agents=[worker],
-            tasks=[work],
-            process=Process.sequential,
-        )
+        return self._crew(agents=[worker], tasks=[work], process=Process.sequential)
