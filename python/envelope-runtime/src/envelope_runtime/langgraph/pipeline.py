@@ -1,20 +1,12 @@
 """pipeline mode: the node functions of the steps and of their review gates.
 
-Node names (graph.py): `step_<step key>`, `gate_<gate name>`, `escalate_<gate name>`,
-`released_<gate name>`.
-
-- `step_<key>` runs one pipeline step: one conversation of the step's agent. It receives
-  the run's inputs and exactly what it waits for: its dependencies' answers, or the
-  records a gate approved. A step followed by gates answers with records and routes to
-  its gates itself (`Command(goto=...)`).
-- `gate_<name>` never calls a model: it opens a review round, then pauses the run with
-  `interrupt()` until a human decides. Resuming re-runs only this node, so no model is
-  called twice. Decisions apply the rules of gates.py; the gate then releases
-  (`released_<name>`), waits again, sends the step back with the reviewers' feedback
-  (onReject rerun), escalates (`escalate_<name>`) or halts the whole run.
-- `escalate_<name>` hands rejected records (onReject escalate) or undecided ones
-  (timeout.behaviour escalate) to the step agent's manager.
-- `released_<name>` hands the approved records to the step the gate triggers.
+- `step_<key>`: one conversation of the step's agent, given the run's inputs and what it
+  waits for (answers, or records a gate approved); a gated step routes to its gates.
+- `gate_<name>` never calls a model: it opens a review round and pauses the run with
+  `interrupt()`; a resume re-runs only this node, which applies gates.py's rules, then
+  releases, waits again, reruns the step (onReject rerun), escalates or halts the run.
+- `escalate_<name>`: rejected (onReject) or undecided (timeout) records to the manager.
+- `released_<name>`: the approved records to the step the gate triggers.
 """
 
 from __future__ import annotations
@@ -28,9 +20,7 @@ from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, ValidationError
 
-# rules.<name>: deciding at a gate (gates.py loads gate_rules.py on first use), so building
-# the graph loads no rule; a gate's review or release does.
-from .. import gates as rules
+from .. import gates as rules  # gate_rules.py is loaded by a gate's first decision
 from ..gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -78,13 +68,11 @@ class GateDecisions(BaseModel):
 
 
 def gates_after(package: TeamPackage, step_key: str) -> list[str]:
-    """The gates that review a step's answer, in definition order."""
     gates: Mapping[str, GateSpec] = package.team.GATES
     return [name for name, spec in gates.items() if spec.after_step == step_key]
 
 
 def gates_into(package: TeamPackage, step_key: str) -> list[str]:
-    """The gates whose release the step waits for (triggersStep)."""
     gates: Mapping[str, GateSpec] = package.team.GATES
     return [name for name, spec in gates.items() if spec.triggers_step == step_key]
 
@@ -132,57 +120,34 @@ def decisions_of(spec: GateSpec, value: Any) -> list[DecisionItem]:
 
 
 def _clean_feedback(package: TeamPackage, items: Sequence[DecisionItem]) -> list[DecisionItem]:
-    """Decisions with their feedback redacted as they enter the gate's (stored) state."""
     return [item.model_copy(update={"feedback": clean(package, item.feedback)}) for item in items]
 
 
 def _traced(agent_key: str, gate: str, items: Sequence[DecisionItem]) -> None:
-    """A reviewer's decisions into the run's trace, when the run has one: trace.py is
-    imported only by a run that asks for a trace (tracing.handler), so without it loaded
-    there is none to write to."""
+    """A reviewer's decisions into the run's trace: only a run that asks for one loads it."""
     trace = sys.modules.get(f"{__package__.rpartition('.')[0]}.trace")
     if trace is not None:
         trace.decided(agent_key, gate, items)
 
 
-@dataclasses.dataclass(frozen=True)
-class Escalations:
-    """An escalation node's graphs of the manager: deciding records nobody reviewed in
-    time (timeout.behaviour escalate), and revising rejected ones (onReject escalate)."""
-
-    decide: AgentGraph
-    revise: AgentGraph
-
-
 class PipelineNodes(TeamNodes):
-    """The node functions of a pipeline team's graph: prepare, the steps and their gates,
-    finalize."""
+    """The node functions of a pipeline team's graph: prepare, steps, gates, finalize."""
 
     def __init__(self, package: TeamPackage, model_for: llms.ModelFactory | None = None) -> None:
         super().__init__(package, model_for)
+        # The structured answer of each gated step (state.py).
         self.record_models: Mapping[str, type[BaseModel]] = package.module("state").RECORD_MODELS
-        """The structured answer of each step followed by gates (the team's state.py)."""
-
-    def _clean(self, text: Any) -> Any:
-        return clean(self.package, text)
-
-    # --- timeouts ----------------------------------------------------------
 
     def step_timeout(self, step_key: str) -> float:
-        """A step node's limit (add_node timeout): its agent's timeout for each model request,
-        MODEL_ATTEMPTS of them and the waits between (llms.node_timeout)."""
         agent_key = self.package.team.PIPELINE[step_key].agent_key
         return llms.node_timeout(self.package.models.MODELS[agent_key].timeout_s)
 
     def escalation_timeout(self, gate_name: str) -> float:
-        """An escalation node's limit: the escalation manager's (llms.node_timeout)."""
         manager = self._manager(self.package.team.GATES[gate_name])
         return llms.node_timeout(self.package.models.MODELS[manager].timeout_s)
 
-    # --- pipeline steps ----------------------------------------------------
-
     def step(self, step_key: str) -> Node:
-        """The node of pipeline step `step_key`; its agent's graph is compiled here, once."""
+        """A step's node; its agent's graph is compiled here, once."""
         agent_key = self.package.team.PIPELINE[step_key].agent_key
         graph = self.agents.task_graph(agent_key, self._schema(step_key))
 
@@ -193,12 +158,7 @@ class PipelineNodes(TeamNodes):
 
         return run_step
 
-    def step_task(self, step_key: str, state: Mapping[str, Any]) -> str:
-        """What the step's agent is asked: label, inputs, what it waits for, how to answer."""
-        return self._how_to_answer(step_key, self.step_inputs(step_key, state))
-
     def step_inputs(self, step_key: str, state: Mapping[str, Any]) -> list[str]:
-        """What a step works from: its label, the run's inputs, what it waits for."""
         team = self.package.team
         step = team.PIPELINE[step_key]
         triggered = prompts.triggered_text(self.package)
@@ -236,7 +196,7 @@ class PipelineNodes(TeamNodes):
         reviewed_by = gates_after(self.package, step_key)
         # A rerun (onReject rerun): only the gates that sent the step back review it again.
         revising = [name for name in reviewed_by if self._revising(state, name)]
-        task = self.step_task(step_key, state)
+        task = self._how_to_answer(step_key, self.step_inputs(step_key, state))
         feedback = state.get("feedback") or {}
         for name in revising:
             task += f"\n\n{feedback[name]}"
@@ -253,7 +213,7 @@ class PipelineNodes(TeamNodes):
         return self.record_models.get(step_key)
 
     def _record_fields(self, step_key: str) -> list[str]:
-        """The fields of the step's records: those of its gates, in gate order."""
+        """Its gates' fields, in gate order."""
         gates = self.package.team.GATES
         fields = (
             field for name in gates_after(self.package, step_key) for field in gates[name].fields
@@ -264,19 +224,16 @@ class PipelineNodes(TeamNodes):
         self, step_key: str, result: Mapping[str, Any], schema: type[BaseModel] | None
     ) -> Update:
         if schema is None:
-            return {"answers": {step_key: self._clean(agents.answer_text(result))}}
+            return {"answers": {step_key: clean(self.package, agents.answer_text(result))}}
         answer = self._structured(result, schema, f"step {step_key}")
         if schema is self.team_result:
             return {"answers": {step_key: answer_json(self.package, answer)}}
-        rows: list[dict[str, Any]] = self._clean(
-            answer.model_dump(mode="json", by_alias=True)["records"]
-        )
+        data = answer.model_dump(mode="json", by_alias=True)
+        rows: list[dict[str, Any]] = clean(self.package, data["records"])
         return {"answers": {step_key: as_json(rows)}, "records": {step_key: rows}}
 
-    # --- gates ---------------------------------------------------------------
-
     def gate(self, gate_name: str) -> Node:
-        """The review node of gate `gate_name` (one interrupt per execution)."""
+        """A gate's review node (one interrupt per execution)."""
 
         async def review(state: State) -> Command[str]:
             return self._review(self.package.team.GATES[gate_name], state)
@@ -310,7 +267,7 @@ class PipelineNodes(TeamNodes):
                 # Nothing is applied. This execution ends without error, so the bad resume
                 # value is used up: the gate asks again in a new task, with the problems,
                 # and the next resume value is read afresh (never the bad one again).
-                gate.problems = self._clean(problems)
+                gate.problems = clean(self.package, problems)
                 return self._gate_command(spec, gate, goto=gate_node(spec.name))
             gate.problems = []
             _traced(self.package.team.PIPELINE[spec.after_step].agent_key, spec.name, items)
@@ -384,26 +341,22 @@ class PipelineNodes(TeamNodes):
             "Answer with replacement records only."
         )
 
-    # --- escalation and release ------------------------------------------------
-
     def escalate(self, gate_name: str) -> Node:
-        """The node that takes gate `gate_name`'s records to the step agent's manager."""
-
+        """The node that takes a gate's records to the step agent's manager: its graphs for
+        deciding what nobody reviewed in time and for revising rejected records."""
         spec = self.package.team.GATES[gate_name]
         manager = self._manager(spec)
-        # The manager's two kinds of task here, each its own graph (compiled once).
-        graphs = Escalations(
-            decide=self.agents.task_graph(manager, GateDecisions),
-            revise=self.agents.task_graph(manager, self.record_models[spec.after_step]),
-        )
+        decide = self.agents.task_graph(manager, GateDecisions)
+        revise = self.agents.task_graph(manager, self.record_models[spec.after_step])
 
         async def run_escalation(state: State) -> Update | Command[str]:
-            return await self._within_deadline(state, lambda: self._escalate(graphs, spec, state))
+            return await self._within_deadline(
+                state, lambda: self._escalate(decide, revise, spec, state)
+            )
 
         return run_escalation
 
     def _worked_from(self, spec: GateSpec, state: Mapping[str, Any]) -> str:
-        """An escalation's context: the run's inputs and what the reviewed step received."""
         received = "\n\n".join(self.step_inputs(spec.after_step, state))
         return f"Step {spec.after_step} worked from:\n\n{received}"
 
@@ -412,7 +365,9 @@ class PipelineNodes(TeamNodes):
             self.package, self.package.team.PIPELINE[spec.after_step].agent_key
         )
 
-    async def _escalate(self, graphs: Escalations, spec: GateSpec, state: State) -> Command[str]:
+    async def _escalate(
+        self, decide: AgentGraph, revise: AgentGraph, spec: GateSpec, state: State
+    ) -> Command[str]:
         if state.get("halted"):
             return Command(goto=END)
         gate = gate_state(state, spec.name)
@@ -429,7 +384,7 @@ class PipelineNodes(TeamNodes):
                 f"Finish by calling {GateDecisions.__name__} with one decision per record."
             )
             name = f"escalate:{spec.name}"
-            result = await self._ask(manager, inputs, task, name, GateDecisions, graphs.decide)
+            result = await self._ask(manager, inputs, task, name, GateDecisions, decide)
             decided = self._structured(result, GateDecisions, f"gate {spec.name}")
             now = runtime.utc_now()
             reviewer = f"agent:{manager}"
@@ -453,12 +408,12 @@ class PipelineNodes(TeamNodes):
             f"each record has the fields {fields}."
         )
         name = f"revise:{spec.name}"
-        result = await self._ask(manager, inputs, task, name, model, graphs.revise)
+        result = await self._ask(manager, inputs, task, name, model, revise)
         update = self._answer(spec.after_step, result, model)
         return Command(update=update, goto=gate_node(spec.name))
 
     def released(self, gate_name: str) -> Node:
-        """The node that hands gate `gate_name`'s approved records to its triggersStep."""
+        """The node that hands a gate's approved records to its triggersStep."""
 
         async def release(state: State) -> Update:
             if state.get("halted"):
