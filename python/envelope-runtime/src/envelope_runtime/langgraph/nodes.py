@@ -1,16 +1,7 @@
-"""The node functions every team's graph (graph.py) has, and what its other nodes share.
-
-- `prepare` checks the run's models (its context) and the environment before any model
-  call, and stores the inputs by key (the graph's input is flat; LangGraph has validated
-  it against the team's state.TeamInputs).
-- `finalize` validates the team's result (outputs).
-
-`TeamNodes` is the base of the mode's node functions: hierarchy.py (the `team` node) or
-pipeline.py (steps and gates). Every model-calling node runs within what is left of
-timeout.runMs (`_within_deadline`); every node does nothing once the run is halted, so a
-halt stops all branches. No node is retried: a node holds model and tool calls that already
-completed, so only a failed model call is tried again, itself (llms.MODEL_ATTEMPTS). No
-secret value is written to the state: answers are redacted before they are stored.
+"""The nodes every team's graph has (`prepare`, `finalize`) and what the others share
+(`TeamNodes`, the base of hierarchy.py's and pipeline.py's): every model-calling node runs
+within what is left of timeout.runMs, every node does nothing once the run is halted, and
+no secret value is written to the state (answers are redacted first).
 """
 
 from __future__ import annotations
@@ -18,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -32,12 +22,10 @@ from ..team_package import TeamPackage
 from . import agents, llms, runtime
 from .runtime import EnvRequirement, MissingEnvError, missing_env
 
-TEAM_ANSWER = "team"
-"""hierarchy: the key of the team's answer in `answers` (and the team node's name)."""
+TEAM_ANSWER = "team"  # hierarchy: the team's answer in `answers`, and the team node
 
 Update = dict[str, Any]
-State = Mapping[str, Any]
-"""The graph's state as a node gets it (the team's state.TeamState)."""
+State = Mapping[str, Any]  # the team's state.TeamState
 Node = Callable[[State], Awaitable[Update | Command[str]]]
 Answer = TypeVar("Answer", bound=BaseModel)
 T = TypeVar("T")
@@ -55,27 +43,22 @@ def deadline_message(package: TeamPackage) -> str:
 
 
 def graph_input(package: TeamPackage, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """The graph's (flat) input for the run's inputs by key: the team's state.TeamInputs."""
+    """The graph's flat input (state.TeamInputs) for the run's inputs by key."""
     channels: Mapping[str, str] = package.module("state").INPUT_CHANNELS
     return {channels.get(key, key): value for key, value in inputs.items()}
 
 
 RUN_FIELDS = ("answers", "records", "approved", "gates", "feedback", "work", "halted", "status")
-"""The state's fields one run fills with reducers (state.TeamState); prepare starts them afresh."""
+"""The state's fields with reducers (state.TeamState), which prepare starts afresh."""
 
 
 def fresh_run() -> Update:
-    """prepare's reset: a new run on a thread that ran before (Studio's next run in a
-    thread, an SDK run on the same thread_id) must not inherit the last run's halt, answers,
-    gates, working time or result. None empties each reducer's field (runtime.merge and
-    the others); `result` has no reducer, so None simply replaces it. Every run writes
-    them, so every run's output has the same keys."""
+    """prepare's reset: a new run on a thread that ran before must not inherit the last
+    run's halt, answers, gates, working time or result; None empties each reducer's field."""
     return {**dict.fromkeys(RUN_FIELDS), "result": None}
 
 
 def halt(reason: str) -> Update:
-    """The update that halts the run: every node does nothing once `halted` is set, and the
-    output says so (`status`)."""
     return {"halted": reason, "status": "halted"}
 
 
@@ -87,15 +70,10 @@ def as_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def secret_values(package: TeamPackage) -> list[str]:
-    return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
-
-
 def clean(package: TeamPackage, text: T) -> T:
-    """Free text a node writes (answers, records, feedback), redacted: everything in the
-    state is checkpointed, and no secret value may reach a checkpoint. The run's own
-    fields (statuses, timestamps, ids) are never passed here."""
-    return redaction.redact(text, secret_values(package))
+    """Free text a node writes (answers, records, feedback) redacted: the state is
+    checkpointed. Never the run's own fields (statuses, timestamps, ids)."""
+    return redaction.redact(text, agents.secret_values(package))
 
 
 def answer_json(package: TeamPackage, answer: BaseModel) -> str:
@@ -105,14 +83,10 @@ def answer_json(package: TeamPackage, answer: BaseModel) -> str:
 
 
 class TeamNodes:
-    """The node functions of the graph (graph.py wires them) of the team `package`.
-
-    `model_for(agent_key)` supplies each agent's chat model (default: the team's
-    models.model_for, which builds the configured one on first use).
-    """
+    """The node functions of the team `package`'s graph (graph.py wires them); `model_for`:
+    each agent's chat model (default: the team's models.model_for)."""
 
     agents_class: type[agents.TeamAgents] = agents.TeamAgents
-    """What builds the agents (hierarchy.py: each agent's graph)."""
 
     def __init__(self, package: TeamPackage, model_for: llms.ModelFactory | None = None) -> None:
         self.package = package
@@ -120,15 +94,11 @@ class TeamNodes:
         self.agents = self.agents_class(package, model_for or package.models.model_for)
         state = package.module("state")
         self.team_result: type[BaseModel] = state.TeamResult
-        """The team's result (outputs): its state.TeamResult."""
         self.input_channels: Mapping[str, str] = state.INPUT_CHANNELS
 
-    # --- start and end -----------------------------------------------------
-
     async def prepare(self, state: BaseModel, runtime: Runtime[Any]) -> Update:
-        """Check the run's models (context) and environment, keep the inputs given or
-        defaulted by key, and start the run afresh (fresh_run); no model call. Its input is
-        the graph's flat input as LangGraph validated it (graph.py: `input_schema=TeamInputs`)."""
+        """Check the run's context and environment, keep the inputs (as LangGraph validated
+        them: graph.py's `input_schema=TeamInputs`) by key, and start the run afresh."""
         self.check_run(runtime.context)
         keys = {channel: key for key, channel in self.input_channels.items()}
         given = state.model_dump()
@@ -136,14 +106,12 @@ class TeamNodes:
         return {"inputs": inputs, **fresh_run()}
 
     def check_run(self, chosen: object | None) -> None:
-        """The run's context (its models) and environment (secrets, variables, the provider
-        keys of the models it uses). prepare checks them first; every model-calling node
-        again (_within_deadline), as a resumed run is a new run, perhaps with another
-        context: it fails the same way, before any model call."""
+        """The run's context (its models) and environment (secrets, variables, provider keys),
+        by prepare and again by every model-calling node: a resumed run may have another
+        context, and fails the same way before any model call."""
         problems = llms.context_problems(self.package, chosen)
         if problems:
             raise ValueError("; ".join(problems))
-        # and the connection packs' credentials, as the runner's check (runner._missing_env)
         team = self.package.team
         packs = getattr(team, "CONNECTION_SECRETS", ())
         required: list[EnvRequirement] = [*team.SECRETS, *team.VARIABLES, *packs]
@@ -164,10 +132,8 @@ class TeamNodes:
     async def _within_deadline(
         self, state: State, work: Callable[[], Awaitable[Update | Command[str]]]
     ) -> Update | Command[str]:
-        """A model-calling node's work, bounded by what is left of timeout.runMs (the
-        state's `work` spans), its own span added to the update. Past the deadline the
-        run halts: no further model call is made. The run's context and environment are
-        checked first (check_run): a resumed run's too."""
+        """A model-calling node's work within what is left of timeout.runMs (the state's
+        `work` spans), its own span added; past the deadline the run halts."""
         if state.get("halted"):
             return await work()  # a halted run's nodes do nothing
         self.check_run(llms.run_context())
@@ -196,12 +162,9 @@ class TeamNodes:
         schema: type[BaseModel] | None = None,
         graph: agents.AgentGraph | None = None,
     ) -> dict[str, Any]:
-        """One task through an agent (`graph`: its graph of the team, hierarchy mode). A
-        malformed structured answer goes back to the model with the validation error inside
-        the conversation (create_agent's ToolStrategy); a conversation that ends without
-        one (the model answered prose) is asked once more, told why, in the same
-        conversation (its tool calls and their results kept, so none is made again); then
-        the caller's check fails the step."""
+        """One task through an agent. A conversation that ends without a structured answer
+        (ToolStrategy already returned malformed ones with the error) is asked once more,
+        told why, in the same conversation (no tool call made again); then the step fails."""
         result = await self.agents.ask(agent_key, inputs, task, task_name, schema, graph)
         if schema is None or isinstance(result.get("structured_response"), schema):
             return result
@@ -221,7 +184,6 @@ class TeamNodes:
 
     @staticmethod
     def _structured(result: Mapping[str, Any], schema: type[Answer], who: str) -> Answer:
-        """The agent's structured answer (create_agent's `structured_response`)."""
         answer = result.get("structured_response")
         if not isinstance(answer, schema):
             raise StepFailed(f"{who}: the answer is not a {schema.__name__}")

@@ -1,11 +1,5 @@
-"""Agent prompts (agents[].prompt), delivered to the model verbatim.
-
-Each prompt is stored byte for byte in `prompts/<agent key>.txt` (empty when the agent has
-no prompt) and becomes the agent's system prompt (`create_agent(system_prompt=...)`),
-which LangChain sends as is: no template engine touches it. Rendering (placeholders.py)
-replaces `{{NAME}}` with a variable, secret or input value when the run starts and leaves
-every other character as it is.
-"""
+"""Agent prompts (agents[].prompt), byte for byte in the team's `prompts/<agent key>.txt`:
+only `{{NAME}}` is filled in (placeholders.py), no template engine touches them."""
 
 from __future__ import annotations
 
@@ -27,8 +21,7 @@ def raw_prompt(package: TeamPackage, agent_key: str) -> str:
 
 
 def triggered_text(package: TeamPackage) -> str:
-    """The workspace rows whose trigger started this run, after the run inputs ("" for
-    other runs; run_context.py is imported by workspace teams only)."""
+    """The workspace rows whose trigger started this run ("" for other runs)."""
     if not hasattr(package.team, "WORKSPACE"):
         return ""
     from .. import run_context

@@ -5,14 +5,10 @@
     <team> workspace list|show|edit|import|export|archive|delete  the workspace documents
     <team> watch [--once] [--interval S] [-- RUN OPTIONS]        run on workspace triggers
 
-The graph runs in this process on a LangGraph checkpointer (PostgreSQL's when DATABASE_URL
-is set, else SQLite's `<state-dir>/checkpoints.sqlite`), or on an Agent Server (`--url`,
-through langgraph-sdk's RemoteGraph): one thread per run, so another process can resume
-it. A team with review gates has the gate commands too (review.py: `resume --decisions`,
-`sweep`). The driving is run_client.py's, imported when a command runs.
-
-Exit codes: 0 done, 1 failed, 2 configuration/inputs/decisions, 3 waiting for review,
-4 halted by a gate, 124 timeout (timeout.runMs of work, over every resume).
+The graph runs in this process on a LangGraph checkpointer (DATABASE_URL's PostgreSQL, else
+SQLite in --state-dir) or on an Agent Server (`--url`), one thread per run; gated teams have
+`resume --decisions` and `sweep` (review.py). The driving is run_client.py's. Exit codes:
+0 done, 1 failed, 2 configuration, 3 waiting for review, 4 halted, 124 timeout.
 """
 
 from __future__ import annotations
@@ -28,17 +24,11 @@ from typing import Any
 from ..team_package import TeamPackage
 
 CHECKPOINTS = "checkpoints.sqlite"
-STATE_DIR = Path(".langgraph_runs")
-"""Where runs are kept by default: run data, gitignored, beside `langgraph dev`'s own
-.langgraph_api/. Never .envelope/, the export's record, which belongs in version control."""
-DATABASE_ENV = "DATABASE_URL"
-"""A PostgreSQL URL: the runs' checkpoints there instead of the SQLite file."""
-TRACE_ENV = "ENVELOPE_TRACE_FILE"
-"""`--trace`'s default (trace.ENV), named here so that a run without a trace never imports
-trace.py."""
+STATE_DIR = Path(".langgraph_runs")  # gitignored run data, beside langgraph dev's .langgraph_api
+DATABASE_ENV = "DATABASE_URL"  # PostgreSQL: the checkpoints there instead of SQLite
+TRACE_ENV = "ENVELOPE_TRACE_FILE"  # trace.ENV: named here, so a run without one skips trace.py
 
-_CLIENT = "run_client"
-"""The module that drives runs: its public names are also this module's (PEP 562)."""
+_CLIENT = "run_client"  # drives the runs; its public names are also this module's
 
 
 def __getattr__(name: str) -> Any:
@@ -49,12 +39,11 @@ def __getattr__(name: str) -> Any:
 
 
 def command_name(package: TeamPackage) -> str:
-    """The console script (pyproject.toml): the team package's name, always a safe shell word."""
+    """The console script (pyproject.toml): the package's name, a safe shell word."""
     return package.name
 
 
 def add_location(parser: argparse.ArgumentParser) -> None:
-    """Where the runs are: --state-dir (SQLite), --url (a served graph), --env-file."""
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     parser.add_argument(
         "--state-dir",
@@ -127,7 +116,7 @@ def resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
 
 
 async def team_amain(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
-    """The runner of the team `package`, for callers that already run an event loop (tests)."""
+    """The runner, for callers that already run an event loop (tests)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     client = import_module(f"{__package__}.{_CLIENT}")
     if arguments[:1] == ["resume"]:
@@ -142,7 +131,7 @@ async def team_amain(package: TeamPackage, argv: Sequence[str] | None = None) ->
 
 
 def team_main(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
-    """The runner of the team `package` (its main.py's console script): its exit code."""
+    """The runner (main.py's console script): its exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     data = vars(package.team)
     if "WEBHOOK_SECRET_ENV" in data or "CONDITION_INTERVAL_S" in data:
