@@ -52,6 +52,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv(llms.FACTORY_ENV, raising=False)
     monkeypatch.delenv("MODEL", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)  # runs and rows in files (test_database.py)
     # Nor a model override or endpoint from the shell (model_env.py, llms.BASE_URL_ENV).
     base_urls = [name for names in llms.BASE_URL_ENV.values() for name in names]
     for name in [name for name in os.environ if name.startswith("MODEL_")] + base_urls:

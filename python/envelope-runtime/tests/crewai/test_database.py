@@ -1,0 +1,114 @@
+"""A pipeline's runs in the database DATABASE_URL names (state.RunStore over
+envelope_runtime.database.RunTable), on SQLite and, when ENVELOPE_TEST_DATABASE_URL names a
+server, on a PostgreSQL database of its own: what a file held is in a row, redacted alike,
+CrewAI's pending-feedback context included; no file is written; `sweep` and `workspace delete
+--purge-runs` (StoredRuns) find and remove runs there. The workspace's backend is tested by
+tests/workspace/ on the same databases; processes on PostgreSQL by test/realpath."""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+
+sqlalchemy = pytest.importorskip("sqlalchemy")
+
+from crewai.flow.async_feedback.types import PendingFeedbackContext  # noqa: E402
+
+from envelope_runtime import database  # noqa: E402
+from envelope_runtime.crewai.state import RunState, RunStore, StepOutput  # noqa: E402
+from envelope_runtime.crewai.workspace_tools import StoredRuns  # noqa: E402
+
+SECRET = "s3cret-value-for-tests"
+
+
+@pytest.fixture(scope="module")
+def postgres_server():
+    server = os.environ.get("ENVELOPE_TEST_DATABASE_URL")
+    if not server:
+        pytest.skip("no ENVELOPE_TEST_DATABASE_URL: PostgreSQL is not tested here")
+    url = sqlalchemy.make_url(server).set(drivername="postgresql+psycopg")
+    admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
+    name = f"envelope_runs_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f"CREATE DATABASE {name}")
+    # As a host gives it: libpq's form, which the library maps to psycopg 3; with a password
+    # (the test server trusts local connections, so any will do) that no message may show.
+    given = sqlalchemy.make_url(server).set(database=name, password="hunter22")
+    yield given.render_as_string(hide_password=False)
+    for engine in database._ENGINES.values():
+        engine.dispose()
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f"DROP DATABASE {name} WITH (FORCE)")
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def url(request, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    given = (
+        f"sqlite:///{tmp_path / 'runs.db'}"
+        if request.param == "sqlite"
+        else request.getfixturevalue("postgres_server")
+    )
+    monkeypatch.setenv("DATABASE_URL", given)
+    return given
+
+
+def paused_run() -> RunState:
+    run = RunState(id=f"20260101T000000Z-{uuid.uuid4().hex[:6]}", team="t", status="pending")
+    run.outputs["draft"] = StepOutput(text=f"the key is {SECRET}", records=[{"k": SECRET}])
+    return run
+
+
+def context_of(run: RunState) -> PendingFeedbackContext:
+    return PendingFeedbackContext(
+        flow_id=run.id,
+        flow_class="team.flow.TeamFlow",
+        method_name="review_gate",
+        method_output=[{"record": "r1", "k": SECRET}],
+        message="decide",
+        metadata={"gate": "gate"},
+    )
+
+
+def test_a_paused_run_is_a_redacted_row_and_no_file(url: str, tmp_path: Path) -> None:
+    run = paused_run()
+    RunStore(tmp_path / "runs", [SECRET]).save_pending_feedback(run.id, context_of(run), run)
+    # Another process (another store, another directory) sharing only the URL.
+    other = RunStore(tmp_path / "elsewhere", [SECRET])
+    state, context = other.load_pending_feedback(run.id)
+    assert state["outputs"]["draft"]["text"] == "the key is [redacted]"
+    assert context.metadata == {"gate": "gate"} and context.method_name == "review_gate"
+    assert SECRET not in other.text(run.id)
+    assert json.loads(other.text(run.id))["pending"]["method_output"] == [
+        {"record": "r1", "k": "[redacted]"}
+    ]
+    assert other.load(run.id).status == "pending"
+    assert [p for p in tmp_path.rglob("*") if p.is_file() and p.suffix == ".json"] == []
+    assert run.id in other.run_ids()
+    assert other.where(run.id).startswith(f"run {run.id} in the database at ")
+    assert "hunter22" not in other.where(run.id)
+
+    other.clear_pending_feedback(run.id)
+    assert other.load_pending_feedback(run.id) is None
+    assert other.load(run.id).outputs["draft"].text == "the key is [redacted]"
+    with pytest.raises(FileNotFoundError, match="no such run"):
+        other.load("20260101T000000Z-absent")
+
+
+def test_workspace_delete_finds_and_purges_runs_in_the_database(url: str, tmp_path: Path) -> None:
+    kept, holding = paused_run(), paused_run()
+    holding.inputs = {"email": "ada@example.com"}
+    store = RunStore(tmp_path / "runs")
+    for run in (kept, holding):
+        store.save_state(run.id, "runner", run)
+    runs = StoredRuns(tmp_path / "runs")
+    assert runs.where.startswith("the database at ")
+    found = runs.holding(["ada@example.com"])
+    assert found == [f"run {holding.id}"]
+    runs.purge(found)
+    assert store.load_state(holding.id) is None
+    assert store.load_state(kept.id) is not None
