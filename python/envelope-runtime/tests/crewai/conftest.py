@@ -36,6 +36,19 @@ os.environ.update(
     }
 )
 
+# A team with an MCP pack lists its server's tools when a crew kicks off: the server is the
+# fake one (mcp_fake.py), as in the LangGraph suite.
+import common_project  # noqa: E402
+from mcp_fake import FakeMcpServer  # noqa: E402
+
+if getattr(common_project.team, "MCP_SERVERS", None):
+    from envelope_runtime.crewai import set_mcp_transport
+
+    set_mcp_transport(FakeMcpServer().transport())
+    for _server in common_project.team.MCP_SERVERS.values():
+        for _env in _server.auth.env:
+            os.environ.setdefault(_env, f"test-{_env.lower()}")
+
 from pathlib import Path  # noqa: E402
 
 import helpers  # noqa: E402

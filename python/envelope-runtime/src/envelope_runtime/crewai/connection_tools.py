@@ -8,9 +8,11 @@ http_tools.HTTP_TRANSPORT, the same test seam as the http_request tool's.
 
 A pack with an MCP server (`team.MCP_SERVERS`) gives the agent the server's tools through
 CrewAI's own MCP client (crewai.mcp.MCPClient, MCPNativeTool): they are listed from the
-server once per agent when the crew is built, and every request of the client passes the
-same two checks (connections.mcp_client_factory). A server that cannot be reached then
-stops the start, naming the pack and its URL.
+server once per agent when its crew kicks off (as CrewAI lists an agent's `mcps` when it
+runs), so building the crew needs neither the credential nor the server (CrewAI's discovery:
+AMP, `crewai deploy validate`), and every request of the client passes the same two checks
+(connections.mcp_client_factory). A server that cannot be reached then stops the kickoff,
+naming the pack and its URL.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ import os
 from typing import Any
 
 import httpx
+from crewai import Crew
+from crewai.hooks import HookAborted, InterceptionPoint, register_hook
+from crewai.hooks.contexts import InputContext
 from crewai.mcp import MCPClient
 from crewai.mcp.transports.base import BaseTransport, TransportType
 from crewai.tools import BaseTool
@@ -57,6 +62,7 @@ __all__ = [
     "McpTool",
     "connection_tools",
     "forget_mcp_tools",
+    "list_mcp_tools",
     "mcp_tools",
     "set_mcp_transport",
 ]
@@ -297,6 +303,52 @@ def _mcp_tools(
     return found
 
 
+class McpUnavailable(HookAborted, RuntimeError):
+    """A pack's MCP server could not give its tools when the crew kicked off."""
+
+
+class PendingMcpTools(BaseTool):
+    """Where an agent's tools of one pack's MCP server go: replaced by them when its crew
+    kicks off (_list_pending). Never offered to a model."""
+
+    agent_key: str
+    server: McpServer
+    policy: AccessPolicy
+    variables: dict[str, str] = Field(default_factory=dict, exclude=True, repr=False)
+
+    def listed(self) -> list[BaseTool]:
+        try:
+            return _mcp_tools(self.agent_key, self.server, self.variables, self.policy)
+        except RuntimeError as error:
+            raise McpUnavailable(str(error)) from None
+
+    def _run(self) -> str:
+        raise McpUnavailable(f"{self.name}: not listed (the crew did not kick off)")
+
+
+def list_mcp_tools(crew: Crew) -> None:
+    """The crew's agents and tasks get their MCP servers' tools in place of PendingMcpTools:
+    at every kickoff (CrewAI's INPUT hook, below); `replay` (Crew.replay runs no hook) calls it
+    itself."""
+    for holder in (*crew.agents, crew.manager_agent, *crew.tasks):
+        tools = getattr(holder, "tools", None)
+        if tools and any(isinstance(tool, PendingMcpTools) for tool in tools):
+            tools[:] = [
+                listed
+                for tool in tools
+                for listed in (tool.listed() if isinstance(tool, PendingMcpTools) else [tool])
+            ]
+
+
+def _list_pending(context: InputContext) -> None:
+    # Raising HookAborted (McpUnavailable) stops the kickoff: CrewAI swallows a hook's others.
+    if context.crew is not None:
+        list_mcp_tools(context.crew)
+
+
+register_hook(InterceptionPoint.INPUT, _list_pending)
+
+
 def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
     """The agent's connection pack tools (none when it has no pack)."""
     team = package.team
@@ -307,7 +359,17 @@ def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
     found: list[BaseTool] = []
     for provider in team.CONNECTION_AGENTS.get(agent_key, ()):
         if provider in team.MCP_SERVERS:
-            found.extend(_mcp_tools(agent_key, team.MCP_SERVERS[provider], variables, policy))
+            server = team.MCP_SERVERS[provider]
+            found.append(
+                PendingMcpTools(
+                    name=f"{server.provider} MCP tools",
+                    description=f"{server.display_name}: the tools of {server.url}",
+                    agent_key=agent_key,
+                    server=server,
+                    variables=variables,
+                    policy=policy,
+                )
+            )
         if provider not in team.CONNECTIONS:
             continue
         connection = team.CONNECTIONS[provider]

@@ -106,9 +106,17 @@ def replay(package: TeamPackage) -> None:
             "replay",
             "Replay the last run, from a task, of",
             [("task_id", str, "a task id from `crewai log-tasks-outputs`")],
-            lambda c, a, i: _print_output(package, c.replay(task_id=a.task_id, inputs=i)),
+            lambda c, a, i: _print_output(package, _replay(package, c, a.task_id, i)),
         )
     )
+
+
+def _replay(package: TeamPackage, crew: Crew, task_id: str, inputs: dict[str, Any]) -> Any:
+    if getattr(package.team, "MCP_SERVERS", None):
+        from .connection_tools import list_mcp_tools
+
+        list_mcp_tools(crew)  # what a kickoff's INPUT hook does; Crew.replay runs none
+    return crew.replay(task_id=task_id, inputs=inputs)
 
 
 def test(package: TeamPackage) -> None:
