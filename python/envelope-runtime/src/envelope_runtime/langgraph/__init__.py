@@ -1,12 +1,6 @@
 """envelope-runtime for LangGraph teams: what a team's generated code imports (`__all__`).
-
-A team's graph.py wires PipelineNodes or HierarchyNodes (given the team's TeamPackage);
-its state.py uses the reducers, its team.py the spec types, its models.py the model
-builders, its main.py the runner, its server module (langgraph.json's `store` and
-`http.app`) open_store and build_app, and its tests the rest. Every module of this package
-is private; the names below are loaded on first use, so a team imports only the modules
-its features need.
-"""
+Every module of this package is private; the names below are loaded on first use, so a team
+imports only the modules its features need."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Annotated, Any, NotRequired, cast
+from typing import Any, NotRequired, cast
 
 from langchain.agents import AgentState, create_agent
 from langchain.agents.middleware import (
@@ -36,10 +36,8 @@ from langchain_core.messages import (
 )
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
-from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
-from typing_extensions import TypedDict
 
 from .. import redaction
 from ..team_package import TeamPackage
@@ -89,8 +87,6 @@ def answer_text(result: Mapping[str, Any]) -> str:
 
 
 class AnswerBudget(AgentMiddleware):
-    """Ends the conversation after ANSWER_MISSES replies that are no usable answer."""
-
     def __init__(self, answer_tool: str) -> None:
         super().__init__()
         self.answer_tool = answer_tool
@@ -118,16 +114,8 @@ class AnswerBudget(AgentMiddleware):
         return self.after_model(state, runtime)
 
 
-class UnitState(TypedDict):
-    """The state of one agent's graph: its conversation and the run's inputs."""
-
-    messages: Annotated[list[AnyMessage], add_messages]
-    inputs: NotRequired[dict[str, Any]]  # what `{{NAME}}` in the prompt is rendered with
-    structured_response: NotRequired[Any]
-
-
 class PromptState(AgentState[Any]):
-    inputs: NotRequired[dict[str, Any]]
+    inputs: NotRequired[dict[str, Any]]  # what `{{NAME}}` in the prompt is rendered with
 
 
 def chosen_per_call() -> BaseChatModel:
@@ -138,9 +126,8 @@ def chosen_per_call() -> BaseChatModel:
 
 
 class AgentSetup(AgentMiddleware[PromptState, Any]):
-    """Every model call: the agent's own chat model and its prompt rendered with the run's
-    inputs as system prompt (byte for byte), never part of the state (no secret value in a
-    checkpoint); the reply redacted before it is stored."""
+    """Every model call: the agent's chat model and its rendered prompt, never stored (no
+    secret value in a checkpoint); the reply redacted before it is."""
 
     state_schema = PromptState
 
@@ -206,7 +193,6 @@ def redacted(package: TeamPackage, message: BaseMessage, secrets: Sequence[str])
 
 
 def as_placeholders(package: TeamPackage, data: Any) -> Any:
-    """`data` with each secret value (long enough to redact) replaced by its `{{NAME}}`."""
     pairs = [
         (os.environ[name], f"{{{{{name}}}}}")
         for name in package.team.SECRETS
@@ -233,8 +219,6 @@ CHOSEN_MODELS_KEPT = 16
 
 
 class TeamAgents:
-    """Builds the team's agents; each chat model is created on first use."""
-
     def __init__(self, package: TeamPackage, model_for: llms.ModelFactory) -> None:
         self.package = package
         self._model_for = model_for

@@ -19,21 +19,15 @@ team's task.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Annotated, Any, NotRequired
 
 from langchain.agents import create_agent
-from langchain.agents.middleware import (
-    AgentMiddleware,
-    hook_config,
-)
+from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain.agents.structured_output import ToolStrategy
-from langchain_core.messages import (
-    AIMessage,
-    HumanMessage,
-    ToolMessage,
-)
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
 from langgraph.types import Command, Send
 from pydantic import BaseModel, Field, ValidationError
@@ -46,7 +40,6 @@ from .agents import (
     AgentSetup,
     AnswerBudget,
     TeamAgents,
-    UnitState,
     answer_text,
     ask_tool_name,
     chosen_per_call,
@@ -60,6 +53,14 @@ class AskInput(BaseModel):
     task: str = Field(
         description="The task, with everything needed to do it: they cannot see your conversation."
     )
+
+
+class UnitState(TypedDict):
+    """The state of one agent's graph: its conversation and the run's inputs (its prompt's)."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    inputs: NotRequired[dict[str, Any]]
+    structured_response: NotRequired[Any]
 
 
 class Ask(TypedDict):

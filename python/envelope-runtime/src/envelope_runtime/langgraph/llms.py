@@ -1,13 +1,9 @@
 """Each agent's chat model: LangChain's `init_chat_model`, built on first use, never at import.
 
-An agent's model (`agent_model`): the run's context.Context (the agent's field, else the
-field for every agent), else `MODEL_<AGENT>`, else `MODEL_OVERRIDE` (model_env.py), else the
-definition's, else `MODEL`, else DEFAULT_MODEL. One chosen at run time must name a provider
-of PROVIDER_KEYS. `ENVELOPE_MODEL_FACTORY=module:function` supplies every model from your own
-code instead (`function(agent_key)`; no provider key is then required).
-
-A transient failure is sent again, MODEL_ATTEMPTS requests at most (agents.model_retry), so
-the clients built here have their own retries off; a factory's models keep theirs.
+An agent's model (`agent_model`): the run's context.Context (its field, else the one for every
+agent), `MODEL_<AGENT>`, `MODEL_OVERRIDE`, the definition's, `MODEL`, DEFAULT_MODEL.
+`ENVELOPE_MODEL_FACTORY=module:function` supplies every model instead. agents.model_retry
+retries a request, so the clients built here have their own retries off.
 """
 
 from __future__ import annotations
@@ -37,10 +33,8 @@ ModelFactory = Callable[[str], BaseChatModel]
 
 @dataclass(frozen=True)
 class ModelSpec:
-    model: str | None
-    """`prefix:model` for init_chat_model; None: MODEL, else DEFAULT_MODEL."""
-    timeout_s: float
-    """Per request: modelConfig.timeoutMs, else timeout.agentMs, else 30 s."""
+    model: str | None  # `prefix:model`; None: MODEL, else DEFAULT_MODEL
+    timeout_s: float  # per request: modelConfig.timeoutMs, else timeout.agentMs, else 30 s
     temperature: float | None = None
     max_tokens: int | None = None
 
@@ -80,15 +74,12 @@ NO_CLIENT_RETRIES = {
     "openrouter": 0,
 }
 
-MODEL_ATTEMPTS = 4
-"""Requests per model call at most: after a transient failure, RETRY_DELAY_S, then twice and
-four times that apart (+25 % jitter). No graph node is retried: it holds completed calls."""
+MODEL_ATTEMPTS = 4  # requests per model call; no node is retried: it holds completed calls
 
 RETRY_DELAY_S = 1.0
 
 
 def retry_waits_s() -> float:
-    """The longest a model call's retries wait in all: 8.75 s for 4 attempts."""
     return sum(
         min(RETRY_DELAY_S * 2**n, 8 * RETRY_DELAY_S) * 1.25 for n in range(MODEL_ATTEMPTS - 1)
     )
@@ -118,7 +109,6 @@ def transient(error: BaseException) -> bool:
 
 
 def provider(model: str) -> str:
-    """The init_chat_model prefix of `prefix:model` ("" when it names none)."""
     prefix, separator, _ = model.partition(":")
     return prefix.lower() if separator else ""
 
@@ -139,7 +129,6 @@ def model_problem(source: str, value: object) -> str | None:
 
 
 def run_context() -> object | None:
-    """The context of the current LangGraph run (None outside a run)."""
     try:
         return getattr(get_runtime(), "context", None)
     except (RuntimeError, KeyError):
@@ -190,7 +179,6 @@ def chosen_model(package: TeamPackage, agent_key: str, chosen: object | None = N
 def agent_model(
     package: TeamPackage, agent_key: str, spec: ModelSpec, chosen: object | None = None
 ) -> str:
-    """`prefix:model` an agent uses in this run: the context's, else `model_id`."""
     return chosen_model(package, agent_key, chosen) or model_id(spec, agent_key)
 
 
@@ -208,7 +196,6 @@ def model_id(spec: ModelSpec, agent_key: str | None = None) -> str:
 
 
 def base_url(model: str) -> str | None:
-    """The endpoint the environment sets for this model's provider, if any."""
     names = BASE_URL_ENV.get(provider(model), ())
     model_env.unset_blank(names)
     return next((os.environ[n].strip() for n in names if os.environ.get(n, "").strip()), None)
@@ -229,7 +216,6 @@ def model_kwargs(
 
 
 def factory() -> ModelFactory | None:
-    """The function named by ENVELOPE_MODEL_FACTORY, if set."""
     target = os.environ.get(FACTORY_ENV, "").strip()
     if not target:
         return None
