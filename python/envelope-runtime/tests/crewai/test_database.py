@@ -112,3 +112,25 @@ def test_workspace_delete_finds_and_purges_runs_in_the_database(url: str, tmp_pa
     runs.purge(found)
     assert store.load_state(holding.id) is None
     assert store.load_state(kept.id) is not None
+
+
+def test_sweep_reads_the_database_a_dotenv_names(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`sweep` (run from cron, where `.env` holds the settings) looks through the database
+    DATABASE_URL names there, not the state directory: a run it cannot read is named by
+    its place in the database and skipped."""
+    from project import TEAM
+
+    from envelope_runtime.crewai.flow_resume import sweep_runs
+
+    run_id = f"20260101T000000Z-{uuid.uuid4().hex[:6]}"
+    database.RunTable(url).write(run_id, "not json")
+    monkeypatch.delenv("DATABASE_URL")
+    (tmp_path / ".env").write_text(f"DATABASE_URL={url}\n", encoding="utf-8")
+    try:
+        assert sweep_runs(TEAM, []) == 0
+    finally:
+        os.environ.pop("DATABASE_URL", None)  # load_dotenv set it for this process
+    assert f"run {run_id} in the database at " in capsys.readouterr().err
+    database.RunTable(url).remove(run_id)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from dotenv import load_dotenv
 from pydantic import ValidationError
 
 from .. import checks
@@ -97,6 +98,7 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
     parser.add_argument("--state-dir", default=STATE_DIR, help="where runs are kept")
     args = parser.parse_args(argv)
+    load_dotenv(args.env_file or ".env", override=False)  # DATABASE_URL may be set there
     store, now = RunStore(args.state_dir), state.utc_now()
     due: list[tuple[str, list[str]]] = []
     for run_id in store.run_ids():
