@@ -1,12 +1,6 @@
-"""`{{NAME}}` placeholders: the one substitution every target applies to the definition's texts.
-
-`{{NAME}}` (NAME: a letter or `_`, then letters, digits, `_`) is replaced when NAME has a
-value; every other character, `{word}` and `{{ spaced }}` included, is left as it is.
-Prompts and task texts (CrewAI's texts.py, LangGraph's prompts.py) get their values from
-`placeholder_values`; an access policy's hosts, paths and the HTTP tool's requests from
-the run's variables and secrets (policy.py). This module is the same in every target
-(templates/python-common) and imports no framework.
-"""
+"""`{{NAME}}` placeholders: the one substitution every target applies to the definition's
+texts (prompts, task texts, a policy's hosts and paths, the HTTP tool's requests). Every other
+character, `{word}` and `{{ spaced }}` included, is left as it is."""
 
 from __future__ import annotations
 
@@ -15,12 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = [
-    "PLACEHOLDER",
-    "placeholder_values",
-    "reference_name",
-    "render",
-]
+__all__ = ["PLACEHOLDER", "placeholder_values", "reference_name", "render"]
 
 PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 """One `{{NAME}}`; group 1 is NAME."""

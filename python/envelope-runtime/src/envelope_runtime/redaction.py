@@ -1,30 +1,23 @@
 """Secret values out of what a run stores or shows (the same in every Envelope target).
 
-Callers pass free text only (model answers, records, reviewer feedback, tool results),
-never a run's own fields (ids, timestamps, statuses): a short secret such as `2026` may
-occur in those and must not corrupt them. Dict keys are kept. Text already redacted stays
-as it is, so data redacted, loaded and saved again does not change.
+Callers pass free text only (answers, records, feedback, tool results), never a run's own
+fields (ids, timestamps, statuses), which a short secret must not corrupt. Dict keys are
+kept; text already redacted stays as it is (redacting again changes nothing).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-__all__ = [
-    "MIN_LENGTH",
-    "REDACTED",
-    "redact",
-    "short_secrets",
-]
+__all__ = ["MIN_LENGTH", "REDACTED", "redact", "replace_text", "short_secrets"]
 
 REDACTED = "[redacted]"
 
 MIN_LENGTH = 8
-"""Shorter secret values are not redacted: a value such as `2026` or `true` would rewrite
-ordinary text (years, flags, counts) in every tool result and answer. The runner warns
-about them at start (short_secrets)."""
+"""Shorter values are not redacted: `2026` or `true` would rewrite ordinary text (years,
+flags, counts). The runner warns about them (short_secrets)."""
 
 T = TypeVar("T")
 
@@ -36,16 +29,18 @@ def redact(data: T, secret_values: Sequence[str]) -> T:
     values = sorted({v for v in secret_values if len(v) >= MIN_LENGTH}, key=len, reverse=True)
     if not values:
         return data
-    return _redact(data, values)  # type: ignore[no-any-return]
+    return replace_text(data, lambda text: _redact_text(text, values))  # type: ignore[no-any-return]
 
 
-def _redact(data: Any, values: Sequence[str]) -> Any:
+def replace_text(data: Any, change: Callable[[str], str]) -> Any:
+    """`data` (str, or JSON-like dicts and lists) with `change` applied to every string but
+    dict keys."""
     if isinstance(data, str):
-        return _redact_text(data, values)
+        return change(data)
     if isinstance(data, dict):
-        return {key: _redact(item, values) for key, item in data.items()}
+        return {key: replace_text(item, change) for key, item in data.items()}
     if isinstance(data, list | tuple):
-        return [_redact(item, values) for item in data]
+        return [replace_text(item, change) for item in data]
     return data
 
 

@@ -193,25 +193,15 @@ def redacted(package: TeamPackage, message: BaseMessage, secrets: Sequence[str])
 
 
 def as_placeholders(package: TeamPackage, data: Any) -> Any:
-    pairs = [
-        (os.environ[name], f"{{{{{name}}}}}")
-        for name in package.team.SECRETS
-        if len(os.environ.get(name, "")) >= redaction.MIN_LENGTH
-    ]
-    pairs.sort(key=lambda pair: len(pair[0]), reverse=True)
+    names = [n for n in package.team.SECRETS if len(os.environ.get(n, "")) >= redaction.MIN_LENGTH]
+    names.sort(key=lambda name: len(os.environ[name]), reverse=True)  # a longer one first
 
-    def replace(item: Any) -> Any:
-        if isinstance(item, str):
-            for value, placeholder in pairs:
-                item = item.replace(value, placeholder)
-            return item
-        if isinstance(item, dict):
-            return {key: replace(value) for key, value in item.items()}
-        if isinstance(item, list | tuple):
-            return [replace(value) for value in item]
-        return item
+    def fill(text: str) -> str:
+        for name in names:
+            text = text.replace(os.environ[name], f"{{{{{name}}}}}")
+        return text
 
-    return replace(data)
+    return redaction.replace_text(data, fill)
 
 
 CHOSEN_MODELS_KEPT = 16
