@@ -19,7 +19,6 @@ from sqlalchemy import (
     Engine,
     Integer,
     MetaData,
-    String,
     Table,
     Text,
     UniqueConstraint,
@@ -35,10 +34,11 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 __all__ = ["RunTable", "SqlBackend", "engine"]
 
 _META = MetaData()
+# Text keys: a row's id is whatever its id column holds, with no length of its own.
 RUNS = Table(
     "envelope_runs",
     _META,
-    Column("id", String(200), primary_key=True),
+    Column("id", Text, primary_key=True),
     Column("data", Text, nullable=False),
 )
 ROWS = Table(
@@ -46,8 +46,8 @@ ROWS = Table(
     _META,
     # Creation order: rows list in it, as on SQLite (its rowid).
     Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("doc", String(200), nullable=False),
-    Column("id", String(500), nullable=False),
+    Column("doc", Text, nullable=False),
+    Column("id", Text, nullable=False),
     Column("version", Integer, nullable=False),
     Column("record", Text, nullable=False),
     UniqueConstraint("doc", "id"),
@@ -55,8 +55,8 @@ ROWS = Table(
 FIRED = Table(
     "envelope_workspace_fired",
     _META,
-    Column("doc", String(200), primary_key=True),
-    Column("marker", String(1000), primary_key=True),
+    Column("doc", Text, primary_key=True),
+    Column("marker", Text, primary_key=True),
 )
 
 
