@@ -107,11 +107,8 @@ class AnswerBudget(AgentMiddleware):
     def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         if state.get("structured_response") is not None:
             return None
+        # No I/O: the async agent runs this sync hook as is (RunnableCallable without afunc).
         return {"jump_to": "end"} if self._misses(state) >= ANSWER_MISSES else None
-
-    @hook_config(can_jump_to=["end"])
-    async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return self.after_model(state, runtime)
 
 
 class PromptState(AgentState[Any]):

@@ -84,10 +84,6 @@ class HandOff(AgentMiddleware):
     def after_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         return {"jump_to": "end"} if asks(self.package, self.manager_key, state) else None
 
-    @hook_config(can_jump_to=["end"])
-    async def aafter_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return self.after_model(state, runtime)
-
 
 def asked(package: TeamPackage, manager_key: str, tool_name: str) -> str | None:
     """The report of `manager_key` an `ask_<name>` tool asks (None for any other tool)."""

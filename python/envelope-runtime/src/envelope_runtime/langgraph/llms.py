@@ -227,7 +227,6 @@ def factory() -> ModelFactory | None:
 def factory_problems(models: Mapping[str, ModelSpec] | None = None) -> list[str]:
     """ENVELOPE_MODEL_FACTORY and the model overrides of these agents, checked before a run."""
     problems = model_env.load_problems(FACTORY_ENV, factory)
-    problems += model_env.override_problems(models or {})
     for agent_key in models or {}:
         found = model_env.override(agent_key)
         problem = model_problem(*found) if found else None

@@ -95,11 +95,8 @@ def review_request(spec: GateSpec, gate: GateState) -> dict[str, Any]:
         "trigger": spec.trigger,
         "threshold": spec.threshold_count,
         "records": [
-            {
-                "id": record.id,
-                "fields": {field: record.data.get(field) for field in spec.fields},
-            }
-            for record in gate.undecided()
+            {"id": r.id, "fields": {f: r.data.get(f) for f in spec.fields}}
+            for r in gate.undecided()
         ],
         "actions": [{"label": action.label, "verb": action.verb} for action in spec.actions],
         "waiting_since": since.isoformat() if since is not None else None,
