@@ -5,15 +5,15 @@
 // definition's schedule and the team's graph (it replaces the earlier one); moved to every
 // minute (crons.update), the server itself starts the team's run, which ends done with the
 // inputs the cron was given, its thread kept (on_run_completed "keep").
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { freePort } from "../helpers/free-port.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { type Definition, exportedProject, runValues, scriptedReply } from "./harness.js";
+import { type DevServer, startLanggraphDev } from "./langgraph-dev-server.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
 
 const gate = e2eGate();
@@ -21,14 +21,14 @@ const gate = e2eGate();
 describe.runIf(gate.run)("the team's cron on the Agent Server's crons API (langgraph dev)", () => {
   let env: PythonEnv;
   let server: ModelServer;
-  let dev: ChildProcess | undefined;
+  let dev: DevServer | undefined;
   beforeAll(async () => {
     env = ensureEnv("langgraph", gate.python!);
     let n = 0;
     server = await startModelServer((request) => scriptedReply(request, ++n, 4));
   }, 1_800_000);
   afterAll(async () => {
-    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    dev?.stop();
     await server?.close();
   });
 
@@ -45,22 +45,9 @@ describe.runIf(gate.run)("the team's cron on the Agent Server's crons API (langg
     expect(code, "README: the cron's registration").toBeDefined();
     writeFileSync(join(dir, "register_cron.py"), code!);
 
-    const port = await freePort();
-    let log = "";
-    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
-      cwd: dir,
-      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: [join(dir, "src"), join(dir, "vendor", "envelope-runtime", "src")].join(":"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", ...values, MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
-    const url = `http://127.0.0.1:${port}`;
-    const started = Date.now();
-    while (!(await fetch(`${url}/ok`).then((r) => r.ok, () => false))) {
-      if (Date.now() - started > 180_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${log.slice(-4000)}`);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    dev = await startLanggraphDev(env, dir, { ...values, MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" });
+    const url = dev.url;
+    const log = () => dev!.log().slice(-3000);
 
     // Not spawnSync: the model server answering the served team's calls is in this process.
     const py = (args: string[], extra: Record<string, string> = {}) =>
@@ -74,7 +61,7 @@ describe.runIf(gate.run)("the team's cron on the Agent Server's crons API (langg
       });
     for (let i = 0; i < 2; i++) {
       const registered = await py(["register_cron.py"], { TEAM_INPUTS: JSON.stringify(inputs) });
-      expect(registered.status, `${registered.stderr}\n${log.slice(-3000)}`).toBe(0);
+      expect(registered.status, `${registered.stderr}\n${log()}`).toBe(0);
     }
     // What the server holds, then the schedule moved to every minute; then wait for its run.
     const probe = `
@@ -101,13 +88,13 @@ if threads:
 print(json.dumps(out))
 `;
     const seen = await py(["-c", probe, url, pkg]);
-    expect(seen.status, `${seen.stderr}\n${log.slice(-3000)}`).toBe(0);
+    expect(seen.status, `${seen.stderr}\n${log()}`).toBe(0);
     const result = JSON.parse(seen.stdout) as { crons: Array<{ schedule: string; metadata: Record<string, unknown>; input: unknown; on_run_completed: string }>; values?: { status: string; inputs: Record<string, unknown>; result: unknown } };
     expect(result.crons).toHaveLength(1);
     expect(result.crons[0]!.schedule).toBe(def.schedule.cron);
     expect(result.crons[0]!.metadata).toMatchObject({ envelope_schedule: pkg });
     expect(result.crons[0]!.input).toEqual(inputs);
-    expect(result.values?.status, `the cron's run: ${seen.stdout}\n${log.slice(-3000)}`).toBe("done");
+    expect(result.values?.status, `the cron's run: ${seen.stdout}\n${log()}`).toBe("done");
     expect(result.values!.inputs).toMatchObject(inputs);
     expect(result.values!.result).not.toBeNull();
   }, 900_000);

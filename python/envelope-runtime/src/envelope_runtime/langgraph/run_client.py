@@ -416,24 +416,44 @@ async def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
         return runtime.EXIT_CONFIG
 
 
+def _url_option(arguments: list[str]) -> tuple[str | None, list[str]]:
+    """`--url URL` (or `--url=URL`) among a workspace command's own options (those before a
+    `--`), and the arguments without it."""
+    end = arguments.index("--") if "--" in arguments else len(arguments)
+    own, rest = list(arguments[:end]), arguments[end:]
+    for i, arg in enumerate(own):
+        if arg == "--url" and i + 1 < len(own):
+            return own[i + 1], own[:i] + own[i + 2 :] + rest
+        if arg.startswith("--url="):
+            return arg.removeprefix("--url="), own[:i] + own[i + 1 :] + rest
+    return None, arguments
+
+
 def workspace_command(package: TeamPackage, arguments: list[str]) -> int:
     """`workspace ...` (people's commands on the documents) and `watch` (the triggers):
-    workspace teams only (workspace.py, workspace_store.py)."""
+    workspace teams only (workspace.py, workspace_store.py). With `--url` the documents are
+    those in the store of that Agent Server (the served team's), and `watch` runs go there."""
     from .. import workspace
-    from .workspace_store import CheckpointRecords, open_workspace
+    from .workspace_store import CheckpointRecords, ServerStore, open_workspace
 
     command = command_name(package)
     load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
+    url, arguments = _url_option(arguments)
+    documents = open_workspace(package, ServerStore(url) if url else None)
     if arguments[0] == "workspace":
-        move_earlier_runs()  # so `delete` finds the threads an earlier runner kept
-        runs = CheckpointRecords(STATE_DIR / CHECKPOINTS)
-        return workspace.workspace_command(arguments[1:], open_workspace(package), command, runs)
+        # Served, the runs are the server's threads: `delete` does not look through them.
+        runs = None
+        if not url:
+            move_earlier_runs()  # so `delete` finds the threads an earlier runner kept
+            runs = CheckpointRecords(STATE_DIR / CHECKPOINTS)
+        return workspace.workspace_command(arguments[1:], documents, command, runs)
     if not any(spec.triggers for spec in package.team.WORKSPACE.values()):
         print("No workspace document declares triggers: watch has nothing to do.", file=sys.stderr)
         return runtime.EXIT_CONFIG
+    served = ["--url", url] if url else []
     return workspace.watch_command(
         arguments[1:],
-        open_workspace(package),
-        lambda run_args: asyncio.run(start_run(package, run_args)),
+        documents,
+        lambda run_args: asyncio.run(start_run(package, [*run_args, *served])),
         command,
     )
