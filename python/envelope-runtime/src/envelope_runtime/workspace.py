@@ -524,6 +524,10 @@ class Workspace:
                 "conflict",
                 f"there is no row {row_id!r} (deleted since you read it?): nothing written",
             )
+        # A write at a stale version is a conflict even when the row now holds its values:
+        # two workers adding one to a count both write the same value, and one add is lost.
+        if current is not None and given is not None and int(given) != current["version"]:
+            return self._conflict(spec, current, int(given))
         if (
             current is not None
             and not data
@@ -534,8 +538,6 @@ class Workspace:
             row_id = uuid.uuid4().hex[:12]
         if spec.id_column is not None:
             data[spec.id_column] = row_id  # the id column always holds the row's id
-        if current is not None and given is not None and int(given) != current["version"]:
-            return self._conflict(spec, current, int(given))
         touches_both = any(
             (c := spec.column(name)) is not None
             and c.owner == "both"

@@ -142,6 +142,18 @@ def test_both_column_compare_and_set(ws):
     assert ws.row("leads", "a@b.c")["data"]["status"] == "ready"
 
 
+def test_a_stale_version_is_a_conflict_even_when_the_row_holds_its_values(ws):
+    # Two workers read score 1 at version 1 and both add one: the second write is stale, not
+    # "no change", or one of the adds is lost.
+    ws.write("leads", [{"data": {"email": "a@b.c", "score": 1}}], "agent")
+    [first] = ws.write("leads", [{"id": "a@b.c", "version": 1, "data": {"score": 2}}], "agent")
+    [second] = ws.write("leads", [{"id": "a@b.c", "version": 1, "data": {"score": 2}}], "agent")
+    assert (first.outcome, first.version) == ("written", 2)
+    assert second.outcome == "conflict"
+    [current] = ws.write("leads", [{"id": "a@b.c", "version": 2, "data": {"score": 2}}], "agent")
+    assert (current.outcome, current.version) == ("written", 2)  # at the current version: no change
+
+
 def test_a_deleted_row_is_not_brought_back_by_a_write_that_read_it(ws):
     ws.write("leads", [{"data": {"email": "a@b.c", "status": "new"}}], "agent")
     ws.delete("leads", "a@b.c")
