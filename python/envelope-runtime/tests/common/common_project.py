@@ -4,7 +4,8 @@ this suite that names it.
 These are the tests of envelope-runtime's core, the modules both targets share
 (`envelope_runtime.<module>`: checks, connections, gates, model_env, placeholders, policy,
 redaction, trace), run by both targets' end-to-end suites against the exports of each kind of
-team, together with that target's own suite (python/envelope-runtime/tests/crewai/, python/envelope-runtime/tests/langgraph/).
+team, together with that target's own suite (python/envelope-runtime/tests/crewai/,
+python/envelope-runtime/tests/langgraph/).
 `ENVELOPE_PACKAGE` names the team's package, which must be importable (installed, or on
 PYTHONPATH), like envelope-runtime itself.
 

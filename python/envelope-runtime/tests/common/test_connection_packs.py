@@ -18,7 +18,6 @@ import pytest
 from common_project import connections
 from pydantic import ValidationError
 
-
 VECTORS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parents[4] / "spec" / "api-hosts-vectors.json").read_text(encoding="utf-8")
 )["vectors"]

@@ -11,7 +11,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from common_project import gates
 
-
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 from common_project import PACKAGE, connections, module, team
-from envelope_runtime import TeamPackage
 from mcp_fake import FakeMcpServer
+
+from envelope_runtime import TeamPackage
 
 if not getattr(team, "MCP_SERVERS", None):
     pytest.skip("exported without an MCP connection pack", allow_module_level=True)

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from common_project import policy
 
-
 VECTORS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parents[4] / "spec" / "access-policy-vectors.json").read_text(encoding="utf-8")
 )

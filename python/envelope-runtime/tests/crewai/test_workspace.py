@@ -1,7 +1,8 @@
 """The workspace documents of a CrewAI export (workspace_tools.py, the runner's `workspace` and
 `watch`): the agents' tools and people's commands share one store, and `watch --once` runs
 the team once per status change with the triggering row in its task. The store's own rules
-are python-common's (python/envelope-runtime/tests/workspace/); everything here derives from team.WORKSPACE."""
+are python-common's (python/envelope-runtime/tests/workspace/); everything here derives
+from team.WORKSPACE."""
 
 from __future__ import annotations
 

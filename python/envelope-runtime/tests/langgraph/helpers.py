@@ -22,8 +22,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Interrupt, StateSnapshot
 from project import (
-    TEAM,
     PACKAGE,
+    TEAM,
     checks,
     context,
     graph,

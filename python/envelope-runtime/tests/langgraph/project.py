@@ -13,10 +13,10 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from envelope_runtime import TeamPackage
-
 from common_project import PACKAGE, checks, gates, model_env, placeholders, policy, redaction, team
 from common_project import module as _module
+
+from envelope_runtime import TeamPackage
 
 context: ModuleType = _module("context")
 graph: ModuleType = _module("graph")

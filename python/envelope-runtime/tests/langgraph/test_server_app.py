@@ -239,7 +239,7 @@ async def test_protocol_v2_and_a2a_are_refused_over_http_and_websocket() -> None
     assert sent == [{"type": "websocket.close", "code": 1008, "reason": "refused"}]
 
 
-async def test_a_body_over_max_body_is_refused_with_413_and_a_large_one_is_rewritten_off_the_loop() -> (
+async def test_a_body_over_max_body_is_refused_with_413_and_a_large_one_is_rewritten_off_loop() -> (
     None
 ):
     sent: list[Any] = []
