@@ -206,7 +206,7 @@ def test_the_graphs_models_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         assert team_agents.model(first) is team_agents.model(first)  # kept while in use
         choice[0] = None
         assert team_agents.model(first) is default  # the default, used every run, stays
-    assert len(team_agents._models) <= team_agents.model_cache_size
+    assert team_agents._models.cache_info().currsize <= team_agents.model_cache_size
     choice[0] = "openai:m0"
     team_agents.model(first)
     assert built.count((first, "openai:m0")) == 2  # dropped long ago, built again

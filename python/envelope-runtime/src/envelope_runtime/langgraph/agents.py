@@ -11,8 +11,8 @@ rendered prompt (`AgentSetup`).
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, NotRequired, cast
 
 from langchain.agents import AgentState, create_agent
@@ -201,28 +201,20 @@ def as_placeholders(package: TeamPackage, data: Any) -> Any:
     return redaction.replace_text(data, fill)
 
 
-CHOSEN_MODELS_KEPT = 16
-"""Chat models kept beyond one per agent, least recently used dropped first."""
+CHOSEN_MODELS_KEPT = 16  # chat models kept beyond one per agent (runs' contexts choose them)
 
 
 class TeamAgents:
     def __init__(self, package: TeamPackage, model_for: llms.ModelFactory) -> None:
         self.package = package
-        self._model_for = model_for
-        self._models: OrderedDict[tuple[str, str | None], BaseChatModel] = OrderedDict()
         self.model_cache_size = len(package.models.MODELS) + CHOSEN_MODELS_KEPT
+        # One model per (agent, model its run's context chose): the graph lives as long as the
+        # server, so only the model_cache_size last used are kept.
+        self._models = lru_cache(self.model_cache_size)(lambda key, _chosen: model_for(key))
 
     def model(self, agent_key: str) -> BaseChatModel:
-        """The agent's chat model for this run's context (llms.chosen_model): the graph lives
-        as long as the server, so only the model_cache_size last used are kept."""
-        key = (agent_key, llms.chosen_model(self.package, agent_key))
-        found = self._models.get(key)
-        if found is None:
-            found = self._models[key] = self._model_for(agent_key)
-            while len(self._models) > self.model_cache_size:
-                self._models.popitem(last=False)
-        self._models.move_to_end(key)
-        return found
+        """The agent's chat model for this run's context (llms.chosen_model)."""
+        return self._models(agent_key, llms.chosen_model(self.package, agent_key))
 
     def tools(self, agent_key: str) -> list[BaseTool]:
         """Its http_request (egress), connection packs' and workspace documents' tools, each
