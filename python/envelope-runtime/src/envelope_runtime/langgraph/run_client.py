@@ -4,7 +4,8 @@ checkpointer, or served by an Agent Server through langgraph-sdk's RemoteGraph (
 Either way the runner is a client of the same graph and keeps no data of its own: a run is
 a thread, its working time the state's `work` spans (nodes.py bounds it by timeout.runMs),
 its team the checkpoints' metadata (ENVELOPE_TEAM_KEY), the threads a sweep looks at those
-of the checkpointer (BaseCheckpointSaver.alist) or of the server (threads.search).
+of the checkpointer (BaseCheckpointSaver.alist) or of the server (threads.search). A person's
+workspace commands with `--url` use the server's store (ServerStore).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import secrets
 import shlex
 import sys
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,17 @@ from dotenv import load_dotenv
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphRecursionError, NodeTimeoutError
 from langgraph.pregel.remote import RemoteGraph
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
 from langgraph.types import Command, StateSnapshot
 
 from .. import checks, redaction
@@ -48,6 +60,7 @@ __all__ = [
     "EARLIER_STATE_DIR",
     "ENVELOPE_TEAM_KEY",
     "Runner",
+    "ServerStore",
     "location",
     "move_earlier_runs",
     "new_thread_id",
@@ -416,6 +429,63 @@ async def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
         return runtime.EXIT_CONFIG
 
 
+class ServerStore(BaseStore):
+    """The store of an Agent Server (`langgraph dev`, a deployment), through langgraph-sdk's
+    store API: the rows a served team's agents write, for a person's `workspace --url`."""
+
+    def __init__(self, url: str) -> None:
+        from langgraph_sdk import get_sync_client
+
+        self.client = get_sync_client(url=url)
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        return [self._one(op) for op in ops]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def _one(self, op: Op) -> Result:
+        from langgraph_sdk.errors import NotFoundError
+
+        store = self.client.store
+        if isinstance(op, GetOp):
+            try:
+                found = store.get_item(op.namespace, op.key)
+            except NotFoundError:
+                return None
+            return None if found is None else Item(**_item_fields(dict(found)))
+        if isinstance(op, PutOp):
+            if op.value is None:
+                store.delete_item(op.namespace, op.key)
+            else:
+                index = False if op.index is False else None
+                store.put_item(op.namespace, op.key, op.value, index=index)
+            return None
+        if isinstance(op, SearchOp):
+            items = store.search_items(
+                op.namespace_prefix,
+                filter=op.filter,
+                limit=op.limit,
+                offset=op.offset,
+                query=op.query,
+            )["items"]
+            return [SearchItem(**_item_fields(dict(i)), score=dict(i).get("score")) for i in items]
+        if isinstance(op, ListNamespacesOp):
+            raise NotImplementedError("the workspace lists no namespaces")
+        raise TypeError(f"unknown store operation {op!r}")
+
+
+def _item_fields(found: dict[str, Any]) -> dict[str, Any]:
+    """An Item's fields from the server's JSON (its times as ISO 8601 text)."""
+    return {
+        "namespace": tuple(found["namespace"]),
+        "key": found["key"],
+        "value": found["value"],
+        "created_at": found["created_at"],
+        "updated_at": found["updated_at"],
+    }
+
+
 def _url_option(arguments: list[str]) -> tuple[str | None, list[str]]:
     """`--url URL` (or `--url=URL`) among a workspace command's own options (those before a
     `--`), and the arguments without it."""
@@ -434,7 +504,7 @@ def workspace_command(package: TeamPackage, arguments: list[str]) -> int:
     workspace teams only (workspace.py, workspace_store.py). With `--url` the documents are
     those in the store of that Agent Server (the served team's), and `watch` runs go there."""
     from .. import workspace
-    from .workspace_store import CheckpointRecords, ServerStore, open_workspace
+    from .workspace_store import CheckpointRecords, open_workspace
 
     command = command_name(package)
     load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there

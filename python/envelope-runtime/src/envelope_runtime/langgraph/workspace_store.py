@@ -4,8 +4,8 @@ The agents' tools use the store of the graph they run in (`langgraph.config.get_
 on an Agent Server (`langgraph dev`, a deployment) the server's own, which its replicas
 share; under the runner the one `open_store` opens, PostgreSQL's with DATABASE_URL, else a
 `SqliteStore` on one file (workspace.db_path(): ENVELOPE_WORKSPACE_DB, else
-.envelope-workspace.sqlite3), which the `workspace` and `watch` commands use too, or with
-`--url` the server's own (`ServerStore`, langgraph-sdk's store API). The rules
+.envelope-workspace.sqlite3), which the `workspace` and `watch` commands use too (with
+`--url`, the server's: run_client.ServerStore). The rules
 (owners, statuses, versions, triggers, the compare-and-set) are workspace.py's, over any
 BaseStore.
 """
@@ -25,17 +25,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.config import get_store
-from langgraph.store.base import (
-    BaseStore,
-    GetOp,
-    Item,
-    ListNamespacesOp,
-    Op,
-    PutOp,
-    Result,
-    SearchItem,
-    SearchOp,
-)
+from langgraph.store.base import BaseStore, Op, Result
 from langgraph.store.sqlite import SqliteStore
 
 from .. import workspace
@@ -43,7 +33,6 @@ from ..team_package import TeamPackage
 
 __all__ = [
     "CheckpointRecords",
-    "ServerStore",
     "WorkspaceStore",
     "forget_store_files",
     "open_store",
@@ -75,63 +64,6 @@ class WorkspaceStore(SqliteStore):
             yield
         finally:
             lock.close()
-
-
-class ServerStore(BaseStore):
-    """The store of an Agent Server (`langgraph dev`, a deployment), through langgraph-sdk's
-    store API: the rows a served team's agents write, for a person's `workspace --url`."""
-
-    def __init__(self, url: str) -> None:
-        from langgraph_sdk import get_sync_client
-
-        self.client = get_sync_client(url=url)
-
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
-        return [self._one(op) for op in ops]
-
-    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        return await asyncio.to_thread(self.batch, list(ops))
-
-    def _one(self, op: Op) -> Result:
-        from langgraph_sdk.errors import NotFoundError
-
-        store = self.client.store
-        if isinstance(op, GetOp):
-            try:
-                found = store.get_item(op.namespace, op.key)
-            except NotFoundError:
-                return None
-            return None if found is None else Item(**_item_fields(dict(found)))
-        if isinstance(op, PutOp):
-            if op.value is None:
-                store.delete_item(op.namespace, op.key)
-            else:
-                index = False if op.index is False else None
-                store.put_item(op.namespace, op.key, op.value, index=index)
-            return None
-        if isinstance(op, SearchOp):
-            items = store.search_items(
-                op.namespace_prefix,
-                filter=op.filter,
-                limit=op.limit,
-                offset=op.offset,
-                query=op.query,
-            )["items"]
-            return [SearchItem(**_item_fields(dict(i)), score=dict(i).get("score")) for i in items]
-        if isinstance(op, ListNamespacesOp):
-            raise NotImplementedError("the workspace lists no namespaces")
-        raise TypeError(f"unknown store operation {op!r}")
-
-
-def _item_fields(found: dict[str, Any]) -> dict[str, Any]:
-    """An Item's fields from the server's JSON (its times as ISO 8601 text)."""
-    return {
-        "namespace": tuple(found["namespace"]),
-        "key": found["key"],
-        "value": found["value"],
-        "created_at": found["created_at"],
-        "updated_at": found["updated_at"],
-    }
 
 
 def open_store() -> BaseStore:
