@@ -14,7 +14,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Ajv as AjvClass } from "ajv";
 import { describe, expect, it } from "vitest";
+import { exportDefinition } from "../../src/export/export.js";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
+import { TARGETS } from "../../src/targets/index.js";
 import { connectionDefinitions, exportFile, validDefinitions } from "../helpers/export.js";
 import { ROOT } from "../helpers/cli.js";
 import { cacheRoot, e2eGate, ensureEnv, type PythonEnv, uvBinary } from "./python-env.js";
@@ -53,6 +55,60 @@ function yamlToJson(env: PythonEnv, path: string): unknown {
   return JSON.parse(r.stdout);
 }
 
+/**
+ * `langgraph validate` and `langgraph dockerfile` on the export in `dir`; the Dockerfile's
+ * checks that hold for every export; and what its uv.lock step installs: the Dockerfile's own
+ * `uv export`, run in `stage` on the two files it ADDs, each requirement checked against
+ * uv.lock and python/langgraph.lock.
+ */
+function imageInstall(env: PythonEnv, dir: string, stage: string): { dockerfile: string; installed: Map<string, string>; requirements: string } {
+  const apiVersion = LOCK_PINS.get("langgraph-api")!;
+  // --- the Dockerfile, as langgraph-cli writes it from the export's langgraph.json (valid)
+  const checked = spawnSync(join(env.bin, "langgraph"), ["validate", "-c", "langgraph.json"], { cwd: dir, encoding: "utf8", env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1" } });
+  expect(checked.status, `${checked.stdout}\n${checked.stderr}`).toBe(0);
+  const made = spawnSync(join(env.bin, "langgraph"), ["dockerfile", "-c", "langgraph.json", "Dockerfile"], { cwd: dir, encoding: "utf8", env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1" } });
+  expect(made.status, `${made.stdout}\n${made.stderr}`).toBe(0);
+  const dockerfile = readFileSync(join(dir, "Dockerfile"), "utf8");
+  const lines = dockerfile.split("\n");
+  expect(lines[0]).toBe(`FROM langchain/langgraph-api:${apiVersion}-py3.11`);
+  // Every file it ADDs is in the export.
+  for (const m of dockerfile.matchAll(/^ADD (.+) (\S+)$/gm)) for (const source of m[1]!.split(" ")) expect(existsSync(join(dir, source)), `${source} in ${dir}`).toBe(true);
+  const add = lines.indexOf("ADD pyproject.toml uv.lock /tmp/uv-lock/");
+  const run = lines.findIndex((l) => l.startsWith("RUN cd /tmp/uv-lock && uv export "));
+  const local = lines.findIndex((l) => l.includes("-- Installing all local dependencies --"));
+  expect(add, dockerfile).toBeGreaterThan(0);
+  expect(run).toBe(add + 1);
+  expect(local, "uv.lock's packages are installed before the project's own -e .").toBeGreaterThan(run);
+  const [exportCommand, install] = lines[run]!.replace("RUN cd /tmp/uv-lock && ", "").split(" && ");
+  expect(lines[run]).toContain("uv pip install --system --no-cache-dir -c /api/constraints.txt -r requirements.txt");
+  expect(install).toContain("-r requirements.txt");
+
+  // The Dockerfile's own `uv export`, on the two files it ADDs and nothing else.
+  mkdirSync(stage);
+  for (const f of ["pyproject.toml", "uv.lock"]) copyFileSync(join(dir, f), join(stage, f));
+  const exported = spawnSync(uvBinary(gate.python!), exportCommand!.split(" ").slice(1), {
+    cwd: stage,
+    encoding: "utf8",
+    env: { ...process.env, UV_CACHE_DIR: join(cacheRoot(), "uv-cache"), UV_OFFLINE: "1", UV_PYTHON_DOWNLOADS: "never", NO_COLOR: "1" },
+  });
+  expect(exported.status, exported.stderr).toBe(0);
+  const requirements = readFileSync(join(stage, "requirements.txt"), "utf8");
+  const lock = lockVersions(readFileSync(join(dir, "uv.lock"), "utf8"));
+  const installed = new Map<string, string>();
+  for (const line of requirements.split("\n")) {
+    if (line === "" || line.startsWith("#") || line.startsWith(" ") || line.startsWith("--")) continue; // comments, indexes
+    const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+?)(?: ;.*)?$/.exec(line);
+    expect(m, `an exact pin: ${line}`).not.toBeNull();
+    installed.set(normalize(m![1]!), m![2]!);
+  }
+  for (const [pkg, version] of installed) {
+    expect(lock.get(pkg), `${pkg} in uv.lock`).toBeDefined();
+    expect([...lock.get(pkg)!], `${pkg}==${version} is uv.lock's`).toContain(version);
+    if (LOCK_PINS.has(pkg)) expect(version, `${pkg}: python/langgraph.lock's version`).toBe(LOCK_PINS.get(pkg));
+  }
+  return { dockerfile, installed, requirements };
+}
+
 describe.runIf(gate.run)("LangGraph exports on the Agent Server: the Dockerfile and compose.yaml", () => {
   const work = mkdtempSync(join(tmpdir(), "envelope-lgdeploy-"));
   const complaints = compose();
@@ -67,56 +123,23 @@ describe.runIf(gate.run)("LangGraph exports on the Agent Server: the Dockerfile 
     expect(complaints(data)).toContain("/services/langgraph-api/depends_on/langgraph-redis/condition must be equal to one of the allowed values");
   }, 900_000);
 
+  it("--runtime index: the library is one of uv.lock's requirements, from the index the export names", async () => {
+    const env = ensureEnv("langgraph", gate.python!);
+    const dir = join(work, "index-support-tier");
+    const index = "https://pkgs.example.org/simple";
+    const result = exportDefinition(readFileSync(join(ROOT, "examples/support-tier.envelope.json")), TARGETS.langgraph!, { runtime: { mode: "index", indexUrl: index } });
+    await writeDirectory(result.files!, dir);
+    const { dockerfile, installed, requirements } = imageInstall(env, dir, join(work, "index-support-tier-image"));
+    expect(installed.get("envelope-runtime")).toBe(JSON.parse(readFileSync(join(ROOT, "python/envelope-runtime.dist.json"), "utf8")).version);
+    expect(requirements).toContain(`--extra-index-url ${index}`);
+    expect(dockerfile).not.toContain("vendor/envelope-runtime");
+  }, 900_000);
+
   it.each(cases)("$name", async ({ name, path, packs }) => {
     const env = ensureEnv("langgraph", gate.python!);
     const dir = join(work, name);
     await writeDirectory(exportFile(path, "langgraph", packs), dir);
-    const apiVersion = LOCK_PINS.get("langgraph-api")!;
-
-    // --- the Dockerfile, as langgraph-cli writes it from the export's langgraph.json (valid)
-    const checked = spawnSync(join(env.bin, "langgraph"), ["validate", "-c", "langgraph.json"], { cwd: dir, encoding: "utf8", env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1" } });
-    expect(checked.status, `${checked.stdout}\n${checked.stderr}`).toBe(0);
-    const made = spawnSync(join(env.bin, "langgraph"), ["dockerfile", "-c", "langgraph.json", "Dockerfile"], { cwd: dir, encoding: "utf8", env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1" } });
-    expect(made.status, `${made.stdout}\n${made.stderr}`).toBe(0);
-    const dockerfile = readFileSync(join(dir, "Dockerfile"), "utf8");
-    const lines = dockerfile.split("\n");
-    expect(lines[0]).toBe(`FROM langchain/langgraph-api:${apiVersion}-py3.11`);
-    // Every file it ADDs is in the export.
-    for (const m of dockerfile.matchAll(/^ADD (.+) (\S+)$/gm)) for (const source of m[1]!.split(" ")) expect(existsSync(join(dir, source)), `${source} in ${name}`).toBe(true);
-    const add = lines.indexOf("ADD pyproject.toml uv.lock /tmp/uv-lock/");
-    const run = lines.findIndex((l) => l.startsWith("RUN cd /tmp/uv-lock && uv export "));
-    const local = lines.findIndex((l) => l.includes("-- Installing all local dependencies --"));
-    expect(add, dockerfile).toBeGreaterThan(0);
-    expect(run).toBe(add + 1);
-    expect(local, "uv.lock's packages are installed before the project's own -e .").toBeGreaterThan(run);
-    const [exportCommand, install] = lines[run]!.replace("RUN cd /tmp/uv-lock && ", "").split(" && ");
-    expect(lines[run]).toContain("uv pip install --system --no-cache-dir -c /api/constraints.txt -r requirements.txt");
-    expect(install).toContain("-r requirements.txt");
-
-    // The Dockerfile's own `uv export`, on the two files it ADDs and nothing else.
-    const stage = join(work, `${name}-image`);
-    mkdirSync(stage);
-    for (const f of ["pyproject.toml", "uv.lock"]) copyFileSync(join(dir, f), join(stage, f));
-    const exported = spawnSync(uvBinary(gate.python!), exportCommand!.split(" ").slice(1), {
-      cwd: stage,
-      encoding: "utf8",
-      env: { ...process.env, UV_CACHE_DIR: join(cacheRoot(), "uv-cache"), UV_OFFLINE: "1", UV_PYTHON_DOWNLOADS: "never", NO_COLOR: "1" },
-    });
-    expect(exported.status, exported.stderr).toBe(0);
-    const requirements = readFileSync(join(stage, "requirements.txt"), "utf8");
-    const lock = lockVersions(readFileSync(join(dir, "uv.lock"), "utf8"));
-    const installed = new Map<string, string>();
-    for (const line of requirements.split("\n")) {
-      if (line === "" || line.startsWith("#") || line.startsWith(" ")) continue;
-      const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+?)(?: ;.*)?$/.exec(line);
-      expect(m, `an exact pin: ${line}`).not.toBeNull();
-      installed.set(normalize(m![1]!), m![2]!);
-    }
-    for (const [pkg, version] of installed) {
-      expect(lock.get(pkg), `${pkg} in uv.lock`).toBeDefined();
-      expect([...lock.get(pkg)!], `${pkg}==${version} is uv.lock's`).toContain(version);
-      if (LOCK_PINS.has(pkg)) expect(version, `${pkg}: python/langgraph.lock's version`).toBe(LOCK_PINS.get(pkg));
-    }
+    const { dockerfile, installed } = imageInstall(env, dir, join(work, `${name}-image`));
     for (const pkg of ["langgraph", "langchain", "langchain-core", "langgraph-checkpoint", "langgraph-sdk", "pydantic"]) expect(installed.get(pkg), pkg).toBe(LOCK_PINS.get(pkg));
     for (const pkg of DEV_ONLY) expect(installed.has(pkg), `${pkg} (dev group) in the image`).toBe(false);
     // The vendored library is the CLI's local package, from the export's own folder.
