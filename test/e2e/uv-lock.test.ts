@@ -3,8 +3,9 @@
 // finds it up to date with the export's pyproject.toml, and `uv sync --locked` installs it
 // (PyPI through uv's cache under ~/.cache/envelope-export) into the project's own .venv, on
 // Python 3.11 with exactly python/<target>.lock's versions, and on every other Python the
-// export accepts that this machine has. Index mode (--runtime index) is proved against a
-// local index in test/realpath/runtime-index.test.ts.
+// export accepts that this machine has; a CrewAI export also passes CrewAI's own pre-deploy
+// check, `crewai deploy validate`, with no error and no warning. Index mode (--runtime index)
+// is proved against a local index in test/realpath/runtime-index.test.ts.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
