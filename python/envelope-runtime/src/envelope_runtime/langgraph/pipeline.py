@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from langgraph.graph import END
@@ -36,21 +36,11 @@ from . import agents, llms, prompts, runtime
 from .agents import AgentGraph
 from .nodes import Node, State, TeamNodes, Update, answer_json, as_json, clean, halt
 
-
-def step_node(step_key: str) -> str:
-    return f"step_{step_key}"
-
-
-def gate_node(gate_name: str) -> str:
-    return f"gate_{gate_name}"
-
-
-def escalate_node(gate_name: str) -> str:
-    return f"escalate_{gate_name}"
-
-
-def released_node(gate_name: str) -> str:
-    return f"released_{gate_name}"
+# Node names (graph.py): of a step by its key, of a gate's nodes by its name.
+step_node: Callable[[str], str] = "step_{}".format
+gate_node: Callable[[str], str] = "gate_{}".format
+escalate_node: Callable[[str], str] = "escalate_{}".format
+released_node: Callable[[str], str] = "released_{}".format
 
 
 class GateDecisionError(ValueError):
