@@ -102,6 +102,14 @@ class RunTable:
             with self.engine.begin() as conn:
                 conn.execute(update(RUNS).where(RUNS.c.id == run_id).values(data=text))
 
+    def swap(self, run_id: str, read: str, text: str) -> bool:
+        """`text` in place of `read`, only if the row still holds it (compare-and-set: of two
+        processes that read one version, the second's UPDATE waits for the first's and then
+        matches no row)."""
+        where = (RUNS.c.id == run_id) & (RUNS.c.data == read)
+        with self.engine.begin() as conn:
+            return bool(conn.execute(update(RUNS).where(where).values(data=text)).rowcount)
+
     def ids(self) -> list[str]:
         with self.engine.connect() as conn:
             return list(conn.scalars(select(RUNS.c.id).order_by(RUNS.c.id)))

@@ -134,3 +134,50 @@ def test_sweep_reads_the_database_a_dotenv_names(
         os.environ.pop("DATABASE_URL", None)  # load_dotenv set it for this process
     assert f"run {run_id} in the database at " in capsys.readouterr().err
     database.RunTable(url).remove(run_id)
+
+
+def test_of_two_processes_resuming_one_run_only_one_goes_on(url: str, tmp_path: Path) -> None:
+    run = paused_run()
+    RunStore(tmp_path / "a").save_pending_feedback(run.id, context_of(run), run)
+    first, second = RunStore(tmp_path / "a"), RunStore(tmp_path / "b")
+    assert first.load(run.id).status == second.load(run.id).status == "pending"
+    assert first.claim(run.id)
+    assert not second.claim(run.id)  # it read the run before the first took it
+    assert second.load(run.id).status == "running"
+    assert second.load_pending_feedback(run.id) is not None  # CrewAI's context, for the first
+
+
+@pytest.mark.parametrize("swept, code", [(False, 2), (True, 0)])
+def test_resume_does_nothing_when_another_process_took_the_run_meanwhile(
+    url: str,
+    tmp_path: Path,
+    team_env: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    swept: bool,
+    code: int,
+) -> None:
+    """`sweep` from cron on two machines, or two reviewers: both read the waiting run; the
+    one whose claim comes second runs nothing (an error for a person, not for sweep)."""
+    from project import TEAM
+
+    from envelope_runtime.crewai import flow_resume
+
+    run = paused_run()
+    RunStore(tmp_path / "runs").save_pending_feedback(run.id, context_of(run), run)
+    load = RunStore.load
+
+    def read_then_lose(self: RunStore, run_id: str) -> RunState:
+        loaded = load(self, run_id)
+        other = RunStore(tmp_path / "elsewhere")
+        load(other, run_id)
+        assert other.claim(run_id)
+        return loaded
+
+    ran: list[str] = []
+    monkeypatch.setattr(RunStore, "load", read_then_lose)
+    monkeypatch.setattr(flow_resume, "_run_flow", lambda *args: ran.append("ran") or 0)
+    argv = [run.id, "--no-interactive", "--state-dir", str(tmp_path / "runs")]
+    assert flow_resume.resume_run(TEAM, argv, swept=swept) == code
+    assert ran == []
+    assert "resumed by another process meanwhile" in capsys.readouterr().err

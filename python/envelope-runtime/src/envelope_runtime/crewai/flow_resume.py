@@ -54,7 +54,9 @@ def _check_decisions(package: TeamPackage, run: RunState, decisions: dict[str, A
     return problems
 
 
-def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
+def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False) -> int:
+    """Resume the run; when another process took it meanwhile (the database's runs), nothing
+    is done here: an error for a person, not for `sweep` (`swept`), whose other copy has it."""
     args = _resume_parser(package).parse_args(argv)
     missing = _missing_env(package, args.env_file)
     store = _store(package, args.state_dir)
@@ -84,6 +86,9 @@ def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
         problems.append(f"unreadable: {shortened(str(error))}")
     if checks.report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
+    if not store.claim(run.id):
+        print(f"{store.where(run.id)}: resumed by another process meanwhile", file=sys.stderr)
+        return runtime.EXIT_OK if swept else runtime.EXIT_CONFIG
     _warn_short_secrets(package)
     return _run_flow(package, store, run, args, decisions)
 
@@ -121,7 +126,7 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     code = runtime.EXIT_OK
     for run_id, late in due:
         print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
-        result = resume_run(package, [run_id, "--no-interactive", *options])
+        result = resume_run(package, [run_id, "--no-interactive", *options], swept=True)
         if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
             code = code or result
     if not due:

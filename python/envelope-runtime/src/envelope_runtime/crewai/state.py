@@ -79,6 +79,10 @@ class RunState(FlowState):
     """Working time so far, across resumes (timeout.runMs bounds it; review time is not)."""
 
 
+def _text(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
 class RunStore(FlowPersistence):
     """`<run id>.json` files in a directory, written atomically, free text redacted: answers,
     records, feedback, the result and messages. Ids, timestamps and the inputs (the
@@ -89,6 +93,7 @@ class RunStore(FlowPersistence):
     _secrets: list[str] = PrivateAttr(default_factory=list)
     _lock: Any = PrivateAttr(default_factory=threading.Lock)
     _url: str | None = PrivateAttr(default=None)
+    _loaded: dict[str, str] = PrivateAttr(default_factory=dict)
 
     def __init__(self, directory: Path | str = ".envelope-runs", secret_values: Sequence[str] = ()):
         super().__init__(directory=Path(directory).absolute())
@@ -138,7 +143,21 @@ class RunStore(FlowPersistence):
 
     def _read(self, run_id: str) -> dict[str, Any] | None:
         text = self.text(run_id)
+        if self._url and text is not None:  # what claim compares with
+            self._loaded[run_id] = text
         return None if text is None else json.loads(text)
+
+    def claim(self, run_id: str) -> bool:
+        """Take the run as `load` read it, to resume it here: with DATABASE_URL, its row goes
+        to status running only if it is still what was read, so of two processes resuming it
+        at once (`sweep` from cron on two machines, two reviewers) one goes on. Files are one
+        machine's: always True there, as before."""
+        read = self._loaded.get(run_id)
+        if not self._url or read is None:
+            return not self._url
+        data = json.loads(read)
+        data["status"], data["message"] = "running", None
+        return self._table.swap(run_id, read, _text(data))
 
     def _write(self, run_id: str, state: Any, pending: dict[str, Any] | None) -> None:
         data = RunState.model_validate(state).model_dump(mode="json")
@@ -152,7 +171,7 @@ class RunStore(FlowPersistence):
         data["result"], data["message"] = self._redact(data["result"], data["message"])
         if pending is not None:
             data["pending"] = {**pending, "method_output": self._redact(pending["method_output"])}
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        text = _text(data)
         if self._url:
             self._table.write(run_id, text)
             return
