@@ -71,7 +71,8 @@ def engine(url: str) -> Engine:
         parsed = make_url(url)
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")
-        made = create_engine(parsed, pool_pre_ping=True)
+        # An error's message names no statement parameters: they are rows' values (PII).
+        made = create_engine(parsed, pool_pre_ping=True, hide_parameters=True)
         try:
             _META.create_all(made)  # the tables that are missing
         except DBAPIError:  # made meanwhile by another process starting at the same moment

@@ -181,3 +181,16 @@ def test_resume_does_nothing_when_another_process_took_the_run_meanwhile(
     assert flow_resume.resume_run(TEAM, argv, swept=swept) == code
     assert ran == []
     assert "resumed by another process meanwhile" in capsys.readouterr().err
+
+
+def test_a_database_error_shows_no_row_values(tmp_path: Path) -> None:
+    """SQLAlchemy's errors quote a statement's parameters: a failed write would put a row's
+    values (PII the workspace masks) in the message an agent's tool answer or a log shows."""
+    backend = database.SqlBackend(f"sqlite:///{tmp_path / 'rows.db'}")
+    database.ROWS.drop(backend.engine)  # any failure of the statement will do
+    record = {"id": "ada@example.com", "version": 1, "phone": "+44 20 7946 0958"}
+    with pytest.raises(sqlalchemy.exc.DBAPIError) as raised:
+        backend.put("leads", "ada@example.com", record, 0)
+    assert "envelope_workspace_rows" in str(raised.value)
+    assert "ada@example.com" not in str(raised.value)
+    assert "7946" not in str(raised.value)
