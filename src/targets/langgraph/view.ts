@@ -396,6 +396,9 @@ function langgraphChannel(name: string): boolean {
  */
 const PYDANTIC_RESERVED: readonly string[] = ["construct", "copy", "dict", "from_orm", "json", "model_computed_fields", "model_config", "model_construct", "model_copy", "model_dump", "model_dump_json", "model_extra", "model_fields", "model_fields_set", "model_json_schema", "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate", "model_validate_json", "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json", "update_forward_refs", "validate"];
 
+/** How much of a renamed input's snake_case key its channel keeps. */
+const MAX_CHANNEL_SNAKE = 48;
+
 /** Names state.py's TeamInputs class body uses: a field of that name would shadow it for the fields after it. */
 const CLASS_BODY_NAMES: readonly string[] = ["Annotated", "Any", "BaseModel", "ConfigDict", "EphemeralValue", "Field", "Literal", "TypedDict"];
 
@@ -404,7 +407,8 @@ const CLASS_BODY_NAMES: readonly string[] = ["Annotated", "Any", "BaseModel", "C
  * names a channel by its field), so Studio shows the team's own names. A key that is no Python
  * identifier, a keyword or builtin, a name the class body uses, a key the graph uses itself
  * (STATE_CHANNELS, LangGraph's reserved names, `__…`) or one pydantic refuses (PYDANTIC_RESERVED,
- * `_…`) becomes `input_<snake_case key>` (numbered `_2`, … if taken), and state.INPUT_CHANNELS
+ * `_…`) becomes `input_<snake_case key>` (at most 48 characters of it; numbered `_2`, … if
+ * taken), and state.INPUT_CHANNELS
  * maps it back; definition order decides, so exports are deterministic.
  */
 export function inputChannels<T extends { key: string }>(inputs: T[]): Array<T & { channel: string; renamed: boolean }> {
@@ -419,7 +423,8 @@ export function inputChannels<T extends { key: string }>(inputs: T[]): Array<T &
   const taken = new Set(inputs.map((i) => i.key).filter((k) => !reserved(k)));
   return inputs.map((input) => {
     if (!reserved(input.key)) return { ...input, channel: input.key, renamed: false };
-    const base = `input_${toSnake(input.key) || "value"}`;
+    // Cut: an identifier cannot be wrapped to the line length (numbering keeps cut ones apart).
+    const base = `input_${toSnake(input.key).slice(0, MAX_CHANNEL_SNAKE).replace(/_+$/, "") || "value"}`;
     let channel = base;
     for (let n = 2; taken.has(channel); n++) channel = `${base}_${n}`;
     taken.add(channel);
