@@ -81,19 +81,36 @@ describe.runIf(gate.run)("crewai: state, gates and the workspace in PostgreSQL (
     expect(started.stderr).toContain(`(state: run ${runId} in the database at postgresql://`);
 
     // B knows the run id only. `resume RUN_ID` with no decisions lists what waits (exit 3) and
-    // writes the decisions file in B's directory; B fills it and resumes, until the run ends.
+    // writes the decisions file in B's directory; B fills it and resumes, until the run ends
+    // (A, when A wins the race below).
     const log = [said(started)];
     let code = 3;
     let resumes = 0;
     let args = ["resume", runId, "--no-interactive"];
+    let raced = false;
+    let at = b; // the directory of the process that went on
     while (code === 3 && resumes < 8) {
-      const run = await runTeam(env, b, pkg, args, runEnv);
+      let run: Invocation;
+      if (raced || !args.includes("--decisions")) run = await runTeam(env, at, pkg, args, runEnv);
+      else {
+        // The same resume from A at the same moment (two reviewers, or two machines' sweep):
+        // one process takes the run and goes on; the other runs nothing and says why.
+        raced = true;
+        const fromA = args.map((arg, i) => (args[i - 1] === "--decisions" ? resolve(b, arg) : arg));
+        const both = await Promise.all([runTeam(env, b, pkg, args, runEnv), runTeam(env, a, pkg, fromA, runEnv)]);
+        const refused = both.filter((r) => r.code === 2);
+        log.push(`$ ${args.join(" ")} (B and A at once)\n${both.map(said).join("\n---\n")}`);
+        expect(refused.length, log.join("\n---\n")).toBe(1);
+        expect(refused[0]!.stderr).toMatch(/resumed by another process meanwhile|is not waiting for review \(status: running\)/);
+        run = both.find((r) => r.code !== 2)!;
+        at = run === both[0] ? b : a;
+      }
       log.push(`$ ${args.join(" ")}\n${said(run)}`);
       code = run.code;
       if (code !== 3) break;
       const waiting = JSON.parse(run.stdout) as { decisions_file: string; resume: string };
-      const file = resolve(b, waiting.decisions_file);
-      expect(file.startsWith(b), waiting.decisions_file).toBe(true);
+      const file = resolve(at, waiting.decisions_file);
+      expect(file.startsWith(at), waiting.decisions_file).toBe(true);
       decide(file, () => 99, () => ({ approve: "approve", other: "approve" }));
       args = waiting.resume.split(" ").slice(1);
       resumes++;
