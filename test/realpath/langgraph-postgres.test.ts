@@ -111,9 +111,11 @@ describe.runIf(gate.run)("a LangGraph team on PostgreSQL across processes and wo
     expect(seed.status, seed.stderr).toBe(0);
     const rounds = 30;
     const driver = join(ROOT, "test/realpath/langgraph_workspace_driver.py");
+    // Both start writing at the same moment, whatever their imports cost on a loaded machine.
+    const startAt = String(Date.now() / 1000 + 15);
     const worker = (name: string) =>
       new Promise<{ worker: string; won: number[]; conflicts: number }>((done, fail) => {
-        const child = spawn(join(env.bin, "python"), [driver, pkg, name, String(rounds)], {
+        const child = spawn(join(env.bin, "python"), [driver, pkg, name, String(rounds), startAt], {
           cwd: dir,
           env: { PATH: process.env.PATH, HOME: process.env.HOME, PYTHONPATH: [join(dir, "src"), join(dir, "vendor", "envelope-runtime", "src")].join(":"), PYTHONDONTWRITEBYTECODE: "1", DATABASE_URL: url },
         });

@@ -2,9 +2,10 @@
 workspace through the runner's store (workspace_store.open_store: LangGraph's PostgresStore
 with DATABASE_URL), as the `workspace` command and the agents' tools do.
 
-    python langgraph_workspace_driver.py PACKAGE WORKER ROUNDS
+    python langgraph_workspace_driver.py PACKAGE WORKER ROUNDS START_AT
 
-Each round: create a row of its own, then read the shared row and write it back with the
+From START_AT (seconds since the epoch: the workers start together, their imports done), each
+round: create a row of its own, then read the shared row and write it back with the
 version it read (compare-and-set). Prints one JSON line: the versions its shared-row writes
 got and how many were refused as conflicts.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from envelope_runtime.langgraph.workspace_store import open_store, open_workspace
 from envelope_runtime.team_package import TeamPackage
@@ -24,6 +26,8 @@ SHARED = "shared"
 def main() -> None:
     package, worker, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
     workspace = open_workspace(TeamPackage(package), open_store())
+    workspace.rows(DOC)  # the connection and the tables ready before the start
+    time.sleep(max(0.0, float(sys.argv[4]) - time.time()))
     won: list[int] = []
     conflicts = 0
     for i in range(rounds):

@@ -297,10 +297,14 @@ class StoreBackend:
 
     def _claimed(self, doc: str, row_id: str, current: int) -> bool:
         """Whether this writer wins the write after version `current`: each writer puts a
-        claim, then reads every claim on that version; the first stored (the store's
-        created_at, then the key) wins, and every other writer sees it and reports a
-        conflict (a put completes before its writer reads, so of two writers at least the
-        later one sees both claims). The winner also finds the row still at `current`."""
+        claim, then reads every claim on that version, and wins only when its own is the one
+        there (a winner's stays until a later version is won). A put completes before its
+        writer reads, so of two writers at least the later one sees both claims: at most one
+        wins, and on contention maybe none (each reports a conflict). Not "the first stored
+        wins": a store's created_at is when a put began, not when others could see it, so a
+        claim stamped earlier can appear after a later one has already won (PostgreSQL: two
+        writers of one version, one update lost). The winner also finds the row still at
+        `current`."""
         namespace = ("envelope_workspace_claims", doc)
         row = _claim_prefix(row_id)
         prefix = f"{row}{current:012d}:"
@@ -313,9 +317,9 @@ class StoreBackend:
             for i in self._items(namespace)
             if i.key.startswith(prefix) and (i.key == mine or i.created_at.timestamp() > fresh)
         ]
-        first = min(claims, key=lambda i: (i.created_at, i.key)).key
+        alone = [i.key for i in claims] == [mine]
         found = self.get(doc, row_id)
-        if first != mine or (0 if found is None else int(found["version"])) != current:
+        if not alone or (0 if found is None else int(found["version"])) != current:
             self.store.delete(namespace, mine)
             return False
         for item in self._items(namespace):  # claims on earlier versions are settled
