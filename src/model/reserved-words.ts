@@ -99,7 +99,7 @@ export const DEPENDENCY_DISTRIBUTIONS = words(`
   hatchling pip wheel envelope-runtime
   async-timeout colorama coloredlogs exceptiongroup httpx2-jsfetch humanfriendly mpmath
   pyreadline3 pywin32 sympy
-  langgraph-checkpoint-postgres psycopg psycopg-binary psycopg-pool
+  langgraph-checkpoint-postgres psycopg psycopg-binary psycopg-pool greenlet sqlalchemy
   aiofiles aiohappyeyeballs aiohttp aiosignal aiosqlite annotated-doc annotated-types anthropic
   anyio appdirs attrs bcrypt blockbuster boto3 botocore build cel-python certifi cffi
   charset-normalizer chromadb click cloudpickle crewai crewai-cli crewai-core croniter
