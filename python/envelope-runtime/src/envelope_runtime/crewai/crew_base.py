@@ -129,6 +129,9 @@ class TeamCrewBase:
 
     def __init__(self, inputs: Mapping[str, Any] | None = None, verbose: bool = False) -> None:
         team = self.package.team
+        # Built without inputs (CrewAI AMP's `TeamCrew().crew().kickoff(inputs=...)`): the
+        # kickoff's inputs, checked, fill in the texts (texts.py).
+        self.deferred = inputs is None
         self.inputs = dict(inputs or {})
         self.values = placeholders.placeholder_values(
             [*team.SECRETS, *team.VARIABLES], os.environ, self.inputs, list(team.INPUTS)

@@ -11,6 +11,8 @@ steps are kept, so a resumed run does not repeat them.
 
 from __future__ import annotations
 
+import os
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +21,9 @@ from crewai.flow.persistence import persist
 from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel
 
+from ..team_package import TeamPackage
 from .crew_base import kickoff
-from .state import RunState, RunStore, StepOutput
+from .state import RunState, RunStore, StepOutput, utc_now
 
 if TYPE_CHECKING:
     from crewai import Crew
@@ -62,6 +65,59 @@ class PipelineFlow(Flow[RunState]):
         terminal for the others."""
         self.crews, self.decisions, self.interactive = crews, dict(decisions or {}), interactive
         self.running: set[str] = set()  # steps at work (a pausing gate lets them finish)
+
+    async def kickoff_async(self, inputs: dict[str, Any] | None = None, *a: Any, **kw: Any) -> Any:
+        """CrewAI AMP's and a Flow user's `TeamFlow().kickoff(inputs=...)` (our runner
+        configures the flow first and gives none): the inputs, checked by team.TeamInputs,
+        become the state's, and the flow is configured as `crewai run` configures it."""
+        if not hasattr(self, "crews"):
+            inputs = self._configured(inputs or {})
+            if isinstance(self.persistence, RunStore) and not self.persistence._secrets:
+                self.persistence = self._store(self.persistence)
+        return await super().kickoff_async(inputs, *a, **kw)
+
+    @classmethod
+    def from_pending(cls, flow_id: str, persistence: Any = None, **kw: Any) -> Any:
+        """A run paused at a gate, from the team's store by default (CrewAI's: SQLite)."""
+        return super().from_pending(flow_id, persistence or cls._store(None), **kw)
+
+    async def resume_async(self, feedback: str = "") -> Any:
+        """`from_pending(...).resume(feedback)` unconfigured (AMP's): configured from the
+        run's saved inputs."""
+        if not hasattr(self, "crews"):
+            self._configured(self.state.inputs)
+        return await super().resume_async(feedback)
+
+    @classmethod
+    def _package(cls) -> TeamPackage:
+        return TeamPackage(cls.__module__.rpartition(".")[0])  # <package>.flow
+
+    @classmethod
+    def _store(cls, store: RunStore | None) -> RunStore:
+        """`store` (None: `crewai run`'s) redacting the team's secrets (flow_runner._store)."""
+        names = cls._package().team.SECRETS
+        directory = (store or RunStore()).directory
+        return RunStore(directory, [os.environ[n] for n in names if os.environ.get(n)])
+
+    def _configured(self, given: dict[str, Any]) -> dict[str, Any]:
+        """Configure the flow for inputs `given` (no decisions: a gate asks at a terminal,
+        else pauses); the state's fields of a new run."""
+        from ..inputs import InputError, checked
+        from .texts import InputsRefused
+
+        package = self._package()
+        team = package.team
+        try:
+            inputs = checked(team.TeamInputs, given)
+        except InputError as error:
+            raise InputsRefused(f"inputs refused: {error}") from None
+        self.configure(package.module("crew").TeamCrew(inputs), None, sys.stdin.isatty())
+        return {
+            "inputs": inputs,
+            "team": team.SLUG,
+            "version": team.VERSION,
+            "created_at": utc_now(),
+        }
 
     def team(self) -> ModuleType:
         """The team's team.py (pipeline[], gates[], outputs)."""

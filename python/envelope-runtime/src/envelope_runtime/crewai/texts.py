@@ -81,6 +81,9 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     if built_by is not None:
         # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
         drop_memoized(built_by)
+    if built_by is not None and built_by.deferred:
+        _fill_in(context.crew, built_by, dict(context.payload or {}))
+        return crewai_inputs(context.crew, dict(context.payload or {}))
     if context.payload is None:
         return None
     given = dict(context.payload)
@@ -95,6 +98,24 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
             "TeamCrew(inputs).crew().kickoff(), which fills in its texts"
         )
     return crewai_inputs(context.crew, given)
+
+
+def _fill_in(crew: Crew, built_by: Any, given: dict[str, Any]) -> None:
+    """A crew built without inputs (CrewAI AMP's `TeamCrew().crew().kickoff(inputs=...)`)
+    takes the kickoff's, checked by team.TeamInputs: its agents and tasks become those our
+    runner builds, `TeamCrew(inputs).crew()`."""
+    from ..inputs import InputError, checked
+
+    supplied = {key: value for key, value in given.items() if value != "{" + key + "}"}
+    try:
+        inputs = checked(built_by.package.team.TeamInputs, supplied)
+    except InputError as error:
+        raise InputsRefused(f"inputs refused: {error}") from None
+    built = type(built_by)(inputs, built_by.verbose)
+    ready = built.crew()
+    crew.agents, crew.tasks, crew.manager_agent = ready.agents, ready.tasks, ready.manager_agent
+    kept_as_written(crew, built)
+    drop_memoized(built)
 
 
 register_hook(InterceptionPoint.INPUT, _kickoff_inputs)
