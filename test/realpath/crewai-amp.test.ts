@@ -19,6 +19,8 @@ import { type ChatRequest, type ModelServer, startModelServer } from "./model-se
 const CREW = join(ROOT, "examples/support-tier.envelope.json");
 const FLOW = join(ROOT, "test/fixtures/valid/parallel-gates.envelope.json");
 const DRIVER = join(ROOT, "test/realpath/crewai_amp_driver.py");
+/** A reviewer's answer per gate of parallel-gates: one action for every record. */
+const ANSWERS = { "redline-approval": "Approve", "risk-triage": "Accept risk" };
 
 const gate = e2eGate();
 
@@ -50,7 +52,7 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
     return { dir, pkg, readme, def, ...serverRun(def, server.baseUrl) };
   }
   const amp = (p: Project, kind: "crew" | "flow", inputs: unknown): Promise<Invocation> =>
-    runInProject(env, p.dir, env.python, [DRIVER, kind, JSON.stringify(inputs)], p.env);
+    runInProject(env, p.dir, env.python, [DRIVER, kind, JSON.stringify(inputs), JSON.stringify(ANSWERS)], p.env);
 
   beforeAll(async () => {
     env = ensureEnv("crewai", gate.python!);
@@ -102,7 +104,7 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
       flow = await project(FLOW, "parallel-gates");
     }, 120_000);
 
-    it("`ParallelGatesFlow().kickoff(inputs=…)` runs to its first gate and pauses there, resumable", async () => {
+    it("`ParallelGatesFlow().kickoff(inputs=…)` runs to its first gate and pauses there; from_pending resumes it", async () => {
       const from = requests.length;
       const out = report(await amp(flow, "flow", flow.inputs));
       expect(out.error).toBeUndefined();
@@ -117,6 +119,10 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
       expect(state.team).toBe("parallel-gates");
       expect(Object.keys(state.outputs)).toContain("intake");
       expect(existsSync(join(flow.dir, ".envelope-runs", `${state.id}.json`))).toBe(true);
+      // Resumed unconfigured, as AMP resumes it: configured from the saved inputs, the gate decided.
+      expect(out.resume_error).toBeUndefined();
+      const resumed = out.resumed as { gates: Record<string, { status: string }> };
+      expect(resumed.gates[out.gate as string]!.status).toBe("released");
       expect(requests.slice(from).some((r) => JSON.stringify(r).includes("in-vendor_name"))).toBe(true);
     }, 300_000);
 
