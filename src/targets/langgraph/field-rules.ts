@@ -105,7 +105,7 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
     resolve: (v) =>
       v === "scheduled"
         ? { status: "approximated", detail: "scheduled release has no clock here: treated as all_resolved" }
-        : { status: "carried", detail: "gates.evaluate decides when the gate node releases" },
+        : { status: "carried", detail: "gate_rules.evaluate decides when the gate node releases" },
   },
   {
     pattern: "/gates/*/*",

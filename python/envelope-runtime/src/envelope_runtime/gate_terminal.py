@@ -1,7 +1,7 @@
 """Reviewers of a gate at the terminal or from a decisions file (LangGraph's runner).
 
-gates.py names them (`gates.TerminalReviewer`) and loads this module only when one is asked
-for: CrewAI's gates are reviewed through CrewAI's own human feedback.
+LangGraph's review.py imports it when a run is resumed; CrewAI's gates are reviewed through
+CrewAI's own human feedback.
 """
 
 from __future__ import annotations

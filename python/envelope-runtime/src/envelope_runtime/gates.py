@@ -3,7 +3,9 @@
 A gate holds the records of its `afterStep`. A human approves, skips or rejects
 each one; `trigger` decides when the gate releases `triggersStep`, which then
 receives the approved records only. `onReject` says what a rejection does and
-`timeout` bounds the wait. Everything here is plain logic: no model calls.
+`timeout` bounds the wait. Everything here is plain logic: no model calls. Deciding at a
+gate (gate_rules.py) and asking at a terminal (gate_terminal.py) are modules of their own,
+imported where a gate is reviewed, so a team that only builds its graph loads neither.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -21,25 +23,6 @@ from pydantic import BaseModel, Field
 from .echo import ECHO_LIMIT as ECHO_LIMIT
 from .echo import cut as cut
 from .echo import quoted as quoted
-
-__all__ = [
-    "DEFAULT_ACTIONS",
-    "DecisionItem",
-    "GateRecord",
-    "GateSpec",
-    "GateState",
-    "MAX_PROBLEMS",
-    "MAX_ROUNDS",
-    "OnReject",
-    "Outcome",
-    "RecordAction",
-    "TimeoutBehaviour",
-    "Trigger",
-    "Verb",
-    "parse_duration",
-    "receives",
-    "shortened",
-]
 
 Verb = Literal["approve", "skip", "reject", "reset"]
 Trigger = Literal["any_approved", "all_resolved", "threshold", "scheduled"]
@@ -176,39 +159,3 @@ def receives(
         if spec.triggers_step == step_key and name not in awaited
     ]
     return answers, awaited
-
-
-_RULES = (
-    "apply_decisions",
-    "bounded",
-    "evaluate",
-    "proceed",
-    "released_text",
-    "timed_out",
-    "trigger_met",
-    "verb_of",
-)
-_TERMINAL = ("DeferredReviewer", "Reviewer", "TerminalReviewer")
-
-if TYPE_CHECKING:
-    from .gate_rules import (  # noqa: F401
-        apply_decisions,
-        bounded,
-        evaluate,
-        proceed,
-        released_text,
-        timed_out,
-        trigger_met,
-        verb_of,
-    )
-    from .gate_terminal import DeferredReviewer, Reviewer, TerminalReviewer  # noqa: F401
-
-
-def __getattr__(name: str) -> Any:
-    """What deciding at a gate needs (gate_rules.py) and the reviewers of LangGraph's runner
-    (gate_terminal.py), imported on first use: a team loads them when a gate is reviewed."""
-    if name not in _RULES + _TERMINAL:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import gate_rules, gate_terminal
-
-    return getattr(gate_rules if name in _RULES else gate_terminal, name)

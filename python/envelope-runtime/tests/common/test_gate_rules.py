@@ -1,5 +1,6 @@
-"""Review gates: the rules of gates.py (python-common), on synthetic gates, with no
-framework and no run. Each target's suite runs the team's own gates (test_gates.py there).
+"""Review gates: the rules of gate_rules.py and gate_terminal.py (python-common), on
+synthetic gates, with no framework and no run. Each target's suite runs the team's own gates
+(test_gates.py there).
 
 Skipped for teams whose exports have no gates.py (hierarchy teams).
 """
@@ -10,6 +11,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from common_project import gates
+
+from envelope_runtime import gate_rules
+from envelope_runtime.gate_terminal import TerminalReviewer
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -67,7 +71,7 @@ def gate_with(*decisions: str | None) -> gates.GateState:
 def test_evaluate(
     changes: dict[str, object], decisions: tuple[str | None, ...], outcome: str
 ) -> None:
-    assert gates.evaluate(spec(**changes), gate_with(*decisions))[0] == outcome
+    assert gate_rules.evaluate(spec(**changes), gate_with(*decisions))[0] == outcome
 
 
 def test_revise_stops_after_the_last_round() -> None:
@@ -76,7 +80,7 @@ def test_revise_stops_after_the_last_round() -> None:
         gate.add_round([{"title": "again"}])
         gate.current()[0].decision = "reject"
     assert gate.round == gates.MAX_ROUNDS
-    outcome, message = gates.evaluate(spec(on_reject="rerun"), gate)
+    outcome, message = gate_rules.evaluate(spec(on_reject="rerun"), gate)
     assert (outcome, message) == (
         "halted",
         "gate g: not released after 3 rounds, the most a gate runs (0 approved, 1 needed)",
@@ -108,7 +112,7 @@ def test_apply_decisions_accepts_labels_and_verbs_and_validates_all_first() -> N
         "gate g: record r2: unknown action 'skip'; use one of "
         "'Use source' (approve), 'Reject source' (reject), 'Undo' (reset)"
     )
-    assert gates.apply_decisions(custom, gate, bad, NOW, "ana") == [expected]
+    assert gate_rules.apply_decisions(custom, gate, bad, NOW, "ana") == [expected]
     assert gate.records[0].decision is None  # nothing applied
 
     good = [
@@ -116,14 +120,14 @@ def test_apply_decisions_accepts_labels_and_verbs_and_validates_all_first() -> N
         gates.DecisionItem(record="r2", action="reject", feedback=" too old "),
         gates.DecisionItem(record="r3", action=""),
     ]
-    assert gates.apply_decisions(custom, gate, good, NOW, "ana") == []
+    assert gate_rules.apply_decisions(custom, gate, good, NOW, "ana") == []
     assert [(r.decision, r.feedback, r.decided_by) for r in gate.records] == [
         ("approve", None, "ana"),
         ("reject", "too old", "ana"),
         (None, None, None),
     ]
     undo = [gates.DecisionItem(record="r2", action="Undo")]
-    assert gates.apply_decisions(custom, gate, undo, NOW, "b") == []
+    assert gate_rules.apply_decisions(custom, gate, undo, NOW, "b") == []
     assert gate.records[1].decision is None and gate.records[1].feedback is None
 
 
@@ -134,7 +138,7 @@ def test_apply_decisions_refuses_unknown_and_closed_records() -> None:
         gates.DecisionItem(record="r1", action="approve"),
         gates.DecisionItem(record="r7", action="approve"),
     ]
-    assert gates.apply_decisions(spec(), gate, items, NOW, "ana") == [
+    assert gate_rules.apply_decisions(spec(), gate, items, NOW, "ana") == [
         "gate g: record r1 was reviewed already",
         "gate g: unknown record 'r7'",
     ]
@@ -148,7 +152,7 @@ def test_problems_quote_at_most_the_echo_limit_of_what_a_person_gave() -> None:
         gates.DecisionItem(record="r1", action=huge),
         gates.DecisionItem(record=huge, action="approve"),
     ]
-    problems = gates.apply_decisions(spec(), gate, items, NOW, "ana")
+    problems = gate_rules.apply_decisions(spec(), gate, items, NOW, "ana")
     suffix = "\u2026 (2000000 characters)"
     shown = repr("x" * (gates.ECHO_LIMIT - len(suffix)) + suffix)
     assert problems == [
@@ -163,7 +167,7 @@ def test_problems_quote_at_most_the_echo_limit_of_what_a_person_gave() -> None:
     # However many items are wrong, the list is bounded too: the first MAX_PROBLEMS, then
     # how many more.
     many = [gates.DecisionItem(record=f"q{n}", action="approve") for n in range(5000)]
-    listed = gates.apply_decisions(spec(), gate, many, NOW, "ana")
+    listed = gate_rules.apply_decisions(spec(), gate, many, NOW, "ana")
     assert len(listed) == gates.MAX_PROBLEMS + 1
     assert listed[-1] == f"gate g: and {5000 - gates.MAX_PROBLEMS} more problems"
     assert gate.records[0].decision is None  # nothing applied
@@ -178,14 +182,14 @@ def test_durations_and_timeouts() -> None:
         gates.parse_duration("1w")
     limited = spec(timeout_after="1h", timeout_behaviour="halt")
     gate = gate_with(None)
-    assert not gates.timed_out(limited, gate, NOW)  # not waiting yet
+    assert not gate_rules.timed_out(limited, gate, NOW)  # not waiting yet
     gate.status, gate.waiting_since = "waiting", NOW
-    assert not gates.timed_out(limited, gate, NOW + timedelta(minutes=60))
-    assert gates.timed_out(limited, gate, NOW + timedelta(minutes=61))
-    assert not gates.timed_out(spec(), gate, NOW + timedelta(days=365))
+    assert not gate_rules.timed_out(limited, gate, NOW + timedelta(minutes=60))
+    assert gate_rules.timed_out(limited, gate, NOW + timedelta(minutes=61))
+    assert not gate_rules.timed_out(spec(), gate, NOW + timedelta(days=365))
     # A gate released (or halted) in time never times out later, e.g. when a run resumes.
     gate.status = "released"
-    assert not gates.timed_out(limited, gate, NOW + timedelta(days=2))
+    assert not gate_rules.timed_out(limited, gate, NOW + timedelta(days=2))
 
 
 def test_terminal_reviewer_numbers_labels_reset_and_retry() -> None:
@@ -201,7 +205,7 @@ def test_terminal_reviewer_numbers_labels_reset_and_retry() -> None:
     gate.add_round([{"title": "A", "url": "a"}, {"title": "B", "url": "b"}])
     answers = iter(["1", "3", "nonsense", "drop", "stale", "use"])
     shown: list[str] = []
-    reviewer = gates.TerminalReviewer(read=lambda prompt: next(answers), write=shown.append)
+    reviewer = TerminalReviewer(read=lambda prompt: next(answers), write=shown.append)
 
     decided = reviewer.review(custom, gate)
 
@@ -225,9 +229,9 @@ def test_terminal_reviewer_end_of_input_leaves_the_rest_pending() -> None:
         except StopIteration:
             raise EOFError from None
 
-    assert gates.TerminalReviewer(read=read, write=lambda text: None).review(spec(), gate) == [
+    assert TerminalReviewer(read=read, write=lambda text: None).review(spec(), gate) == [
         gates.DecisionItem(record="r1", action="approve")
     ]
     empty = gates.GateState()
     empty.add_round([{"title": "A"}])
-    assert gates.TerminalReviewer(read=read, write=lambda text: None).review(spec(), empty) is None
+    assert TerminalReviewer(read=read, write=lambda text: None).review(spec(), empty) is None

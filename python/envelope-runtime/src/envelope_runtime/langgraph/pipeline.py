@@ -20,7 +20,6 @@ from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, ValidationError
 
-from .. import gates as rules  # gate_rules.py is loaded by a gate's first decision
 from ..gates import (
     MAX_ROUNDS,
     DecisionItem,
@@ -146,6 +145,8 @@ class PipelineNodes(TeamNodes):
         return run_step
 
     def step_inputs(self, step_key: str, state: Mapping[str, Any]) -> list[str]:
+        from .. import gate_rules as rules
+
         team = self.package.team
         step = team.PIPELINE[step_key]
         triggered = prompts.triggered_text(self.package)
@@ -228,6 +229,8 @@ class PipelineNodes(TeamNodes):
         return review
 
     def _review(self, spec: GateSpec, state: State) -> Command[str]:
+        from .. import gate_rules as rules  # deciding at a gate: loaded when a gate decides
+
         if state.get("halted"):
             return Command(goto=END)
         gate = gate_state(state, spec.name)
@@ -285,6 +288,8 @@ class PipelineNodes(TeamNodes):
 
     def _on_timeout(self, spec: GateSpec, gate: GateState) -> Command[str]:
         """timeout.behaviour: proceed releases, halt halts, escalate asks the manager."""
+        from .. import gate_rules as rules
+
         message = f"gate {spec.name}: no decision within {spec.timeout_after}"
         if spec.timeout_behaviour == "escalate":
             return Command(goto=escalate_node(spec.name))
@@ -357,6 +362,8 @@ class PipelineNodes(TeamNodes):
     ) -> Command[str]:
         if state.get("halted"):
             return Command(goto=END)
+        from .. import gate_rules as rules
+
         gate = gate_state(state, spec.name)
         manager = self._manager(spec)
         inputs = state["inputs"]
