@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from ..team_package import TeamPackage
 from .crew_base import kickoff
 from .state import RunState, RunStore, StepOutput, utc_now
+from .texts import checked_inputs
 
 if TYPE_CHECKING:
     from crewai import Crew
@@ -102,15 +103,9 @@ class PipelineFlow(Flow[RunState]):
     def _configured(self, given: dict[str, Any]) -> dict[str, Any]:
         """Configure the flow for inputs `given` (no decisions: a gate asks at a terminal,
         else pauses); the state's fields of a new run."""
-        from ..inputs import InputError, checked
-        from .texts import InputsRefused
-
         package = self._package()
         team = package.team
-        try:
-            inputs = checked(team.TeamInputs, given)
-        except InputError as error:
-            raise InputsRefused(f"inputs refused: {error}") from None
+        inputs = checked_inputs(team, given)
         self.configure(package.module("crew").TeamCrew(inputs), None, sys.stdin.isatty())
         return {
             "inputs": inputs,

@@ -100,18 +100,22 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     return crewai_inputs(context.crew, given)
 
 
+def checked_inputs(team: Any, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Kickoff inputs checked by team.TeamInputs as the runner checks them."""
+    from ..inputs import InputError, checked
+
+    try:
+        return checked(team.TeamInputs, given)
+    except InputError as error:
+        raise InputsRefused(f"inputs refused: {error}") from None
+
+
 def _fill_in(crew: Crew, built_by: Any, given: dict[str, Any]) -> None:
     """A crew built without inputs (CrewAI AMP's `TeamCrew().crew().kickoff(inputs=...)`)
     takes the kickoff's, checked by team.TeamInputs: its agents and tasks become those our
     runner builds, `TeamCrew(inputs).crew()`."""
-    from ..inputs import InputError, checked
-
     supplied = {key: value for key, value in given.items() if value != "{" + key + "}"}
-    try:
-        inputs = checked(built_by.package.team.TeamInputs, supplied)
-    except InputError as error:
-        raise InputsRefused(f"inputs refused: {error}") from None
-    built = type(built_by)(inputs, built_by.verbose)
+    built = type(built_by)(checked_inputs(built_by.package.team, supplied), built_by.verbose)
     ready = built.crew()
     crew.agents, crew.tasks, crew.manager_agent = ready.agents, ready.tasks, ready.manager_agent
     kept_as_written(crew, built)
