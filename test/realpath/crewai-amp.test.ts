@@ -119,6 +119,8 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
       expect(state.team).toBe("parallel-gates");
       expect(Object.keys(state.outputs)).toContain("intake");
       expect(existsSync(join(flow.dir, ".envelope-runs", `${state.id}.json`))).toBe(true);
+      // Saved as our runner saves a paused run, so `resume RUN_ID` and `sweep` take it.
+      expect(out.saved_status).toBe("pending");
       // Resumed unconfigured, as AMP resumes it: configured from the saved inputs, the gate decided.
       expect(out.resume_error).toBeUndefined();
       const resumed = out.resumed as { gates: Record<string, { status: string }> };

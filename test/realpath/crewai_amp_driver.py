@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from crewai.flow.async_feedback import HumanFeedbackPending
@@ -40,6 +41,10 @@ def main(kind: str, inputs: dict[str, Any], answers: dict[str, str]) -> dict[str
     }
     if pending:
         report["gate"] = outcome.context.metadata.get("gate")
+        # What the run's store holds once the kickoff returned: our `resume RUN_ID` and
+        # `sweep` take a run that says it is pending.
+        saved = Path(".envelope-runs", f"{target.state.id}.json")
+        report["saved_status"] = json.loads(saved.read_text("utf-8"))["status"]
         # As AMP resumes a paused run: the class's from_pending, by the run's id alone, and
         # the reviewer's answer (one action for every record), in this same process.
         resumed = type(target).from_pending(target.state.id)

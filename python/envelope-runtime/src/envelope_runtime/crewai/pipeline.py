@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from crewai.flow import Flow
+from crewai.flow.async_feedback import HumanFeedbackPending
 from crewai.flow.persistence import persist
 from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel
@@ -71,11 +72,12 @@ class PipelineFlow(Flow[RunState]):
         """CrewAI AMP's and a Flow user's `TeamFlow().kickoff(inputs=...)` (our runner
         configures the flow first and gives none): the inputs, checked by team.TeamInputs,
         become the state's, and the flow is configured as `crewai run` configures it."""
-        if not hasattr(self, "crews"):
+        unconfigured = not hasattr(self, "crews")
+        if unconfigured:
             inputs = self._configured(inputs or {})
             if isinstance(self.persistence, RunStore) and not self.persistence._secrets:
                 self.persistence = self._store(self.persistence)
-        return await super().kickoff_async(inputs, *a, **kw)
+        return self._settled(await super().kickoff_async(inputs, *a, **kw), unconfigured)
 
     @classmethod
     def from_pending(cls, flow_id: str, persistence: Any = None, **kw: Any) -> Any:
@@ -85,9 +87,19 @@ class PipelineFlow(Flow[RunState]):
     async def resume_async(self, feedback: str = "") -> Any:
         """`from_pending(...).resume(feedback)` unconfigured (AMP's): configured from the
         run's saved inputs."""
-        if not hasattr(self, "crews"):
+        unconfigured = not hasattr(self, "crews")
+        if unconfigured:
             self._configured(self.state.inputs)
-        return await super().resume_async(feedback)
+        return self._settled(await super().resume_async(feedback), unconfigured)
+
+    def _settled(self, outcome: Any, unconfigured: bool) -> Any:
+        """Run without our runner (AMP's kickoff), the saved run says what became of it as the
+        runner's does (flow_runner), so `resume RUN_ID` and `sweep` take a paused one."""
+        if unconfigured and self.state.status == "running" and self.persistence is not None:
+            paused = isinstance(outcome, HumanFeedbackPending)
+            self.state.status = "pending" if paused else "done"
+            self.persistence.save_state(self.state.id, "kickoff", self.state)
+        return outcome
 
     @classmethod
     def _package(cls) -> TeamPackage:
