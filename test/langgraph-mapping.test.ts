@@ -168,9 +168,9 @@ describe("LangGraph mapping", () => {
   });
   it("an accessPolicy without rules (the schema allows it) denies by default and imports no unused PolicyRule", () => {
     const t = exportOf(team({ agents: [agent("a", { accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny" } })] })).text("src/test_team/team.py");
-    expect(t).toContain("from envelope_runtime import AccessPolicy, InputSpec\n");
+    expect(t).toContain("from envelope_runtime import AccessPolicy, input_specs\n");
     expect(t).toMatch(/"a": AccessPolicy\(\n\s+default_action="deny",\n\s+rules=\(\),?\n/);
-    expect(support.text("src/support_tier/team.py")).toContain("from envelope_runtime import AccessPolicy, InputSpec, PolicyRule\n");
+    expect(support.text("src/support_tier/team.py")).toContain("from envelope_runtime import AccessPolicy, PolicyRule, input_specs\n");
   });
 
   it(".env.example keeps `langgraph dev` offline, with a comment saying so", () => {
@@ -194,7 +194,11 @@ describe("LangGraph mapping", () => {
     expect(s).toMatch(/    ticket_text: Annotated\[str, EphemeralValue\] = Field\(\s*description="The raw ticket content to be triaged\."\s*\)/);
     expect(s).toMatch(/    priority_override: Annotated\[\s*Literal\["low", "normal", "high", "urgent"\] \| None, EphemeralValue\s*\] = Field\(\s*default=None,\s*description=\(\s*"Optional manual priority/);
     expect(s).toMatch(/escalated: bool \| None = Field\(\s*default=None,\s*description="Whether the ticket was escalated/);
-    expect(support.text("src/support_tier/team.py")).toMatch(/"ticket_text": InputSpec\([\s\S]*?required=True,/);
+    // the runner's specs (flags, defaults, checks) are read from the schema, not rendered twice
+    const t = support.text("src/support_tier/team.py");
+    expect(t).toContain("\nfrom .state import INPUT_CHANNELS, TeamInputs\n");
+    expect(t).toContain("\nINPUTS = input_specs(TeamInputs, INPUT_CHANNELS)\n");
+    expect(t).not.toContain("InputSpec");
   });
 
   it("timeouts → run limit, step-node timeouts, model timeouts, an explicit recursion limit", () => {

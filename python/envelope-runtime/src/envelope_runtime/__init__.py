@@ -21,7 +21,7 @@ _EXPORTS: dict[str, str] = {
     "InputError": "inputs",
     "InputSpec": "input_spec",
     "NO_DEFAULT": "input_spec",
-    "input_specs": "inputs",
+    "input_specs": "input_spec",
     "collect_inputs": "checks",
     "Auth": "connections",
     "Connection": "connections",
@@ -44,8 +44,8 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers
     from .checks import collect_inputs  # noqa: F401
     from .connections import Auth, Connection, McpServer, Operation, Param  # noqa: F401
     from .gates import GateSpec, RecordAction  # noqa: F401
-    from .input_spec import NO_DEFAULT, InputSpec  # noqa: F401
-    from .inputs import InputError, input_specs  # noqa: F401
+    from .input_spec import NO_DEFAULT, InputSpec, input_specs  # noqa: F401
+    from .inputs import InputError  # noqa: F401
     from .team_package import TeamPackage  # noqa: F401
     from .workspace import Column, DocumentSpec, Trigger  # noqa: F401
 

@@ -1,15 +1,13 @@
-"""The checks of a run that reads its inputs as `InputSpec`s (LangGraph's team.INPUTS):
-their types, enums and required inputs (resolve_inputs), and the runner's helpers the
-targets share. The shared pieces (inputs.py: flags, sources, the environment, echoes) are
-named here too. Nothing here imports a framework.
+"""The runner's helpers the targets share: a run's inputs from every source, checked by the
+team's `TeamInputs` (collect_inputs), and the shared pieces of inputs.py (flags, sources,
+the environment, echoes) named here too. Nothing here imports a framework.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .echo import ECHO_LIMIT as ECHO_LIMIT
 from .inputs import MAX_INPUT_PROBLEMS as MAX_INPUT_PROBLEMS
@@ -20,11 +18,13 @@ from .inputs import InputError as InputError
 from .inputs import InputSpec as InputSpec
 from .inputs import InputType as InputType
 from .inputs import add_input_flags as add_input_flags
+from .inputs import checked as checked
 from .inputs import coerce_flag as coerce_flag
 from .inputs import collect as collect
 from .inputs import cut as cut
 from .inputs import env_file_problems as env_file_problems
 from .inputs import input_env_name as input_env_name
+from .inputs import input_specs as input_specs
 from .inputs import missing_env as missing_env
 from .inputs import parse_inputs_json as parse_inputs_json
 from .inputs import quoted as quoted
@@ -33,56 +33,8 @@ from .inputs import resume_options as resume_options
 from .inputs import strict_json as strict_json
 from .model_env import load_problems as load_problems
 
-
-def _type_ok(kind: InputType, value: Any) -> bool:
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "number":
-        # NaN and the infinities are no JSON numbers: the model would get invalid JSON.
-        return (
-            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-        )
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "object":
-        return isinstance(value, dict)
-    return isinstance(value, list)
-
-
-def resolve_inputs(
-    specs: Mapping[str, InputSpec],
-    supplied: Mapping[str, Any],
-    reported: Sequence[str] = (),
-) -> dict[str, Any]:
-    """Check types, enums and required inputs, apply defaults; raise InputError.
-
-    `reported` names inputs whose value was already found invalid (a flag): not checked again.
-    """
-    problems = [f"unknown input {quoted(name)}" for name in supplied if name not in specs]
-    resolved: dict[str, Any] = {}
-    for name, spec in specs.items():
-        if name in reported:
-            continue
-        if name in supplied and supplied[name] is not None:
-            value = supplied[name]
-        elif spec.default is not NO_DEFAULT:
-            value = spec.default
-        else:
-            if spec.required:
-                problems.append(f"input {name!r} is required")
-            continue
-        if not _type_ok(spec.type, value):
-            finite = " (a finite number)" if spec.type == "number" else ""
-            problems.append(f"input {name!r} must be of type {spec.type}{finite}")
-            continue
-        if spec.enum is not None and value not in spec.enum:
-            allowed = ", ".join(spec.enum)
-            problems.append(f"input {name!r} must be one of: {allowed}")
-            continue
-        resolved[name] = value
-    if problems:
-        raise InputError(problems)
-    return resolved
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 RUN_OPTIONS_USAGE = "[-- RUN OPTIONS]"
@@ -103,18 +55,21 @@ def parse_run_options(
 
 def collect_inputs(
     args: argparse.Namespace,
-    inputs: Mapping[str, InputSpec],
+    model: type[BaseModel],
+    channels: Mapping[str, str] = {},
     *,
     inputs_file: str | None = None,
     environ: Mapping[str, str] | None = None,
     base: Mapping[str, Any] | None = None,
     ask: Ask | None = None,
 ) -> dict[str, Any]:
-    """inputs.collect, checked against `inputs` (resolve_inputs)."""
+    """inputs.collect for the team's inputs `model` (TeamInputs; `channels`: key -> field
+    name, for the fields named otherwise), checked by it (inputs.checked)."""
 
     def resolve(supplied: Mapping[str, Any], reported: Sequence[str]) -> dict[str, Any]:
-        return resolve_inputs(inputs, supplied, reported)
+        return checked(model, supplied, reported, channels)
 
+    specs = input_specs(model, channels)
     return collect(
-        args, inputs, resolve, inputs_file=inputs_file, environ=environ, base=base, ask=ask
+        args, specs, resolve, inputs_file=inputs_file, environ=environ, base=base, ask=ask
     )

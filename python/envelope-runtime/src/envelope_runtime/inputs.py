@@ -9,46 +9,13 @@ import json
 import math
 import os
 import sys
-import types
-import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from pydantic.fields import FieldInfo
 
 from .echo import cut, quoted
-from .input_spec import NO_DEFAULT, InputSpec, InputType
-
-# the runner's own options (src/targets/python-common/team-view.ts RUNNER_FLAGS: the same)
-RUNNER_FLAGS = ("--help", "--inputs", "--env-file", "--state-dir", "--interactive")
-RUNNER_FLAGS += ("--no-interactive", "--verbose", "--trace")
-_TYPES: dict[object, InputType] = {str: "string", bool: "boolean", dict: "object", list: "array"}
-
-
-def _spec(field: FieldInfo) -> InputSpec:
-    union = typing.get_origin(field.annotation) in (typing.Union, types.UnionType)
-    kinds = typing.get_args(field.annotation) if union else (field.annotation,)
-    origins = [typing.get_origin(k) or k for k in kinds if k is not type(None)]
-    enum = tuple(typing.get_args(kinds[0])) if origins == [Literal] else None
-    kind = "string" if enum else "number" if float in origins else _TYPES[origins[0]]
-    default = NO_DEFAULT if field.is_required() or field.default is None else field.default
-    return InputSpec(kind, field.description or "", field.is_required(), enum, default)
-
-
-def input_specs(model: type[BaseModel]) -> dict[str, InputSpec]:
-    """The team's inputs (`TeamInputs`' fields, by key), each with its runner flag:
-    `--` + the key with `_` as `-`, unless the runner or an earlier input has it."""
-    taken, specs = set(RUNNER_FLAGS), {}
-    for name, field in model.model_fields.items():
-        key = name if field.alias is None else field.alias
-        flag = "--" + key.replace("_", "-")
-        free = bool(key) and flag not in taken
-        taken.add(flag)
-        specs[key] = replace(_spec(field), flag=flag if free else None)
-    return specs
-
+from .input_spec import NO_DEFAULT, InputSpec, InputType, input_specs
 
 # --- echoes of what a person gave ---------------------------------------
 
@@ -142,19 +109,26 @@ def parse_inputs_json(text: str) -> dict[str, Any]:
 
 
 def checked(
-    model: type[BaseModel], supplied: Mapping[str, Any], reported: Sequence[str] = ()
+    model: type[BaseModel],
+    supplied: Mapping[str, Any],
+    reported: Sequence[str] = (),
+    channels: Mapping[str, str] = {},
 ) -> dict[str, Any]:
     """The inputs as `model` validates them (a None value counts as not given), by key,
     without the optional ones not given; raise InputError naming each bad input.
-    `reported`: inputs already found invalid (a flag), not checked again."""
+    `reported`: inputs already found invalid (a flag), not checked again. `channels`: key ->
+    the field's name, for the fields named otherwise (LangGraph's state.INPUT_CHANNELS)."""
+    keys = {field: key for key, field in channels.items()}
     given = {k: v for k, v in supplied.items() if v is not None and k not in reported}
+    # a renamed field's name is no key: given as one, it is an unknown input
+    problems = {k: f"unknown input {quoted(k)}" for k in given if k in keys and k not in channels}
+    fields = {channels.get(k, k): v for k, v in given.items() if k not in problems}
     try:
-        values = model.model_validate(given).model_dump(by_alias=True)
+        valid = model.model_validate(fields)
     except ValidationError as error:
-        specs = input_specs(model)
-        problems: dict[str, str] = {}
+        specs = input_specs(model, channels)
         for found in error.errors():
-            key = str(found["loc"][0])
+            key = keys.get(str(found["loc"][0]), str(found["loc"][0]))
             spec = specs.get(key)
             if spec is None:
                 problems.setdefault(key, f"unknown input {quoted(key)}")
@@ -167,7 +141,10 @@ def checked(
                 finite = " (a finite number)" if spec.type == "number" else ""
                 problems.setdefault(key, f"input {key!r} must be of type {spec.type}{finite}")
         raise InputError(list(problems.values())) from None
-    return {key: value for key, value in values.items() if value is not None}
+    if problems:
+        raise InputError(list(problems.values()))
+    values = valid.model_dump(by_alias=True)
+    return {keys.get(k, k): value for k, value in values.items() if value is not None}
 
 
 # --- the command line -----------------------------------------------------

@@ -295,14 +295,17 @@ def add_webhook_options(parser: argparse.ArgumentParser) -> None:
 
 def webhook_handler(
     secret: str,
-    specs: Mapping[str, checks.InputSpec],
+    team: Any,
     runs: RunQueue,
     max_bytes: int,
     replays: Replays,
 ) -> type[http.server.BaseHTTPRequestHandler]:
-    """The request handler: POST (any path) with a signed JSON body -> 202 {"run_id": ...}.
+    """The request handler: POST (any path) with a signed JSON body -> 202 {"run_id": ...},
+    the payload's inputs checked by the team's (team.py's) TeamInputs.
     A refusal is a problem (RFC 9457: `title`, `status`, `detail`) that also says why under
     `error`."""
+
+    channels: Mapping[str, str] = getattr(team, "INPUT_CHANNELS", {})
 
     class Handler(http.server.BaseHTTPRequestHandler):
         server_version = "envelope-webhook"
@@ -348,9 +351,9 @@ def webhook_handler(
             if not isinstance(payload, dict):
                 self._answer(422, {"error": "the payload is not a JSON object"})
                 return
-            given, unused = payload_inputs(payload, specs)
+            given, unused = payload_inputs(payload, team.INPUTS)
             try:
-                inputs = checks.resolve_inputs(specs, given)
+                inputs = checks.checked(team.TeamInputs, given, (), channels)
             except checks.InputError as error:
                 self._answer(422, {"error": "; ".join(error.problems)})
                 return
@@ -390,7 +393,7 @@ def webhook_handler(
 def serve(
     args: argparse.Namespace,
     secret: str,
-    specs: Mapping[str, checks.InputSpec],
+    team: Any,
     runs: RunQueue,
 ) -> int:
     try:
@@ -399,7 +402,7 @@ def serve(
         problem = f"serve-webhook: cannot keep accepted requests in {args.replays_db}: {error}"
         print(problem, file=sys.stderr)
         return 2
-    handler = webhook_handler(secret, specs, runs, args.max_bytes, replays)
+    handler = webhook_handler(secret, team, runs, args.max_bytes, replays)
     with http.server.ThreadingHTTPServer((args.host, args.port), handler) as server:
         host, port = server.server_address[:2]
         print(f"Listening on http://{host}:{port}/ (POST signed payloads)", file=sys.stderr)
@@ -469,7 +472,7 @@ def serve_webhook_command(
     *,
     command: str,
     package: str,
-    specs: Mapping[str, checks.InputSpec],
+    team: Any,
     secret_env: str,
     ready: Ready,
 ) -> int:
@@ -485,7 +488,7 @@ def serve_webhook_command(
         return 2
     options = ["--env-file", args.env_file] if args.env_file else []
     runs = RunQueue(lambda inputs, rid: run_team(package, inputs, options, rid))
-    return serve(args, os.environ[secret_env].strip(), specs, runs)
+    return serve(args, os.environ[secret_env].strip(), team, runs)
 
 
 def condition_text(prompt: str, variables: Sequence[str], environ: Mapping[str, str]) -> str:
@@ -536,7 +539,7 @@ def main(
             argv[1:],
             command=command,
             package=command,
-            specs=data["INPUTS"],
+            team=team,
             secret_env=secret_env,
             ready=ready,
         )

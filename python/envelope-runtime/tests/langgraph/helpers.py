@@ -101,7 +101,7 @@ def env_labels() -> list[str]:
 
 def resolved(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs a run works with: defaults applied."""
-    return checks.resolve_inputs(team.INPUTS, inputs)
+    return checks.checked(team.TeamInputs, inputs, (), team.INPUT_CHANNELS)
 
 
 def as_flags(inputs: Mapping[str, Any]) -> list[str]:

@@ -41,7 +41,7 @@ _EXPORTS: dict[str, str] = {
     "mcp_tools": "connection_tools",
     "open_workspace": "workspace_store",
     "run_offline": "testing",
-    "run_parser": "runner",
+    "run_parser": "run_client",
     "set_mcp_transport": "connection_tools",
     "workspace_tools": "workspace_store",
 }
@@ -53,7 +53,8 @@ if TYPE_CHECKING:  # the names above, for editors and type checkers (re-exported
     from .hierarchy import HierarchyNodes  # noqa: F401
     from .llms import ModelFactory, ModelSpec, build_chat_model, chosen_model  # noqa: F401
     from .pipeline import PipelineNodes  # noqa: F401
-    from .runner import command_name, run_parser, team_amain, team_main  # noqa: F401
+    from .run_client import run_parser  # noqa: F401
+    from .runner import command_name, team_amain, team_main  # noqa: F401
     from .runtime import (  # noqa: F401
         AgentSpec,
         GateStates,

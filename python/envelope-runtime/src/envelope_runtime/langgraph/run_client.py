@@ -48,9 +48,8 @@ from .runner import (
     DATABASE_ENV,
     STATE_DIR,
     TRACE_ENV,
+    add_location,
     command_name,
-    resume_parser,
-    run_parser,
 )
 
 if TYPE_CHECKING:
@@ -65,8 +64,10 @@ __all__ = [
     "move_earlier_runs",
     "new_thread_id",
     "open_graph",
+    "resume_parser",
     "resume_run",
     "run_context",
+    "run_parser",
     "start_run",
     "thread_config",
     "waiting_threads",
@@ -78,6 +79,62 @@ EARLIER_STATE_DIR = Path(".envelope")
 ENVELOPE_TEAM_KEY = "envelope_team"
 """Each run's metadata: the team's slug, so that a database several teams share is swept
 team by team."""
+
+
+def _common(package: TeamPackage, parser: argparse.ArgumentParser) -> None:
+    add_location(parser)
+    if package.team.GATES:
+        parser.add_argument(
+            "--interactive",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="review gates at the terminal (default: when stdin is a terminal)",
+        )
+    parser.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="[AGENT=]PROVIDER:MODEL",
+        help="a model for this run only (its context.Context): of the agent with key AGENT, "
+        "or, without AGENT=, of every agent not given one; repeatable (default: MODEL_<AGENT>, "
+        "MODEL_OVERRIDE, the definition's model)",
+    )
+    parser.add_argument("--verbose", action="store_true", help="print each node as it finishes")
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help=f"append the run's conversations to FILE as OpenWOP events (default: ${TRACE_ENV}; "
+        "in process only)",
+    )
+
+
+def run_parser(package: TeamPackage) -> argparse.ArgumentParser:
+    """`<team> [run]`'s options: --inputs, one flag per input, and the common ones."""
+    team = package.team
+    command = command_name(package)
+    parser = argparse.ArgumentParser(
+        prog=command,
+        description=f"Run the {team.NAME} team.",
+        epilog=f"A run that stopped{' or waits at a review gate (exit 3)' if team.GATES else ''} "
+        f"goes on with: {command} resume THREAD_ID (see --help there).",
+    )
+    checks.add_input_flags(parser, team.INPUTS)  # flags override --inputs
+    _common(package, parser)
+    return parser
+
+
+def resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
+    """`<team> resume`'s options."""
+    gated = bool(package.team.GATES)
+    parser = argparse.ArgumentParser(
+        prog=f"{command_name(package)} resume",
+        description=f"Continue a run that stopped{' or waits at a review gate' if gated else ''}.",
+    )
+    parser.add_argument("thread_id")
+    if gated:
+        parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
+    _common(package, parser)
+    return parser
 
 
 def _missing_env(package: TeamPackage, env_file: str | None, chosen: Any) -> list[str]:
@@ -378,7 +435,8 @@ async def start_run(package: TeamPackage, argv: Sequence[str]) -> int:
     missing, chosen = _checked(package, args, problems)
     inputs: dict[str, Any] = {}
     try:
-        inputs = checks.collect_inputs(args, package.team.INPUTS)
+        team = package.team
+        inputs = checks.collect_inputs(args, team.TeamInputs, team.INPUT_CHANNELS)
     except checks.InputError as error:
         problems += error.problems
     if checks.report_problems(missing, problems, args.env_file or ".env"):

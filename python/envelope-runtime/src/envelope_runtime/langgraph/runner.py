@@ -7,8 +7,9 @@
 
 The graph runs in this process on a LangGraph checkpointer (DATABASE_URL's PostgreSQL, else
 SQLite in --state-dir) or on an Agent Server (`--url`), one thread per run; gated teams have
-`resume --decisions` and `sweep` (review.py). The driving is run_client.py's. Exit codes:
-0 done, 1 failed, 2 configuration, 3 waiting for review, 4 halted, 124 timeout.
+`resume --decisions` and `sweep` (review.py). The commands' options and the driving are
+run_client.py's (a build of the team does not load them). Exit codes: 0 done, 1 failed,
+2 configuration, 3 waiting for review, 4 halted, 124 timeout.
 """
 
 from __future__ import annotations
@@ -55,64 +56,6 @@ def add_location(parser: argparse.ArgumentParser) -> None:
         "--url",
         help="an Agent Server serving the team (langgraph dev, a deployment): runs go there",
     )
-
-
-def _common(package: TeamPackage, parser: argparse.ArgumentParser) -> None:
-    add_location(parser)
-    if package.team.GATES:
-        parser.add_argument(
-            "--interactive",
-            action=argparse.BooleanOptionalAction,
-            default=None,
-            help="review gates at the terminal (default: when stdin is a terminal)",
-        )
-    parser.add_argument(
-        "--model",
-        action="append",
-        default=[],
-        metavar="[AGENT=]PROVIDER:MODEL",
-        help="a model for this run only (its context.Context): of the agent with key AGENT, "
-        "or, without AGENT=, of every agent not given one; repeatable (default: MODEL_<AGENT>, "
-        "MODEL_OVERRIDE, the definition's model)",
-    )
-    parser.add_argument("--verbose", action="store_true", help="print each node as it finishes")
-    parser.add_argument(
-        "--trace",
-        metavar="FILE",
-        help=f"append the run's conversations to FILE as OpenWOP events (default: ${TRACE_ENV}; "
-        "in process only)",
-    )
-
-
-def run_parser(package: TeamPackage) -> argparse.ArgumentParser:
-    """`<team> [run]`'s options: --inputs, one flag per input, and the common ones."""
-    team = package.team
-    command = command_name(package)
-    parser = argparse.ArgumentParser(
-        prog=command,
-        description=f"Run the {team.NAME} team.",
-        epilog=f"A run that stopped{' or waits at a review gate (exit 3)' if team.GATES else ''} "
-        f"goes on with: {command} resume THREAD_ID (see --help there).",
-    )
-    from .. import checks  # when a command runs: a build of the team does not load it
-
-    checks.add_input_flags(parser, team.INPUTS)  # flags override --inputs
-    _common(package, parser)
-    return parser
-
-
-def resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
-    """`<team> resume`'s options."""
-    gated = bool(package.team.GATES)
-    parser = argparse.ArgumentParser(
-        prog=f"{command_name(package)} resume",
-        description=f"Continue a run that stopped{' or waits at a review gate' if gated else ''}.",
-    )
-    parser.add_argument("thread_id")
-    if gated:
-        parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
-    _common(package, parser)
-    return parser
 
 
 async def team_amain(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
