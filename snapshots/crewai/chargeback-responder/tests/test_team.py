@@ -144,7 +144,7 @@ class _Serving:
     ) -> None:
         self.replays = replays or schedules.Replays(replays_file)
         handler = schedules.webhook_handler(
-            SECRET, team.INPUTS, accepted, schedules.MAX_BODY_BYTES, self.replays
+            SECRET, team, accepted, schedules.MAX_BODY_BYTES, self.replays
         )
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
 

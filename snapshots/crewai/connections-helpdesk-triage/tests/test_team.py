@@ -17,7 +17,7 @@ import httpx
 import pytest
 from crewai import BaseLLM
 from envelope_runtime import connections
-from envelope_runtime.crewai import mcp_tools, run_offline
+from envelope_runtime.crewai import forget_mcp_tools, mcp_tools, run_offline
 from pydantic import ValidationError
 
 from helpdesk_triage import crew, models, team
@@ -69,6 +69,21 @@ def test_each_agent_holds_the_tools_the_definition_gives_it(crews: Any) -> None:
         names = {tool.name for tool in getattr(crews, spec.method)().tools}
         assert ("http_request" in names) == (key in HTTP_AGENTS), key
         assert ("delegate_to_team" in names) == (key in SUB_TEAM_AGENTS), key
+
+
+def test_building_the_crew_asks_no_mcp_server(
+    crews: Any, mcp_requests: list[httpx.Request], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An agent's MCP tools are listed when its crew kicks off (envelope-runtime's
+    # PendingMcpTools): building it, as CrewAI's discovery does (AMP, `crewai deploy
+    # validate`), needs no credential and no network.
+    forget_mcp_tools()
+    mcp_requests.clear()
+    for server in team.MCP_SERVERS.values():
+        for name in server.auth.env:
+            monkeypatch.delenv(name, raising=False)
+    crews.crew()
+    assert mcp_requests == []
 
 
 def test_a_run_without_inputs_is_refused_naming_each_required_one() -> None:
@@ -167,6 +182,9 @@ def test_a_pack_tool_sends_its_credential_to_its_api_hosts_only(
 def test_an_mcp_servers_tools_are_listed_with_its_credential(
     mcp_requests: list[httpx.Request],
 ) -> None:
+    # Listed afresh: an earlier test's run may have listed them with its own test values.
+    forget_mcp_tools()
+    mcp_requests.clear()
     for agent_key, providers in team.CONNECTION_AGENTS.items():
         for provider in providers:
             server = team.MCP_SERVERS.get(provider)

@@ -130,7 +130,7 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     args = run_parser(TEAM).parse_args([])
 
     with pytest.raises(InputError) as refused:
-        collect_inputs(args, team.INPUTS)
+        collect_inputs(args, team.TeamInputs, team.INPUT_CHANNELS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key
@@ -173,7 +173,7 @@ class _Serving:
     ) -> None:
         self.replays = replays or schedules.Replays(replays_file)
         handler = schedules.webhook_handler(
-            SECRET, team.INPUTS, accepted, schedules.MAX_BODY_BYTES, self.replays
+            SECRET, team, accepted, schedules.MAX_BODY_BYTES, self.replays
         )
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
 

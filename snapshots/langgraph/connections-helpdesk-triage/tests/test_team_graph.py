@@ -121,7 +121,7 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     args = run_parser(TEAM).parse_args([])
 
     with pytest.raises(InputError) as refused:
-        collect_inputs(args, team.INPUTS)
+        collect_inputs(args, team.TeamInputs, team.INPUT_CHANNELS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key
@@ -192,6 +192,9 @@ def test_a_pack_tool_sends_its_credential_to_its_api_hosts_only(
 def test_an_mcp_servers_tools_are_listed_with_its_credential(
     mcp_requests: list[httpx.Request],
 ) -> None:
+    # Listed afresh: an earlier test's run may have listed them with its own test values.
+    forget_mcp_tools()
+    mcp_requests.clear()
     for agent_key, providers in team.CONNECTION_AGENTS.items():
         for provider in providers:
             server = team.MCP_SERVERS.get(provider)

@@ -177,7 +177,7 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one(
     args = run_parser(TEAM).parse_args([])
 
     with pytest.raises(InputError) as refused:
-        collect_inputs(args, team.INPUTS)
+        collect_inputs(args, team.TeamInputs, team.INPUT_CHANNELS)
 
     for key in REQUIRED_INPUTS:
         assert f"input {key!r} is required" in refused.value.problems, key

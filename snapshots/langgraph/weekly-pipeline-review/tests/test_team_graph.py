@@ -109,6 +109,6 @@ def test_a_run_needs_no_input(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) ->
     monkeypatch.chdir(tmp_path)
     args = run_parser(TEAM).parse_args([])
 
-    inputs = collect_inputs(args, team.INPUTS)
+    inputs = collect_inputs(args, team.TeamInputs, team.INPUT_CHANNELS)
 
     assert set(inputs) <= set(team.INPUTS)

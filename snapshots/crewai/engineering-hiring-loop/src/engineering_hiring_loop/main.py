@@ -12,6 +12,10 @@ from __future__ import annotations
 from envelope_runtime import TeamPackage
 from envelope_runtime.crewai import FlowCommands
 
+# The team's Flow where CrewAI looks for a flow project's Flow subclass: in main.py, built
+# with no arguments (AMP's deployment, `crewai deploy validate`).
+from engineering_hiring_loop.flow import EngineeringHiringLoopFlow
+
 # Engineering Hiring Loop
 # the console scripts of this package (its crew.py, flow.py, team.py, models.py and config/)
 COMMANDS = FlowCommands(TeamPackage("engineering_hiring_loop"))
@@ -24,7 +28,17 @@ kickoff = COMMANDS.run
 plot = COMMANDS.plot
 resume = COMMANDS.resume
 
-__all__ = ["COMMAND", "COMMANDS", "kickoff", "main", "plot", "resume", "run", "run_with_trigger"]
+__all__ = [
+    "COMMAND",
+    "COMMANDS",
+    "EngineeringHiringLoopFlow",
+    "kickoff",
+    "main",
+    "plot",
+    "resume",
+    "run",
+    "run_with_trigger",
+]
 
 if __name__ == "__main__":
     run()

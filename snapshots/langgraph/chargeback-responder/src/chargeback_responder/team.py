@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, InputSpec, PolicyRule
+from envelope_runtime import AccessPolicy, PolicyRule, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Chargeback Responder"
@@ -26,30 +28,9 @@ SECRETS: tuple[str, ...] = ("STRIPE_WEBHOOK_SECRET", "STRIPE_RESTRICTED_KEY", "S
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("SHOP_DOMAIN", "STORE_NAME", "RETURN_POLICY_URL")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.dispute_id
-    "dispute_id": InputSpec(
-        type="string",
-        description="Stripe dispute ID from the webhook payload.",
-        required=True,
-        flag="--dispute-id",
-    ),
-    # inputs.charge_id
-    "charge_id": InputSpec(
-        type="string",
-        description="The disputed charge.",
-        required=True,
-        flag="--charge-id",
-    ),
-    # inputs.reason
-    "reason": InputSpec(
-        type="string",
-        description="Stripe's dispute reason code, e.g. 'product_not_received'.",
-        required=True,
-        flag="--reason",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

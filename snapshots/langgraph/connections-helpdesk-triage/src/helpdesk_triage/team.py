@@ -8,13 +8,15 @@ from envelope_runtime import (
     AccessPolicy,
     Auth,
     Connection,
-    InputSpec,
     McpServer,
     Operation,
     Param,
     PolicyRule,
+    input_specs,
 )
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Helpdesk Triage"
@@ -34,16 +36,9 @@ SECRETS: tuple[str, ...] = ()
 # requiredVariables
 VARIABLES: tuple[str, ...] = ()
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.ticket_id
-    "ticket_id": InputSpec(
-        type="number",
-        description="The helpdesk ticket to triage.",
-        required=True,
-        flag="--ticket-id",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, GateSpec, InputSpec, PolicyRule
+from envelope_runtime import AccessPolicy, GateSpec, PolicyRule, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Content Studio"
@@ -26,41 +28,9 @@ SECRETS: tuple[str, ...] = ("WORDPRESS_APP_PASSWORD", "SEMRUSH_API_KEY")
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("BRAND_NAME", "TARGET_AUDIENCE", "WORDPRESS_HOST")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.topic
-    "topic": InputSpec(
-        type="string",
-        description=(
-            "The subject of the article, e.g. 'How mid-size manufacturers cut "
-            "energy costs in 2025'."
-        ),
-        required=True,
-        flag="--topic",
-    ),
-    # inputs.primary_keyword
-    "primary_keyword": InputSpec(
-        type="string",
-        description="The search phrase the article should rank for.",
-        required=True,
-        flag="--primary-keyword",
-    ),
-    # inputs.word_count
-    "word_count": InputSpec(
-        type="number",
-        description="Target length of the article in words.",
-        default=1800,
-        flag="--word-count",
-    ),
-    # inputs.tone
-    "tone": InputSpec(
-        type="string",
-        description="Voice of the article.",
-        enum=("authoritative", "conversational", "playful"),
-        default="authoritative",
-        flag="--tone",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, GateSpec, InputSpec, PolicyRule, RecordAction
+from envelope_runtime import AccessPolicy, GateSpec, PolicyRule, RecordAction, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Engineering Hiring Loop"
@@ -26,37 +28,9 @@ SECRETS: tuple[str, ...] = ("GREENHOUSE_API_KEY", "GOOGLE_CALENDAR_TOKEN")
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "HIRING_MANAGER_NAME", "SALARY_BAND_TABLE_URL")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.job_id
-    "job_id": InputSpec(
-        type="string",
-        description="Greenhouse job ID of the open requisition.",
-        required=True,
-        flag="--job-id",
-    ),
-    # inputs.role_title
-    "role_title": InputSpec(
-        type="string",
-        description="Title of the role, e.g. 'Senior Backend Engineer'.",
-        required=True,
-        flag="--role-title",
-    ),
-    # inputs.must_haves
-    "must_haves": InputSpec(
-        type="array",
-        description="Non-negotiable requirements from the hiring manager.",
-        required=True,
-        flag="--must-haves",
-    ),
-    # inputs.shortlist_size
-    "shortlist_size": InputSpec(
-        type="number",
-        description="How many approved candidates release outreach.",
-        default=5,
-        flag="--shortlist-size",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

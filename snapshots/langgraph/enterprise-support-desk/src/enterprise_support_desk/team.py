@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, InputSpec, PolicyRule
+from envelope_runtime import AccessPolicy, PolicyRule, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Enterprise Support Desk"
@@ -31,31 +33,9 @@ VARIABLES: tuple[str, ...] = (
     "REFUND_LIMIT_USD",
 )
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.ticket_id
-    "ticket_id": InputSpec(
-        type="string",
-        description="Zendesk ticket ID.",
-        required=True,
-        flag="--ticket-id",
-    ),
-    # inputs.ticket_text
-    "ticket_text": InputSpec(
-        type="string",
-        description="Subject and body of the ticket.",
-        required=True,
-        flag="--ticket-text",
-    ),
-    # inputs.account_tier
-    "account_tier": InputSpec(
-        type="string",
-        description="The customer's plan.",
-        required=True,
-        enum=("starter", "growth", "enterprise"),
-        flag="--account-tier",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

@@ -18,7 +18,6 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
-from pydantic import BaseModel
 
 from event_signup_desk import team
 from event_signup_desk.context import Context
@@ -33,7 +32,7 @@ def build_graph(
     checkpointer: BaseCheckpointSaver[str] | None = None,
     model_for: ModelFactory | None = None,
     store: BaseStore | None = None,
-) -> CompiledStateGraph[TeamState, Context, BaseModel, TeamOutput]:
+) -> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
     built on first use). `store`: where the workspace documents are

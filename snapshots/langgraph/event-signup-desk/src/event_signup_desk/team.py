@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import Column, DocumentSpec, InputSpec, Trigger
+from envelope_runtime import Column, DocumentSpec, Trigger, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Event Signup Desk"
@@ -27,16 +29,9 @@ SECRETS: tuple[str, ...] = ()
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("ORGANISER_NAME",)
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.event_name
-    "event_name": InputSpec(
-        type="string",
-        description="The meetup, e.g. 'Rust Berlin, March'.",
-        required=True,
-        flag="--event-name",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

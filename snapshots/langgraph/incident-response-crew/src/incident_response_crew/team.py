@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, InputSpec, PolicyRule
+from envelope_runtime import AccessPolicy, PolicyRule, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Incident Response Crew"
@@ -37,30 +39,9 @@ VARIABLES: tuple[str, ...] = (
     "INCIDENT_CHANNEL",
 )
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.alert_title
-    "alert_title": InputSpec(
-        type="string",
-        description="Title of the triggering alert.",
-        required=True,
-        flag="--alert-title",
-    ),
-    # inputs.service
-    "service": InputSpec(
-        type="string",
-        description="Affected service name as used in Datadog and GitHub.",
-        required=True,
-        flag="--service",
-    ),
-    # inputs.severity
-    "severity": InputSpec(
-        type="string",
-        required=True,
-        enum=("sev1", "sev2", "sev3"),
-        flag="--severity",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

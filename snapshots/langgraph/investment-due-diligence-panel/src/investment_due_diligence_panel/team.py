@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, InputSpec, PolicyRule
+from envelope_runtime import AccessPolicy, PolicyRule, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Investment Due Diligence Panel"
@@ -26,30 +28,9 @@ SECRETS: tuple[str, ...] = ("PITCHBOOK_API_KEY",)
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("FUND_NAME", "INVESTMENT_THESIS")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.target_company
-    "target_company": InputSpec(
-        type="string",
-        description="Legal name of the company under review.",
-        required=True,
-        flag="--target-company",
-    ),
-    # inputs.deal_size_musd
-    "deal_size_musd": InputSpec(
-        type="number",
-        description="Proposed investment in millions of USD.",
-        required=True,
-        flag="--deal-size-musd",
-    ),
-    # inputs.data_room_index
-    "data_room_index": InputSpec(
-        type="string",
-        description="Index of the virtual data room (folder and file names).",
-        required=True,
-        flag="--data-room-index",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

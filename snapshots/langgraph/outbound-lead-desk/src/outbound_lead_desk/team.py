@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, Column, DocumentSpec, InputSpec, PolicyRule, Trigger
+from envelope_runtime import AccessPolicy, Column, DocumentSpec, PolicyRule, Trigger, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Outbound Lead Desk"
@@ -26,16 +28,9 @@ SECRETS: tuple[str, ...] = ("APOLLO_API_KEY",)
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "SENDER_NAME", "VALUE_PROPOSITION")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.ideal_customer_profile
-    "ideal_customer_profile": InputSpec(
-        type="string",
-        description="Who we sell to, e.g. 'EU logistics companies, 200-2000 employees'.",
-        required=True,
-        flag="--ideal-customer-profile",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

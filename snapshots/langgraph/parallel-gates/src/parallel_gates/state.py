@@ -6,46 +6,41 @@ from typing import Annotated, Any, Literal
 
 from envelope_runtime.langgraph import GateStates, Span, add_spans, first_reason, merge, settle
 from langgraph.channels.ephemeral_value import EphemeralValue
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
+
 
 # inputs: the graph's input schema, flat: Studio's input form and the server's schemas show
 # it, and LangGraph validates each run's inputs against it before any node works (prepare's
-# input). Keys as written in the definition (create_model allows any key), except where
-# INPUT_CHANNELS says. EphemeralValue: a run's inputs last one step (prepare copies them to
-# `inputs`), so a later run on the thread that omits an optional input gets its default,
-# not the last run's value.
-TeamInputs: type[BaseModel] = create_model(
-    "TeamInputs",
-    __config__=ConfigDict(extra="forbid", strict=True, allow_inf_nan=False),
-    **{
-        # inputs.vendor_name
-        "vendor_name": (
-            Annotated[str, EphemeralValue],
-            Field(description="Legal name of the vendor, e.g. 'Acme Analytics Ltd'."),
-        ),
-        # inputs.contract_text
-        "contract_text": (
-            Annotated[str, EphemeralValue],
-            Field(description="The vendor's proposed master services agreement, as plain text."),
-        ),
-        # inputs.data_classes
-        "data_classes": (
-            Annotated[list[Any], EphemeralValue],
-            Field(
-                default=["customer PII"],
-                description=(
-                    "Kinds of data the vendor will process, e.g. ['customer PII', 'usage logs']."
-                ),
-            ),
-        ),
-        # inputs.annual_value_usd
-        "annual_value_usd": (
-            Annotated[int | float | None, EphemeralValue],
-            Field(default=None, description="Expected annual contract value in US dollars."),
-        ),
-    },
-)
+# input). Each field is a channel named by the input's key, except where INPUT_CHANNELS says.
+# EphemeralValue: a run's inputs last one step (prepare copies them to `inputs`), so a later
+# run on the thread that omits an optional input gets its default, not the last run's value.
+class TeamInputs(BaseModel):
+    """The team's inputs."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    # inputs.vendor_name
+    vendor_name: Annotated[str, EphemeralValue] = Field(
+        description="Legal name of the vendor, e.g. 'Acme Analytics Ltd'."
+    )
+
+    # inputs.contract_text
+    contract_text: Annotated[str, EphemeralValue] = Field(
+        description="The vendor's proposed master services agreement, as plain text."
+    )
+
+    # inputs.data_classes
+    data_classes: Annotated[list[Any], EphemeralValue] = Field(
+        default=["customer PII"],
+        description=("Kinds of data the vendor will process, e.g. ['customer PII', 'usage logs']."),
+    )
+
+    # inputs.annual_value_usd
+    annual_value_usd: Annotated[int | float | None, EphemeralValue] = Field(
+        default=None, description="Expected annual contract value in US dollars."
+    )
+
 
 # Input key -> its key in TeamInputs, for the keys the graph's state, LangGraph or pydantic use
 INPUT_CHANNELS: dict[str, str] = {}

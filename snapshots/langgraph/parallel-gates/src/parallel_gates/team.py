@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import GateSpec, InputSpec, RecordAction
+from envelope_runtime import GateSpec, RecordAction, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Vendor Onboarding Review"
@@ -26,36 +28,9 @@ SECRETS: tuple[str, ...] = ()
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "RISK_APPETITE")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.vendor_name
-    "vendor_name": InputSpec(
-        type="string",
-        description="Legal name of the vendor, e.g. 'Acme Analytics Ltd'.",
-        required=True,
-        flag="--vendor-name",
-    ),
-    # inputs.contract_text
-    "contract_text": InputSpec(
-        type="string",
-        description="The vendor's proposed master services agreement, as plain text.",
-        required=True,
-        flag="--contract-text",
-    ),
-    # inputs.data_classes
-    "data_classes": InputSpec(
-        type="array",
-        description=("Kinds of data the vendor will process, e.g. ['customer PII', 'usage logs']."),
-        default=["customer PII"],
-        flag="--data-classes",
-    ),
-    # inputs.annual_value_usd
-    "annual_value_usd": InputSpec(
-        type="number",
-        description="Expected annual contract value in US dollars.",
-        flag="--annual-value-usd",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

@@ -17,7 +17,6 @@ from envelope_runtime.langgraph import HierarchyNodes, ModelFactory
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from pydantic import BaseModel
 
 from support_tier import team
 from support_tier.context import Context
@@ -31,7 +30,7 @@ def build_graph(
     *,
     checkpointer: BaseCheckpointSaver[str] | None = None,
     model_for: ModelFactory | None = None,
-) -> CompiledStateGraph[TeamState, Context, BaseModel, TeamOutput]:
+) -> CompiledStateGraph[TeamState, Context, TeamInputs, TeamOutput]:
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
     built on first use)."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, InputSpec, PolicyRule
+from envelope_runtime import AccessPolicy, PolicyRule, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Support Tier"
@@ -26,32 +28,9 @@ SECRETS: tuple[str, ...] = ("ZENDESK_API_KEY", "SLACK_BOT_TOKEN")
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("SUPPORT_EMAIL", "COMPANY_NAME", "ZENDESK_SUBDOMAIN")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {
-    # inputs.ticket_text
-    "ticket_text": InputSpec(
-        type="string",
-        description="The raw ticket content to be triaged.",
-        required=True,
-        flag="--ticket-text",
-    ),
-    # inputs.customer_name
-    "customer_name": InputSpec(
-        type="string",
-        description="Customer's name, if known.",
-        flag="--customer-name",
-    ),
-    # inputs.priority_override
-    "priority_override": InputSpec(
-        type="string",
-        description=(
-            "Optional manual priority. If omitted, the support lead determines "
-            "priority from ticket content."
-        ),
-        enum=("low", "normal", "high", "urgent"),
-        flag="--priority-override",
-    ),
-}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {

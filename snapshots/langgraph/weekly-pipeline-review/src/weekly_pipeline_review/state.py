@@ -5,20 +5,20 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from envelope_runtime.langgraph import GateStates, Span, add_spans, first_reason, merge, settle
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema
+
 
 # inputs: the graph's input schema, flat: Studio's input form and the server's schemas show
 # it, and LangGraph validates each run's inputs against it before any node works (prepare's
-# input). Keys as written in the definition (create_model allows any key), except where
-# INPUT_CHANNELS says. EphemeralValue: a run's inputs last one step (prepare copies them to
-# `inputs`), so a later run on the thread that omits an optional input gets its default,
-# not the last run's value.
-TeamInputs: type[BaseModel] = create_model(
-    "TeamInputs",
-    __config__=ConfigDict(extra="forbid", strict=True, allow_inf_nan=False),
-    **{},
-)
+# input). Each field is a channel named by the input's key, except where INPUT_CHANNELS says.
+# EphemeralValue: a run's inputs last one step (prepare copies them to `inputs`), so a later
+# run on the thread that omits an optional input gets its default, not the last run's value.
+class TeamInputs(BaseModel):
+    """The team's inputs."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
 
 # Input key -> its key in TeamInputs, for the keys the graph's state, LangGraph or pydantic use
 INPUT_CHANNELS: dict[str, str] = {}

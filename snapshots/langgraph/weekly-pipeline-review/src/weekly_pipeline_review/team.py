@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, InputSpec, PolicyRule
+from envelope_runtime import AccessPolicy, PolicyRule, input_specs
 from envelope_runtime.langgraph import AgentSpec, StepSpec
+
+from .state import INPUT_CHANNELS, TeamInputs
 
 # name, slug, version, description
 NAME = "Weekly Pipeline Review"
@@ -26,8 +28,9 @@ SECRETS: tuple[str, ...] = ("HUBSPOT_PRIVATE_APP_TOKEN", "SLACK_BOT_TOKEN")
 # requiredVariables
 VARIABLES: tuple[str, ...] = ("COMPANY_NAME", "FISCAL_QUARTER_END", "SLACK_CHANNEL", "QUOTA_USD")
 
-# inputs
-INPUTS: dict[str, InputSpec] = {}
+# inputs: each input's type, default and runner flag, by key, as envelope-runtime reads them
+# from the graph's input schema (state.py's TeamInputs, which the runner checks inputs with)
+INPUTS = input_specs(TeamInputs, INPUT_CHANNELS)
 
 # agents[]: key -> identifier (the model's name for it), description, manager
 AGENTS: dict[str, AgentSpec] = {
