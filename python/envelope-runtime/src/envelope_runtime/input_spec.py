@@ -59,7 +59,7 @@ def input_specs(model: type[BaseModel], channels: Mapping[str, str] = {}) -> dic
     keys = {field: key for key, field in channels.items()}
     taken, specs = set(RUNNER_FLAGS), {}
     for name, field in model.model_fields.items():
-        key = field.alias or keys.get(name, name)
+        key = field.alias if field.alias is not None else keys.get(name, name)  # "" is a key
         flag = "--" + key.replace("_", "-")
         specs[key] = _spec(field, flag if key and flag not in taken else None)
         taken.add(flag)

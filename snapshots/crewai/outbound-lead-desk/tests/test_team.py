@@ -152,9 +152,11 @@ def test_a_status_the_definition_does_not_declare_is_refused(crews: Any, store: 
             write = tools[f"write_{ident}_rows"]
 
             # a person's row (people may own the id column), changed with the version read
-            main.COMMANDS.workspace().write(document, [{"id": "t2", "data": {}}], "human")
+            [person] = main.COMMANDS.workspace().write(
+                document, [{"id": "t2", "data": {}}], "human"
+            )
             refused = json.loads(write.run(rows=[{"id": "t1", "data": {column: undeclared}}]))
-            row = {"id": "t2", "version": 1, "data": {column: values[0]}}
+            row = {"id": "t2", "version": person.version, "data": {column: values[0]}}
             written = json.loads(write.run(rows=[row]))
 
             assert [r["outcome"] for r in refused] == ["refused"], (document, key, refused)
