@@ -118,17 +118,18 @@ describe.runIf(gate.run)("scripts/build-runtime.mjs", () => {
     expect(new Set(found.wheel.map((e) => e.mode & 0o777))).toEqual(new Set([0o644]));
   });
 
-  it("the wheel's METADATA has the version and the crewai and langgraph extras with their frameworks", () => {
+  it("the wheel's METADATA has the version and the crewai, langgraph and postgres extras with their packages", () => {
     const { metadata } = entries(gate.python!, join(work, "one", WHEEL), join(work, "one", SDIST));
     const field = (name: string) => [...metadata.matchAll(new RegExp(`^${name}: (.*)$`, "gm"))].map((m) => m[1]);
     expect(field("Name")).toEqual(["envelope-runtime"]);
     expect(field("Version")).toEqual([VERSION]);
-    expect(field("Provides-Extra").sort()).toEqual(["crewai", "langgraph"]);
+    expect(field("Provides-Extra").sort()).toEqual(["crewai", "langgraph", "postgres"]);
     const requires = field("Requires-Dist");
     expect(requires.some((r) => /^crewai[<>=]/.test(r!) && r!.endsWith("; extra == 'crewai'"))).toBe(true);
     expect(requires.some((r) => /^langgraph[<>=]/.test(r!) && r!.endsWith("; extra == 'langgraph'"))).toBe(true);
-    // The frameworks are behind their extras only.
-    expect(requires.filter((r) => /^(crewai|langgraph|langchain)/.test(r!) && !r!.includes("; extra == "))).toEqual([]);
+    expect(requires.some((r) => /^sqlalchemy[<>=]/i.test(r!) && r!.endsWith("; extra == 'postgres'"))).toBe(true);
+    // The frameworks and the database drivers are behind their extras only.
+    expect(requires.filter((r) => /^(crewai|langgraph|langchain|sqlalchemy|psycopg)/i.test(r!) && !r!.includes("; extra == "))).toEqual([]);
   });
 
   it("the sdist holds pyproject.toml, README.md, CHANGELOG.md, LICENSE and src/ (no tests, no caches), owned by nobody", () => {
