@@ -68,7 +68,7 @@ describe("CrewAI runner flags", () => {
     const x = crewai(team({ inputs: { "a-b": { type: "string" }, a_b: { type: "string" } } }));
     // team.py names no flag: envelope-runtime's input_specs gives them, with these options taken.
     expect(x.text("src/PKG/team.py")).not.toContain("flag=");
-    const library = readFileSync(new URL("../../python/envelope-runtime/src/envelope_runtime/inputs.py", import.meta.url), "utf8");
+    const library = readFileSync(new URL("../../python/envelope-runtime/src/envelope_runtime/input_spec.py", import.meta.url), "utf8");
     const taken = [...library.matchAll(/^RUNNER_FLAGS \+?= \(([^)]*)\)/gm)].map((m) => m[1]).join(",");
     expect([...taken.matchAll(/"(--[a-z-]+)"/g)].map((m) => m[1])).toEqual(RUNNER_FLAGS);
     expect(x.text("README.md")).toContain("| none: `a_b` in `--inputs` |");
