@@ -29,7 +29,7 @@ describe.each(Object.keys(STATE_DIRS))("%s", (target) => {
     // The runner's module: main.py only names the scripts; the runner is envelope-runtime's
     // (the target's subpackage, as the export vendors it).
     const runner = `vendor/envelope-runtime/src/envelope_runtime/${target}/runner.py`;
-    expect(x.text(runner)).toContain(`\n${STATE_DIR_LINES[target]}\n`);
+    expect(x.text(runner)).toContain(`\n${STATE_DIR_LINES[target]}`);
     expect(STATE_DIR_LINES[target]).toContain(`"${STATE_DIRS[target]}"`);
     const wf = x.text(".github/workflows/scheduled-run.yml");
     for (const name of ["MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "MISTRAL_API_KEY"]) expect(wf).toContain(`          ${name}: \${{ secrets.${name} }}`);

