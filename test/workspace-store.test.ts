@@ -1,8 +1,9 @@
-// The workspace store's own tests (python/envelope-runtime/tests/workspace/, issue 19), on the module as it
-// sits in templates/python-common/static, on both of its backends: LangGraph's pinned
-// environment has both (stdlib SQLite, CrewAI's; LangGraph's SqliteStore), and
-// `importorskip` must not skip there. The exports' own tests and test/realpath/workspace*.test.ts
-// run it as exported.
+// The workspace store's own tests (python/envelope-runtime/tests/workspace/, issue 19) on the
+// library's module, each backend in the environment that has its package: the stdlib SQLite
+// one in both, LangGraph's BaseStore ones (InMemoryStore, SqliteStore) in LangGraph's pinned
+// environment, the SQL one (CrewAI's DATABASE_URL through SQLAlchemy: SQLite, and PostgreSQL
+// when ENVELOPE_TEST_DATABASE_URL names a server, as in CI) in CrewAI's. The exports' own
+// tests and test/realpath/workspace*.test.ts run it as exported.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
