@@ -24,6 +24,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     delete,
+    event,
     insert,
     select,
     update,
@@ -73,12 +74,25 @@ def engine(url: str) -> Engine:
             parsed = parsed.set(drivername="postgresql+psycopg")
         # An error's message names no statement parameters: they are rows' values (PII).
         made = create_engine(parsed, pool_pre_ping=True, hide_parameters=True)
+        if made.dialect.name == "sqlite":
+            event.listen(made, "connect", _secure_delete)
         try:
             _META.create_all(made)  # the tables that are missing
         except DBAPIError:  # made meanwhile by another process starting at the same moment
             _META.create_all(made)
         _ENGINES[url] = made
     return _ENGINES[url]
+
+
+def _secure_delete(dbapi_conn: Any, _record: Any) -> None:
+    """A SQLite file overwrites what is deleted (a deleted person's row, a purged run) instead
+    of leaving it readable in its free pages, as workspace.SqliteBackend's does: whatever the
+    build's default (SQLite's own is off; Debian's build turns it on)."""
+    cursor = dbapi_conn.cursor()
+    try:
+        cursor.execute("PRAGMA secure_delete = ON")
+    finally:
+        cursor.close()
 
 
 class RunTable:

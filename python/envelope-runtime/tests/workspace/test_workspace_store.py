@@ -221,6 +221,51 @@ def test_delete_is_hard_and_pii_masked(ws_module, ws):
     assert ws.row("leads", "a@b.c") is None and ws.backend.fired("leads") == set()
 
 
+def test_a_deleted_row_and_run_leave_no_bytes_in_a_sqlite_database_file(ws_module, tmp_path):
+    """DATABASE_URL naming a SQLite file: what is deleted is overwritten (secure_delete), not
+    left readable in the file's free pages, as with the SQLite file backend."""
+    m = ws_module
+    sqlalchemy = pytest.importorskip("sqlalchemy")
+
+    # SQLite's default is secure_delete off, Debian's build turns it on: every connection
+    # starts with it off here, as with SQLite's default (class-level listeners run before an
+    # engine's own), so only the backend's own pragma can overwrite what is deleted.
+    def off(dbapi_conn, _record):
+        dbapi_conn.execute("PRAGMA secure_delete = OFF")
+
+    sqlalchemy.event.listen(sqlalchemy.pool.Pool, "connect", off)
+    try:
+        plain = sqlalchemy.create_engine(f"sqlite:///{tmp_path / 'plain.sqlite'}")
+        with plain.begin() as conn:  # that start leaves a deleted value in the file
+            conn.exec_driver_sql("CREATE TABLE t (v TEXT)")
+            conn.exec_driver_sql("INSERT INTO t VALUES ('left-in-free-space')")
+            conn.exec_driver_sql("DELETE FROM t")
+        plain.dispose()
+        assert b"left-in-free-space" in (tmp_path / "plain.sqlite").read_bytes()
+        _deleted_row_and_run_are_overwritten(m, tmp_path)
+    finally:
+        sqlalchemy.event.remove(sqlalchemy.pool.Pool, "connect", off)
+
+
+def _deleted_row_and_run_are_overwritten(m, tmp_path):
+    path = tmp_path / "shared.sqlite"
+    url = f"sqlite:///{path}"
+    spec = m.DocumentSpec("leads", (m.Column("email", "agent", id=True, pii=True),))
+    ws = m.Workspace({"leads": spec}, sql_backend(url))
+    secret = "gone-person@deleted.example"
+    ws.write("leads", [{"data": {"email": secret}}], "human")
+    ws.write("leads", [{"data": {"email": "kept@example.com"}}], "human")
+    runs = importlib.import_module("envelope_runtime.database").RunTable(url)
+    runs.write("r1", '{"inputs": {"who": "run-of-' + secret + '"}}')
+    runs.write("r2", '{"inputs": {}}')
+    assert secret.encode() in path.read_bytes()
+    assert ws.delete("leads", secret)
+    runs.remove("r1")
+    assert ws.row("leads", "kept@example.com") is not None and runs.ids() == ["r2"]
+    runs.engine.dispose()  # every pooled connection closed: the file is all there is
+    assert secret.encode() not in path.read_bytes()
+
+
 def test_tool_names_stay_within_64_characters(ws_module):
     m = ws_module
     assert m.tool_ident("speaker-queue") == "speaker_queue"
