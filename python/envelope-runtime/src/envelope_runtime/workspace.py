@@ -60,6 +60,7 @@ __all__ = [
     "MASKED_HEADER",
     "MASKED_KEY",
     "Owner",
+    "PURGE_ESCAPES",
     "PURGE_MIN_CHARS",
     "RUN_NOT_STARTED",
     "ReadArgs",
@@ -1161,15 +1162,25 @@ def pii_values(workspace: Workspace) -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
+PURGE_ESCAPES = 3
+"""How many times over a value may be JSON-escaped in a stored run and still be found."""
+
+
 def pii_needles(spec: DocumentSpec, row: Mapping[str, Any]) -> list[str]:
     """How a row's pii values may be written in a stored run: as they are, and JSON-escaped
-    (ASCII-only, as CrewAI writes its records, or not); values under PURGE_MIN_CHARS are
-    left out (they would match unrelated runs)."""
+    (ASCII-only, as CrewAI writes its records, or not) up to PURGE_ESCAPES times over: once
+    in a run's JSON, twice where that JSON holds an agent's answer quoting a tool's JSON
+    answer (a step's output, CrewAI's kickoff record), three times where such an answer is
+    quoted again. A value with a quote or a backslash differs in each form. Values under
+    PURGE_MIN_CHARS are left out (they would match unrelated runs)."""
     values = [row["data"].get(c.name) for c in spec.columns if c.pii]
     found: set[str] = set()
     for value in values:
         if isinstance(value, str) and len(value) >= PURGE_MIN_CHARS:
-            found |= {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+            forms = {value}
+            for _ in range(PURGE_ESCAPES):
+                forms |= {json.dumps(f, ensure_ascii=a)[1:-1] for f in forms for a in (True, False)}
+            found |= forms
     return sorted(found)
 
 

@@ -147,6 +147,57 @@ def test_of_two_processes_resuming_one_run_only_one_goes_on(url: str, tmp_path: 
     assert second.load_pending_feedback(run.id) is not None  # CrewAI's context, for the first
 
 
+def test_workspace_delete_purges_the_runs_of_a_value_json_escapes(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _purges_escaped_values(tmp_path, capsys)
+
+
+def test_workspace_delete_purges_the_file_runs_of_a_value_json_escapes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _purges_escaped_values(tmp_path, capsys)
+
+
+def _purges_escaped_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A value with a quote and a backslash is escaped where it is stored, once in a run's
+    JSON, twice where an agent's answer quoting a tool's JSON is kept in it (a run's step
+    output, CrewAI's record of the kickoff's task outputs): every run holding it is found."""
+    from crewai.memory.storage.kickoff_task_outputs_storage import (
+        KickoffTaskOutputsSQLiteStorage,
+    )
+
+    from envelope_runtime import workspace as ws_module
+
+    value = 'Ann "the Boss" O\\Neil'
+    spec = ws_module.DocumentSpec(
+        "people",
+        (ws_module.Column("key", "human", id=True), ws_module.Column("name", "human", pii=True)),
+    )
+    ws = ws_module.Workspace({"people": spec}, ws_module.SqliteBackend(tmp_path / "ws.sqlite"))
+    ws.write("people", [{"data": {"key": "p1", "name": value}}], "human")
+    read = json.dumps({"rows": [{"id": "p1", "data": {"key": "p1", "name": value}}]})
+    kept, given, answered = paused_run(), paused_run(), paused_run()
+    given.inputs = {"name": value}
+    answered.outputs["draft"] = StepOutput(text=f"I read {read}")
+    store = RunStore(tmp_path / "runs")
+    for run in (kept, given, answered):
+        store.save_state(run.id, "runner", run)
+    task = type("Task", (), {"id": "t1", "key": "k1", "expected_output": "rows"})()
+    kickoff = KickoffTaskOutputsSQLiteStorage()
+    kickoff.add(task, {"raw": f"I read {read}", "agent": "a"}, 0)
+    runs = StoredRuns(tmp_path / "runs")
+    assert sorted(runs.holding(ws_module.pii_needles(spec, ws.row("people", "p1")))) == sorted(
+        [f"run {given.id}", f"run {answered.id}", "kickoff task t1"]
+    )
+    argv = ["delete", "people", "p1", "--purge-runs"]
+    assert ws_module.workspace_command(argv, ws, "t", runs) == 0
+    assert "deleted 3 stored runs" in capsys.readouterr().out
+    left = store.run_ids()  # PostgreSQL's database holds the module's other tests' runs too
+    assert kept.id in left and given.id not in left and answered.id not in left
+    assert kickoff.load() in (None, [])
+
+
 @pytest.mark.parametrize("swept, code", [(False, 2), (True, 0)])
 def test_resume_does_nothing_when_another_process_took_the_run_meanwhile(
     url: str,
