@@ -16,6 +16,12 @@ export interface FileEntry {
    * then compresses the bytes). Like a verbatim file's bytes, a piece is shared: never written to.
    */
   pieces?: readonly Uint8Array[];
+  /**
+   * The command that writes this file from the project's others (a lock file: `uv lock`). An
+   * update never merges such a file line by line: a merged lock can be well-formed and still
+   * lock nothing the project declares.
+   */
+  relock?: string;
 }
 
 export class UnsafePathError extends Error {}
@@ -40,6 +46,21 @@ export class FileSet {
     if (this.files.has(path)) throw new Error(`file written twice: ${path}`);
     const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
     this.files.set(path, verbatim ? { bytes, mode, verbatim } : { bytes, mode });
+  }
+
+  /** A lock file: its content, and the command that writes it (FileEntry.relock). */
+  addLock(path: string, content: string, relock: string): void {
+    this.add(path, content);
+    this.files.get(path)!.relock = relock;
+  }
+
+  /** Another set's entry, as it is there. */
+  copy(path: string, entry: FileEntry): void {
+    checkRelativePath(path);
+    if (this.files.has(path)) throw new Error(`file written twice: ${path}`);
+    const { pieces, ...rest } = entry; // pieces describe a file's bytes as built, not as copied
+    void pieces;
+    this.files.set(path, rest);
   }
 
   /** A file made of pieces (FileEntry.pieces), some of them shared by every export. */

@@ -71,7 +71,7 @@ export function withRecord(files: FileSet, target: string, definition: Uint8Arra
   fresh += `${first ? "" : "\n "}}\n}\n`;
   pieces.push(encoder.encode(fresh));
   const out = new FileSet();
-  for (const [path, f] of entries) out.add(path, f.bytes, f.mode, f.verbatim ?? false);
+  for (const [path, f] of entries) out.copy(path, f);
   out.add(LEDGER_PATH, `${asciiSafe(JSON.stringify(ledger, null, 2))}\n`);
   out.addPieces(PRISTINE_PATH, pieces);
   return out;

@@ -5,6 +5,7 @@
 //   yours = base (untouched)      → take next (update / remove when next has none)
 //   next = base (export unchanged) → keep yours
 //   both changed                   → three-way merge; overlapping changes are a conflict
+//                                    (a lock file: kept, for its command to lock anew)
 //   a file the developer added     → never touched (not even listed)
 //   protected (.envelopeignore, or the developer's by design: .env, knowledge/)
 //                                  → never written once it exists
@@ -131,6 +132,9 @@ function decideText(path: string, next: FileEntry | undefined, base: FileEntry |
   if (base && sameFile(yours, base)) return { path, action: "update", reason: "never edited: replaced by the new export", write: next };
   if (base && sameFile(next, base)) return { path, action: "keep", reason: "edited in the project; the export did not change it" };
   // Both sides changed (or the developer made a file the export now writes): merge the text.
+  if (next.relock) {
+    return { path, action: "keep", reason: `a lock file, changed in the project and by the export: kept as it is, not merged line by line; run \`${next.relock}\` after the update to lock what the project now declares` };
+  }
   const mode = base && yours.mode !== base.mode ? yours.mode : next.mode;
   const [y, b, n] = [text(yours.bytes), base ? text(base.bytes) : "", text(next.bytes)];
   if (y === undefined || b === undefined || n === undefined) {

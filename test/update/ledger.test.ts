@@ -25,6 +25,14 @@ describe("the export's record", () => {
     expect(ledger.files["README.md"]).toBe(`sha256:${createHash("sha256").update("# Team\n").digest("hex")}`);
   });
 
+  it("a lock file stays one with its record (an update reads FileEntry.relock from the recorded set)", () => {
+    const files = sample();
+    files.addLock("uv.lock", "version = 1\n", "uv lock");
+    const out = withRecord(files, "crewai", new Uint8Array());
+    expect(out.get("uv.lock")!.relock).toBe("uv lock");
+    expect(out.get("README.md")!.relock).toBeUndefined();
+  });
+
   it("the pristine copy gives back every file byte for byte, with its mode", () => {
     const files = sample();
     const back = parsePristine(withRecord(files, "crewai", new Uint8Array()).text(PRISTINE_PATH)!);

@@ -32,6 +32,27 @@ describe("update plan rules", () => {
     expect(p.b!.write).toBeUndefined();
   });
 
+  it("a lock file both sides changed is kept, not merged, and the update names the command that locks anew", () => {
+    const lock = (lines: string[]) => lines.map((l) => `${l}\n`).join("");
+    const base = lock(["a = 1", "b = 1", "c = 1"]);
+    const locks = (text: string) => {
+      const s = new FileSet();
+      s.addLock("uv.lock", text, "uv lock");
+      return s;
+    };
+    const yours = lock(["a = 2", "b = 1", "c = 1"]); // the developer's `uv add`
+    const next = lock(["a = 1", "b = 1", "c = 2"]); // the export's new pin: a clean text merge
+    const [e] = planUpdate({ base: locks(base), next: locks(next), current: () => ({ bytes: enc(yours), mode: 0o644 }) });
+    expect(e!.action).toBe("keep");
+    expect(e!.write).toBeUndefined();
+    expect(e!.reason).toContain("run `uv lock` after the update");
+    // untouched by the developer, it is replaced as any file is
+    const [untouched] = planUpdate({ base: locks(base), next: locks(next), current: () => ({ bytes: enc(base), mode: 0o644 }) });
+    expect(untouched!.action).toBe("update");
+    // the same texts as a plain file merge
+    expect(plan({ "uv.lock": base }, { "uv.lock": yours }, { "uv.lock": next })["uv.lock"]!.action).toBe("merge");
+  });
+
   it("a file only the developer changed is kept", () => {
     const p = plan({ a: "1\n" }, { a: "mine\n" }, { a: "1\n" });
     expect(p.a!.action).toBe("keep");

@@ -108,7 +108,7 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
     if (runtime.indexUrl) files.add(".npmrc", `registry=${runtime.indexUrl}\n`);
   }
   // npm's own layout: two-space JSON and a final newline, as `npm install` writes it.
-  files.add("package-lock.json", JSON.stringify(lock, null, 2) + "\n");
+  files.addLock("package-lock.json", JSON.stringify(lock, null, 2) + "\n", "npm install");
   const langgraphJson = { node_version: "20", graphs: { [team.slug]: "./src/graph.ts:graph" }, env: ".env", dependencies: ["."] };
 
   const jobs: FormatJob[] = [

@@ -339,5 +339,5 @@ export function renderUvLock(target: PythonTarget, pyproject: string, runtime: R
 export function addUvLock(files: FileSet, target: PythonTarget, runtime: RuntimeView): void {
   const pyproject = files.text("pyproject.toml");
   if (pyproject === undefined) throw new Error("uv.lock: render pyproject.toml first");
-  files.add("uv.lock", renderUvLock(target, pyproject, runtime));
+  files.addLock("uv.lock", renderUvLock(target, pyproject, runtime), "uv lock");
 }
