@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote_plus
 
 from sqlalchemy import (
     Column,
@@ -32,7 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-__all__ = ["RunTable", "SqlBackend", "engine"]
+__all__ = ["RunTable", "SqlBackend", "engine", "shown_url"]
 
 _META = MetaData()
 # Text keys: a row's id is whatever its id column holds, with no length of its own.
@@ -95,12 +96,29 @@ def _secure_delete(dbapi_conn: Any, _record: Any) -> None:
         cursor.close()
 
 
+_SECRET_QUERY = ("password", "sslpassword")
+"""Query parameters that hold a password: libpq and psycopg take their connection keywords from
+a URL's query too (`postgresql://host/db?password=...`), as SQLAlchemy's drivers pass them."""
+
+
+def shown_url(url: str) -> str:
+    """`url` for messages: its password hidden, the user's and any in its query."""
+    parsed = make_url(url)
+    query = [
+        f"{quote_plus(key)}={'***' if key.lower() in _SECRET_QUERY else quote_plus(one)}"
+        for key, value in parsed.query.items()
+        for one in ((value,) if isinstance(value, str) else value)
+    ]
+    text = parsed.set(query={}).render_as_string(hide_password=True)
+    return f"{text}?{'&'.join(query)}" if query else text
+
+
 class RunTable:
     """The runs (state.RunStore's storage when DATABASE_URL is set): one row per run."""
 
     def __init__(self, url: str) -> None:
         self.engine = engine(url)
-        self.where = f"the database at {make_url(url).render_as_string(hide_password=True)}"
+        self.where = f"the database at {shown_url(url)}"
 
     def read(self, run_id: str) -> str | None:
         with self.engine.connect() as conn:

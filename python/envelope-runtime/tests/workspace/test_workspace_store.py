@@ -266,6 +266,29 @@ def _deleted_row_and_run_are_overwritten(m, tmp_path):
     assert secret.encode() not in path.read_bytes()
 
 
+@pytest.mark.parametrize("server", ["sqlite", "postgres"])
+def test_a_database_url_s_passwords_are_not_shown(ws_module, tmp_path, request, server):
+    """Where messages name DATABASE_URL's database (RunTable.where), its passwords are hidden:
+    the user's, and a `password` or `sslpassword` query parameter (libpq and psycopg take
+    both from the URL's query)."""
+    sqlalchemy = pytest.importorskip("sqlalchemy")
+    database = importlib.import_module("envelope_runtime.database")
+    if server == "sqlite":
+        base = f"sqlite:///{tmp_path / 'runs.db'}"
+    else:
+        with_user = sqlalchemy.make_url(request.getfixturevalue("postgres_url"))
+        base = with_user.set(password="in-user-part").render_as_string(hide_password=False)
+    url = f"{base}?password=hunter22&sslpassword=Key%26Pass&application_name=envelope"
+    if server == "sqlite":
+        url = url.replace("application_name=envelope", "timeout=5")
+    where = database.RunTable(url).where
+    for secret in ("hunter22", "Key&Pass", "Key%26Pass", "in-user-part"):
+        assert secret not in where
+    assert where.startswith(f"the database at {base.split('://')[0]}://")
+    assert "password=***" in where and "sslpassword=***" in where
+    assert ("timeout=5" if server == "sqlite" else "application_name=envelope") in where
+
+
 def test_tool_names_stay_within_64_characters(ws_module):
     m = ws_module
     assert m.tool_ident("speaker-queue") == "speaker_queue"
