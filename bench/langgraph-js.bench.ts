@@ -2,13 +2,16 @@
 // `--target langgraph-js --out DIR` as a ratio to `node -e 0` in the same round (goal ≤ 3×),
 // beside the other targets' export and the two loads this target alone pays for, each in a
 // bare process: ts-morph (the TypeScript compiler inside it) and prettier's first TypeScript
-// format (its parser and printer plugins). Rounds interleave the commands, so load that comes
-// and goes hits them all alike; figures are medians over rounds. Runs the built CLI.
+// format (its parser and printer plugins), and the export's formatting alone: the files an
+// export of the example hands prettier, through the export's own formatAll (its worker and
+// code caches), in a process that does nothing else, the floor of any export that formats with
+// prettier as this one does. Rounds interleave the commands, so load that comes and goes hits
+// them all alike; figures are medians over rounds. Runs the built CLI.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { median } from "./stats.js";
 import { machineLine, writeSection } from "./results-file.js";
 
@@ -18,7 +21,27 @@ const EXAMPLE = join(ROOT, "examples/support-tier.envelope.json");
 const BIN = join(ROOT, "bin/envelope.js");
 const scratch = mkdtempSync(join(tmpdir(), "lgjs-bench-"));
 const node = process.execPath;
+const exportArgv = (target: string, out: string) => [node, BIN, "export", EXAMPLE, "--target", target, "--out", out];
 const inRoot = (code: string) => [node, "--input-type=module", "-e", `import { createRequire } from "node:module"; const require = createRequire(${JSON.stringify(join(ROOT, "package.json"))}); ${code}`];
+
+// What an export of the example formats with prettier (index.ts's jobs: the TypeScript files
+// ts-morph builds, package.json and langgraph.json), taken from one export made here first;
+// formatting the formatted text is the same parse and print.
+const REFERENCE = join(scratch, "reference");
+function formatJobs(): string {
+  const ts = ["src", "tests"].flatMap((dir) => readdirSync(join(REFERENCE, dir)).filter((f) => f.endsWith(".ts")).map((f) => ({ path: `${dir}/${f}`, parser: "typescript" })));
+  const jobs = [...ts, { path: "package.json", parser: "json-stringify" }, { path: "langgraph.json", parser: "json" }];
+  return JSON.stringify(jobs.map((j) => ({ ...j, text: readFileSync(join(REFERENCE, j.path), "utf8") })));
+}
+const distUrl = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, "dist", file)).href);
+// The export's flags first (V8 takes the code caches only under them), as an export sets them.
+// CommonJS -e: the worker takes its parent's execArgv, and `--input-type=module` would make its
+// CommonJS source a module.
+const formattingAlone = () => [
+  node,
+  "-e",
+  `import(${distUrl("cli/commands.js")}).then((c) => { c.baselineWasmOnly(); return import(${distUrl("targets/langgraph-js/format.js")}); }).then((f) => f.formatAll(${formatJobs()}));`,
+];
 
 interface Command {
   label: string;
@@ -28,11 +51,12 @@ interface Command {
 }
 const COMMANDS: Command[] = [
   { label: "`node -e 0`", argv: () => [node, "-e", "0"] },
-  { label: "`envelope export` example `--target langgraph-js --out DIR`", argv: (r) => [node, BIN, "export", EXAMPLE, "--target", "langgraph-js", "--out", join(scratch, `lgjs-${r}`)], goal: 3 },
-  { label: "the same without ts-morph's code cache (`ENVELOPE_TS_MORPH_CACHE=off`)", argv: (r) => [node, BIN, "export", EXAMPLE, "--target", "langgraph-js", "--out", join(scratch, `lgjs-nocache-${r}`)], env: { ENVELOPE_TS_MORPH_CACHE: "off" } },
-  { label: "`envelope export` example `--target langgraph --out DIR` (for scale)", argv: (r) => [node, BIN, "export", EXAMPLE, "--target", "langgraph", "--out", join(scratch, `lg-${r}`)] },
+  { label: "`envelope export` example `--target langgraph-js --out DIR`", argv: (r) => exportArgv("langgraph-js", join(scratch, `lgjs-${r}`)), goal: 3 },
+  { label: "the same without ts-morph's code cache (`ENVELOPE_TS_MORPH_CACHE=off`)", argv: (r) => exportArgv("langgraph-js", join(scratch, `lgjs-nocache-${r}`)), env: { ENVELOPE_TS_MORPH_CACHE: "off" } },
+  { label: "`envelope export` example `--target langgraph --out DIR` (for scale)", argv: (r) => exportArgv("langgraph", join(scratch, `lg-${r}`)) },
   { label: "a bare process: `require(\"ts-morph\")`", argv: () => inRoot(`require("ts-morph");`) },
   { label: "a bare process: prettier's first TypeScript format", argv: () => inRoot(`await require("prettier").format("const x = 1", { parser: "typescript" });`) },
+  { label: "a bare process: the export's formatting alone (the example's TypeScript and JSON files through `formatAll`)", argv: formattingAlone },
 ];
 
 function run(c: Command, r: number): number {
@@ -44,6 +68,7 @@ function run(c: Command, r: number): number {
   return ms;
 }
 
+run({ label: "the reference export", argv: () => exportArgv("langgraph-js", REFERENCE) }, -1);
 const loadBefore = loadavg()[0]!.toFixed(2);
 for (const c of COMMANDS) run(c, -1); // warm-up: the file cache, not the processes
 const times = COMMANDS.map(() => [] as number[]);
