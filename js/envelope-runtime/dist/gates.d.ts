@@ -62,6 +62,11 @@ export declare const approved: (g: GateState) => GateRecord[];
 export declare function addRound(g: GateState, rows: ReadonlyArray<Record<string, unknown>>): GateState;
 /** `text` whole when it has at most ECHO_LIMIT characters, else its start and `… (N characters)`. */
 export declare function cut(text: string): string;
+/** Decisions a gate cannot apply (a manager's naming a record of an earlier round): every problem. */
+export declare class GateDecisionError extends Error {
+    readonly problems: string[];
+    constructor(problems: string[]);
+}
 /** What a person gave, as a problem quotes it. */
 export declare const quoted: (value: unknown) => string;
 export declare function verbOf(spec: GateSpec, action: string): Verb | undefined;

@@ -36,6 +36,15 @@ export function cut(text) {
     const suffix = `… (${chars.length} characters)`;
     return chars.slice(0, ECHO_LIMIT - suffix.length).join("") + suffix;
 }
+/** Decisions a gate cannot apply (a manager's naming a record of an earlier round): every problem. */
+export class GateDecisionError extends Error {
+    problems;
+    constructor(problems) {
+        super(problems.join("; "));
+        this.problems = problems;
+        this.name = "GateDecisionError";
+    }
+}
 /** What a person gave, as a problem quotes it. */
 export const quoted = (value) => JSON.stringify(cut(typeof value === "string" ? value : String(value)));
 function bounded(problems, gate) {

@@ -486,7 +486,13 @@ export class TeamRuntime {
         const task = `Nobody reviewed these records of step ${step.key} at gate ${spec.name} in time; decide each one (approve, skip or reject) (JSON):\n${taskJson(pending)}\n\n${context}`;
         const { decisions } = await this.structured(manager, task, schema, s.inputs, config, `escalate:${spec.name}`);
         const now = this.now();
-        g = gates.applyDecisions(spec, g, decisions, now, `agent:${manager.key}`, true).gate;
+        // Applied all or none, as a reviewer's are: a decision the gate refuses (a record of an
+        // earlier round) fails the node, as in the Python targets, rather than every other one
+        // of the manager's decisions being dropped and its records skipped.
+        const decided = gates.applyDecisions(spec, g, decisions, now, `agent:${manager.key}`, true);
+        if (decided.problems.length)
+            throw new gates.GateDecisionError(decided.problems);
+        g = decided.gate;
         g = gates.applyDecisions(spec, g, gates.undecided(g).map((r) => ({ record: r.id, action: "skip" })), now, "timeout", true).gate;
         // Every record is decided now: the gate routes it as it routes reviewers' decisions (a
         // rejection reruns the step or escalates again, as onReject says), as the Python targets do.

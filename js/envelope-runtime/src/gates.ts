@@ -93,6 +93,14 @@ export function cut(text: string): string {
   return chars.slice(0, ECHO_LIMIT - suffix.length).join("") + suffix;
 }
 
+/** Decisions a gate cannot apply (a manager's naming a record of an earlier round): every problem. */
+export class GateDecisionError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("; "));
+    this.name = "GateDecisionError";
+  }
+}
+
 /** What a person gave, as a problem quotes it. */
 export const quoted = (value: unknown): string => JSON.stringify(cut(typeof value === "string" ? value : String(value)));
 

@@ -78,6 +78,15 @@ describe("a gate's timeout", () => {
     expect(done.reviews.map((r) => r.round)).toEqual([1, 2]);
     expect(done.output).toMatchObject({ status: "done", result: RESULT });
   });
+  it("escalate: a manager's decision naming a record of an earlier round fails the run, its other decisions not dropped silently", async () => {
+    // round 1 rejected (onReject rerun), round 2 left to time out: the manager names r1 and r2
+    const reviewer = (clock: TestClock, team: TeamSpec): Reviewer => {
+      const late = lettingTimeOut(team, "review", clock);
+      return (review, waiting) => (review.round === 1 ? decideAll("Reject", "again")(review, waiting) : late(review, waiting));
+    };
+    const decisions = [{ record: "r2", action: "approve" }, { record: "r1", action: "approve" }];
+    await expect(run({ ...timeout("escalate"), onReject: "rerun" }, reviewer, { "escalate:review": { decisions } })).rejects.toThrow("gate review: record r1 was reviewed already");
+  });
 });
 
 describe("a gate's rejection", () => {
