@@ -44,20 +44,28 @@ function load(file) {
   scripts.push({ script, cacheFile });
   return module.exports;
 }
-const prettier = load("standalone.js");
-const plugins = ["plugins/estree.js", "plugins/typescript.js", "plugins/babel.js"].map(load);
-// The TypeScript parser and printer warm now, while the exporting thread loads ts-morph.
-const warm = prettier.format("", { parser: "typescript", plugins }).catch(() => undefined);
+// A prettier that cannot be loaded is every export's answer at once: the exporting thread
+// waits blocked, and would see no error event before its 120 s limit.
+let prettier, plugins, warm, unloaded;
+try {
+  prettier = load("standalone.js");
+  plugins = ["plugins/estree.js", "plugins/typescript.js", "plugins/babel.js"].map(load);
+  // The TypeScript parser and printer warm now, while the exporting thread loads ts-morph.
+  warm = prettier.format("", { parser: "typescript", plugins }).catch(() => undefined);
+} catch (error) {
+  unloaded = "prettier could not be loaded: " + String((error && error.message) || error);
+}
 let written = false;
 parentPort.on("message", async ({ jobs, options, flag, port }) => {
   let out;
   try {
+    if (unloaded) throw new Error(unloaded);
     await warm;
     out = { results: await Promise.all(jobs.map((j) => prettier.format(j.text, { ...options, parser: j.parser, filepath: j.path, plugins }))), cache: states };
   } catch (error) {
     out = { error: String((error && error.message) || error) };
   }
-  if (workerData.writeCache && !written) {
+  if (workerData.writeCache && !written && !unloaded) {
     written = true;
     mkdirSync(workerData.cacheDir, { recursive: true });
     for (const s of scripts) writeFileSync(s.cacheFile, s.script.createCachedData());
@@ -93,7 +101,10 @@ export function startFormatter(): Worker {
       useCache: process.env.ENVELOPE_TS_MORPH_CACHE !== "off",
       writeCache: Boolean(process.env.ENVELOPE_TS_MORPH_CACHE_WRITE),
     };
-    worker = new Worker(WORKER, { eval: true, workerData });
+    // The worker's code is CommonJS: a parent's --input-type=module (or a default module type)
+    // would make it an ES module, which cannot start, and this thread would wait 120 s for it.
+    const execArgv = process.execArgv.filter((flag) => !/^--(input-type|experimental-default-type)\b/.test(flag));
+    worker = new Worker(WORKER, { eval: true, workerData, execArgv });
     worker.unref();
     worker.on("error", () => (worker = undefined));
   }
