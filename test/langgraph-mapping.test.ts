@@ -210,7 +210,6 @@ describe("LangGraph mapping", () => {
 
   it("langgraph.json serves the module-level graph; the README documents run, resume and test", () => {
     expect(JSON.parse(support.text("langgraph.json"))).toEqual({
-      $schema: "https://langgra.ph/schema.json",
       dependencies: ["./vendor/envelope-runtime", "."],
       graphs: { support_tier: "./src/support_tier/graph.py:graph" },
       env: ".env",

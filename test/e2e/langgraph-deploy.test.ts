@@ -66,6 +66,7 @@ function imageInstall(env: PythonEnv, dir: string, stage: string): { dockerfile:
   // --- the Dockerfile, as langgraph-cli writes it from the export's langgraph.json (valid)
   const checked = spawnSync(join(env.bin, "langgraph"), ["validate", "-c", "langgraph.json"], { cwd: dir, encoding: "utf8", env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1" } });
   expect(checked.status, `${checked.stdout}\n${checked.stderr}`).toBe(0);
+  expect(`${checked.stdout}\n${checked.stderr}`, "langgraph validate warns of nothing").not.toMatch(/warning/i);
   const made = spawnSync(join(env.bin, "langgraph"), ["dockerfile", "-c", "langgraph.json", "Dockerfile"], { cwd: dir, encoding: "utf8", env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1" } });
   expect(made.status, `${made.stdout}\n${made.stderr}`).toBe(0);
   const dockerfile = readFileSync(join(dir, "Dockerfile"), "utf8");
