@@ -848,19 +848,29 @@ def documents_of(specs: Mapping[str, DocumentSpec], agent_key: str) -> list[Docu
 # --- the people's commands and `watch` ---------------------------------------------------
 
 
-def _parser(command: str) -> argparse.ArgumentParser:
+def _url_option(parser: argparse.ArgumentParser, url_help: str | None) -> None:
+    """`--url URL`, documented where the caller takes it (LangGraph's run_client reads it out
+    of the arguments, before or after the action, to open the store it names)."""
+    if url_help is not None:
+        parser.add_argument("--url", metavar="URL", help=url_help)
+
+
+def _parser(command: str, url_help: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"{command} workspace", description="The team's workspace documents."
     )
+    _url_option(parser, url_help)
     sub = parser.add_subparsers(dest="action", required=True)
 
     def action(name: str, help: str, *positional: str) -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=help)
+        _url_option(command, url_help)
         for argument in positional:
             command.add_argument(argument)
         return command
 
     listing = sub.add_parser("list", help="the documents, or a document's rows")
+    _url_option(listing, url_help)
     listing.add_argument("document", nargs="?")
     listing.add_argument("--status", help="only rows with this status")
     listing.add_argument("--archived", action="store_true", help="archived rows too")
@@ -1077,11 +1087,16 @@ def _export(spec: DocumentSpec, rows: list[dict[str, Any]], fmt: str, show_pii: 
 
 
 def workspace_command(
-    argv: Sequence[str], workspace: Workspace, command: str, runs: RunRecords | None = None
+    argv: Sequence[str],
+    workspace: Workspace,
+    command: str,
+    runs: RunRecords | None = None,
+    url_help: str | None = None,
 ) -> int:
     """`<command> workspace list|show|edit|import|export|archive|delete ...`; `runs`: the
-    run records `delete` also looks through."""
-    args = _parser(command).parse_args(argv)
+    run records `delete` also looks through; `url_help`: the help of the `--url` option the
+    caller took out of `argv` (LangGraph's: the Agent Server whose store it opened)."""
+    args = _parser(command, url_help).parse_args(argv)
     try:
         if args.action == "delete":
             return _delete(args, workspace, runs)
@@ -1298,16 +1313,22 @@ def watch_once(workspace: Workspace, run_team: Callable[[], int]) -> int:
 
 
 def watch_command(
-    argv: Sequence[str], workspace: Workspace, run_team: Callable[[list[str]], int], command: str
+    argv: Sequence[str],
+    workspace: Workspace,
+    run_team: Callable[[list[str]], int],
+    command: str,
+    url_help: str | None = None,
 ) -> int:
     """`<command> watch [--once] [--interval S] [-- RUN OPTIONS]` (checks.parse_run_options:
-    the grammar of `poll` too)."""
+    the grammar of `poll` too); `url_help` as workspace_command's."""
+    url = "" if url_help is None else "[--url URL] "
     parser = argparse.ArgumentParser(
         prog=f"{command} watch",
-        usage=f"%(prog)s [-h] [--once] [--interval S] {checks.RUN_OPTIONS_USAGE}",
+        usage=f"%(prog)s [-h] {url}[--once] [--interval S] {checks.RUN_OPTIONS_USAGE}",
         description="Evaluate the workspace triggers; run the team or notify when one fires. "
         f"RUN OPTIONS go to each run (inputs, --trace, ...: see {command} --help).",
     )
+    _url_option(parser, url_help)
     parser.add_argument("--once", action="store_true", help="evaluate once and exit")
     parser.add_argument("--interval", type=float, default=60.0, help="seconds between polls")
     args, run_args = checks.parse_run_options(parser, argv)

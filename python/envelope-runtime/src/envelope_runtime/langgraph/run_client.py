@@ -5,7 +5,8 @@ Either way the runner is a client of the same graph and keeps no data of its own
 a thread, its working time the state's `work` spans (nodes.py bounds it by timeout.runMs),
 its team the checkpoints' metadata (ENVELOPE_TEAM_KEY), the threads a sweep looks at those
 of the checkpointer (BaseCheckpointSaver.alist) or of the server (threads.search). A person's
-workspace commands with `--url` use the server's store (ServerStore).
+workspace commands with `--url` use the server's store (ServerStore), and `delete` its
+threads (ServerThreads).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ __all__ = [
     "ENVELOPE_TEAM_KEY",
     "Runner",
     "ServerStore",
+    "ServerThreads",
     "location",
     "move_earlier_runs",
     "new_thread_id",
@@ -533,6 +535,66 @@ class ServerStore(BaseStore):
         raise TypeError(f"unknown store operation {op!r}")
 
 
+class ServerThreads:
+    """workspace.RunRecords on an Agent Server, for `workspace --url delete`: its threads
+    (every run on it is one), searched as the runner's checkpoints are (workspace_store.
+    CheckpointRecords, every namespace): a thread's values, metadata and interrupts, and every
+    checkpoint of its history and its subgraphs' (each step's state, its tasks' results,
+    interrupts and errors), through langgraph-sdk; deleted with threads.delete, which deletes
+    the thread's runs and checkpoints."""
+
+    PAGE = 100
+
+    def __init__(self, url: str, client: Any) -> None:
+        self.client = client
+        self.where = f"threads of the Agent Server at {url}"
+
+    def _threads(self) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        while True:  # listed whole first: a purge must not shift the pages
+            page = self.client.threads.search(limit=self.PAGE, offset=len(found))
+            found += [dict(thread) for thread in page]
+            if len(page) < self.PAGE:
+                return found
+
+    def _history(self, thread_id: str) -> Iterable[Any]:
+        """Every checkpoint of the thread: the graph's, and its subgraphs' (the agents' own,
+        where their messages and tool answers are), each namespace named by the tasks of the
+        checkpoints that ran it, down to the agents an agent asks."""
+        namespaces, seen = [""], {""}
+        while namespaces:
+            where = {"checkpoint_ns": namespaces.pop()}
+            before: Any = None
+            while True:
+                page = self.client.threads.get_history(
+                    thread_id, limit=self.PAGE, before=before, checkpoint=where
+                )
+                for state in page:
+                    yield state
+                    for task in state.get("tasks") or ():
+                        namespace = (task.get("checkpoint") or {}).get("checkpoint_ns")
+                        if namespace and namespace not in seen:
+                            seen.add(namespace)
+                            namespaces.append(namespace)
+                if len(page) < self.PAGE:
+                    break
+                before = page[-1]["checkpoint"]
+
+    def holding(self, needles: Sequence[str]) -> list[str]:
+        from .workspace_store import holds
+
+        found = []
+        for thread in self._threads():
+            thread_id = str(thread["thread_id"])
+            if holds(thread, needles) or any(holds(s, needles) for s in self._history(thread_id)):
+                found.append(thread_id)
+        return sorted(found)
+
+    def purge(self, run_ids: Sequence[str]) -> None:
+        for thread_id in run_ids:
+            self.client.threads.delete(thread_id)
+
+
 def _item_fields(found: dict[str, Any]) -> dict[str, Any]:
     """An Item's fields from the server's JSON (its times as ISO 8601 text)."""
     return {
@@ -542,6 +604,17 @@ def _item_fields(found: dict[str, Any]) -> dict[str, Any]:
         "created_at": found["created_at"],
         "updated_at": found["updated_at"],
     }
+
+
+WORKSPACE_URL_HELP = (
+    "the Agent Server serving the team (`langgraph dev`, a deployment): the documents are in "
+    "its store, and `delete` looks through its threads (the runs there) instead of the "
+    "checkpoints here"
+)
+WATCH_URL_HELP = (
+    "the Agent Server serving the team: the triggers are read from its store, and each run "
+    "goes to it (run --url)"
+)
 
 
 def _url_option(arguments: list[str]) -> tuple[str | None, list[str]]:
@@ -567,14 +640,18 @@ def workspace_command(package: TeamPackage, arguments: list[str]) -> int:
     command = command_name(package)
     load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
     url, arguments = _url_option(arguments)
-    documents = open_workspace(package, ServerStore(url) if url else None)
+    server = ServerStore(url) if url else None
+    documents = open_workspace(package, server)
     if arguments[0] == "workspace":
-        # Served, the runs are the server's threads: `delete` does not look through them.
-        runs = None
-        if not url:
+        runs: workspace.RunRecords
+        if url and server:  # the runs are the server's threads
+            runs = ServerThreads(url, server.client)
+        else:
             move_earlier_runs()  # so `delete` finds the threads an earlier runner kept
             runs = CheckpointRecords(STATE_DIR / CHECKPOINTS)
-        return workspace.workspace_command(arguments[1:], documents, command, runs)
+        return workspace.workspace_command(
+            arguments[1:], documents, command, runs, url_help=WORKSPACE_URL_HELP
+        )
     if not any(spec.triggers for spec in package.team.WORKSPACE.values()):
         print("No workspace document declares triggers: watch has nothing to do.", file=sys.stderr)
         return runtime.EXIT_CONFIG
@@ -584,4 +661,5 @@ def workspace_command(package: TeamPackage, arguments: list[str]) -> int:
         documents,
         lambda run_args: asyncio.run(start_run(package, [*run_args, *served])),
         command,
+        url_help=WATCH_URL_HELP,
     )

@@ -35,6 +35,7 @@ __all__ = [
     "CheckpointRecords",
     "WorkspaceStore",
     "forget_store_files",
+    "holds",
     "open_store",
     "open_workspace",
     "workspace_tools",
@@ -125,8 +126,7 @@ class CheckpointRecords:
         found: set[str] = set()
         with self._saver() as saver:
             for item in saver.list(None) if saver is not None else ():
-                texts = list(_texts([item.checkpoint["channel_values"], item.pending_writes]))
-                if any(needle in text for needle in needles for text in texts):
+                if holds([item.checkpoint["channel_values"], item.pending_writes], needles):
                     found.add(str(item.config["configurable"]["thread_id"]))
         return sorted(found)
 
@@ -134,6 +134,11 @@ class CheckpointRecords:
         with self._saver() as saver:
             for thread_id in run_ids if saver is not None else ():
                 saver.delete_thread(thread_id)
+
+
+def holds(value: Any, needles: Sequence[str]) -> bool:
+    """Whether any text in a checkpointed value (or a server's thread) contains a needle."""
+    return any(needle in text for text in _texts(value) for needle in needles)
 
 
 def _texts(value: Any) -> Iterator[str]:
