@@ -42,7 +42,7 @@ function libraryFiles(): Map<string, string> {
 }
 
 /**
- * The public API: `__all__` of the three public packages (read from their `_EXPORTS` maps),
+ * The public API: `__all__` of the three public packages (the names of their `_EXPORTS` maps),
  * and of the two public modules a team's own tests use whole (its packs, its webhook).
  */
 const PUBLIC_MODULES = ["connections", "schedules"];
@@ -54,8 +54,11 @@ function publicApi(): Map<string, Set<string>> {
     ["envelope_runtime.langgraph", "langgraph/__init__.py"],
   ] as const) {
     const source = readFileSync(join(LIBRARY, "src", "envelope_runtime", file), "utf8");
-    const block = /_EXPORTS: dict\[str, str\] = \{([^}]*)\}/.exec(source)?.[1] ?? "";
-    api.set(module, new Set([...block.matchAll(/^\s*"(\w+)":/gm)].map((m) => m[1]!)));
+    // module -> its public names: the names are the strings in the tuples, not the keys
+    const block = /_EXPORTS: dict\[str, tuple\[str, \.\.\.\]\] = \{(.*?)\n\}/s.exec(source)?.[1] ?? "";
+    const names = [...block.replace(/#.*$/gm, "").matchAll(/"(\w+)"(?!:)/g)].map((m) => m[1]!);
+    expect(names.length, `${file}: _EXPORTS`).toBeGreaterThan(0);
+    api.set(module, new Set(names));
   }
   for (const name of PUBLIC_MODULES) {
     api.get("envelope_runtime")!.add(name);

@@ -16,49 +16,39 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-# public name -> the private module that defines it
-_EXPORTS: dict[str, str] = {
-    "InputError": "inputs",
-    "InputSpec": "input_spec",
-    "NO_DEFAULT": "input_spec",
-    "input_specs": "input_spec",
-    "collect_inputs": "checks",
-    "Auth": "connections",
-    "Connection": "connections",
-    "McpServer": "connections",
-    "Operation": "connections",
-    "Param": "connections",
-    "GateSpec": "gates",
-    "RecordAction": "gates",
-    "AccessPolicy": "policy",
-    "PolicyRule": "policy",
-    "TeamPackage": "team_package",
-    "Column": "workspace",
-    "DocumentSpec": "workspace",
-    "Trigger": "workspace",
+# the private module that defines them -> public names
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "connections": ("Auth", "Connection", "McpServer", "Operation", "Param"),
+    "gates": ("GateSpec", "RecordAction"),
+    "input_spec": ("NO_DEFAULT", "InputSpec", "input_specs"),
+    "inputs": ("InputError", "collect_inputs"),
+    "policy": ("AccessPolicy", "PolicyRule"),
+    "team_package": ("TeamPackage",),
+    "workspace": ("Column", "DocumentSpec", "Trigger"),
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = ["__version__", *sorted(name for names in _EXPORTS.values() for name in names)]
 
 if TYPE_CHECKING:  # the names above, for editors and type checkers
-    from .checks import collect_inputs  # noqa: F401
     from .connections import Auth, Connection, McpServer, Operation, Param  # noqa: F401
     from .gates import GateSpec, RecordAction  # noqa: F401
     from .input_spec import NO_DEFAULT, InputSpec, input_specs  # noqa: F401
-    from .inputs import InputError  # noqa: F401
+    from .inputs import InputError, collect_inputs  # noqa: F401
+    from .policy import AccessPolicy, PolicyRule  # noqa: F401
     from .team_package import TeamPackage  # noqa: F401
     from .workspace import Column, DocumentSpec, Trigger  # noqa: F401
 
 
-def lazy_exports(package: str, exports: dict[str, str]) -> tuple[Any, Any]:
+def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]) -> tuple[Any, Any]:
     """PEP 562 `__getattr__` and `__dir__` for a package of this library: each name of
-    `exports` (name -> the package's module that defines it) is imported on first use."""
+    `exports` (the package's module that defines them -> names) is imported on first use."""
     namespace = sys.modules[package].__dict__
+    modules = {name: module for module, names in exports.items() for name in names}
 
     def get(name: str) -> Any:
-        if name not in exports:
+        if name not in modules:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f".{exports[name]}", package), name)
+        value = getattr(importlib.import_module(f".{modules[name]}", package), name)
         namespace[name] = value
         return value
 

@@ -1,13 +1,12 @@
 """The runner's helpers the targets share: a run's inputs from every source, checked by the
-team's `TeamInputs` (collect_inputs), and the shared pieces of inputs.py (flags, sources,
-the environment, echoes) named here too. Nothing here imports a framework.
+team's `TeamInputs` (collect_inputs), and the shared pieces of inputs.py
+(flags, sources, the environment, echoes) named here too. Nothing here imports a framework.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from .echo import ECHO_LIMIT as ECHO_LIMIT
 from .inputs import MAX_INPUT_PROBLEMS as MAX_INPUT_PROBLEMS
@@ -20,7 +19,7 @@ from .inputs import InputType as InputType
 from .inputs import add_input_flags as add_input_flags
 from .inputs import checked as checked
 from .inputs import coerce_flag as coerce_flag
-from .inputs import collect as collect
+from .inputs import collect_inputs as collect_inputs
 from .inputs import cut as cut
 from .inputs import env_file_problems as env_file_problems
 from .inputs import input_env_name as input_env_name
@@ -32,10 +31,6 @@ from .inputs import report_problems as report_problems
 from .inputs import resume_options as resume_options
 from .inputs import strict_json as strict_json
 from .model_env import load_problems as load_problems
-
-if TYPE_CHECKING:
-    from pydantic import BaseModel
-
 
 RUN_OPTIONS_USAGE = "[-- RUN OPTIONS]"
 """The usage line's last part of every command that starts runs (`watch`, `poll`)."""
@@ -51,25 +46,3 @@ def parse_run_options(
     cut = argv.index("--") if "--" in argv else len(argv)
     args, unknown = parser.parse_known_args(argv[:cut])
     return args, [*unknown, *argv[cut + 1 :]]
-
-
-def collect_inputs(
-    args: argparse.Namespace,
-    model: type[BaseModel],
-    channels: Mapping[str, str] = {},
-    *,
-    inputs_file: str | None = None,
-    environ: Mapping[str, str] | None = None,
-    base: Mapping[str, Any] | None = None,
-    ask: Ask | None = None,
-) -> dict[str, Any]:
-    """inputs.collect for the team's inputs `model` (TeamInputs; `channels`: key -> field
-    name, for the fields named otherwise), checked by it (inputs.checked)."""
-
-    def resolve(supplied: Mapping[str, Any], reported: Sequence[str]) -> dict[str, Any]:
-        return checked(model, supplied, reported, channels)
-
-    specs = input_specs(model, channels)
-    return collect(
-        args, specs, resolve, inputs_file=inputs_file, environ=environ, base=base, ask=ask
-    )

@@ -10,19 +10,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic_core import PydanticUndefined
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
 InputType = Literal["string", "number", "boolean", "object", "array"]
 
-
-class _NoDefault:
-    def __repr__(self) -> str:
-        return "NO_DEFAULT"
-
-
-NO_DEFAULT: Any = _NoDefault()
+NO_DEFAULT: Any = PydanticUndefined  # a required field's default, as pydantic has it
 
 
 @dataclass(frozen=True)
@@ -48,7 +44,7 @@ def _spec(field: FieldInfo, flag: str | None) -> InputSpec:
     origins = [typing.get_origin(k) or k for k in kinds if k is not type(None)]
     enum = tuple(typing.get_args(kinds[0])) if origins == [Literal] else None
     kind = "string" if enum else "number" if float in origins else _TYPES[origins[0]]
-    default = NO_DEFAULT if field.is_required() or field.default is None else field.default
+    default = NO_DEFAULT if field.default is None else field.default  # None: not given
     return InputSpec(kind, field.description or "", field.is_required(), enum, default, flag)
 
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .echo import cut, quoted
 from .input_spec import NO_DEFAULT, InputSpec, InputType, input_specs
@@ -65,26 +65,22 @@ def strict_json(text: str) -> Any:
         raise ValueError(error.msg) from None
 
 
+# a string's reading as a number or a boolean: pydantic's (true/false, yes/no, on/off, 1/0)
+_READ = {
+    "number": TypeAdapter(int | float, config=ConfigDict(allow_inf_nan=False)),
+    "boolean": TypeAdapter(bool),
+}
+
+
 def coerce_flag(kind: InputType, raw: str) -> Any:
     """A string (a flag, INPUT_<NAME>, an answer) as a value of the input's type."""
     if kind == "string":
         return raw
-    if kind == "boolean":
-        lowered = raw.strip().lower()
-        if lowered in ("true", "1", "yes", "false", "0", "no"):
-            return lowered in ("true", "1", "yes")
-        raise ValueError(f"expected true or false, got {quoted(raw)}")
-    if kind == "number":
+    if kind in _READ:
         try:
-            return int(raw)
-        except ValueError:
-            try:
-                number = float(raw)
-            except ValueError:
-                raise ValueError(f"expected a number, got {quoted(raw)}") from None
-            if not math.isfinite(number):
-                raise ValueError(f"expected a finite number, got {quoted(raw)}") from None
-            return number
+            return _READ[kind].validate_strings(raw)
+        except ValidationError as error:  # int | float: the last error is float's
+            raise ValueError(f"{error.errors()[-1]['msg']}, got {quoted(raw)}") from None
     try:
         return strict_json(raw)
     except ValueError as error:
@@ -126,20 +122,14 @@ def checked(
     try:
         valid = model.model_validate(fields)
     except ValidationError as error:
-        specs = input_specs(model, channels)
-        for found in error.errors():
+        for found in error.errors():  # an `int | float` has two errors: the last, float's
             key = keys.get(str(found["loc"][0]), str(found["loc"][0]))
-            spec = specs.get(key)
-            if spec is None:
-                problems.setdefault(key, f"unknown input {quoted(key)}")
-            elif found["type"] == "missing":
-                if key not in reported:
-                    problems.setdefault(key, f"input {key!r} is required")
-            elif spec.enum is not None and isinstance(found["input"], str):
-                problems.setdefault(key, f"input {key!r} must be one of: {', '.join(spec.enum)}")
-            else:
-                finite = " (a finite number)" if spec.type == "number" else ""
-                problems.setdefault(key, f"input {key!r} must be of type {spec.type}{finite}")
+            if found["type"] == "extra_forbidden":
+                problems[key] = f"unknown input {quoted(key)}"
+            elif found["type"] != "missing":
+                problems[key] = f"input {key!r}: {found['msg']}"
+            elif key not in reported:
+                problems[key] = f"input {key!r} is required"
         raise InputError(list(problems.values())) from None
     if problems:
         raise InputError(list(problems.values()))
@@ -180,22 +170,23 @@ def input_env_name(key: str) -> str:
 
 Ask = Callable[[str, InputSpec], str | None]
 """Asks for one missing required input at a terminal; None when nothing was given."""
-Resolve = Callable[[Mapping[str, Any], Sequence[str]], dict[str, Any]]
-"""(supplied, inputs whose value was already reported) -> the checked inputs."""
 
 
-def collect(
+def collect_inputs(
     args: argparse.Namespace,
-    inputs: Mapping[str, InputSpec],
-    resolve: Resolve,
+    model: type[BaseModel],
+    channels: Mapping[str, str] = {},
     *,
     inputs_file: str | None = None,
     environ: Mapping[str, str] | None = None,
     base: Mapping[str, Any] | None = None,
     ask: Ask | None = None,
 ) -> dict[str, Any]:
-    """The run's inputs from every source (see above), checked by `resolve`; raise
-    InputError with every problem (bad flags and the rest together)."""
+    """The run's inputs from every source (see above), checked by the team's inputs `model`
+    (`channels`: see checked); raise InputError with every problem (bad flags and the rest
+    together)."""
+    inputs = input_specs(model, channels)
+    environ = environ or {}
     supplied: dict[str, Any] = {}
     problems: list[str] = []
     bad: list[str] = []
@@ -215,8 +206,8 @@ def collect(
     seen: set[str] = set()  # a variable two keys share sets the first one only
     for name in inputs:
         variable = input_env_name(name)
-        if variable not in seen and (environ or {}).get(variable):
-            coerce(name, (environ or {})[variable], variable)
+        if variable not in seen and environ.get(variable):
+            coerce(name, environ[variable], variable)
         seen.add(variable)
     supplied.update(base or {})
     if args.inputs:
@@ -229,12 +220,12 @@ def collect(
         if raw is not None:
             coerce(name, raw, str(spec.flag))
     for name, spec in inputs.items() if ask is not None else ():
-        if spec.required and spec.default is NO_DEFAULT and name not in bad:
+        if spec.required and name not in bad:
             answer = None if supplied.get(name) is not None else ask(name, spec)
             if answer:
                 coerce(name, answer, f"input {name!r}")
     try:
-        resolved = resolve(supplied, bad)
+        resolved = checked(model, supplied, bad, channels)
     except InputError as error:
         problems += error.problems
     if problems:

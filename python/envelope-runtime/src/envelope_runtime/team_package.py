@@ -1,11 +1,7 @@
-"""The team's own package, as the runtime reaches it.
-
-An export's `src/<package>/` holds what is rendered from the team's definition (team.py,
-models.py, and crew.py and flow.py, or graph.py, state.py and context.py). The runtime
-never imports a team by a fixed name: generated code hands it a `TeamPackage`, and the
-runtime imports the team's modules through it when it first needs them. So one process
-can hold several teams, and the runtime has no import-time dependency on any of them.
-"""
+"""The team's own package, as the runtime reaches it. Generated code hands the runtime a
+`TeamPackage`, never a fixed name, and the runtime imports the team's modules (team.py,
+models.py, crew.py and flow.py, or graph.py, state.py and context.py) through it when it
+first needs them: one process can hold several teams, and the runtime depends on none."""
 
 from __future__ import annotations
 

@@ -9,6 +9,15 @@ from typing import Any
 import common_helpers
 from common_project import checks, team
 
+TYPE_ERRORS = {
+    "string": "a valid string",
+    "number": "a valid number",
+    "boolean": "a valid boolean",
+    "object": "a valid dictionary",
+    "array": "a valid list",
+}
+"""pydantic's word for a value of another type, by the input's type."""
+
 
 def invalid_cases() -> list[tuple[str, list[str], str]]:
     """Unknown, malformed and mistyped inputs, enums, missing ones, bad flags, a missing
@@ -45,19 +54,24 @@ def invalid_cases() -> list[tuple[str, list[str], str]]:
         if spec.required and spec.default is checks.NO_DEFAULT
     ]
     for name, spec in team.INPUTS.items():
-        problem = f"input {name!r} must be of type {spec.type}"
+        # pydantic's message, after the input's name
+        kind = "'" if spec.enum else TYPE_ERRORS[spec.type]
+        problem = f"input {name!r}: Input should be {kind}"
         cases.append((f"{name}-type", with_inputs({name: wrong[spec.type]}), problem))
         if spec.enum is not None:
-            problem = f"input {name!r} must be one of: {', '.join(spec.enum)}"
+            options = [repr(option) for option in spec.enum]
+            listed = " or ".join([", ".join(options[:-1]), options[-1]] if options[1:] else options)
+            problem = f"input {name!r}: Input should be {listed}"
             cases.append((f"{name}-enum", with_inputs({name: "not-an-option"}), problem))
         if spec.required and spec.default is checks.NO_DEFAULT:
             problem = f"input {name!r} is required"
             cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
         if spec.type in ("number", "boolean") and spec.flag is not None:
-            cases.append((f"{name}-flag", [spec.flag, "many"], f"{spec.flag}: expected"))
+            problem = f"{spec.flag}: Input should be a valid {spec.type}"
+            cases.append((f"{name}-flag", [spec.flag, "many"], problem))
             # Broken --inputs JSON does not hide a bad flag.
             argv = ["--inputs", "{oops", spec.flag, "many"]
-            cases.append((f"{name}-flag-and-bad-json", argv, f"{spec.flag}: expected"))
+            cases.append((f"{name}-flag-and-bad-json", argv, problem))
             # A bad flag does not hide the other problems: all are reported at once.
             if required and required[0] != name:
                 other = required[0]
@@ -65,6 +79,6 @@ def invalid_cases() -> list[tuple[str, list[str], str]]:
                 argv = [*with_inputs({}, drop=other), spec.flag, "many"]
                 cases.append((f"{name}-flag-and-{other}-required", argv, problem))
         if spec.type == "number" and spec.flag is not None:
-            problem = f"{spec.flag}: expected a finite number"
+            problem = f"{spec.flag}: Input should be a finite number, got 'inf'"
             cases.append((f"{name}-flag-inf", [spec.flag, "inf"], problem))
     return cases

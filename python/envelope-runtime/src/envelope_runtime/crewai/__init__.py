@@ -9,29 +9,21 @@ from typing import TYPE_CHECKING
 
 from .. import lazy_exports
 
-# public name -> the private module of this package that defines it
-_EXPORTS: dict[str, str] = {
-    "CrewCommands": "runner",
-    "forget_mcp_tools": "connection_tools",
-    "mcp_tools": "connection_tools",
-    "set_mcp_transport": "connection_tools",
-    "HierarchyCrew": "delegation",
-    "FlowCommands": "flow_runner",
-    "JsonArray": "json_text",
-    "JsonObject": "json_text",
-    "describe_json_text": "json_text",
-    "ModelSpec": "llms",
-    "build_llm": "llms",
-    "GateReview": "pipeline",
-    "PipelineFlow": "pipeline",
-    "TeamCommands": "runner",
-    "AgentSpec": "runtime",
-    "StepSpec": "runtime",
-    "PipelineCrew": "steps",
-    "run_offline": "testing",
+# the private module of this package that defines them -> public names
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "connection_tools": ("forget_mcp_tools", "mcp_tools", "set_mcp_transport"),
+    "delegation": ("HierarchyCrew",),
+    "flow_runner": ("FlowCommands",),
+    "json_text": ("JsonArray", "JsonObject", "describe_json_text"),
+    "llms": ("ModelSpec", "build_llm"),
+    "pipeline": ("GateReview", "PipelineFlow"),
+    "runner": ("CrewCommands", "TeamCommands"),
+    "runtime": ("AgentSpec", "StepSpec"),
+    "steps": ("PipelineCrew",),
+    "testing": ("run_offline",),
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(name for names in _EXPORTS.values() for name in names)
 
 if TYPE_CHECKING:  # the names above, for editors and type checkers
     from .connection_tools import forget_mcp_tools, mcp_tools, set_mcp_transport  # noqa: F401

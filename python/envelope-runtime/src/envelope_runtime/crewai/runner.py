@@ -81,32 +81,26 @@ def _common(package: TeamPackage, parser: argparse.ArgumentParser) -> None:
 def run_parser(
     package: TeamPackage, prog: str | None = None, description: str = ""
 ) -> argparse.ArgumentParser:
-    """The parser of a run's command line: its options and one flag per input."""
-    team = package.team
-    parser = argparse.ArgumentParser(
-        prog=prog or command_of(package),
-        description=description or f"Run the {team.NAME} team.",
-        epilog=" ".join(_epilog(package)) or None,
-    )
-    run_inputs.add_input_flags(parser, team.INPUTS)
-    _common(package, parser)
-    return parser
-
-
-def _epilog(package: TeamPackage) -> list[str]:
-    """The runner's other commands, for --help."""
-    command = command_of(package)
-    lines = []
+    """The parser of a run's command line: its options and one flag per input; its epilog
+    names the runner's other commands."""
+    epilog = []
     if _pipeline(package):
-        lines.append(
-            f"A run waiting at a review gate (exit 3) goes on with: {command} resume RUN_ID "
-            "[--decisions FILE] (see --help there)."
+        epilog.append(
+            f"A run waiting at a review gate (exit 3) goes on with: {command_of(package)} "
+            "resume RUN_ID [--decisions FILE] (see --help there)."
         )
     if _has_workspace(package):
         from . import other_commands
 
-        lines += other_commands.workspace_epilog(package)
-    return lines
+        epilog += other_commands.workspace_epilog(package)
+    parser = argparse.ArgumentParser(
+        prog=prog or command_of(package),
+        description=description or f"Run the {package.team.NAME} team.",
+        epilog=" ".join(epilog) or None,
+    )
+    run_inputs.add_input_flags(parser, package.team.INPUTS)
+    _common(package, parser)
+    return parser
 
 
 def _interactive(args: argparse.Namespace) -> bool:
@@ -120,35 +114,6 @@ def _ask_input(name: str, spec: run_inputs.InputSpec) -> str | None:
     print(f"{name}{about} ({'; '.join(details)}): ", end="", file=sys.stderr, flush=True)
     answer = sys.stdin.readline()
     return answer.rstrip("\r\n") or None
-
-
-def _collect_inputs(
-    package: TeamPackage, args: argparse.Namespace, ask: bool, base: dict[str, Any] | None = None
-) -> tuple[dict[str, Any], list[str]]:
-    """The run's inputs, checked by team.TeamInputs, and every problem with them."""
-
-    def resolve(supplied: Any, reported: Sequence[str]) -> dict[str, Any]:
-        return run_inputs.checked(package.team.TeamInputs, supplied, reported)
-
-    try:
-        inputs = run_inputs.collect(
-            args,
-            package.team.INPUTS,
-            resolve,
-            inputs_file=INPUTS_FILE,
-            environ=os.environ,
-            base=base,
-            ask=_ask_input if ask and _interactive(args) else None,
-        )
-    except run_inputs.InputError as error:
-        problems = list(error.problems)
-        if any(problem.endswith("is required") for problem in problems):
-            problems.append(
-                f"give inputs in {INPUTS_FILE}, as INPUT_<NAME> variables (.env too), "
-                "with --inputs or with flags (see --help)"
-            )
-        return {}, problems
-    return inputs, []
 
 
 def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
@@ -208,13 +173,30 @@ def _checked_inputs(
     package: TeamPackage, args: argparse.Namespace, base: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
     """The run's inputs once every check passes, else None (every problem printed). `base`:
-    inputs under the command line's (a trigger's)."""
+    inputs under the command line's (a trigger's). Asks at the terminal for missing inputs
+    only when nothing else is wrong."""
     missing = _missing_env(package, args.env_file)
     problems = run_inputs.env_file_problems(args.env_file) + llms.factory_problems(
         package.models.MODELS
     )
-    inputs, input_problems = _collect_inputs(package, args, not (missing or problems), base)
-    if run_inputs.report_problems(missing, problems + input_problems, args.env_file or ".env"):
+    ask = _interactive(args) and not (missing or problems)
+    try:
+        inputs = run_inputs.collect_inputs(
+            args,
+            package.team.TeamInputs,
+            inputs_file=INPUTS_FILE,
+            environ=os.environ,
+            base=base,
+            ask=_ask_input if ask else None,
+        )
+    except run_inputs.InputError as error:
+        problems += error.problems
+        if any(problem.endswith("is required") for problem in error.problems):
+            problems.append(
+                f"give inputs in {INPUTS_FILE}, as INPUT_<NAME> variables (.env too), "
+                "with --inputs or with flags (see --help)"
+            )
+    if run_inputs.report_problems(missing, problems, args.env_file or ".env"):
         return None
     _warn_short_secrets(package)
     return inputs
@@ -268,21 +250,13 @@ def _exit(code: int) -> None:
     sys.exit(code)
 
 
-def run(package: TeamPackage) -> None:
-    """Console scripts `<package>`, `run_crew` (`crewai run`) and `kickoff`."""
-    _exit(main(package))
-
-
 class TeamCommands:
     """One team's console scripts (main.py, [project.scripts]): `run` (`crewai run`),
     `run_with_trigger` (`crewai triggers run`), and `main(argv)`, the command line."""
 
     def __init__(self, package: TeamPackage) -> None:
         self.package = package
-
-    @property
-    def command(self) -> str:  # the team's console script, its package's name
-        return command_of(self.package)
+        self.command = command_of(package)  # the team's console script, its package's name
 
     def main(self, argv: Sequence[str] | None = None) -> int:
         """The command line (default: sys.argv) to its exit code."""
@@ -290,17 +264,13 @@ class TeamCommands:
 
     def run(self) -> None:
         """A run of the team from sys.argv, or another command (`<package> --help`)."""
-        run(self.package)
+        _exit(main(self.package))
 
     def run_with_trigger(self) -> None:
         """`run_with_trigger PAYLOAD [options]`: a run from a trigger's JSON payload."""
         from . import other_commands
 
         _exit(other_commands.run_with_trigger(self.package))
-
-    def parser(self) -> argparse.ArgumentParser:
-        """The parser of a run's command line (its options, one flag per input)."""
-        return run_parser(self.package)
 
     def workspace(self) -> Workspace:
         """The team's workspace store, the one its agents' tools and commands use."""

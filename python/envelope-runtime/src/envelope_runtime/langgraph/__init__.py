@@ -8,45 +8,31 @@ from typing import TYPE_CHECKING
 
 from .. import lazy_exports
 
-# public name -> the private module of this package that defines it
-_EXPORTS: dict[str, str] = {
-    # graph.py
-    "HierarchyNodes": "hierarchy",
-    "ModelFactory": "llms",
-    "PipelineNodes": "pipeline",
-    # state.py
-    "GateStates": "runtime",
-    "Span": "runtime",
-    "add_spans": "runtime",
-    "first_reason": "runtime",
-    "merge": "runtime",
-    "settle": "runtime",
-    # team.py
-    "AgentSpec": "runtime",
-    "StepSpec": "runtime",
-    # models.py
-    "ModelSpec": "llms",
-    "build_chat_model": "llms",
-    "chosen_model": "llms",
-    # main.py
-    "command_name": "runner",
-    "team_amain": "runner",
-    "team_main": "runner",
-    # server.py (langgraph.json: store, http.app)
-    "build_app": "server_app",
-    "open_store": "workspace_store",
-    # tests/
-    "forget_mcp_tools": "connection_tools",
-    "forget_store_files": "workspace_store",
-    "mcp_tools": "connection_tools",
-    "open_workspace": "workspace_store",
-    "run_offline": "testing",
-    "run_parser": "run_client",
-    "set_mcp_transport": "connection_tools",
-    "workspace_tools": "workspace_store",
+# the private module of this package that defines them -> public names (used by: ...)
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "connection_tools": ("forget_mcp_tools", "mcp_tools", "set_mcp_transport"),  # tests/
+    "hierarchy": ("HierarchyNodes",),  # graph.py
+    "llms": ("ModelFactory", "ModelSpec", "build_chat_model", "chosen_model"),  # graph, models
+    "pipeline": ("PipelineNodes",),  # graph.py
+    "run_client": ("run_parser",),  # tests/
+    "runner": ("command_name", "team_amain", "team_main"),  # main.py
+    "runtime": (  # state.py, team.py (AgentSpec, StepSpec)
+        "AgentSpec",
+        "GateStates",
+        "Span",
+        "StepSpec",
+        "add_spans",
+        "first_reason",
+        "merge",
+        "settle",
+    ),
+    "server_app": ("build_app",),  # server.py (langgraph.json's http.app)
+    "testing": ("run_offline",),  # tests/
+    # server.py (langgraph.json's store: open_store), tests/
+    "workspace_store": ("forget_store_files", "open_store", "open_workspace", "workspace_tools"),
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(name for names in _EXPORTS.values() for name in names)
 
 if TYPE_CHECKING:  # the names above, for editors and type checkers (re-exported)
     from .connection_tools import forget_mcp_tools, mcp_tools, set_mcp_transport  # noqa: F401
