@@ -15,20 +15,9 @@ import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { decide, type Definition, exportedProject, type Invocation, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
-import { type TestDatabase, testDatabase } from "./postgres.js";
+import { type OwnDatabases, ownDatabases, type TestDatabase, testDatabase } from "./postgres.js";
 
 const gate = e2eGate();
-
-/** A database of its own on the server (dropped in afterAll): the URL a team is given. */
-async function ownDatabase(env: PythonEnv, server: string, name: string): Promise<string> {
-  const url = new URL(server);
-  const sql = `import psycopg, sys\nwith psycopg.connect(sys.argv[1], autocommit=True) as c:\n    c.execute(sys.argv[2])`;
-  const { execFileSync } = await import("node:child_process");
-  execFileSync(env.python, ["-c", sql, server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
-  execFileSync(env.python, ["-c", sql, server, `CREATE DATABASE ${name}`]);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** The run's state files under a project directory (there must be none). */
 function stateFiles(dir: string): string[] {
@@ -42,21 +31,18 @@ describe.runIf(gate.run)("crewai: state, gates and the workspace in PostgreSQL (
   let env: PythonEnv;
   let server: ModelServer;
   let database: TestDatabase | undefined;
-  const names: string[] = [];
+  let databases: OwnDatabases | undefined;
   const work = mkdtempSync(join(tmpdir(), "envelope-realpath-crewai-pg-"));
   beforeAll(async () => {
     env = ensureEnv("crewai", gate.python!);
     database = await testDatabase();
+    databases = database && ownDatabases(env.python, database.url);
     let n = 0;
     server = await startModelServer((request) => scriptedReply(request, ++n, 4));
   }, 1_800_000);
   afterAll(async () => {
-    if (database !== undefined) {
-      const { execFileSync } = await import("node:child_process");
-      const drop = `import psycopg, sys\nwith psycopg.connect(sys.argv[1], autocommit=True) as c:\n    [c.execute(f"DROP DATABASE IF EXISTS {n} WITH (FORCE)") for n in sys.argv[2:]]`;
-      if (names.length) execFileSync(env.python, ["-c", drop, database.url, ...names]);
-      database.stop();
-    }
+    databases?.dropAll();
+    database?.stop();
     await server?.close();
   });
 
@@ -70,10 +56,8 @@ describe.runIf(gate.run)("crewai: state, gates and the workspace in PostgreSQL (
     const b = join(work, "machine-b", "parallel-gates");
     const { readme, pkg } = await exportedProject<Definition>(path, "crewai", a);
     await exportedProject<Definition>(path, "crewai", b);
-    const name = `envelope_crewai_gates_${process.pid}`;
-    names.push(name);
     const { env: values, inputs } = runValues(def as unknown as Definition);
-    const runEnv = { ...values, DATABASE_URL: await ownDatabase(env, database.url, name), MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
+    const runEnv = { ...values, DATABASE_URL: databases!.create("crewai_gates"), MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
 
     const started = await runTeam(env, a, pkg, ["--no-interactive", ...runArgs(a, readme, inputs)], runEnv);
     expect(started.code, said(started)).toBe(3);
@@ -138,9 +122,7 @@ describe.runIf(gate.run)("crewai: state, gates and the workspace in PostgreSQL (
     const workers = ["worker-1", "worker-2"].map((w) => join(work, w, "outbound-lead-desk"));
     let pkg = "";
     for (const dir of workers) ({ pkg } = await exportedProject<Definition>(fixture, "crewai", dir));
-    const name = `envelope_crewai_workspace_${process.pid}`;
-    names.push(name);
-    const runEnv = { DATABASE_URL: await ownDatabase(env, database.url, name) };
+    const runEnv = { DATABASE_URL: databases!.create("crewai_workspace") };
     const perWorker = 40;
     const files = workers.map((dir, w) => {
       const rows = Array.from({ length: perWorker }, (_, i) => ({ email: `w${w}-${i}@example.com`, company: `Co ${w}-${i}`, status: "new" }));

@@ -17,7 +17,7 @@ import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { decide, type Definition, exportedProject, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
-import { type TestDatabase, testDatabase } from "./postgres.js";
+import { type OwnDatabases, ownDatabases, type TestDatabase, testDatabase } from "./postgres.js";
 
 const gate = e2eGate();
 
@@ -40,25 +40,16 @@ describe.runIf(gate.run)("a LangGraph team on PostgreSQL across processes and wo
   let env: PythonEnv;
   let server: ModelServer;
   let database: TestDatabase | undefined;
-  const made: string[] = [];
-  /** A new database on the test server: its URL. */
-  function newDatabase(): string {
-    const name = `envelope_lg_${process.pid}_${made.length}_${Date.now().toString(36)}`;
-    const r = python(env, ROOT, ["-c", "import psycopg, sys\nwith psycopg.connect(sys.argv[1], autocommit=True) as c: c.execute(f'CREATE DATABASE {sys.argv[2]}')", database!.url, name]);
-    if (r.status !== 0) throw new Error(r.stderr);
-    made.push(name);
-    const url = new URL(database!.url);
-    url.pathname = `/${name}`;
-    return url.toString();
-  }
+  let databases: OwnDatabases | undefined;
   beforeAll(async () => {
     env = ensureEnv("langgraph", gate.python!);
     database = await testDatabase();
+    databases = database && ownDatabases(env.python, database.url);
     let n = 0;
     server = await startModelServer((request) => scriptedReply(request, ++n, 4));
   }, 1_800_000);
   afterAll(async () => {
-    for (const name of database ? made : []) python(env, ROOT, ["-c", "import psycopg, sys\nwith psycopg.connect(sys.argv[1], autocommit=True) as c: c.execute(f'DROP DATABASE IF EXISTS {sys.argv[2]} WITH (FORCE)')", database!.url, name]);
+    databases?.dropAll();
     database?.stop();
     await server?.close();
   });
@@ -73,7 +64,7 @@ describe.runIf(gate.run)("a LangGraph team on PostgreSQL across processes and wo
     const { def: d, readme, pkg } = await exportedProject<Definition & { gates: GateDef[] }>(path, "langgraph", dirs[0]!);
     await exportedProject(path, "langgraph", dirs[1]!);
     const { env: values, inputs } = runValues(d);
-    const runEnv = { ...values, DATABASE_URL: newDatabase(), MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
+    const runEnv = { ...values, DATABASE_URL: databases!.create("lg_gates"), MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
     const byGate = new Map(d.gates.map((g) => [g.name, g]));
     let args = ["--no-interactive", ...runArgs(dirs[0]!, readme, inputs)];
     const log: string[] = [];
@@ -106,7 +97,7 @@ describe.runIf(gate.run)("a LangGraph team on PostgreSQL across processes and wo
     if (database === undefined) return context.skip();
     const dir = join(mkdtempSync(join(tmpdir(), "envelope-lgpg-ws-")), "outbound-lead-desk");
     const { pkg } = await exportedProject(join(ROOT, "test/fixtures/valid/outbound-lead-desk.envelope.json"), "langgraph", dir);
-    const url = newDatabase();
+    const url = databases!.create("lg_workspace");
     const seed = python(env, dir, ["-c", `from envelope_runtime.langgraph.workspace_store import open_store, open_workspace\nfrom envelope_runtime.team_package import TeamPackage\n[r] = open_workspace(TeamPackage("${pkg}"), open_store()).write("messaging-experiments", [{"id": "shared", "data": {"angle": "seed"}}], "human")\nassert r.outcome == "written" and r.version == 1, r`], { DATABASE_URL: url });
     expect(seed.status, seed.stderr).toBe(0);
     const rounds = 30;

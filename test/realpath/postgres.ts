@@ -4,7 +4,7 @@
 // PATH, or Debian's /usr/lib/postgresql/<version>/bin), in a temporary directory, on a free
 // loopback port, run as the `postgres` user when the tests run as root (PostgreSQL refuses
 // root), and stopped by `stop()`. Without either the tests are skipped with a loud message,
-// except under CI=true, where that fails the run.
+// except under CI=true, where that fails the run. A test's own databases on it: ownDatabases.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,6 +48,34 @@ export async function testDatabase(): Promise<TestDatabase | undefined> {
     stop: () => {
       run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Databases a test makes on the server, each a team's DATABASE_URL: `create` one more, `dropAll` in afterAll. */
+export interface OwnDatabases {
+  /** A new, empty database named after `label` (lowercase letters, digits, _): its URL, libpq's form as a host gives it. */
+  create: (label: string) => string;
+  /** Drops every database `create` made (connections still open to one are ended). */
+  dropAll: () => void;
+}
+
+/** Databases of a test's own on the server at `server` (TestDatabase.url), made and dropped through psycopg in the Python `python` (both targets' environments have it). */
+export function ownDatabases(python: string, server: string): OwnDatabases {
+  const made: string[] = [];
+  const sql = (statement: string) => execFileSync(python, ["-c", "import psycopg, sys\nwith psycopg.connect(sys.argv[1], autocommit=True) as c:\n    c.execute(sys.argv[2])", server, statement], { stdio: "pipe" });
+  return {
+    create(label) {
+      // Unique per process and call: a database left by a killed run is never reused.
+      const name = `envelope_${label}_${process.pid}_${made.length}_${Date.now().toString(36)}`;
+      sql(`CREATE DATABASE ${name}`);
+      made.push(name);
+      const url = new URL(server);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    dropAll() {
+      for (const name of made.splice(0)) sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }
