@@ -3,10 +3,11 @@
 // looks from the outside — the definition, the command line, the environment and the HTTP
 // requests — so it holds for any rewrite of the generated code.
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { writeDirectory } from "../../src/export/sinks/directory.js";
 import type { PythonEnv } from "../e2e/python-env.js";
 import { exportFile } from "../helpers/export.js";
@@ -21,9 +22,26 @@ export interface Definition {
   pipeline?: Array<{ key: string; agentKey: string; label?: string; dependsOn?: string[] }>;
 }
 
-/** A definition exported for `target` into `dir`: its README and its console script. */
+/** The most a real-path run may take, where its definition does not say (ten minutes). */
+export const ROOMY_RUN_MS = 600_000;
+
+/**
+ * The definition at `path` as the real path exports it: one that sets no timeout.runMs gets
+ * ROOMY_RUN_MS, in a copy of the same name. The default 30 s is spent by a loaded 2-core
+ * machine's processes (CrewAI's above all), and the deadline is not what these files test:
+ * test/realpath/crewai.test.ts tests it with its own runMs.
+ */
+export function roomyDefinition(path: string): string {
+  const def = JSON.parse(readFileSync(path, "utf8")) as { timeout?: { runMs?: number } };
+  if (def.timeout?.runMs !== undefined) return path;
+  const copy = join(mkdtempSync(join(tmpdir(), "envelope-realpath-def-")), basename(path));
+  writeFileSync(copy, JSON.stringify({ ...def, timeout: { ...def.timeout, runMs: ROOMY_RUN_MS } }));
+  return copy;
+}
+
+/** A definition exported for `target` into `dir` (roomyDefinition): its README and its console script. */
 export async function exportedProject<D = Definition>(path: string, target: string, dir: string): Promise<{ def: D; readme: string; pkg: string }> {
-  await writeDirectory(exportFile(path, target), dir);
+  await writeDirectory(exportFile(roomyDefinition(path), target), dir);
   const readme = readFileSync(join(dir, "README.md"), "utf8");
   return { def: JSON.parse(readFileSync(path, "utf8")) as D, readme, pkg: /^uv run (\S+)/m.exec(readme)![1]! };
 }
