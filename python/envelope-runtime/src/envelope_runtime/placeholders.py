@@ -41,12 +41,6 @@ def placeholder_values(
     targets = {key: key for key in keys}
     for key in keys:
         targets.setdefault(reference_name(key), key)
-    values: dict[str, str] = {}
-    for name, key in targets.items():
-        if key in inputs:
-            value = inputs[key]
-            values[name] = value if isinstance(value, str) else json.dumps(value)
-    for name in env_names:
-        if name in environ:
-            values[name] = environ[name]
-    return values
+    values = {name: inputs[key] for name, key in targets.items() if key in inputs}
+    values = {name: v if isinstance(v, str) else json.dumps(v) for name, v in values.items()}
+    return values | {name: environ[name] for name in env_names if name in environ}

@@ -45,10 +45,19 @@ def test_base_url_is_passed_to_the_client(monkeypatch: pytest.MonkeyPatch) -> No
     models.llm_for(AGENTS[0])
     assert built[0]["model"] == "openai/llama3.1"
     assert built[0]["base_url"] == "http://127.0.0.1:9/v1"
+
+
+def test_gemini_reads_its_base_url_and_takes_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """google-genai reads GOOGLE_GEMINI_BASE_URL itself; CrewAI's Gemini client ignores
+    `timeout`, so it goes in http_options."""
+    pytest.importorskip("google.genai")
     monkeypatch.setenv("MODEL_OVERRIDE", "google:gemini-2.5-flash")
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:9/")
-    models.llm_for(AGENTS[0])
-    assert built[1]["client_params"]["http_options"]["base_url"] == "http://127.0.0.1:9/"
+    monkeypatch.setenv("GEMINI_API_KEY", "dummy")
+    llm = models.llm_for(AGENTS[0])
+    options = llm._get_sync_client()._api_client._http_options
+    assert options.base_url == "http://127.0.0.1:9/"
+    assert options.timeout == models.MODELS[AGENTS[0]].timeout_ms
 
 
 def test_unknown_openai_model_uses_crewais_own_client(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -138,9 +138,7 @@ def test_a_url_the_http_client_cannot_parse_is_refused_not_raised(
     # Both pass the policy (their hosts are names); httpx rejects them (IDNA).
     allow_all = policy.AccessPolicy(default_action="allow")
     assert policy.evaluate(allow_all, "GET", url, {}).allowed
-    tool = tools.HttpRequestTool(
-        agent_key="probe", policy=allow_all, transport=tools.HTTP_TRANSPORT
-    )
+    tool = tools.HttpRequestTool(agent_key="probe", policy=allow_all)
 
     result = tool.run(method="GET", url=url)
 

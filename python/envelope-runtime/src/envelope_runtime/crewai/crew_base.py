@@ -5,17 +5,20 @@ memory, embedder and the files of knowledge/."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from crewai import Agent, Crew, CrewOutput, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
-from crewai.knowledge.source.base_knowledge_source import BaseKnowledgeSource
+from crewai.knowledge.source.base_file_knowledge_source import BaseFileKnowledgeSource
+from crewai.knowledge.source.csv_knowledge_source import CSVKnowledgeSource
+from crewai.knowledge.source.json_knowledge_source import JSONKnowledgeSource
+from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
+from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
 from crewai.tools import BaseTool
 from typing_extensions import Self
 
@@ -25,35 +28,27 @@ from . import llms, texts
 from ._crewai_private import forget_memoized
 
 KNOWLEDGE = Path("knowledge")  # CrewAI's knowledge folder, where the team runs
-# A suffix -> its CrewAI knowledge source (crewai.knowledge.source.<x>_knowledge_source).
-_KNOWLEDGE_KINDS = {
-    ".txt": "text_file.TextFileKnowledgeSource",
-    ".md": "text_file.TextFileKnowledgeSource",
-    ".csv": "csv.CSVKnowledgeSource",
-    ".json": "json.JSONKnowledgeSource",
-    ".pdf": "pdf.PDFKnowledgeSource",
+# A suffix -> its CrewAI knowledge source.
+_KNOWLEDGE_KINDS: dict[str, type[BaseFileKnowledgeSource]] = {
+    ".txt": TextFileKnowledgeSource,
+    ".md": TextFileKnowledgeSource,
+    ".csv": CSVKnowledgeSource,
+    ".json": JSONKnowledgeSource,
+    ".pdf": PDFKnowledgeSource,
 }
 
 
 def kickoff(crew: Crew) -> CrewOutput:
-    """Run a crew to the end (these crews never stream)."""
-    output = crew.kickoff()
-    if not isinstance(output, CrewOutput):
-        raise TypeError(f"expected a CrewOutput, got {type(output).__name__}")
-    return output
+    """Run a crew to the end (these crews never stream: no CrewStreamingOutput)."""
+    return cast(CrewOutput, crew.kickoff())
 
 
-def knowledge_sources() -> list[BaseKnowledgeSource]:
+def knowledge_sources() -> list[BaseFileKnowledgeSource]:
     """A CrewAI knowledge source per kind of file in knowledge/ (its README.md aside)."""
-    names: dict[str, list[str]] = {}
+    names: dict[type[BaseFileKnowledgeSource], list[str]] = {}
     for path in knowledge_files():
         names.setdefault(_KNOWLEDGE_KINDS[path.suffix.lower()], []).append(path.name)
-    sources = []
-    for kind, paths in names.items():
-        module, _, name = kind.partition(".")
-        source = importlib.import_module(f"crewai.knowledge.source.{module}_knowledge_source")
-        sources.append(getattr(source, name)(file_paths=paths))
-    return sources
+    return [kind(file_paths=paths) for kind, paths in names.items()]
 
 
 def knowledge_files() -> list[Path]:
@@ -79,29 +74,28 @@ def configured_llms(package: TeamPackage) -> set[str]:
     return {key for key, spec in agents.items() if (config.get(spec.method) or {}).get("llm")}
 
 
-def http_tool(package: TeamPackage, agent_key: str) -> BaseTool:
-    """The agent's policy-enforcing http_request tool (http_tools.py, imported for it only)."""
-    from .http_tools import http_tool as build
+def request_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
+    """The agent's policy-enforcing http_request tool and its connection packs' tools
+    (http_tools.py and connection_tools.py, each imported for a team that has them only)."""
+    found: list[BaseTool] = []
+    if agent_key in package.team.EGRESS:
+        from .http_tools import http_tool
 
-    return build(package, agent_key)
+        found.append(http_tool(package, agent_key))
+    if getattr(package.team, "CONNECTION_AGENTS", {}).get(agent_key):
+        from .connection_tools import connection_tools
+
+        found += connection_tools(package, agent_key)
+    return found
 
 
-def connection_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
-    """The agent's connection packs' tools (connection_tools.py, imported for them only)."""
-    if not getattr(package.team, "CONNECTION_AGENTS", {}).get(agent_key):
-        return []
-    from .connection_tools import connection_tools as build
-
-    return build(package, agent_key)
-
-
-def workspace_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
+def document_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
     """The agent's workspace documents' tools (workspace_tools.py, imported for them only)."""
     if not getattr(package.team, "WORKSPACE", None):
         return []
-    from .workspace_tools import workspace_tools as build
+    from .workspace_tools import workspace_tools
 
-    return build(package, agent_key)
+    return workspace_tools(package, agent_key)
 
 
 def roots(package: TeamPackage) -> list[str]:
@@ -153,34 +147,21 @@ class TeamCrewBase:
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """`tools:` in config/agents.yaml, its HTTP tool, its packs' and documents' tools."""
         configured = self.agents_config[self._method(agent_key)].get("tools") or []
-        agent_tools: list[BaseTool] = list(configured)
-        if agent_key in self.package.team.EGRESS:
-            agent_tools.append(http_tool(self.package, agent_key))
-        agent_tools += connection_tools(self.package, agent_key)
-        agent_tools += workspace_tools(self.package, agent_key)
-        return agent_tools
+        own = request_tools(self.package, agent_key) + document_tools(self.package, agent_key)
+        return [*configured, *own]
 
     def _method(self, agent_key: str) -> str:
         """The agent's @agent method in crew.py (and its config/agents.yaml entry)."""
         method: str = self.package.team.AGENTS[agent_key].method
         return method
 
-    def _delegates(self, agent_key: str) -> bool:
-        """Whether the agent gets CrewAI's delegation tools (a manager's)."""
-        return False
-
-    def _bounded(self, agent_key: str) -> bool:
-        """Whether one agent execution is bounded by its model's timeout (see llms.py)."""
-        return True
-
     def _prepared(self, agent_key: str, agent: Agent) -> Agent:
-        """The agent of crew.py, with this run's texts and its part in the team."""
+        """The agent of crew.py, with this run's texts: it delegates to no one, and one
+        execution of it is bounded by its model's timeout (see llms.py)."""
         texts.render_agent(agent, self.values)
         agent.verbose = self.verbose
-        agent.allow_delegation = self._delegates(agent_key)
-        if self._bounded(agent_key):
-            spec = self.package.models.MODELS[agent_key]
-            agent.max_execution_time = llms.execution_limit_s(spec)
+        agent.allow_delegation = False
+        agent.max_execution_time = llms.execution_limit_s(self.package.models.MODELS[agent_key])
         return agent
 
     def _crew(self, **options: Any) -> Crew:
@@ -217,6 +198,6 @@ class TeamCrewBase:
         """A text of config/*.yaml, `{{NAME}}` filled in for this run."""
         return placeholders.render(str(text), self.values)
 
-    def _fresh(self) -> Self:
+    def _fresh(self, **options: Any) -> Self:
         """A new object of the crew class for the same run: new agents, new tasks."""
-        return type(self)(self.inputs, self.verbose)
+        return type(self)(self.inputs, self.verbose, **options)

@@ -18,11 +18,10 @@ from crewai import Agent, Crew, Process, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
-from typing_extensions import Self
 
 from ..team_package import TeamPackage
 from . import llms, texts
-from .crew_base import TeamCrewBase, connection_tools, http_tool, kickoff, roots, workspace_tools
+from .crew_base import TeamCrewBase, document_tools, kickoff, request_tools, roots
 
 TEAM_TASK = "handle_request"  # the @task method and config/tasks.yaml entry of a run
 
@@ -52,10 +51,8 @@ def has_sub_team(package: TeamPackage, agent_key: str) -> bool:
 
 def has_requests_delegate(package: TeamPackage, agent_key: str) -> bool:
     """The top manager's HTTP, pack and workspace tools go to its "<role> Requests" worker."""
-    return agent_key == top_manager(package) and (
-        agent_key in package.team.EGRESS
-        or bool(connection_tools(package, agent_key))
-        or bool(workspace_tools(package, agent_key))
+    return agent_key == top_manager(package) and bool(
+        request_tools(package, agent_key) or document_tools(package, agent_key)
     )
 
 
@@ -70,13 +67,12 @@ class SubTeamTool(BaseTool):
     name: str = SUB_TEAM_TOOL
     description: str = "Hand a task to the team you manage and get their answer."
     args_schema: type[BaseModel] = SubTeamInput
-    manager_key: str
-    run_team: Callable[[str, str], str] = Field(exclude=True)  # (manager, task) -> answer
+    run_team: Callable[[str], str] = Field(exclude=True)  # task -> the sub-team's answer
     stays_local: ClassVar[bool] = True
     """Each member's own policy checks its requests (http_tools.check_tool_call)."""
 
     def _run(self, task: str) -> str:
-        return self.run_team(self.manager_key, task)
+        return self.run_team(task)
 
 
 # --- the crew -------------------------------------------------------------
@@ -102,12 +98,14 @@ class HierarchyCrew(TeamCrewBase):
             agent_tools.append(self._sub_team_tool(agent_key))
         return agent_tools
 
-    def _delegates(self, agent_key: str) -> bool:
-        return agent_key == self.managing
-
-    def _bounded(self, agent_key: str) -> bool:
-        # A sub-team's work runs inside its manager's execution: only runMs bounds it.
-        return agent_key != self.managing and not has_sub_team(self.package, agent_key)
+    def _prepared(self, agent_key: str, agent: Agent) -> Agent:
+        """The manager delegates. A sub-team's work runs inside its manager's execution: only
+        runMs bounds a manager's."""
+        super()._prepared(agent_key, agent)
+        agent.allow_delegation = agent_key == self.managing
+        if agent.allow_delegation or has_sub_team(self.package, agent_key):
+            agent.max_execution_time = None
+        return agent
 
     def team_task(self) -> Task:
         config = self.tasks_config[TEAM_TASK]
@@ -139,40 +137,35 @@ class HierarchyCrew(TeamCrewBase):
 
     def _requests_delegate(self, manager_key: str) -> Agent:
         role = self.role_of(manager_key)
-        package = self.package
-        http = [http_tool(package, manager_key)] if manager_key in package.team.EGRESS else []
-        http += connection_tools(package, manager_key)
-        documents = workspace_tools(package, manager_key)
-        jobs = [
-            *(["the workspace reads and writes"] if documents else []),
-            *(["the HTTP requests"] if http else []),
-        ]
-        about = []
+        http = request_tools(self.package, manager_key)
+        documents = document_tools(self.package, manager_key)
+        jobs: list[str] = []
+        about: list[str] = []
         if documents:
+            jobs.append("the workspace reads and writes")
             about.append(f"You read and write {role}'s workspace documents for {role}.")
         if http:
+            jobs.append("the HTTP requests")
             about.append(
                 f"You make outbound HTTP requests on behalf of {role}, within {role}'s "
                 "access policy."
             )
-        delegate = Agent(
+        return Agent(
             role=f"{role} Requests",
             goal=f"Make {' and '.join(jobs)} {role} asks for and report the results exactly.",
             backstory=" ".join([*about, "You do nothing else."]),
             llm=self.llm_of(manager_key),
             tools=[*http, *documents],
-            max_execution_time=llms.execution_limit_s(package.models.MODELS[manager_key]),
+            max_execution_time=llms.execution_limit_s(self.package.models.MODELS[manager_key]),
             verbose=self.verbose,
+            # Its texts are this run's already (the role is rendered): only the executor.
+            executor_class=texts.VerbatimExecutor,
         )
-        # Its texts are this run's already (the role is rendered): only the executor.
-        delegate.executor_class = texts.VerbatimExecutor
-        return delegate
 
     def _sub_team_tool(self, manager_key: str) -> SubTeamTool:
         team_roles = ", ".join(self.role_of(key) for key in workers_of(self.package, manager_key))
         return SubTeamTool(
-            manager_key=manager_key,
-            run_team=self._run_sub_team,
+            run_team=lambda task: self._run_sub_team(manager_key, task),
             description=(
                 f"Hand a task to the team you manage ({team_roles}) and get their answer. "
                 "They cannot see your conversation: put everything they need into the task."
@@ -188,6 +181,3 @@ class HierarchyCrew(TeamCrewBase):
             expected_output="The team's complete answer to the task.",
         )
         return kickoff(sub_team._hierarchical_crew(manager_key, [work])).raw
-
-    def _fresh(self, managing: str | None = None) -> Self:
-        return type(self)(self.inputs, self.verbose, managing)

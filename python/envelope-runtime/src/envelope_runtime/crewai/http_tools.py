@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, get_args
 
@@ -27,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from .. import policy
 from ..policy import AccessPolicy, HttpRequestInput, expand
+from ..redaction import redact
 from ..team_package import TeamPackage
 from .crew_base import config_dir
 
@@ -66,20 +66,10 @@ class HttpRequestTool(BaseTool):
     secret_values: tuple[str, ...] = Field(default=(), exclude=True, repr=False)
     timeout_s: float = 30.0
     max_body_chars: int = 4000
-    transport: httpx.BaseTransport | None = Field(default=None, exclude=True)  # test seam
 
-    def refusal(self, method: str, url: str) -> str | None:
-        """The tool's answer when the policy refuses `method url` ({{NAME}} filled in)."""
-        decision = policy.evaluate(self.policy, method, expand(url, self.env), self.env)
-        return None if decision.allowed else self._refused(decision.reason)
-
-    def _refused(self, why: str) -> str:
-        return self._redact(f"REFUSED by access policy of {self.agent_key}: {why}")
-
-    def _redact(self, text: str) -> str:
-        from ..redaction import redact  # only a request's result is redacted
-
-        return redact(text, self.secret_values)
+    def refused(self, why: str) -> str:
+        """The tool's answer to a request its policy refuses (`why`)."""
+        return redact(f"REFUSED by access policy of {self.agent_key}: {why}", self.secret_values)
 
     def _run(
         self,
@@ -89,24 +79,23 @@ class HttpRequestTool(BaseTool):
         body: str | None = None,
     ) -> str:
         """Arguments as HttpRequestInput (policy.py) validated them."""
-        url = expand(url, self.env)
-        decision = policy.evaluate(self.policy, method, url, self.env)
+        decision = policy.evaluate(self.policy, method, expand(url, self.env), self.env)
         if not decision.allowed:
-            return f"REFUSED by access policy of {self.agent_key}: {decision.reason}"
+            return self.refused(decision.reason)
         sent_headers = policy.header_pairs(headers, self.env)
-        refused = policy.unparsable_url(decision.url) or policy.refused_header(sent_headers)
-        if refused is not None:
-            return self._refused(refused)
+        problem = policy.unparsable_url(decision.url) or policy.refused_header(sent_headers)
+        if problem is not None:
+            return self.refused(problem)
         content = expand(body, self.env) if body is not None else None
         try:
             with httpx.Client(
-                transport=self.transport, timeout=self.timeout_s, follow_redirects=False
+                transport=HTTP_TRANSPORT, timeout=self.timeout_s, follow_redirects=False
             ) as client:
                 response = client.request(
                     method.upper(), decision.url, headers=sent_headers, content=content
                 )
         except httpx.HTTPError as error:
-            return self._redact(f"REQUEST FAILED: {type(error).__name__}: {error}")
+            return redact(f"REQUEST FAILED: {type(error).__name__}: {error}", self.secret_values)
         lines = [f"HTTP {response.status_code} {response.reason_phrase}"]
         if response.is_redirect:
             # Redirects are not followed: the next hop must pass the policy too.
@@ -115,7 +104,7 @@ class HttpRequestTool(BaseTool):
         if len(text) > self.max_body_chars:
             text = text[: self.max_body_chars] + f"\n[truncated {len(text)} chars]"
         lines.append(text)
-        return self._redact("\n".join(lines))
+        return redact("\n".join(lines), self.secret_values)
 
 
 def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
@@ -130,7 +119,6 @@ def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
         env=env,
         secret_values=tuple(env[name] for name in team.SECRETS if name in env),
         timeout_s=package.models.MODELS[agent_key].timeout_ms / 1000,
-        transport=HTTP_TRANSPORT,
     )
 
 
@@ -138,25 +126,17 @@ def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>]*")
 _METHODS = frozenset(get_args(HttpRequestInput.model_fields["method"].annotation))
-_refused = threading.local()  # the call the before-hook blocked in this thread, its answer
+# Where the before-hook leaves its answer to a call it blocks, for the after-hook: the call's
+# input (CrewAI hands both hooks the same dict, which a before-hook may change in place).
+_REFUSAL = "__envelope_refusal__"
 
 
 def _texts(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
+    elif isinstance(value, Mapping | list | tuple):
+        for item in value.values() if isinstance(value, Mapping) else value:
             yield from _texts(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _texts(item)
-
-
-def _called_tool(context: ToolCallHookContext) -> BaseTool | None:
-    """The agent's (or its task's) tool being called; None for CrewAI's own (delegation)."""
-    held = [*(getattr(context.agent, "tools", None) or [])]
-    held += getattr(context.task, "tools", None) or []
-    return next((t for t in held if sanitize_tool_name(t.name) == context.tool_name), None)
 
 
 def check_tool_call(context: ToolCallHookContext) -> bool | None:
@@ -165,27 +145,26 @@ def check_tool_call(context: ToolCallHookContext) -> bool | None:
     not checked)."""
     agent_tools = getattr(context.agent, "tools", None) or []
     guard = next((t for t in agent_tools if isinstance(t, HttpRequestTool)), None)
-    tool = _called_tool(context) if guard is not None else None
+    # The agent's (or its task's) tool being called; None for CrewAI's own (delegation).
+    held = [*agent_tools, *(getattr(context.task, "tools", None) or [])]
+    tool = next((t for t in held if sanitize_tool_name(t.name) == context.tool_name), None)
     if guard is None or tool is None or getattr(tool, "stays_local", False):
         return None
     method = str(context.tool_input.get("method", "GET")).upper()
     method = method if method in _METHODS else "GET"
     for text in _texts(context.tool_input):
         for url in _URL.findall(text):
-            refused = guard.refusal(method, url)
-            if refused is not None:
-                _refused.call = (context.tool_input, refused)
+            decision = policy.evaluate(guard.policy, method, expand(url, guard.env), guard.env)
+            if not decision.allowed:
+                context.tool_input[_REFUSAL] = guard.refused(decision.reason)
                 return False
     return None
 
 
 def explain_refusal(context: ToolCallHookContext) -> str | None:
     """CrewAI's after-tool-call hook: a blocked call answers with the policy's reason."""
-    call = getattr(_refused, "call", None)
-    if call is None or call[0] is not context.tool_input:
-        return None
-    _refused.call = None
-    return str(call[1])
+    refused: str | None = context.tool_input.pop(_REFUSAL, None)
+    return refused
 
 
 register_before_tool_call_hook(check_tool_call)

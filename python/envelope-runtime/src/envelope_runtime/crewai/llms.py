@@ -1,7 +1,6 @@
 """An agent's CrewAI LLM: models.py's model, else `MODEL`; MODEL_OVERRIDE / MODEL_<AGENT>
-replace it (model_env.py). The provider's base-URL variable is passed explicitly, so a model
-name CrewAI does not know still reaches that endpoint. `ENVELOPE_MODEL_FACTORY` makes every
-model instead (`function(agent_key, spec)`; no provider key or MODEL is then required)."""
+replace it (model_env.py). `ENVELOPE_MODEL_FACTORY` makes every model instead
+(`function(agent_key, spec)`; no provider key or MODEL is then required)."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from crewai import LLM, BaseLLM
+from crewai.llm import PROVIDER_ALIASES
 
 from .. import model_env
 from ..inputs import EnvRequirement
@@ -40,8 +40,9 @@ PROVIDER_KEYS: dict[str, EnvRequirement] = {
 }
 
 
-# Base-URL variables (the first one documented). CrewAI's OpenAI client reads
-# OPENAI_BASE_URL but routes an unknown model name to LiteLLM unless base_url is passed.
+# Base-URL variables (the first one documented). The providers' clients read them too, but
+# take a blank one as their endpoint, and CrewAI's OpenAI client routes a model name it does
+# not know to LiteLLM unless base_url is passed.
 BASE_URL_ENV: dict[str, tuple[str, ...]] = {
     "openai": ("OPENAI_BASE_URL", "OPENAI_API_BASE"),
     "anthropic": ("ANTHROPIC_BASE_URL",),
@@ -50,23 +51,16 @@ BASE_URL_ENV: dict[str, tuple[str, ...]] = {
     "openrouter": ("OPENROUTER_BASE_URL",),
 }
 
-# Envelope's provider names, accepted in overrides too (`google:gemini-2.5-flash`).
-_PREFIX_ALIASES = {"google": "gemini"}
-
 
 def provider(model: str) -> str:
     prefix = model.split("/", 1)[0].lower()
-    return _PREFIX_ALIASES.get(prefix, prefix)
+    return PROVIDER_ALIASES.get(prefix, prefix)  # Envelope's `google` is CrewAI's `gemini`
 
 
 def base_url(model: str) -> str | None:
     names = BASE_URL_ENV.get(provider(model), ())
     model_env.unset_blank(names)
-    for name in names:
-        value = os.environ.get(name, "").strip()
-        if value:
-            return value
-    return None
+    return next((os.environ[name].strip() for name in names if name in os.environ), None)
 
 
 def factory_problems(models: Mapping[str, ModelSpec] | None = None) -> list[str]:
@@ -82,22 +76,24 @@ def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
     needed: list[EnvRequirement] = []
     model_set = bool(os.environ.get("MODEL", "").strip())
     for agent_key, spec in models.items():
-        requirements: list[EnvRequirement | None] = []
-        overridden = _override(agent_key) is not None
-        if spec.model is None and not overridden:
-            requirements.append("MODEL")
-        if spec.model is not None or model_set or overridden:
-            requirements.append(PROVIDER_KEYS.get(provider(model_id(spec, agent_key))))
-        for requirement in requirements:
-            if requirement is not None and requirement not in needed:
-                needed.append(requirement)
+        if spec.model is None and not model_set and _override(agent_key) is None:
+            requirement: EnvRequirement | None = "MODEL"
+        else:
+            requirement = PROVIDER_KEYS.get(provider(model_id(spec, agent_key)))
+        if requirement is not None and requirement not in needed:
+            needed.append(requirement)
     return needed
+
+
+def _normalized(value: str) -> str | None:
+    """`provider/model` of `provider:model` or `provider/model`; None if it is neither."""
+    parts = model_env.split_model(value)
+    return f"{PROVIDER_ALIASES.get(parts[0], parts[0])}/{parts[1]}" if parts else None
 
 
 def _override(agent_key: str) -> str | None:
     found = model_env.override(agent_key)
-    parts = model_env.split_model(found[1]) if found else None
-    return f"{_PREFIX_ALIASES.get(parts[0], parts[0])}/{parts[1]}" if parts else None
+    return _normalized(found[1]) if found else None
 
 
 def model_id(spec: ModelSpec, agent_key: str | None = None) -> str:
@@ -108,8 +104,7 @@ def model_id(spec: ModelSpec, agent_key: str | None = None) -> str:
     if spec.model is not None:
         return spec.model
     value = os.environ["MODEL"].strip()
-    head, sep, tail = value.partition(":")
-    return f"{head}/{tail}" if sep and "/" not in head else value
+    return _normalized(value) or value
 
 
 def _factory() -> Callable[[str, ModelSpec], BaseLLM] | None:
@@ -130,23 +125,20 @@ def build_llm(agent_key: str, spec: ModelSpec) -> BaseLLM:
     model = model_id(spec, agent_key)
     endpoint = base_url(model)
     if provider(model) == "gemini":
-        # CrewAI's Gemini client ignores `timeout` and `max_tokens`.
-        http_options: dict[str, object] = {"timeout": spec.timeout_ms}
-        if endpoint is not None:
-            http_options["base_url"] = endpoint
+        # CrewAI's Gemini client ignores `timeout` and `max_tokens`; google-genai reads
+        # GOOGLE_GEMINI_BASE_URL itself.
         return LLM(
             model=model,
             temperature=spec.temperature,
             max_output_tokens=spec.max_tokens,
-            client_params={"http_options": http_options},
+            client_params={"http_options": {"timeout": spec.timeout_ms}},
         )
-    extra: dict[str, object] = {"base_url": endpoint} if endpoint is not None else {}
     return LLM(
         model=model,
         temperature=spec.temperature,
         max_tokens=spec.max_tokens,
         timeout=spec.timeout_ms / 1000,
-        **extra,
+        **({"base_url": endpoint} if endpoint is not None else {}),
     )
 
 

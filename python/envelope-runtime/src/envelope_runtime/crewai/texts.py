@@ -50,8 +50,7 @@ def crewai_inputs(crew: Crew, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """Inputs for `Crew.kickoff/train/test/replay`: each `{word}` of the texts is its own
     value, and the run's inputs are added but for those words (CrewAI would rewrite them)."""
     words = {word for text in _texts_of(crew) for word in _CREWAI_WORD.findall(text)}
-    kept = {key: value for key, value in inputs.items() if key not in words}
-    return {**kept, **{word: "{" + word + "}" for word in sorted(words)}}
+    return {**inputs, **{word: "{" + word + "}" for word in sorted(words)}}
 
 
 class InputsRefused(HookAborted, ValueError):
@@ -77,16 +76,15 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     if entry is None:
         return None
     ref, own, team_inputs = entry
-    built_by = ref()
+    built_by, given = ref(), dict(context.payload or {})
     if built_by is not None:
         # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
         drop_memoized(built_by)
-    if built_by is not None and built_by.deferred:
-        _fill_in(context.crew, built_by, dict(context.payload or {}))
-        return crewai_inputs(context.crew, dict(context.payload or {}))
+        if built_by.deferred:
+            _fill_in(context.crew, built_by, given)
+            return crewai_inputs(context.crew, given)
     if context.payload is None:
         return None
-    given = dict(context.payload)
     other = sorted(
         key
         for key, value in given.items()
