@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from .checks import quoted
+from .echo import quoted
 from .gates import (
     MAX_PROBLEMS,
     MAX_ROUNDS,

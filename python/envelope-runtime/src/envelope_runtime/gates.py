@@ -18,12 +18,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-# Re-exported: the gate code (and LangGraph's server_app) quotes what a reviewer gave by the
-# same rules as the run's input checks.
-from .echo import ECHO_LIMIT as ECHO_LIMIT
-from .echo import cut as cut
-from .echo import quoted as quoted
-
 Verb = Literal["approve", "skip", "reject", "reset"]
 Trigger = Literal["any_approved", "all_resolved", "threshold", "scheduled"]
 OnReject = Literal["skip", "rerun", "escalate", "halt"]
@@ -105,6 +99,10 @@ class GateState(BaseModel):
 
     def undecided(self) -> list[GateRecord]:
         return [record for record in self.current() if record.decision is None]
+
+    def listing(self, fields: Sequence[str]) -> list[dict[str, Any]]:
+        """The undecided records as a reviewer decides them: id and the gate's fields."""
+        return [{"record": r.id, **{f: r.data.get(f) for f in fields}} for r in self.undecided()]
 
     def approved(self) -> list[GateRecord]:
         return [record for record in self.records if record.decision == "approve"]

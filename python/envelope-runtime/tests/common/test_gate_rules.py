@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from common_project import gates
 
-from envelope_runtime import gate_rules
+from envelope_runtime import echo, gate_rules
 from envelope_runtime.gate_terminal import TerminalReviewer
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -154,16 +154,16 @@ def test_problems_quote_at_most_the_echo_limit_of_what_a_person_gave() -> None:
     ]
     problems = gate_rules.apply_decisions(spec(), gate, items, NOW, "ana")
     suffix = "\u2026 (2000000 characters)"
-    shown = repr("x" * (gates.ECHO_LIMIT - len(suffix)) + suffix)
+    shown = repr("x" * (echo.ECHO_LIMIT - len(suffix)) + suffix)
     assert problems == [
         f"gate g: record r1: unknown action {shown}; use one of "
         "'Approve' (approve), 'Skip' (skip), 'Reject' (reject)",
         f"gate g: unknown record {shown}",
     ]
     # Short values are quoted whole, as before; a cut value is cut no further.
-    assert gates.quoted("r7") == "'r7'"
-    assert gates.cut(gates.cut(huge)) == gates.cut(huge)
-    assert len(gates.cut(huge)) == gates.ECHO_LIMIT
+    assert echo.quoted("r7") == "'r7'"
+    assert echo.cut(echo.cut(huge)) == echo.cut(huge)
+    assert len(echo.cut(huge)) == echo.ECHO_LIMIT
     # However many items are wrong, the list is bounded too: the first MAX_PROBLEMS, then
     # how many more.
     many = [gates.DecisionItem(record=f"q{n}", action="approve") for n in range(5000)]

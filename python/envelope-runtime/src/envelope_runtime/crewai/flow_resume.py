@@ -17,9 +17,10 @@ from dotenv import load_dotenv
 from pydantic import ValidationError
 
 from .. import checks
+from .. import inputs as run_inputs
 from ..team_package import TeamPackage
 from . import llms, runtime, state
-from .flow_runner import _run_flow, _store
+from .flow_runner import _run_flow
 from .runner import STATE_DIR, _common, _missing_env, _warn_short_secrets, command_of
 from .state import RunState, RunStore
 
@@ -59,7 +60,7 @@ def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False
     is done here: an error for a person, not for `sweep` (`swept`), whose other copy has it."""
     args = _resume_parser(package).parse_args(argv)
     missing = _missing_env(package, args.env_file)
-    store = _store(package, args.state_dir)
+    store = RunStore.of(package.team, args.state_dir)
     problems = checks.env_file_problems(args.env_file) + llms.factory_problems(
         package.models.MODELS
     )
@@ -118,11 +119,7 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
             gates = package.team.GATES
             late = [n for n, gate in run.gates.items() if timed_out(gates[n], gate, now)]
             due += [(run.id, late)] if late else []
-    options = [
-        "--state-dir",
-        args.state_dir,
-        *(["--env-file", args.env_file] if args.env_file else []),
-    ]
+    options = run_inputs.resume_options(args.state_dir, STATE_DIR, args.env_file)
     code = runtime.EXIT_OK
     for run_id, late in due:
         print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)

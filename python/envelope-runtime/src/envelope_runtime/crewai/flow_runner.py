@@ -24,22 +24,11 @@ from crewai.flow.async_feedback import HumanFeedbackPending
 
 from .. import inputs as run_inputs
 from ..team_package import TeamPackage
-from . import runtime, state
-from .runner import (
-    STATE_DIR,
-    TeamCommands,
-    _exit,
-    command_of,
-    traced,
-)
+from . import runtime
+from .runner import STATE_DIR, TeamCommands, _exit, command_of, traced
 from .state import RunState, RunStore
 
-__all__ = ["FlowCommands", "plot", "resume", "start_run"]
-
-
-def _store(package: TeamPackage, directory: str) -> RunStore:
-    team = package.team
-    return RunStore(directory, [os.environ[n] for n in team.SECRETS if os.environ.get(n)])
+__all__ = ["FlowCommands", "start_run"]
 
 
 def _run_flow(
@@ -60,11 +49,9 @@ def _run_flow(
     flows = [team_flow.from_pending(run.id, store, suppress_flow_events=quiet)] if pending else []
 
     def again(left: dict[str, Any]) -> Any:
-        flows.append(team_flow(persistence=store, suppress_flow_events=quiet))
+        saved = store.load(run.id)  # CrewAI's Flow starts from its initial_state
+        flows.append(team_flow(persistence=store, initial_state=saved, suppress_flow_events=quiet))
         flows[-1].configure(crews, left, interactive)
-        saved = store.load(run.id)
-        for name in RunState.model_fields:  # the saved state, as CrewAI restores it
-            setattr(flows[-1].state, name, getattr(saved, name))
         return flows[-1]
 
     start = flows[0] if pending else again(decisions)
@@ -78,78 +65,67 @@ def _run_flow(
         outcome = start.resume(json.dumps(given) if given is not None else "")
         # The rest of the flow, and the gates the resume never reached, with their decisions.
         paused = isinstance(outcome, HumanFeedbackPending)
-        if _ended(package, start.state) or (paused and not start.decisions):
+        ended = all(key in start.state.outputs for key in package.team.PIPELINE)
+        if ended or start.state.status == "halted" or (paused and not start.decisions):
             return outcome
         return again(start.decisions).kickoff()
 
+    outcome: Any = None
     try:
         if deadline.expired():
             raise runtime.RunTimeout(deadline.message())
         with traced(args.trace, run.id, crews):
             outcome = runtime.run_with_deadline(work, deadline)
     except runtime.RunTimeout as error:
-        return _stopped(store, flows[-1].state, deadline, "timed_out", str(error))
+        flows[-1].state.status, flows[-1].state.message = "timed_out", str(error)
+        print(error, file=sys.stderr)
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
         message = f"{type(error).__name__}: {error}"
+        flows[-1].state.status, flows[-1].state.message = "failed", message
         resume = shlex.join([command_of(package), "resume", run.id, *options])
         print(
             f"Run failed: {message}\nFinished steps and decisions are kept; continue from "
             f"the last finished step with: {resume}",
             file=sys.stderr,
         )
-        return _stopped(store, flows[-1].state, deadline, "failed", message)
     run = flows[-1].state
     run.spent_ms += deadline.used_ms()
+    if run.status not in ("halted", "failed", "timed_out"):
+        run.status = "pending" if isinstance(outcome, HumanFeedbackPending) else "done"
+    store.save_state(run.id, "runner", run)
     if run.status == "halted":
-        store.save_state(run.id, "runner", run)
         print(f"Run {run.id} halted: {run.message}", file=sys.stderr)
-        return runtime.EXIT_HALTED
-    if isinstance(outcome, HumanFeedbackPending):
-        run.status = "pending"
-        store.save_state(run.id, "runner", run)
-        print(
-            json.dumps(_pending_summary(package, run, store, options), indent=2, ensure_ascii=False)
-        )
-        return runtime.EXIT_PENDING
-    run.status = "done"
-    store.save_state(run.id, "runner", run)
-    print(json.dumps(run.result, indent=2, ensure_ascii=False))
-    return runtime.EXIT_OK
+    elif run.status in ("pending", "done"):
+        pending_run = run.status == "pending"
+        shown = _pending_summary(package, run, store, options) if pending_run else run.result
+        print(json.dumps(shown, indent=2, ensure_ascii=False))
+    return _EXIT_CODES[run.status]
 
 
-def _ended(package: TeamPackage, run: RunState) -> bool:
-    return run.status == "halted" or all(key in run.outputs for key in package.team.PIPELINE)
-
-
-def _stopped(store: RunStore, run: RunState, deadline: Any, status: Any, message: str) -> int:
-    run.status, run.message = status, message
-    run.spent_ms += deadline.used_ms()
-    store.save_state(run.id, "runner", run)
-    if status == "timed_out":
-        print(message, file=sys.stderr)
-    return runtime.EXIT_TIMEOUT if status == "timed_out" else runtime.EXIT_FAILED
+_EXIT_CODES = {
+    "done": runtime.EXIT_OK,
+    "pending": runtime.EXIT_PENDING,
+    "halted": runtime.EXIT_HALTED,
+    "failed": runtime.EXIT_FAILED,
+    "timed_out": runtime.EXIT_TIMEOUT,
+}
 
 
 def _pending_summary(
     package: TeamPackage, run: RunState, store: RunStore, options: Sequence[str]
 ) -> dict[str, Any]:
     """Write a decisions template beside the run and describe what awaits review."""
-    waiting: dict[str, Any] = {}
-    for name, gate in run.gates.items():
-        spec = package.team.GATES[name]
-        if gate.status == "waiting":
-            waiting[name] = {
-                "actions": [action.label for action in spec.actions],
-                "decisions": [
-                    {
-                        "record": r.id,
-                        **{f: r.data.get(f) for f in spec.fields},
-                        "action": "",
-                        "feedback": "",
-                    }
-                    for r in gate.undecided()
-                ],
-            }
+    gates = package.team.GATES
+    waiting = {
+        name: {
+            "actions": [action.label for action in gates[name].actions],
+            "decisions": [
+                {**row, "action": "", "feedback": ""} for row in gate.listing(gates[name].fields)
+            ],
+        }
+        for name, gate in run.gates.items()
+        if gate.status == "waiting"
+    }
     template = store.directory / f"{run.id}.decisions.json"
     document = {"run": run.id, "gates": waiting}
     template.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
@@ -167,27 +143,10 @@ def _pending_summary(
 
 def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, Any]) -> int:
     """A new run of the flow, its inputs checked (runner.start_run)."""
-    team = package.team
-    store = _store(package, args.state_dir)
-    run = RunState(id=state.new_run_id(), team=team.SLUG, version=team.VERSION)
-    run.created_at, run.inputs = state.utc_now(), inputs
+    store = RunStore.of(package.team, args.state_dir)
+    run = RunState(team=package.team.SLUG, version=package.team.VERSION, inputs=inputs)
     print(f"Run {run.id} (state: {store.where(run.id)})", file=sys.stderr)
     return _run_flow(package, store, run, args, {})
-
-
-def resume(package: TeamPackage) -> None:
-    """Console script `resume RUN_ID --decisions FILE`."""
-    from .flow_resume import resume_run
-
-    _exit(resume_run(package, sys.argv[1:]))
-
-
-def plot(package: TeamPackage) -> None:
-    """Console script `plot` (`crewai flow plot`): Flow.plot, the pipeline as an HTML page
-    (crewai_flow.html), opened in a browser when run at a terminal."""
-    team_flow = package.module("flow").TeamFlow(suppress_flow_events=True)
-    print(team_flow.plot(show=sys.stdout.isatty()))
-    _exit(runtime.EXIT_OK)
 
 
 class FlowCommands(TeamCommands):
@@ -196,8 +155,13 @@ class FlowCommands(TeamCommands):
 
     def resume(self) -> None:
         """`resume RUN_ID [--decisions FILE]`: a run that waits at a gate goes on."""
-        resume(self.package)
+        from .flow_resume import resume_run
+
+        _exit(resume_run(self.package, sys.argv[1:]))
 
     def plot(self) -> None:
-        """`plot` (`crewai flow plot`): the pipeline as an HTML page."""
-        plot(self.package)
+        """`plot` (`crewai flow plot`): Flow.plot, the pipeline as an HTML page
+        (crewai_flow.html), opened in a browser when run at a terminal."""
+        team_flow = self.package.module("flow").TeamFlow(suppress_flow_events=True)
+        print(team_flow.plot(show=sys.stdout.isatty()))
+        _exit(runtime.EXIT_OK)

@@ -11,74 +11,55 @@ array's one item, or under `"text"`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Annotated, Any, get_args
+from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, WithJsonSchema
+from pydantic import BeforeValidator, WithJsonSchema
 
-
-@dataclass(frozen=True)
-class JsonText:
-    """Marks a field carried as JSON text; `kind` is "array" or "object"."""
-
-    kind: str
+_KIND = "x-envelope-json-text"
+"""Marks a field's string schema as JSON text (its value: "an array" or "an object");
+describe_json_text turns the mark into words."""
 
 
-def _array(value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    parsed = _parsed(value)
-    if parsed is None:
-        return []
-    return parsed if isinstance(parsed, list) else [value]
+def _from_text(empty: type[list[Any]] | type[dict[str, Any]], wrap: Any) -> BeforeValidator:
+    """Text to `empty`'s type: its JSON value, `empty()` for `null` or blank text, else the
+    text kept whole by `wrap`; a value already parsed is taken as it is."""
+
+    def parsed(value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            found = json.loads(value) if value.strip() else None
+        except ValueError:
+            found = value
+        if found is None:
+            return empty()
+        return found if isinstance(found, empty) else wrap(value)
+
+    return BeforeValidator(parsed)
 
 
-def _object(value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    parsed = _parsed(value)
-    if parsed is None:
-        return {}
-    return parsed if isinstance(parsed, dict) else {"text": value}
+JsonArray = Annotated[
+    list[Any],
+    _from_text(list, lambda text: [text]),
+    WithJsonSchema({"type": "string", _KIND: "an array"}),
+]
+JsonObject = Annotated[
+    dict[str, Any],
+    _from_text(dict, lambda text: {"text": text}),
+    WithJsonSchema({"type": "string", _KIND: "an object"}),
+]
 
 
-def _parsed(text: str) -> Any:
-    """The JSON value of `text`: None for `null` or blank text, the text itself if not JSON."""
-    try:
-        return json.loads(text) if text.strip() else None
-    except ValueError:
-        return text
-
-
-_AS_TEXT = WithJsonSchema({"type": "string"})
-JsonArray = Annotated[list[Any], BeforeValidator(_array), _AS_TEXT, JsonText("array")]
-JsonObject = Annotated[dict[str, Any], BeforeValidator(_object), _AS_TEXT, JsonText("object")]
-
-
-def describe_json_text(schema: dict[str, Any], model: type[BaseModel]) -> None:
+def describe_json_text(schema: dict[str, Any]) -> None:
     """`json_schema_extra` of a model with JSON-text fields: says so in their descriptions.
 
     Their `default` (a list or dict, or None) is dropped: it is no value of a string schema,
     and strict structured outputs (Azure's) refuse such defaults; validation still applies it.
     """
-    properties = schema.get("properties", {})
-    for name, field in model.model_fields.items():
-        kind = _kind(field.annotation, field.metadata)
-        prop = properties.get(name if field.alias is None else field.alias)
-        if kind is None or not isinstance(prop, dict):
-            continue
-        prop.pop("default", None)
-        said = prop.get("description")
-        asked = f"The JSON text of {'an array' if kind == 'array' else 'an object'}."
-        prop["description"] = f"{said} ({asked})" if said else asked
-
-
-def _kind(annotation: Any, metadata: list[Any] | tuple[Any, ...] = ()) -> str | None:
-    for item in (*metadata, *getattr(annotation, "__metadata__", ())):
-        if isinstance(item, JsonText):
-            return item.kind
-    for arg in get_args(annotation):
-        found = _kind(arg)
-        if found is not None:
-            return found
-    return None
+    for prop in schema.get("properties", {}).values():
+        kinds = [part.pop(_KIND) for part in (prop, *prop.get("anyOf", ())) if _KIND in part]
+        if kinds:
+            prop.pop("default", None)
+            said = prop.get("description")
+            asked = f"The JSON text of {kinds[0]}."
+            prop["description"] = f"{said} ({asked})" if said else asked

@@ -11,8 +11,9 @@ steps are kept, so a resumed run does not repeat them.
 
 from __future__ import annotations
 
-import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ from pydantic import BaseModel
 
 from ..team_package import TeamPackage
 from .crew_base import kickoff
-from .state import RunState, RunStore, StepOutput, utc_now
+from .state import RunState, RunStore, StepOutput
 from .texts import checked_inputs
 
 if TYPE_CHECKING:
@@ -107,10 +108,8 @@ class PipelineFlow(Flow[RunState]):
 
     @classmethod
     def _store(cls, store: RunStore | None) -> RunStore:
-        """`store` (None: `crewai run`'s) redacting the team's secrets (flow_runner._store)."""
-        names = cls._package().team.SECRETS
-        directory = (store or RunStore()).directory
-        return RunStore(directory, [os.environ[n] for n in names if os.environ.get(n)])
+        """`store` (None: `crewai run`'s) redacting the team's secrets."""
+        return RunStore.of(cls._package().team, (store or RunStore()).directory)
 
     def _configured(self, given: dict[str, Any]) -> dict[str, Any]:
         """Configure the flow for inputs `given` (no decisions: a gate asks at a terminal,
@@ -119,25 +118,26 @@ class PipelineFlow(Flow[RunState]):
         team = package.team
         inputs = checked_inputs(team, given)
         self.configure(package.module("crew").TeamCrew(inputs), None, sys.stdin.isatty())
-        return {
-            "inputs": inputs,
-            "team": team.SLUG,
-            "version": team.VERSION,
-            "created_at": utc_now(),
-        }
+        return {"inputs": inputs, "team": team.SLUG, "version": team.VERSION}
 
     def team(self) -> ModuleType:
         """The team's team.py (pipeline[], gates[], outputs)."""
         return self.crews.package.team
 
+    @contextmanager
+    def _at_work(self, name: str) -> Iterator[None]:
+        """Step or gate `name` is at work meanwhile: a pausing gate waits for it (review.py)."""
+        self.running.add(name)
+        try:
+            yield
+        finally:
+            self.running.discard(name)
+
     def run_step(self, key: str) -> None:
         if key in self.state.outputs:
             return  # finished before the run paused
-        self.running.add(key)
-        try:
+        with self._at_work(key):
             self.state.outputs[key] = self._step(key)
-        finally:
-            self.running.discard(key)
 
     def _step(self, key: str) -> StepOutput:
         received, answers = self.step_context(key), self.answers(key)
@@ -201,21 +201,15 @@ class PipelineFlow(Flow[RunState]):
         """The records to decide at gate `name` (its `@human_feedback` method's output)."""
         from .review import review
 
-        self.running.add(name)  # a rerun or a manager's revision may be at work
-        try:
+        with self._at_work(name):  # a rerun or a manager's revision may be at work
             return review(self, name)
-        finally:
-            self.running.discard(name)
 
     def decide(self, name: str, review: HumanFeedbackResult) -> str:
         """The gate's router: `<gate>:released`, `:again` (review again) or `:halted`."""
         from .review import decide
 
-        self.running.add(name)  # a manager may be deciding (timeout escalate)
-        try:
+        with self._at_work(name):  # a manager may be deciding (timeout escalate)
             return decide(self, name, review)
-        finally:
-            self.running.discard(name)
 
     def released(self, name: str) -> list[dict[str, Any]]:
         """The records gate `name` released (the output of its `released_` method)."""

@@ -56,7 +56,7 @@ def review(flow: PipelineFlow, name: str) -> list[dict[str, Any]]:
         gate.add_round(_revise(flow, spec, gate))
     if gate.status != "waiting":
         gate.status, gate.waiting_since = "waiting", state.utc_now()
-    return [{"record": r.id, **{f: r.data.get(f) for f in spec.fields}} for r in gate.undecided()]
+    return gate.listing(spec.fields)
 
 
 def feedback(flow: PipelineFlow, context: PendingFeedbackContext) -> str:

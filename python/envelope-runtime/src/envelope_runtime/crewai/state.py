@@ -64,11 +64,12 @@ class StepOutput(BaseModel):
 
 
 class RunState(FlowState):
-    """The Flow's state; `id` is the run id."""
+    """The Flow's state; `id` is the run id (a new run's: new_run_id, also when CrewAI makes it)."""
 
+    id: str = Field(default_factory=lambda: new_run_id())
     team: str = ""
     version: str = ""
-    created_at: datetime | None = None
+    created_at: datetime | None = Field(default_factory=lambda: utc_now())
     status: RunStatus = "running"
     inputs: dict[str, Any] = Field(default_factory=dict)
     outputs: dict[str, StepOutput] = Field(default_factory=dict)
@@ -99,6 +100,11 @@ class RunStore(FlowPersistence):
         super().__init__(directory=Path(directory).absolute())
         self._secrets = [value for value in secret_values if value]
         self._url = os.environ.get("DATABASE_URL") or None
+
+    @classmethod
+    def of(cls, team: Any, directory: Path | str = ".envelope-runs") -> RunStore:
+        """The store of a team's runs, redacting the values of its secrets (team.SECRETS)."""
+        return cls(directory, [os.environ.get(name, "") for name in team.SECRETS])
 
     def init_db(self) -> None:
         """Nothing to set up: the directory (or the database's table) is made on first use."""
@@ -161,14 +167,13 @@ class RunStore(FlowPersistence):
 
     def _write(self, run_id: str, state: Any, pending: dict[str, Any] | None) -> None:
         data = RunState.model_validate(state).model_dump(mode="json")
-        for output in data["outputs"].values():
-            output["text"], output["records"] = self._redact(output["text"], output["records"])
+        data["outputs"] = self._redact(data["outputs"])  # answers and records; keys are kept
         for gate in data["gates"].values():
             for record in gate["records"]:
-                record["data"], record["feedback"] = self._redact(
-                    record["data"], record["feedback"]
+                record.update(
+                    self._redact({"data": record["data"], "feedback": record["feedback"]})
                 )
-        data["result"], data["message"] = self._redact(data["result"], data["message"])
+        data.update(self._redact({"result": data["result"], "message": data["message"]}))
         if pending is not None:
             data["pending"] = {**pending, "method_output": self._redact(pending["method_output"])}
         text = _text(data)
@@ -182,9 +187,8 @@ class RunStore(FlowPersistence):
             partial.write_text(text, "utf-8")
             os.replace(partial, target)
 
-    def _redact(self, *values: Any) -> Any:
-        redacted = tuple(redact(value, self._secrets) for value in values)
-        return redacted if len(redacted) > 1 else redacted[0]
+    def _redact(self, value: Any) -> Any:
+        return redact(value, self._secrets)
 
     def save_state(self, flow_uuid: str, method_name: str, state_data: Any) -> None:
         saved = self._read(flow_uuid) or {}

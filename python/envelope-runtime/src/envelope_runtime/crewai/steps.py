@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from crewai import Crew, Process, Task
+from crewai import Crew, Task
 from crewai.tasks.task_output import TaskOutput
 from pydantic import BaseModel
 
@@ -27,8 +27,8 @@ class PipelineCrew(TeamCrewBase):
             work.description = self._text(work.description)
             work.expected_output = self._text(work.expected_output)
             work.agent = self._agent(team.PIPELINE[step_key].agent_key)
-            output_model = team.RECORD_MODELS.get(step_key)
-            work.output_pydantic = team.TeamResult if step_key == team.FINAL_STEP else output_model
+            final = step_key == team.FINAL_STEP
+            work.output_pydantic = team.TeamResult if final else team.RECORD_MODELS.get(step_key)
         return work
 
     def step_crew(self, step_key: str, received: str, answers: Mapping[str, str]) -> Crew:
@@ -45,8 +45,7 @@ class PipelineCrew(TeamCrewBase):
         if received:
             work.description = f"{work.description}\n\n{received}"
         work.context = [steps._finished(dep, text) for dep, text in answers.items()]
-        worker = steps._agent(team.PIPELINE[step_key].agent_key)
-        return self._crew(agents=[worker], tasks=[work], process=Process.sequential)
+        return self._crew(agents=[work.agent], tasks=[work])  # CrewAI's default: sequential
 
     def _finished(self, step_key: str, text: str) -> Task:
         """A step's task holding the answer it gave earlier in the run (a task's context)."""
@@ -73,4 +72,4 @@ class PipelineCrew(TeamCrewBase):
             agent=worker,
             output_pydantic=output_model,
         )
-        return self._crew(agents=[worker], tasks=[work], process=Process.sequential)
+        return self._crew(agents=[worker], tasks=[work])

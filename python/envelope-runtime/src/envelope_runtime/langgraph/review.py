@@ -23,9 +23,10 @@ from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
 from .. import redaction
+from ..echo import quoted
 from ..gate_rules import apply_decisions, timed_out
 from ..gate_terminal import Reviewer, TerminalReviewer
-from ..gates import DecisionItem, GateState, quoted, shortened
+from ..gates import DecisionItem, GateState, shortened
 from ..team_package import TeamPackage
 from . import runtime
 from .pipeline import gate_state

@@ -26,7 +26,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 
 from .. import redaction
-from ..gates import ECHO_LIMIT, MAX_PROBLEMS, cut
+from ..echo import ECHO_LIMIT, cut
+from ..gates import MAX_PROBLEMS
 from ..team_package import TeamPackage
 
 __all__ = [
@@ -99,7 +100,7 @@ def _redact_keys(value: Any, secrets: Sequence[str]) -> Any:
 
 
 def _text(text: str, limit: int = TEXT_LIMIT) -> str:
-    """`text` whole up to `limit` characters, else its start and length (gates.cut's form)."""
+    """`text` whole up to `limit` characters, else its start and length (echo.cut's form)."""
     if len(text) <= limit:
         return text
     suffix = f"… ({len(text)} characters)"
@@ -109,7 +110,7 @@ def _text(text: str, limit: int = TEXT_LIMIT) -> str:
 def bounded(value: Any, longest: int, depth: int = 0, key: str = "") -> Any:
     """`value` with every text, list, map and nesting bounded: a decision's `record` or
     `action` longer than `longest` (longest_accepted) is cut to what the gates refuse
-    (gates.cut), any other text to TEXT_LIMIT
+    (echo.cut), any other text to TEXT_LIMIT
     characters; a list or map past MAX_ITEMS items ends with one that says how many there
     were; past MAX_DEPTH levels a list or map is replaced by a text that says so."""
     if isinstance(value, str):
