@@ -116,3 +116,17 @@ def test_delegating_to_a_mid_level_manager_runs_its_sub_team(
     # ...and its answer came back up to the top manager.
     top_calls = fake_models.calls_of(path[0])
     assert answer in top_calls[-1].text()
+
+
+def test_a_manager_is_bounded_by_run_ms_only_or_by_what_crew_py_sets(
+    team_env: dict[str, str], fake_models: FakeModels
+) -> None:
+    top = delegation.top_manager(TEAM)
+    if top is None:
+        pytest.skip("one agent: it manages no one")
+    team_crew = crew.TeamCrew(helpers.valid_inputs())
+    assert team_crew.crew().manager_agent.max_execution_time is None
+    # a limit the developer gives the manager's @agent in crew.py stays
+    agent = getattr(crew.TeamCrew(helpers.valid_inputs()), team.AGENTS[top].method)()
+    agent.max_execution_time = 600
+    assert team_crew._prepared(top, agent).max_execution_time == 600

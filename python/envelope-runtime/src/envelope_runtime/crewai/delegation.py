@@ -100,11 +100,12 @@ class HierarchyCrew(TeamCrewBase):
 
     def _prepared(self, agent_key: str, agent: Agent) -> Agent:
         """The manager delegates. A sub-team's work runs inside its manager's execution: only
-        runMs bounds a manager's."""
+        runMs bounds a manager's (or what crew.py sets on it)."""
+        own_limit = agent.max_execution_time
         super()._prepared(agent_key, agent)
         agent.allow_delegation = agent_key == self.managing
         if agent.allow_delegation or has_sub_team(self.package, agent_key):
-            agent.max_execution_time = None
+            agent.max_execution_time = own_limit
         return agent
 
     def team_task(self) -> Task:
