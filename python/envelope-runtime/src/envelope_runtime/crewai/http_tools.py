@@ -127,8 +127,13 @@ def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>]*")
 _METHODS = frozenset(get_args(HttpRequestInput.model_fields["method"].annotation))
 # Where the before-hook leaves its answer to a call it blocks, for the after-hook: the call's
-# input (CrewAI hands both hooks the same dict, which a before-hook may change in place).
+# input (CrewAI hands both hooks the same dict, which a before-hook may change in place). The
+# model writes that dict too: only a _Refusal the before-hook made is an answer.
 _REFUSAL = "__envelope_refusal__"
+
+
+class _Refusal(str):
+    """The policy's answer to a call the before-hook blocked."""
 
 
 def _texts(value: Any) -> Iterator[str]:
@@ -143,6 +148,7 @@ def check_tool_call(context: ToolCallHookContext) -> bool | None:
     """CrewAI's before-tool-call hook: False (blocked) when the caller holds an
     HttpRequestTool whose policy refuses a URL of the call's input (`stays_local` tools:
     not checked)."""
+    context.tool_input.pop(_REFUSAL, None)  # the model's own, if it wrote one
     agent_tools = getattr(context.agent, "tools", None) or []
     guard = next((t for t in agent_tools if isinstance(t, HttpRequestTool)), None)
     # The agent's (or its task's) tool being called; None for CrewAI's own (delegation).
@@ -156,15 +162,15 @@ def check_tool_call(context: ToolCallHookContext) -> bool | None:
         for url in _URL.findall(text):
             decision = policy.evaluate(guard.policy, method, expand(url, guard.env), guard.env)
             if not decision.allowed:
-                context.tool_input[_REFUSAL] = guard.refused(decision.reason)
+                context.tool_input[_REFUSAL] = _Refusal(guard.refused(decision.reason))
                 return False
     return None
 
 
 def explain_refusal(context: ToolCallHookContext) -> str | None:
     """CrewAI's after-tool-call hook: a blocked call answers with the policy's reason."""
-    refused: str | None = context.tool_input.pop(_REFUSAL, None)
-    return refused
+    refused = context.tool_input.pop(_REFUSAL, None)
+    return str(refused) if isinstance(refused, _Refusal) else None
 
 
 register_before_tool_call_hook(check_tool_call)
