@@ -77,10 +77,11 @@ def coerce_flag(kind: InputType, raw: str) -> Any:
     if kind == "string":
         return raw
     if kind in _READ:
-        try:
-            return _READ[kind].validate_strings(raw)
+        try:  # " yes" as typed at a terminal is yes, as " 3" is 3
+            return _READ[kind].validate_strings(raw.strip())
         except ValidationError as error:  # int | float: the last error is float's
-            raise ValueError(f"{error.errors()[-1]['msg']}, got {quoted(raw)}") from None
+            forms = " (true/false, yes/no, on/off, 1/0)" if kind == "boolean" else ""
+            raise ValueError(f"{error.errors()[-1]['msg']}{forms}, got {quoted(raw)}") from None
     try:
         return strict_json(raw)
     except ValueError as error:
