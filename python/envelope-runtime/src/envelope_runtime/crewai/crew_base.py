@@ -9,7 +9,7 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import yaml
 from crewai import Agent, Crew, CrewOutput, Task
@@ -39,8 +39,11 @@ _KNOWLEDGE_KINDS: dict[str, type[BaseFileKnowledgeSource]] = {
 
 
 def kickoff(crew: Crew) -> CrewOutput:
-    """Run a crew to the end (these crews never stream: no CrewStreamingOutput)."""
-    return cast(CrewOutput, crew.kickoff())
+    """Run a crew to the end (a crew crew.py makes stream is refused by name)."""
+    output = crew.kickoff()
+    if not isinstance(output, CrewOutput):
+        raise TypeError(f"expected a CrewOutput, got {type(output).__name__} (stream=True?)")
+    return output
 
 
 def knowledge_sources() -> list[BaseFileKnowledgeSource]:
