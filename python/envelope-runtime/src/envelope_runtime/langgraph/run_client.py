@@ -583,11 +583,13 @@ class ServerThreads:
     def holding(self, needles: Sequence[str]) -> list[str]:
         from .workspace_store import holds
 
-        found = []
+        found: set[str] = set()  # a thread made while the pages were read may be listed twice
         for thread in self._threads():
             thread_id = str(thread["thread_id"])
+            if thread_id in found:
+                continue
             if holds(thread, needles) or any(holds(s, needles) for s in self._history(thread_id)):
-                found.append(thread_id)
+                found.add(thread_id)
         return sorted(found)
 
     def purge(self, run_ids: Sequence[str]) -> None:
