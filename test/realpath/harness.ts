@@ -32,12 +32,21 @@ export const ROOMY_RUN_MS = 600_000;
  * test/realpath/crewai.test.ts tests it with its own runMs.
  */
 export function roomyDefinition(path: string): string {
-  const def = JSON.parse(readFileSync(path, "utf8")) as { timeout?: { runMs?: number } };
-  if (def.timeout?.runMs !== undefined) return path;
-  const copy = join(mkdtempSync(join(tmpdir(), "envelope-realpath-def-")), basename(path));
-  writeFileSync(copy, JSON.stringify({ ...def, timeout: { ...def.timeout, runMs: ROOMY_RUN_MS } }));
+  const text = readFileSync(path, "utf8");
+  const key = `${path}\n${text}`; // a test may write another definition at the same path
+  const made = roomyCopies.get(key);
+  if (made !== undefined) return made;
+  const def = JSON.parse(text) as { timeout?: { runMs?: number } };
+  let copy = path;
+  if (def.timeout?.runMs === undefined) {
+    copy = join(mkdtempSync(join(tmpdir(), "envelope-realpath-def-")), basename(path));
+    writeFileSync(copy, JSON.stringify({ ...def, timeout: { ...def.timeout, runMs: ROOMY_RUN_MS } }));
+  }
+  roomyCopies.set(key, copy);
   return copy;
 }
+/** One copy a definition, however many projects a test file exports from it (by path and text). */
+const roomyCopies = new Map<string, string>();
 
 /** A definition exported for `target` into `dir` (roomyDefinition): its README and its console script. */
 export async function exportedProject<D = Definition>(path: string, target: string, dir: string): Promise<{ def: D; readme: string; pkg: string }> {
