@@ -76,12 +76,12 @@ def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
     needed: list[EnvRequirement] = []
     model_set = bool(os.environ.get("MODEL", "").strip())
     for agent_key, spec in models.items():
-        if spec.model is None and not model_set and _override(agent_key) is None:
-            requirement: EnvRequirement | None = "MODEL"
-        else:
-            requirement = PROVIDER_KEYS.get(provider(model_id(spec, agent_key)))
-        if requirement is not None and requirement not in needed:
-            needed.append(requirement)
+        own = spec.model is not None or _override(agent_key) is not None
+        # an agent without a model of its own needs MODEL, and MODEL's provider's key once set
+        requirements: list[EnvRequirement | None] = [] if own else ["MODEL"]
+        if own or model_set:
+            requirements.append(PROVIDER_KEYS.get(provider(model_id(spec, agent_key))))
+        needed += [r for r in requirements if r is not None and r not in needed]
     return needed
 
 
