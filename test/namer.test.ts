@@ -35,7 +35,8 @@ describe("member and field namespaces", () => {
     const ns = memberNamespace();
     expect(ns.claim("class")).toBe("class_");
     expect(ns.claim("input")).toBe("input_");
-    expect(ns.claim("crew")).toBe("crew_");
+    expect(ns.claim("crew")).toBe("crew"); // a member name only where a target reserves it
+    expect(memberNamespace(new Set(["crew"])).claim("crew")).toBe("crew_");
     expect(ns.claim("os")).toBe("os_");
     expect(ns.claim("42", { prefix: "agent" })).toBe("agent_42");
     expect(ns.claim("---", { prefix: "agent" })).toBe("agent");

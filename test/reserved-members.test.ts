@@ -1,15 +1,16 @@
 // An agent's or step's key becomes a method of the generated @CrewBase class (crew.py), so a
 // key named like a member of its base class would replace that member: an agent keyed
 // `package` replaced the class's TeamPackage, one keyed `embedder` the crews' embedder. The
-// namer keeps every name in RESERVED_MEMBERS apart; this test reads the members from the
-// runtime's crew classes as CrewAI's @CrewBase wraps them (their annotated attributes, and
-// those their __init__ sets), so a member the runtime adds is caught here, not by a team that hits it.
+// namer keeps every name the CrewAI target reserves (crewaiTarget.reservedMembers) apart;
+// this test reads the members from the runtime's crew classes as CrewAI's @CrewBase wraps
+// them (their annotated attributes, and those their __init__ sets), so a member the runtime
+// adds is caught here, not by a team that hits it.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESERVED_MEMBERS } from "../src/model/reserved-words.js";
+import { crewaiTarget } from "../src/targets/crewai/index.js";
 import { e2eGate, ensureEnv, RUNTIME_LIBRARY, type PythonEnv } from "./e2e/python-env.js";
 
 const gate = e2eGate();
@@ -53,6 +54,6 @@ describe.runIf(gate.run)("the generated crew class's reserved members", () => {
     const set = ["crew_base.py", "delegation.py", "steps.py"]
       .flatMap((f) => [...readFileSync(join(CREWAI, f), "utf8").matchAll(/\bself\.([a-z][a-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)/g)].map((m) => m[1]!));
     expect(members.length).toBeGreaterThan(10);
-    expect([...new Set([...members, ...set])].filter((name) => !RESERVED_MEMBERS.has(name)).sort()).toEqual([]);
+    expect([...new Set([...members, ...set])].filter((name) => !crewaiTarget.reservedMembers.has(name)).sort()).toEqual([]);
   }, 300_000);
 });

@@ -36,7 +36,7 @@ export interface ExportResult {
 export function exportDefinition(input: Uint8Array | string, target: ExportTarget, options: ExportOptions = {}): ExportResult {
   const result = validate(input, { strict: options.strict ?? false, file: options.file ?? "<input>", forExport: true });
   if (!result.valid || !result.document) return { ok: false, readable: result.document !== undefined, diagnostics: result.diagnostics };
-  const model = modelFromDocument(result.document);
+  const model = modelFromDocument(result.document, target.reservedMembers);
   let connections: TeamConnections | undefined;
   if (options.connections) {
     const connected = connectTeam(model, options.connections.read, options.connections.explicit);

@@ -34,5 +34,12 @@ export interface ExportTarget {
   language: "python" | "typescript";
   /** What the target does with each definition field (the loss report's rules). */
   fieldRules: readonly FieldRule[];
+  /**
+   * Names an agent's, step's or gate's identifier must not be in this target's code: the
+   * members of the class it becomes a method of (CrewAI's crew class: `package`, `embedder`,
+   * ...), the nodes its graph sits beside. The namer gives such a key a `_`, in this target's
+   * exports only; Python's keywords, builtins and module names are the namer's own, for all.
+   */
+  reservedMembers: ReadonlySet<string>;
   generate(input: TargetInput): FileSet;
 }

@@ -21,10 +21,13 @@ export function normalize(input: Uint8Array | string, options: ValidateOptions =
   return { valid: true, diagnostics: result.diagnostics, model: modelFromDocument(result.document) };
 }
 
-/** The model of a document that passed validation. */
-export function modelFromDocument(doc: SourceDocument): TeamModel {
+/**
+ * The model of a document that passed validation. `reservedMembers`: the export target's
+ * (ExportTarget.reservedMembers); without it, names keep only Python's own rules.
+ */
+export function modelFromDocument(doc: SourceDocument, reservedMembers?: ReadonlySet<string>): TeamModel {
   // A copy in plain objects (never the parser's null-prototype ones), with lone surrogates
   // as U+FFFD: every string of the model is Unicode text (see well-formed.ts).
   const def = wellFormedDeep(doc.parsed.value) as EnvelopeDefinition;
-  return buildTeamModel(def);
+  return buildTeamModel(def, reservedMembers);
 }

@@ -101,11 +101,14 @@ export function className(pkg: string): string {
   return FRAMEWORK_CLASSES.has(name) ? `${name}Team` : name;
 }
 
-/** One namespace for agents, steps and gates: they become methods, nodes and functions side by side. */
-export function memberNamespace(): Namespace {
+/**
+ * One namespace for agents, steps and gates: they become methods, nodes and functions side by
+ * side. `reservedMembers`: the export target's (ExportTarget.reservedMembers), none without one.
+ */
+export function memberNamespace(reservedMembers: ReadonlySet<string> = new Set()): Namespace {
   return new Namespace({
     prefix: "member",
-    isReserved: anyOf(PYTHON_KEYWORDS, PYTHON_BUILTINS, PYTHON_STDLIB_MODULES, FRAMEWORK_MODULES, RESERVED_MEMBERS),
+    isReserved: anyOf(PYTHON_KEYWORDS, PYTHON_BUILTINS, PYTHON_STDLIB_MODULES, FRAMEWORK_MODULES, reservedMembers),
     reservedSuffix: "_",
   });
 }

@@ -27,8 +27,9 @@ import {
 export const DEFAULT_RUN_MS = 30_000;
 export const DEFAULT_AGENT_MS = 30_000;
 
-export function buildTeamModel(def: EnvelopeDefinition): TeamModel {
-  const members = memberNamespace();
+/** `reservedMembers`: the export target's (ExportTarget.reservedMembers), none for a model without one. */
+export function buildTeamModel(def: EnvelopeDefinition, reservedMembers?: ReadonlySet<string>): TeamModel {
+  const members = memberNamespace(reservedMembers);
   const scope = buildScope(def.requiredSecrets ?? [], def.requiredVariables ?? [], Object.keys(def.inputs ?? {}));
   const agentMs = def.timeout?.agentMs ?? DEFAULT_AGENT_MS;
   const agents = def.agents.map((a, i) => buildAgent(a, i, def, scope, members.claim(a.key, { prefix: "agent", collisionSuffix: "_agent" }), agentMs));

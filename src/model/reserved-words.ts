@@ -69,7 +69,9 @@ export const FRAMEWORK_MODULES = words(`
 
 /**
  * Member names generated classes and state objects already use (crew/flow/graph plumbing,
- * pydantic's BaseModel API). An agent, step or gate named like these would clash.
+ * pydantic's BaseModel API). Every field name (a pydantic attribute) keeps clear of them; an
+ * agent, step or gate only in the CrewAI target (its ExportTarget.reservedMembers), whose crew
+ * class it becomes a method of.
  */
 export const RESERVED_MEMBERS = words(`
   agents tasks crew crews flow state graph config agents_config tasks_config kickoff

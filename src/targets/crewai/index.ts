@@ -8,6 +8,7 @@ import { LOSS_REPORT_PATH, lossReportMarkdown } from "../../export/loss-markdown
 import { HELPERS, VALUE_HELPERS } from "../../export/render/helpers.js";
 import { loadTemplateDir } from "../../export/render/template-dir.js";
 import type { ExportTarget, TargetInput } from "../../export/target.js";
+import { RESERVED_MEMBERS } from "../../model/reserved-words.js";
 import { CREWAI_FIELD_RULES } from "./field-rules.js";
 import { buildView } from "./view.js";
 
@@ -58,5 +59,7 @@ export const crewaiTarget: ExportTarget = {
   title: "CrewAI",
   language: "python",
   fieldRules: CREWAI_FIELD_RULES,
+  // Agents and steps are methods of the generated @CrewBase class (crew.py), beside its members.
+  reservedMembers: RESERVED_MEMBERS,
   generate,
 };

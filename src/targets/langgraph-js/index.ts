@@ -133,5 +133,7 @@ export const langgraphJsTarget: ExportTarget = {
   title: "LangGraph.js",
   language: "typescript",
   fieldRules: LANGGRAPH_JS_FIELD_RULES,
+  // An agent's identifier is only its context field (view.contextFields numbers one named `model`).
+  reservedMembers: new Set(),
   generate,
 };

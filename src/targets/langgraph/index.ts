@@ -65,5 +65,9 @@ export const langgraphTarget: ExportTarget = {
   title: "LangGraph",
   language: "python",
   fieldRules: LANGGRAPH_FIELD_RULES,
+  // The team graph's nodes: an agent's own graph, drawn inside `team`, must not share a name
+  // with them (draw_mermaid: "Found duplicate subgraph team"). Agents, steps and gates are
+  // otherwise nodes and context fields, members of no class of ours.
+  reservedMembers: new Set(["team", "prepare", "finalize"]),
   generate,
 };
