@@ -10,7 +10,6 @@
 // Issue 34: importing the team (`--help`, `langgraph dev`) contacts no MCP server and needs no
 // credential: a proxy that only records connections proves it; the runner and the server's
 // prepare then list every missing variable before any model request.
-import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { type AddressInfo, createServer as createTcpServer } from "node:net";
@@ -25,6 +24,7 @@ import { ROOT } from "../helpers/cli.js";
 import { checkTrace } from "../helpers/conversation-events.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { type Definition, proxyEnv, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
+import { type DevServer, startLanggraphDev } from "./langgraph-dev-server.js";
 import { type ChatRequest, startModelServer, textOf } from "./model-server.js";
 import { handleMcp, type McpTool, tlsSite } from "./mcp-server.js";
 
@@ -248,13 +248,13 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("connection packs on the 
 
 describe.runIf(gate.run)("an MCP connection pack through langgraph dev (issue 34)", () => {
   let env: PythonEnv;
-  let dev: ChildProcess | undefined;
+  let dev: DevServer | undefined;
   const closers: Array<() => unknown> = [];
   beforeAll(() => {
     env = ensureEnv("langgraph", gate.python!);
   }, 1_800_000);
   afterAll(async () => {
-    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    dev?.stop();
     for (const close of closers) await close();
   });
 
@@ -265,48 +265,15 @@ describe.runIf(gate.run)("an MCP connection pack through langgraph dev (issue 34
     const model = await startModelServer((request) => scriptedReply(request, 1, 1));
     closers.push(() => model.close());
     const { env: values, inputs } = runValues(JSON.parse(readFileSync(TEAM, "utf8")) as Definition);
-    const port = await new Promise<number>((resolve) => {
-      const probe = createTcpServer().listen(0, "127.0.0.1", () => {
-        const { port: free } = probe.address() as AddressInfo;
-        probe.close(() => resolve(free));
-      });
-    });
-    let log = "";
-    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
-      cwd: dir,
-      env: {
-        PATH: `${env.bin}:${process.env.PATH}`,
-        HOME: join(dir, ".home"),
-        PYTHONPATH: join(dir, "src"),
-        PYTHONDONTWRITEBYTECODE: "1",
-        LANGGRAPH_NO_VERSION_CHECK: "true",
-        LANGGRAPH_CLI_NO_ANALYTICS: "1",
-        LANGSMITH_TRACING: "false",
-        ...values,
-        ...proxyEnv(proxy.url),
-        MODEL_OVERRIDE: "openai:realpath-model",
-        OPENAI_BASE_URL: model.baseUrl,
-        OPENAI_API_KEY: "dummy",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
-    const url = `http://127.0.0.1:${port}`;
-    const started = Date.now();
-    for (;;) {
-      if (await fetch(`${url}/ok`).then((r) => r.ok, () => false)) break;
-      if (Date.now() - started > 180_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${log.slice(-4000)}`);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    dev = await startLanggraphDev(env, dir, { ...values, ...proxyEnv(proxy.url), MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "dummy" });
+    const { url } = dev;
     // The graph's schemas: the server has imported and built it.
     const assistants = (await (await fetch(`${url}/assistants/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ graph_id: pkg }) })).json()) as Array<{ assistant_id: string }>;
-    expect(assistants.length, log.slice(-4000)).toBeGreaterThan(0);
+    expect(assistants.length, dev.log().slice(-4000)).toBeGreaterThan(0);
     const schemas = await fetch(`${url}/assistants/${assistants[0]!.assistant_id}/schemas`);
-    expect(schemas.status, log.slice(-4000)).toBe(200);
+    expect(schemas.status, dev.log().slice(-4000)).toBe(200);
     expect(((await schemas.json()) as { input_schema: unknown }).input_schema).not.toBeNull();
-    expect(log).not.toContain("Traceback");
+    expect(dev.log()).not.toContain("Traceback");
     expect(proxy.connections()).toBe(0);
 
     const waited = await fetch(`${url}/runs/wait`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ assistant_id: pkg, input: inputs }) });

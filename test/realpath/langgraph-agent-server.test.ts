@@ -6,9 +6,8 @@
 // without a required input fails the run in `prepare`, saying which, before any model call.
 // Checked from the outside: the HTTP answers, the webhook's body, the scripted model
 // server's requests. The server's process group is killed at the end.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { type Definition, exportedProject, expectedPrompt, scriptedReply, serverRun, systemText } from "./harness.js";
+import { type DevServer, startLanggraphDev } from "./langgraph-dev-server.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
-import { freePort } from "../helpers/free-port.js";
 
 const EVENT = join(ROOT, "test/fixtures/valid/chargeback-responder.envelope.json");
 const gate = e2eGate();
@@ -50,8 +49,7 @@ describe.runIf(gate.run)("an event team's run on the LangGraph server (langgraph
   let env: PythonEnv;
   let models: ModelServer;
   let hooks: Awaited<ReturnType<typeof webhookReceiver>>;
-  let dev: ChildProcess | undefined;
-  let log = "";
+  let dev: DevServer | undefined;
   let url = "";
   let def: Definition;
   let pkg = "";
@@ -70,38 +68,12 @@ describe.runIf(gate.run)("an event team's run on the LangGraph server (langgraph
     models = await startModelServer((request) => scriptedReply(request, ++n, 2));
     hooks = await webhookReceiver();
     ({ env: values, inputs } = serverRun(def, models.baseUrl));
-    const home = join(dir, ".home");
-    mkdirSync(home, { recursive: true });
-    const port = await freePort();
-    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
-      cwd: dir,
-      env: {
-        PATH: `${env.bin}:${process.env.PATH}`,
-        HOME: home,
-        PYTHONPATH: join(dir, "src"),
-        PYTHONDONTWRITEBYTECODE: "1",
-        LANGGRAPH_NO_VERSION_CHECK: "true",
-        LANGGRAPH_CLI_NO_ANALYTICS: "1",
-        LANGSMITH_TRACING: "false",
-        LANGCHAIN_TRACING_V2: "false",
-        ...values,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true, // its own process group, killed whole in afterAll
-    });
-    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
-    url = `http://127.0.0.1:${port}`;
-    const started = Date.now();
-    for (;;) {
-      if (await fetch(`${url}/ok`).then((r) => r.ok, () => false)) break;
-      if (Date.now() - started > 180_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${log.slice(-4000)}`);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    dev = await startLanggraphDev(env, dir, values);
+    url = dev.url;
   }, 1_800_000);
 
   afterAll(async () => {
-    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    dev?.stop();
     await models?.close();
     hooks?.server.close();
   });
@@ -113,7 +85,7 @@ describe.runIf(gate.run)("an event team's run on the LangGraph server (langgraph
 
   const endOf = async (runId: string): Promise<EndedRun> => {
     for (let i = 0; i < 480 && !hooks.ended.has(runId); i++) await new Promise((r) => setTimeout(r, 250));
-    expect(hooks.ended.has(runId), `no webhook for run ${runId}\n${log.slice(-4000)}`).toBe(true);
+    expect(hooks.ended.has(runId), `no webhook for run ${runId}\n${dev!.log().slice(-4000)}`).toBe(true);
     return hooks.ended.get(runId)!;
   };
 

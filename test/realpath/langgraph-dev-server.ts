@@ -3,6 +3,7 @@
 // nothing), offline (no version check, no analytics, no LangSmith tracing), in its own process
 // group so that `stop()` ends it and its workers.
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PythonEnv } from "../e2e/python-env.js";
 import { freePort } from "../helpers/free-port.js";
@@ -16,10 +17,12 @@ export interface DevServer {
 
 export async function startLanggraphDev(env: PythonEnv, dir: string, extraEnv: Record<string, string>): Promise<DevServer> {
   const port = await freePort();
+  const home = join(dir, ".home");
+  mkdirSync(home, { recursive: true });
   let log = "";
   const dev: ChildProcess = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
     cwd: dir,
-    env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: [join(dir, "src"), join(dir, "vendor", "envelope-runtime", "src")].join(":"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", ...extraEnv },
+    env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: home, PYTHONPATH: [join(dir, "src"), join(dir, "vendor", "envelope-runtime", "src")].join(":"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", LANGCHAIN_TRACING_V2: "false", ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

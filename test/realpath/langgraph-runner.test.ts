@@ -5,15 +5,14 @@
 // written, and (2) against `langgraph dev` serving the export's own langgraph.json (`--url`,
 // langgraph-sdk's RemoteGraph), the run's thread kept by the server, no checkpoints here.
 // Both sweep too (gate timeouts): through the checkpointer, and through the SDK.
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { freePort } from "../helpers/free-port.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { decide, type Definition, exportedProject, runArgs, runTeam, runValues, scriptedReply } from "./harness.js";
+import { type DevServer, startLanggraphDev } from "./langgraph-dev-server.js";
 import { type ModelServer, startModelServer } from "./model-server.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
 
@@ -33,7 +32,7 @@ describe.runIf(gate.run)("the LangGraph runner as a thin client", () => {
   let env: PythonEnv;
   let server: ModelServer;
   let database: TestDatabase | undefined;
-  let dev: ChildProcess | undefined;
+  let dev: DevServer | undefined;
   beforeAll(async () => {
     env = ensureEnv("langgraph", gate.python!);
     database = await testDatabase();
@@ -41,7 +40,7 @@ describe.runIf(gate.run)("the LangGraph runner as a thin client", () => {
     server = await startModelServer((request) => scriptedReply(request, ++n, 4));
   }, 1_800_000);
   afterAll(async () => {
-    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    dev?.stop();
     database?.stop();
     await server?.close();
   });
@@ -98,28 +97,13 @@ describe.runIf(gate.run)("the LangGraph runner as a thin client", () => {
     const { def, readme, pkg } = await exportedProject<Definition & { gates: GateDef[] }>(fixture(), "langgraph", dir);
     const { env: values, inputs } = runValues(def);
     const modelEnv = { MODEL_OVERRIDE: "openai:realpath-model", OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "dummy" };
-    const port = await freePort();
-    let log = "";
-    // The export's own langgraph.json, as its README serves it; the vendored library on the path
-    // (langgraph dev installs nothing).
-    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
-      cwd: dir,
-      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: [join(dir, "src"), join(dir, "vendor", "envelope-runtime", "src")].join(":"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", ...values, ...modelEnv },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
-    const url = `http://127.0.0.1:${port}`;
-    const started = Date.now();
-    while (!(await fetch(`${url}/ok`).then((r) => r.ok, () => false))) {
-      if (Date.now() - started > 180_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${log.slice(-4000)}`);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    // The export's own langgraph.json, as its README serves it.
+    dev = await startLanggraphDev(env, dir, { ...values, ...modelEnv });
+    const { url } = dev;
     // The client has no model keys and no model server: every model call is the server's.
     const clientEnv = { ...values, OPENAI_API_KEY: "" };
     const { code, resumes, transcript } = await driveToEnd(dir, pkg, ["--url", url, "--no-interactive", ...runArgs(dir, readme, inputs)], clientEnv, def.gates);
-    expect(code, `${transcript}\n${log.slice(-3000)}`).toBe(0);
+    expect(code, `${transcript}\n${dev.log().slice(-3000)}`).toBe(0);
     expect(resumes, transcript).toBeGreaterThanOrEqual(2);
     expect(existsSync(join(dir, ".langgraph_runs", "checkpoints.sqlite")), transcript).toBe(false);
     const thread = /Thread (\S+) \(/.exec(transcript)![1]!;

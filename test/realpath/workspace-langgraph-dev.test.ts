@@ -4,7 +4,6 @@
 // inside a server run, and what an agent writes there is what the store API returns. The
 // store's rules hold in the server too: a human column written by an agent is refused, and
 // the refusal reaches the model; no workspace file is ever opened.
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { e2eGate, ensureEnv, type PythonEnv } from "../e2e/python-env.js";
 import { exportedProject, scriptedReply, serverRun } from "./harness.js";
+import { type DevServer, startLanggraphDev } from "./langgraph-dev-server.js";
 import { type ChatRequest, type ModelServer, startModelServer, textOf } from "./model-server.js";
-import { freePort } from "../helpers/free-port.js";
 
 const FIXTURE = join(ROOT, "test/fixtures/valid/event-signup-desk.envelope.json");
 const gate = e2eGate();
@@ -25,8 +24,7 @@ const toolAnswers = (r: ChatRequest) => r.messages.filter((m) => m.role === "too
 describe.runIf(gate.run)("the workspace through langgraph dev", () => {
   let env: PythonEnv;
   let server: ModelServer;
-  let dev: ChildProcess | undefined;
-  let log = "";
+  let dev: DevServer | undefined;
   let dir = "";
   let pkg = "";
   let url = "";
@@ -56,26 +54,12 @@ describe.runIf(gate.run)("the workspace through langgraph dev", () => {
     const run = serverRun(exported.def as never, server.baseUrl);
     values = { ...run.env, ENVELOPE_WORKSPACE_DB: db() };
     inputs = run.inputs;
-    const port = await freePort();
-    dev = spawn(join(env.bin, "langgraph"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port)], {
-      cwd: dir,
-      env: { PATH: `${env.bin}:${process.env.PATH}`, HOME: join(dir, ".home"), PYTHONPATH: [join(dir, "src"), join(dir, "vendor", "envelope-runtime", "src")].join(":"), PYTHONDONTWRITEBYTECODE: "1", LANGGRAPH_NO_VERSION_CHECK: "true", LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", ...values },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    dev.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-    dev.stderr!.on("data", (d: Buffer) => (log += d.toString()));
-    url = `http://127.0.0.1:${port}`;
-    const started = Date.now();
-    for (;;) {
-      if (await fetch(`${url}/ok`).then((r) => r.ok, () => false)) break;
-      if (Date.now() - started > 180_000 || dev.exitCode !== null) throw new Error(`langgraph dev did not start:\n${log.slice(-4000)}`);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    dev = await startLanggraphDev(env, dir, values);
+    url = dev.url;
   }, 1_800_000);
 
   afterAll(async () => {
-    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    dev?.stop();
     await server?.close();
   });
 
@@ -88,14 +72,14 @@ describe.runIf(gate.run)("the workspace through langgraph dev", () => {
     const put = await fetch(`${url}/store/items`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ namespace: ["envelope_workspace", "speaker-queue"], key: "T1", value: row }) });
     expect(put.status, await put.text()).toBeLessThan(300);
     expect((await search("speaker-queue")).map((i) => [i.key, i.value.data.status, i.value.version])).toEqual([["T1", "approved", 1]]);
-    expect(log).not.toContain("Using custom store");
+    expect(dev!.log()).not.toContain("Using custom store");
     expect(existsSync(db())).toBe(false);
   });
 
   it("a server run's agents write through their tools under the store's rules, into the server's store", async () => {
     const response = await fetch(`${url}/runs/wait`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ assistant_id: pkg, input: inputs }) });
     const body = await response.text();
-    expect(response.status, `${body}\n${log.slice(-4000)}`).toBe(200);
+    expect(response.status, `${body}\n${dev!.log().slice(-4000)}`).toBe(200);
     const chats = server.chats();
     // The brief writer's write went through (its version matched) ...
     const afterWrite = chats.find((r) => called(r, "write_speaker_queue_rows"));
