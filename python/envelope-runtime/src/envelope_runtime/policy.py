@@ -1,7 +1,7 @@
 """Access policies: the data model of agents[].accessPolicy / allowedHosts, and the
 http_request tool's arguments (`HttpRequestInput`: the model fills in the same JSON on every
-target). How a policy decides (`evaluate`, and the checks of a request's URL and headers) is
-policy_rules.py, loaded by the first request checked; its names are this module's too.
+target). How a policy decides (`evaluate`, its `Decision`, the checks of a request's URL and
+headers) is policy_rules.py, loaded by the first request checked; its names are policy's too.
 
 Framework-free on purpose (pydantic only): every Envelope target makes the same decisions
 (the vectors of envelope-export's spec/access-policy-vectors.json), and each target's HTTP
@@ -19,6 +19,7 @@ from .placeholders import render
 
 if TYPE_CHECKING:  # the names of policy_rules.py, loaded when first asked for (__getattr__)
     from .policy_rules import REFUSED_HEADERS as REFUSED_HEADERS
+    from .policy_rules import Decision as Decision
     from .policy_rules import evaluate as evaluate
     from .policy_rules import example_host as example_host
     from .policy_rules import header_pairs as header_pairs
@@ -57,19 +58,6 @@ class AccessPolicy(BaseModel):
             for host in hosts
         )
         return cls(default_action="deny", rules=rules)
-
-
-class Decision(BaseModel):
-    """The outcome of `evaluate`: whether the request may be sent, and why."""
-
-    model_config = ConfigDict(frozen=True)
-
-    allowed: bool
-    reason: str
-    rule: int | None = None
-    """1-based index of the matching rule; None when default_action applied."""
-    url: str = ""
-    """The URL to request: dot segments removed from the path, fragment dropped."""
 
 
 expand = render

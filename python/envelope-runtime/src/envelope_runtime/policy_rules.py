@@ -21,18 +21,34 @@ from collections.abc import Iterable, Mapping
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import httpx
+from pydantic import BaseModel, ConfigDict
 
 from .placeholders import PLACEHOLDER as _PLACEHOLDER
-from .policy import AccessPolicy, Decision, Header, _as_pairs, expand
+from .policy import AccessPolicy, Header, _as_pairs, expand
 
 __all__ = [
     "REFUSED_HEADERS",
+    "Decision",
     "evaluate",
     "example_host",
     "header_pairs",
     "refused_header",
     "unparsable_url",
 ]
+
+
+class Decision(BaseModel):
+    """The outcome of `evaluate`: whether the request may be sent, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    allowed: bool
+    reason: str
+    rule: int | None = None
+    """1-based index of the matching rule; None when default_action applied."""
+    url: str = ""
+    """The URL to request: dot segments removed from the path, fragment dropped."""
+
 
 _ENCODED_DOT = re.compile(r"%2e", re.IGNORECASE)
 
