@@ -4,24 +4,23 @@ hierarchy team's crew.py.
 - The first root agent is the crew's manager_agent (without tools, as CrewAI requires);
   its workers are its reports and the other roots. A "<role> Requests" worker makes the
   manager's HTTP requests and workspace reads and writes, with the manager's tools.
-- A worker with reports of its own gets `delegate_to_team`: its sub-team as a nested
-  hierarchical crew it manages, to any depth.
+- A worker with reports of its own gets `delegate_to_team` (sub_teams.py): its sub-team as a
+  nested hierarchical crew it manages, to any depth.
 - A first root that manages nobody (a one-agent team) runs the task itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any
 
 from crewai import Agent, Crew, Process, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
 from crewai.tools import BaseTool
-from pydantic import BaseModel, Field
 
 from ..team_package import TeamPackage
 from . import llms, texts
-from .crew_base import TeamCrewBase, document_tools, kickoff, request_tools, roots
+from .crew_base import TeamCrewBase, document_tools, request_tools, roots
 
 TEAM_TASK = "handle_request"  # the @task method and config/tasks.yaml entry of a run
 
@@ -56,28 +55,6 @@ def has_requests_delegate(package: TeamPackage, agent_key: str) -> bool:
     )
 
 
-# --- the sub-team tool ----------------------------------------------------
-
-
-class SubTeamInput(BaseModel):
-    task: str = Field(description="The task for your team, with everything they need to do it.")
-
-
-class SubTeamTool(BaseTool):
-    name: str = SUB_TEAM_TOOL
-    description: str = "Hand a task to the team you manage and get their answer."
-    args_schema: type[BaseModel] = SubTeamInput
-    run_team: Callable[[str], str] = Field(exclude=True)  # task -> the sub-team's answer
-    stays_local: ClassVar[bool] = True
-    """Each member's own policy checks its requests (http_tools.check_tool_call)."""
-
-    def _run(self, task: str) -> str:
-        return self.run_team(task)
-
-
-# --- the crew -------------------------------------------------------------
-
-
 class HierarchyCrew(TeamCrewBase):
     def __init__(
         self,
@@ -95,7 +72,9 @@ class HierarchyCrew(TeamCrewBase):
             return []
         agent_tools = super().tools_of(agent_key)
         if has_sub_team(self.package, agent_key):
-            agent_tools.append(self._sub_team_tool(agent_key))
+            from .sub_teams import sub_team_tool  # a team with mid-level managers only
+
+            agent_tools.append(sub_team_tool(self, agent_key))
         return agent_tools
 
     def _prepared(self, agent_key: str, agent: Agent) -> Agent:
@@ -162,23 +141,3 @@ class HierarchyCrew(TeamCrewBase):
             # Its texts are this run's already (the role is rendered): only the executor.
             executor_class=texts.VerbatimExecutor,
         )
-
-    def _sub_team_tool(self, manager_key: str) -> SubTeamTool:
-        team_roles = ", ".join(self.role_of(key) for key in workers_of(self.package, manager_key))
-        return SubTeamTool(
-            run_team=lambda task: self._run_sub_team(manager_key, task),
-            description=(
-                f"Hand a task to the team you manage ({team_roles}) and get their answer. "
-                "They cannot see your conversation: put everything they need into the task."
-            ),
-        )
-
-    def _run_sub_team(self, manager_key: str, task: str) -> str:
-        # A fresh crew object: its agents are new, and `manager_key` is built as a manager.
-        sub_team = self._fresh(managing=manager_key)
-        work = Task(
-            name=f"team:{manager_key}",
-            description=task,
-            expected_output="The team's complete answer to the task.",
-        )
-        return kickoff(sub_team._hierarchical_crew(manager_key, [work])).raw
