@@ -56,10 +56,9 @@ def knowledge_sources() -> list[BaseFileKnowledgeSource]:
 
 def knowledge_files() -> list[Path]:
     """The files of knowledge/ that are knowledge (its README.md aside)."""
-    files = sorted(KNOWLEDGE.iterdir()) if KNOWLEDGE.is_dir() else []
     return [
         path
-        for path in files
+        for path in sorted(KNOWLEDGE.glob("*"))  # none when knowledge/ is missing
         if path.is_file() and path.suffix.lower() in _KNOWLEDGE_KINDS and path.name != "README.md"
     ]
 
@@ -140,23 +139,22 @@ class TeamCrewBase:
 
     def role_of(self, agent_key: str) -> str:
         """The agent's CrewAI role (agents[].name), which delegation addresses it by."""
-        return self._text(self.agents_config[self._method(agent_key)]["role"])
+        return self._text(self._config(agent_key)["role"])
 
     def llm_of(self, agent_key: str) -> Any:
         """The agent's model: `llm:` in its config/agents.yaml entry, else models.MODELS."""
-        configured = self.agents_config[self._method(agent_key)].get("llm")
-        return configured if configured else self.package.models.llm_for(agent_key)
+        return self._config(agent_key).get("llm") or self.package.models.llm_for(agent_key)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """`tools:` in config/agents.yaml, its HTTP tool, its packs' and documents' tools."""
-        configured = self.agents_config[self._method(agent_key)].get("tools") or []
+        configured = self._config(agent_key).get("tools") or []
         own = request_tools(self.package, agent_key) + document_tools(self.package, agent_key)
         return [*configured, *own]
 
-    def _method(self, agent_key: str) -> str:
-        """The agent's @agent method in crew.py (and its config/agents.yaml entry)."""
-        method: str = self.package.team.AGENTS[agent_key].method
-        return method
+    def _config(self, agent_key: str) -> Any:
+        """The agent's config/agents.yaml entry as @CrewBase maps it (`tools:` names become
+        crew.py's @tool objects); its key is the agent's @agent method."""
+        return self.agents_config[self.package.team.AGENTS[agent_key].method]
 
     def _prepared(self, agent_key: str, agent: Agent) -> Agent:
         """The agent of crew.py, with this run's texts: it delegates to no one, and one
@@ -181,7 +179,7 @@ class TeamCrewBase:
 
     def _agent(self, agent_key: str) -> Agent:
         """The agent from its @agent method (memoized per crew object), prepared once."""
-        agent: Agent = getattr(self, self._method(agent_key))()
+        agent: Agent = getattr(self, self.package.team.AGENTS[agent_key].method)()
         if id(agent) not in self._ready:
             self._ready.add(id(agent))
             self._prepared(agent_key, agent)
