@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, get_args
 
 import httpx
@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from .. import policy
 from ..policy import AccessPolicy, HttpRequestInput, expand
-from ..redaction import redact
+from ..redaction import redact, replace_text
 from ..team_package import TeamPackage
 from .crew_base import config_dir
 
@@ -136,14 +136,6 @@ class _Refusal(str):
     """The policy's answer to a call the before-hook blocked."""
 
 
-def _texts(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping | list | tuple):
-        for item in value.values() if isinstance(value, Mapping) else value:
-            yield from _texts(item)
-
-
 def check_tool_call(context: ToolCallHookContext) -> bool | None:
     """CrewAI's before-tool-call hook: False (blocked) when the caller holds an
     HttpRequestTool whose policy refuses a URL of the call's input (`stays_local` tools:
@@ -158,12 +150,13 @@ def check_tool_call(context: ToolCallHookContext) -> bool | None:
         return None
     method = str(context.tool_input.get("method", "GET")).upper()
     method = method if method in _METHODS else "GET"
-    for text in _texts(context.tool_input):
-        for url in _URL.findall(text):
-            decision = policy.evaluate(guard.policy, method, expand(url, guard.env), guard.env)
-            if not decision.allowed:
-                context.tool_input[_REFUSAL] = _Refusal(guard.refused(decision.reason))
-                return False
+    urls: list[str] = []  # of every string in the input, however nested (dict keys aside)
+    replace_text(context.tool_input, lambda text: urls.extend(_URL.findall(text)) or text)
+    for url in urls:
+        decision = policy.evaluate(guard.policy, method, expand(url, guard.env), guard.env)
+        if not decision.allowed:
+            context.tool_input[_REFUSAL] = _Refusal(guard.refused(decision.reason))
+            return False
     return None
 
 
