@@ -68,19 +68,16 @@ VerbatimExecutor._flow_definition = AgentExecutor.flow_definition()
 
 def forget_memoized(crew_object: object) -> None:
     """When `crew_object` is collected, drop CrewAI's memoized @agent/@task results of it."""
-    weakref.finalize(crew_object, _forget, _key(crew_object)).atexit = False
+    weakref.finalize(crew_object, _forget, id(crew_object)).atexit = False
 
 
 def drop_memoized(crew_object: object) -> None:
     """Drop CrewAI's memoized @agent/@task results of `crew_object` now (its crew holds them)."""
-    _forget(_key(crew_object))
+    _forget(id(crew_object))
 
 
-def _key(crew_object: object) -> str:
-    return f"('__instance__', {id(crew_object)})"
-
-
-def _forget(key: str) -> None:
+def _forget(crew_object_id: int) -> None:
+    key = f"('__instance__', {crew_object_id})"  # how CrewAI's memo keys name the object
     memo = project_utils.cache._cache
     for entry in [entry for entry in list(memo) if key in entry]:
         memo.pop(entry, None)
