@@ -103,10 +103,6 @@ def run_parser(
     return parser
 
 
-def _interactive(args: argparse.Namespace) -> bool:
-    return sys.stdin.isatty() if args.interactive is None else bool(args.interactive)
-
-
 def _ask_input(name: str, spec: run_inputs.InputSpec) -> str | None:
     """Ask for one required input at the terminal (on stderr: stdout carries the result)."""
     details = [spec.type, *(["one of " + ", ".join(spec.enum)] if spec.enum else [])]
@@ -123,13 +119,11 @@ def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
     # embedder's key when knowledge/ has files, the packs' credentials: all at once
     replaced = crew_base.configured_llms(package)
     own = {key: spec for key, spec in package.models.MODELS.items() if key not in replaced}
-    embedder_set = package.module("crew").TeamCrew.embedder is not None
-    knowledge = crew_base.knowledge_files() and not embedder_set
-    embedder = ["OPENAI_API_KEY"] if knowledge else []
     packs = getattr(team, "CONNECTION_SECRETS", ())
-    return run_inputs.missing_env(
-        [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(own), *embedder], os.environ
-    )
+    needed = [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(own)]
+    if crew_base.knowledge_files() and package.module("crew").TeamCrew.embedder is None:
+        needed.append("OPENAI_API_KEY")  # CrewAI's default embedder
+    return run_inputs.missing_env(needed, os.environ)
 
 
 # --- hierarchy mode ----------------------------------------------------------
@@ -138,14 +132,16 @@ def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
 def _run_crew(
     package: TeamPackage, inputs: dict[str, Any], verbose: bool, trace_file: str | None = None
 ) -> int:
+    from .deadline import Deadline, RunTimeout, run_with_deadline
+
     team = package.team
     team_crew = package.module("crew").TeamCrew(inputs, verbose)
     try:
         with traced(trace_file, None, team_crew):
-            output = runtime.run_with_deadline(
-                lambda: crew_base.kickoff(team_crew.crew()), runtime.Deadline(team.RUN_TIMEOUT_MS)
+            output = run_with_deadline(
+                lambda: crew_base.kickoff(team_crew.crew()), Deadline(team.RUN_TIMEOUT_MS)
             )
-    except runtime.RunTimeout as error:
+    except RunTimeout as error:
         print(str(error), file=sys.stderr)
         return runtime.EXIT_TIMEOUT
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
@@ -179,7 +175,8 @@ def _checked_inputs(
     problems = run_inputs.env_file_problems(args.env_file) + llms.factory_problems(
         package.models.MODELS
     )
-    ask = _interactive(args) and not (missing or problems)
+    interactive = sys.stdin.isatty() if args.interactive is None else args.interactive
+    ask = interactive and not (missing or problems)
     try:
         inputs = run_inputs.collect_inputs(
             args,
@@ -215,32 +212,6 @@ def start_run(package: TeamPackage, argv: Sequence[str], base: dict[str, Any] | 
     return flow_runner.start_run(package, args, inputs)
 
 
-def _flow_command(package: TeamPackage, command: str, argv: Sequence[str]) -> int:
-    """`resume` or `sweep` (flow_resume.py): a pipeline's only."""
-    if not _pipeline(package):
-        name = package.team.NAME
-        print(f"{name} has no pipeline: there is no run to {command}.", file=sys.stderr)
-        return runtime.EXIT_CONFIG
-    from .flow_resume import resume_run, sweep_runs
-
-    return (resume_run if command == "resume" else sweep_runs)(package, argv)
-
-
-def main(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
-    """The team's command line (`<package> ...`): a run, or `resume`, `sweep`, `workspace`,
-    `watch`, `serve-webhook`, `poll` where the team has them."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] in (["resume"], ["sweep"]):
-        return _flow_command(package, arguments[0], arguments[1:])
-    if arguments[:1] in (["workspace"], ["watch"], ["serve-webhook"], ["poll"]):
-        from . import other_commands
-
-        found = other_commands.main(package, arguments)
-        if found is not None:
-            return found
-    return start_run(package, arguments)
-
-
 def _exit(code: int) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
@@ -259,12 +230,30 @@ class TeamCommands:
         self.command = command_of(package)  # the team's console script, its package's name
 
     def main(self, argv: Sequence[str] | None = None) -> int:
-        """The command line (default: sys.argv) to its exit code."""
-        return main(self.package, argv)
+        """The command line (default: sys.argv) to its exit code: a run, or `resume`,
+        `sweep`, `workspace`, `watch`, `serve-webhook`, `poll` where the team has them."""
+        package = self.package
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        command = arguments[0] if arguments else None
+        if command in ("resume", "sweep"):
+            if not _pipeline(package):
+                name = package.team.NAME
+                print(f"{name} has no pipeline: there is no run to {command}.", file=sys.stderr)
+                return runtime.EXIT_CONFIG
+            from .flow_resume import resume_run, sweep_runs
+
+            return (resume_run if command == "resume" else sweep_runs)(package, arguments[1:])
+        if command in ("workspace", "watch", "serve-webhook", "poll"):
+            from . import other_commands
+
+            found = other_commands.main(package, arguments)
+            if found is not None:
+                return found
+        return start_run(package, arguments)
 
     def run(self) -> None:
         """A run of the team from sys.argv, or another command (`<package> --help`)."""
-        _exit(main(self.package))
+        _exit(self.main())
 
     def run_with_trigger(self) -> None:
         """`run_with_trigger PAYLOAD [options]`: a run from a trigger's JSON payload."""
