@@ -8,29 +8,29 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from .echo import ECHO_LIMIT as ECHO_LIMIT
-from .inputs import MAX_INPUT_PROBLEMS as MAX_INPUT_PROBLEMS
-from .inputs import NO_DEFAULT as NO_DEFAULT
-from .inputs import Ask as Ask
+from .echo import quoted as quoted
+from .input_spec import NO_DEFAULT as NO_DEFAULT
+from .input_spec import InputSpec as InputSpec
 from .inputs import EnvRequirement as EnvRequirement
 from .inputs import InputError as InputError
-from .inputs import InputSpec as InputSpec
-from .inputs import InputType as InputType
 from .inputs import add_input_flags as add_input_flags
 from .inputs import checked as checked
-from .inputs import coerce_flag as coerce_flag
 from .inputs import collect_inputs as collect_inputs
-from .inputs import cut as cut
 from .inputs import env_file_problems as env_file_problems
-from .inputs import input_env_name as input_env_name
-from .inputs import input_specs as input_specs
 from .inputs import missing_env as missing_env
-from .inputs import parse_inputs_json as parse_inputs_json
-from .inputs import quoted as quoted
 from .inputs import report_problems as report_problems
-from .inputs import resume_options as resume_options
 from .inputs import strict_json as strict_json
-from .model_env import load_problems as load_problems
+
+
+def resume_options(state_dir: str, default_state_dir: str, env_file: str | None) -> list[str]:
+    """The options a later `resume` needs to find a run: where its state is, and its .env."""
+    options: list[str] = []
+    if state_dir != default_state_dir:
+        options += ["--state-dir", state_dir]
+    if env_file is not None:
+        options += ["--env-file", env_file]
+    return options
+
 
 RUN_OPTIONS_USAGE = "[-- RUN OPTIONS]"
 """The usage line's last part of every command that starts runs (`watch`, `poll`)."""

@@ -8,6 +8,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -15,21 +16,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .echo import cut, quoted
-from .input_spec import NO_DEFAULT, InputSpec, InputType, input_specs
+from .input_spec import NO_DEFAULT, InputSpec, input_specs
 
-# --- echoes of what a person gave ---------------------------------------
+# --- problems -----------------------------------------------------------
 
 MAX_INPUT_PROBLEMS = 20
-
-
-def resume_options(state_dir: str, default_state_dir: str, env_file: str | None) -> list[str]:
-    """The options a later `resume` needs to find a run: where its state is, and its .env."""
-    options: list[str] = []
-    if state_dir != default_state_dir:
-        options += ["--state-dir", state_dir]
-    if env_file is not None:
-        options += ["--env-file", env_file]
-    return options
 
 
 class InputError(ValueError):
@@ -70,22 +61,6 @@ _READ = {
     "number": TypeAdapter(int | float, config=ConfigDict(allow_inf_nan=False)),
     "boolean": TypeAdapter(bool),
 }
-
-
-def coerce_flag(kind: InputType, raw: str) -> Any:
-    """A string (a flag, INPUT_<NAME>, an answer) as a value of the input's type."""
-    if kind == "string":
-        return raw
-    if kind in _READ:
-        try:  # " yes" as typed at a terminal is yes, as " 3" is 3
-            return _READ[kind].validate_strings(raw.strip())
-        except ValidationError as error:  # int | float: the last error is float's
-            forms = " (true/false, yes/no, on/off, 1/0)" if kind == "boolean" else ""
-            raise ValueError(f"{error.errors()[-1]['msg']}{forms}, got {quoted(raw)}") from None
-    try:
-        return strict_json(raw)
-    except ValueError as error:
-        raise ValueError(f"expected JSON ({kind}): {error}") from None
 
 
 def parse_inputs_json(text: str) -> dict[str, Any]:
@@ -162,17 +137,6 @@ def add_input_flags(parser: argparse.ArgumentParser, inputs: Mapping[str, InputS
         )
 
 
-def input_env_name(key: str) -> str:
-    """INPUT_ + the key upper-cased, each character but A-Z, 0-9 and _ as _."""
-    return "INPUT_" + "".join(
-        c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in key.upper()
-    )
-
-
-Ask = Callable[[str, InputSpec], str | None]
-"""Asks for one missing required input at a terminal; None when nothing was given."""
-
-
 def collect_inputs(
     args: argparse.Namespace,
     model: type[BaseModel],
@@ -181,11 +145,11 @@ def collect_inputs(
     inputs_file: str | None = None,
     environ: Mapping[str, str] | None = None,
     base: Mapping[str, Any] | None = None,
-    ask: Ask | None = None,
+    ask: Callable[[str, InputSpec], str | None] | None = None,
 ) -> dict[str, Any]:
     """The run's inputs from every source (see above), checked by the team's inputs `model`
     (`channels`: see checked); raise InputError with every problem (bad flags and the rest
-    together)."""
+    together). `ask` asks for a missing required input at a terminal (None: no answer)."""
     inputs = input_specs(model, channels)
     environ = environ or {}
     supplied: dict[str, Any] = {}
@@ -198,15 +162,24 @@ def collect_inputs(
             problems += [f"{inputs_file}: {problem}" for problem in error.problems]
 
     def coerce(name: str, raw: str, source: str) -> None:
-        try:
-            supplied[name] = coerce_flag(inputs[name].type, raw)
+        """A string (a flag, INPUT_<NAME>, an answer) as a value of the input's type."""
+        kind = inputs[name].type
+        try:  # " yes" as typed at a terminal is yes, as " 3" is 3
+            if kind in _READ:
+                supplied[name] = _READ[kind].validate_strings(raw.strip())
+            else:
+                supplied[name] = raw if kind == "string" else strict_json(raw)
+        except ValidationError as error:  # int | float: the last error is float's
+            forms = " (true/false, yes/no, on/off, 1/0)" if kind == "boolean" else ""
+            problems.append(f"{source}: {error.errors()[-1]['msg']}{forms}, got {quoted(raw)}")
+            bad.append(name)
         except ValueError as error:
-            problems.append(f"{source}: {error}")
+            problems.append(f"{source}: expected JSON ({kind}): {error}")
             bad.append(name)
 
     seen: set[str] = set()  # a variable two keys share sets the first one only
     for name in inputs:
-        variable = input_env_name(name)
+        variable = "INPUT_" + re.sub(r"[^A-Z0-9_]", "_", name.upper())  # the key upper-cased
         if variable not in seen and environ.get(variable):
             coerce(name, environ[variable], variable)
         seen.add(variable)
