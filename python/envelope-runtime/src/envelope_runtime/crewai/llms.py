@@ -63,10 +63,9 @@ def base_url(model: str) -> str | None:
     return next((os.environ[name].strip() for name in names if name in os.environ), None)
 
 
-def factory_problems(models: Mapping[str, ModelSpec] | None = None) -> list[str]:
+def factory_problems(models: Mapping[str, ModelSpec]) -> list[str]:
     """ENVELOPE_MODEL_FACTORY must name a function, each override a provider:model."""
-    factory = model_env.load_problems(FACTORY_ENV, _factory)
-    return factory + model_env.override_problems(models or {})
+    return model_env.load_problems(FACTORY_ENV, _factory) + model_env.override_problems(models)
 
 
 def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
