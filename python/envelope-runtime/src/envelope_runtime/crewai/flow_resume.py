@@ -1,6 +1,7 @@
 """`resume` and `sweep` of the runner's pipeline mode (flow_runner.py runs the flow): the
 decisions file read and checked before anything runs, waiting runs past a gate's timeout
-resumed. Loaded by these commands only.
+resumed. Loaded by these commands, and by a run that pauses (its decisions template) or fails
+(the command that resumes it).
 """
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,14 +20,49 @@ from dotenv import load_dotenv
 from pydantic import ValidationError
 
 from .. import checks
-from .. import inputs as run_inputs
 from ..team_package import TeamPackage
 from . import llms, runtime, state
 from .flow_runner import _run_flow
 from .runner import STATE_DIR, _common, _missing_env, _warn_short_secrets, command_of
 from .state import RunState, RunStore
 
-__all__ = ["resume_run", "sweep_runs"]
+__all__ = ["pending_summary", "resume_command", "resume_run", "sweep_runs"]
+
+
+def resume_command(package: TeamPackage, run_id: str, args: Any, *given: str) -> str:
+    """The command that resumes run `run_id` with run `args`' state, env file and the like."""
+    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
+    return shlex.join([command_of(package), "resume", run_id, *given, *options])
+
+
+def pending_summary(
+    package: TeamPackage, run: RunState, store: RunStore, args: Any
+) -> dict[str, Any]:
+    """Write a decisions template beside the run and describe what awaits review."""
+    gates = package.team.GATES
+    waiting = {
+        name: {
+            "actions": [action.label for action in gates[name].actions],
+            "decisions": [
+                {**row, "action": "", "feedback": ""} for row in gate.listing(gates[name].fields)
+            ],
+        }
+        for name, gate in run.gates.items()
+        if gate.status == "waiting"
+    }
+    template = store.directory / f"{run.id}.decisions.json"
+    document = {"run": run.id, "gates": waiting}
+    template.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    # Relative to where the runner ran: the command still works where the state is copied
+    # with the project (a CI artifact).
+    decisions = ("--decisions", os.path.relpath(template))
+    return {
+        "status": "pending",
+        "run_id": run.id,
+        "gates": waiting,
+        "decisions_file": str(template),
+        "resume": resume_command(package, run.id, args, *decisions),
+    }
 
 
 def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
@@ -119,7 +157,7 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
             gates = package.team.GATES
             late = [n for n, gate in run.gates.items() if timed_out(gates[n], gate, now)]
             due += [(run.id, late)] if late else []
-    options = run_inputs.resume_options(args.state_dir, STATE_DIR, args.env_file)
+    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
     code = runtime.EXIT_OK
     for run_id, late in due:
         print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)

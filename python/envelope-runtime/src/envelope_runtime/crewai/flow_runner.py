@@ -2,7 +2,8 @@
 
 A run's state is a file of state.RunStore, CrewAI's persistence of the flow. A run that
 waits at a gate (exit 3) is paused by CrewAI (HumanFeedbackPending) and gets a decisions
-file beside its state; `resume` (flow_resume.py) continues it in a new process with
+file beside its state (flow_resume.py, which a run loads only to pause or fail: it writes
+the template and the command that resumes the run); `resume` continues it in a new process with
 `Flow.from_pending` and `resume(feedback)`. What that cannot carry (an `and_` join of work
 done in an earlier process: CrewAI keeps the events a join has seen in memory; a gate
 waiting beside the paused one; a run stopped by an error) is carried by the flow kicked off
@@ -13,19 +14,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shlex
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 from crewai.events.event_listener import event_listener
 from crewai.flow.async_feedback import HumanFeedbackPending
 
-from .. import inputs as run_inputs
 from ..team_package import TeamPackage
 from . import runtime
-from .runner import STATE_DIR, TeamCommands, _exit, command_of, traced
+from .runner import TeamCommands, _exit, traced
 from .state import RunState, RunStore
 
 __all__ = ["FlowCommands", "start_run"]
@@ -42,7 +39,6 @@ def _run_flow(
     quiet = not args.verbose
     run.status, run.message = "running", None
     store.save_state(run.id, "runner", run)
-    options = run_inputs.resume_options(args.state_dir, STATE_DIR, args.env_file)
     pending = store.load_pending_feedback(run.id)
     # Built before the deadline starts, as a run builds its crews (CrewAI's first Flow loads
     # its memory): from_pending for a paused gate, else the flow over the saved state.
@@ -82,10 +78,11 @@ def _run_flow(
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
         message = f"{type(error).__name__}: {error}"
         flows[-1].state.status, flows[-1].state.message = "failed", message
-        resume = shlex.join([command_of(package), "resume", run.id, *options])
+        from .flow_resume import resume_command
+
         print(
             f"Run failed: {message}\nFinished steps and decisions are kept; continue from "
-            f"the last finished step with: {resume}",
+            f"the last finished step with: {resume_command(package, run.id, args)}",
             file=sys.stderr,
         )
     run = flows[-1].state
@@ -95,10 +92,12 @@ def _run_flow(
     store.save_state(run.id, "runner", run)
     if run.status == "halted":
         print(f"Run {run.id} halted: {run.message}", file=sys.stderr)
-    elif run.status in ("pending", "done"):
-        pending_run = run.status == "pending"
-        shown = _pending_summary(package, run, store, options) if pending_run else run.result
-        print(json.dumps(shown, indent=2, ensure_ascii=False))
+    elif run.status == "pending":
+        from .flow_resume import pending_summary
+
+        print(json.dumps(pending_summary(package, run, store, args), indent=2, ensure_ascii=False))
+    elif run.status == "done":
+        print(json.dumps(run.result, indent=2, ensure_ascii=False))
     return _EXIT_CODES[run.status]
 
 
@@ -109,36 +108,6 @@ _EXIT_CODES = {
     "failed": runtime.EXIT_FAILED,
     "timed_out": runtime.EXIT_TIMEOUT,
 }
-
-
-def _pending_summary(
-    package: TeamPackage, run: RunState, store: RunStore, options: Sequence[str]
-) -> dict[str, Any]:
-    """Write a decisions template beside the run and describe what awaits review."""
-    gates = package.team.GATES
-    waiting = {
-        name: {
-            "actions": [action.label for action in gates[name].actions],
-            "decisions": [
-                {**row, "action": "", "feedback": ""} for row in gate.listing(gates[name].fields)
-            ],
-        }
-        for name, gate in run.gates.items()
-        if gate.status == "waiting"
-    }
-    template = store.directory / f"{run.id}.decisions.json"
-    document = {"run": run.id, "gates": waiting}
-    template.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
-    # Relative to where the runner ran: the command still works where the state is copied
-    # with the project (a CI artifact).
-    resume = [command_of(package), "resume", run.id, "--decisions", os.path.relpath(template)]
-    return {
-        "status": "pending",
-        "run_id": run.id,
-        "gates": waiting,
-        "decisions_file": str(template),
-        "resume": shlex.join([*resume, *options]),
-    }
 
 
 def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, Any]) -> int:
