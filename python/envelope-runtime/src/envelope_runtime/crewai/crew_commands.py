@@ -20,6 +20,7 @@ from crewai.utilities.training_handler import CrewTrainingHandler
 
 from ..team_package import TeamPackage
 from . import runtime, texts
+from .deadline import Deadline, RunTimeout, run_with_deadline
 from .runner import _checked_inputs, _exit, run_parser
 
 Action = Callable[[Crew, argparse.Namespace, dict[str, Any]], object]
@@ -43,9 +44,8 @@ def _crew_command(
 
     rounds = getattr(args, "n_iterations", 1)
     try:
-        deadline = runtime.Deadline(package.team.RUN_TIMEOUT_MS * rounds)
-        runtime.run_with_deadline(command, deadline)
-    except runtime.RunTimeout as error:
+        run_with_deadline(command, Deadline(package.team.RUN_TIMEOUT_MS * rounds))
+    except RunTimeout as error:
         print(str(error), file=sys.stderr)
         return runtime.EXIT_TIMEOUT
     except Exception as error:  # noqa: BLE001 - any failure ends the command with a message
