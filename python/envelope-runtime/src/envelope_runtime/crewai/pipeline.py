@@ -137,22 +137,18 @@ class PipelineFlow(Flow[RunState]):
         if key in self.state.outputs:
             return  # finished before the run paused
         with self._at_work(key):
-            self.state.outputs[key] = self._step(key)
-
-    def _step(self, key: str) -> StepOutput:
-        received, answers = self.step_context(key), self.answers(key)
-        try:
-            output = self.kickoff_step(self.crews.step_crew(key, received, answers), key)
-        except (StepFailed, ConverterError) as error:
-            # Once more, told why: the answer did not hold the step's structure.
-            why = (
-                f"Your previous answer could not be used ({error}). Do the task again and "
-                "answer exactly in the expected format."
-            )
-            output = self.kickoff_step(
-                self.crews.step_crew(key, joined(received, why), answers), key
-            )
-        return output
+            received, answers = self.step_context(key), self.answers(key)
+            try:
+                output = self.kickoff_step(self.crews.step_crew(key, received, answers), key)
+            except (StepFailed, ConverterError) as error:
+                # Once more, told why: the answer did not hold the step's structure.
+                why = (
+                    f"Your previous answer could not be used ({error}). Do the task again and "
+                    "answer exactly in the expected format."
+                )
+                retry = self.crews.step_crew(key, joined(received, why), answers)
+                output = self.kickoff_step(retry, key)
+            self.state.outputs[key] = output
 
     def step_context(self, key: str) -> str:
         """What the step's task gets appended: released records, or for a step that waits
