@@ -148,13 +148,13 @@ describe("LangGraph mapping", () => {
     // A hierarchy without gates or workspace: no server module (langgraph.json has no store, no http.app).
     expect(rendered(desk, "enterprise_support_desk")).toEqual(always);
     const deskGraph = desk.text("src/enterprise_support_desk/graph.py");
-    expect(deskGraph).toContain("from envelope_runtime.langgraph import HierarchyNodes, ModelFactory\n");
+    expect(deskGraph).toContain("from envelope_runtime.langgraph.hierarchy import HierarchyNodes\nfrom envelope_runtime.langgraph.llms import ModelFactory\nfrom envelope_runtime.team_package import TeamPackage\n");
     expect(deskGraph).toContain('TEAM = TeamPackage("enterprise_support_desk")\n');
     expect(deskGraph).not.toContain("PipelineNodes");
     // A gated pipeline: its server module (the resume redaction as http.app).
     expect(rendered(studio, "content_studio")).toEqual([...always, "server.py"].sort());
     const studioGraph = studio.text("src/content_studio/graph.py");
-    expect(studioGraph).toContain("from envelope_runtime.langgraph import ModelFactory, PipelineNodes\n");
+    expect(studioGraph).toContain("from envelope_runtime.langgraph.llms import ModelFactory\nfrom envelope_runtime.langgraph.pipeline import PipelineNodes\nfrom envelope_runtime.team_package import TeamPackage\n");
     expect(studioGraph).not.toContain("HierarchyNodes");
     expect(rendered(exportOf(team()), "test_team")).toEqual(always);
     // The library is whole in every export (what a team does not use, it does not import).
@@ -168,9 +168,9 @@ describe("LangGraph mapping", () => {
   });
   it("an accessPolicy without rules (the schema allows it) denies by default and imports no unused PolicyRule", () => {
     const t = exportOf(team({ agents: [agent("a", { accessPolicy: { accessPolicyVersion: "1", defaultAction: "deny" } })] })).text("src/test_team/team.py");
-    expect(t).toContain("from envelope_runtime import AccessPolicy, input_specs\n");
+    expect(t).toContain("from envelope_runtime.policy import AccessPolicy\n");
     expect(t).toMatch(/"a": AccessPolicy\(\n\s+default_action="deny",\n\s+rules=\(\),?\n/);
-    expect(support.text("src/support_tier/team.py")).toContain("from envelope_runtime import AccessPolicy, PolicyRule, input_specs\n");
+    expect(support.text("src/support_tier/team.py")).toContain("from envelope_runtime.policy import AccessPolicy, PolicyRule\n");
   });
 
   it(".env.example keeps `langgraph dev` offline, with a comment saying so", () => {

@@ -2,9 +2,10 @@
 // fixture, both Python targets and both runtime modes: the team's package holds only what is
 // rendered from its definition (no file byte-identical across two fixtures), pyproject.toml
 // pins the library exactly, the vendored copy is the library as it is in this repository (the
-// same bytes in every export), and generated code imports only the library's public API.
+// same bytes in every export), and generated code imports only the library's public API: the
+// names its README lists, each from the module that defines it.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { exportDefinition } from "../src/export/export.js";
@@ -41,33 +42,59 @@ function libraryFiles(): Map<string, string> {
   return new Map(files.filter((f) => statSync(f).isFile()).map((f) => [relative(LIBRARY, f).split(sep).join("/"), sha(readFileSync(f))]));
 }
 
+/** Top-level names a Python module defines: functions, classes and assigned names (not imports). */
+function definedNames(source: string): Set<string> {
+  const names = new Set([...source.matchAll(/^(?:async\s+def|def|class)\s+(\w+)/gm)].map((m) => m[1]!));
+  // `NAME = ...`, `NAME: T = ...`, `A, B = ...`
+  for (const m of source.matchAll(/^(\w+(?:\s*,\s*\w+)*)\s*(?::[^=\n]*)?=(?!=)/gm)) for (const n of m[1]!.split(",")) names.add(n.trim());
+  return names;
+}
+
+const moduleSource = (module: string) => readFileSync(join(LIBRARY, "src", `${module.replaceAll(".", "/")}.py`), "utf8");
+
 /**
- * The public API: `__all__` of the three public packages (the names of their `_EXPORTS` maps),
- * and of the two public modules a team's own tests use whole (its packs, its webhook).
+ * The public API: the table of the library's README ("Public API"), each public module with
+ * its public names; a module listed whole (a team's tests use `connections` and `schedules`
+ * as modules) has the names of its `__all__`.
  */
-const PUBLIC_MODULES = ["connections", "schedules"];
 function publicApi(): Map<string, Set<string>> {
+  const readme = readFileSync(join(LIBRARY, "README.md"), "utf8");
+  const section = /^## Public API\n(.*?)(?=^## )/ms.exec(readme)?.[1] ?? "";
   const api = new Map<string, Set<string>>();
-  for (const [module, file] of [
-    ["envelope_runtime", "__init__.py"],
-    ["envelope_runtime.crewai", "crewai/__init__.py"],
-    ["envelope_runtime.langgraph", "langgraph/__init__.py"],
-  ] as const) {
-    const source = readFileSync(join(LIBRARY, "src", "envelope_runtime", file), "utf8");
-    // module -> its public names: the names are the strings in the tuples, not the keys
-    const block = /_EXPORTS: dict\[str, tuple\[str, \.\.\.\]\] = \{(.*?)\n\}/s.exec(source)?.[1] ?? "";
-    const names = [...block.replace(/#.*$/gm, "").matchAll(/"(\w+)"(?!:)/g)].map((m) => m[1]!);
-    expect(names.length, `${file}: _EXPORTS`).toBeGreaterThan(0);
-    api.set(module, new Set(names));
-  }
-  for (const name of PUBLIC_MODULES) {
-    api.get("envelope_runtime")!.add(name);
-    const source = readFileSync(join(LIBRARY, "src", "envelope_runtime", `${name}.py`), "utf8");
-    const all = /^__all__ = \[([^\]]*)\]/m.exec(source)?.[1] ?? "";
-    api.set(`envelope_runtime.${name}`, new Set([...all.matchAll(/"(\w+)"/g)].map((m) => m[1]!)));
+  for (const [, module, cell] of section.matchAll(/^\| `(envelope_runtime[\w.]*)` \| ([^|]*) \|/gm)) {
+    const names = cell!.includes("`__all__`")
+      ? [.../^__all__ = \[([^\]]*)\]/m.exec(moduleSource(module!))?.[1]?.matchAll(/"(\w+)"/g) ?? []].map((m) => m[1]!)
+      : [...cell!.matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+    expect(api.has(module!), `${module} listed twice`).toBe(false);
+    expect(names.length, `${module}: its names`).toBeGreaterThan(0);
+    api.set(module!, new Set(names));
   }
   return api;
 }
+
+describe("the library's public API (its README's list)", () => {
+  it("lists modules of the library, each name defined at the top level of its module", () => {
+    const api = publicApi();
+    expect(api.size).toBeGreaterThan(20);
+    const problems: string[] = [];
+    for (const [module, names] of api) {
+      if (!existsSync(join(LIBRARY, "src", `${module.replaceAll(".", "/")}.py`))) {
+        problems.push(`${module}: no such module`);
+        continue;
+      }
+      const defined = definedNames(moduleSource(module));
+      for (const n of names) if (!defined.has(n)) problems.push(`${module}.${n}: not defined there`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("the packages export nothing: their __init__.py import no module (a team loads only what it uses)", () => {
+    for (const pkg of ["envelope_runtime", "envelope_runtime.crewai", "envelope_runtime.langgraph"]) {
+      const source = moduleSource(`${pkg}.__init__`);
+      expect(source.match(/^\s*(?:import|from)\s+\S+/gm) ?? [], pkg).toEqual([]);
+    }
+  });
+});
 
 describe.each(PYTHON_TARGETS)("%s exports depend on envelope-runtime", (target) => {
   describe.each(Object.keys(MODES))("--runtime %s", (mode) => {
@@ -139,14 +166,13 @@ describe.each(PYTHON_TARGETS)("%s exports depend on envelope-runtime", (target) 
           const source = files.text(path) ?? "";
           // `from envelope_runtime[.x] import (a, b)` over one or more lines
           for (const m of source.matchAll(/^\s*from (envelope_runtime[\w.]*) import (\([^)]*\)|[^\n]+)/gm)) {
-            const names = m[2]!.replace(/[()]/g, "").split(",").map((n) => n.trim().split(/\s+as\s+/)[0]!).filter(Boolean);
-            const allowed = api.get(m[1]!);
-            if (!allowed) problems.push(`${fixture}:${path}: from ${m[1]} (not a public package)`);
-            else for (const n of names) if (!allowed.has(n)) problems.push(`${fixture}:${path}: ${m[1]}.${n} (not in its __all__)`);
-            // a public module imported whole: each name used from it is in its __all__
-            for (const n of m[1] === "envelope_runtime" ? names.filter((n) => PUBLIC_MODULES.includes(n)) : []) {
-              const own = api.get(`envelope_runtime.${n}`)!;
-              for (const use of source.matchAll(new RegExp(`(?<![\\w.])${n}\\.(\\w+)`, "g"))) if (!own.has(use[1]!)) problems.push(`${fixture}:${path}: ${n}.${use[1]} (not in envelope_runtime.${n}.__all__)`);
+            const names = m[2]!.replace(/#.*$/gm, "").replace(/[()]/g, "").split(",").map((n) => n.trim().split(/\s+as\s+/)[0]!).filter(Boolean);
+            for (const n of names) {
+              const whole = api.get(`${m[1]}.${n}`);
+              if (whole) {
+                // a public module imported whole: each name used from it is one of its public names
+                for (const use of source.matchAll(new RegExp(`(?<![\\w.])${n}\\.(\\w+)`, "g"))) if (!whole.has(use[1]!)) problems.push(`${fixture}:${path}: ${n}.${use[1]} (not public in ${m[1]}.${n})`);
+              } else if (!api.get(m[1]!)?.has(n)) problems.push(`${fixture}:${path}: from ${m[1]} import ${n} (not in the library's Public API)`);
             }
           }
           for (const m of source.matchAll(/^\s*import (envelope_runtime[\w.]*)/gm)) problems.push(`${fixture}:${path}: import ${m[1]}`);

@@ -82,12 +82,11 @@ def _offline_mcp(target: str, team: ModuleType) -> None:
     import httpx
 
     transport = httpx.MockTransport(_fake_mcp_server)
-    runtime = importlib.import_module(f"envelope_runtime.{target}")
-    setter = getattr(runtime, "set_mcp_transport", None)
+    tools = importlib.import_module(f"envelope_runtime.{target}.connection_tools")
+    setter = getattr(tools, "set_mcp_transport", None)
     if setter is not None:
         setter(transport)
     else:  # a runtime without the public setter: the module attribute it would set
-        tools = importlib.import_module(f"envelope_runtime.{target}.connection_tools")
         tools.MCP_TRANSPORT = transport
     for server in servers.values():
         for name in server.auth.env:

@@ -17,7 +17,7 @@ import pytest
 from common_project import PACKAGE, connections, module, team
 from mcp_fake import FakeMcpServer
 
-from envelope_runtime import TeamPackage
+from envelope_runtime.team_package import TeamPackage
 
 if not getattr(team, "MCP_SERVERS", None):
     pytest.skip("exported without an MCP connection pack", allow_module_level=True)

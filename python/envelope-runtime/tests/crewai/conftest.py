@@ -42,7 +42,7 @@ import common_project  # noqa: E402
 from mcp_fake import FakeMcpServer  # noqa: E402
 
 if getattr(common_project.team, "MCP_SERVERS", None):
-    from envelope_runtime.crewai import set_mcp_transport
+    from envelope_runtime.crewai.connection_tools import set_mcp_transport
 
     set_mcp_transport(FakeMcpServer().transport())
     for _server in common_project.team.MCP_SERVERS.values():

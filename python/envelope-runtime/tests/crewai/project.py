@@ -19,7 +19,7 @@ from typing import Any
 from common_project import PACKAGE, checks, gates, model_env, placeholders, policy, redaction, team
 from common_project import module as _module
 
-from envelope_runtime import TeamPackage
+from envelope_runtime.team_package import TeamPackage
 
 TEAM = TeamPackage(PACKAGE)
 
