@@ -66,10 +66,12 @@ def _run_reaching_every_agent(
         return main.main(helpers.run_argv(inputs))
     helpers.approve_everything(monkeypatch)
     code = main.main(helpers.run_argv(inputs, interactive=True))
+    from envelope_runtime.crewai.gate_revision import agent_crew  # a manager's crew at a gate
+
     stepless = set(team.AGENTS) - {step.agent_key for step in team.PIPELINE.values()}
     for agent_key in sorted(stepless):
         crews = crew.TeamCrew(inputs)
-        crews.agent_crew(agent_key, "probe", "Say hello.", "A greeting.", None).kickoff()
+        agent_crew(crews, agent_key, "probe", "Say hello.", "A greeting.", None).kickoff()
     return code
 
 

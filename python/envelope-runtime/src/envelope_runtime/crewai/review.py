@@ -2,9 +2,10 @@
 
 CrewAI carries the pause (HumanFeedbackPending), the saved state and context (RunStore) and
 the resume in a new process (Flow.from_pending). Here: the records of each round, per-record
-verdicts (a decisions file's, or typed at the terminal), the trigger and its threshold,
-onReject (rerun the step, or its manager revises), and timeout.behaviour. The gate rules
-are gates.py's. Only a team with gates loads this module.
+verdicts (a decisions file's, or typed at the terminal), the trigger and its threshold. What
+a rejection (onReject rerun or escalate) or a timeout (timeout.behaviour) does is
+gate_revision.py's, loaded only then. The gate rules are gates.py's. Only a team with gates
+loads this module.
 """
 
 from __future__ import annotations
@@ -18,13 +19,11 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from crewai.flow.async_feedback import HumanFeedbackPending
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from ..gate_rules import apply_decisions, evaluate, proceed, released_text, timed_out
-from ..gates import MAX_ROUNDS, DecisionItem, GateSpec, GateState, receives, shortened
+from ..gate_rules import apply_decisions, evaluate, released_text, timed_out
+from ..gates import DecisionItem, GateState, receives, shortened
 from . import runtime, state
-from .crew_base import kickoff, manager_of
-from .pipeline import StepFailed, joined
 
 if TYPE_CHECKING:
     from crewai.flow.async_feedback.types import PendingFeedbackContext
@@ -37,12 +36,6 @@ _TERMINAL = threading.Lock()
 """Gates waiting in parallel branches are reviewed at the terminal one after the other."""
 
 
-class GateDecisions(BaseModel):
-    """A manager's decisions when a gate times out with behaviour `escalate`."""
-
-    decisions: list[DecisionItem]
-
-
 def review(flow: PipelineFlow, name: str) -> list[dict[str, Any]]:
     """Open the gate's next round (the step's records; after rejections, revised ones) and
     list its undecided records, as a decisions file lists them."""
@@ -53,7 +46,9 @@ def review(flow: PipelineFlow, name: str) -> list[dict[str, Any]]:
     if gate.round == 0:
         gate.add_round(run.outputs[spec.after_step].records or [])
     elif evaluate(spec, gate)[0] == "revise":
-        gate.add_round(_revise(flow, spec, gate))
+        from .gate_revision import revise
+
+        gate.add_round(revise(flow, spec, gate))
     if gate.status != "waiting":
         gate.status, gate.waiting_since = "waiting", state.utc_now()
     return gate.listing(spec.fields)
@@ -113,7 +108,9 @@ def decide(flow: PipelineFlow, name: str, result: HumanFeedbackResult) -> str:
     spec, run = flow.team().GATES[name], flow.state
     gate = run.gates[name]
     if gate.status == "waiting" and timed_out(spec, gate, state.utc_now()):
-        _on_timeout(flow, spec, gate)
+        from .gate_revision import on_timeout
+
+        on_timeout(flow, spec, gate)
     elif gate.status == "waiting" and result.feedback.strip():
         try:
             answers = parse(result.feedback, [r.id for r in gate.undecided()])
@@ -155,89 +152,3 @@ def records_for(flow: PipelineFlow, key: str) -> list[str]:
         )
         for name in awaited
     ]
-
-
-def _on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
-    """timeout.behaviour: the manager decides (escalate), the undecided records are
-    released (proceed), or the run halts."""
-    now = state.utc_now()
-    if spec.timeout_behaviour == "escalate":
-        manager = f"agent:{_manager(flow, spec)}"
-        problems = apply_decisions(spec, gate, _escalated(flow, spec, gate), now, manager, True)
-        if problems:
-            raise StepFailed("; ".join(problems))
-        # Records the manager left undecided (or named wrongly) are skipped.
-        leftovers = [DecisionItem(record=r.id, action="skip") for r in gate.undecided()]
-        apply_decisions(spec, gate, leftovers, now, "timeout", system=True)
-    elif spec.timeout_behaviour == "proceed":
-        proceed(spec, gate, now)
-    else:
-        gate.status, gate.message = (
-            "halted",
-            f"gate {spec.name}: no decision within {spec.timeout_after} (halt)",
-        )
-    gate.waiting_since = None if gate.status == "waiting" else gate.waiting_since
-
-
-def _manager(flow: PipelineFlow, spec: GateSpec) -> str:
-    return manager_of(flow.crews.package, flow.team().PIPELINE[spec.after_step].agent_key)
-
-
-def _records_text(records: list[Any]) -> str:
-    rows = [{"id": r.id, **r.data, "feedback": r.feedback} for r in records]
-    return json.dumps(rows, indent=2, ensure_ascii=False)
-
-
-def _worked_from(flow: PipelineFlow, spec: GateSpec) -> str:
-    """A manager's context: the run's inputs and what the reviewed step received."""
-    key, pipeline = spec.after_step, flow.team().PIPELINE
-    answers = [
-        f"Output of step {d} ({pipeline[d].label}):\n{t}" for d, t in flow.answers(key).items()
-    ]
-    parts = [flow.crews.inputs_text(), *answers, *flow.records_for(key)]
-    return f"Step {key} worked from:\n\n" + "\n\n".join(parts)
-
-
-def _revise(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> list[dict[str, Any]]:
-    """onReject rerun (the step again) or escalate (its manager), told the feedback."""
-    rejected = [r for r in gate.current() if r.decision == "reject"]
-    told = (
-        f"Reviewers rejected these records at gate {spec.name} (round {gate.round} of "
-        f"{MAX_ROUNDS}), with their feedback (JSON):\n{_records_text(rejected)}\n\n"
-        f"Already approved, do not repeat (JSON):\n{_records_text(gate.approved())}\n\n"
-        "Answer with replacement records only."
-    )
-    key = spec.after_step
-    if spec.on_reject == "rerun":
-        received = joined(flow.step_context(key), told)
-        crew = flow.crews.step_crew(key, received, flow.answers(key))
-    else:
-        crew = flow.crews.agent_crew(
-            _manager(flow, spec),
-            f"revise:{spec.name}",
-            f"Revise records of step {key}.\n\n{told}\n\n{_worked_from(flow, spec)}",
-            f"JSON with a list `records`; fields: {', '.join(spec.fields)}.",
-            flow.team().RECORD_MODELS[key],
-        )
-    output = flow.kickoff_step(crew, key)
-    output.attempts = flow.state.outputs[key].attempts + 1
-    flow.state.outputs[key] = output
-    return output.records or []
-
-
-def _escalated(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> list[DecisionItem]:
-    verbs = ", ".join(a.verb for a in spec.actions if a.verb != "reset")
-    crew = flow.crews.agent_crew(
-        _manager(flow, spec),
-        f"escalate:{spec.name}",
-        f"Nobody reviewed these records of step {spec.after_step} at gate {spec.name} "
-        f"within {spec.timeout_after}. Decide each one ({verbs}) (JSON):\n"
-        f"{_records_text(gate.undecided())}\n\n{_worked_from(flow, spec)}",
-        'A JSON object {"decisions": [{"record": "<id>", "action": "<verb>", '
-        '"feedback": "<why>"}]}.',
-        GateDecisions,
-    )
-    result = kickoff(crew).pydantic
-    if not isinstance(result, GateDecisions):
-        raise StepFailed(f"gate {spec.name}: the escalation answer holds no decisions")
-    return result.decisions

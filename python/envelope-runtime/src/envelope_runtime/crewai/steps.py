@@ -9,7 +9,6 @@ from collections.abc import Mapping
 
 from crewai import Crew, Task
 from crewai.tasks.task_output import TaskOutput
-from pydantic import BaseModel
 
 from .crew_base import TeamCrewBase
 
@@ -54,22 +53,3 @@ class PipelineCrew(TeamCrewBase):
             name=step_key, description=done.description, raw=text, agent=done.agent.role
         )
         return done
-
-    def agent_crew(
-        self,
-        agent_key: str,
-        name: str,
-        description: str,
-        expected_output: str,
-        output_model: type[BaseModel] | None,
-    ) -> Crew:
-        """One task for one agent (a step, or a gate's escalation), with a fresh agent."""
-        worker = self._fresh()._agent(agent_key)
-        work = Task(
-            name=name,
-            description=description,
-            expected_output=expected_output,
-            agent=worker,
-            output_pydantic=output_model,
-        )
-        return self._crew(agents=[worker], tasks=[work])
