@@ -21,6 +21,8 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from project import PACKAGE, TEAM, agents, llms, main, nodes, runner, runtime, state, team
 from pydantic import ValidationError
 
+from envelope_runtime.langgraph.run_client import EARLIER_STATE_DIR
+
 pytestmark = pytest.mark.anyio
 
 NO_GATES = "the team has no gates: a run never waits for review"
@@ -336,7 +338,7 @@ async def test_runs_an_earlier_export_kept_in_its_record_folder_are_moved_and_re
     if not team.GATES:
         pytest.skip(NO_GATES)
     # An earlier export's runner kept its checkpoints in .envelope/, the export's record.
-    earlier = runner.EARLIER_STATE_DIR
+    earlier = EARLIER_STATE_DIR
     argv = [*helpers.run_argv(), "--state-dir", str(earlier)]
     assert await main.amain(argv) == runtime.EXIT_PENDING
     summary = json.loads(capsys.readouterr().out)

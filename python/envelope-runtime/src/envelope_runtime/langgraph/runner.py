@@ -18,9 +18,7 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Sequence
-from importlib import import_module
 from pathlib import Path
-from typing import Any
 
 from ..team_package import TeamPackage
 
@@ -28,15 +26,6 @@ CHECKPOINTS = "checkpoints.sqlite"
 STATE_DIR = Path(".langgraph_runs")  # gitignored run data, beside langgraph dev's .langgraph_api
 DATABASE_ENV = "DATABASE_URL"  # PostgreSQL: the checkpoints there instead of SQLite
 TRACE_ENV = "ENVELOPE_TRACE_FILE"  # trace.ENV: named here, so a run without one skips trace.py
-
-_CLIENT = "run_client"  # drives the runs; its public names are also this module's
-
-
-def __getattr__(name: str) -> Any:
-    client = import_module(f"{__package__}.{_CLIENT}")
-    if name in client.__all__:
-        return getattr(client, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def command_name(package: TeamPackage) -> str:
@@ -61,7 +50,8 @@ def add_location(parser: argparse.ArgumentParser) -> None:
 async def team_amain(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
     """The runner, for callers that already run an event loop (tests)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    client = import_module(f"{__package__}.{_CLIENT}")
+    from . import run_client as client
+
     if arguments[:1] == ["resume"]:
         return int(await client.resume_run(package, arguments[1:]))
     if arguments[:1] == ["sweep"] and package.team.GATES:
@@ -84,6 +74,7 @@ def team_main(package: TeamPackage, argv: Sequence[str] | None = None) -> int:
         if code is not None:
             return code
     if arguments[:1] in (["workspace"], ["watch"]) and "WORKSPACE" in data:
-        client = import_module(f"{__package__}.{_CLIENT}")
+        from . import run_client as client
+
         return int(client.workspace_command(package, arguments))
     return asyncio.run(team_amain(package, arguments))
