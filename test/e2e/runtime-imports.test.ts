@@ -32,6 +32,8 @@ interface Features {
   /** An event or condition schedule (the webhook receiver, the condition poll). */
   schedules: boolean;
   egress: boolean;
+  /** An agent besides the top manager with reports of its own (a hierarchy's sub-team). */
+  subTeams: boolean;
 }
 
 interface Team {
@@ -64,6 +66,8 @@ const RULES: Rule[] = [
   { feature: "egress (the policy and http_request)", lacks: (f) => !f.egress && !f.packs, core: ["policy", "policy_rules"], crewai: ["crewai.http_tools"], langgraph: ["langgraph.tools"] },
   { feature: "a pipeline", lacks: (f) => f.mode !== "pipeline", core: [], crewai: ["crewai.pipeline", "crewai.steps", "crewai.flow_runner", "crewai.state"], langgraph: ["langgraph.pipeline"] },
   { feature: "a hierarchy", lacks: (f) => f.mode !== "hierarchy", core: [], crewai: ["crewai.delegation"], langgraph: ["langgraph.hierarchy"] },
+  // A mid-level manager's delegate_to_team tool (CrewAI builds it with the manager's agent).
+  { feature: "sub-teams", lacks: (f) => !f.subTeams, core: [], crewai: ["crewai.sub_teams"], langgraph: [] },
   // CrewAI's train, replay and test (a hierarchy's console scripts) load it; a run never does.
   { feature: "a crew command", lacks: () => true, core: [], crewai: ["crewai.crew_commands"], langgraph: [] },
 ];
@@ -72,6 +76,7 @@ const RULES: Rule[] = [
 const USES: Array<{ feature: string; has: (f: Features) => boolean; crewai: string; langgraph: string }> = [
   { feature: "a pipeline", has: (f) => f.mode === "pipeline", crewai: "crewai.pipeline", langgraph: "langgraph.pipeline" },
   { feature: "a hierarchy", has: (f) => f.mode === "hierarchy", crewai: "crewai.delegation", langgraph: "langgraph.hierarchy" },
+  { feature: "sub-teams", has: (f) => f.subTeams, crewai: "crewai.sub_teams", langgraph: "langgraph.hierarchy" },
   { feature: "gates", has: (f) => f.gates, crewai: "gates", langgraph: "gates" },
   { feature: "workspace documents", has: (f) => f.workspace, crewai: "workspace", langgraph: "workspace" },
   { feature: "egress", has: (f) => f.egress, crewai: "policy", langgraph: "policy" },
@@ -81,6 +86,8 @@ const USES: Array<{ feature: string; has: (f: Features) => boolean; crewai: stri
 function features(path: string, packs: boolean): Features {
   const model = normalize(readFileSync(path)).model!;
   const mode = model.execution.mode;
+  const roots = model.agents.filter((a) => a.parent === undefined);
+  const managers = new Set(model.agents.map((a) => a.parent).filter((key) => key !== undefined));
   return {
     mode,
     gates: mode === "pipeline" && model.gates.length > 0, // hierarchy mode has no gates (loss report)
@@ -88,6 +95,7 @@ function features(path: string, packs: boolean): Features {
     workspace: model.workspace.length > 0,
     schedules: model.schedule.type === "event" || model.schedule.type === "condition",
     egress: model.agents.some((a) => a.egress.source !== "none"),
+    subTeams: mode === "hierarchy" && model.agents.some((a) => a.key !== roots[0]?.key && managers.has(a.key)),
   };
 }
 
