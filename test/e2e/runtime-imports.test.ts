@@ -70,6 +70,9 @@ const RULES: Rule[] = [
   { feature: "sub-teams", lacks: (f) => !f.subTeams, core: [], crewai: ["crewai.sub_teams"], langgraph: [] },
   // CrewAI's train, replay and test (a hierarchy's console scripts) load it; a run never does.
   { feature: "a crew command", lacks: () => true, core: [], crewai: ["crewai.crew_commands"], langgraph: [] },
+  // A command's own code: a resume or a sweep (CrewAI), the runner's client (LangGraph: its
+  // options and the driving of a run). Building a team never loads it (0f1dc2d).
+  { feature: "a command's own code", lacks: () => true, core: [], crewai: ["crewai.flow_resume"], langgraph: ["langgraph.run_client"] },
 ];
 
 /** Modules a team with the feature loads when it is built (what shows the probe sees the team's imports). */
