@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,30 @@ def test_parallel_branches_run_concurrently(
     _finished_run(fake_models, monkeypatch, capsys)
 
     assert waited_in_vain == []
+
+
+def test_a_run_to_its_end_loads_no_pause_failure_rejection_or_timeout_code(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """flow_resume.py (a paused run's decisions template, a failed run's resume command; it
+    loads checks.py) and gate_revision.py (onReject rerun/escalate, timeouts) are imported
+    where they are needed, so a run every gate approves loads none of them (issue 37)."""
+    lazy = (
+        "envelope_runtime.crewai.flow_resume",
+        "envelope_runtime.checks",
+        "envelope_runtime.crewai.gate_revision",
+    )
+    for name in lazy:
+        parent, _, module = name.rpartition(".")
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        monkeypatch.delattr(sys.modules[parent], module, raising=False)  # `from` would find it
+
+    _finished_run(fake_models, monkeypatch, capsys)
+
+    assert [name for name in lazy if name in sys.modules] == []
 
 
 def test_secrets_are_never_written_to_the_run_state(
