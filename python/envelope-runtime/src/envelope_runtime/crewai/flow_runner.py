@@ -32,6 +32,8 @@ def _run_flow(
     package: TeamPackage, store: RunStore, run: RunState, args: Any, decisions: dict[str, Any]
 ) -> int:
     """Run the flow until it ends, halts or waits at a gate; the exit code."""
+    from .deadline import Deadline, RunTimeout, run_with_deadline
+
     event_listener.formatter.console.file = sys.stderr  # stdout carries the run's JSON
     team_flow = package.module("flow").TeamFlow
     crews = package.module("crew").TeamCrew(run.inputs, args.verbose)
@@ -51,7 +53,7 @@ def _run_flow(
         return flows[-1]
 
     start = flows[0] if pending else again(decisions)
-    deadline = runtime.Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
+    deadline = Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
 
     def work() -> Any:
         if pending is None:
@@ -69,10 +71,10 @@ def _run_flow(
     outcome: Any = None
     try:
         if deadline.expired():
-            raise runtime.RunTimeout(deadline.message())
+            raise RunTimeout(deadline.message())
         with traced(args.trace, run.id, crews):
-            outcome = runtime.run_with_deadline(work, deadline)
-    except runtime.RunTimeout as error:
+            outcome = run_with_deadline(work, deadline)
+    except RunTimeout as error:
         flows[-1].state.status, flows[-1].state.message = "timed_out", str(error)
         print(error, file=sys.stderr)
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message

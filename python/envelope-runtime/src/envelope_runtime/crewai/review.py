@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from ..gate_rules import apply_decisions, evaluate, released_text, timed_out
 from ..gates import DecisionItem, GateState, receives, shortened
-from . import runtime, state
+from . import state
 
 if TYPE_CHECKING:
     from crewai.flow.async_feedback.types import PendingFeedbackContext
@@ -67,7 +67,9 @@ def feedback(flow: PipelineFlow, context: PendingFeedbackContext) -> str:
     if flow.interactive:
         from crewai.flow.async_feedback import ConsoleProvider
 
-        deadline = runtime.active_deadline()
+        from .deadline import active_deadline
+
+        deadline = active_deadline()
         # One gate at a time; a human's time does not count against timeout.runMs.
         with _TERMINAL, deadline.paused() if deadline is not None else nullcontext():
             try:

@@ -1,14 +1,8 @@
-"""The types team.py describes its agents and steps with, the runner's exit codes, and
-the run deadline's names (deadline.py, loaded when a run uses them)."""
+"""The types team.py describes its agents and steps with, and the runner's exit codes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .deadline import Deadline, RunTimeout, active_deadline, run_with_deadline  # noqa: F401
-
 
 # Exit codes of the runner (documented in the README).
 EXIT_OK = 0
@@ -35,14 +29,3 @@ class StepSpec:
     label: str
     method: str  # its @task method in crew.py
     depends_on: tuple[str, ...] = ()
-
-
-_DEADLINE = {"Deadline", "RunTimeout", "active_deadline", "run_with_deadline"}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _DEADLINE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import deadline
-
-    return getattr(deadline, name)
