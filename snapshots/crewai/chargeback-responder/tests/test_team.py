@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
-from envelope_runtime import NO_DEFAULT, schedules
-from envelope_runtime.crewai import run_offline
+from envelope_runtime import schedules
+from envelope_runtime.crewai.testing import run_offline
+from envelope_runtime.input_spec import NO_DEFAULT
 from pydantic import ValidationError
 
 from chargeback_responder import crew, models, team

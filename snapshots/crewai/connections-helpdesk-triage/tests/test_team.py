@@ -17,7 +17,8 @@ import httpx
 import pytest
 from crewai import BaseLLM
 from envelope_runtime import connections
-from envelope_runtime.crewai import forget_mcp_tools, mcp_tools, run_offline
+from envelope_runtime.crewai.connection_tools import forget_mcp_tools, mcp_tools
+from envelope_runtime.crewai.testing import run_offline
 from pydantic import ValidationError
 
 from helpdesk_triage import crew, models, team

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
-from envelope_runtime.crewai import run_offline
+from envelope_runtime.crewai.testing import run_offline
 from pydantic import ValidationError
 
 from content_studio import crew, models, team

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
-from envelope_runtime.crewai import run_offline
+from envelope_runtime.crewai.testing import run_offline
 from pydantic import ValidationError
 
 from outbound_lead_desk import crew, main, models, team

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
-from envelope_runtime.crewai import run_offline
+from envelope_runtime.crewai.testing import run_offline
 
 from weekly_pipeline_review import crew, models, team
 

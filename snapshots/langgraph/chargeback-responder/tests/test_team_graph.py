@@ -27,8 +27,10 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from envelope_runtime import NO_DEFAULT, InputError, collect_inputs, schedules
-from envelope_runtime.langgraph import run_parser
+from envelope_runtime import schedules
+from envelope_runtime.input_spec import NO_DEFAULT
+from envelope_runtime.inputs import InputError, collect_inputs
+from envelope_runtime.langgraph.run_client import run_parser
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 

@@ -39,7 +39,7 @@ def _fake_mcp_server(request: httpx.Request) -> httpx.Response:
 
 def pytest_configure(config: pytest.Config) -> None:
     # Here, not at import: the team's modules are imported after the switches above are set.
-    from envelope_runtime.langgraph import set_mcp_transport
+    from envelope_runtime.langgraph.connection_tools import set_mcp_transport
 
     from helpdesk_triage import team
 

@@ -19,8 +19,10 @@ from typing import Any
 
 import httpx
 import pytest
-from envelope_runtime import InputError, collect_inputs, connections
-from envelope_runtime.langgraph import forget_mcp_tools, mcp_tools, run_parser
+from envelope_runtime import connections
+from envelope_runtime.inputs import InputError, collect_inputs
+from envelope_runtime.langgraph.connection_tools import forget_mcp_tools, mcp_tools
+from envelope_runtime.langgraph.run_client import run_parser
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 

@@ -6,7 +6,7 @@ Run with `uv run pytest`.
 
 from __future__ import annotations
 
-from envelope_runtime.langgraph import run_offline
+from envelope_runtime.langgraph.testing import run_offline
 
 from helpdesk_triage import graph, state
 from helpdesk_triage.graph import TEAM

@@ -16,8 +16,9 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from envelope_runtime import InputError, collect_inputs
-from envelope_runtime.langgraph import PipelineNodes, run_parser
+from envelope_runtime.inputs import InputError, collect_inputs
+from envelope_runtime.langgraph.pipeline import PipelineNodes
+from envelope_runtime.langgraph.run_client import run_parser
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 

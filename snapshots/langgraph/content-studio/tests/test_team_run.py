@@ -8,7 +8,7 @@ Run with `uv run pytest`.
 
 from __future__ import annotations
 
-from envelope_runtime.langgraph import run_offline
+from envelope_runtime.langgraph.testing import run_offline
 
 from content_studio import graph, state
 from content_studio.graph import TEAM

@@ -8,7 +8,7 @@ Run with `uv run pytest`.
 
 from __future__ import annotations
 
-from envelope_runtime.langgraph import run_offline
+from envelope_runtime.langgraph.testing import run_offline
 
 from engineering_hiring_loop import graph, state
 from engineering_hiring_loop.graph import TEAM

@@ -6,7 +6,7 @@ Run with `uv run pytest`.
 
 from __future__ import annotations
 
-from envelope_runtime.langgraph import run_offline
+from envelope_runtime.langgraph.testing import run_offline
 
 from incident_response_crew import graph, state
 from incident_response_crew.graph import TEAM

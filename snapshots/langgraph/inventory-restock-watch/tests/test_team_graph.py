@@ -16,8 +16,8 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from envelope_runtime import collect_inputs
-from envelope_runtime.langgraph import run_parser
+from envelope_runtime.inputs import collect_inputs
+from envelope_runtime.langgraph.run_client import run_parser
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 

@@ -6,7 +6,7 @@ Run with `uv run pytest`.
 
 from __future__ import annotations
 
-from envelope_runtime.langgraph import run_offline
+from envelope_runtime.langgraph.testing import run_offline
 
 from investment_due_diligence_panel import graph, state
 from investment_due_diligence_panel.graph import TEAM

@@ -16,11 +16,11 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from envelope_runtime import InputError, collect_inputs
-from envelope_runtime.langgraph import (
+from envelope_runtime.inputs import InputError, collect_inputs
+from envelope_runtime.langgraph.run_client import run_parser
+from envelope_runtime.langgraph.workspace_store import (
     forget_store_files,
     open_workspace,
-    run_parser,
     workspace_tools,
 )
 from langchain_core.language_models import BaseChatModel

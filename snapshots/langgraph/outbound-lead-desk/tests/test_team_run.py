@@ -6,7 +6,7 @@ Run with `uv run pytest`.
 
 from __future__ import annotations
 
-from envelope_runtime.langgraph import run_offline
+from envelope_runtime.langgraph.testing import run_offline
 
 from outbound_lead_desk import graph, state
 from outbound_lead_desk.graph import TEAM

@@ -8,7 +8,7 @@ Run with `uv run pytest`.
 
 from __future__ import annotations
 
-from envelope_runtime.langgraph import run_offline
+from envelope_runtime.langgraph.testing import run_offline
 
 from parallel_gates import graph, state
 from parallel_gates.graph import TEAM

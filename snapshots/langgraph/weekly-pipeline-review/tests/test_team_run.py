@@ -6,7 +6,7 @@ Run with `uv run pytest`.
 
 from __future__ import annotations
 
-from envelope_runtime.langgraph import run_offline
+from envelope_runtime.langgraph.testing import run_offline
 
 from weekly_pipeline_review import graph, state
 from weekly_pipeline_review.graph import TEAM

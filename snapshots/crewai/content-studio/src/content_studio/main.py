@@ -9,8 +9,8 @@ the inputs, is envelope-runtime's `envelope_runtime.crewai.runner` (the Flow's r
 
 from __future__ import annotations
 
-from envelope_runtime import TeamPackage
-from envelope_runtime.crewai import FlowCommands
+from envelope_runtime.crewai.flow_runner import FlowCommands
+from envelope_runtime.team_package import TeamPackage
 
 # The team's Flow where CrewAI looks for a flow project's Flow subclass: in main.py, built
 # with no arguments (AMP's deployment, `crewai deploy validate`).

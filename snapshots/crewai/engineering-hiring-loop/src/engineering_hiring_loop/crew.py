@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from crewai import Agent, Task
 from crewai.project import CrewBase, agent, task
-from envelope_runtime import TeamPackage
-from envelope_runtime.crewai import PipelineCrew
+from envelope_runtime.crewai.steps import PipelineCrew
+from envelope_runtime.team_package import TeamPackage
 
 
 @CrewBase

@@ -18,7 +18,7 @@ from typing import Any
 
 from crewai.flow import human_feedback, listen, or_, router, start
 from crewai.flow.human_feedback import HumanFeedbackResult
-from envelope_runtime.crewai import GateReview, PipelineFlow
+from envelope_runtime.crewai.pipeline import GateReview, PipelineFlow
 
 
 class EngineeringHiringLoopFlow(PipelineFlow):

@@ -9,8 +9,8 @@ inputs, is envelope-runtime's `envelope_runtime.crewai.runner` (the crew command
 
 from __future__ import annotations
 
-from envelope_runtime import TeamPackage
-from envelope_runtime.crewai import CrewCommands
+from envelope_runtime.crewai.runner import CrewCommands
+from envelope_runtime.team_package import TeamPackage
 
 # Event Signup Desk
 # the console scripts of this package (its crew.py, team.py, models.py and config/)

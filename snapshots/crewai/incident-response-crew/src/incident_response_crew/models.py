@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from crewai import BaseLLM
-from envelope_runtime.crewai import ModelSpec, build_llm
+from envelope_runtime.crewai.llms import ModelSpec, build_llm
 
 MODELS: dict[str, ModelSpec] = {
     # agents[0] incident-commander: model anthropic:claude-opus-4-5

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from crewai import Agent, Crew, Task
 from crewai.project import CrewBase, agent, crew, task
-from envelope_runtime import TeamPackage
-from envelope_runtime.crewai import HierarchyCrew
+from envelope_runtime.crewai.delegation import HierarchyCrew
+from envelope_runtime.team_package import TeamPackage
 
 
 @CrewBase

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from crewai import BaseLLM
-from envelope_runtime.crewai import ModelSpec, build_llm
+from envelope_runtime.crewai.llms import ModelSpec, build_llm
 
 MODELS: dict[str, ModelSpec] = {
     # agents[0] procurement-lead: model anthropic:claude-sonnet-4-5

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import input_specs
-from envelope_runtime.crewai import AgentSpec, JsonArray, StepSpec, describe_json_text
+from envelope_runtime.crewai.json_text import JsonArray, describe_json_text
+from envelope_runtime.crewai.runtime import AgentSpec, StepSpec
+from envelope_runtime.input_spec import input_specs
 from pydantic import BaseModel, ConfigDict, Field
 
 # name, slug, version

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from envelope_runtime.langgraph import GateStates, Span, add_spans, first_reason, merge, settle
+from envelope_runtime.langgraph.runtime import (
+    GateStates,
+    Span,
+    add_spans,
+    first_reason,
+    merge,
+    settle,
+)
 from langgraph.channels.ephemeral_value import EphemeralValue
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict  # typing's on Python < 3.12 gives pydantic no schema

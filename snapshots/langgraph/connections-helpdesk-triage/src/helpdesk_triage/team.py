@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import (
-    AccessPolicy,
-    Auth,
-    Connection,
-    McpServer,
-    Operation,
-    Param,
-    PolicyRule,
-    input_specs,
-)
-from envelope_runtime.langgraph import AgentSpec, StepSpec
+from envelope_runtime.connections import Auth, Connection, McpServer, Operation, Param
+from envelope_runtime.input_spec import input_specs
+from envelope_runtime.langgraph.runtime import AgentSpec, StepSpec
+from envelope_runtime.policy import AccessPolicy, PolicyRule
 
 from .state import INPUT_CHANNELS, TeamInputs
 

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from envelope_runtime import TeamPackage
-from envelope_runtime.langgraph import ModelSpec, build_chat_model, chosen_model
+from envelope_runtime.langgraph.llms import ModelSpec, build_chat_model, chosen_model
+from envelope_runtime.team_package import TeamPackage
 from langchain_core.language_models import BaseChatModel
 
 # This team's package: where chosen_model finds the run's context fields (context.py).

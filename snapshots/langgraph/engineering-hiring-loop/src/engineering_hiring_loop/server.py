@@ -6,8 +6,8 @@ envelope-runtime's `envelope_runtime.langgraph.server_app` for this team's packa
 
 from __future__ import annotations
 
-from envelope_runtime import TeamPackage
-from envelope_runtime.langgraph import build_app
+from envelope_runtime.langgraph.server_app import build_app
+from envelope_runtime.team_package import TeamPackage
 
 __all__ = ["app"]
 

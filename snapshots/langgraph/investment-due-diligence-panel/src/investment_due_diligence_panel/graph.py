@@ -12,8 +12,9 @@ tried again, by itself (`envelope_runtime.langgraph.llms`, MODEL_ATTEMPTS).
 
 from __future__ import annotations
 
-from envelope_runtime import TeamPackage
-from envelope_runtime.langgraph import HierarchyNodes, ModelFactory
+from envelope_runtime.langgraph.hierarchy import HierarchyNodes
+from envelope_runtime.langgraph.llms import ModelFactory
+from envelope_runtime.team_package import TeamPackage
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph

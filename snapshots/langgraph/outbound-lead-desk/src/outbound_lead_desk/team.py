@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, Column, DocumentSpec, PolicyRule, Trigger, input_specs
-from envelope_runtime.langgraph import AgentSpec, StepSpec
+from envelope_runtime.input_spec import input_specs
+from envelope_runtime.langgraph.runtime import AgentSpec, StepSpec
+from envelope_runtime.policy import AccessPolicy, PolicyRule
+from envelope_runtime.workspace import Column, DocumentSpec, Trigger
 
 from .state import INPUT_CHANNELS, TeamInputs
 

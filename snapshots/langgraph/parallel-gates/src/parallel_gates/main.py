@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from envelope_runtime import TeamPackage
-from envelope_runtime.langgraph import command_name, team_amain, team_main
+from envelope_runtime.langgraph.runner import command_name, team_amain, team_main
+from envelope_runtime.team_package import TeamPackage
 
 __all__ = ["COMMAND", "TEAM", "amain", "main", "run"]
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import GateSpec, RecordAction, input_specs
-from envelope_runtime.langgraph import AgentSpec, StepSpec
+from envelope_runtime.gates import GateSpec, RecordAction
+from envelope_runtime.input_spec import input_specs
+from envelope_runtime.langgraph.runtime import AgentSpec, StepSpec
 
 from .state import INPUT_CHANNELS, TeamInputs
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from envelope_runtime import AccessPolicy, PolicyRule, input_specs
-from envelope_runtime.langgraph import AgentSpec, StepSpec
+from envelope_runtime.input_spec import input_specs
+from envelope_runtime.langgraph.runtime import AgentSpec, StepSpec
+from envelope_runtime.policy import AccessPolicy, PolicyRule
 
 from .state import INPUT_CHANNELS, TeamInputs
 
