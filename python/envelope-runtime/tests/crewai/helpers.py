@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -202,7 +203,8 @@ def approve_everything(monkeypatch: pytest.MonkeyPatch) -> None:
     """Terminal review answers: approve every record of every gate."""
     answers = iter(["approve"] * 500)
 
-    def read(*args: object) -> str:
+    def read(prompt: object = "") -> str:
+        sys.stdout.write(str(prompt))  # as input() does when stdout is no terminal
         try:
             return next(answers)
         except StopIteration:

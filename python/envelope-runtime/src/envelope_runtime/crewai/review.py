@@ -15,7 +15,7 @@ import re
 import sys
 import threading
 import time
-from contextlib import nullcontext
+from contextlib import nullcontext, redirect_stdout
 from typing import TYPE_CHECKING, Any
 
 from crewai.flow.async_feedback import HumanFeedbackPending
@@ -70,10 +70,12 @@ def feedback(flow: PipelineFlow, context: PendingFeedbackContext) -> str:
         from .deadline import active_deadline
 
         deadline = active_deadline()
-        # One gate at a time; a human's time does not count against timeout.runMs.
+        # One gate at a time; a human's time does not count against timeout.runMs. CrewAI
+        # asks with input("Your feedback: "), whose prompt would land in stdout's JSON.
         with _TERMINAL, deadline.paused() if deadline is not None else nullcontext():
             try:
-                text = ConsoleProvider().request_feedback(context, flow)
+                with redirect_stdout(sys.stderr):
+                    text = ConsoleProvider().request_feedback(context, flow)
             except EOFError:  # nobody at the terminal any more
                 text = ""
         if text.strip():
