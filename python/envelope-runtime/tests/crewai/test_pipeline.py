@@ -123,22 +123,42 @@ def test_a_run_to_its_end_loads_no_pause_failure_rejection_or_timeout_code(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """flow_resume.py (a paused run's decisions template, a failed run's resume command; it
-    loads checks.py) and gate_revision.py (onReject rerun/escalate, timeouts) are imported
+    """The resume and sweep commands (flow_resume.py), checks.py (a paused or failed run's
+    resume command) and gate_revision.py (onReject rerun/escalate, timeouts) are imported
     where they are needed, so a run every gate approves loads none of them (issue 37)."""
-    lazy = (
-        "envelope_runtime.crewai.flow_resume",
-        "envelope_runtime.checks",
-        "envelope_runtime.crewai.gate_revision",
-    )
-    for name in lazy:
-        parent, _, module = name.rpartition(".")
-        monkeypatch.delitem(sys.modules, name, raising=False)
-        monkeypatch.delattr(sys.modules[parent], module, raising=False)  # `from` would find it
+    lazy = _forget_modules(monkeypatch, "crewai.flow_resume", "checks", "crewai.gate_revision")
 
     _finished_run(fake_models, monkeypatch, capsys)
 
     assert [name for name in lazy if name in sys.modules] == []
+
+
+def test_a_run_that_pauses_loads_no_resume_or_rejection_code(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A run without a terminal pauses at its first gate (exit 3), as most gated runs do: it
+    writes its decisions template and resume command, without the resume and sweep
+    commands' module or the code for a rejection or a timeout."""
+    if not team.GATES:
+        pytest.skip("the pipeline has no gates")
+    lazy = _forget_modules(monkeypatch, "crewai.flow_resume", "crewai.gate_revision")
+
+    assert main.main(helpers.run_argv()) == runtime.EXIT_PENDING, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)["resume"].split()[1] == "resume"
+    assert [name for name in lazy if name in sys.modules] == []
+
+
+def _forget_modules(monkeypatch: pytest.MonkeyPatch, *modules: str) -> list[str]:
+    """The library's `modules` unloaded for this test (restored after it)."""
+    names = [f"envelope_runtime.{module}" for module in modules]
+    for name in names:
+        parent, _, module = name.rpartition(".")
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        monkeypatch.delattr(sys.modules[parent], module, raising=False)  # `from` would find it
+    return names
 
 
 def test_secrets_are_never_written_to_the_run_state(

@@ -1,7 +1,6 @@
 """`resume` and `sweep` of the runner's pipeline mode (flow_runner.py runs the flow): the
 decisions file read and checked before anything runs, waiting runs past a gate's timeout
-resumed. Loaded by these commands, and by a run that pauses (its decisions template) or fails
-(the command that resumes it).
+resumed. Loaded by these commands only.
 """
 
 from __future__ import annotations
@@ -9,8 +8,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import os
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,43 +23,7 @@ from .flow_runner import _run_flow
 from .runner import STATE_DIR, _common, _missing_env, _warn_short_secrets, command_of
 from .state import RunState, RunStore
 
-__all__ = ["pending_summary", "resume_command", "resume_run", "sweep_runs"]
-
-
-def resume_command(package: TeamPackage, run_id: str, args: Any, *given: str) -> str:
-    """The command that resumes run `run_id` with run `args`' state, env file and the like."""
-    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
-    return shlex.join([command_of(package), "resume", run_id, *given, *options])
-
-
-def pending_summary(
-    package: TeamPackage, run: RunState, store: RunStore, args: Any
-) -> dict[str, Any]:
-    """Write a decisions template beside the run and describe what awaits review."""
-    gates = package.team.GATES
-    waiting = {
-        name: {
-            "actions": [action.label for action in gates[name].actions],
-            "decisions": [
-                {**row, "action": "", "feedback": ""} for row in gate.listing(gates[name].fields)
-            ],
-        }
-        for name, gate in run.gates.items()
-        if gate.status == "waiting"
-    }
-    template = store.directory / f"{run.id}.decisions.json"
-    document = {"run": run.id, "gates": waiting}
-    template.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
-    # Relative to where the runner ran: the command still works where the state is copied
-    # with the project (a CI artifact).
-    decisions = ("--decisions", os.path.relpath(template))
-    return {
-        "status": "pending",
-        "run_id": run.id,
-        "gates": waiting,
-        "decisions_file": str(template),
-        "resume": resume_command(package, run.id, args, *decisions),
-    }
+__all__ = ["resume_run", "sweep_runs"]
 
 
 def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:

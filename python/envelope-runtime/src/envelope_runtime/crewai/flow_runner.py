@@ -2,9 +2,8 @@
 
 A run's state is a file of state.RunStore, CrewAI's persistence of the flow. A run that
 waits at a gate (exit 3) is paused by CrewAI (HumanFeedbackPending) and gets a decisions
-file beside its state (flow_resume.py, which a run loads only to pause or fail: it writes
-the template and the command that resumes the run); `resume` continues it in a new process with
-`Flow.from_pending` and `resume(feedback)`. What that cannot carry (an `and_` join of work
+file beside its state, and the command that resumes it; `resume` (flow_resume.py) continues
+it in a new process with `Flow.from_pending` and `resume(feedback)`. What that cannot carry (an `and_` join of work
 done in an earlier process: CrewAI keeps the events a join has seen in memory; a gate
 waiting beside the paused one; a run stopped by an error) is carried by the flow kicked off
 again over the saved state: finished steps and decided gates pass at once.
@@ -14,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import sys
 from typing import Any
 
@@ -22,7 +23,7 @@ from crewai.flow.async_feedback import HumanFeedbackPending
 
 from ..team_package import TeamPackage
 from . import runtime
-from .runner import TeamCommands, _exit, traced
+from .runner import STATE_DIR, TeamCommands, _exit, command_of, traced
 from .state import RunState, RunStore
 
 __all__ = ["FlowCommands", "start_run"]
@@ -80,8 +81,6 @@ def _run_flow(
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
         message = f"{type(error).__name__}: {error}"
         flows[-1].state.status, flows[-1].state.message = "failed", message
-        from .flow_resume import resume_command
-
         print(
             f"Run failed: {message}\nFinished steps and decisions are kept; continue from "
             f"the last finished step with: {resume_command(package, run.id, args)}",
@@ -95,12 +94,48 @@ def _run_flow(
     if run.status == "halted":
         print(f"Run {run.id} halted: {run.message}", file=sys.stderr)
     elif run.status == "pending":
-        from .flow_resume import pending_summary
-
         print(json.dumps(pending_summary(package, run, store, args), indent=2, ensure_ascii=False))
     elif run.status == "done":
         print(json.dumps(run.result, indent=2, ensure_ascii=False))
     return _EXIT_CODES[run.status]
+
+
+def resume_command(package: TeamPackage, run_id: str, args: Any, *given: str) -> str:
+    """The command that resumes run `run_id` with run `args`' state, env file and the like."""
+    from .. import checks  # only a run that pauses or fails gets here
+
+    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
+    return shlex.join([command_of(package), "resume", run_id, *given, *options])
+
+
+def pending_summary(
+    package: TeamPackage, run: RunState, store: RunStore, args: Any
+) -> dict[str, Any]:
+    """Write a decisions template beside the run and describe what awaits review."""
+    gates = package.team.GATES
+    waiting = {
+        name: {
+            "actions": [action.label for action in gates[name].actions],
+            "decisions": [
+                {**row, "action": "", "feedback": ""} for row in gate.listing(gates[name].fields)
+            ],
+        }
+        for name, gate in run.gates.items()
+        if gate.status == "waiting"
+    }
+    template = store.directory / f"{run.id}.decisions.json"
+    document = {"run": run.id, "gates": waiting}
+    template.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    # Relative to where the runner ran: the command still works where the state is copied
+    # with the project (a CI artifact).
+    decisions = ("--decisions", os.path.relpath(template))
+    return {
+        "status": "pending",
+        "run_id": run.id,
+        "gates": waiting,
+        "decisions_file": str(template),
+        "resume": resume_command(package, run.id, args, *decisions),
+    }
 
 
 _EXIT_CODES = {
