@@ -3,10 +3,10 @@
 A run's state is a file of state.RunStore, CrewAI's persistence of the flow. A run that
 waits at a gate (exit 3) is paused by CrewAI (HumanFeedbackPending) and gets a decisions
 file beside its state, and the command that resumes it; `resume` (flow_resume.py) continues
-it in a new process with `Flow.from_pending` and `resume(feedback)`. What that cannot carry (an `and_` join of work
-done in an earlier process: CrewAI keeps the events a join has seen in memory; a gate
-waiting beside the paused one; a run stopped by an error) is carried by the flow kicked off
-again over the saved state: finished steps and decided gates pass at once.
+it in a new process with `Flow.from_pending` and `resume(feedback)`. What that cannot carry
+(an `and_` join of work done in an earlier process: CrewAI keeps the events a join has seen
+in memory; a gate waiting beside the paused one; a run stopped by an error) is carried by the
+flow kicked off again over the saved state: finished steps and decided gates pass at once.
 """
 
 from __future__ import annotations
