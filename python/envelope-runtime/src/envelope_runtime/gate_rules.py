@@ -4,9 +4,8 @@ the trigger and onReject evaluated, timeouts. Loaded when a gate is reviewed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from .echo import quoted
 from .gates import (
@@ -24,7 +23,6 @@ __all__ = [
     "apply_decisions",
     "bounded",
     "evaluate",
-    "parse_duration",
     "proceed",
     "released_text",
     "timed_out",
@@ -165,15 +163,6 @@ def released_text(spec: GateSpec, gate: GateState, records_json: str) -> str:
         why = gate.message or "nothing was released"
         text += f"\n\nNo record was approved at gate {spec.name} ({why})."
     return text
-
-
-def parse_duration(text: str) -> timedelta:
-    """`30m`, `24h`, `7d` (the schema's GateTimeout.after)."""
-    match = re.match(r"^(\d+)([smhd])$", text)
-    if match is None:
-        raise ValueError(f"not a duration: {text!r}")
-    units = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
-    return timedelta(**{units[match[2]]: int(match[1])})
 
 
 def timed_out(spec: GateSpec, gate: GateState, now: datetime) -> bool:

@@ -10,6 +10,7 @@ imported where a gate is reviewed, so a team that only builds its graph loads ne
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,6 +29,9 @@ MAX_ROUNDS = 3
 
 MAX_PROBLEMS = 20
 """The most problems listed for one set of decisions; the rest are counted."""
+
+_DURATION = re.compile(r"^(\d+)([smhd])$")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
 
 @dataclass(frozen=True)
@@ -60,9 +64,15 @@ class GateSpec:
     timeout_behaviour: TimeoutBehaviour | None = None
 
     def timeout(self) -> timedelta | None:
-        from .gate_rules import parse_duration  # loaded where a gate's timeout is checked
-
         return parse_duration(self.timeout_after) if self.timeout_after else None
+
+
+def parse_duration(text: str) -> timedelta:
+    """`30m`, `24h`, `7d` (the schema's GateTimeout.after)."""
+    match = _DURATION.match(text)
+    if match is None:
+        raise ValueError(f"not a duration: {text!r}")
+    return timedelta(**{_UNITS[match[2]]: int(match[1])})
 
 
 class GateRecord(BaseModel):

@@ -174,12 +174,12 @@ def test_problems_quote_at_most_the_echo_limit_of_what_a_person_gave() -> None:
 
 
 def test_durations_and_timeouts() -> None:
-    assert gate_rules.parse_duration("24h") == timedelta(hours=24)
-    assert gate_rules.parse_duration("30m") == timedelta(minutes=30)
-    assert gate_rules.parse_duration("2d") == timedelta(days=2)
-    assert gate_rules.parse_duration("45s") == timedelta(seconds=45)
+    assert gates.parse_duration("24h") == timedelta(hours=24)
+    assert gates.parse_duration("30m") == timedelta(minutes=30)
+    assert gates.parse_duration("2d") == timedelta(days=2)
+    assert gates.parse_duration("45s") == timedelta(seconds=45)
     with pytest.raises(ValueError, match="not a duration"):
-        gate_rules.parse_duration("1w")
+        gates.parse_duration("1w")
     limited = spec(timeout_after="1h", timeout_behaviour="halt")
     gate = gate_with(None)
     assert not gate_rules.timed_out(limited, gate, NOW)  # not waiting yet

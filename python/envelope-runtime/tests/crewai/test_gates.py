@@ -23,8 +23,6 @@ import pytest
 from fake_llm import FakeModels, final
 from project import PACKAGE, TEAM, crew_base, gates, llms, main, runtime, state, team
 
-from envelope_runtime.gate_rules import parse_duration
-
 if not team.GATES:
     pytest.skip("the team has no gates", allow_module_level=True)
 
@@ -263,7 +261,7 @@ def test_a_gate_timeout_applies_its_behaviour_on_resume(
     # Gates waiting beside it are approved; this gate gets no decision.
     others = {k: v for k, v in helpers.approve_all(pending).items() if k != name}
     beside = helpers.write_decisions(tmp_path / "beside.json", run_id, others)
-    later = state.utc_now() + parse_duration(after) + timedelta(minutes=1)
+    later = state.utc_now() + gates.parse_duration(after) + timedelta(minutes=1)
     monkeypatch.setattr(state, "utc_now", lambda: later)
     chosen = items[: _needed(spec)]
     if behaviour == "escalate":

@@ -34,8 +34,6 @@ from project import (
 )
 from pydantic import BaseModel, create_model
 
-from envelope_runtime.gate_rules import parse_duration
-
 pytestmark = pytest.mark.anyio
 
 if gates is None or not team.GATES:
@@ -326,7 +324,7 @@ async def test_a_gate_timeout_applies_its_behaviour_on_resume(
         pytest.skip(f"gate {name} never escalates, so its graph has no escalation node")
     snapshot = await helpers.run_until_gate(g, name)
     records = helpers.request_of(snapshot, name)["records"]
-    later = runtime.utc_now() + parse_duration(after) + timedelta(minutes=1)
+    later = runtime.utc_now() + gates.parse_duration(after) + timedelta(minutes=1)
     monkeypatch.setattr(runtime, "utc_now", lambda: later)
     chosen = records[: _needed(gate)]
     if behaviour == "escalate":
