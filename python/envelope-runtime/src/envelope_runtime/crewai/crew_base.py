@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
 from crewai import Agent, Crew, CrewOutput, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
 from crewai.knowledge.source.base_file_knowledge_source import BaseFileKnowledgeSource
@@ -18,7 +19,6 @@ from crewai.knowledge.source.csv_knowledge_source import CSVKnowledgeSource
 from crewai.knowledge.source.json_knowledge_source import JSONKnowledgeSource
 from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
 from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
-from crewai.project.crew_base import load_yaml
 from crewai.tools import BaseTool
 from typing_extensions import Self
 
@@ -70,7 +70,8 @@ def config_dir(package: TeamPackage) -> Path:
 
 def configured_llms(package: TeamPackage) -> set[str]:
     """Agents whose config/agents.yaml entry sets `llm:` (it replaces models.MODELS)."""
-    config = load_yaml(config_dir(package) / "agents.yaml")  # as @CrewBase reads it
+    path = config_dir(package) / "agents.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
     agents = package.team.AGENTS
     return {key for key, spec in agents.items() if (config.get(spec.method) or {}).get("llm")}
 

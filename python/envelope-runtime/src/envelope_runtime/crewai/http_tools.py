@@ -11,15 +11,15 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from typing import get_args
+from typing import Any, get_args
 
 import httpx
+import yaml
 from crewai.hooks import (
     ToolCallHookContext,
     register_after_tool_call_hook,
     register_before_tool_call_hook,
 )
-from crewai.project.crew_base import load_yaml
 from crewai.tools import BaseTool
 from crewai.utilities.string_utils import sanitize_tool_name
 from pydantic import BaseModel, Field
@@ -34,7 +34,8 @@ from .crew_base import config_dir
 @functools.cache
 def policies(package: TeamPackage) -> dict[str, AccessPolicy]:
     """config/access_policies.yaml: agent key -> its accessPolicy or allowedHosts."""
-    data = load_yaml(config_dir(package) / "access_policies.yaml")  # CrewAI's YAML reader
+    path = config_dir(package) / "access_policies.yaml"
+    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return {
         key: AccessPolicy.from_allowed_hosts(entry["allowedHosts"])
         if "allowedHosts" in entry
