@@ -253,6 +253,27 @@ def test_a_developers_own_tool_may_reach_what_the_policy_allows(
     assert f"the page at {url}" in read_back
 
 
+@pytest.mark.parametrize("agent_key", helpers.egress_agents())
+def test_a_refused_url_deep_in_a_calls_input_blocks_the_call(
+    agent_key: str, team_env: dict[str, str]
+) -> None:
+    url = "https://refused.envelope.invalid/envelope/refused"
+    decision = policy.evaluate(tools.policies(TEAM)[agent_key], "GET", url, team_env)
+    if decision.allowed:
+        pytest.skip(f"the policy of {agent_key} allows every host")
+    held = [tools.http_tool(TEAM, agent_key), _FetchPage()]
+    nested = {"request": {"pages": ["https://allowed.example/", {"next": f"see {url}"}]}}
+    context = ToolCallHookContext(
+        tool_name="fetch_page",
+        tool_input=nested,
+        tool=None,  # type: ignore[arg-type]
+        agent=Agent(role="r", goal="g", backstory="b", tools=held, llm="openai/x"),
+    )
+
+    assert tools.check_tool_call(context) is False
+    assert f"REFUSED by access policy of {agent_key}: " in str(tools.explain_refusal(context))
+
+
 def test_an_agent_without_a_policy_is_not_checked(team_env: dict[str, str]) -> None:
     context = ToolCallHookContext(
         tool_name="fetch_page",
