@@ -81,7 +81,7 @@ export const RESERVED_MEMBERS = words(`
   model_post_init model_rebuild model_validate model_validate_json model_validate_strings
   dict json parse_obj parse_raw parse_file schema schema_json construct copy validate
   update_forward_refs fields self cls
-  handle_request agent_options team_task team_crew role_of step_crew agent_crew configure
+  handle_request agent_options team_task team_crew role_of step_crew configure
   review run_step step_context crews store reviewer lock verbose name description method
   persistence initial_state plot kickoff_async akickoff ask emit listen start router and_ or_
   managing base_directory load_configurations load_yaml map_all_agent_variables
