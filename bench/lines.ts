@@ -8,7 +8,16 @@
 //     built offline as a run builds it before its first model call (test/e2e/runtime_imports.py:
 //     main, crew/flow or graph, server; the crew object or the compiled graph) in the cached
 //     environment of its target (test/e2e/python-env.ts ensureEnv, the e2e suites' venvs), and
-//     the envelope_runtime (or copied envelope_support) modules then in sys.modules are summed.
+//     the envelope_runtime (or copied envelope_support) modules then in sys.modules are summed;
+//   - the runtime modules a first run of the team loads: the same probe with `--run` runs the
+//     export offline through its target's run_offline (CrewAI: envelope_runtime.crewai.testing,
+//     the team's console script with scripted models; LangGraph: its main module imported, then
+//     envelope_runtime.langgraph.testing invokes the compiled graph, not the console script, so
+//     what the command loads while it runs is missed), first command only (a gated pipeline stops at its
+//     first gate, as a non-interactive run does), and sums the same modules less the harness's
+//     own (envelope_runtime.testing and the target's testing module: a real run never loads
+//     them); each run's exit code is kept, and a run that ends otherwise than expected (0, or 3
+//     waiting at a gate) fails the bench rather than give a number.
 //
 //   npm run bench:lines -- --as after --label "after (<branch> at <commit>)"
 //   npx tsx bench/lines.ts --repo /path/to/other/checkout --as before --label "before (main at <commit>)"
@@ -44,6 +53,8 @@ const write = !args.includes("--no-write");
 const PROBE = join(HERE, "test/e2e/runtime_imports.py");
 /** The issues 37 and 38 measure against these: a hierarchy team, and the pipeline teams. */
 const REFERENCE = "support-tier";
+/** runtime.EXIT_PENDING of both targets: the run waits at a gate. */
+const EXIT_PENDING = 3;
 
 function walk(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -91,6 +102,37 @@ interface Row {
   /** The runtime modules loaded by a team built as a run builds it: their count and lines. */
   importedModules: number;
   imported: number;
+  /** The runtime modules loaded by a first run offline (harness excluded): count, lines, exit codes. */
+  runModules: number;
+  run: number;
+  codes: number[];
+}
+
+interface Answer {
+  package: string;
+  modules?: Record<string, string>;
+  codes?: number[];
+  harness_imports?: string[];
+  error?: string;
+}
+
+/** The probe's answers for `packages` (one JSON line each), in `mode` (build, or `--run`). */
+function probe(mode: "build" | "run", target: string, python: string, bin: string, packages: string[], paths: string[], work: string): (Answer & { modules: Record<string, string> })[] {
+  const r = spawnSync(python, [PROBE, ...(mode === "run" ? ["--run"] : []), target, ...packages], {
+    cwd: work,
+    encoding: "utf8",
+    env: { PATH: `${bin}:${process.env.PATH}`, PYTHONPATH: [...paths, ...(existsSync(LIBRARY_SRC) ? [LIBRARY_SRC] : [])].join(":"), PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" },
+    maxBuffer: 64 * 2 ** 20,
+  });
+  const answers = new Map(r.stdout.split("\n").filter(Boolean).map((line) => {
+    const a = JSON.parse(line) as Answer;
+    return [a.package, a] as const;
+  }));
+  return packages.map((pkg) => {
+    const a = answers.get(pkg);
+    if (!a?.modules) throw new Error(`${target} ${pkg}: the ${mode} probe failed: ${a?.error ?? `no answer (exit ${r.status})`}\n${r.stderr.slice(-4000)}`);
+    return a as Answer & { modules: Record<string, string> };
+  });
 }
 
 function measure(target: string, generic: Set<string>, work: string, python: string): Row[] {
@@ -104,12 +146,16 @@ function measure(target: string, generic: Set<string>, work: string, python: str
   const rows: Row[] = [];
   const packages: string[] = [];
   const paths: string[] = [];
+  /** Each first run's expected exit code: 3 for a gated pipeline (it waits at its first gate), else 0. */
+  const expected: number[] = [];
   for (const { fixture, path } of defs) {
-    const def = JSON.parse(readFileSync(path, "utf8")) as { pipeline?: unknown[] };
+    const def = JSON.parse(readFileSync(path, "utf8")) as { pipeline?: unknown[]; gates?: unknown[] };
     const out = join(work, target, fixture);
     execFileSync(process.execPath, [join(repo, "bin/envelope.js"), "export", path, "--target", target, "--out", out], { stdio: ["ignore", "ignore", "pipe"] });
     const pkg = readdirSync(join(out, "src")).find((d) => existsSync(join(out, "src", d, "__init__.py")))!;
-    const row: Row = { fixture, mode: def.pipeline?.length ? "pipeline" : "hierarchy", teamSrc: 0, teamTests: 0, copied: 0, vendored: 0, importedModules: 0, imported: 0 };
+    const gated = def.pipeline?.length && def.gates?.length;
+    expected.push(gated ? EXIT_PENDING : 0);
+    const row: Row = { fixture, mode: def.pipeline?.length ? "pipeline" : "hierarchy", teamSrc: 0, teamTests: 0, copied: 0, vendored: 0, importedModules: 0, imported: 0, runModules: 0, run: 0, codes: [] };
     for (const file of walk(out).filter((p) => p.endsWith(".py"))) {
       const rel = relative(out, file);
       const n = nonBlank(readFileSync(file));
@@ -123,23 +169,22 @@ function measure(target: string, generic: Set<string>, work: string, python: str
     const vendored = join(out, "vendor/envelope-runtime/src");
     paths.push(join(out, "src"), ...(existsSync(vendored) ? [vendored] : []));
   }
-  // One interpreter per target, one forked process per export; each package has its own name.
-  const r = spawnSync(env.python, [PROBE, target, ...packages], {
-    cwd: work,
-    encoding: "utf8",
-    env: { PATH: `${env.bin}:${process.env.PATH}`, PYTHONPATH: [...paths, ...(existsSync(LIBRARY_SRC) ? [LIBRARY_SRC] : [])].join(":"), PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" },
-    maxBuffer: 64 * 2 ** 20,
-  });
-  const answers = new Map(r.stdout.split("\n").filter(Boolean).map((line) => {
-    const a = JSON.parse(line) as { package: string; modules?: Record<string, string>; error?: string };
-    return [a.package, a] as const;
-  }));
-  packages.forEach((pkg, i) => {
-    const a = answers.get(pkg);
-    if (!a?.modules) throw new Error(`${target} ${rows[i]!.fixture}: the import probe failed: ${a?.error ?? `no answer (exit ${r.status})`}\n${r.stderr.slice(-4000)}`);
-    const files = Object.values(a.modules);
-    rows[i]!.importedModules = files.length;
-    rows[i]!.imported = pyLines(files);
+  // One interpreter per target and measure, one forked process per export; each package has its own name.
+  const built = probe("build", target, env.python, env.bin, packages, paths, work);
+  const ran = probe("run", target, env.python, env.bin, packages, paths, work);
+  rows.forEach((row, i) => {
+    const build = built[i]!.modules;
+    row.importedModules = Object.keys(build).length;
+    row.imported = pyLines(Object.values(build));
+    const run = ran[i]!;
+    row.codes = run.codes ?? [];
+    if (row.codes.length === 0 || row.codes.some((c) => c !== expected[i]))
+      throw new Error(`${target} ${row.fixture}: the offline run exited ${row.codes.join(", ") || "(no code)"}, expected ${expected[i]}: no run measure from a failed run`);
+    // What importing the harness loaded counts only as what the team loads itself (its build).
+    const foreign = (run.harness_imports ?? []).filter((m) => !(m in build));
+    if (foreign.length) throw new Error(`${target} ${row.fixture}: the offline harness loaded ${foreign.join(", ")}, which the team's build does not: its run measure would count them`);
+    row.runModules = Object.keys(run.modules).length;
+    row.run = pyLines(Object.values(run.modules));
   });
   return rows;
 }
@@ -148,10 +193,10 @@ const pct = (part: number, whole: number) => (whole ? `${Math.round((100 * part)
 
 function table(target: string, rows: Row[], library: number | undefined): string {
   const head =
-    "| fixture | mode | team package src/<pkg>/ | team tests | copied into the export | vendored library | runtime modules imported | imported lines | imported, of the generic shipped |\n|---|---|---:|---:|---:|---:|---:|---:|---:|";
+    "| fixture | mode | team package src/<pkg>/ | team tests | copied into the export | vendored library | runtime modules imported | imported lines | imported, of the generic shipped | runtime modules run | run lines | run exit |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
   const lines = rows.map((r) => {
     const shipped = r.copied + r.vendored || library || 0;
-    return `| ${r.fixture} | ${r.mode} | ${r.teamSrc} | ${r.teamTests} | ${r.copied} | ${r.vendored} | ${r.importedModules} | ${r.imported} | ${pct(r.imported, shipped)} |`;
+    return `| ${r.fixture} | ${r.mode} | ${r.teamSrc} | ${r.teamTests} | ${r.copied} | ${r.vendored} | ${r.importedModules} | ${r.imported} | ${pct(r.imported, shipped)} | ${r.runModules} | ${r.run} | ${r.codes.join(", ")} |`;
   });
   return `### ${target}\n\n${head}\n${lines.join("\n")}`;
 }
@@ -159,7 +204,7 @@ function table(target: string, rows: Row[], library: number | undefined): string
 function reference(target: string, rows: Row[]): string {
   const hierarchy = rows.find((r) => r.fixture === REFERENCE);
   const pipelines = rows.filter((r) => r.mode === "pipeline");
-  const say = (r: Row) => `${r.fixture} ${r.imported} imported (${r.importedModules} modules), team package ${r.teamSrc}`;
+  const say = (r: Row) => `${r.fixture} ${r.imported} imported (${r.importedModules} modules), ${r.run} run (${r.runModules} modules, exit ${r.codes.join(", ")}), team package ${r.teamSrc}`;
   return `- ${target}: hierarchy ${hierarchy ? say(hierarchy) : "(no support-tier)"}; pipelines (none has workspace documents): ${pipelines.map(say).join("; ")}.`;
 }
 
@@ -186,13 +231,27 @@ try {
     "modules (`envelope_runtime*`, or the copied `envelope_support*`) in `sys.modules` once the",
     "team's main, crew/flow or graph and server modules are imported and the crew object or",
     "compiled graph is built, as a run builds it before its first model call (models never",
-    "called; test/e2e/runtime_imports.py in the e2e suites' cached environments). A run loads",
-    "more only for what it is asked (`--trace`, schedule and workspace commands, a gate's resume).",
-    "The last column: imported lines over the generic lines the export ships (copied or vendored).",
+    "called; test/e2e/runtime_imports.py in the e2e suites' cached environments). Imported, of",
+    "the generic shipped: imported lines over the generic lines the export ships (copied or",
+    "vendored). Run: the same modules once the team's first run has ended or stopped, run offline",
+    "by the probe's `--run` through its target's `run_offline` — CrewAI's",
+    "`envelope_runtime.crewai.testing` (the team's console script, main.py's COMMANDS, with",
+    "scripted models; `--no-interactive` for a pipeline), LangGraph's",
+    "`envelope_runtime.langgraph.testing` (the team's main module imported, then its compiled",
+    "graph invoked: the harness does not run the console script, so what the command loads while",
+    "it runs — `run_client`, a paused gate's report — is missing from LangGraph's run column)",
+    "— first command only: a gated pipeline stops at its first gate, as a",
+    "non-interactive run does, and no resume is counted. The harness's own modules",
+    "(`envelope_runtime.testing`, `envelope_runtime.crewai.testing`,",
+    "`envelope_runtime.langgraph.testing`) are not counted: a real run never loads them; what",
+    "importing them loads must be among the team's build modules, or the bench fails. Run exit:",
+    "the run's exit code (LangGraph's as its runner would give it): 0 done, 3 waiting at a gate;",
+    "any other, or a gated pipeline that does not stop, fails the bench. A run loads more only",
+    "for what it is asked (`--trace`, schedule and workspace commands, a gate's resume).",
     "",
     libraryText,
     "",
-    `Reference rows for issues 37 and 38 (runtime lines a team imports): ${REFERENCE} is the`,
+    `Reference rows for issues 37 and 38 (runtime lines a team imports, built and run): ${REFERENCE} is the`,
     "hierarchy team; no fixture is named gate-matrix, so every pipeline fixture is listed.",
     ...measured.map(({ target, rows }) => reference(target, rows)),
     "",

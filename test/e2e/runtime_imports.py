@@ -1,4 +1,4 @@
-"""Which runtime modules exported teams load: `python runtime_imports.py TARGET PACKAGE...`.
+"""Which runtime modules exported teams load: `python runtime_imports.py [--run] TARGET PACKAGE...`.
 
 Imports the team's entry modules (main; crew.py and flow.py for CrewAI, graph.py and server.py
 for LangGraph, each when the export has it), then builds what a run builds before its first
@@ -10,6 +10,19 @@ before the runtime became a library); and ("mcp") the third-party MCP client mod
 loaded beyond what the framework imports by itself. The caller puts each export's src/ (and the
 library it measures) first on PYTHONPATH. Used by test/e2e/runtime-imports.test.ts and
 bench/lines.ts.
+
+With `--run`, what a team's first run loads instead: the team runs offline through its target's
+`run_offline` (the harness of the export's own whole-team test, tests/test_team*.py: scripted
+models, test values for its environment), first command only: CrewAI's console script
+(main.py's COMMANDS, `--no-interactive` for a pipeline); LangGraph's main module imported, then
+its compiled graph invoked once (the harness runs the graph, not the console script: what the
+command loads while it runs, run_client and a paused gate's report, is not counted); a gated
+pipeline stops at its first gate, as a non-interactive run does. The answer has
+the same shape, `modules` without the harness's own modules (HARNESS: they serve the offline
+test, a real run never loads them; listed under "harness"), plus "codes": the run's exit codes
+(CrewAI's commands'; LangGraph's as its runner would exit: 0 done, 3 waiting at a gate, 4
+halted, 124 past its deadline, 1 no result), and "harness_imports": the other runtime modules
+importing the harness loaded before the run, which count only if the team loads them itself.
 
 Each package is measured in a process of its own, forked from this one once it has imported
 the framework (no runtime module is loaded by then), so the framework's import is paid once
@@ -25,6 +38,7 @@ import os
 import sys
 import tempfile
 import traceback
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -152,18 +166,82 @@ def _measure(target: str, package: str, baseline: set[str]) -> dict[str, Any]:
     importlib.import_module(f"{package}.main")
     _offline_mcp(target, team)
     built = _build_crewai(package, team) if target == "crewai" else _build_langgraph(package)
+    modules = _runtime_modules(package)
+    mcp = sorted(
+        name for name in sys.modules if name.split(".")[0] in MCP_CLIENTS and name not in baseline
+    )
+    return {"package": package, "target": target, "built": built, "modules": modules, "mcp": mcp}
+
+
+# The offline harness (run_offline and what serves it): loaded by `--run`, not counted, since a
+# real run never imports it.
+HARNESS = {
+    "crewai": ("envelope_runtime.testing", "envelope_runtime.crewai.testing"),
+    "langgraph": ("envelope_runtime.testing", "envelope_runtime.langgraph.testing"),
+}
+
+
+def _runtime_modules(package: str) -> dict[str, str]:
+    """envelope_runtime's modules in sys.modules (and the package's copied envelope_support)."""
     copied = f"{package}.envelope_support"
-    modules = {
+    return {
         name: os.path.realpath(module.__file__)
         for name, module in sorted(sys.modules.items())
         if (name == "envelope_runtime" or name.startswith("envelope_runtime."))
         or (name == copied or name.startswith(f"{copied}."))
         if getattr(module, "__file__", None)
     }
+
+
+def _langgraph_code(output: dict[str, Any]) -> int:
+    """The exit code the team's runner (langgraph/run_client.py Runner.drive) gives this end."""
+    halted = output.get("halted")
+    if halted:
+        deadline = importlib.import_module("envelope_runtime.langgraph.nodes").DEADLINE_PREFIX
+        return 124 if halted.startswith(deadline) else 4
+    if output.get("__interrupt__"):
+        return 3
+    return 0 if output.get("result") is not None else 1
+
+
+def _run(target: str, package: str, baseline: set[str]) -> dict[str, Any]:
+    for name in HARNESS[target]:
+        importlib.import_module(name)
+    harness_imports = sorted(set(_runtime_modules(package)) - set(HARNESS[target]))
+    team_package = importlib.import_module("envelope_runtime.team_package").TeamPackage(package)
+    _offline_mcp(target, team_package.team)
+    directory = tempfile.mkdtemp(prefix="runtime-imports-run-")
+    os.chdir(directory)  # the run's state, if any, stays out of the caller's directory
+    if target == "crewai":
+        from envelope_runtime.crewai.testing import run_offline
+
+        codes = run_offline(team_package, Path(directory), max_rounds=0).codes
+        ran = "crewai.testing.run_offline(max_rounds=0): main.py's COMMANDS, first command"
+    else:
+        from envelope_runtime.langgraph import testing
+
+        # The console script's module, as a run starts there (CrewAI's run_offline imports it).
+        team_package.module("main")
+        graph = team_package.module("graph")
+        output = testing.run_offline(team_package, graph.build_graph, max_reviews=0).output
+        codes = [_langgraph_code(output)]
+        ran = "main imported; langgraph.testing.run_offline(max_reviews=0): graph.ainvoke once"
+    loaded = _runtime_modules(package)
+    modules = {name: file for name, file in loaded.items() if name not in HARNESS[target]}
+    harness = {name: file for name, file in loaded.items() if name in HARNESS[target]}
     mcp = sorted(
         name for name in sys.modules if name.split(".")[0] in MCP_CLIENTS and name not in baseline
     )
-    return {"package": package, "target": target, "built": built, "modules": modules, "mcp": mcp}
+    return {
+        "package": package,
+        "target": target,
+        "ran": ran,
+        "modules": modules,
+        "mcp": mcp,
+        "codes": codes,
+        "harness": harness,
+        "harness_imports": harness_imports,
+    }
 
 
 # What every team of a target imports anyway: loaded before forking, shared by the children.
@@ -174,10 +252,13 @@ FRAMEWORK = {
 
 
 def main(argv: list[str]) -> int:
+    run = argv[:1] == ["--run"]
+    argv = argv[1:] if run else argv
     if len(argv) < 2 or argv[0] not in FRAMEWORK:
         print(__doc__, file=sys.stderr)
         return 2
     target, packages = argv[0], argv[1:]
+    measure = _run if run else _measure
     for name in FRAMEWORK[target]:
         importlib.import_module(name)
     assert not [m for m in sys.modules if m.startswith("envelope_runtime")], "loaded too early"
@@ -193,7 +274,7 @@ def main(argv: list[str]) -> int:
             os.dup2(2, 1)
             code = 0
             try:
-                result = _measure(target, package, baseline)
+                result = measure(target, package, baseline)
             except BaseException as error:  # noqa: BLE001 - reported as the package's answer
                 traceback.print_exc()
                 result, code = {"package": package, "error": f"{type(error).__name__}: {error}"}, 1
