@@ -10,10 +10,10 @@
 //     environment of its target (test/e2e/python-env.ts ensureEnv, the e2e suites' venvs), and
 //     the envelope_runtime (or copied envelope_support) modules then in sys.modules are summed;
 //   - the runtime modules a first run of the team loads: the same probe with `--run` runs the
-//     export offline through its target's run_offline (CrewAI: envelope_runtime.crewai.testing,
-//     the team's console script with scripted models; LangGraph: its main module imported, then
-//     envelope_runtime.langgraph.testing invokes the compiled graph, not the console script, so
-//     what the command loads while it runs is missed), first command only (a gated pipeline stops at its
+//     team's console script offline with its target's offline harness (CrewAI:
+//     envelope_runtime.crewai.testing's run_offline; LangGraph: main.main with
+//     envelope_runtime.langgraph.testing's scripted models, since that run_offline invokes the
+//     graph, not the command), first command only (a gated pipeline stops at its
 //     first gate, as a non-interactive run does), and sums the same modules less the harness's
 //     own (envelope_runtime.testing and the target's testing module: a real run never loads
 //     them); each run's exit code is kept, and a run that ends otherwise than expected (0, or 3
@@ -234,18 +234,17 @@ try {
     "called; test/e2e/runtime_imports.py in the e2e suites' cached environments). Imported, of",
     "the generic shipped: imported lines over the generic lines the export ships (copied or",
     "vendored). Run: the same modules once the team's first run has ended or stopped, run offline",
-    "by the probe's `--run` through its target's `run_offline` — CrewAI's",
-    "`envelope_runtime.crewai.testing` (the team's console script, main.py's COMMANDS, with",
-    "scripted models; `--no-interactive` for a pipeline), LangGraph's",
-    "`envelope_runtime.langgraph.testing` (the team's main module imported, then its compiled",
-    "graph invoked: the harness does not run the console script, so what the command loads while",
-    "it runs — `run_client`, a paused gate's report — is missing from LangGraph's run column)",
-    "— first command only: a gated pipeline stops at its first gate, as a",
+    "by the probe's `--run`: the team's console script with its target's offline harness and",
+    "scripted models — CrewAI: `run_offline` of `envelope_runtime.crewai.testing`",
+    "(`max_rounds=0`; `--no-interactive` for a pipeline); LangGraph: `main.main` with the",
+    "scripted models of `envelope_runtime.langgraph.testing` as `ENVELOPE_MODEL_FACTORY`",
+    "(`--no-interactive` for a gated team; that module's `run_offline` invokes the compiled graph",
+    "and would miss what the command loads) — first command only: a gated pipeline stops at its first gate, as a",
     "non-interactive run does, and no resume is counted. The harness's own modules",
     "(`envelope_runtime.testing`, `envelope_runtime.crewai.testing`,",
     "`envelope_runtime.langgraph.testing`) are not counted: a real run never loads them; what",
     "importing them loads must be among the team's build modules, or the bench fails. Run exit:",
-    "the run's exit code (LangGraph's as its runner would give it): 0 done, 3 waiting at a gate;",
+    "the command's exit code: 0 done, 3 waiting at a gate;",
     "any other, or a gated pipeline that does not stop, fails the bench. A run loads more only",
     "for what it is asked (`--trace`, schedule and workspace commands, a gate's resume).",
     "",

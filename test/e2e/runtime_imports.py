@@ -13,16 +13,15 @@ bench/lines.ts.
 
 With `--run`, what a team's first run loads instead: the team runs offline through its target's
 `run_offline` (the harness of the export's own whole-team test, tests/test_team*.py: scripted
-models, test values for its environment), first command only: CrewAI's console script
-(main.py's COMMANDS, `--no-interactive` for a pipeline); LangGraph's main module imported, then
-its compiled graph invoked once (the harness runs the graph, not the console script: what the
-command loads while it runs, run_client and a paused gate's report, is not counted); a gated
-pipeline stops at its first gate, as a non-interactive run does. The answer has
-the same shape, `modules` without the harness's own modules (HARNESS: they serve the offline
-test, a real run never loads them; listed under "harness"), plus "codes": the run's exit codes
-(CrewAI's commands'; LangGraph's as its runner would exit: 0 done, 3 waiting at a gate, 4
-halted, 124 past its deadline, 1 no result), and "harness_imports": the other runtime modules
-importing the harness loaded before the run, which count only if the team loads them itself.
+models, test values for its environment), first command only: the team's console script
+(CrewAI: run_offline(max_rounds=0), main.py's COMMANDS; LangGraph: main.main with the
+harness's ScriptedModels through ENVELOPE_MODEL_FACTORY, since its run_offline invokes the
+graph, not the command), `--no-interactive` where the team has gates: a gated pipeline stops
+at its first gate, as a non-interactive run does. The answer has the same shape, `modules`
+without the harness's own modules (HARNESS: they serve the offline test, a real run never
+loads them; listed under "harness"), plus "codes": the command's exit codes (0 done, 3 waiting
+at a gate), and "harness_imports": the other runtime modules importing the harness loaded
+before the run, which count only if the team loads them itself.
 
 Each package is measured in a process of its own, forked from this one once it has imported
 the framework (no runtime module is loaded by then), so the framework's import is paid once
@@ -193,15 +192,30 @@ def _runtime_modules(package: str) -> dict[str, str]:
     }
 
 
-def _langgraph_code(output: dict[str, Any]) -> int:
-    """The exit code the team's runner (langgraph/run_client.py Runner.drive) gives this end."""
-    halted = output.get("halted")
-    if halted:
-        deadline = importlib.import_module("envelope_runtime.langgraph.nodes").DEADLINE_PREFIX
-        return 124 if halted.startswith(deadline) else 4
-    if output.get("__interrupt__"):
-        return 3
-    return 0 if output.get("result") is not None else 1
+_SCRIPTED: list[Any] = []
+"""The LangGraph run's ScriptedModels, for _scripted_model."""
+
+
+def _scripted_model(agent_key: str) -> Any:
+    """ENVELOPE_MODEL_FACTORY of a LangGraph `--run`: the harness's scripted chat model."""
+    return _SCRIPTED[0].model_for(agent_key)
+
+
+def _run_langgraph(package: Any, directory: str) -> list[int]:
+    """The team's console script (main.main), first command, with the harness's scripted models
+    through the models' public seam: LangGraph's run_offline invokes the graph, not the command,
+    and would miss what the command loads (run_client, a paused gate's report)."""
+    from envelope_runtime.langgraph.llms import FACTORY_ENV
+    from envelope_runtime.langgraph.testing import ScriptedModels
+    from envelope_runtime.testing import offline_env, sample
+
+    _SCRIPTED.append(ScriptedModels(package))
+    os.environ.update({**offline_env(package), FACTORY_ENV: f"{__name__}:_scripted_model"})
+    team = package.team
+    inputs = sample(team.TeamInputs.model_json_schema())
+    gated = ["--no-interactive"] if team.GATES else []
+    state = ["--state-dir", os.path.join(directory, "runs")]
+    return [package.module("main").main(["--inputs", json.dumps(inputs), *gated, *state])]
 
 
 def _run(target: str, package: str, baseline: set[str]) -> dict[str, Any]:
@@ -218,14 +232,8 @@ def _run(target: str, package: str, baseline: set[str]) -> dict[str, Any]:
         codes = run_offline(team_package, Path(directory), max_rounds=0).codes
         ran = "crewai.testing.run_offline(max_rounds=0): main.py's COMMANDS, first command"
     else:
-        from envelope_runtime.langgraph import testing
-
-        # The console script's module, as a run starts there (CrewAI's run_offline imports it).
-        team_package.module("main")
-        graph = team_package.module("graph")
-        output = testing.run_offline(team_package, graph.build_graph, max_reviews=0).output
-        codes = [_langgraph_code(output)]
-        ran = "main imported; langgraph.testing.run_offline(max_reviews=0): graph.ainvoke once"
+        codes = _run_langgraph(team_package, directory)
+        ran = "main.main(--inputs ...): langgraph.testing.ScriptedModels as ENVELOPE_MODEL_FACTORY"
     loaded = _runtime_modules(package)
     modules = {name: file for name, file in loaded.items() if name not in HARNESS[target]}
     harness = {name: file for name, file in loaded.items() if name in HARNESS[target]}
