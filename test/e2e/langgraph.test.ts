@@ -40,23 +40,30 @@ const reservedNames = team({
 });
 
 // A hierarchy whose agents are named like the team graph's own nodes (prepare, team,
-// finalize): each agent's node must stay distinct, or draw_mermaid refuses the graph.
+// finalize): each agent's node must stay distinct, or draw_mermaid refuses the graph. And
+// agents named like CrewAI's crew-class members (package, embedder, inputs_text), which
+// LangGraph does not reserve (test/target-member-names.test.ts), and `model`, which numbers
+// the every-agent context field.
 const nodeNames = team({
   slug: "node-names",
-  agents: [agent("team", { role: "manager", prompt: "Lead." }), agent("prepare", { reportsToKey: "team", prompt: "Prepare." }), agent("finalize", { reportsToKey: "team", prompt: "Finish." })],
+  agents: [
+    agent("team", { role: "manager", prompt: "Lead." }),
+    ...["prepare", "finalize", "package", "embedder", "inputs_text", "model"].map((key) => agent(key, { reportsToKey: "team", prompt: `Work as ${key}.` })),
+  ],
 });
 
 describe.runIf(gate.run)("reserved names on real LangGraph", () => {
-  it("agents named team, prepare and finalize: every agent is drawn (xray) and the project's tests pass", async () => {
+  it("agents named team, prepare, finalize, package, embedder, inputs_text and model: every agent is drawn (xray) and the project's tests pass", async () => {
     const env = ensureEnv("langgraph", gate.python!);
     const dir = join(mkdtempSync(join(tmpdir(), "envelope-e2e-lgnodes-")), "node-names");
     await writeDirectory(exportFor(nodeNames, "langgraph").files, dir);
     installProject(env, dir);
     const probe = [
-      "from node_names import graph",
+      "from node_names import context, graph",
       "drawn = graph.build_graph().get_graph(xray=True).draw_mermaid()",
       // Mermaid writes the ':' of a node's path as \3a: each agent's own node is a path step.
-      "for ident in ('team_', 'prepare_', 'finalize_'): assert f'\\\\3a{ident}\\\\3a' in drawn, ident",
+      "for ident in ('team_', 'prepare_', 'finalize_', 'package', 'embedder', 'inputs_text', 'model'): assert f'\\\\3a{ident}\\\\3a' in drawn, ident",
+      "assert context.Context(package='openai:x', model_2='openai:y').package == 'openai:x'",
     ].join("\n");
     const drawn = runPython(env, dir, ["-c", probe]);
     expect(drawn.code, drawn.output).toBe(0);
