@@ -58,7 +58,7 @@ interface Rule {
 const RULES: Rule[] = [
   { feature: "gates", lacks: (f) => !f.gates, core: ["gates"], crewai: ["crewai.review"], langgraph: ["langgraph.review", "langgraph.server_app"] },
   { feature: "connection packs (MCP, OpenAPI)", lacks: (f) => !f.packs, core: ["connections"], crewai: ["crewai.connection_tools"], langgraph: ["langgraph.connection_tools"] },
-  { feature: "workspace documents", lacks: (f) => !f.workspace, core: ["workspace"], crewai: ["crewai.workspace_tools"], langgraph: ["langgraph.workspace_store"] },
+  { feature: "workspace documents", lacks: (f) => !f.workspace, core: ["workspace"], crewai: ["crewai.workspace_tools", "crewai.workspace_store"], langgraph: ["langgraph.workspace_store"] },
   { feature: "event or condition schedules", lacks: (f) => !f.schedules, core: ["schedules"], crewai: ["crewai.schedule_commands"], langgraph: ["langgraph.schedule_commands"] },
   // Only a run given --trace loads these; building a team never does.
   { feature: "a trace", lacks: () => true, core: ["trace"], crewai: ["crewai.tracing"], langgraph: ["langgraph.tracing"] },
@@ -206,4 +206,56 @@ describe.runIf(gate.run)("what a team does not use, it does not load", () => {
     const missing = USES.filter((u) => u.has(f)).map((u) => `envelope_runtime.${u[target as Target]}`).filter((m) => !(m in modules));
     expect(missing, `${name} (${target}) has these features, so the probe must see their modules; it saw: ${Object.keys(modules).join(", ")}`).toEqual([]);
   });
+});
+
+// A person's command that runs no crew answers without importing CrewAI (≈ 5 s here): a
+// hierarchy team's `--help` and its `workspace` commands. A pipeline team's main.py names its
+// Flow (CrewAI AMP finds it there), so it imports CrewAI with any command.
+const WORKSPACE_TEAM = validDefinitions().find((d) => d.name.startsWith("event-signup-desk"))!;
+describe.runIf(gate.run)("a CrewAI command that runs no crew does not import CrewAI", () => {
+  const work = mkdtempSync(join(tmpdir(), "envelope-runtime-imports-commands-"));
+  let python: string;
+  let pkg: string;
+  beforeAll(async () => {
+    python = ensureEnv("crewai", gate.python!).python;
+    const files = exportFile(WORKSPACE_TEAM.path, "crewai");
+    await writeDirectory(files, join(work, "team"));
+    pkg = files.paths().map((p) => /^src\/([^/]+)\/__init__\.py$/.exec(p)?.[1]).find(Boolean)!;
+  }, 1_800_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  /** The command's exit code and the crewai modules loaded once it ended (`import` names a module to import first). */
+  function command(args: string[], imports = "") {
+    const script = [
+      "import contextlib, io, json, sys",
+      `sys.argv[0] = ${JSON.stringify(pkg)}`,
+      imports,
+      `from ${pkg}.main import COMMANDS`,
+      "code = None",
+      "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):",
+      "    try:",
+      `        code = COMMANDS.main(${JSON.stringify(args)})`,
+      "    except SystemExit as error:",
+      "        code = error.code",
+      "print(json.dumps({'code': code, 'crewai': sorted(m for m in sys.modules if m.split('.')[0] == 'crewai')}))",
+    ].join("\n");
+    const r = spawnSync(python, ["-c", script], {
+      cwd: join(work, "team"),
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: work, PYTHONPATH: [join(work, "team", "src"), LIBRARY_SRC].join(":"), ENVELOPE_WORKSPACE_DB: join(work, "workspace.sqlite3"), CREWAI_DISABLE_TELEMETRY: "true", PYTHONDONTWRITEBYTECODE: "1" },
+      timeout: 120_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout.trim().split("\n").pop()!) as { code: number; crewai: string[] };
+  }
+
+  it.each([[["--help"]], [["workspace", "list"]], [["workspace", "show", "attendees", "nobody@example.org"]]])("%j", (args) => {
+    const { code, crewai } = command(args);
+    expect(code, "the command's exit code").toBe(args[0] === "workspace" && args[1] === "show" ? 2 : 0);
+    expect(crewai, "crewai modules loaded").toEqual([]);
+  }, 120_000);
+
+  it("sees CrewAI once the team's crew is imported (the check above can fail)", () => {
+    expect(command(["--help"], `import ${pkg}.crew`).crewai).toContain("crewai");
+  }, 120_000);
 });

@@ -153,7 +153,10 @@ class RunRecords(Protocol):
     """What the target keeps of past runs (checkpoints, run state) that can hold what the
     agents read of a row: `workspace delete` finds them, and deletes them when asked."""
 
-    where: str
+    @property
+    def where(self) -> str:
+        """Where they are kept, for messages."""
+        ...
 
     def holding(self, needles: Sequence[str]) -> list[str]:
         """The ids of the runs whose records contain any of `needles`."""

@@ -20,7 +20,7 @@ from crewai.flow.async_feedback.types import PendingFeedbackContext  # noqa: E40
 
 from envelope_runtime import database  # noqa: E402
 from envelope_runtime.crewai.state import RunState, RunStore, StepOutput  # noqa: E402
-from envelope_runtime.crewai.workspace_tools import StoredRuns  # noqa: E402
+from envelope_runtime.crewai.workspace_store import StoredRuns  # noqa: E402
 
 SECRET = "s3cret-value-for-tests"
 

@@ -16,15 +16,14 @@ import json
 import os
 import shlex
 import sys
-from typing import Any
-
-from crewai.events.event_listener import event_listener
-from crewai.flow.async_feedback import HumanFeedbackPending
+from typing import TYPE_CHECKING, Any
 
 from ..team_package import TeamPackage
 from . import runtime
 from .runner import STATE_DIR, TeamCommands, _exit, command_of, traced
-from .state import RunState, RunStore
+
+if TYPE_CHECKING:  # CrewAI's import is a run's, not `--help`'s or `workspace`'s
+    from .state import RunState, RunStore
 
 __all__ = ["FlowCommands", "start_run"]
 
@@ -33,6 +32,9 @@ def _run_flow(
     package: TeamPackage, store: RunStore, run: RunState, args: Any, decisions: dict[str, Any]
 ) -> int:
     """Run the flow until it ends, halts or waits at a gate; the exit code."""
+    from crewai.events.event_listener import event_listener
+    from crewai.flow.async_feedback import HumanFeedbackPending
+
     from .deadline import Deadline, RunTimeout, run_with_deadline
 
     event_listener.formatter.console.file = sys.stderr  # stdout carries the run's JSON
@@ -149,6 +151,8 @@ _EXIT_CODES = {
 
 def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, Any]) -> int:
     """A new run of the flow, its inputs checked (runner.start_run)."""
+    from .state import RunState, RunStore
+
     store = RunStore.of(package.team, args.state_dir)
     run = RunState(team=package.team.SLUG, version=package.team.VERSION, inputs=inputs)
     print(f"Run {run.id} (state: {store.where(run.id)})", file=sys.stderr)

@@ -39,15 +39,15 @@ def workspace_epilog(package: TeamPackage) -> list[str]:
 def _workspace_command(package: TeamPackage, name: str, arguments: list[str]) -> int:
     """`workspace ...` (workspace.workspace_command) and `watch ...` (workspace.watch_command,
     each fired `run` trigger starting a run with the options after `--`), on the store the
-    agents' tools use (workspace_tools.open_workspace)."""
+    agents' tools use (workspace_store.open_workspace)."""
     from .. import workspace
-    from . import workspace_tools
+    from .workspace_store import StoredRuns, open_workspace
 
     load_dotenv(".env", override=False)  # ENVELOPE_WORKSPACE_DB may be set there
-    store = workspace_tools.open_workspace(package)
+    store = open_workspace(package)
     command = command_of(package)
     if name == "workspace":
-        runs = workspace_tools.StoredRuns(Path(STATE_DIR))
+        runs = StoredRuns(Path(STATE_DIR))
         return workspace.workspace_command(arguments, store, command, runs)
     if not _has_triggers(package):
         print(

@@ -17,10 +17,11 @@ from dotenv import load_dotenv
 from .. import inputs as run_inputs
 from .. import redaction
 from ..team_package import TeamPackage
-from . import crew_base, llms, runtime
+from . import runtime
 
 if TYPE_CHECKING:
     from ..workspace import Workspace
+    from .crew_base import TeamCrewBase
 
 STATE_DIR = ".envelope-runs"
 INPUTS_FILE = "inputs.json"  # read for inputs when --inputs is not given
@@ -40,7 +41,7 @@ def _has_workspace(package: TeamPackage) -> bool:
 
 
 def traced(
-    path: str | None, run_id: str | None, team_crew: crew_base.TeamCrewBase
+    path: str | None, run_id: str | None, team_crew: TeamCrewBase
 ) -> AbstractContextManager[None]:
     """tracing.traced when the run has a trace (--trace, else $ENVELOPE_TRACE_FILE)."""
     path = path or os.environ.get(TRACE_ENV) or None
@@ -113,6 +114,8 @@ def _ask_input(name: str, spec: run_inputs.InputSpec) -> str | None:
 
 
 def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
+    from . import crew_base, llms  # CrewAI's import: a run's, not `--help`'s or `workspace`'s
+
     load_dotenv(env_file or ".env", override=False)
     team = package.team
     # the provider keys of models an `llm:` in agents.yaml does not replace, the default
@@ -132,6 +135,7 @@ def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
 def _run_crew(
     package: TeamPackage, inputs: dict[str, Any], verbose: bool, trace_file: str | None = None
 ) -> int:
+    from .crew_base import kickoff
     from .deadline import Deadline, RunTimeout, run_with_deadline
 
     team = package.team
@@ -139,7 +143,7 @@ def _run_crew(
     try:
         with traced(trace_file, None, team_crew):
             output = run_with_deadline(
-                lambda: crew_base.kickoff(team_crew.crew()), Deadline(team.RUN_TIMEOUT_MS)
+                lambda: kickoff(team_crew.crew()), Deadline(team.RUN_TIMEOUT_MS)
             )
     except RunTimeout as error:
         print(str(error), file=sys.stderr)
@@ -171,6 +175,8 @@ def _checked_inputs(
     """The run's inputs once every check passes, else None (every problem printed). `base`:
     inputs under the command line's (a trigger's). Asks at the terminal for missing inputs
     only when nothing else is wrong."""
+    from . import llms
+
     missing = _missing_env(package, args.env_file)
     problems = run_inputs.env_file_problems(args.env_file) + llms.factory_problems(
         package.models.MODELS
@@ -263,9 +269,9 @@ class TeamCommands:
 
     def workspace(self) -> Workspace:
         """The team's workspace store, the one its agents' tools and commands use."""
-        from . import workspace_tools
+        from .workspace_store import open_workspace
 
-        return workspace_tools.open_workspace(self.package)
+        return open_workspace(self.package)
 
 
 class CrewCommands(TeamCommands):

@@ -206,6 +206,6 @@ def _personal_values(package: TeamPackage) -> Callable[[], list[str]] | None:
     if not getattr(package.team, "WORKSPACE", None):
         return None
     from ..workspace import pii_values
-    from .workspace_tools import open_workspace
+    from .workspace_store import open_workspace
 
     return lambda: pii_values(open_workspace(package))
