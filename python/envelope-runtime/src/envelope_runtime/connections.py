@@ -9,7 +9,7 @@ which packs. This module is framework-free (pydantic and httpx only); each targe
 `prepare` in its own tool class, and gives `mcp_client_factory` to its MCP client.
 
 Every request is checked before it is sent, and refused with the reason as the tool's text:
-1. against the agent's access policy (`policy.evaluate`, as the http_request tool), then
+1. against the agent's access policy (`policy_rules.evaluate`, as the http_request tool), then
 2. against the pack's `apiHosts` (`api_hosts_allow`, the same rule as envelope-export's
    spec/api-hosts-vectors.json): the pack's credential goes to those hosts and nowhere else.
 Redirects are not followed (the next hop would have to pass both checks), bodies are cut at
@@ -36,7 +36,7 @@ from urllib.parse import quote, urlsplit
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from .policy import AccessPolicy, evaluate, unparsable_url
+from .policy import AccessPolicy
 from .redaction import redact
 
 __all__ = [
@@ -254,6 +254,9 @@ def check_request(
 ) -> tuple[str, str | None]:
     """Both checks of one request, in order: the URL to send it to (the policy's `{{NAME}}`
     expanded), and why it is refused ("REFUSED …", a text for the model) or None."""
+    # How a policy decides is loaded by the first request, not by building the team.
+    from .policy_rules import evaluate, unparsable_url
+
     decision = evaluate(policy, method, url, variables)
     if not decision.allowed:
         return url, f"REFUSED by access policy of {agent_key}: {decision.reason}"

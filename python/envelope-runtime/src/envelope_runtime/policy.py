@@ -1,7 +1,8 @@
 """Access policies: the data model of agents[].accessPolicy / allowedHosts, and the
 http_request tool's arguments (`HttpRequestInput`: the model fills in the same JSON on every
 target). How a policy decides (`evaluate`, its `Decision`, the checks of a request's URL and
-headers) is policy_rules.py, loaded by the first request checked; its names are policy's too.
+headers) is policy_rules.py, which the HTTP tools import where they check a request: building
+a team needs only this module.
 
 Framework-free on purpose (pydantic only): every Envelope target makes the same decisions
 (the vectors of envelope-export's spec/access-policy-vectors.json), and each target's HTTP
@@ -11,20 +12,11 @@ tool calls `evaluate` before any request.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .placeholders import render
-
-if TYPE_CHECKING:  # the names of policy_rules.py, loaded when first asked for (__getattr__)
-    from .policy_rules import REFUSED_HEADERS as REFUSED_HEADERS
-    from .policy_rules import Decision as Decision
-    from .policy_rules import evaluate as evaluate
-    from .policy_rules import example_host as example_host
-    from .policy_rules import header_pairs as header_pairs
-    from .policy_rules import refused_header as refused_header
-    from .policy_rules import unparsable_url as unparsable_url
 
 Action = Literal["allow", "deny", "require_approval"]
 
@@ -102,14 +94,3 @@ class HttpRequestInput(BaseModel):
     @classmethod
     def _pairs(cls, headers: Any) -> Any:
         return [] if headers is None else _as_pairs(headers)
-
-
-def __getattr__(name: str) -> Any:
-    """How a policy decides (policy_rules.py), loaded when first asked for."""
-    if name.startswith("_"):  # dunders looked up by tools must not load the rules
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import policy_rules
-
-    if name not in policy_rules.__all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(policy_rules, name)

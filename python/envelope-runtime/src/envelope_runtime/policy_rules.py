@@ -1,5 +1,6 @@
-"""How an access policy decides (policy.py's `evaluate` and the request checks), loaded
-with the first request a policy checks: building a team needs only the policy's data.
+"""How an access policy decides (`evaluate` and the request checks of policy.py's
+AccessPolicy), imported by the HTTP tools where they check a request: building a team needs
+only the policy's data (policy.py).
 
 Policy semantics (Envelope accessPolicyVersion "1"): rules are checked top to
 bottom and the first match wins; a rule without `host`, `methods` or `path_prefix`

@@ -3,8 +3,8 @@ this suite that names it.
 
 These are the tests of envelope-runtime's core, the modules both targets share
 (`envelope_runtime.<module>`: checks, connections, gates, model_env, placeholders, policy,
-redaction, trace), run by both targets' end-to-end suites against the exports of each kind of
-team, together with that target's own suite (python/envelope-runtime/tests/crewai/,
+policy_rules, redaction, trace), run by both targets' end-to-end suites against the exports of
+each kind of team, together with that target's own suite (python/envelope-runtime/tests/crewai/,
 python/envelope-runtime/tests/langgraph/).
 `ENVELOPE_PACKAGE` names the team's package, which must be importable (installed, or on
 PYTHONPATH), like envelope-runtime itself.
@@ -41,6 +41,7 @@ gates: ModuleType = importlib.import_module("envelope_runtime.gates")
 model_env: ModuleType = importlib.import_module("envelope_runtime.model_env")
 placeholders: ModuleType = importlib.import_module("envelope_runtime.placeholders")
 policy: ModuleType = importlib.import_module("envelope_runtime.policy")
+policy_rules: ModuleType = importlib.import_module("envelope_runtime.policy_rules")
 redaction: ModuleType = importlib.import_module("envelope_runtime.redaction")
 trace: ModuleType = importlib.import_module("envelope_runtime.trace")
 
@@ -52,6 +53,7 @@ __all__ = [
     "model_env",
     "placeholders",
     "policy",
+    "policy_rules",
     "redaction",
     "team",
     "trace",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from common_project import policy
+from common_project import policy, policy_rules
 
 VECTORS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parents[4] / "spec" / "access-policy-vectors.json").read_text(encoding="utf-8")
@@ -28,7 +28,7 @@ def _policy(entry: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
 def test_policy_vector(vector: dict[str, Any]) -> None:
-    decision = policy.evaluate(
+    decision = policy_rules.evaluate(
         _policy(vector["policy"]), vector["method"], vector["url"], vector["variables"]
     )
     expected = vector["expect"]
@@ -49,7 +49,7 @@ def test_vectors_cover_every_rule_feature() -> None:
 
 def test_dot_segment_normalized_url_is_what_gets_requested() -> None:
     allow_all = policy.AccessPolicy(default_action="allow")
-    decision = policy.evaluate(allow_all, "GET", "https://h.test/a/./b/../c?q=1#frag", {})
+    decision = policy_rules.evaluate(allow_all, "GET", "https://h.test/a/./b/../c?q=1#frag", {})
     assert decision.url == "https://h.test/a/c?q=1"
 
 

@@ -17,7 +17,7 @@ from common_helpers import list_length as list_length
 from common_helpers import sample_input as sample_input
 from common_helpers import valid_inputs as valid_inputs
 from fake_llm import Call, FakeModels, act, delegate, final
-from project import PACKAGE, TEAM, delegation, llms, models, policy, team, tools
+from project import PACKAGE, TEAM, delegation, llms, models, policy, policy_rules, team, tools
 
 SUB_TEAM_TOOL = "delegate_to_team"
 """delegation.SUB_TEAM_TOOL (hierarchy teams only ship delegation.py)."""
@@ -116,7 +116,7 @@ def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | No
     hosts = ["refused.envelope.invalid"]
     for rule in agent_policy.rules:
         # An unreadable host (say "a*b.com") would give a URL no client can send.
-        host = policy.example_host(policy.expand(rule.host, env)) if rule.host else None
+        host = policy_rules.example_host(policy.expand(rule.host, env)) if rule.host else None
         if host is not None:
             hosts.append(host)
     candidates = [
@@ -128,9 +128,9 @@ def refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | No
     refused = [
         (method, url)
         for method, url in candidates
-        if not policy.evaluate(agent_policy, method, url, env).allowed
+        if not policy_rules.evaluate(agent_policy, method, url, env).allowed
     ]
-    by_rule = [c for c in refused if policy.evaluate(agent_policy, *c, env).rule is not None]
+    by_rule = [c for c in refused if policy_rules.evaluate(agent_policy, *c, env).rule is not None]
     chosen = by_rule or refused
     return chosen[0] if chosen else None
 

@@ -16,7 +16,17 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from common_project import PACKAGE, checks, gates, model_env, placeholders, policy, redaction, team
+from common_project import (
+    PACKAGE,
+    checks,
+    gates,
+    model_env,
+    placeholders,
+    policy,
+    policy_rules,
+    redaction,
+    team,
+)
 from common_project import module as _module
 
 from envelope_runtime.team_package import TeamPackage
@@ -61,6 +71,7 @@ __all__ = [
     "pipeline",
     "placeholders",
     "policy",
+    "policy_rules",
     "redaction",
     "runner",
     "runtime",

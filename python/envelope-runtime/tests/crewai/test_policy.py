@@ -13,7 +13,7 @@ from crewai import Agent, Crew, Task
 from crewai.hooks import ToolCallHookContext
 from crewai.tools import BaseTool
 from fake_llm import FakeModels, act, final
-from project import TEAM, crew, policy, team, tools
+from project import TEAM, crew, policy, policy_rules, team, tools
 from pydantic import BaseModel, Field
 
 if tools is None:
@@ -89,7 +89,7 @@ def test_a_refused_request_returns_the_reason_and_sends_nothing(
     if refused is None:
         pytest.skip(f"the policy of {agent_key} allows every request")
     method, url = refused
-    decision = policy.evaluate(tools.policies(TEAM)[agent_key], method, url, team_env)
+    decision = policy_rules.evaluate(tools.policies(TEAM)[agent_key], method, url, team_env)
     tool = tools.http_tool(TEAM, agent_key)
 
     result = tool.run(method=method, url=url)
@@ -137,7 +137,7 @@ def test_a_url_the_http_client_cannot_parse_is_refused_not_raised(
 ) -> None:
     # Both pass the policy (their hosts are names); httpx rejects them (IDNA).
     allow_all = policy.AccessPolicy(default_action="allow")
-    assert policy.evaluate(allow_all, "GET", url, {}).allowed
+    assert policy_rules.evaluate(allow_all, "GET", url, {}).allowed
     tool = tools.HttpRequestTool(agent_key="probe", policy=allow_all)
 
     result = tool.run(method="GET", url=url)
@@ -152,13 +152,13 @@ def _allowed_requests(agent_key: str, env: dict[str, str]) -> list[tuple[str, st
     for rule in agent_policy.rules:
         if rule.action != "allow" or rule.host is None:
             continue
-        host = policy.example_host(policy.expand(rule.host, env))
+        host = policy_rules.example_host(policy.expand(rule.host, env))
         if host is None:
             continue
         method = (rule.methods or ("GET",))[0]
         path = policy.expand(rule.path_prefix or "/", env)
         candidates.append((method, f"https://{host}{path}"))
-    return [c for c in candidates if policy.evaluate(agent_policy, *c, env).allowed]
+    return [c for c in candidates if policy_rules.evaluate(agent_policy, *c, env).allowed]
 
 
 def test_the_tool_arguments_survive_strict_mode() -> None:
@@ -224,7 +224,7 @@ def test_a_developers_own_tool_is_held_to_the_agents_policy(
 ) -> None:
     agent_policy = tools.policies(TEAM)[agent_key]
     url = "https://refused.envelope.invalid/envelope/refused"
-    decision = policy.evaluate(agent_policy, "GET", url, team_env)
+    decision = policy_rules.evaluate(agent_policy, "GET", url, team_env)
     if decision.allowed:
         pytest.skip(f"the policy of {agent_key} allows every host")
 
@@ -258,7 +258,7 @@ def test_a_refused_url_deep_in_a_calls_input_blocks_the_call(
     agent_key: str, team_env: dict[str, str]
 ) -> None:
     url = "https://refused.envelope.invalid/envelope/refused"
-    decision = policy.evaluate(tools.policies(TEAM)[agent_key], "GET", url, team_env)
+    decision = policy_rules.evaluate(tools.policies(TEAM)[agent_key], "GET", url, team_env)
     if decision.allowed:
         pytest.skip(f"the policy of {agent_key} allows every host")
     held = [tools.http_tool(TEAM, agent_key), _FetchPage()]

@@ -28,7 +28,7 @@ from project import (
     main,
     models,
     placeholders,
-    policy,
+    policy_rules,
     runner,
     runtime,
     team,
@@ -195,7 +195,7 @@ def test_a_refused_request_reaches_the_agent_as_the_rule_reason(
 
     assert main.main(helpers.run_argv(interactive=True)) == 0, capsys.readouterr().err
 
-    reason = policy.evaluate(tools.policies(TEAM)[agent_key], method, url, team_env).reason
+    reason = policy_rules.evaluate(tools.policies(TEAM)[agent_key], method, url, team_env).reason
     calls = fake_models.calls_of(holder)
     refusal = f"REFUSED by access policy of {agent_key}: {reason}"
     assert any(refusal in call.text() for call in calls[1:]), [c.text() for c in calls]

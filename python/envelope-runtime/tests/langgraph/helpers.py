@@ -32,6 +32,7 @@ from project import (
     nodes,
     pipeline,
     policy,
+    policy_rules,
     state,
     team,
 )
@@ -399,7 +400,7 @@ def _hosts(agent_key: str, env: Mapping[str, str]) -> list[str]:
     hosts = []
     for rule in team.POLICIES[agent_key].rules:
         # An unreadable host (say "a*b.com") would give a URL no client can send.
-        host = policy.example_host(policy.expand(rule.host, env)) if rule.host else None
+        host = policy_rules.example_host(policy.expand(rule.host, env)) if rule.host else None
         if host is not None:
             hosts.append(host)
     return hosts
@@ -415,8 +416,8 @@ def refused_request(agent_key: str, env: Mapping[str, str]) -> tuple[str, str] |
         for method in ("DELETE", "POST", "PATCH", "PUT", "GET")
         for path in ("/envelope/refused", "/")
     ]
-    refused = [c for c in candidates if not policy.evaluate(access, *c, env).allowed]
-    by_rule = [c for c in refused if policy.evaluate(access, *c, env).rule is not None]
+    refused = [c for c in candidates if not policy_rules.evaluate(access, *c, env).allowed]
+    by_rule = [c for c in refused if policy_rules.evaluate(access, *c, env).rule is not None]
     chosen = by_rule or refused
     return chosen[0] if chosen else None
 
@@ -430,14 +431,14 @@ def allowed_request(agent_key: str, env: Mapping[str, str]) -> tuple[str, str] |
             continue
         host = "allowed.envelope.invalid"
         if rule.host is not None:
-            host = policy.example_host(policy.expand(rule.host, env))
+            host = policy_rules.example_host(policy.expand(rule.host, env))
             if host is None:
                 continue
         prefix = policy.expand(rule.path_prefix, env) if rule.path_prefix else ""
         path = prefix.rstrip("/") + "/envelope"
         for method in rule.methods or methods:
             url = f"https://{host}{path}"
-            if policy.evaluate(access, method, url, env).allowed:
+            if policy_rules.evaluate(access, method, url, env).allowed:
                 return method, url
     return None
 

@@ -12,7 +12,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
-from project import TEAM, policy, redaction, team, tools
+from project import TEAM, policy, policy_rules, redaction, team, tools
 
 pytestmark = pytest.mark.anyio
 
@@ -89,7 +89,7 @@ def _hosts(agent_key: str) -> list[tuple[policy.PolicyRule, str]]:
     return [
         (rule, host)
         for rule in team.POLICIES[agent_key].rules
-        if rule.host is not None and (host := policy.example_host(rule.host)) is not None
+        if rule.host is not None and (host := policy_rules.example_host(rule.host)) is not None
     ]
 
 
@@ -103,8 +103,8 @@ def _refused_request(agent_key: str, env: dict[str, str]) -> tuple[str, str] | N
         for method in ("DELETE", "POST", "PATCH", "PUT", "GET")
         for path in ("/envelope/refused", "/")
     ]
-    refused = [c for c in candidates if not policy.evaluate(agent_policy, *c, env).allowed]
-    by_rule = [c for c in refused if policy.evaluate(agent_policy, *c, env).rule is not None]
+    refused = [c for c in candidates if not policy_rules.evaluate(agent_policy, *c, env).allowed]
+    by_rule = [c for c in refused if policy_rules.evaluate(agent_policy, *c, env).rule is not None]
     chosen = by_rule or refused
     return chosen[0] if chosen else None
 
@@ -122,7 +122,7 @@ def _allowed_request(env: dict[str, str]) -> tuple[str, str, str]:
         ]
         candidates.append(("GET", "https://allowed.envelope.invalid/"))
         for method, url in candidates:
-            if policy.evaluate(agent_policy, method, policy.expand(url, env), env).allowed:
+            if policy_rules.evaluate(agent_policy, method, policy.expand(url, env), env).allowed:
                 return agent_key, method.upper(), url
     pytest.skip(NO_EGRESS if not team.POLICIES else "no agent's policy allows a request")
 
@@ -143,7 +143,7 @@ async def test_a_refused_request_returns_the_reason_and_sends_nothing(
     if refused is None:
         pytest.skip(f"the policy of {agent_key} allows every request")
     method, url = refused
-    decision = policy.evaluate(team.POLICIES[agent_key], method, url, env)
+    decision = policy_rules.evaluate(team.POLICIES[agent_key], method, url, env)
     sent = _route(monkeypatch, lambda request: httpx.Response(200))
 
     result = await tools.http_tool(TEAM, agent_key).ainvoke({"method": method, "url": url})
@@ -258,7 +258,7 @@ async def test_a_url_the_http_client_cannot_parse_is_refused_not_raised(
 ) -> None:
     # Both pass the policy (their hosts are names); httpx rejects them (IDNA).
     allow_all = policy.AccessPolicy(default_action="allow")
-    assert policy.evaluate(allow_all, "GET", url, {}).allowed
+    assert policy_rules.evaluate(allow_all, "GET", url, {}).allowed
     sent = _route(monkeypatch, lambda request: httpx.Response(200))
 
     result = await tools.HttpRequestTool(agent_key="probe", policy=allow_all).ainvoke(

@@ -31,7 +31,7 @@ from project import (
     main,
     models,
     nodes,
-    policy,
+    policy_rules,
     redaction,
     runner,
     runtime,
@@ -410,7 +410,7 @@ async def test_a_refused_request_reaches_the_agent_as_a_tool_result(
     snapshot = await helpers.run_to_end(helpers.build(board))
 
     assert snapshot.values.get("result") is not None, "the run did not complete"
-    reason = policy.evaluate(team.POLICIES[agent_key], method, url, team_env).reason
+    reason = policy_rules.evaluate(team.POLICIES[agent_key], method, url, team_env).reason
     refusal = f"REFUSED by access policy of {agent_key}: {reason}"
     results = [m.text for call in board.calls_of(agent_key) for m in call.tool_results()]
     assert refusal in results, results

@@ -1,5 +1,5 @@
 """Access policies (config/access_policies.yaml), enforced on every tool call of a policed
-agent: its own http_request tool checks each request (policy.evaluate, every target's), and
+agent: its own http_request tool checks each request (policy_rules.evaluate, every target's), and
 CrewAI's before-tool-call hook blocks any other tool's call whose input names a URL the
 policy refuses (the agent reads the reason as the result). An agent is policed when it holds
 an HttpRequestTool, so the policy goes wherever the tool does (Crew.copy for train and
@@ -24,7 +24,6 @@ from crewai.tools import BaseTool
 from crewai.utilities.string_utils import sanitize_tool_name
 from pydantic import BaseModel, Field
 
-from .. import policy
 from ..policy import AccessPolicy, HttpRequestInput, expand
 from ..redaction import redact, replace_text
 from ..team_package import TeamPackage
@@ -79,11 +78,14 @@ class HttpRequestTool(BaseTool):
         body: str | None = None,
     ) -> str:
         """Arguments as HttpRequestInput (policy.py) validated them."""
-        decision = policy.evaluate(self.policy, method, expand(url, self.env), self.env)
+        # How a policy decides is loaded by the first request, not by building the team.
+        from .. import policy_rules as rules
+
+        decision = rules.evaluate(self.policy, method, expand(url, self.env), self.env)
         if not decision.allowed:
             return self.refused(decision.reason)
-        sent_headers = policy.header_pairs(headers, self.env)
-        problem = policy.unparsable_url(decision.url) or policy.refused_header(sent_headers)
+        sent_headers = rules.header_pairs(headers, self.env)
+        problem = rules.unparsable_url(decision.url) or rules.refused_header(sent_headers)
         if problem is not None:
             return self.refused(problem)
         content = expand(body, self.env) if body is not None else None
@@ -152,8 +154,12 @@ def check_tool_call(context: ToolCallHookContext) -> bool | None:
     method = method if method in _METHODS else "GET"
     urls: list[str] = []  # of every string in the input, however nested (dict keys aside)
     replace_text(context.tool_input, lambda text: urls.extend(_URL.findall(text)) or text)
+    if not urls:
+        return None
+    from .. import policy_rules as rules  # as in _run: loaded by the first call it checks
+
     for url in urls:
-        decision = policy.evaluate(guard.policy, method, expand(url, guard.env), guard.env)
+        decision = rules.evaluate(guard.policy, method, expand(url, guard.env), guard.env)
         if not decision.allowed:
             context.tool_input[_REFUSAL] = _Refusal(guard.refused(decision.reason))
             return False
