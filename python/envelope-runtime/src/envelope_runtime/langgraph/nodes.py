@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -20,7 +21,7 @@ from pydantic import BaseModel
 from .. import redaction
 from ..team_package import TeamPackage
 from . import agents, llms, runtime
-from .runtime import EnvRequirement, MissingEnvError, missing_env
+from .runtime import EnvRequirement, MissingEnvError
 
 TEAM_ANSWER = "team"  # hierarchy: the team's answer in `answers`, and the team node
 
@@ -117,7 +118,10 @@ class TeamNodes:
         required: list[EnvRequirement] = [*team.SECRETS, *team.VARIABLES, *packs]
         if self.default_models:
             required += llms.required_env(self.package, chosen)
-        missing = missing_env(required)
+        # inputs.py is the runner's (building the graph does not load it): a run's check loads it.
+        from ..inputs import missing_env
+
+        missing = missing_env(required, os.environ)
         if missing:
             raise MissingEnvError(missing)
 

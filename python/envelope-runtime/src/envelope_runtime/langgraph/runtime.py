@@ -1,9 +1,9 @@
 """What team.py (AgentSpec, StepSpec) and state.py (the reducers) are written with, the
-environment check, the clock of gates and the runner's exit codes; no LangGraph import."""
+error of a failed environment check (inputs.py's missing_env), the clock of gates and the
+runner's exit codes; no LangGraph import."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,17 +40,6 @@ class StepSpec:
 
 EnvRequirement = str | tuple[str, ...]
 """An environment variable's name, or alternatives of which one must be set."""
-
-
-def missing_env(requirements: Sequence[EnvRequirement]) -> list[str]:
-    """Every requirement the environment does not meet ("A or B" for alternatives), once each."""
-    missing: list[str] = []
-    for requirement in requirements:
-        names = (requirement,) if isinstance(requirement, str) else requirement
-        label = " or ".join(names)
-        if not any(os.environ.get(name) for name in names) and label not in missing:
-            missing.append(label)
-    return missing
 
 
 class MissingEnvError(RuntimeError):
