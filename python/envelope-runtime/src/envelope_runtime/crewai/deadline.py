@@ -1,26 +1,39 @@
-"""The whole-run deadline (`timeout.runMs`): imported by a run that has one (runtime.py
-names these lazily), so building a team's crews loads none of it.
+"""The whole-run deadline (`timeout.runMs`): imported by a run, never by building a team's
+crews.
 
-A run's work goes to a worker thread with the deadline in its context; CrewAI's public
-before-LLM-call hook refuses every model call of a run whose deadline has passed.
+The deadline is a context variable; CrewAI's public before-LLM-call hook refuses every model
+call of a run whose deadline has passed, raising RunTimeout, a HookAborted: CrewAI neither
+retries it nor hands it to the agent, so the kickoff fails with it. Our runner gives a run's
+work to a worker thread with its deadline (`run_with_deadline`); a kickoff without our runner
+(CrewAI AMP's, a Python caller's) gets its own: a team crew's from CrewAI's EXECUTION_START
+to its EXECUTION_END (`kickoff_started`, texts.py), a pipeline's flow for its kickoff or resume
+(`bounded`, pipeline.py).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+import weakref
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
 from typing import Any, TypeVar
 
-from crewai.hooks import HookAborted, LLMCallHookContext, register_before_llm_call_hook
+from crewai.hooks import (
+    HookAborted,
+    InterceptionPoint,
+    LLMCallHookContext,
+    register_before_llm_call_hook,
+    register_hook,
+)
+from crewai.hooks.contexts import ExecutionEndContext
 
 T = TypeVar("T")
 
 
-class RunTimeout(Exception):
-    """The whole run went past timeout.runMs."""
+class RunTimeout(HookAborted):
+    """The whole run went past timeout.runMs (a HookAborted: CrewAI passes it on untouched)."""
 
 
 class Deadline:
@@ -38,6 +51,8 @@ class Deadline:
         self._ends_at = clock() + self.ms / 1000
         self._paused_since: float | None = None
         self._pauses = 0
+        self.kickoff: weakref.ref[Any] | None = None
+        """The crew whose kickoff started this deadline (kickoff_started), if one did."""
 
     def remaining(self) -> float:
         with self._lock:
@@ -87,10 +102,77 @@ def _deadline_guard(context: LLMCallHookContext) -> None:
     # the context into the threads it starts (flow steps, agent timeouts).
     deadline = _active_deadline.get()
     if deadline is not None and deadline.expired():
-        raise HookAborted(deadline.message())
+        raise RunTimeout(deadline.message())
 
 
 register_before_llm_call_hook(_deadline_guard)
+
+
+def kickoff_started(crew: Any, run_ms: int) -> None:
+    """A team crew's kickoff begins (CrewAI's EXECUTION_START, texts.py). Without a deadline
+    in force (our runner's, or that of the kickoff or flow it is part of), runMs bounds it
+    from now, in the kickoff's context, until its EXECUTION_END (`_kickoff_ended`): CrewAI
+    dispatches that for every kickoff whose EXECUTION_START it dispatched."""
+    if _active_deadline.get() is None:
+        deadline = Deadline(run_ms)
+        deadline.kickoff = weakref.ref(crew)  # weak: nothing here keeps a crew alive
+        _active_deadline.set(deadline)
+
+
+def _kickoff_ended(context: ExecutionEndContext) -> None:
+    # CrewAI's EXECUTION_END, on success and failure alike, in the kickoff's context: the
+    # next kickoff there starts a deadline of its own.
+    deadline = _active_deadline.get()
+    owner = deadline.kickoff if deadline is not None else None
+    if deadline is None or owner is None or context.crew is None or owner() is not context.crew:
+        return
+    _active_deadline.set(None)  # kickoff_started set it over None
+    if context.status == "completed" and deadline.expired():
+        # Its last model call ended past runMs: our runner would have timed it out too.
+        # CrewAI fails the kickoff with a HookAborted raised here.
+        raise RunTimeout(deadline.message())
+
+
+register_hook(InterceptionPoint.EXECUTION_END, _kickoff_ended)
+
+
+@contextmanager
+def bounded(run_ms: int, spent_ms: int = 0) -> Iterator[Deadline | None]:
+    """runMs over a flow's kickoff or resume without a deadline in force (CrewAI AMP's, a
+    Python caller's; our runner's has one), `spent_ms` of it spent before; None with one."""
+    if _active_deadline.get() is not None:
+        yield None
+        return
+    deadline = Deadline(run_ms, spent_ms=spent_ms)
+    token = _active_deadline.set(deadline)
+    try:
+        yield deadline
+    finally:
+        _active_deadline.reset(token)
+
+
+async def bounded_work(
+    work: Coroutine[Any, Any, Any],
+    run_ms: int,
+    spent_ms: int,
+    settle: Callable[[Deadline | None, Any, Exception | None], Any],
+) -> Any:
+    """A flow's kickoff or resume, `work` (pipeline.py), `bounded`: RunTimeout when the budget
+    was spent before (nothing of `work` runs) or when `work` ends past it, as our runner times
+    such a run out. `settle(deadline, outcome, error)` says what became of the run; its value
+    is the kickoff's."""
+    with bounded(run_ms, spent_ms) as deadline:
+        try:
+            if deadline is not None and deadline.expired():
+                work.close()
+                raise RunTimeout(deadline.message())
+            outcome = await work
+            if deadline is not None and deadline.expired():
+                raise RunTimeout(deadline.message())
+        except Exception as error:
+            settle(deadline, None, error)
+            raise
+        return settle(deadline, outcome, None)
 
 
 def run_with_deadline(work: Callable[[], T], deadline: Deadline) -> T:

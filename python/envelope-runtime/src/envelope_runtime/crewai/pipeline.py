@@ -12,8 +12,9 @@ steps are kept, so a resumed run does not repeat them.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
+from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from crewai.flow.async_feedback.types import PendingFeedbackContext
     from crewai.flow.human_feedback import HumanFeedbackResult
 
+    from .deadline import Deadline
     from .steps import PipelineCrew
 
 
@@ -78,7 +80,7 @@ class PipelineFlow(Flow[RunState]):
             inputs = self._configured(inputs or {})
             if isinstance(self.persistence, RunStore) and not self.persistence._secrets:
                 self.persistence = self._store(self.persistence)
-        return self._settled(await super().kickoff_async(inputs, *a, **kw), unconfigured)
+        return await self._bounded(super().kickoff_async(inputs, *a, **kw), unconfigured)
 
     @classmethod
     def from_pending(cls, flow_id: str, persistence: Any = None, **kw: Any) -> Any:
@@ -91,15 +93,36 @@ class PipelineFlow(Flow[RunState]):
         unconfigured = not hasattr(self, "crews")
         if unconfigured:
             self._configured(self.state.inputs)
-        return self._settled(await super().resume_async(feedback), unconfigured)
+        return await self._bounded(super().resume_async(feedback), unconfigured)
 
-    def _settled(self, outcome: Any, unconfigured: bool) -> Any:
+    async def _bounded(self, work: Coroutine[Any, Any, Any], unconfigured: bool) -> Any:
+        """`work`, CrewAI's kickoff or resume, bounded by timeout.runMs (deadline.py)."""
+        from .deadline import bounded_work  # a run's module, not a build's
+
+        settle = partial(self._settled, unconfigured)
+        return await bounded_work(work, self.team().RUN_TIMEOUT_MS, self.state.spent_ms, settle)
+
+    def _settled(
+        self, unconfigured: bool, deadline: Deadline | None, outcome: Any, error: Exception | None
+    ) -> Any:
         """Run without our runner (AMP's kickoff), the saved run says what became of it as the
-        runner's does (flow_runner), so `resume RUN_ID` and `sweep` take a paused one."""
-        if unconfigured and self.state.status == "running" and self.persistence is not None:
-            paused = isinstance(outcome, HumanFeedbackPending)
-            self.state.status = "pending" if paused else "done"
-            self.persistence.save_state(self.state.id, "kickoff", self.state)
+        runner's does (flow_runner): pending at a gate, done, timed_out or failed with the
+        message, and the working time spent (the next resume's budget), so `resume RUN_ID`
+        and `sweep` take it."""
+        if not unconfigured or self.persistence is None:
+            return outcome
+        from .deadline import RunTimeout
+
+        state = self.state
+        if isinstance(error, RunTimeout):
+            state.status, state.message = "timed_out", str(error)
+        elif error is not None:
+            state.status, state.message = "failed", f"{type(error).__name__}: {error}"
+        elif state.status == "running":
+            state.status = "pending" if isinstance(outcome, HumanFeedbackPending) else "done"
+        if deadline is not None:
+            state.spent_ms += deadline.used_ms()
+        self.persistence.save_state(state.id, "kickoff", state)
         return outcome
 
     @classmethod

@@ -20,7 +20,7 @@ from typing import Any
 
 from crewai import Agent, Crew
 from crewai.hooks import HookAborted, InterceptionPoint, register_hook
-from crewai.hooks.contexts import InputContext
+from crewai.hooks.contexts import ExecutionStartContext, InputContext
 
 from ..placeholders import render
 from ._crewai_private import VerbatimExecutor, drop_memoized
@@ -57,7 +57,7 @@ class InputsRefused(HookAborted, ValueError):
     """`kickoff(inputs=...)` with run inputs other than the crew object's."""
 
 
-# A team's crew -> (its builder, the inputs it filled in, the team's INPUTS): the inputs are
+# A team's crew -> (its builder, the inputs it filled in, the team's team.py): the inputs are
 # kept here too, as a crew may outlive its builder (a step's crew handed on).
 _BUILT_BY: weakref.WeakKeyDictionary[Crew, tuple[weakref.ref[Any], dict[str, Any], Any]] = (
     weakref.WeakKeyDictionary()
@@ -66,7 +66,7 @@ _BUILT_BY: weakref.WeakKeyDictionary[Crew, tuple[weakref.ref[Any], dict[str, Any
 
 def kept_as_written(crew: Crew, built_by: Any) -> Crew:
     """The crew, whose texts `built_by` filled in: `kickoff(inputs=...)` keeps them."""
-    _BUILT_BY[crew] = (weakref.ref(built_by), dict(built_by.inputs), built_by.package.team.INPUTS)
+    _BUILT_BY[crew] = (weakref.ref(built_by), dict(built_by.inputs), built_by.package.team)
     return crew
 
 
@@ -75,7 +75,7 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     entry = _BUILT_BY.get(context.crew) if context.crew is not None else None
     if entry is None:
         return None
-    ref, own, team_inputs = entry
+    ref, own, team = entry
     built_by, given = ref(), dict(context.payload or {})
     if built_by is not None:
         # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
@@ -88,7 +88,7 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     other = sorted(
         key
         for key, value in given.items()
-        if key in team_inputs and value != "{" + key + "}" and own.get(key) != value
+        if key in team.INPUTS and value != "{" + key + "}" and own.get(key) != value
     )
     if other:
         raise InputsRefused(
@@ -120,4 +120,15 @@ def _fill_in(crew: Crew, built_by: Any, given: dict[str, Any]) -> None:
     drop_memoized(built)
 
 
+def _kickoff_started(context: ExecutionStartContext) -> None:
+    """CrewAI's EXECUTION_START (every crew's kickoff): a team crew's run is bounded by
+    timeout.runMs unless a run's deadline is in force already (deadline.kickoff_started)."""
+    entry = _BUILT_BY.get(context.crew) if context.crew is not None else None
+    if entry is not None:
+        from .deadline import kickoff_started  # a run's module, not a build's
+
+        kickoff_started(context.crew, entry[2].RUN_TIMEOUT_MS)
+
+
 register_hook(InterceptionPoint.INPUT, _kickoff_inputs)
+register_hook(InterceptionPoint.EXECUTION_START, _kickoff_started)

@@ -1,0 +1,177 @@
+"""timeout.runMs when the team is kicked off without our runner, as CrewAI AMP (or any Python
+caller) does: `TeamCrew().crew().kickoff(inputs=...)` for a hierarchy,
+`TeamFlow().kickoff(inputs=...)` and `TeamFlow.from_pending(...).resume(...)` for a pipeline.
+The runner's own deadline is test_run.py's, test_pipeline.py's and test_gates.py's.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import helpers
+import pytest
+from fake_llm import Call, FakeModels, act
+from project import PACKAGE, crew, state, team
+
+from envelope_runtime.crewai.deadline import RunTimeout, active_deadline
+
+RUN_MS = 1000
+DELAY = 1.2
+"""Every model call takes longer than the whole run may: a second call would start past it."""
+
+NOT_AN_ANSWER = act("no_such_tool", why="to think it over")
+"""A tool the agent does not have: CrewAI tells it so and asks its model again."""
+
+
+def _message(run_ms: int) -> str:
+    return f"the team did not finish within {run_ms} ms (timeout.runMs)"
+
+
+@pytest.fixture
+def slow_models(fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch) -> FakeModels:
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", RUN_MS)
+    fake_models.delay = DELAY
+    return fake_models
+
+
+def _started_after(board: FakeModels, started: float, run_ms: int) -> list[Call]:
+    return [call for call in board.calls if call.started - started >= run_ms / 1000]
+
+
+# --- a hierarchy's crew ------------------------------------------------------------
+
+
+def _crew_kickoff() -> Any:
+    """AMP's: the crew built without inputs, the API's inputs given to its kickoff."""
+    return crew.TeamCrew().crew().kickoff(inputs=helpers.valid_inputs())
+
+
+def test_a_crew_kicked_off_past_run_ms_fails_and_calls_no_model_again(
+    team_env: dict[str, str], slow_models: FakeModels
+) -> None:
+    if team.MODE != "hierarchy":
+        pytest.skip("a pipeline has no @crew: its flow is kicked off")
+    # Whoever takes the run's task first answers nothing usable: CrewAI asks again, past runMs.
+    slow_models.script_task("handle_request", NOT_AN_ANSWER, NOT_AN_ANSWER)
+    assert active_deadline() is None
+
+    started = time.monotonic()
+    with pytest.raises(RunTimeout, match=re.escape(_message(RUN_MS))):
+        _crew_kickoff()
+
+    assert len(slow_models.calls) <= 1  # the first only: the deadline refused the next
+    assert _started_after(slow_models, started, RUN_MS) == []
+    # The kickoff's deadline ended with it: the next kickoff here gets one of its own.
+    assert active_deadline() is None
+    slow_models.delay = 0.0
+    team.RUN_TIMEOUT_MS = 600_000
+    assert isinstance(_crew_kickoff().pydantic, team.TeamResult)
+
+
+def test_a_crew_whose_last_answer_comes_past_run_ms_fails(
+    team_env: dict[str, str], slow_models: FakeModels
+) -> None:
+    # Our runner times such a run out (it stops waiting at runMs): a kickoff does the same.
+    if team.MODE != "hierarchy":
+        pytest.skip("a pipeline has no @crew: its flow is kicked off")
+
+    with pytest.raises(RunTimeout, match="timeout.runMs"):
+        _crew_kickoff()
+
+    assert len(slow_models.calls) == 1
+    assert active_deadline() is None
+
+
+# --- a pipeline's flow --------------------------------------------------------------
+
+
+def _flow(store: Any) -> Any:
+    """AMP's flow: built without arguments but a store in the test's folder (`crewai run`'s,
+    .envelope-runs where the flow module was imported, is not one)."""
+    return importlib.import_module(f"{PACKAGE}.flow").TeamFlow(persistence=store)
+
+
+def _pipeline_only() -> None:
+    if team.MODE != "pipeline":
+        pytest.skip("the team has no pipeline")
+
+
+def test_a_flow_kicked_off_past_run_ms_fails_and_is_saved_timed_out(
+    team_env: dict[str, str], slow_models: FakeModels, tmp_path: Path
+) -> None:
+    _pipeline_only()
+    for key in team.PIPELINE:  # each step asks its model twice: the second is past runMs
+        slow_models.script_task(key, NOT_AN_ANSWER, NOT_AN_ANSWER)
+    store = state.RunStore(tmp_path / "runs")
+    flow = _flow(store)
+
+    started = time.monotonic()
+    with pytest.raises(RunTimeout, match="timeout.runMs") as raised:
+        flow.kickoff(inputs=helpers.valid_inputs())
+
+    assert _message(RUN_MS) in str(raised.value)
+    assert slow_models.calls and _started_after(slow_models, started, RUN_MS) == []
+    saved = store.load(flow.state.id)
+    assert saved.status == "timed_out"
+    assert saved.message == str(raised.value)
+    assert saved.spent_ms >= RUN_MS  # what `resume` counts against runMs next time
+    assert active_deadline() is None
+
+
+def test_a_flow_failing_without_our_runner_is_saved_failed(
+    team_env: dict[str, str], fake_models: FakeModels, tmp_path: Path
+) -> None:
+    _pipeline_only()
+
+    def down(call: Call) -> str:
+        raise RuntimeError("the model is down")
+
+    for key in team.PIPELINE:
+        fake_models.script_task(key, *[down] * 20)
+    store = state.RunStore(tmp_path / "runs")
+    flow = _flow(store)
+
+    with pytest.raises(Exception, match="the model is down"):
+        flow.kickoff(inputs=helpers.valid_inputs())
+
+    saved = store.load(flow.state.id)
+    assert saved.status == "failed"
+    assert "the model is down" in (saved.message or "")
+
+
+def test_a_paused_flow_keeps_its_working_time_and_a_resume_counts_it(
+    team_env: dict[str, str], fake_models: FakeModels, tmp_path: Path
+) -> None:
+    _pipeline_only()
+    if not team.GATES:
+        pytest.skip("the team has no gates: a run never pauses")
+    fake_models.delay = 0.2  # working time before the first gate, whatever the machine
+    store = state.RunStore(tmp_path / "runs")
+    flow = _flow(store)
+
+    flow.kickoff(inputs=helpers.valid_inputs())
+
+    saved = store.load(flow.state.id)
+    assert saved.status == "pending"
+    assert saved.spent_ms >= 200
+    # The run has used its whole budget: AMP's resume (from_pending, unconfigured) with the
+    # reviewer's answer runs nothing more, not even the gate's router, and is timed out.
+    saved.spent_ms = team.RUN_TIMEOUT_MS
+    store.save_state(saved.id, "test", saved)
+    calls = len(fake_models.calls)
+    resumed = type(flow).from_pending(saved.id, store)
+    gate = team.GATES[resumed.pending_feedback.metadata["gate"]]
+    approve = next(action.label for action in gate.actions if action.verb == "approve")
+
+    with pytest.raises(RunTimeout, match=re.escape(_message(team.RUN_TIMEOUT_MS))):
+        resumed.resume(approve)  # one action for every record
+
+    assert len(fake_models.calls) == calls
+    after = store.load(saved.id)
+    assert after.status == "timed_out"
+    assert after.spent_ms >= team.RUN_TIMEOUT_MS
+    assert after.gates == saved.gates  # no decision was taken
