@@ -1,25 +1,14 @@
-"""The runner's helpers the targets share: a run's inputs from every source, checked by the
-team's `TeamInputs` (collect_inputs), and the shared pieces of inputs.py
-(flags, sources, the environment, echoes) named here too. Nothing here imports a framework.
+"""What the run commands share besides a run's inputs: the options a later `resume` needs
+(`resume_options`) and the grammar of the commands that start runs (`watch`, `poll`:
+`RUN_OPTIONS_USAGE`, `parse_run_options`). Only these: the input and environment checks are
+inputs.py's, `InputSpec` input_spec.py's, `quoted` echo.py's, imported from there, so loading
+this module loads none of them. Nothing here imports a framework.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-
-from .echo import quoted as quoted
-from .input_spec import NO_DEFAULT as NO_DEFAULT
-from .input_spec import InputSpec as InputSpec
-from .inputs import EnvRequirement as EnvRequirement
-from .inputs import InputError as InputError
-from .inputs import add_input_flags as add_input_flags
-from .inputs import checked as checked
-from .inputs import collect_inputs as collect_inputs
-from .inputs import env_file_problems as env_file_problems
-from .inputs import missing_env as missing_env
-from .inputs import report_problems as report_problems
-from .inputs import strict_json as strict_json
 
 
 def resume_options(state_dir: str, default_state_dir: str, env_file: str | None) -> list[str]:

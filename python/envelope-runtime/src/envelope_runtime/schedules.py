@@ -45,7 +45,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from . import checks
+from .checks import RUN_OPTIONS_USAGE, parse_run_options
+from .input_spec import InputSpec
+from .inputs import InputError, checked, strict_json
 
 __all__ = [
     "Accepted",
@@ -211,7 +213,7 @@ class Replays:
 
 
 def payload_inputs(
-    payload: object, specs: Mapping[str, checks.InputSpec]
+    payload: object, specs: Mapping[str, InputSpec]
 ) -> tuple[dict[str, Any], list[str]]:
     """The inputs a webhook payload gives (its keys naming inputs), and its other keys."""
     if not isinstance(payload, dict):
@@ -344,7 +346,7 @@ def webhook_handler(
                 self._answer(401, {"error": problem})
                 return
             try:
-                payload = checks.strict_json(body.decode("utf-8"))
+                payload = strict_json(body.decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as error:
                 self._answer(400, {"error": f"the body is not JSON: {error}"})
                 return
@@ -353,8 +355,8 @@ def webhook_handler(
                 return
             given, unused = payload_inputs(payload, team.INPUTS)
             try:
-                inputs = checks.checked(team.TeamInputs, given, (), channels)
-            except checks.InputError as error:
+                inputs = checked(team.TeamInputs, given, (), channels)
+            except InputError as error:
                 self._answer(422, {"error": "; ".join(error.problems)})
                 return
             assert header is not None  # verified above
@@ -509,14 +511,14 @@ def poll_command(
 ) -> int:
     parser = argparse.ArgumentParser(
         prog=f"{command} poll",
-        usage=f"%(prog)s [-h] [--once] [--interval S] [--env-file F] {checks.RUN_OPTIONS_USAGE}",
+        usage=f"%(prog)s [-h] [--once] [--interval S] [--env-file F] {RUN_OPTIONS_USAGE}",
         description="Check the team's condition (schedule.conditionPrompt) every interval and "
         "run the team when it holds. RUN OPTIONS go to each run (inputs, --trace, ...: see "
         f"{command} --help).",
     )
     add_poll_options(parser, interval_s)
     parser.add_argument("--env-file", help="dotenv file (default: .env, when there is one)")
-    args, run_options = checks.parse_run_options(parser, argv)
+    args, run_options = parse_run_options(parser, argv)
     if not ready(args.env_file, []):
         return 2
     options = [*(["--env-file", args.env_file] if args.env_file else []), *run_options]

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from common_project import checks, placeholders, team
+from common_project import input_spec, placeholders, team
 
 
 def list_length() -> int:
@@ -20,7 +20,7 @@ def list_length() -> int:
     return max([2, *(count + 1 for count in counts)])
 
 
-def sample_input(name: str, spec: checks.InputSpec) -> Any:
+def sample_input(name: str, spec: input_spec.InputSpec) -> Any:
     if spec.enum is not None:
         return spec.enum[-1]
     values: dict[str, Any] = {

@@ -2,10 +2,10 @@
 this suite that names it.
 
 These are the tests of envelope-runtime's core, the modules both targets share
-(`envelope_runtime.<module>`: checks, connections, gates, model_env, placeholders, policy,
-policy_rules, redaction, trace), run by both targets' end-to-end suites against the exports of
-each kind of team, together with that target's own suite (python/envelope-runtime/tests/crewai/,
-python/envelope-runtime/tests/langgraph/).
+(`envelope_runtime.<module>`: checks, connections, gates, input_spec, inputs, model_env,
+placeholders, policy, policy_rules, redaction, trace), run by both targets' end-to-end suites
+against the exports of each kind of team, together with that target's own suite
+(python/envelope-runtime/tests/crewai/, python/envelope-runtime/tests/langgraph/).
 `ENVELOPE_PACKAGE` names the team's package, which must be importable (installed, or on
 PYTHONPATH), like envelope-runtime itself.
 
@@ -38,6 +38,7 @@ team: ModuleType = module("team")
 checks: ModuleType = importlib.import_module("envelope_runtime.checks")
 connections: ModuleType = importlib.import_module("envelope_runtime.connections")
 gates: ModuleType = importlib.import_module("envelope_runtime.gates")
+input_spec: ModuleType = importlib.import_module("envelope_runtime.input_spec")
 model_env: ModuleType = importlib.import_module("envelope_runtime.model_env")
 placeholders: ModuleType = importlib.import_module("envelope_runtime.placeholders")
 policy: ModuleType = importlib.import_module("envelope_runtime.policy")
@@ -50,6 +51,7 @@ __all__ = [
     "checks",
     "connections",
     "gates",
+    "input_spec",
     "model_env",
     "placeholders",
     "policy",

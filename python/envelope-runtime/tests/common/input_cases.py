@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import common_helpers
-from common_project import checks, team
+from common_project import input_spec, team
 
 TYPE_ERRORS = {
     "string": "a valid string",
@@ -51,7 +51,7 @@ def invalid_cases() -> list[tuple[str, list[str], str]]:
     required = [
         name
         for name, spec in team.INPUTS.items()
-        if spec.required and spec.default is checks.NO_DEFAULT
+        if spec.required and spec.default is input_spec.NO_DEFAULT
     ]
     for name, spec in team.INPUTS.items():
         # pydantic's message, after the input's name
@@ -63,7 +63,7 @@ def invalid_cases() -> list[tuple[str, list[str], str]]:
             listed = " or ".join([", ".join(options[:-1]), options[-1]] if options[1:] else options)
             problem = f"input {name!r}: Input should be {listed}"
             cases.append((f"{name}-enum", with_inputs({name: "not-an-option"}), problem))
-        if spec.required and spec.default is checks.NO_DEFAULT:
+        if spec.required and spec.default is input_spec.NO_DEFAULT:
             problem = f"input {name!r} is required"
             cases.append((f"{name}-required", with_inputs({}, drop=name), problem))
         if spec.type in ("number", "boolean") and spec.flag is not None:

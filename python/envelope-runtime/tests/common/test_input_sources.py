@@ -1,4 +1,4 @@
-"""A run's inputs from their sources (checks.collect_inputs, CONTRACT.md's "Inputs"): which
+"""A run's inputs from their sources (inputs.collect_inputs, CONTRACT.md's "Inputs"): which
 source wins, how an INPUT_<NAME> variable is named, and every bad value reported at once,
 each after its source. A model of its own, so every input type is here whatever the team."""
 
@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from common_project import checks
 from pydantic import BaseModel, ConfigDict, Field
 
 from envelope_runtime.input_spec import input_specs
+from envelope_runtime.inputs import InputError, add_input_flags, collect_inputs
 
 
 class Inputs(BaseModel):
@@ -29,8 +29,8 @@ class Inputs(BaseModel):
 
 def _collect(argv: list[str], **options: Any) -> dict[str, Any]:
     parser = argparse.ArgumentParser()
-    checks.add_input_flags(parser, input_specs(Inputs))
-    return checks.collect_inputs(parser.parse_args(argv), Inputs, **options)
+    add_input_flags(parser, input_specs(Inputs))
+    return collect_inputs(parser.parse_args(argv), Inputs, **options)
 
 
 def test_each_source_overrides_the_ones_below_it(tmp_path: Path) -> None:
@@ -56,7 +56,7 @@ def test_an_input_variable_is_the_key_upper_cased_other_characters_as_underscore
 
 def test_every_bad_value_is_reported_at_once_after_its_source() -> None:
     environ = {"INPUT_COUNT": "many", "INPUT_TAGS": "[1,"}
-    with pytest.raises(checks.InputError) as raised:
+    with pytest.raises(InputError) as raised:
         _collect(["--inputs", '{"topic": 5, "nope": 1}', "--draft", "maybe"], environ=environ)
     problems = raised.value.problems
     assert len(problems) == 5, problems

@@ -18,8 +18,8 @@ from typing import Any
 
 from common_project import (
     PACKAGE,
-    checks,
     gates,
+    input_spec,
     model_env,
     placeholders,
     policy,
@@ -59,11 +59,11 @@ __all__ = [
     "PACKAGE",
     "PIPELINE",
     "TEAM",
-    "checks",
     "crew",
     "crew_base",
     "delegation",
     "gates",
+    "input_spec",
     "llms",
     "main",
     "model_env",

@@ -20,10 +20,10 @@ from input_cases import invalid_cases
 from project import (
     PACKAGE,
     TEAM,
-    checks,
     crew,
     crew_base,
     delegation,
+    input_spec,
     llms,
     main,
     models,
@@ -74,11 +74,11 @@ def test_omitted_inputs_take_their_defaults(
     given = {
         name: helpers.sample_input(name, spec)
         for name, spec in team.INPUTS.items()
-        if spec.required and spec.default is checks.NO_DEFAULT
+        if spec.required and spec.default is input_spec.NO_DEFAULT
     }
     expected = {**given}
     for name, spec in team.INPUTS.items():
-        if spec.default is not checks.NO_DEFAULT:
+        if spec.default is not input_spec.NO_DEFAULT:
             expected[name] = spec.default
     expected = {name: expected[name] for name in team.INPUTS if name in expected}
 

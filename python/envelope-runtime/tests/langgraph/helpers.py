@@ -24,7 +24,6 @@ from langgraph.types import Command, Interrupt, StateSnapshot
 from project import (
     PACKAGE,
     TEAM,
-    checks,
     context,
     graph,
     hierarchy,
@@ -36,6 +35,8 @@ from project import (
     state,
     team,
 )
+
+from envelope_runtime.inputs import checked
 
 Graph = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -102,7 +103,7 @@ def env_labels() -> list[str]:
 
 def resolved(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs a run works with: defaults applied."""
-    return checks.checked(team.TeamInputs, inputs, (), team.INPUT_CHANNELS)
+    return checked(team.TeamInputs, inputs, (), team.INPUT_CHANNELS)
 
 
 def as_flags(inputs: Mapping[str, Any]) -> list[str]:

@@ -15,8 +15,8 @@ from typing import Any
 
 from common_project import (
     PACKAGE,
-    checks,
     gates,
+    input_spec,
     model_env,
     placeholders,
     policy,
@@ -57,11 +57,11 @@ __all__ = [
     "PACKAGE",
     "TEAM",
     "agents",
-    "checks",
     "context",
     "gates",
     "graph",
     "hierarchy",
+    "input_spec",
     "llms",
     "main",
     "model_env",

@@ -25,8 +25,8 @@ from project import (
     PACKAGE,
     TEAM,
     agents,
-    checks,
     graph,
+    input_spec,
     llms,
     main,
     models,
@@ -40,6 +40,8 @@ from project import (
     tools,
 )
 from pydantic import ValidationError
+
+from envelope_runtime.inputs import EnvRequirement
 
 pytestmark = pytest.mark.anyio
 
@@ -96,14 +98,14 @@ async def test_omitted_inputs_take_their_defaults(
     given = {
         name: helpers.sample_input(name, spec)
         for name, spec in team.INPUTS.items()
-        if spec.required and spec.default is checks.NO_DEFAULT
+        if spec.required and spec.default is input_spec.NO_DEFAULT
     }
 
     await main.amain(helpers.run_argv(given))
 
     expected = {**given}
     for name, spec in team.INPUTS.items():
-        if spec.default is not checks.NO_DEFAULT:
+        if spec.default is not input_spec.NO_DEFAULT:
             expected[name] = spec.default
     expected = {name: expected[name] for name in team.INPUTS if name in expected}
     dumped = json.dumps(expected, indent=2, ensure_ascii=False)
@@ -319,7 +321,7 @@ def test_every_provider_takes_the_model_arguments_in_its_own_units(
 
 
 def test_provider_keys_are_required_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
-    expected: list[checks.EnvRequirement] = []
+    expected: list[EnvRequirement] = []
     for spec in models.MODELS.values():
         needed = llms.PROVIDER_KEYS.get(llms.provider(llms.model_id(spec)))
         if needed is not None and needed not in expected:

@@ -16,7 +16,9 @@ from typing import Any
 from dotenv import load_dotenv
 from pydantic import ValidationError
 
-from .. import checks
+from ..checks import resume_options
+from ..echo import quoted
+from ..inputs import env_file_problems, report_problems
 from ..team_package import TeamPackage
 from . import llms, runtime, state
 from .flow_runner import _run_flow
@@ -44,7 +46,7 @@ def _check_decisions(package: TeamPackage, run: RunState, decisions: dict[str, A
     for name, items in decisions.items():
         gate = run.gates.get(name)
         if name not in package.team.GATES or gate is None or gate.status != "waiting":
-            problems.append(f"gate {checks.quoted(name)} is not waiting for review in run {run.id}")
+            problems.append(f"gate {quoted(name)} is not waiting for review in run {run.id}")
             continue
         given = [DecisionItem.model_validate(item) for item in items]
         trial = copy.deepcopy(gate)
@@ -60,9 +62,7 @@ def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False
     args = _resume_parser(package).parse_args(argv)
     missing = _missing_env(package, args.env_file)
     store = RunStore.of(package.team, args.state_dir)
-    problems = checks.env_file_problems(args.env_file) + llms.factory_problems(
-        package.models.MODELS
-    )
+    problems = env_file_problems(args.env_file) + llms.factory_problems(package.models.MODELS)
     decisions: dict[str, Any] = {}
     run = RunState()
     try:
@@ -84,7 +84,7 @@ def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False
         from ..gates import shortened
 
         problems.append(f"unreadable: {shortened(str(error))}")
-    if checks.report_problems(missing, problems, args.env_file or ".env"):
+    if report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     if not store.claim(run.id):
         print(f"{store.where(run.id)}: resumed by another process meanwhile", file=sys.stderr)
@@ -118,7 +118,7 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
             gates = package.team.GATES
             late = [n for n, gate in run.gates.items() if timed_out(gates[n], gate, now)]
             due += [(run.id, late)] if late else []
-    options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
+    options = resume_options(args.state_dir, STATE_DIR, args.env_file)
     code = runtime.EXIT_OK
     for run_id, late in due:
         print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)

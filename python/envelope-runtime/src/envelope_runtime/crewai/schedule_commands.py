@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from .. import checks, schedules
+from .. import schedules
+from ..inputs import env_file_problems, missing_env, report_problems
 from ..schedules import ConditionAnswer
 from ..team_package import TeamPackage
 from . import llms, runner
@@ -24,9 +25,9 @@ __all__ = ["condition_holds", "main"]
 def _ready(package: TeamPackage, env_file: str | None, also: Sequence[str]) -> bool:
     """Every variable a run needs (and `also`), checked like a run's, all problems at once."""
     missing = runner._missing_env(package, env_file)
-    missing += [name for name in checks.missing_env(list(also), os.environ) if name not in missing]
-    problems = checks.env_file_problems(env_file) + llms.factory_problems(package.models.MODELS)
-    return not checks.report_problems(missing, problems, env_file or ".env")
+    missing += [name for name in missing_env(list(also), os.environ) if name not in missing]
+    problems = env_file_problems(env_file) + llms.factory_problems(package.models.MODELS)
+    return not report_problems(missing, problems, env_file or ".env")
 
 
 def condition_holds(package: TeamPackage) -> tuple[bool, str]:

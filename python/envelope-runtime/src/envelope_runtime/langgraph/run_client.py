@@ -41,7 +41,16 @@ from langgraph.store.base import (
 )
 from langgraph.types import Command, StateSnapshot
 
-from .. import checks, redaction
+from .. import redaction
+from ..checks import resume_options
+from ..inputs import (
+    InputError,
+    add_input_flags,
+    collect_inputs,
+    env_file_problems,
+    missing_env,
+    report_problems,
+)
 from ..team_package import TeamPackage
 from . import llms, nodes, runtime
 from .runner import (
@@ -120,7 +129,7 @@ def run_parser(package: TeamPackage) -> argparse.ArgumentParser:
         epilog=f"A run that stopped{' or waits at a review gate (exit 3)' if team.GATES else ''} "
         f"goes on with: {command} resume THREAD_ID (see --help there).",
     )
-    checks.add_input_flags(parser, team.INPUTS)  # flags override --inputs
+    add_input_flags(parser, team.INPUTS)  # flags override --inputs
     _common(package, parser)
     return parser
 
@@ -145,7 +154,7 @@ def _missing_env(package: TeamPackage, env_file: str | None, chosen: Any) -> lis
     # connection packs' credentials: all missing ones at once
     team = package.team
     packs = getattr(team, "CONNECTION_SECRETS", ())
-    return checks.missing_env(
+    return missing_env(
         [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(package, chosen)],
         os.environ,
     )
@@ -314,7 +323,7 @@ class Runner:
         """The run's context (`--model`): LangGraph gives it to every node of this run."""
         self.args = args
         # What a later `resume` needs to find this run: its state, its .env, its server.
-        self._options = checks.resume_options(str(args.state_dir), str(STATE_DIR), args.env_file)
+        self._options = resume_options(str(args.state_dir), str(STATE_DIR), args.env_file)
         self._options += ["--url", args.url] if args.url else []
 
     async def drive(self, thread_id: str, payload: Any) -> int:
@@ -419,7 +428,7 @@ def _checked(
     missing = [] if args.url else _missing_env(package, args.env_file, chosen)
     if args.url and (args.trace or os.environ.get(TRACE_ENV)):
         problems.append("--trace: a served graph's runs are traced by its server, not here")
-    problems += checks.env_file_problems(args.env_file)
+    problems += env_file_problems(args.env_file)
     problems += llms.factory_problems(package.models.MODELS)
     return missing, chosen
 
@@ -438,10 +447,10 @@ async def start_run(package: TeamPackage, argv: Sequence[str]) -> int:
     inputs: dict[str, Any] = {}
     try:
         team = package.team
-        inputs = checks.collect_inputs(args, team.TeamInputs, team.INPUT_CHANNELS)
-    except checks.InputError as error:
+        inputs = collect_inputs(args, team.TeamInputs, team.INPUT_CHANNELS)
+    except InputError as error:
         problems += error.problems
-    if checks.report_problems(missing, problems, args.env_file or ".env"):
+    if report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     _warn_short_secrets(package)
     async with open_graph(package, args) as graph:
@@ -459,7 +468,7 @@ async def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
     missing, chosen = _checked(package, args, problems)
     decisions = review.decisions_file(args, problems) if review else {}
     if missing or problems:
-        checks.report_problems(missing, problems, args.env_file or ".env")
+        report_problems(missing, problems, args.env_file or ".env")
         return runtime.EXIT_CONFIG
     _warn_short_secrets(package)
     async with open_graph(package, args) as graph:
@@ -477,15 +486,15 @@ async def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
                     f"thread {thread_id} is not waiting for review: it stopped on an error; "
                     "resume it without --decisions"
                 )
-            if checks.report_problems([], problems):
+            if report_problems([], problems):
                 return runtime.EXIT_CONFIG
             return await runner.drive(thread_id, None)
         elif review:
             payload = review.resume_payload(runner, thread_id, snapshot, decisions, problems)
-            if not checks.report_problems([], problems):
+            if not report_problems([], problems):
                 return await runner.drive(thread_id, payload)
             return runtime.EXIT_CONFIG
-        checks.report_problems([], problems)
+        report_problems([], problems)
         return runtime.EXIT_CONFIG
 
 
