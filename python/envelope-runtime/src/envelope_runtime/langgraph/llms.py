@@ -13,7 +13,7 @@ import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
@@ -21,7 +21,9 @@ from langgraph.runtime import get_runtime
 
 from .. import model_env
 from ..team_package import TeamPackage
-from .runtime import EnvRequirement
+
+if TYPE_CHECKING:  # annotations only: building a graph does not load inputs.py
+    from ..inputs import EnvRequirement
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 MODEL_ENV = "MODEL"

@@ -12,7 +12,7 @@ import json
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -21,7 +21,10 @@ from pydantic import BaseModel
 from .. import redaction
 from ..team_package import TeamPackage
 from . import agents, llms, runtime
-from .runtime import EnvRequirement, MissingEnvError
+from .runtime import MissingEnvError
+
+if TYPE_CHECKING:  # annotations only: check_run loads inputs.py when it checks a run
+    from ..inputs import EnvRequirement
 
 TEAM_ANSWER = "team"  # hierarchy: the team's answer in `answers`, and the team node
 

@@ -38,10 +38,6 @@ class StepSpec:
     depends_on: tuple[str, ...] = ()  # dependsOn, or the previous step when omitted
 
 
-EnvRequirement = str | tuple[str, ...]
-"""An environment variable's name, or alternatives of which one must be set."""
-
-
 class MissingEnvError(RuntimeError):
     def __init__(self, missing: Sequence[str]) -> None:
         lines = [f"Missing {len(missing)} required environment variable(s):"]
