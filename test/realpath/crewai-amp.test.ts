@@ -6,8 +6,10 @@
 // scripted server. The crew's prompts must be byte for byte those of our runner's run with
 // the same inputs; the flow must pause at its first gate with CrewAI's HumanFeedbackPending,
 // its state saved where `resume` and `Flow.from_pending` find it; wrong inputs are refused,
-// naming the input, before any model call.
-import { existsSync, mkdtempSync } from "node:fs";
+// naming the input, before any model call. timeout.runMs holds without our runner too: past
+// it no model call reaches the server and the kickoff fails naming timeout.runMs (a Flow's
+// saved run then says timed_out).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +23,9 @@ const FLOW = join(ROOT, "test/fixtures/valid/parallel-gates.envelope.json");
 const DRIVER = join(ROOT, "test/realpath/crewai_amp_driver.py");
 /** A reviewer's answer per gate of parallel-gates: one action for every record. */
 const ANSWERS = { "redline-approval": "Approve", "risk-triage": "Accept risk" };
+/** timeout.runMs of the slow runs, and how long their model takes to answer: more than that. */
+const SLOW_RUN_MS = 8_000;
+const SLOW_ANSWER_MS = 10_000;
 
 const gate = e2eGate();
 
@@ -44,13 +49,32 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
   let env: PythonEnv;
   let server: ModelServer;
   const requests: ChatRequest[] = [];
+  let answerMs = 0; // how long the server takes to answer (a slow model)
   const work = mkdtempSync(join(tmpdir(), "envelope-realpath-amp-"));
 
-  async function project(fixture: string, name: string): Promise<Project> {
+  async function project(fixture: string, name: string, runMs?: number): Promise<Project> {
     const dir = join(work, name);
-    const { def, pkg, readme } = await exportedProject(fixture, "crewai", dir);
+    let path = fixture;
+    if (runMs !== undefined) {
+      const def = JSON.parse(readFileSync(fixture, "utf8")) as Definition & { timeout?: Record<string, number> };
+      path = join(work, `${name}.envelope.json`);
+      writeFileSync(path, JSON.stringify({ ...def, timeout: { ...def.timeout, runMs } }));
+    }
+    const { def, pkg, readme } = await exportedProject(path, "crewai", dir);
     return { dir, pkg, readme, def, ...serverRun(def, server.baseUrl) };
   }
+  /** A kickoff whose model answers only after timeout.runMs: the requests that reached the server. */
+  async function slowKickoff(p: Project, kind: "crew" | "flow"): Promise<{ out: Record<string, unknown>; reached: number }> {
+    const from = requests.length;
+    answerMs = SLOW_ANSWER_MS;
+    try {
+      const out = report(await amp(p, kind, p.inputs));
+      return { out, reached: requests.length - from };
+    } finally {
+      answerMs = 0;
+    }
+  }
+  const deadlineMessage = `RunTimeout: Run deadline exceeded: the team did not finish within ${SLOW_RUN_MS} ms (timeout.runMs)`;
   const amp = (p: Project, kind: "crew" | "flow", inputs: unknown): Promise<Invocation> =>
     runInProject(env, p.dir, env.python, [DRIVER, kind, JSON.stringify(inputs), JSON.stringify(ANSWERS)], p.env);
 
@@ -58,7 +82,7 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
     env = ensureEnv("crewai", gate.python!);
     server = await startModelServer((request) => {
       requests.push(request);
-      return scriptedReply(request, requests.length, 2);
+      return { ...scriptedReply(request, requests.length, 2), delayMs: answerMs };
     });
   }, 1_800_000);
   afterAll(async () => {
@@ -96,6 +120,14 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
       expect(out.error).toContain("input 'priority_override': Input should be 'low', 'normal', 'high' or 'urgent'");
       expect(requests.length).toBe(from);
     }, 120_000);
+
+    it("timeout.runMs holds: past it no model call is made and the kickoff fails naming it", async () => {
+      const slow = await project(CREW, "support-tier-runms", SLOW_RUN_MS);
+      const { out, reached } = await slowKickoff(slow, "crew");
+      expect(out.error).toContain(deadlineMessage);
+      // The manager's first call only (it delegates): its coworker's call is refused.
+      expect(reached).toBeLessThanOrEqual(1);
+    }, 300_000);
   });
 
   describe("a Flow (pipeline with gates: parallel-gates)", () => {
@@ -136,5 +168,20 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
       expect(out.error).toContain("input 'annual_value_usd': Input should be a valid number");
       expect(requests.length).toBe(from);
     }, 120_000);
+
+    it("timeout.runMs holds: past it no model call is made, the kickoff fails naming it, the run is saved timed_out", async () => {
+      const slow = await project(FLOW, "parallel-gates-runms", SLOW_RUN_MS);
+      const { out, reached } = await slowKickoff(slow, "flow");
+      expect(out.error).toContain(deadlineMessage);
+      // The first step's call only: the steps after it are refused.
+      expect(reached).toBeLessThanOrEqual(1);
+      const runs = readdirSync(join(slow.dir, ".envelope-runs")).filter((name) => name.endsWith(".json"));
+      expect(runs).toHaveLength(1);
+      const saved = JSON.parse(readFileSync(join(slow.dir, ".envelope-runs", runs[0]!), "utf8")) as { status: string; message: string; spent_ms: number };
+      expect(saved.status).toBe("timed_out");
+      expect(`RunTimeout: ${saved.message}`).toContain(deadlineMessage);
+      // The time it worked, so a resume's budget counts it.
+      expect(saved.spent_ms).toBeGreaterThanOrEqual(SLOW_RUN_MS);
+    }, 300_000);
   });
 });
