@@ -34,12 +34,15 @@ function uv(args: string[], cwd: string, extra: Record<string, string> = {}): { 
 }
 
 /** The environment of `crewai deploy validate`: uv on PATH, the uv cache, no telemetry, and
- * the export's model provider keys (its .env.example's "model provider keys") as placeholders. */
-function deployEnv(dir: string): NodeJS.ProcessEnv {
+ * the export's model provider keys (its .env.example's "model provider keys") as placeholders.
+ * Bytecode is written, as on a developer's machine, under `pycache` (PYTHONPYCACHEPREFIX),
+ * outside the project: its import check loads CrewAI from a .venv uv has just made, which
+ * holds no bytecode, and compiling CrewAI each time doubled the check's 5 s import. */
+function deployEnv(dir: string, pycache: string): NodeJS.ProcessEnv {
   const example = readFileSync(join(dir, ".env.example"), "utf8");
   const section = /^# model provider keys[^\n]*\n((?:.+\n)*)/m.exec(example)?.[1] ?? "";
   const keys = [...section.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!);
-  const env: Record<string, string | undefined> = { ...process.env, PATH: `${dirname(uvBinary(gate.python!))}:${process.env.PATH}`, UV_CACHE_DIR: join(cacheRoot(), "uv-cache"), UV_PYTHON_DOWNLOADS: "never", UV_NO_PROGRESS: "1", NO_COLOR: "1", VIRTUAL_ENV: undefined, CREWAI_DISABLE_TELEMETRY: "true", CREWAI_DISABLE_TRACKING: "true", OTEL_SDK_DISABLED: "true" };
+  const env: Record<string, string | undefined> = { ...process.env, PATH: `${dirname(uvBinary(gate.python!))}:${process.env.PATH}`, UV_CACHE_DIR: join(cacheRoot(), "uv-cache"), UV_PYTHON_DOWNLOADS: "never", UV_NO_PROGRESS: "1", NO_COLOR: "1", VIRTUAL_ENV: undefined, CREWAI_DISABLE_TELEMETRY: "true", CREWAI_DISABLE_TRACKING: "true", OTEL_SDK_DISABLED: "true", PYTHONDONTWRITEBYTECODE: undefined, PYTHONPYCACHEPREFIX: pycache };
   for (const key of keys) env[key] = "validate-placeholder";
   return env as NodeJS.ProcessEnv;
 }
@@ -50,8 +53,16 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("%s exports: uv.lock as w
   afterAll(() => rmSync(work, { recursive: true, force: true }), 600_000);
   const python311 = interpreterFor("3.11") ?? gate.python!;
 
-  it.each(cases)("$name: uv lock --check accepts it, uv sync --locked installs python/<target>.lock's versions on 3.11", async ({ name, path, packs }) => {
-    const dir = join(work, name);
+  // Every case's project in the same folder, one after the other (each removed when done): its
+  // fresh .venv's files then have the same paths in every case, so the bytecode the first
+  // case's `crewai deploy validate` writes (deployEnv) serves the next ones. Python checks a
+  // cached file against its source's size and time, and uv links the same files from its cache
+  // into each .venv; the project's own modules differ from case to case (their package too).
+  const dir = join(work, "project");
+  const pycache = join(work, "pycache");
+
+  it.each(cases)("$name: uv lock --check accepts it, uv sync --locked installs python/<target>.lock's versions on 3.11", async ({ path, packs }) => {
+    rmSync(dir, { recursive: true, force: true });
     await writeDirectory(exportFile(path, target, packs), dir);
     const check = uv(["lock", "--check"], dir);
     expect(check.code, check.output).toBe(0);
@@ -73,7 +84,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("%s exports: uv.lock as w
       // deployment environment has them: CrewAI builds the crew to find it, and some provider
       // clients (OpenRouter's) refuse to be built without their key. Placeholders: the check
       // makes no model call. Nothing else is set — no .env, no connection credential.
-      const validate = spawnSync(join(dir, ".venv", "bin", "crewai"), ["deploy", "validate"], { cwd: dir, env: deployEnv(dir), encoding: "utf8", timeout: 600_000 });
+      const validate = spawnSync(join(dir, ".venv", "bin", "crewai"), ["deploy", "validate"], { cwd: dir, env: deployEnv(dir, pycache), encoding: "utf8", timeout: 600_000 });
       const report = `${validate.stdout}\n${validate.stderr}`;
       expect(report, "crewai deploy validate: no finding").not.toMatch(/\b(ERROR|WARNING)\b/);
       expect(validate.status, report).toBe(0);
@@ -82,7 +93,7 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("%s exports: uv.lock as w
     // And nothing moved: the lock is still the one the export wrote.
     const again = uv(["lock", "--check"], dir);
     expect(again.code, again.output).toBe(0);
-    rmSync(join(dir, ".venv"), { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }, 900_000);
 
   it.each(PYTHONS[target]!.filter((v) => v !== "3.11"))("support-tier on Python %s: uv sync --locked installs the lock's resolution for it", async (version) => {
