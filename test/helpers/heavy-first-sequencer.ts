@@ -5,23 +5,37 @@
 // longest first; the rest keep vitest's order (durations when cached, else size).
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** Longest first (CI, 2026-12-03: 500, 375, 370, 260, 175, 160, 145, 115, 100 s). */
+/**
+ * Longest first, as measured on CI (2 cores, 2026-12-07: the seconds after each).
+ * Every file over about a minute is here: one left to vitest's order (by size, when nothing
+ * is cached) can start late and hold one worker alone at the end, as the 357 s uv-lock e2e
+ * and the 104 s hostile corpus did. The rest, all shorter, then fill both workers evenly.
+ */
 const LONGEST = [
-  "test/e2e/crewai.test.ts",
-  "test/e2e/langgraph.test.ts",
-  // 13 langgraph-js exports' tsc, prettier and vitest (380 s on a loaded 2-core machine, 12-06), after one npm ci.
-  "test/e2e/langgraph-js.test.ts",
-  "test/hostile/install.test.ts",
-  "test/realpath/crewai.test.ts",
-  "test/realpath/crewai-cli.test.ts",
-  "test/realpath/crewai-visible.test.ts",
-  "test/realpath/runtime-index.test.ts",
-  "test/realpath/workspace.test.ts",
-  "test/realpath/langgraph.test.ts",
-  "test/hostile/property.test.ts",
-  // 75 s of two vitest processes waiting on a blocked worker (no CPU): started early, it
-  // overlaps the heavy files instead of holding a worker near the end.
-  "test/worker-rpc.test.ts",
+  "test/e2e/crewai.test.ts", // 552
+  "test/hostile/property.test.ts", // 371
+  "test/e2e/uv-lock.test.ts", // 357
+  "test/hostile/install.test.ts", // 352
+  "test/e2e/langgraph.test.ts", // 289
+  "test/realpath/workspace.test.ts", // 286
+  "test/realpath/crewai.test.ts", // 260
+  "test/realpath/schedules.test.ts", // 149
+  "test/realpath/crewai-cli.test.ts", // 145
+  "test/realpath/crewai-visible.test.ts", // 136
+  "test/realpath/langgraph.test.ts", // 124
+  "test/hostile/corpus.test.ts", // 104
+  "test/realpath/crewai-postgres.test.ts", // 84
+  // 13 langgraph-js exports' tsc, prettier and vitest after one npm ci (81 s; 380 s on a loaded machine, 12-06).
+  "test/e2e/langgraph-js.test.ts", // 81
+  "test/realpath/runtime-index.test.ts", // 79
+  // Two vitest processes waiting on a blocked worker (no CPU): among the heavy files, it
+  // overlaps them instead of holding a worker near the end.
+  "test/worker-rpc.test.ts", // 67
+  "test/realpath/transient.test.ts", // 63
+  "test/realpath/langgraph-crons.test.ts", // 55
+  "test/serve/page.test.ts", // 54
+  "test/realpath/connections.test.ts", // 53
+  "test/realpath/langgraph-dev.test.ts", // 50
 ];
 
 export default class HeavyFirstSequencer extends BaseSequencer {
