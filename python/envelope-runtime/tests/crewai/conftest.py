@@ -49,6 +49,7 @@ if getattr(common_project.team, "MCP_SERVERS", None):
         for _env in _server.auth.env:
             os.environ.setdefault(_env, f"test-{_env.lower()}")
 
+from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import helpers  # noqa: E402
@@ -59,8 +60,10 @@ from project import llms, models, tools  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test gets its own HOME, data dir and working directory (no stray .env)."""
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test gets its own HOME, data dir and working directory (no stray .env), and
+    leaves no run deadline behind (a test dispatching CrewAI's INPUT hook by hand starts a
+    kickoff's, which no EXECUTION_END ends)."""
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv(llms.FACTORY_ENV, raising=False)
@@ -71,6 +74,10 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [name for name in os.environ if name.startswith("MODEL_")] + base_urls:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
+    yield
+    deadline = sys.modules.get("envelope_runtime.crewai.deadline")  # not imported for this
+    if deadline is not None:
+        deadline._active_deadline.set(None)
 
 
 @pytest.fixture

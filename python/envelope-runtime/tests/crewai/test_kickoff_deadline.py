@@ -86,6 +86,28 @@ def test_a_crew_whose_last_answer_comes_past_run_ms_fails(
     assert active_deadline() is None
 
 
+def test_a_kickoff_crewai_ends_without_its_end_hook_leaves_no_deadline_in_force(
+    team_env: dict[str, str], fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CrewAI dispatches no EXECUTION_END for a BaseException (Ctrl-C): the deadline stays in
+    # this context, and the next kickoff here, with a budget of its own, must not inherit it.
+    if team.MODE != "hierarchy":
+        pytest.skip("a pipeline has no @crew: its flow is kicked off")
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", RUN_MS)
+
+    def interrupted(_call: Call) -> Any:
+        raise KeyboardInterrupt
+
+    fake_models.script_task("handle_request", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _crew_kickoff()
+    time.sleep(RUN_MS / 1000)  # the interrupted kickoff's budget is spent
+
+    team.RUN_TIMEOUT_MS = 600_000
+    assert isinstance(_crew_kickoff().pydantic, team.TeamResult)
+    assert active_deadline() is None
+
+
 # --- a pipeline's flow --------------------------------------------------------------
 
 

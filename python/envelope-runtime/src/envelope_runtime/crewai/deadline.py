@@ -5,9 +5,9 @@ The deadline is a context variable; CrewAI's public before-LLM-call hook refuses
 call of a run whose deadline has passed, raising RunTimeout, a HookAborted: CrewAI neither
 retries it nor hands it to the agent, so the kickoff fails with it. Our runner gives a run's
 work to a worker thread with its deadline (`run_with_deadline`); a kickoff without our runner
-(CrewAI AMP's, a Python caller's) gets its own: a team crew's from CrewAI's EXECUTION_START
-to its EXECUTION_END (`kickoff_started`, texts.py), a pipeline's flow for its kickoff or resume
-(`bounded`, pipeline.py).
+(CrewAI AMP's, a Python caller's) gets its own: a team crew's from CrewAI's INPUT hook to its
+EXECUTION_END (`kickoff_started`, texts.py), a pipeline's flow for its kickoff or resume
+(`bounded_work`, pipeline.py).
 """
 
 from __future__ import annotations
@@ -108,12 +108,14 @@ def _deadline_guard(context: LLMCallHookContext) -> None:
 register_before_llm_call_hook(_deadline_guard)
 
 
-def kickoff_started(crew: Any, run_ms: int) -> None:
-    """A team crew's kickoff begins (CrewAI's EXECUTION_START, texts.py). Without a deadline
-    in force (our runner's, or that of the kickoff or flow it is part of), runMs bounds it
-    from now, in the kickoff's context, until its EXECUTION_END (`_kickoff_ended`): CrewAI
-    dispatches that for every kickoff whose EXECUTION_START it dispatched."""
-    if _active_deadline.get() is None:
+def kickoff_started(crew: Any, run_ms: int, sub_team: bool = False) -> None:
+    """A team crew's kickoff begins (CrewAI's INPUT hook, texts.py): runMs bounds it from now,
+    in the kickoff's context, until its EXECUTION_END (`_kickoff_ended`), unless the run it is
+    part of has a deadline: our runner's or a flow's, or the kickoff's a sub-team's crew
+    (sub_teams.py) runs in. A kickoff CrewAI ends without EXECUTION_END (a KeyboardInterrupt,
+    a hook refusing its start) leaves its deadline behind: the next kickoff replaces it."""
+    active = _active_deadline.get()
+    if active is None or (active.kickoff is not None and not sub_team):
         deadline = Deadline(run_ms)
         deadline.kickoff = weakref.ref(crew)  # weak: nothing here keeps a crew alive
         _active_deadline.set(deadline)
@@ -136,43 +138,36 @@ def _kickoff_ended(context: ExecutionEndContext) -> None:
 register_hook(InterceptionPoint.EXECUTION_END, _kickoff_ended)
 
 
-@contextmanager
-def bounded(run_ms: int, spent_ms: int = 0) -> Iterator[Deadline | None]:
-    """runMs over a flow's kickoff or resume without a deadline in force (CrewAI AMP's, a
-    Python caller's; our runner's has one), `spent_ms` of it spent before; None with one."""
-    if _active_deadline.get() is not None:
-        yield None
-        return
-    deadline = Deadline(run_ms, spent_ms=spent_ms)
-    token = _active_deadline.set(deadline)
-    try:
-        yield deadline
-    finally:
-        _active_deadline.reset(token)
-
-
 async def bounded_work(
     work: Coroutine[Any, Any, Any],
     run_ms: int,
     spent_ms: int,
     settle: Callable[[Deadline | None, Any, Exception | None], Any],
 ) -> Any:
-    """A flow's kickoff or resume, `work` (pipeline.py), `bounded`: RunTimeout when the budget
-    was spent before (nothing of `work` runs) or when `work` ends past it, as our runner times
-    such a run out. `settle(deadline, outcome, error)` says what became of the run; its value
-    is the kickoff's."""
-    with bounded(run_ms, spent_ms) as deadline:
-        try:
-            if deadline is not None and deadline.expired():
-                work.close()
-                raise RunTimeout(deadline.message())
-            outcome = await work
-            if deadline is not None and deadline.expired():
-                raise RunTimeout(deadline.message())
-        except Exception as error:
-            settle(deadline, None, error)
-            raise
+    """A flow's kickoff or resume, `work` (pipeline.py), bounded by runMs (`spent_ms` of it
+    spent before) unless our runner's deadline is in force (`deadline` None then; a crew
+    kickoff's left behind is replaced): RunTimeout when the budget was spent before (nothing
+    of `work` runs) or when `work` ends past it, as our runner times such a run out.
+    `settle(deadline, outcome, error)` says what became of the run; its value is the
+    kickoff's."""
+    active = _active_deadline.get()
+    runner = active is not None and active.kickoff is None
+    deadline = None if runner else Deadline(run_ms, spent_ms=spent_ms)
+    token = _active_deadline.set(active if runner else deadline)
+    try:
+        if deadline is not None and deadline.expired():
+            work.close()
+            raise RunTimeout(deadline.message())
+        outcome = await work
+        if deadline is not None and deadline.expired():
+            raise RunTimeout(deadline.message())
+    except Exception as error:
+        settle(deadline, None, error)
+        raise
+    else:
         return settle(deadline, outcome, None)
+    finally:
+        _active_deadline.reset(token)
 
 
 def run_with_deadline(work: Callable[[], T], deadline: Deadline) -> T:

@@ -20,7 +20,7 @@ from typing import Any
 
 from crewai import Agent, Crew
 from crewai.hooks import HookAborted, InterceptionPoint, register_hook
-from crewai.hooks.contexts import ExecutionStartContext, InputContext
+from crewai.hooks.contexts import InputContext
 
 from ..placeholders import render
 from ._crewai_private import VerbatimExecutor, drop_memoized
@@ -77,6 +77,10 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
         return None
     ref, own, team = entry
     built_by, given = ref(), dict(context.payload or {})
+    from .deadline import kickoff_started  # a run's module, not a build's
+
+    # runMs from here, as CrewAI dispatches EXECUTION_END (deadline.py) for a failure after it
+    kickoff_started(context.crew, team.RUN_TIMEOUT_MS, getattr(built_by, "sub_team", False))
     if built_by is not None:
         # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
         drop_memoized(built_by)
@@ -120,15 +124,4 @@ def _fill_in(crew: Crew, built_by: Any, given: dict[str, Any]) -> None:
     drop_memoized(built)
 
 
-def _kickoff_started(context: ExecutionStartContext) -> None:
-    """CrewAI's EXECUTION_START (every crew's kickoff): a team crew's run is bounded by
-    timeout.runMs unless a run's deadline is in force already (deadline.kickoff_started)."""
-    entry = _BUILT_BY.get(context.crew) if context.crew is not None else None
-    if entry is not None:
-        from .deadline import kickoff_started  # a run's module, not a build's
-
-        kickoff_started(context.crew, entry[2].RUN_TIMEOUT_MS)
-
-
 register_hook(InterceptionPoint.INPUT, _kickoff_inputs)
-register_hook(InterceptionPoint.EXECUTION_START, _kickoff_started)
