@@ -89,7 +89,9 @@ describe.runIf(gate.run)("--runtime index: an export installs envelope-runtime f
         UV_PYTHON: python,
         UV_PYTHON_DOWNLOADS: "never",
         NO_COLOR: "1",
-        PYTHONDONTWRITEBYTECODE: "1",
+        // Bytecode written as on a developer's machine, outside the project: the run command
+        // then imports the framework its tests compiled (uv sync --locked installs none).
+        PYTHONPYCACHEPREFIX: join(work, "pycache"),
         CREWAI_DISABLE_TELEMETRY: "true",
         CREWAI_DISABLE_TRACKING: "true",
         CREWAI_TRACING_ENABLED: "false",
