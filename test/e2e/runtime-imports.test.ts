@@ -73,6 +73,8 @@ const RULES: Rule[] = [
   // A command's own code: a resume or a sweep (CrewAI), the runner's client (LangGraph: its
   // options and the driving of a run). Building a team never loads it (0f1dc2d).
   { feature: "a command's own code", lacks: () => true, core: [], crewai: ["crewai.flow_resume"], langgraph: ["langgraph.run_client"] },
+  // runMs for a kickoff our runner does not make (CrewAI AMP's): never a build's or a runner's.
+  { feature: "a kickoff without the runner", lacks: () => true, core: [], crewai: ["crewai.kickoff_deadline"], langgraph: [] },
 ];
 
 /** Modules a team with the feature loads when it is built (what shows the probe sees the team's imports). */

@@ -5,9 +5,7 @@ The deadline is a context variable; CrewAI's public before-LLM-call hook refuses
 call of a run whose deadline has passed, raising RunTimeout, a HookAborted: CrewAI neither
 retries it nor hands it to the agent, so the kickoff fails with it. Our runner gives a run's
 work to a worker thread with its deadline (`run_with_deadline`); a kickoff without our runner
-(CrewAI AMP's, a Python caller's) gets its own: a team crew's from CrewAI's INPUT hook to its
-EXECUTION_END (`kickoff_started`, texts.py), a pipeline's flow for its kickoff or resume
-(`bounded_work`, pipeline.py).
+(CrewAI AMP's, a Python caller's) gets its own (kickoff_deadline.py).
 """
 
 from __future__ import annotations
@@ -15,19 +13,12 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
 from typing import Any, TypeVar
 
-from crewai.hooks import (
-    HookAborted,
-    InterceptionPoint,
-    LLMCallHookContext,
-    register_before_llm_call_hook,
-    register_hook,
-)
-from crewai.hooks.contexts import ExecutionEndContext
+from crewai.hooks import HookAborted, LLMCallHookContext, register_before_llm_call_hook
 
 T = TypeVar("T")
 
@@ -106,68 +97,6 @@ def _deadline_guard(context: LLMCallHookContext) -> None:
 
 
 register_before_llm_call_hook(_deadline_guard)
-
-
-def kickoff_started(crew: Any, run_ms: int, sub_team: bool = False) -> None:
-    """A team crew's kickoff begins (CrewAI's INPUT hook, texts.py): runMs bounds it from now,
-    in the kickoff's context, until its EXECUTION_END (`_kickoff_ended`), unless the run it is
-    part of has a deadline: our runner's or a flow's, or the kickoff's a sub-team's crew
-    (sub_teams.py) runs in. A kickoff CrewAI ends without EXECUTION_END (a KeyboardInterrupt,
-    a hook refusing its start) leaves its deadline behind: the next kickoff replaces it."""
-    active = _active_deadline.get()
-    if active is None or (active.kickoff is not None and not sub_team):
-        deadline = Deadline(run_ms)
-        deadline.kickoff = weakref.ref(crew)  # weak: nothing here keeps a crew alive
-        _active_deadline.set(deadline)
-
-
-def _kickoff_ended(context: ExecutionEndContext) -> None:
-    # CrewAI's EXECUTION_END, on success and failure alike, in the kickoff's context: the
-    # next kickoff there starts a deadline of its own.
-    deadline = _active_deadline.get()
-    owner = deadline.kickoff if deadline is not None else None
-    if deadline is None or owner is None or context.crew is None or owner() is not context.crew:
-        return
-    _active_deadline.set(None)  # kickoff_started set it over None
-    if context.status == "completed" and deadline.expired():
-        # Its last model call ended past runMs: our runner would have timed it out too.
-        # CrewAI fails the kickoff with a HookAborted raised here.
-        raise RunTimeout(deadline.message())
-
-
-register_hook(InterceptionPoint.EXECUTION_END, _kickoff_ended)
-
-
-async def bounded_work(
-    work: Coroutine[Any, Any, Any],
-    run_ms: int,
-    spent_ms: int,
-    settle: Callable[[Deadline | None, Any, Exception | None], Any],
-) -> Any:
-    """A flow's kickoff or resume, `work` (pipeline.py), bounded by runMs (`spent_ms` of it
-    spent before) unless our runner's deadline is in force (`deadline` None then; a crew
-    kickoff's left behind is replaced): RunTimeout when the budget was spent before (nothing
-    of `work` runs) or when `work` ends past it, as our runner times such a run out.
-    `settle(deadline, outcome, error)` says what became of the run; its value is the
-    kickoff's."""
-    active = _active_deadline.get()
-    runner = active is not None and active.kickoff is None
-    deadline = None if runner else Deadline(run_ms, spent_ms=spent_ms)
-    token = _active_deadline.set(active if runner else deadline)
-    try:
-        if deadline is not None and deadline.expired():
-            work.close()
-            raise RunTimeout(deadline.message())
-        outcome = await work
-        if deadline is not None and deadline.expired():
-            raise RunTimeout(deadline.message())
-    except Exception as error:
-        settle(deadline, None, error)
-        raise
-    else:
-        return settle(deadline, outcome, None)
-    finally:
-        _active_deadline.reset(token)
 
 
 def run_with_deadline(work: Callable[[], T], deadline: Deadline) -> T:

@@ -12,14 +12,12 @@ steps are kept, so a resumed run does not repeat them.
 from __future__ import annotations
 
 import sys
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from crewai.flow import Flow
-from crewai.flow.async_feedback import HumanFeedbackPending
 from crewai.flow.persistence import persist
 from crewai.utilities.converter import ConverterError
 from pydantic import BaseModel
@@ -34,7 +32,6 @@ if TYPE_CHECKING:
     from crewai.flow.async_feedback.types import PendingFeedbackContext
     from crewai.flow.human_feedback import HumanFeedbackResult
 
-    from .deadline import Deadline
     from .steps import PipelineCrew
 
 
@@ -74,13 +71,16 @@ class PipelineFlow(Flow[RunState]):
     async def kickoff_async(self, inputs: dict[str, Any] | None = None, *a: Any, **kw: Any) -> Any:
         """CrewAI AMP's and a Flow user's `TeamFlow().kickoff(inputs=...)` (our runner
         configures the flow first and gives none): the inputs, checked by team.TeamInputs,
-        become the state's, and the flow is configured as `crewai run` configures it."""
-        unconfigured = not hasattr(self, "crews")
-        if unconfigured:
-            inputs = self._configured(inputs or {})
-            if isinstance(self.persistence, RunStore) and not self.persistence._secrets:
-                self.persistence = self._store(self.persistence)
-        return await self._bounded(super().kickoff_async(inputs, *a, **kw), unconfigured)
+        become the state's, the flow is configured as `crewai run` configures it, and the run
+        is bounded by timeout.runMs (kickoff_deadline.py)."""
+        if hasattr(self, "crews"):  # our runner's
+            return await super().kickoff_async(inputs, *a, **kw)
+        inputs = self._configured(inputs or {})
+        if isinstance(self.persistence, RunStore) and not self.persistence._secrets:
+            self.persistence = self._store(self.persistence)
+        from .kickoff_deadline import flow_run
+
+        return await flow_run(self, super().kickoff_async(inputs, *a, **kw))
 
     @classmethod
     def from_pending(cls, flow_id: str, persistence: Any = None, **kw: Any) -> Any:
@@ -89,41 +89,13 @@ class PipelineFlow(Flow[RunState]):
 
     async def resume_async(self, feedback: str = "") -> Any:
         """`from_pending(...).resume(feedback)` unconfigured (AMP's): configured from the
-        run's saved inputs."""
-        unconfigured = not hasattr(self, "crews")
-        if unconfigured:
-            self._configured(self.state.inputs)
-        return await self._bounded(super().resume_async(feedback), unconfigured)
+        run's saved inputs, bounded by timeout.runMs as a kickoff is."""
+        if hasattr(self, "crews"):  # our runner's
+            return await super().resume_async(feedback)
+        self._configured(self.state.inputs)
+        from .kickoff_deadline import flow_run
 
-    async def _bounded(self, work: Coroutine[Any, Any, Any], unconfigured: bool) -> Any:
-        """`work`, CrewAI's kickoff or resume, bounded by timeout.runMs (deadline.py)."""
-        from .deadline import bounded_work  # a run's module, not a build's
-
-        settle = partial(self._settled, unconfigured)
-        return await bounded_work(work, self.team().RUN_TIMEOUT_MS, self.state.spent_ms, settle)
-
-    def _settled(
-        self, unconfigured: bool, deadline: Deadline | None, outcome: Any, error: Exception | None
-    ) -> Any:
-        """Run without our runner (AMP's kickoff), the saved run says what became of it as the
-        runner's does (flow_runner): pending at a gate, done, timed_out or failed with the
-        message, and the working time spent (the next resume's budget), so `resume RUN_ID`
-        and `sweep` take it."""
-        if not unconfigured or self.persistence is None:
-            return outcome
-        from .deadline import RunTimeout
-
-        state = self.state
-        if isinstance(error, RunTimeout):
-            state.status, state.message = "timed_out", str(error)
-        elif error is not None:
-            state.status, state.message = "failed", f"{type(error).__name__}: {error}"
-        elif state.status == "running":
-            state.status = "pending" if isinstance(outcome, HumanFeedbackPending) else "done"
-        if deadline is not None:
-            state.spent_ms += deadline.used_ms()
-        self.persistence.save_state(state.id, "kickoff", state)
-        return outcome
+        return await flow_run(self, super().resume_async(feedback))
 
     @classmethod
     def _package(cls) -> TeamPackage:

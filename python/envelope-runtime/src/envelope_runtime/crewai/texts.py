@@ -77,10 +77,14 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
         return None
     ref, own, team = entry
     built_by, given = ref(), dict(context.payload or {})
-    from .deadline import kickoff_started  # a run's module, not a build's
+    from .deadline import active_deadline  # a run's module, not a build's
 
-    # runMs from here, as CrewAI dispatches EXECUTION_END (deadline.py) for a failure after it
-    kickoff_started(context.crew, team.RUN_TIMEOUT_MS, getattr(built_by, "sub_team", False))
+    active = active_deadline()
+    if active is None or active.kickoff is not None:  # no runner's or flow's deadline
+        from .kickoff_deadline import kickoff_started
+
+        # runMs from here: CrewAI dispatches EXECUTION_END for a failure after INPUT
+        kickoff_started(context.crew, team.RUN_TIMEOUT_MS, getattr(built_by, "sub_team", False))
     if built_by is not None:
         # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
         drop_memoized(built_by)
