@@ -10,6 +10,10 @@ export default defineConfig({
     // Hooks set up and delete whole exported projects; vitest's 10 s default is too short on a
     // loaded 2-core machine (a corpus's afterAll rm took longer). Long hooks set their own.
     hookTimeout: 60_000,
+    // expect.poll waits for a page or a server to reach a state; vitest's 1 s default failed a
+    // page test whose check answered later on a loaded machine (CI, 2026-12-07: "Checking…").
+    // A state that never comes still fails, after 10 s.
+    expect: { poll: { timeout: 10_000 } },
     // Two files at a time on the 2-core CI machine (vitest's default is one fewer than the
     // cores): most files spend their time waiting on a Python process or a browser, so two
     // overlap well, and CI stays within its 30 minutes.
