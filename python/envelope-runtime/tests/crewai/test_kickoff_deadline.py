@@ -14,10 +14,13 @@ from typing import Any
 
 import helpers
 import pytest
-from fake_llm import Call, FakeModels, act
+from crewai import Agent, Crew, Task
+from crewai.llms.base_llm import BaseLLM
+from fake_llm import Call, FakeModels, act, final
 from project import PACKAGE, crew, state, team
 
 from envelope_runtime.crewai.deadline import RunTimeout, active_deadline
+from envelope_runtime.crewai.kickoff_deadline import kickoff_deadline
 
 RUN_MS = 1000
 DELAY = 1.2
@@ -57,7 +60,7 @@ def test_a_crew_kicked_off_past_run_ms_fails_and_calls_no_model_again(
         pytest.skip("a pipeline has no @crew: its flow is kicked off")
     # Whoever takes the run's task first answers nothing usable: CrewAI asks again, past runMs.
     slow_models.script_task("handle_request", NOT_AN_ANSWER, NOT_AN_ANSWER)
-    assert active_deadline() is None
+    assert kickoff_deadline() is None
 
     started = time.monotonic()
     with pytest.raises(RunTimeout, match=re.escape(_message(RUN_MS))):
@@ -66,7 +69,7 @@ def test_a_crew_kicked_off_past_run_ms_fails_and_calls_no_model_again(
     assert len(slow_models.calls) <= 1  # the first only: the deadline refused the next
     assert _started_after(slow_models, started, RUN_MS) == []
     # The kickoff's deadline ended with it: the next kickoff here gets one of its own.
-    assert active_deadline() is None
+    assert kickoff_deadline() is None
     slow_models.delay = 0.0
     team.RUN_TIMEOUT_MS = 600_000
     assert isinstance(_crew_kickoff().pydantic, team.TeamResult)
@@ -83,14 +86,12 @@ def test_a_crew_whose_last_answer_comes_past_run_ms_fails(
         _crew_kickoff()
 
     assert len(slow_models.calls) == 1
-    assert active_deadline() is None
+    assert kickoff_deadline() is None
 
 
-def test_a_kickoff_crewai_ends_without_its_end_hook_leaves_no_deadline_in_force(
-    team_env: dict[str, str], fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # CrewAI dispatches no EXECUTION_END for a BaseException (Ctrl-C): the deadline stays in
-    # this context, and the next kickoff here, with a budget of its own, must not inherit it.
+def _interrupted_kickoff(fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kickoff CrewAI ends without its EXECUTION_END (it dispatches none for a
+    BaseException: Ctrl-C), then as long as its runMs: its deadline would have passed."""
     if team.MODE != "hierarchy":
         pytest.skip("a pipeline has no @crew: its flow is kicked off")
     monkeypatch.setattr(team, "RUN_TIMEOUT_MS", RUN_MS)
@@ -101,11 +102,47 @@ def test_a_kickoff_crewai_ends_without_its_end_hook_leaves_no_deadline_in_force(
     fake_models.script_task("handle_request", interrupted)
     with pytest.raises(KeyboardInterrupt):
         _crew_kickoff()
-    time.sleep(RUN_MS / 1000)  # the interrupted kickoff's budget is spent
+    time.sleep(RUN_MS / 1000)
+
+
+def test_a_kickoff_crewai_ends_without_its_end_hook_leaves_no_deadline_in_force(
+    team_env: dict[str, str], fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The next kickoff here, with a budget of its own, does not inherit the interrupted one's.
+    _interrupted_kickoff(fake_models, monkeypatch)
 
     team.RUN_TIMEOUT_MS = 600_000
     assert isinstance(_crew_kickoff().pydantic, team.TeamResult)
-    assert active_deadline() is None
+    assert kickoff_deadline() is None
+
+
+class _DirectLLM(BaseLLM):
+    """A model called directly, as a native provider is: it dispatches CrewAI's
+    before-LLM-call hooks itself (no executor did)."""
+
+    def call(self, messages: Any, *args: Any, **kwargs: Any) -> str:
+        if isinstance(messages, str):
+            messages = [{"role": "user", "content": messages}]
+        self._invoke_before_llm_call_hooks(messages)
+        return "an answer"
+
+
+def test_an_interrupted_kickoffs_deadline_refuses_no_other_model_call_in_its_thread(
+    team_env: dict[str, str], fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CrewAI's before-LLM-call hook is global: the deadline of a kickoff that is over must
+    # not refuse what the thread calls next outside the team (it did until the next team
+    # kickoff replaced it).
+    _interrupted_kickoff(fake_models, monkeypatch)
+
+    assert _DirectLLM(model="direct/model").call("Hello?") == "an answer"
+    clerk = Agent(
+        role="Clerk", goal="File notes.", backstory="A clerk.", llm=fake_models.llm_for("clerk")
+    )
+    task = Task(description="File the note.", expected_output="Done.", agent=clerk)
+    fake_models.script("Clerk", final("Filed."))
+    assert Crew(agents=[clerk], tasks=[task]).kickoff().raw == "Filed."
+    assert clerk.kickoff("File this one too.").raw
 
 
 # --- a pipeline's flow --------------------------------------------------------------

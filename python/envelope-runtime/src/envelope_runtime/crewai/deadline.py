@@ -5,14 +5,13 @@ The deadline is a context variable; CrewAI's public before-LLM-call hook refuses
 call of a run whose deadline has passed, raising RunTimeout, a HookAborted: CrewAI neither
 retries it nor hands it to the agent, so the kickoff fails with it. Our runner gives a run's
 work to a worker thread with its deadline (`run_with_deadline`); a kickoff without our runner
-(CrewAI AMP's, a Python caller's) gets its own (kickoff_deadline.py).
+(CrewAI AMP's, a Python caller's) is bounded by kickoff_deadline.py.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
@@ -42,8 +41,6 @@ class Deadline:
         self._ends_at = clock() + self.ms / 1000
         self._paused_since: float | None = None
         self._pauses = 0
-        self.kickoff: weakref.ref[Any] | None = None
-        """The crew whose kickoff started this deadline (kickoff_started), if one did."""
 
     def remaining(self) -> float:
         with self._lock:
@@ -88,9 +85,13 @@ def active_deadline() -> Deadline | None:
     return _active_deadline.get()
 
 
+def set_active_deadline(deadline: Deadline | None) -> None:
+    """`deadline` bounds the run of this context from now (a flow's: kickoff_deadline.py)."""
+    _active_deadline.set(deadline)
+
+
 def _deadline_guard(context: LLMCallHookContext) -> None:
-    # Refuses every model call of a run whose deadline has passed. CrewAI copies
-    # the context into the threads it starts (flow steps, agent timeouts).
+    # CrewAI copies the context into the threads it starts (flow steps, agent timeouts).
     deadline = _active_deadline.get()
     if deadline is not None and deadline.expired():
         raise RunTimeout(deadline.message())

@@ -71,35 +71,44 @@ def _run_flow(
             return outcome
         return again(start.decisions).kickoff()
 
-    outcome: Any = None
     try:
         if deadline.expired():
             raise RunTimeout(deadline.message())
         with traced(args.trace, run.id, crews):
-            outcome = run_with_deadline(work, deadline)
-    except RunTimeout as error:
-        flows[-1].state.status, flows[-1].state.message = "timed_out", str(error)
-        print(error, file=sys.stderr)
+            paused = isinstance(run_with_deadline(work, deadline), HumanFeedbackPending)
+        run = settle(flows[-1].state, paused, None, deadline.used_ms())
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
-        message = f"{type(error).__name__}: {error}"
-        flows[-1].state.status, flows[-1].state.message = "failed", message
+        run = settle(flows[-1].state, False, error, deadline.used_ms())
+    store.save_state(run.id, "runner", run)
+    if run.status == "timed_out":
+        print(run.message, file=sys.stderr)
+    elif run.status == "failed":
         print(
-            f"Run failed: {message}\nFinished steps and decisions are kept; continue from "
+            f"Run failed: {run.message}\nFinished steps and decisions are kept; continue from "
             f"the last finished step with: {resume_command(package, run.id, args)}",
             file=sys.stderr,
         )
-    run = flows[-1].state
-    run.spent_ms += deadline.used_ms()
-    if run.status not in ("halted", "failed", "timed_out"):
-        run.status = "pending" if isinstance(outcome, HumanFeedbackPending) else "done"
-    store.save_state(run.id, "runner", run)
-    if run.status == "halted":
+    elif run.status == "halted":
         print(f"Run {run.id} halted: {run.message}", file=sys.stderr)
     elif run.status == "pending":
         print(json.dumps(pending_summary(package, run, store, args), indent=2, ensure_ascii=False))
     elif run.status == "done":
         print(json.dumps(run.result, indent=2, ensure_ascii=False))
     return _EXIT_CODES[run.status]
+
+
+def settle(run: RunState, paused: bool, error: BaseException | None, used_ms: int) -> RunState:
+    """What became of a run of the flow (ours or kickoff_deadline.py's), `used_ms` added."""
+    from .deadline import RunTimeout
+
+    if isinstance(error, RunTimeout):
+        run.status, run.message = "timed_out", str(error)
+    elif isinstance(error, Exception):
+        run.status, run.message = "failed", f"{type(error).__name__}: {error}"
+    elif error is None and run.status not in ("halted", "failed", "timed_out"):
+        run.status = "pending" if paused else "done"
+    run.spent_ms += used_ms  # what a resume counts against runMs
+    return run
 
 
 def resume_command(package: TeamPackage, run_id: str, args: Any, *given: str) -> str:

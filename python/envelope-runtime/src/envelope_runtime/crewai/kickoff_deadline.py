@@ -1,62 +1,102 @@
 """`timeout.runMs` for a kickoff our runner does not make (CrewAI AMP's, a Python caller's),
 loaded by such a kickoff only: a team crew's `kickoff`, `kickoff_async` or `akickoff` is
-bounded from CrewAI's INPUT hook (texts.py) to its EXECUTION_END, a pipeline's flow for its
-kickoff or resume (pipeline.py). The deadline is deadline.py's, refusing every model call
-past it; there is no worker thread, so a call under way ends before the next is refused.
+bounded from CrewAI's INPUT hook (texts.py) to the end of the CrewAI execution it began, a
+pipeline's flow for its kickoff or resume (pipeline.py). Past the deadline every model call
+of the run is refused; there is no worker thread, so a call under way ends before the next
+is refused.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Coroutine
+from contextvars import ContextVar
 from typing import Any
 
+from crewai.execution import get_execution_uuid
 from crewai.flow.async_feedback import HumanFeedbackPending
-from crewai.hooks import InterceptionPoint, register_hook
+from crewai.hooks import (
+    InterceptionPoint,
+    LLMCallHookContext,
+    register_before_llm_call_hook,
+    register_hook,
+)
 from crewai.hooks.contexts import ExecutionEndContext
 
-from .deadline import Deadline, RunTimeout, _active_deadline
+from .deadline import Deadline, RunTimeout, active_deadline, set_active_deadline
 
 
-def kickoff_started(crew: Any, run_ms: int, sub_team: bool = False) -> None:
-    """A team crew's kickoff begins (CrewAI's INPUT hook, texts.py): runMs bounds it from now,
-    in the kickoff's context, until its EXECUTION_END (`_kickoff_ended`), unless the run it is
-    part of has a deadline: our runner's or a flow's, or the kickoff's a sub-team's crew
-    (sub_teams.py) runs in. A kickoff CrewAI ends without EXECUTION_END (a KeyboardInterrupt,
-    a hook refusing its start) leaves its deadline behind: the next kickoff replaces it."""
-    active = _active_deadline.get()
-    if active is None or (active.kickoff is not None and not sub_team):
-        deadline = Deadline(run_ms)
-        deadline.kickoff = weakref.ref(crew)  # weak: nothing here keeps a crew alive
-        _active_deadline.set(deadline)
+class KickoffDeadline(Deadline):
+    """A team crew kickoff's runMs, in force for the CrewAI execution the kickoff began (its
+    id, which CrewAI gives the outermost kickoff and shares with the kickoffs and threads
+    within it) and only while it lasts: CrewAI ends an execution in a `finally`, so a
+    kickoff ended without EXECUTION_END (a KeyboardInterrupt, another hook refusing its
+    start) leaves no deadline refusing the calls that come after it in the thread."""
+
+    def __init__(self, crew: Any, run_ms: int) -> None:
+        super().__init__(run_ms)
+        self.crew = weakref.ref(crew)  # weak: nothing here keeps a crew alive
+        self.execution = get_execution_uuid()
+
+    def in_force(self) -> bool:
+        return self.execution is not None and self.execution == get_execution_uuid()
+
+
+_kickoff_deadline: ContextVar[KickoffDeadline | None] = ContextVar(
+    "envelope_kickoff_deadline", default=None
+)
+
+
+def kickoff_deadline() -> KickoffDeadline | None:
+    """The deadline of the team kickoff this thread works for, if one is in force."""
+    deadline = _kickoff_deadline.get()
+    return deadline if deadline is not None and deadline.in_force() else None
+
+
+def kickoff_started(crew: Any, run_ms: int) -> None:
+    """A team crew's kickoff begins with no runner's or flow's deadline (CrewAI's INPUT hook,
+    texts.py, which CrewAI dispatches after it marks the start: a failure gets EXECUTION_END):
+    runMs bounds it from now, unless it is part of a kickoff that has a deadline (a
+    sub-team's crew runs in its manager's kickoff, sub_teams.py)."""
+    if kickoff_deadline() is None:
+        _kickoff_deadline.set(KickoffDeadline(crew, run_ms))
 
 
 def _kickoff_ended(context: ExecutionEndContext) -> None:
-    # CrewAI's EXECUTION_END, on success and failure alike, in the kickoff's context: the
-    # next kickoff there starts a deadline of its own.
-    deadline = _active_deadline.get()
-    owner = deadline.kickoff if deadline is not None else None
-    if deadline is None or owner is None or context.crew is None or owner() is not context.crew:
+    # CrewAI's EXECUTION_END, on success and failure alike, in the kickoff's context.
+    deadline = kickoff_deadline()
+    if deadline is None or context.crew is None or deadline.crew() is not context.crew:
         return
-    _active_deadline.set(None)  # kickoff_started set it over None
+    # Ended here too: a host may keep the execution's id (set_execution_uuid) past the kickoff.
+    _kickoff_deadline.set(None)
     if context.status == "completed" and deadline.expired():
         # Its last model call ended past runMs: our runner would have timed it out too.
         # CrewAI fails the kickoff with a HookAborted raised here.
         raise RunTimeout(deadline.message())
 
 
+def _kickoff_guard(context: LLMCallHookContext) -> None:
+    # deadline.py's guard refuses the calls past the runner's or a flow's deadline.
+    deadline = kickoff_deadline()
+    if deadline is not None and deadline.expired():
+        raise RunTimeout(deadline.message())
+
+
 register_hook(InterceptionPoint.EXECUTION_END, _kickoff_ended)
+register_before_llm_call_hook(_kickoff_guard)
 
 
 async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
     """A flow's kickoff or resume, `work`, bounded by runMs from the run's `spent_ms`:
     RunTimeout when the budget was spent before (nothing of `work` runs) or when `work` ends
     past it, as our runner times such a run out. The saved run says what became of it as the
-    runner's does (flow_runner): pending at a gate, done, timed_out or failed with the
-    message, and the working time spent (the next resume's budget), so `resume RUN_ID` and
-    `sweep` take it."""
+    runner's does (flow_runner.settle), so `resume RUN_ID` and `sweep` take it."""
+    from .flow_runner import settle  # a pipeline's module: a crew's kickoff needs none of it
+
     deadline = Deadline(flow.team().RUN_TIMEOUT_MS, spent_ms=flow.state.spent_ms)
-    token = _active_deadline.set(deadline)
+    outer = active_deadline()
+    set_active_deadline(deadline)
+    paused, error = False, None
     try:
         if deadline.expired():
             work.close()
@@ -64,19 +104,13 @@ async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
         outcome = await work
         if deadline.expired():
             raise RunTimeout(deadline.message())
-    except RunTimeout as error:
-        flow.state.status, flow.state.message = "timed_out", str(error)
-        raise
-    except Exception as error:
-        flow.state.status, flow.state.message = "failed", f"{type(error).__name__}: {error}"
-        raise
-    else:
-        if flow.state.status == "running":
-            paused = isinstance(outcome, HumanFeedbackPending)
-            flow.state.status = "pending" if paused else "done"
+        paused = isinstance(outcome, HumanFeedbackPending)
         return outcome
+    except BaseException as failure:  # settled below, then raised
+        error = failure
+        raise
     finally:
-        _active_deadline.reset(token)
-        flow.state.spent_ms += deadline.used_ms()
+        set_active_deadline(outer)
+        settle(flow.state, paused, error, deadline.used_ms())
         if flow.persistence is not None:
             flow.persistence.save_state(flow.state.id, "kickoff", flow.state)

@@ -79,12 +79,10 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     built_by, given = ref(), dict(context.payload or {})
     from .deadline import active_deadline  # a run's module, not a build's
 
-    active = active_deadline()
-    if active is None or active.kickoff is not None:  # no runner's or flow's deadline
+    if active_deadline() is None:  # no runner's or flow's deadline: the kickoff's own
         from .kickoff_deadline import kickoff_started
 
-        # runMs from here: CrewAI dispatches EXECUTION_END for a failure after INPUT
-        kickoff_started(context.crew, team.RUN_TIMEOUT_MS, getattr(built_by, "sub_team", False))
+        kickoff_started(context.crew, team.RUN_TIMEOUT_MS)
     if built_by is not None:
         # The crew runs now: CrewAI's memo, which holds it and its builder, need not any more.
         drop_memoized(built_by)
