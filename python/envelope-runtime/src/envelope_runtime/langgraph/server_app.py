@@ -19,6 +19,7 @@ import json
 import os
 import re
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from itertools import islice
 from typing import Any
 
 from starlette.applications import Starlette
@@ -85,18 +86,14 @@ def secret_values(package: TeamPackage) -> list[str]:
 def cleaned_resume(resume: Any, secrets: Sequence[str], longest: int) -> Any:
     """A resume value without secret values (keys included), bounded (`bounded`; `longest`:
     longest_accepted)."""
-    return bounded(_redact_keys(redaction.redact(resume, secrets), secrets), longest)
+    # Redacted part by part as `bounded` keeps it: the items past MAX_ITEMS (a hostile
+    # 100 000) are never redacted, and each text is redacted whole before it is cut, so a
+    # secret across the cut shows no part of itself.
+    return bounded(resume, longest, clean=lambda text: redaction.redact(text, secrets))
 
 
-def _redact_keys(value: Any, secrets: Sequence[str]) -> Any:
-    if isinstance(value, dict):
-        return {
-            redaction.redact(str(key), secrets): _redact_keys(item, secrets)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [_redact_keys(item, secrets) for item in value]
-    return value
+def _same(text: str) -> str:
+    return text
 
 
 def _text(text: str, limit: int = TEXT_LIMIT) -> str:
@@ -107,28 +104,38 @@ def _text(text: str, limit: int = TEXT_LIMIT) -> str:
     return text[: max(limit - len(suffix), 0)] + suffix
 
 
-def bounded(value: Any, longest: int, depth: int = 0, key: str = "") -> Any:
+def bounded(
+    value: Any,
+    longest: int,
+    depth: int = 0,
+    key: str = "",
+    clean: Callable[[str], str] = _same,
+) -> Any:
     """`value` with every text, list, map and nesting bounded: a decision's `record` or
     `action` longer than `longest` (longest_accepted) is cut to what the gates refuse
     (echo.cut), any other text to TEXT_LIMIT
     characters; a list or map past MAX_ITEMS items ends with one that says how many there
-    were; past MAX_DEPTH levels a list or map is replaced by a text that says so."""
+    were; past MAX_DEPTH levels a list or map is replaced by a text that says so. `clean`
+    changes each text and key that is kept, before it is cut (and before keys that become
+    equal merge, the last one's item kept)."""
     if isinstance(value, str):
+        value = clean(value)
         if key in ("record", "action") and len(value) > longest:
             return cut(value)
         return _text(value)
     if isinstance(value, list | dict) and depth >= MAX_DEPTH:
         return f"… (nested deeper than {MAX_DEPTH} levels)"
     if isinstance(value, list):
-        kept = [bounded(item, longest, depth + 1) for item in value[:MAX_ITEMS]]
+        kept = [bounded(item, longest, depth + 1, "", clean) for item in value[:MAX_ITEMS]]
         if len(value) > MAX_ITEMS:
             more = f"… and {len(value) - MAX_ITEMS} more items"
             kept.append({"record": more, "action": more} if key == "decisions" else more)
         return kept
     if isinstance(value, dict):
+        items = {clean(str(k)): item for k, item in islice(value.items(), MAX_ITEMS)}
         out = {
-            _text(str(k), ECHO_LIMIT): bounded(item, longest, depth + 1, str(k))
-            for k, item in list(value.items())[:MAX_ITEMS]
+            _text(k, ECHO_LIMIT): bounded(item, longest, depth + 1, k, clean)
+            for k, item in items.items()
         }
         if len(value) > MAX_ITEMS:
             out["…"] = f"and {len(value) - MAX_ITEMS} more keys"
