@@ -88,7 +88,7 @@ export const RESERVED_MEMBERS = words(`
   map_all_task_variables close_mcp_server get_mcp_tools mcp_server_params mcp_connect_timeout
   is_crew_class original_agents_config_path original_tasks_config_path
   llm_of tools_of memory values step_task steps_crew train test replay
-  team prepare finalize package embedder deferred inputs_text sub_team
+  team prepare finalize package embedder deferred inputs_text
 `);
 
 /**

@@ -66,11 +66,6 @@ class HierarchyCrew(TeamCrewBase):
         super().__init__(inputs, verbose)
         self.managing = managing if managing is not None else top_manager(self.package)
 
-    @property
-    def sub_team(self) -> bool:
-        """A sub-team's crew object (sub_teams.py): its kickoff is part of its manager's run."""
-        return self.managing != top_manager(self.package)
-
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """Its tools and its sub-team's; none for the manager (CrewAI refuses any other)."""
         if agent_key == self.managing:
