@@ -121,8 +121,8 @@ async def test_resuming_without_decisions_keeps_the_run_waiting(
     code = await main.amain(["resume", summary["thread_id"], "--no-interactive"])
 
     out = capsys.readouterr()
-    assert code == runtime.EXIT_PENDING, out.err
-    assert json.loads(out.out)["gates"] == summary["gates"]
+    assert code == runtime.EXIT_CONFIG, out.err  # refused: it would only wait again
+    assert "no decisions given" in out.err and out.out == ""
     assert len(board.calls) == calls
 
 

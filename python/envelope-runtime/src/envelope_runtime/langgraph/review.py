@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import httpx
 from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
@@ -30,7 +31,14 @@ from ..gates import DecisionItem, GateState, shortened
 from ..team_package import TeamPackage
 from . import runtime
 from .pipeline import gate_state
-from .run_client import Runner, open_graph, resume_run, thread_config, waiting_threads
+from .run_client import (
+    Runner,
+    open_graph,
+    resume_run,
+    thread_config,
+    unreachable,
+    waiting_threads,
+)
 from .runner import add_location, command_name
 
 Decisions = dict[str, list[DecisionItem]]
@@ -67,9 +75,13 @@ class GateRunner(Runner):
             ]
             for name, request in waiting.items()
         }
-        state_dir: Path = self.args.state_dir
-        path = state_dir / f"{thread_id}.decisions.json"
-        path.write_text(json.dumps(template, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        path = decisions_path(self.args, thread_id)
+        given: Path | None = getattr(self.args, "decisions", None)
+        if filled(path) and not (given is not None and _same_file(given, path)):
+            # A reviewer's answers this run has not read: never lost to a blank template.
+            print(f"Kept {path}: it holds filled-in decisions.", file=sys.stderr)
+        else:
+            _write_atomically(path, json.dumps(template, indent=2, ensure_ascii=False) + "\n")
         summary = {
             "status": "pending",
             "thread_id": thread_id,
@@ -105,6 +117,47 @@ class GateRunner(Runner):
                 file=sys.stderr,
             )
         print(f"Fill in {path}, then run: {summary['resume']}", file=sys.stderr)
+
+
+def decisions_path(args: argparse.Namespace, thread_id: str) -> Path:
+    """The decisions file the runner writes for a thread waiting at its gates."""
+    state_dir: Path = args.state_dir
+    return state_dir / f"{thread_id}.decisions.json"
+
+
+def filled(path: Path) -> bool:
+    """Whether a decisions file holds a reviewer's work: an action or feedback anywhere, or
+    text that is not a template (half-edited JSON is someone's work too)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True
+    if not isinstance(data, dict):
+        return True
+    for items in data.values():
+        for item in items if isinstance(items, list) else [None]:
+            if not isinstance(item, dict):
+                return True
+            if any(str(item.get(key) or "").strip() for key in ("action", "feedback")):
+                return True
+    return False
+
+
+def _same_file(given: Path, path: Path) -> bool:
+    try:
+        return given.samefile(path)
+    except OSError:
+        return False
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same directory, then rename: a reader (or a
+    crash) never sees half a file."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text, "utf-8")
+    os.replace(temporary, path)
 
 
 def pending_gates(snapshot: StateSnapshot) -> dict[str, GateState]:
@@ -181,6 +234,8 @@ def decisions_file(args: argparse.Namespace, problems: list[str]) -> Decisions:
         return read_decisions(args.decisions)
     except FileNotFoundError as error:
         problems.append(f"not found: {error.filename}")
+    except OSError:  # a directory, a file not readable by this user
+        problems.append(f"--decisions: cannot read {args.decisions}")
     except (ValueError, ValidationError) as error:
         problems.append(f"{args.decisions}: unreadable: {shortened(str(error))}")
     return {}
@@ -192,21 +247,47 @@ def resume_payload(
     snapshot: StateSnapshot,
     decisions: Decisions,
     problems: list[str],
+    *,
+    sweeping: bool = False,
 ) -> Command[Any]:
     """What resumes a thread waiting at its gates: the decisions (checked; problems go to
-    `problems`), else those given at the terminal now."""
+    `problems`), else those given at the terminal now. Without any, only a gate's timeout
+    can move the thread on: a sweep's resume, or a gate past its deadline."""
     package = runner.package
-    problems += check_decisions(package, thread_id, pending_gates(snapshot), decisions)
+    pending = pending_gates(snapshot)
+    problems += check_decisions(package, thread_id, pending, decisions)
     if not decisions and _interactive(runner.args):
         decisions = runner.review_now(snapshot)
+    if not decisions and not sweeping:
+        problems += _undecided(runner, thread_id, pending)
     return resume_command(package, snapshot.interrupts, decisions)
+
+
+def _undecided(runner: GateRunner, thread_id: str, pending: Mapping[str, GateState]) -> list[str]:
+    """Why a resume without decisions is refused: it would ignore a filled-in decisions file
+    (and write a blank one over it), or only wait again. None when a gate's timeout applies."""
+    path = decisions_path(runner.args, thread_id)
+    if filled(path):
+        where = f" ({path} holds your filled-in decisions)"
+    else:
+        now = runtime.utc_now()
+        gates = runner.package.team.GATES
+        if any(timed_out(gates[name], gate, now) for name, gate in pending.items()):
+            return []
+        where = f" (fill in {path})" if path.is_file() else ""
+    return [
+        f"no decisions given: pass --decisions FILE{where} or review at a terminal; "
+        f"thread {thread_id} keeps waiting"
+    ]
 
 
 def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"{command_name(package)} sweep",
         description="Resume every thread that waits at a gate whose timeout has passed, so "
-        "its timeout.behaviour applies now (run it from cron).",
+        "its timeout.behaviour applies now (run it from cron). They go on with the models this "
+        "environment gives (MODEL_<AGENT>, MODEL_OVERRIDE, else the definition's): a run's "
+        "--model is not kept with it.",
     )
     add_location(parser)
     return parser
@@ -218,24 +299,29 @@ async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     now = runtime.utc_now()
     gates = package.team.GATES
     due: list[tuple[str, list[str]]] = []
-    async with open_graph(package, args) as graph:
-        for thread_id in await waiting_threads(package, graph):
-            snapshot = await graph.aget_state(thread_config(package, thread_id))
-            waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
-            late = [
-                name
-                for name in waiting
-                if timed_out(gates[name], gate_state(snapshot.values, name), now)
-            ]
-            if late:
-                due.append((thread_id, late))
+    try:
+        async with open_graph(package, args) as graph:
+            for thread_id in await waiting_threads(package, graph):
+                snapshot = await graph.aget_state(thread_config(package, thread_id))
+                waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
+                late = [
+                    name
+                    for name in waiting
+                    if timed_out(gates[name], gate_state(snapshot.values, name), now)
+                ]
+                if late:
+                    due.append((thread_id, late))
+    except httpx.TransportError as error:
+        if not args.url:
+            raise
+        return unreachable(args.url, error)
     options = ["--state-dir", str(args.state_dir)]
     options += ["--env-file", args.env_file] if args.env_file else []
     options += ["--url", args.url] if args.url else []
     code = runtime.EXIT_OK
     for thread_id, late in due:
         print(f"Thread {thread_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
-        result = await resume_run(package, [thread_id, "--no-interactive", *options])
+        result = await resume_run(package, [thread_id, "--no-interactive", *options], sweep=True)
         if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
             code = code or result
     if not due:

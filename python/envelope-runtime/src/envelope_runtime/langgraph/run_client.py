@@ -24,6 +24,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
 from dotenv import load_dotenv
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphRecursionError, NodeTimeoutError
@@ -81,6 +82,7 @@ __all__ = [
     "run_parser",
     "start_run",
     "thread_config",
+    "unreachable",
     "waiting_threads",
     "workspace_command",
 ]
@@ -300,10 +302,29 @@ def thread_config(package: TeamPackage, thread_id: str) -> RunnableConfig:
     }
 
 
+class Unreachable(Exception):
+    """The Agent Server of `--url` did not answer: no thread there was read or written."""
+
+
+def unreachable(url: str, error: Exception) -> int:
+    """Say that the server is down (or the URL wrong), not that a thread is missing."""
+    cause = error.__cause__ if isinstance(error, Unreachable) and error.__cause__ else error
+    print(
+        f"cannot reach the Agent Server at {url} ({type(cause).__name__}: {cause})",
+        file=sys.stderr,
+    )
+    return runtime.EXIT_CONFIG
+
+
 async def _state(graph: Any, config: RunnableConfig) -> StateSnapshot | None:
-    """The thread's state; None for one the server does not know."""
+    """The thread's state; None for one the server does not know. Unreachable when the
+    server does not answer at all."""
     try:
         return await graph.aget_state(config)
+    except httpx.TransportError as error:  # no answer: connection refused, DNS, timeouts
+        if isinstance(graph, RemoteGraph):
+            raise Unreachable(str(error)) from error
+        raise
     except Exception:  # noqa: BLE001 - the SDK's 404 (httpx.HTTPStatusError)
         if isinstance(graph, RemoteGraph):
             return None
@@ -322,9 +343,12 @@ class Runner:
         self.chosen = chosen
         """The run's context (`--model`): LangGraph gives it to every node of this run."""
         self.args = args
-        # What a later `resume` needs to find this run: its state, its .env, its server.
+        # What a later `resume` needs to find this run (its state, its .env, its server) and
+        # to go on with its models: the context is not checkpointed, each call gives it.
         self._options = resume_options(str(args.state_dir), str(STATE_DIR), args.env_file)
         self._options += ["--url", args.url] if args.url else []
+        for choice in args.model:
+            self._options += ["--model", choice]
 
     async def drive(self, thread_id: str, payload: Any) -> int:
         """Advance the thread until it ends, halts or waits for a review nobody gives now."""
@@ -373,9 +397,8 @@ class Runner:
                 async for update in self.graph.astream(
                     payload, config, context=self.chosen, stream_mode="updates"
                 ):
-                    for node in update if self.args.verbose else ():
-                        label = "waiting for review" if node == "__interrupt__" else node
-                        print(f"[{thread_id}] {label}", file=sys.stderr)
+                    if self.args.verbose:
+                        _print_update(thread_id, update)
         except TimeoutError:
             if not deadline.expired():
                 raise
@@ -407,12 +430,28 @@ class Runner:
         """Say why the run stopped and how to continue it: every finished step (and every
         decision made) is in the checkpoint, and `resume` goes on from there."""
         command = shlex.join([command_name(self.package), "resume", thread_id, *self._options])
+        # An error's text can echo what a node was given: a prompt with a secret filled in.
+        why = redaction.redact(
+            why, [os.environ[n] for n in self.package.team.SECRETS if os.environ.get(n)]
+        )
         print(
             f"Run failed: {why}\nFinished steps and decisions are kept; "
             f"continue from the last finished step with: {command}",
             file=sys.stderr,
         )
         return runtime.EXIT_FAILED
+
+
+def _print_update(thread_id: str, update: dict[str, Any]) -> None:
+    """`--verbose`: the nodes that just finished. LangGraph marks with __metadata__.cached the
+    tasks a resume replays from the checkpoint (they ran before); its other __ keys are none."""
+    if (update.get("__metadata__") or {}).get("cached"):
+        return
+    for node in update:
+        if node == "__interrupt__":
+            print(f"[{thread_id}] waiting for review", file=sys.stderr)
+        elif not node.startswith("__"):
+            print(f"[{thread_id}] {node}", file=sys.stderr)
 
 
 def _runner(package: TeamPackage, graph: Any, args: argparse.Namespace, chosen: Any) -> Runner:
@@ -453,16 +492,29 @@ async def start_run(package: TeamPackage, argv: Sequence[str]) -> int:
     if report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     _warn_short_secrets(package)
-    async with open_graph(package, args) as graph:
-        thread_id = new_thread_id(graph)
-        print(f"Thread {thread_id} ({location(args)})", file=sys.stderr)
-        runner = _runner(package, graph, args, chosen)
-        return await runner.drive(thread_id, nodes.graph_input(package, inputs))
+    try:
+        async with open_graph(package, args) as graph:
+            thread_id = new_thread_id(graph)
+            if isinstance(graph, RemoteGraph):  # reachable before a thread id is announced
+                await _state(graph, thread_config(package, thread_id))
+            print(f"Thread {thread_id} ({location(args)})", file=sys.stderr)
+            runner = _runner(package, graph, args, chosen)
+            return await runner.drive(thread_id, nodes.graph_input(package, inputs))
+    except Unreachable as error:
+        return unreachable(args.url, error)
 
 
-async def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
-    """`<team> resume THREAD_ID`: a run that stopped or waits at a gate, continued."""
+async def resume_run(package: TeamPackage, argv: Sequence[str], *, sweep: bool = False) -> int:
+    """`<team> resume THREAD_ID`: a run that stopped or waits at a gate, continued (`sweep`:
+    by review.sweep_runs, for a gate's timeout, so without decisions)."""
     args = resume_parser(package).parse_args(argv)
+    try:
+        return await _resume(package, args, sweep)
+    except Unreachable as error:
+        return unreachable(args.url, error)
+
+
+async def _resume(package: TeamPackage, args: argparse.Namespace, sweep: bool) -> int:
     review = _review(package)
     problems: list[str] = []
     missing, chosen = _checked(package, args, problems)
@@ -490,7 +542,9 @@ async def resume_run(package: TeamPackage, argv: Sequence[str]) -> int:
                 return runtime.EXIT_CONFIG
             return await runner.drive(thread_id, None)
         elif review:
-            payload = review.resume_payload(runner, thread_id, snapshot, decisions, problems)
+            payload = review.resume_payload(
+                runner, thread_id, snapshot, decisions, problems, sweeping=sweep
+            )
             if not report_problems([], problems):
                 return await runner.drive(thread_id, payload)
             return runtime.EXIT_CONFIG
