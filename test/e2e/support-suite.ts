@@ -2,9 +2,12 @@
 // only the tests about its team, and the tests of the runtime library (envelope-runtime) live
 // with it, in python/envelope-runtime/tests/<target>/, run against exported projects by the end-to-end suites
 // (`ENVELOPE_PACKAGE` names its package): each kind of team once (supportSuiteDefinitions).
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { normalize } from "../../src/model/index.js";
 import type { TeamModel } from "../../src/model/types.js";
+import { validDefinitions } from "../helpers/export.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // envelope-runtime's own test suite (python/envelope-runtime/tests/): the tests of its core
@@ -22,10 +25,56 @@ const SUITES: Record<string, string[]> = {
 /** The connection packs' tests (python-common's: connections.py, and each target's connection_tools.py's MCP tools). */
 export const CONNECTION_TESTS = [join(PYTHON_COMMON, "test_connection_packs.py"), join(PYTHON_COMMON, "test_mcp_tools.py")];
 
+/**
+ * Library test files that depend on the team only through its execution mode (and, for a
+ * pipeline, whether it has gates), and spend their time waiting on a clock:
+ * test_kickoff_deadline.py (runMs on a kickoff without the runner, as CrewAI AMP does; every
+ * fake model answer takes 1.2 s, about 4 s a run and no CPU). The end-to-end suites run them
+ * against one hierarchy and one pipeline with gates (modeOnlyCoverage: the richest of each mode
+ * among supportSuiteDefinitions'), not against every definition they choose; every other run of
+ * the support suite (the connection packs' hierarchy, the hostile installs) keeps them.
+ */
+const MODE_ONLY: Record<string, string[]> = {
+  crewai: [here(`${LIBRARY_TESTS}crewai/test_kickoff_deadline.py`)],
+};
+
 /** The pytest run of the support code's tests against an exported project, if the target has one. */
 export function supportSuite(target: string, pkg: string): { args: string[]; env: Record<string, string> } | undefined {
   const paths = SUITES[target];
-  return paths && { args: ["-m", "pytest", "-q", "-p", "no:cacheprovider", ...paths], env: { ENVELOPE_PACKAGE: pkg } };
+  const modeOnly = MODE_ONLY[target] ?? [];
+  const skip = modeOnly.length && modeOnlyCoverage().without.has(pkg) ? modeOnly : [];
+  return paths && { args: ["-m", "pytest", "-q", "-p", "no:cacheprovider", ...paths, ...skip.map((p) => `--ignore=${p}`)], env: { ENVELOPE_PACKAGE: pkg } };
+}
+
+let coverage: { with: Map<string, string>; without: Set<string> } | undefined;
+
+/**
+ * Which valid definitions' support suites run MODE_ONLY's files: `with` maps each execution
+ * mode to the package of the first definition of that mode supportSuiteDefinitions chose (the
+ * richest); `without` holds the packages of the rest it chose, whose runs skip those files.
+ * Every mode is a feature there, so every mode has its definition, and the pipeline's has gates
+ * (a paused flow's test skips without them): both checked, so a change of fixtures cannot
+ * leave those tests running nowhere.
+ */
+export function modeOnlyCoverage(): { with: Map<string, string>; without: Set<string> } {
+  if (coverage) return coverage;
+  const models = validDefinitions().map(({ name, path }) => ({ name, model: normalize(readFileSync(path)).model! }));
+  const byName = new Map(models.map((d) => [d.name, d.model]));
+  const result = { with: new Map<string, string>(), without: new Set<string>() };
+  let pipelineGates = 0;
+  for (const name of supportSuiteDefinitions(models)) {
+    const model = byName.get(name)!;
+    if (result.with.has(model.execution.mode)) {
+      result.without.add(model.names.package);
+    } else {
+      result.with.set(model.execution.mode, model.names.package);
+      if (model.execution.mode === "pipeline") pipelineGates = model.gates.length;
+    }
+  }
+  for (const mode of ["hierarchy", "pipeline"]) if (!result.with.has(mode)) throw new Error(`no ${mode} definition runs the support suite`);
+  if (!pipelineGates) throw new Error(`${result.with.get("pipeline")}: the pipeline that runs ${MODE_ONLY.crewai} has no gates`);
+  for (const pkg of result.with.values()) result.without.delete(pkg);
+  return (coverage = result);
 }
 
 /**
