@@ -158,11 +158,13 @@ class TeamCrewBase:
 
     def _prepared(self, agent_key: str, agent: Agent) -> Agent:
         """The agent of crew.py, with this run's texts: it delegates to no one, and one
-        execution of it is bounded by its model's timeout (see llms.py)."""
+        execution of it is bounded by its model's timeout (see llms.py) unless agents.yaml or
+        crew.py sets max_execution_time; verbose when the run or they ask."""
         texts.render_agent(agent, self.values)
-        agent.verbose = self.verbose
+        agent.verbose = self.verbose or agent.verbose
         agent.allow_delegation = False
-        agent.max_execution_time = llms.execution_limit_s(self.package.models.MODELS[agent_key])
+        model = self.package.models.MODELS[agent_key]
+        agent.max_execution_time = agent.max_execution_time or llms.execution_limit_s(model)
         return agent
 
     def _crew(self, **options: Any) -> Crew:

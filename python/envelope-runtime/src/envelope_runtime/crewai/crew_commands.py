@@ -55,8 +55,8 @@ def _crew_command(
 
 
 def _positive(text: str) -> int:
-    if int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    if not text.strip().isdigit() or int(text) < 1:  # argparse's own: "invalid _positive value"
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
     return int(text)
 
 
