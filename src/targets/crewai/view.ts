@@ -97,6 +97,8 @@ export interface CrewaiView extends ModelEnvView {
   team: TeamModel["team"];
   mode: "hierarchy" | "pipeline";
   agents: AgentView[];
+  /** tools/custom_tool.py's example: the first agent that may hold tools (not the crew's manager). */
+  toolAgent?: AgentView;
   root?: AgentView;
   steps: Array<StepModel & { ref: string; specComment: string; agentIdent: string; label: string; expectedOutput: string; isFinal: boolean; diagramFrom: string[] }>;
   gates: GateView[];
@@ -291,6 +293,8 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     team: model.team,
     mode: model.execution.mode,
     agents,
+    // CrewAI refuses tools on a hierarchical crew's manager_agent ("Manager agent should not have tools").
+    toolAgent: agents.find((a) => !(hierarchy && a.key === entry && a.children.length > 0)),
     steps,
     gates,
     inputs,
