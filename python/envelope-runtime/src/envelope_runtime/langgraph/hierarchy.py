@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, NotRequired
 
 from langchain.agents import create_agent
-from langchain.agents.middleware import AgentMiddleware, hook_config
+from langchain.agents.middleware import AgentMiddleware, ToolCallRequest, hook_config
 from langchain.agents.structured_output import ToolStrategy
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
@@ -40,6 +40,7 @@ from .agents import (
     AgentSetup,
     AnswerBudget,
     TeamAgents,
+    ToolErrors,
     answer_text,
     ask_tool_name,
     chosen_per_call,
@@ -129,7 +130,11 @@ class HierarchyAgents(TeamAgents):
         spec = package.team.AGENTS[agent_key]
         reports = agents.reports_of(package, agent_key)
         mcp = self.mcp_tools(agent_key)
-        middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key), *mcp]
+        own_tools = self.tools(agent_key)
+        middleware: list[AgentMiddleware[Any, Any]] = [AgentSetup(self, agent_key)]
+        if own_tools or mcp:  # the ask tools never run in the agent's own tools node
+            middleware.append(ToolErrors(package))
+        middleware += mcp
         if reports:
             middleware.append(HandOff(package, agent_key))
         if response_format is not None:
@@ -137,7 +142,7 @@ class HierarchyAgents(TeamAgents):
         middleware.append(model_retry())
         # The ask tools are also there for calls whose arguments do not fit (route): the
         # tool node answers those with the validation error, as for any other tool.
-        agent_tools = [*self.tools(agent_key), *(self.ask_tool(report) for report in reports)]
+        agent_tools = [*own_tools, *(self.ask_tool(report) for report in reports)]
         agent = create_agent(
             chosen_per_call(),
             agent_tools,
@@ -156,7 +161,7 @@ class HierarchyAgents(TeamAgents):
             builder.add_edge(spec.name, END)
             return builder.compile(name=spec.name)
         # Its MCP tools are not in agent_tools (listed on first use): McpTools runs them.
-        calls = ToolNode(agent_tools, awrap_tool_call=mcp[0].awrap_tool_call if mcp else None)
+        calls = ToolNode(agent_tools, awrap_tool_call=tool_calls(package, mcp[0] if mcp else None))
         builder.add_node(TOOLS_NODE, calls)
         builder.add_edge(TOOLS_NODE, spec.name)
         for report in reports:
@@ -198,6 +203,24 @@ class HierarchyAgents(TeamAgents):
             description=f"Delegate a task to your report {spec.description} Returns the answer.",
             args_schema=AskInput,
         )
+
+
+ToolCall = Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]]
+
+
+def tool_calls(
+    package: TeamPackage, mcp: AgentMiddleware[Any, Any] | None
+) -> Callable[[ToolCallRequest, ToolCall], Awaitable[ToolMessage | Command[Any]]]:
+    """The call-tools node's hook: its MCP tools' (when it has some), within ToolErrors',
+    as in the agent's own tools node."""
+    errors = ToolErrors(package)
+
+    async def call(request: ToolCallRequest, execute: ToolCall) -> ToolMessage | Command[Any]:
+        if mcp is None:
+            return await errors.awrap_tool_call(request, execute)
+        return await errors.awrap_tool_call(request, lambda r: mcp.awrap_tool_call(r, execute))
+
+    return call
 
 
 def router(package: TeamPackage, manager_key: str) -> Callable[[UnitState], list[Send] | str]:

@@ -1,7 +1,8 @@
 """The nodes every team's graph has (`prepare`, `finalize`) and what the others share
 (`TeamNodes`, the base of hierarchy.py's and pipeline.py's): every model-calling node runs
 within what is left of timeout.runMs, every node does nothing once the run is halted, and
-no secret value is written to the state (answers are redacted first).
+no secret value is written to the state (answers are redacted first) or in an exception
+that ends one of those nodes (LangGraph checkpoints it).
 """
 
 from __future__ import annotations
@@ -140,7 +141,13 @@ class TeamNodes:
         self, state: State, work: Callable[[], Awaitable[Update | Command[str]]]
     ) -> Update | Command[str]:
         """A model-calling node's work within what is left of timeout.runMs (the state's
-        `work` spans), its own span added; past the deadline the run halts."""
+        `work` spans), its own span added; past the deadline the run halts. An exception
+        leaves it without secret values (agents.secrets_redacted): LangGraph stores it."""
+        return await agents.secrets_redacted(self.package, self._bounded(state, work))
+
+    async def _bounded(
+        self, state: State, work: Callable[[], Awaitable[Update | Command[str]]]
+    ) -> Update | Command[str]:
         if state.get("halted"):
             return await work()  # a halted run's nodes do nothing
         self.check_run(llms.run_context())
