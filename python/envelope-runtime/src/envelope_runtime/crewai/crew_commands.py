@@ -21,7 +21,7 @@ from crewai.utilities.training_handler import CrewTrainingHandler
 from ..team_package import TeamPackage
 from . import runtime, texts
 from .deadline import Deadline, RunTimeout, run_with_deadline
-from .runner import _checked_inputs, _exit, run_parser
+from .runner import _checked_inputs, _exit, failure, run_parser
 
 Action = Callable[[Crew, argparse.Namespace, dict[str, Any]], object]
 
@@ -49,7 +49,7 @@ def _crew_command(
         print(str(error), file=sys.stderr)
         return runtime.EXIT_TIMEOUT
     except Exception as error:  # noqa: BLE001 - any failure ends the command with a message
-        print(f"{prog} failed: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"{prog} failed: {failure(package, error)}", file=sys.stderr)
         return runtime.EXIT_FAILED
     return runtime.EXIT_OK
 

@@ -149,7 +149,7 @@ def _run_crew(
         print(str(error), file=sys.stderr)
         return runtime.EXIT_TIMEOUT
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
-        print(f"Run failed: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"Run failed: {failure(package, error)}", file=sys.stderr)
         return runtime.EXIT_FAILED
     result = output.pydantic
     if not isinstance(result, team.TeamResult):
@@ -158,6 +158,13 @@ def _run_crew(
         return runtime.EXIT_FAILED
     print(json.dumps(result.model_dump(by_alias=True), indent=2, ensure_ascii=False))
     return runtime.EXIT_OK
+
+
+def failure(package: TeamPackage, error: BaseException) -> str:
+    """`Type: message` of an error, without the team's secret values: its text may echo a
+    prompt they were filled into."""
+    values = [os.environ.get(name, "") for name in package.team.SECRETS]
+    return redaction.redact(f"{type(error).__name__}: {error}", [v for v in values if v])
 
 
 def _warn_short_secrets(package: TeamPackage) -> None:
