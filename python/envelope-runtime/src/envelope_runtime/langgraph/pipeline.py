@@ -221,7 +221,7 @@ class PipelineNodes(TeamNodes):
         return {"answers": {step_key: as_json(rows)}, "records": {step_key: rows}}
 
     def gate(self, gate_name: str) -> Node:
-        """A gate's review node (one interrupt per execution)."""
+        """A gate's review node: it asks (interrupt) until a resume value applies."""
 
         async def review(state: State) -> Command[str]:
             return self._review(self.package.team.GATES[gate_name], state)
@@ -247,22 +247,34 @@ class PipelineNodes(TeamNodes):
             return self._on_timeout(spec, gate)
         outcome, message = rules.evaluate(spec, gate)
         if outcome == "waiting":
+            items = self._decisions(spec, gate)
+            _traced(self.package.team.PIPELINE[spec.after_step].agent_key, spec.name, items)
+            outcome, message = rules.evaluate(spec, gate)
+        return self._route(spec, gate, outcome, message)
+
+    def _decisions(self, spec: GateSpec, gate: GateState) -> list[DecisionItem]:
+        """Asks until a resume value applies; the decisions applied to `gate`.
+
+        A refused value changes nothing and the gate asks again, with the problems, in this
+        same task (LangGraph's validation loop: one more interrupt(), answered by the next
+        resume value of this task). A new task would wait for a later superstep, which
+        LangGraph starts only once every other gate waiting now is answered. On resume the
+        task replays its earlier values in order: refusing one does not depend on the time,
+        so each replayed value is refused again, and none is applied twice.
+        """
+        from .. import gate_rules as rules
+
+        while True:
             answer = interrupt(review_request(spec, gate))
             try:
                 items = _clean_feedback(self.package, decisions_of(spec, answer))
                 problems = rules.apply_decisions(spec, gate, items, runtime.utc_now(), "human")
             except GateDecisionError as error:
                 problems = error.problems
-            if problems:
-                # Nothing is applied. This execution ends without error, so the bad resume
-                # value is used up: the gate asks again in a new task, with the problems,
-                # and the next resume value is read afresh (never the bad one again).
-                gate.problems = clean(self.package, problems)
-                return self._gate_command(spec, gate, goto=gate_node(spec.name))
-            gate.problems = []
-            _traced(self.package.team.PIPELINE[spec.after_step].agent_key, spec.name, items)
-            outcome, message = rules.evaluate(spec, gate)
-        return self._route(spec, gate, outcome, message)
+            if not problems:
+                gate.problems = []
+                return items
+            gate.problems = clean(self.package, problems)
 
     def _route(
         self, spec: GateSpec, gate: GateState, outcome: Outcome, message: str
