@@ -75,6 +75,8 @@ const RULES: Rule[] = [
   { feature: "a command's own code", lacks: () => true, core: [], crewai: ["crewai.flow_resume"], langgraph: ["langgraph.run_client"] },
   // runMs for a kickoff our runner does not make (CrewAI AMP's): never a build's or a runner's.
   { feature: "a kickoff without the runner", lacks: () => true, core: [], crewai: ["crewai.kickoff_deadline"], langgraph: [] },
+  // An exception showing a secret value, copied without it: a failed task's, never a build's.
+  { feature: "a failure carrying a secret", lacks: () => true, core: [], crewai: [], langgraph: ["langgraph.redacted_errors"] },
 ];
 
 /** Modules a team with the feature loads when it is built (what shows the probe sees the team's imports). */

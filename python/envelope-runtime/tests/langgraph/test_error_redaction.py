@@ -19,6 +19,8 @@ from fakes import Call, FakeBoard, tool_call
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from project import TEAM, agents, redaction, team, tools
 
+from envelope_runtime.langgraph import redacted_errors
+
 pytestmark = pytest.mark.anyio
 
 ERROR = "__error__"
@@ -158,7 +160,7 @@ async def test_a_tool_error_quoting_a_secret_is_stored_redacted(
     _assert_redacted(error, errors, stored, secret)
 
 
-# --- agents.without_secrets, team-independent ------------------------------------------------
+# --- redacted_errors.without_secrets, team-independent ---------------------------------
 
 SECRET = "s3cr3t-value-0001"
 
@@ -175,16 +177,16 @@ class ProviderError(Exception):
 
 def test_an_error_without_a_secret_is_kept_as_it_is() -> None:
     error = ValueError("nothing to hide")
-    assert agents.without_secrets(error, [SECRET]) is error
+    assert redacted_errors.without_secrets(error, [SECRET]) is error
     quoting = ValueError(SECRET)
-    assert agents.without_secrets(quoting, []) is quoting  # no secrets to redact
+    assert redacted_errors.without_secrets(quoting, []) is quoting  # no secrets to redact
 
 
 def test_a_copy_keeps_the_type_and_attributes_with_text_redacted() -> None:
     error = ProviderError(f"bad key {SECRET}", status_code=401, body={"echo": SECRET, "n": 1})
     error.add_note(f"request used {SECRET}")
 
-    safe = agents.without_secrets(error, [SECRET])
+    safe = redacted_errors.without_secrets(error, [SECRET])
 
     assert type(safe) is ProviderError
     assert isinstance(safe, ProviderError)
@@ -207,7 +209,7 @@ def test_the_chain_is_redacted_and_a_group_s_exceptions_too() -> None:
     except group_type as group:
         error = group
 
-    safe = agents.without_secrets(error, [SECRET])
+    safe = redacted_errors.without_secrets(error, [SECRET])
 
     assert isinstance(safe, group_type)
     assert [type(e) for e in safe.exceptions] == [OSError, ValueError]
@@ -223,7 +225,7 @@ def test_an_error_that_cannot_be_copied_becomes_a_redacted_error() -> None:
                 raise TypeError("no copies")
             return super().__new__(cls, *args)
 
-    safe = agents.without_secrets(Stubborn(f"key {SECRET}"), [SECRET])
+    safe = redacted_errors.without_secrets(Stubborn(f"key {SECRET}"), [SECRET])
 
-    assert isinstance(safe, agents.RedactedError)
+    assert isinstance(safe, redacted_errors.RedactedError)
     assert str(safe) == "Stubborn: key [redacted]"
