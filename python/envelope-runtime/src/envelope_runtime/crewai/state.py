@@ -168,7 +168,8 @@ class RunStore(FlowPersistence):
     def _write(self, run_id: str, state: Any, pending: dict[str, Any] | None) -> None:
         data = RunState.model_validate(state).model_dump(mode="json")
         data["outputs"] = self._redact(data["outputs"])  # answers and records; keys are kept
-        for gate in data["gates"].values():
+        for gate in data["gates"].values():  # its message and problems quote what was given
+            gate.update(self._redact({"message": gate["message"], "problems": gate["problems"]}))
             for record in gate["records"]:
                 record.update(
                     self._redact({"data": record["data"], "feedback": record["feedback"]})
