@@ -198,6 +198,27 @@ async def test_a_resume_with_a_directory_for_decisions_is_refused(
     assert f"--decisions: cannot read {tmp_path}" in capsys.readouterr().err
 
 
+async def test_another_threads_decisions_file_is_refused(
+    team_env: dict[str, str],
+    board: FakeBoard,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _gated()
+    first, second = await _pause(capsys), await _pause(capsys)
+    theirs = Path(second["decisions_file"])
+    kept = _fill_in(theirs)
+    calls = len(board.calls)
+
+    code = await main.amain(["resume", first["thread_id"], "--decisions", str(theirs)])
+
+    assert code == runtime.EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert (
+        f"holds the decisions of thread {second['thread_id']}, not of {first['thread_id']}" in err
+    )
+    assert len(board.calls) == calls and theirs.read_text(encoding="utf-8") == kept
+
+
 async def test_the_printed_resume_command_keeps_the_runs_models(
     team_env: dict[str, str],
     board: FakeBoard,

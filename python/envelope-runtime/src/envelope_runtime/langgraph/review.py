@@ -230,6 +230,14 @@ def decisions_file(args: argparse.Namespace, problems: list[str]) -> Decisions:
     """`resume --decisions FILE`: its decisions; what is wrong with it goes to problems."""
     if args.decisions is None:
         return {}
+    other = args.decisions.name.removesuffix(".decisions.json")
+    if args.decisions.name.endswith(".decisions.json") and other != args.thread_id:
+        # the runner's file for another thread: its record ids (r1, r2…) would match here too
+        problems.append(
+            f"{args.decisions} holds the decisions of thread {other}, not of {args.thread_id}: "
+            f"resume {other} with it (or give it another name to use it here)"
+        )
+        return {}
     try:
         return read_decisions(args.decisions)
     except FileNotFoundError as error:
