@@ -333,6 +333,7 @@ def test_help_names_the_console_script_and_the_resume_command(
     text = " ".join(capsys.readouterr().out.split())
     assert text.startswith(f"usage: {PACKAGE} ")
     assert (f"{PACKAGE} resume RUN_ID" in text) == (team.MODE == "pipeline")
+    assert (f"{PACKAGE} sweep applies" in text) == (team.MODE == "pipeline")
 
 
 def test_a_model_factory_that_cannot_be_loaded_stops_the_run_before_any_model_call(

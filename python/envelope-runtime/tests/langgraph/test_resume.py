@@ -366,6 +366,7 @@ def test_help_names_the_console_script_and_the_resume_command(
     text = capsys.readouterr().out
     assert text.startswith(f"usage: {PACKAGE} ")
     assert f"{PACKAGE} resume THREAD_ID" in " ".join(text.split())
+    assert (f"{PACKAGE} sweep applies" in " ".join(text.split())) == bool(team.GATES)
 
 
 # --- runs that fail ---------------------------------------------------------------------

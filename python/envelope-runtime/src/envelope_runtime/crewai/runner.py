@@ -88,7 +88,8 @@ def run_parser(
     if _pipeline(package):
         epilog.append(
             f"A run waiting at a review gate (exit 3) goes on with: {command_of(package)} "
-            "resume RUN_ID [--decisions FILE] (see --help there)."
+            "resume RUN_ID [--decisions FILE] (see --help there); "
+            f"{command_of(package)} sweep applies the gates' timeouts (run it from cron)."
         )
     if _has_workspace(package):
         from . import other_commands

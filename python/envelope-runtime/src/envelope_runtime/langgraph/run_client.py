@@ -129,7 +129,12 @@ def run_parser(package: TeamPackage) -> argparse.ArgumentParser:
         prog=command,
         description=f"Run the {team.NAME} team.",
         epilog=f"A run that stopped{' or waits at a review gate (exit 3)' if team.GATES else ''} "
-        f"goes on with: {command} resume THREAD_ID (see --help there).",
+        f"goes on with: {command} resume THREAD_ID (see --help there)."
+        + (
+            f" {command} sweep applies the gates' timeouts (run it from cron)."
+            if team.GATES
+            else ""
+        ),
     )
     add_input_flags(parser, team.INPUTS)  # flags override --inputs
     _common(package, parser)
