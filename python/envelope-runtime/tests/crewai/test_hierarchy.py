@@ -130,3 +130,19 @@ def test_a_manager_is_bounded_by_run_ms_only_or_by_what_crew_py_sets(
     agent = getattr(crew.TeamCrew(helpers.valid_inputs()), team.AGENTS[top].method)()
     agent.max_execution_time = 600
     assert team_crew._prepared(top, agent).max_execution_time == 600
+
+
+def test_tools_agents_yaml_gives_the_manager_are_refused_by_name(
+    team_env: dict[str, str], fake_models: FakeModels
+) -> None:
+    top = delegation.top_manager(TEAM)
+    if top is None:
+        pytest.skip("one agent: it manages no one")
+    team_crew = crew.TeamCrew(helpers.valid_inputs())
+    method = team.AGENTS[top].method
+    team_crew.agents_config = {**team_crew.agents_config}
+    team_crew.agents_config[method] = {**team_crew.agents_config[method], "tools": ["a tool"]}
+    with pytest.raises(
+        ValueError, match=f"config/agents.yaml: {method}: tools: the crew's manager"
+    ):
+        team_crew.tools_of(top)

@@ -69,6 +69,12 @@ class HierarchyCrew(TeamCrewBase):
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """Its tools and its sub-team's; none for the manager (CrewAI refuses any other)."""
         if agent_key == self.managing:
+            if agent_key == top_manager(self.package) and self._config(agent_key).get("tools"):
+                method = self.package.team.AGENTS[agent_key].method
+                raise ValueError(
+                    f"config/agents.yaml: {method}: tools: the crew's manager holds no tools "
+                    "(CrewAI's rule for a hierarchical crew): give them to one of its reports"
+                )
             return []
         agent_tools = super().tools_of(agent_key)
         if has_sub_team(self.package, agent_key):
