@@ -63,20 +63,21 @@ _READ = {
 }
 
 
-def parse_inputs_json(text: str) -> dict[str, Any]:
-    """`--inputs` accepts a JSON object, or @path to a file holding one."""
+def parse_inputs_json(text: str, source: str = "--inputs") -> dict[str, Any]:
+    """`--inputs` accepts a JSON object, or @path to a file holding one (`source`: what the
+    messages name, inputs.json when the runner reads it)."""
     if text.startswith("@"):
         try:
             with open(text[1:], encoding="utf-8") as handle:
                 text = handle.read()
         except OSError as error:
-            raise InputError([f"--inputs: cannot read {error.filename}"]) from None
+            raise InputError([f"{source}: cannot read {error.filename}"]) from None
     try:
         value = strict_json(text)
     except ValueError as error:
-        raise InputError([f"--inputs is not valid JSON: {error}"]) from None
+        raise InputError([f"{source} is not valid JSON: {error}"]) from None
     if not isinstance(value, dict):
-        raise InputError(["--inputs must be a JSON object"])
+        raise InputError([f"{source} must be a JSON object"])
     return value
 
 
@@ -155,11 +156,13 @@ def collect_inputs(
     supplied: dict[str, Any] = {}
     problems: list[str] = []
     bad: list[str] = []
+    unreadable = False  # a JSON source that cannot be read may hold the required inputs
     if not args.inputs and inputs_file is not None and os.path.isfile(inputs_file):
         try:
-            supplied.update(parse_inputs_json("@" + inputs_file))
+            supplied.update(parse_inputs_json("@" + inputs_file, inputs_file))
         except InputError as error:
-            problems += [f"{inputs_file}: {problem}" for problem in error.problems]
+            problems += error.problems
+            unreadable = True
 
     def coerce(name: str, raw: str, source: str) -> None:
         """A string (a flag, INPUT_<NAME>, an answer) as a value of the input's type."""
@@ -189,6 +192,7 @@ def collect_inputs(
             supplied.update(parse_inputs_json(args.inputs))
         except InputError as error:
             problems += error.problems
+            unreadable = True
     for name, spec in inputs.items():
         raw = getattr(args, f"input_{name}", None)
         if raw is not None:
@@ -201,7 +205,8 @@ def collect_inputs(
     try:
         resolved = checked(model, supplied, bad, channels)
     except InputError as error:
-        problems += error.problems
+        required = [p for p in error.problems if p.endswith(" is required")]
+        problems += [p for p in error.problems if not (unreadable and p in required)]
     if problems:
         raise InputError(problems)
     return resolved

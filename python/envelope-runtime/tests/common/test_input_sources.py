@@ -68,3 +68,32 @@ def test_every_bad_value_is_reported_at_once_after_its_source() -> None:
         "input 'topic': Input should be a valid string",
         "unknown input 'nope'",
     }
+
+
+@pytest.mark.parametrize("text", ["[1]", "{oops"])
+def test_an_unreadable_inputs_file_is_named_and_hides_no_other_problem(
+    text: str, tmp_path: Path
+) -> None:
+    file = tmp_path / "inputs.json"
+    file.write_text(text)
+    with pytest.raises(InputError) as raised:
+        _collect(["--count", "many"], inputs_file=str(file))
+    problems = raised.value.problems
+    assert problems[0].startswith(
+        f"{file} must be a JSON object" if text == "[1]" else f"{file} is"
+    )
+    assert "--inputs" not in problems[0]
+    assert problems[1].startswith("--count: Input should be a valid number")
+    # `topic`, required, may be in the file that could not be read: not called missing
+    assert len(problems) == 2, problems
+
+
+def test_broken_inputs_json_does_not_call_the_inputs_in_it_missing() -> None:
+    with pytest.raises(InputError) as raised:
+        _collect(["--inputs", '{"topic": "x",'])
+    assert raised.value.problems == [
+        "--inputs is not valid JSON: Expecting property name enclosed in double quotes"
+    ]
+    with pytest.raises(InputError) as raised:
+        _collect(["--inputs", "{}"])
+    assert raised.value.problems == ["input 'topic' is required"]
