@@ -264,7 +264,11 @@ async def test_the_runners_model_option_chooses_one_agents_model_for_that_run(
 @pytest.mark.anyio
 @pytest.mark.parametrize(
     ("option", "problem"),
-    [("no-such-agent=openai:x", "no agent 'no-such-agent'"), ("acme:x", "unknown provider")],
+    [
+        ("no-such-agent=openai:x", "no agent 'no-such-agent'"),
+        ("acme:x", "--model='acme:x': unknown provider"),  # the option, not the context, named
+        ("bogus", "--model='bogus': expected provider:model"),
+    ],
 )
 async def test_a_bad_model_option_is_refused_before_any_model_call(
     option: str,

@@ -173,15 +173,16 @@ def run_context(package: TeamPackage, choices: Sequence[str], problems: list[str
     context = package.module("context")
     fields: dict[str, str] = context.AGENT_FIELDS
     values: dict[str, str] = {}
+    found: list[str] = []
     for choice in choices:
         agent_key, named, model = choice.partition("=")
-        if not named:
-            values[context.ALL_AGENTS_FIELD] = choice
-        elif agent_key in fields:
-            values[fields[agent_key]] = model
-        else:
+        if named and agent_key not in fields:
             problems.append(f"--model {choice}: no agent {agent_key!r} ({', '.join(fields)})")
-    found = llms.context_problems(package, values)
+            continue
+        source, model = (f"--model {agent_key}", model) if named else ("--model", choice)
+        problem = llms.model_problem(source, model) if model.strip() else None
+        found += [problem] if problem else []
+        values[fields[agent_key] if named else context.ALL_AGENTS_FIELD] = model
     problems += found
     return context.Context(**values) if values and not found else None
 
