@@ -1,6 +1,10 @@
 """`resume` and `sweep` of the runner's pipeline mode (flow_runner.py runs the flow): the
 decisions file read and checked before anything runs, waiting runs past a gate's timeout
 resumed. Loaded by these commands only.
+
+One process resumes a run at a time: with files, the first to take the run's lock
+(flow_runner.RunLock; the lock also tells a run left `running` by a process that is gone);
+with DATABASE_URL, the first whose claim (compare-and-set) on the run's row succeeds.
 """
 
 from __future__ import annotations
@@ -8,6 +12,8 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +27,15 @@ from ..echo import quoted
 from ..inputs import env_file_problems, report_problems
 from ..team_package import TeamPackage
 from . import llms, runtime, state
-from .flow_runner import _run_flow
+from .flow_runner import (
+    EXIT_INTERRUPTED,
+    INTERRUPTED,
+    RunLock,
+    _run_flow,
+    decisions_path,
+    filled,
+    resume_command,
+)
 from .runner import STATE_DIR, _common, _missing_env, _warn_short_secrets, command_of
 from .state import RunState, RunStore
 
@@ -34,6 +48,13 @@ def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
     )
     parser.add_argument("run_id")
     parser.add_argument("--decisions", type=Path, help="decisions file (JSON)")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="continue a run marked running whose process cannot be told alive or gone "
+        "(runs in DATABASE_URL's database, or a system without file locks): make sure it "
+        "is gone first",
+    )
     _common(package, parser)
     return parser
 
@@ -56,41 +77,170 @@ def _check_decisions(package: TeamPackage, run: RunState, decisions: dict[str, A
     return problems
 
 
+def read_decisions(path: Path, run_id: str) -> tuple[dict[str, list[Any]], list[str]]:
+    """A decisions file's decisions per gate, and what is wrong with it: each problem names
+    the file and the place in it. A file that names another run (its "run") is refused; a
+    hand-written one without "run" is taken."""
+    from ..gates import DecisionItem, shortened
+
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, [f"not found: {path}"]
+    except UnicodeDecodeError:
+        return {}, [f"{path}: not UTF-8 text"]
+    except OSError:  # a directory, a file this user may not read
+        return {}, [f"--decisions: cannot read {path}"]
+    except json.JSONDecodeError as error:
+        return {}, [f"{path}: not valid JSON (line {error.lineno} col {error.colno}): {error.msg}"]
+    if not isinstance(document, dict) or not isinstance(document.get("gates"), dict):
+        return {}, [f'{path}: expected a JSON object with "gates"']
+    named = document.get("run")
+    if named is not None and named != run_id:
+        shown = shortened(str(named), 100)
+        return {}, [f"{path}: its decisions are for run {shown}, not for run {run_id}"]
+    decisions: dict[str, list[Any]] = {}
+    problems: list[str] = []
+    for name, gate in document["gates"].items():
+        place = f"gates.{shortened(name, 100)}"
+        if not isinstance(gate, dict):
+            problems.append(f'{path}: {place}: expected an object with "decisions"')
+            continue
+        items = gate.get("decisions", [])
+        if not isinstance(items, list):
+            problems.append(f"{path}: {place}.decisions: expected a list")
+            continue
+        for index, item in enumerate(items):
+            try:
+                DecisionItem.model_validate(item)
+            except ValidationError as error:
+                for found in error.errors():
+                    at = "".join(f".{part}" for part in found["loc"])
+                    problems.append(f"{path}: {place}.decisions[{index}]{at}: {found['msg']}")
+        decisions[name] = items
+    return decisions, problems
+
+
 def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False) -> int:
-    """Resume the run; when another process took it meanwhile (the database's runs), nothing
-    is done here: an error for a person, not for `sweep` (`swept`), whose other copy has it."""
+    """Resume the run; when another process took it meanwhile, nothing is done here: an
+    error for a person, not for `sweep` (`swept`), whose other copy has it."""
     args = _resume_parser(package).parse_args(argv)
     missing = _missing_env(package, args.env_file)
     store = RunStore.of(package.team, args.state_dir)
+    lock = RunLock(store, args.run_id)
+    try:
+        return _resume(package, args, store, lock, missing, swept)
+    finally:
+        lock.release()
+
+
+def _resume(
+    package: TeamPackage,
+    args: argparse.Namespace,
+    store: RunStore,
+    lock: RunLock,
+    missing: list[str],
+    swept: bool,
+) -> int:
     problems = env_file_problems(args.env_file) + llms.factory_problems(package.models.MODELS)
+    # Taken before the run is read: of two resumes at once, the second finds it taken.
+    held = lock.acquire() if store.path(args.run_id).is_file() else None
+    if held is False:
+        print(
+            f"{store.where(args.run_id)}: {lock.holder()} has it; nothing done here",
+            file=sys.stderr,
+        )
+        return runtime.EXIT_OK if swept else runtime.EXIT_CONFIG
     decisions: dict[str, Any] = {}
     run = RunState()
     try:
         run = store.load(args.run_id)
-        if args.decisions is not None:
-            document = json.loads(args.decisions.read_text(encoding="utf-8"))
-            decisions = {k: v.get("decisions", []) for k, v in document.get("gates", {}).items()}
-        if run.status == "failed" and decisions:
-            problems.append(
-                f"run {args.run_id} is not waiting for review: it stopped on an error; "
-                "resume it without --decisions"
-            )
-        elif run.status not in ("pending", "failed"):
-            problems.append(f"run {args.run_id} is not waiting for review (status: {run.status})")
-        problems += [] if problems else _check_decisions(package, run, decisions)
     except FileNotFoundError as error:
         problems.append(f"not found: {error.filename}")
-    except (ValueError, ValidationError, AttributeError) as error:
+    except (ValueError, ValidationError) as error:
         from ..gates import shortened
 
-        problems.append(f"unreadable: {shortened(str(error))}")
+        problems.append(f"{store.where(args.run_id)}: unreadable: {shortened(str(error))}")
+    else:
+        if args.decisions is not None:
+            decisions, wrong = read_decisions(args.decisions, run.id)
+            problems += wrong
+        problems += _status_problems(package, store, args, run, decisions, held, swept)
+        problems += [] if problems else _check_decisions(package, run, decisions)
     if report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
-    if not store.claim(run.id):
+    left = run.status == "running"  # by a process that is gone, or taken with --force
+    if not _claim(store, run, left):
         print(f"{store.where(run.id)}: resumed by another process meanwhile", file=sys.stderr)
         return runtime.EXIT_OK if swept else runtime.EXIT_CONFIG
+    if left:
+        how = "its process is gone" if held else "--force"
+        print(f"Run {run.id} was left running ({how}): it goes on here.", file=sys.stderr)
     _warn_short_secrets(package)
     return _run_flow(package, store, run, args, decisions)
+
+
+def _status_problems(
+    package: TeamPackage,
+    store: RunStore,
+    args: argparse.Namespace,
+    run: RunState,
+    decisions: dict[str, Any],
+    held: bool | None,
+    swept: bool,
+) -> list[str]:
+    """Why the run cannot be resumed as asked, if it cannot."""
+    if run.status == "running" and not held and not args.force:
+        # No lock to tell by: the database's runs (any machine's process), no flock here.
+        forced = resume_command(package, run.id, args, "--force")
+        return [
+            f"run {run.id} is not waiting for review (status: running), and whether the "
+            "process running it is still alive cannot be told from here; if it is gone (it "
+            f"crashed or was killed), continue the run with: {forced}"
+        ]
+    if run.status in ("failed", "running"):
+        if not decisions:
+            return []
+        stopped = "it stopped on an error"
+        if run.status == "running":
+            stopped = "it was left running"
+        elif run.message == INTERRUPTED:
+            stopped = "it was interrupted"
+        return [f"run {run.id} is not waiting for review: {stopped}; resume it without --decisions"]
+    if run.status != "pending":
+        return [f"run {run.id} is not waiting for review (status: {run.status})"]
+    template = decisions_path(store, run.id)
+    if args.decisions is None and not swept and filled(template):
+        command = resume_command(package, run.id, args, "--decisions", os.path.relpath(template))
+        interactive = sys.stdin.isatty() if args.interactive is None else args.interactive
+        if interactive:  # a reviewer at the terminal: the gates are asked there
+            print(
+                f"{template} holds filled-in decisions that this resume does not read "
+                f"(it asks at the terminal); to apply them instead: {command}",
+                file=sys.stderr,
+            )
+            return []
+        return [
+            f"{template} holds filled-in decisions that a resume without --decisions does "
+            f"not read; run {run.id} keeps waiting. Apply them with: {command}"
+        ]
+    return []
+
+
+def _claim(store: RunStore, run: RunState, left: bool) -> bool:
+    """store.claim, but a run left `running` in the database is taken with a note of who
+    took it: claim would write back the very text it read (status running, no message),
+    so of two resumes taking it at once, both would win."""
+    read = store._loaded.get(run.id)
+    if not left or store.database is None or read is None:
+        return store.claim(run.id)
+    data = json.loads(read)
+    data["message"] = (
+        f"taken over by process {os.getpid()} on {socket.gethostname()} "
+        f"at {state.utc_now().isoformat()}"
+    )
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return bool(store._table.swap(run.id, read, text))
 
 
 def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
@@ -123,6 +273,8 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     for run_id, late in due:
         print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
         result = resume_run(package, [run_id, "--no-interactive", *options], swept=True)
+        if result == EXIT_INTERRUPTED:  # Ctrl-C stops the sweep, not only this run
+            return result
         if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
             code = code or result
     if not due:

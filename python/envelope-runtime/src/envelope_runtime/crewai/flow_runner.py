@@ -7,6 +7,9 @@ it in a new process with `Flow.from_pending` and `resume(feedback)`. What that c
 (an `and_` join of work done in an earlier process: CrewAI keeps the events a join has seen
 in memory; a gate waiting beside the paused one; a run stopped by an error) is carried by the
 flow kicked off again over the saved state: finished steps and decided gates pass at once.
+
+A process holds its run's lock (RunLock) while it runs it, so `resume` tells a run left
+`running` by a process that is gone (Ctrl-C, a crash, SIGKILL) from one still at work.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ import argparse
 import json
 import os
 import shlex
+import socket
 import sys
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
 from ..team_package import TeamPackage
 from . import runtime
@@ -26,6 +31,9 @@ if TYPE_CHECKING:  # CrewAI's import is a run's, not `--help`'s or `workspace`'s
     from .state import RunState, RunStore
 
 __all__ = ["FlowCommands", "start_run"]
+
+EXIT_INTERRUPTED = 130
+"""A run stopped by Ctrl-C (the shell's 128 + SIGINT); saved as failed, resumable."""
 
 
 def _run_flow(
@@ -44,10 +52,7 @@ def _run_flow(
     quiet = not args.verbose
     run.status, run.message = "running", None
     store.save_state(run.id, "runner", run)
-    pending = store.load_pending_feedback(run.id)
-    # Built before the deadline starts, as a run builds its crews (CrewAI's first Flow loads
-    # its memory): from_pending for a paused gate, else the flow over the saved state.
-    flows = [team_flow.from_pending(run.id, store, suppress_flow_events=quiet)] if pending else []
+    flows: list[Any] = []
 
     def again(left: dict[str, Any]) -> Any:
         saved = store.load(run.id)  # CrewAI's Flow starts from its initial_state
@@ -55,12 +60,22 @@ def _run_flow(
         flows[-1].configure(crews, left, interactive)
         return flows[-1]
 
-    start = flows[0] if pending else again(decisions)
+    try:
+        pending = store.load_pending_feedback(run.id)
+        # Built before the deadline starts, as a run builds its crews (CrewAI's first Flow
+        # loads its memory): from_pending for a paused gate, else the flow over the saved state.
+        if pending:
+            flows.append(team_flow.from_pending(run.id, store, suppress_flow_events=quiet))
+        else:
+            again(decisions)
+    except KeyboardInterrupt as stop:
+        return _stopped(package, store, settle(run, False, stop, 0), args)
     deadline = Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
 
     def work() -> Any:
         if pending is None:
-            return start.kickoff()
+            return flows[0].kickoff()
+        start = flows[0]
         start.configure(crews, decisions, interactive)
         given = start.decisions.pop(pending[1].metadata.get("gate"), None)
         outcome = start.resume(json.dumps(given) if given is not None else "")
@@ -77,24 +92,41 @@ def _run_flow(
         with traced(args.trace, run.id, crews):
             paused = isinstance(run_with_deadline(work, deadline), HumanFeedbackPending)
         run = settle(flows[-1].state, paused, None, deadline.used_ms())
+    except KeyboardInterrupt as stop:  # Ctrl-C: at a gate's prompt, or while a step works
+        run = settle(flows[-1].state, False, stop, deadline.used_ms())
     except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
         run = settle(flows[-1].state, False, error, deadline.used_ms())
+    return _stopped(package, store, run, args)
+
+
+def _stopped(package: TeamPackage, store: RunStore, run: RunState, args: Any) -> int:
+    """Save what became of the run, say so; the exit code. A message is the saved run's,
+    redacted: an error's text may quote a secret the run read."""
     store.save_state(run.id, "runner", run)
+    message = store.load(run.id).message if run.message else None
     if run.status == "timed_out":
-        print(run.message, file=sys.stderr)
+        print(message, file=sys.stderr)
     elif run.status == "failed":
+        command = resume_command(package, run.id, args)
+        stopped = "interrupted" if run.message == INTERRUPTED else f"failed: {message}"
         print(
-            f"Run failed: {run.message}\nFinished steps and decisions are kept; continue from "
-            f"the last finished step with: {resume_command(package, run.id, args)}",
+            f"Run {stopped}\nFinished steps and decisions are kept; continue from the last "
+            f"finished step with: {command}",
             file=sys.stderr,
         )
+        if run.message == INTERRUPTED:
+            return EXIT_INTERRUPTED
     elif run.status == "halted":
-        print(f"Run {run.id} halted: {run.message}", file=sys.stderr)
+        print(f"Run {run.id} halted: {message}", file=sys.stderr)
     elif run.status == "pending":
         print(json.dumps(pending_summary(package, run, store, args), indent=2, ensure_ascii=False))
     elif run.status == "done":
         print(json.dumps(run.result, indent=2, ensure_ascii=False))
     return _EXIT_CODES[run.status]
+
+
+INTERRUPTED = "interrupted (Ctrl-C)"
+"""A failed run's message when Ctrl-C stopped it."""
 
 
 def settle(run: RunState, paused: bool, error: BaseException | None, used_ms: int) -> RunState:
@@ -105,6 +137,9 @@ def settle(run: RunState, paused: bool, error: BaseException | None, used_ms: in
         run.status, run.message = "timed_out", str(error)
     elif isinstance(error, Exception):
         run.status, run.message = "failed", f"{type(error).__name__}: {error}"
+    elif error is not None:  # Ctrl-C, a cancelled kickoff: not left `running` for good
+        stop = INTERRUPTED if isinstance(error, KeyboardInterrupt) else type(error).__name__
+        run.status, run.message = "failed", stop
     elif error is None and run.status not in ("halted", "failed", "timed_out"):
         run.status = "pending" if paused else "done"
     run.spent_ms += used_ms  # what a resume counts against runMs
@@ -122,7 +157,8 @@ def resume_command(package: TeamPackage, run_id: str, args: Any, *given: str) ->
 def pending_summary(
     package: TeamPackage, run: RunState, store: RunStore, args: Any
 ) -> dict[str, Any]:
-    """Write a decisions template beside the run and describe what awaits review."""
+    """Write a decisions template beside the run and describe what awaits review: the
+    records as the run was saved, secret values redacted (they go to stdout and a file)."""
     gates = package.team.GATES
     waiting = {
         name: {
@@ -131,12 +167,20 @@ def pending_summary(
                 {**row, "action": "", "feedback": ""} for row in gate.listing(gates[name].fields)
             ],
         }
-        for name, gate in run.gates.items()
+        for name, gate in store.load(run.id).gates.items()
         if gate.status == "waiting"
     }
-    template = store.directory / f"{run.id}.decisions.json"
-    document = {"run": run.id, "gates": waiting}
-    template.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    template = decisions_path(store, run.id)
+    given: Path | None = getattr(args, "decisions", None)  # resume's --decisions
+    if filled(template) and not (given is not None and _same_file(given, template)):
+        # A reviewer's answers that this run has not read: never lost to a blank template.
+        print(
+            f"Kept {template}: it holds filled-in decisions that this run did not read.",
+            file=sys.stderr,
+        )
+    else:
+        document = {"run": run.id, "gates": waiting}
+        _write_atomically(template, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     # Relative to where the runner ran: the command still works where the state is copied
     # with the project (a CI artifact).
     decisions = ("--decisions", os.path.relpath(template))
@@ -147,6 +191,103 @@ def pending_summary(
         "decisions_file": str(template),
         "resume": resume_command(package, run.id, args, *decisions),
     }
+
+
+def decisions_path(store: RunStore, run_id: str) -> Path:
+    """The decisions template the runner writes for a run waiting at its gates."""
+    return store.directory / f"{run_id}.decisions.json"
+
+
+def filled(path: Path) -> bool:
+    """Whether a decisions file holds a reviewer's work: an action or feedback anywhere, or
+    text that is not a template (half-edited JSON is someone's work too)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True
+    gates = data.get("gates") if isinstance(data, dict) else None
+    if not isinstance(gates, dict):
+        return True
+    for gate in gates.values():
+        items = gate.get("decisions") if isinstance(gate, dict) else None
+        for item in items if isinstance(items, list) else [None]:
+            if not isinstance(item, dict):
+                return True
+            if any(str(item.get(key) or "").strip() for key in ("action", "feedback")):
+                return True
+    return False
+
+
+def _same_file(given: Path, path: Path) -> bool:
+    try:
+        return given.samefile(path)
+    except OSError:
+        return False
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Through a temporary file beside `path`, then a rename: a reader (or a crash) never
+    sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text, "utf-8")
+    os.replace(temporary, path)
+
+
+class RunLock:
+    """Which process runs a run, on this machine: an exclusive flock on `.<run id>.lock`
+    beside the run's state, held while a process runs or resumes it. The system drops it
+    when the process ends, however it ends (Ctrl-C, a crash, SIGKILL), so a run left
+    `running` whose lock is free has no process any more. The file stays (removing it would
+    let two processes lock two files of one name); it says who holds it. Not with
+    DATABASE_URL (processes on other machines lock nothing here) nor without flock
+    (Windows): there `acquire` answers None, "cannot tell"."""
+
+    def __init__(self, store: RunStore, run_id: str) -> None:
+        self.path = store.directory / f".{run_id}.lock"
+        self._store = store
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> bool | None:
+        """Take the lock: True, False when another process holds it, None: cannot tell."""
+        try:
+            import fcntl
+        except ImportError:
+            return None
+        if self._store.database is not None:
+            return None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            file = open(self.path, "a+", encoding="utf-8")  # held until release
+        except OSError:
+            return None
+        try:
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            file.close()
+            return False
+        except OSError:  # a file system without locks
+            file.close()
+            return None
+        file.truncate(0)
+        file.write(f"process {os.getpid()} on {socket.gethostname()}\n")
+        file.flush()
+        self._file = file
+        return True
+
+    def holder(self) -> str:
+        """Who holds the lock, as its holder wrote it."""
+        try:
+            return self.path.read_text(encoding="utf-8").strip() or "another process"
+        except OSError:
+            return "another process"
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing it drops the lock
+            self._file = None
 
 
 _EXIT_CODES = {
@@ -165,18 +306,42 @@ def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, 
     store = RunStore.of(package.team, args.state_dir)
     run = RunState(team=package.team.SLUG, version=package.team.VERSION, inputs=inputs)
     print(f"Run {run.id} (state: {store.where(run.id)})", file=sys.stderr)
-    return _run_flow(package, store, run, args, {})
+    lock = RunLock(store, run.id)
+    lock.acquire()  # a new run's: nobody else has it
+    try:
+        return _run_flow(package, store, run, args, {})
+    finally:
+        lock.release()
+
+
+def exit_now(code: int) -> None:
+    """runner._exit, and for a run stopped by Ctrl-C at once: its worker may still wait in a
+    gate's prompt or a model call, which neither sys.exit nor Python's shutdown may wait
+    for (a daemon thread holding stdin's lock aborts the interpreter's shutdown)."""
+    if code == EXIT_INTERRUPTED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    _exit(code)
 
 
 class FlowCommands(TeamCommands):
     """A pipeline team's console scripts: a run's (TeamCommands), `resume` (a run waiting at
     a gate) and `plot` (`crewai flow plot`)."""
 
+    def run(self) -> None:
+        exit_now(self.main())
+
+    def run_with_trigger(self) -> None:
+        from . import other_commands
+
+        exit_now(other_commands.run_with_trigger(self.package))
+
     def resume(self) -> None:
         """`resume RUN_ID [--decisions FILE]`: a run that waits at a gate goes on."""
         from .flow_resume import resume_run
 
-        _exit(resume_run(self.package, sys.argv[1:]))
+        exit_now(resume_run(self.package, sys.argv[1:]))
 
     def plot(self) -> None:
         """`plot` (`crewai flow plot`): Flow.plot, the pipeline as an HTML page
