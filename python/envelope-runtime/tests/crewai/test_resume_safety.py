@@ -26,7 +26,8 @@ if not team.GATES:
     pytest.skip("the team has no gates", allow_module_level=True)
 
 from envelope_runtime.crewai import flow_resume  # noqa: E402
-from envelope_runtime.crewai.flow_runner import EXIT_INTERRUPTED, RunLock  # noqa: E402
+from envelope_runtime.crewai.flow_runner import EXIT_INTERRUPTED  # noqa: E402
+from envelope_runtime.crewai.run_files import RunLock  # noqa: E402
 
 FIRST = next(iter(team.GATES))
 

@@ -3,7 +3,7 @@ decisions file read and checked before anything runs, waiting runs past a gate's
 resumed. Loaded by these commands only.
 
 One process resumes a run at a time: with files, the first to take the run's lock
-(flow_runner.RunLock; the lock also tells a run left `running` by a process that is gone);
+(run_files.RunLock; the lock also tells a run left `running` by a process that is gone);
 with DATABASE_URL, the first whose claim (compare-and-set) on the run's row succeeds.
 """
 
@@ -27,15 +27,8 @@ from ..echo import quoted
 from ..inputs import env_file_problems, report_problems
 from ..team_package import TeamPackage
 from . import llms, runtime, state
-from .flow_runner import (
-    EXIT_INTERRUPTED,
-    INTERRUPTED,
-    RunLock,
-    _run_flow,
-    decisions_path,
-    filled,
-    resume_command,
-)
+from .flow_runner import EXIT_INTERRUPTED, INTERRUPTED, _run_flow, resume_command
+from .run_files import RunLock, decisions_path, filled
 from .runner import STATE_DIR, _common, _missing_env, _warn_short_secrets, command_of
 from .state import RunState, RunStore
 
