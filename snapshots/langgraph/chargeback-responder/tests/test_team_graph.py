@@ -180,7 +180,9 @@ class _Serving:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
 
     def __enter__(self) -> tuple[str, int]:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # shutdown() waits for serve_forever's next poll (every 0.5 s by default) each test
+        poll = {"poll_interval": 0.05}
+        threading.Thread(target=self.server.serve_forever, kwargs=poll, daemon=True).start()
         return str(self.server.server_address[0]), int(self.server.server_address[1])
 
     def __exit__(self, *exc: object) -> None:

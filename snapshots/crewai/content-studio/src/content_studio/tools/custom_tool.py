@@ -10,7 +10,8 @@ from __future__ import annotations
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-# To give it to agents[0] managing-editor, in crew.py's @agent method managing_editor:
+# To give it to agents[0] managing-editor, in crew.py's @agent method
+# managing_editor:
 #     tools=[*self.tools_of(KEY), MyCustomTool()], KEY that agent's key in team.AGENTS
 
 

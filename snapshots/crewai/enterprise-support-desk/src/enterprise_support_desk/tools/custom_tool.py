@@ -10,8 +10,10 @@ from __future__ import annotations
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-# To give it to agents[0] head-of-support, in crew.py's @agent method head_of_support:
+# To give it to agents[1] billing-lead, in crew.py's @agent method
+# billing_lead:
 #     tools=[*self.tools_of(KEY), MyCustomTool()], KEY that agent's key in team.AGENTS
+# (not to the crew's manager: CrewAI refuses tools on a hierarchical crew's manager_agent)
 
 
 class MyCustomToolInput(BaseModel):

@@ -10,8 +10,10 @@ from __future__ import annotations
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-# To give it to agents[0] lead-analyst, in crew.py's @agent method lead_analyst:
+# To give it to agents[1] market-analyst, in crew.py's @agent method
+# market_analyst:
 #     tools=[*self.tools_of(KEY), MyCustomTool()], KEY that agent's key in team.AGENTS
+# (not to the crew's manager: CrewAI refuses tools on a hierarchical crew's manager_agent)
 
 
 class MyCustomToolInput(BaseModel):

@@ -10,7 +10,8 @@ from __future__ import annotations
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-# To give it to agents[0] procurement-lead, in crew.py's @agent method procurement_lead:
+# To give it to agents[0] procurement-lead, in crew.py's @agent method
+# procurement_lead:
 #     tools=[*self.tools_of(KEY), MyCustomTool()], KEY that agent's key in team.AGENTS
 
 
