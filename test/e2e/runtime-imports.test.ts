@@ -72,7 +72,7 @@ const RULES: Rule[] = [
   { feature: "a crew command", lacks: () => true, core: [], crewai: ["crewai.crew_commands"], langgraph: [] },
   // A command's own code: a resume or a sweep (CrewAI), the runner's client (LangGraph: its
   // options and the driving of a run). Building a team never loads it (0f1dc2d).
-  { feature: "a command's own code", lacks: () => true, core: [], crewai: ["crewai.flow_resume", "crewai.run_files"], langgraph: ["langgraph.run_client"] },
+  { feature: "a command's own code", lacks: () => true, core: ["decision_files"], crewai: ["crewai.flow_resume", "crewai.run_files"], langgraph: ["langgraph.run_client"] },
   // runMs for a kickoff our runner does not make (CrewAI AMP's): never a build's or a runner's.
   { feature: "a kickoff without the runner", lacks: () => true, core: [], crewai: ["crewai.kickoff_deadline"], langgraph: [] },
   // An exception showing a secret value, copied without it: a failed task's, never a build's.

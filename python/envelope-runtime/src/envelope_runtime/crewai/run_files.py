@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from .. import decision_files
 from ..team_package import TeamPackage
 from .flow_runner import resume_command
 
@@ -36,7 +37,7 @@ def pending_summary(
     }
     template = decisions_path(store, run.id)
     given: Path | None = getattr(args, "decisions", None)  # resume's --decisions
-    if filled(template) and not (given is not None and same_file(given, template)):
+    if decision_files.kept(template, given, _decision_lists):
         # A reviewer's answers that this run has not read: never lost to a blank template.
         print(
             f"Kept {template}: it holds filled-in decisions that this run did not read.",
@@ -44,7 +45,9 @@ def pending_summary(
         )
     else:
         document = {"run": run.id, "gates": waiting}
-        write_atomically(template, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        decision_files.write_atomically(
+            template, json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        )
     # Relative to where the runner ran: the command still works where the state is copied
     # with the project (a CI artifact).
     decisions = ("--decisions", os.path.relpath(template))
@@ -63,41 +66,15 @@ def decisions_path(store: RunStore, run_id: str) -> Path:
 
 
 def filled(path: Path) -> bool:
-    """Whether a decisions file holds a reviewer's work: an action or feedback anywhere, or
-    text that is not a template (half-edited JSON is someone's work too)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return False
-    except (OSError, ValueError):
-        return True
+    """Whether the run's decisions file holds a reviewer's work (decision_files.filled)."""
+    return decision_files.filled(path, _decision_lists)
+
+
+def _decision_lists(data: Any) -> list[Any] | None:
     gates = data.get("gates") if isinstance(data, dict) else None
     if not isinstance(gates, dict):
-        return True
-    for gate in gates.values():
-        items = gate.get("decisions") if isinstance(gate, dict) else None
-        for item in items if isinstance(items, list) else [None]:
-            if not isinstance(item, dict):
-                return True
-            if any(str(item.get(key) or "").strip() for key in ("action", "feedback")):
-                return True
-    return False
-
-
-def same_file(given: Path, path: Path) -> bool:
-    try:
-        return given.samefile(path)
-    except OSError:
-        return False
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Through a temporary file beside `path`, then a rename: a reader (or a crash) never
-    sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, "utf-8")
-    os.replace(temporary, path)
+        return None
+    return [gate.get("decisions") if isinstance(gate, dict) else None for gate in gates.values()]
 
 
 class RunLock:

@@ -23,7 +23,7 @@ import httpx
 from langgraph.types import Command, Interrupt, StateSnapshot
 from pydantic import ValidationError
 
-from .. import redaction
+from .. import decision_files, redaction
 from ..echo import quoted
 from ..gate_rules import apply_decisions, timed_out
 from ..gate_terminal import Reviewer, TerminalReviewer
@@ -77,11 +77,13 @@ class GateRunner(Runner):
         }
         path = decisions_path(self.args, thread_id)
         given: Path | None = getattr(self.args, "decisions", None)
-        if filled(path) and not (given is not None and _same_file(given, path)):
+        if decision_files.kept(path, given, _decision_lists):
             # A reviewer's answers this run has not read: never lost to a blank template.
             print(f"Kept {path}: it holds filled-in decisions.", file=sys.stderr)
         else:
-            _write_atomically(path, json.dumps(template, indent=2, ensure_ascii=False) + "\n")
+            decision_files.write_atomically(
+                path, json.dumps(template, indent=2, ensure_ascii=False) + "\n"
+            )
         summary = {
             "status": "pending",
             "thread_id": thread_id,
@@ -126,38 +128,12 @@ def decisions_path(args: argparse.Namespace, thread_id: str) -> Path:
 
 
 def filled(path: Path) -> bool:
-    """Whether a decisions file holds a reviewer's work: an action or feedback anywhere, or
-    text that is not a template (half-edited JSON is someone's work too)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return False
-    except (OSError, ValueError):
-        return True
-    if not isinstance(data, dict):
-        return True
-    for items in data.values():
-        for item in items if isinstance(items, list) else [None]:
-            if not isinstance(item, dict):
-                return True
-            if any(str(item.get(key) or "").strip() for key in ("action", "feedback")):
-                return True
-    return False
+    """Whether a thread's decisions file holds a reviewer's work (decision_files.filled)."""
+    return decision_files.filled(path, _decision_lists)
 
 
-def _same_file(given: Path, path: Path) -> bool:
-    try:
-        return given.samefile(path)
-    except OSError:
-        return False
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file in the same directory, then rename: a reader (or a
-    crash) never sees half a file."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, "utf-8")
-    os.replace(temporary, path)
+def _decision_lists(data: Any) -> list[Any] | None:
+    return list(data.values()) if isinstance(data, dict) else None
 
 
 def pending_gates(snapshot: StateSnapshot) -> dict[str, GateState]:
