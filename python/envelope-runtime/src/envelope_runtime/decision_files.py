@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
+Lists = Callable[[Any], Mapping[str, Any] | None]
+"""A decisions file's data -> each gate's list of decisions, by gate (None: not its shape)."""
 
-def filled(path: Path, decision_lists: Callable[[Any], Iterable[Any] | None]) -> bool:
-    """Whether a decisions file holds a reviewer's work: an action or feedback anywhere, or
-    text that is not a template (half-edited JSON is someone's work too).
-    `decision_lists`: the file's data -> each gate's list of decisions (None: not its shape)."""
+
+def filled(path: Path, decision_lists: Lists, waiting: Mapping[str, Collection[str]]) -> bool:
+    """Whether a decisions file holds a reviewer's work for the records `waiting` now (gate ->
+    record ids): an action or feedback for one of them, or text that is not a template
+    (half-edited JSON is someone's work too). Decisions for records no longer waiting (a
+    file applied before, the run since paused again) are no one's pending work."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -23,19 +27,22 @@ def filled(path: Path, decision_lists: Callable[[Any], Iterable[Any] | None]) ->
     lists = decision_lists(data)
     if lists is None:
         return True
-    for items in lists:
+    for gate, items in lists.items():
         for item in items if isinstance(items, list) else [None]:
             if not isinstance(item, dict):
                 return True
-            if any(str(item.get(key) or "").strip() for key in ("action", "feedback")):
+            given = any(str(item.get(key) or "").strip() for key in ("action", "feedback"))
+            if given and str(item.get("record")) in waiting.get(gate, ()):
                 return True
     return False
 
 
-def kept(path: Path, given: Path | None, decision_lists: Callable[[Any], Any]) -> bool:
-    """Whether a template must not replace `path`: it holds a reviewer's work that this
-    command did not read (`given`: the decisions file it read, if any)."""
-    if not filled(path, decision_lists):
+def kept(
+    path: Path, given: Path | None, decision_lists: Lists, waiting: Mapping[str, Collection[str]]
+) -> bool:
+    """Whether a template must not replace `path`: it holds a reviewer's work for the records
+    waiting now that this command did not read (`given`: the decisions file it read)."""
+    if not filled(path, decision_lists, waiting):
         return False
     try:
         return given is None or not given.samefile(path)

@@ -203,7 +203,7 @@ def _status_problems(
     if run.status != "pending":
         return [f"run {run.id} is not waiting for review (status: {run.status})"]
     template = decisions_path(store, run.id)
-    if args.decisions is None and not swept and filled(template):
+    if args.decisions is None and not swept and filled(template, run):
         command = resume_command(package, run.id, args, "--decisions", os.path.relpath(template))
         interactive = sys.stdin.isatty() if args.interactive is None else args.interactive
         if interactive:  # a reviewer at the terminal: the gates are asked there

@@ -37,7 +37,8 @@ def pending_summary(
     }
     template = decisions_path(store, run.id)
     given: Path | None = getattr(args, "decisions", None)  # resume's --decisions
-    if decision_files.kept(template, given, _decision_lists):
+    records = {name: {row["record"] for row in gate["decisions"]} for name, gate in waiting.items()}
+    if decision_files.kept(template, given, _decision_lists, records):
         # A reviewer's answers that this run has not read: never lost to a blank template.
         print(
             f"Kept {template}: it holds filled-in decisions that this run did not read.",
@@ -65,16 +66,23 @@ def decisions_path(store: RunStore, run_id: str) -> Path:
     return store.directory / f"{run_id}.decisions.json"
 
 
-def filled(path: Path) -> bool:
-    """Whether the run's decisions file holds a reviewer's work (decision_files.filled)."""
-    return decision_files.filled(path, _decision_lists)
+def filled(path: Path, run: RunState) -> bool:
+    """Whether the run's decisions file holds a reviewer's work for the records waiting now
+    (decision_files.filled)."""
+    waiting = {
+        n: {r.id for r in g.undecided()} for n, g in run.gates.items() if g.status == "waiting"
+    }
+    return decision_files.filled(path, _decision_lists, waiting)
 
 
-def _decision_lists(data: Any) -> list[Any] | None:
+def _decision_lists(data: Any) -> dict[str, Any] | None:
     gates = data.get("gates") if isinstance(data, dict) else None
     if not isinstance(gates, dict):
         return None
-    return [gate.get("decisions") if isinstance(gate, dict) else None for gate in gates.values()]
+    return {
+        name: gate.get("decisions") if isinstance(gate, dict) else None
+        for name, gate in gates.items()
+    }
 
 
 class RunLock:

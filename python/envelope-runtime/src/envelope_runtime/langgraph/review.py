@@ -77,7 +77,8 @@ class GateRunner(Runner):
         }
         path = decisions_path(self.args, thread_id)
         given: Path | None = getattr(self.args, "decisions", None)
-        if decision_files.kept(path, given, _decision_lists):
+        records = {name: {row["record"] for row in rows} for name, rows in template.items()}
+        if decision_files.kept(path, given, _decision_lists, records):
             # A reviewer's answers this run has not read: never lost to a blank template.
             print(f"Kept {path}: it holds filled-in decisions.", file=sys.stderr)
         else:
@@ -127,13 +128,15 @@ def decisions_path(args: argparse.Namespace, thread_id: str) -> Path:
     return state_dir / f"{thread_id}.decisions.json"
 
 
-def filled(path: Path) -> bool:
-    """Whether a thread's decisions file holds a reviewer's work (decision_files.filled)."""
-    return decision_files.filled(path, _decision_lists)
+def filled(path: Path, pending: Mapping[str, GateState]) -> bool:
+    """Whether a thread's decisions file holds a reviewer's work for the records its gates
+    wait for now (decision_files.filled)."""
+    waiting = {name: {record.id for record in gate.undecided()} for name, gate in pending.items()}
+    return decision_files.filled(path, _decision_lists, waiting)
 
 
-def _decision_lists(data: Any) -> list[Any] | None:
-    return list(data.values()) if isinstance(data, dict) else None
+def _decision_lists(data: Any) -> dict[str, Any] | None:
+    return data if isinstance(data, dict) else None
 
 
 def pending_gates(snapshot: StateSnapshot) -> dict[str, GateState]:
@@ -251,7 +254,7 @@ def _undecided(runner: GateRunner, thread_id: str, pending: Mapping[str, GateSta
     """Why a resume without decisions is refused: it would ignore a filled-in decisions file
     (and write a blank one over it), or only wait again. None when a gate's timeout applies."""
     path = decisions_path(runner.args, thread_id)
-    if filled(path):
+    if filled(path, pending):
         where = f" ({path} holds your filled-in decisions)"
     else:
         now = runtime.utc_now()

@@ -1,0 +1,45 @@
+"""decision_files: a decisions file is kept while it holds a reviewer's work for the records
+waiting now, and only then (a file applied before must not block the run's next pause)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from envelope_runtime import decision_files
+
+
+def _lists(data: Any) -> dict[str, Any] | None:  # LangGraph's shape: gate -> decisions
+    return data if isinstance(data, dict) else None
+
+
+def test_only_work_for_records_waiting_now_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "t.decisions.json"
+    path.write_text(json.dumps({"g": [{"record": "r1", "action": "approve", "feedback": ""}]}))
+    assert decision_files.filled(path, _lists, {"g": {"r1", "r2"}})
+    # applied before: the run now waits for round 2's records (or another gate)
+    assert not decision_files.filled(path, _lists, {"g": {"r3"}})
+    assert not decision_files.filled(path, _lists, {"other": {"r1"}})
+    assert not decision_files.kept(path, None, _lists, {"g": {"r3"}})
+    # the file this command read is its own to replace
+    assert decision_files.kept(path, None, _lists, {"g": {"r1"}})
+    assert not decision_files.kept(path, path, _lists, {"g": {"r1"}})
+
+
+def test_a_file_that_is_no_template_is_someones_work(tmp_path: Path) -> None:
+    path = tmp_path / "t.decisions.json"
+    assert not decision_files.filled(path, _lists, {"g": {"r1"}})  # none yet
+    path.write_text('{"g": [{"record": "r1", "action": "appr')
+    assert decision_files.filled(path, _lists, {})
+    path.write_text(json.dumps({"g": ["r1"]}))
+    assert decision_files.filled(path, _lists, {})
+    path.write_text(json.dumps({"g": [{"record": "r1", "action": "", "feedback": " "}]}))
+    assert not decision_files.filled(path, _lists, {"g": {"r1"}})
+
+
+def test_a_template_is_written_whole(tmp_path: Path) -> None:
+    path = tmp_path / "runs" / "t.decisions.json"
+    decision_files.write_atomically(path, "{}\n")
+    assert path.read_text() == "{}\n"
+    assert [p.name for p in path.parent.iterdir()] == ["t.decisions.json"]
