@@ -20,7 +20,7 @@ from fake_llm import Call, FakeModels, act, final
 from project import PACKAGE, crew, state, team
 
 from envelope_runtime.crewai.deadline import RunTimeout, active_deadline
-from envelope_runtime.crewai.kickoff_deadline import kickoff_deadline
+from envelope_runtime.crewai.kickoff_deadline import _kickoff_deadline, kickoff_deadline
 
 RUN_MS = 1000
 DELAY = 1.2
@@ -68,8 +68,9 @@ def test_a_crew_kicked_off_past_run_ms_fails_and_calls_no_model_again(
 
     assert len(slow_models.calls) <= 1  # the first only: the deadline refused the next
     assert _started_after(slow_models, started, RUN_MS) == []
-    # The kickoff's deadline ended with it: the next kickoff here gets one of its own.
-    assert kickoff_deadline() is None
+    # The kickoff's deadline ended with it (_kickoff_ended cleared it, not only CrewAI's
+    # end of the execution): the next kickoff here gets one of its own.
+    assert _kickoff_deadline.get() is None
     slow_models.delay = 0.0
     team.RUN_TIMEOUT_MS = 600_000
     assert isinstance(_crew_kickoff().pydantic, team.TeamResult)
@@ -86,7 +87,7 @@ def test_a_crew_whose_last_answer_comes_past_run_ms_fails(
         _crew_kickoff()
 
     assert len(slow_models.calls) == 1
-    assert kickoff_deadline() is None
+    assert _kickoff_deadline.get() is None
 
 
 def _interrupted_kickoff(fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -234,3 +235,39 @@ def test_a_paused_flow_keeps_its_working_time_and_a_resume_counts_it(
     assert after.status == "timed_out"
     assert after.spent_ms >= team.RUN_TIMEOUT_MS
     assert after.gates == saved.gates  # no decision was taken
+
+
+def test_a_flow_run_holds_the_runs_lock_and_leaves_one_held_elsewhere_alone(
+    team_env: dict[str, str], fake_models: FakeModels, tmp_path: Path
+) -> None:
+    # `resume RUN_ID` tells a run whose process is gone by its free lock: a kickoff without
+    # our runner holds it while it works, and does not run a run another process holds.
+    _pipeline_only()
+    if not team.GATES:
+        pytest.skip("the team has no gates: a run never pauses")
+    from envelope_runtime.crewai.run_files import RunLock
+
+    store = state.RunStore(tmp_path / "runs")
+    flow = _flow(store)
+    held: list[bool | None] = []
+    step = next(iter(team.PIPELINE))
+
+    def answer(call: Call) -> str:
+        held.append(RunLock(store, flow.state.id).acquire())
+        return fake_models.generic_reply(call)
+
+    fake_models.script_task(step, answer)
+
+    flow.kickoff(inputs=helpers.valid_inputs())
+
+    assert held[:1] == [False]  # taken while the flow worked
+    saved = store.load(flow.state.id)
+    other = RunLock(store, saved.id)  # another open file: another holder
+    assert other.acquire() is True
+    calls = len(fake_models.calls)
+    resumed = type(flow).from_pending(saved.id, store)
+    with pytest.raises(RuntimeError, match="has it"):
+        resumed.resume("")
+    other.release()
+    assert len(fake_models.calls) == calls
+    assert store.load(saved.id).model_dump() == saved.model_dump()  # untouched

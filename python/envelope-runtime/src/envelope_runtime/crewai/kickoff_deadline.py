@@ -92,7 +92,15 @@ async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
     past it, as our runner times such a run out. The saved run says what became of it as the
     runner's does (flow_runner.settle), so `resume RUN_ID` and `sweep` take it."""
     from .flow_runner import settle  # a pipeline's module: a crew's kickoff needs none of it
+    from .run_files import RunLock
+    from .state import RunStore
 
+    # The run's lock, as our runner holds it: `resume RUN_ID` leaves a run at work here alone.
+    store = flow.persistence
+    lock = RunLock(store, flow.state.id) if isinstance(store, RunStore) else None
+    if lock is not None and lock.acquire() is False:
+        work.close()
+        raise RuntimeError(f"{store.where(flow.state.id)}: {lock.holder()} has it")
     deadline = Deadline(flow.team().RUN_TIMEOUT_MS, spent_ms=flow.state.spent_ms)
     outer = active_deadline()
     set_active_deadline(deadline)
@@ -114,3 +122,5 @@ async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
         settle(flow.state, paused, error, deadline.used_ms())
         if flow.persistence is not None:
             flow.persistence.save_state(flow.state.id, "kickoff", flow.state)
+        if lock is not None:
+            lock.release()
