@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable, Collection, Mapping
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +15,12 @@ Lists = Callable[[Any], Mapping[str, Any] | None]
 """A decisions file's data -> each gate's list of decisions, by gate (None: not its shape)."""
 
 
-def filled(path: Path, decision_lists: Lists, waiting: Mapping[str, Collection[str]]) -> bool:
+def filled(
+    path: Path, decision_lists: Lists, waiting: Mapping[str, Collection[str]] | None = None
+) -> bool:
     """Whether a decisions file holds a reviewer's work for the records `waiting` now (gate ->
-    record ids): an action or feedback for one of them, or text that is not a template
-    (half-edited JSON is someone's work too). Decisions for records no longer waiting (a
-    file applied before, the run since paused again) are no one's pending work."""
+    record ids; None: for any record): an action or feedback for one of them, or text that is
+    not a template (half-edited JSON is someone's work too)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -32,7 +35,7 @@ def filled(path: Path, decision_lists: Lists, waiting: Mapping[str, Collection[s
             if not isinstance(item, dict):
                 return True
             given = any(str(item.get(key) or "").strip() for key in ("action", "feedback"))
-            if given and str(item.get("record")) in waiting.get(gate, ()):
+            if given and (waiting is None or str(item.get("record")) in waiting.get(gate, ())):
                 return True
     return False
 
@@ -41,13 +44,29 @@ def kept(
     path: Path, given: Path | None, decision_lists: Lists, waiting: Mapping[str, Collection[str]]
 ) -> bool:
     """Whether a template must not replace `path`: it holds a reviewer's work for the records
-    waiting now that this command did not read (`given`: the decisions file it read)."""
-    if not filled(path, decision_lists, waiting):
-        return False
+    waiting now that this command did not read (`given`: the decisions file it read). A file
+    this command did not read whose work is on records no longer waiting (decided since, or
+    applied before the run paused again) is moved aside, `<name>.1` (`.2`, …): a template
+    replaces it, so the run is not stranded, and no one's work is lost."""
     try:
-        return given is None or not given.samefile(path)
+        if given is not None and given.samefile(path):
+            return False  # read and applied by this command
     except OSError:
+        pass
+    if filled(path, decision_lists, waiting):
         return True
+    if filled(path, decision_lists):
+        aside = next(
+            path.with_name(f"{path.name}.{n}")
+            for n in count(1)
+            if not path.with_name(f"{path.name}.{n}").exists()
+        )
+        os.replace(path, aside)
+        print(
+            f"Moved {path} to {aside}: its decisions are on records no longer waiting.",
+            file=sys.stderr,
+        )
+    return False
 
 
 def write_atomically(path: Path, text: str) -> None:

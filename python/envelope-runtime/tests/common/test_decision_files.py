@@ -16,15 +16,34 @@ def _lists(data: Any) -> dict[str, Any] | None:  # LangGraph's shape: gate -> de
 
 def test_only_work_for_records_waiting_now_is_kept(tmp_path: Path) -> None:
     path = tmp_path / "t.decisions.json"
-    path.write_text(json.dumps({"g": [{"record": "r1", "action": "approve", "feedback": ""}]}))
+    text = json.dumps({"g": [{"record": "r1", "action": "approve", "feedback": ""}]})
+    path.write_text(text)
     assert decision_files.filled(path, _lists, {"g": {"r1", "r2"}})
+    assert decision_files.filled(path, _lists)  # any record's
     # applied before: the run now waits for round 2's records (or another gate)
     assert not decision_files.filled(path, _lists, {"g": {"r3"}})
     assert not decision_files.filled(path, _lists, {"other": {"r1"}})
-    assert not decision_files.kept(path, None, _lists, {"g": {"r3"}})
-    # the file this command read is its own to replace
     assert decision_files.kept(path, None, _lists, {"g": {"r1"}})
+    # the file this command read is its own to replace
     assert not decision_files.kept(path, path, _lists, {"g": {"r1"}})
+    assert path.read_text() == text
+
+
+def test_work_on_records_no_longer_waiting_is_moved_aside_not_lost(tmp_path: Path) -> None:
+    path = tmp_path / "t.decisions.json"
+    text = json.dumps({"g": [{"record": "r1", "action": "approve", "feedback": ""}]})
+    path.write_text(text)
+    (tmp_path / "t.decisions.json.1").write_text("an earlier one")
+
+    assert not decision_files.kept(path, None, _lists, {"g": {"r3"}})  # a template may come
+
+    assert not path.exists()
+    assert (tmp_path / "t.decisions.json.2").read_text() == text
+    assert (tmp_path / "t.decisions.json.1").read_text() == "an earlier one"
+    # a template (no one's work) is simply replaced
+    path.write_text(json.dumps({"g": [{"record": "r3", "action": "", "feedback": ""}]}))
+    assert not decision_files.kept(path, None, _lists, {"g": {"r4"}})
+    assert path.exists() and not (tmp_path / "t.decisions.json.3").exists()
 
 
 def test_a_file_that_is_no_template_is_someones_work(tmp_path: Path) -> None:
