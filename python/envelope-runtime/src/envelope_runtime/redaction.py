@@ -8,10 +8,11 @@ kept; text already redacted stays as it is (redacting again changes nothing).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["MIN_LENGTH", "REDACTED", "redact", "replace_text", "short_secrets"]
+__all__ = ["MIN_LENGTH", "REDACTED", "redact", "replace_text", "secret_values", "short_secrets"]
 
 REDACTED = "[redacted]"
 
@@ -53,6 +54,12 @@ def _redact_text(text: str, values: Sequence[str]) -> str:
             # Only between earlier markers: a secret inside "[redacted]" leaves it alone.
             text = REDACTED.join(part.replace(form, REDACTED) for part in text.split(REDACTED))
     return text
+
+
+def secret_values(names: Iterable[str], environ: Mapping[str, str] = os.environ) -> list[str]:
+    """The values of the secrets `names` that are set (not empty), in their order: what
+    `redact` is given."""
+    return [environ[name] for name in names if environ.get(name)]
 
 
 def short_secrets(names: Sequence[str], environ: Mapping[str, str]) -> str | None:

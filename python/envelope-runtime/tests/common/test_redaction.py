@@ -45,3 +45,12 @@ def test_short_values_are_left_alone_and_named_in_a_warning() -> None:
     warning = redaction.short_secrets(["PIN", "TOKEN", "UNSET"], {"PIN": "2026", "TOKEN": "x" * 8})
     assert warning is not None and warning.startswith("warning: PIN: shorter than 8 characters")
     assert redaction.short_secrets(["TOKEN"], {"TOKEN": "x" * 8}) is None
+
+
+def test_secret_values_are_the_set_ones_in_order() -> None:
+    environ = {"B_KEY": "bravo-value", "A_KEY": "alpha-value", "EMPTY": "", "OTHER": "x"}
+
+    assert redaction.secret_values(["A_KEY", "UNSET", "EMPTY", "B_KEY"], environ) == [
+        "alpha-value",
+        "bravo-value",
+    ]
