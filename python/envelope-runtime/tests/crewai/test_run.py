@@ -308,7 +308,7 @@ def test_the_crew_class_has_one_agent_method_per_definition_agent(
         assert built.executor_class is texts.VerbatimExecutor, agent_key
     assert set(crews.agents_config) == {spec.method for spec in team.AGENTS.values()}
     if team.MODE == "pipeline":
-        assert set(crews.tasks_config) == set(team.PIPELINE)
+        assert set(crews.tasks_config) == {step.method for step in team.PIPELINE.values()}
     else:
         assert set(crews.tasks_config) == {delegation.TEAM_TASK}
     assert set(models.MODELS) == set(team.AGENTS)
