@@ -6,10 +6,13 @@
 // export of the example hands prettier, through the export's own formatAll (its worker and
 // code caches), in a process that does nothing else, the floor of any export that formats with
 // prettier as this one does. Rounds interleave the commands, so load that comes and goes hits
-// them all alike; figures are medians over rounds. Runs the built CLI.
+// them all alike; figures are medians over rounds. Runs the built CLI. Each command's CPU time
+// (user + system, every thread: GNU time's, when /usr/bin/time exists) gives a floor no
+// scheduling can beat: on N cores a process that needs C seconds of CPU takes at least C / N;
+// unlike wall time, it hardly moves with other processes' load.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { median } from "./stats.js";
@@ -59,13 +62,21 @@ const COMMANDS: Command[] = [
   { label: "a bare process: the export's formatting alone (the example's TypeScript and JSON files through `formatAll`)", argv: formattingAlone },
 ];
 
-function run(c: Command, r: number): number {
-  const [file, ...args] = c.argv(r);
+const TIME = "/usr/bin/time";
+const timed = existsSync(TIME);
+const cpuFile = join(scratch, "cpu.txt");
+const cores = availableParallelism();
+
+/** Wall milliseconds, and CPU milliseconds (user + system) when GNU time is there (else NaN). */
+function run(c: Command, r: number): { ms: number; cpu: number } {
+  const argv = c.argv(r);
+  const [file, ...args] = timed ? [TIME, "-f", "%U %S", "-o", cpuFile, ...argv] : argv;
   const start = process.hrtime.bigint();
   const result = spawnSync(file!, args, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...c.env } });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${result.stderr}`);
-  return ms;
+  const cpu = timed ? readFileSync(cpuFile, "utf8").trim().split(/\s+/).reduce((a, t) => a + Number(t) * 1000, 0) : NaN;
+  return { ms, cpu };
 }
 
 run({ label: "the reference export", argv: () => exportArgv("langgraph-js", REFERENCE) }, -1);
@@ -73,19 +84,24 @@ const loadBefore = loadavg()[0]!.toFixed(2);
 for (const c of COMMANDS) run(c, -1); // warm-up: the file cache, not the processes
 const times = COMMANDS.map(() => [] as number[]);
 const ratios = COMMANDS.map(() => [] as number[]);
+const cpus = COMMANDS.map(() => [] as number[]);
+const floors = COMMANDS.map(() => [] as number[]);
 for (let r = 0; r < ROUNDS; r++) {
   const round = COMMANDS.map((c) => run(c, r));
-  round.forEach((ms, i) => {
+  round.forEach(({ ms, cpu }, i) => {
     times[i]!.push(ms);
-    ratios[i]!.push(ms / round[0]!);
+    ratios[i]!.push(ms / round[0]!.ms);
+    cpus[i]!.push(cpu);
+    floors[i]!.push(cpu / cores / round[0]!.cpu);
   });
-  console.log(`round ${r + 1}/${ROUNDS}: ${round.map((ms) => ms.toFixed(0)).join(" / ")} ms`);
+  console.log(`round ${r + 1}/${ROUNDS}: ${round.map(({ ms }) => ms.toFixed(0)).join(" / ")} ms`);
 }
 const loadAfter = loadavg()[0]!.toFixed(2);
 const rows = COMMANDS.map((c, i) => {
   const ratio = median(ratios[i]!);
   const verdict = c.goal === undefined ? "" : ratio <= c.goal ? `≤ ${c.goal}×: met` : `≤ ${c.goal}×: **not met**`;
-  return `| ${c.label} | ${median(times[i]!).toFixed(0)} ms | ${Math.min(...times[i]!).toFixed(0)} ms | ${ratio.toFixed(2)}× | ${verdict} |`;
+  const cpu = timed ? `${median(cpus[i]!).toFixed(0)} ms | ${median(floors[i]!).toFixed(2)}×` : "— | —";
+  return `| ${c.label} | ${median(times[i]!).toFixed(0)} ms | ${Math.min(...times[i]!).toFixed(0)} ms | ${ratio.toFixed(2)}× | ${cpu} | ${verdict} |`;
 });
 
 writeSection(
@@ -95,10 +111,15 @@ writeSection(
 Machine: ${machineLine()}; load average ${loadBefore} when the bench started and ${loadAfter} when it ended.
 
 ${ROUNDS} rounds, each command once per round in this order, each a new process (spawn to
-exit); the ratio is to \`node -e 0\` in the same round; medians over rounds.
+exit); the ratio is to \`node -e 0\` in the same round; medians over rounds. CPU: user +
+system time of every thread of the process (GNU time); floor: that CPU time spread over this
+machine's ${cores} cores, the least wall time any scheduling could give, as a ratio to \`node -e 0\`'s
+CPU time in the same round (one thread that never waits: its wall time on an idle machine,
+and unlike wall time, hardly moved by other processes' load). A command whose floor is over
+its goal cannot meet it on this machine by running more in parallel, only by doing less work.
 
-| command | median | fastest | ratio to \`node -e 0\` | goal |
-|---|---:|---:|---:|---|
+| command | median | fastest | ratio to \`node -e 0\` | CPU, median | floor (CPU ÷ ${cores} cores) | goal |
+|---|---:|---:|---:|---:|---:|---|
 ${rows.join("\n")}`,
 );
 rmSync(scratch, { recursive: true, force: true });
