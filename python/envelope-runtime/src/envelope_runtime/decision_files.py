@@ -40,33 +40,39 @@ def filled(
     return False
 
 
-def kept(
+def must_keep(
     path: Path, given: Path | None, decision_lists: Lists, waiting: Mapping[str, Collection[str]]
 ) -> bool:
     """Whether a template must not replace `path`: it holds a reviewer's work for the records
-    waiting now that this command did not read (`given`: the decisions file it read). A file
-    this command did not read whose work is on records no longer waiting (decided since, or
-    applied before the run paused again) is moved aside, `<name>.1` (`.2`, …): a template
-    replaces it, so the run is not stranded, and no one's work is lost."""
+    waiting now that this command did not read (`given`: the decisions file it read)."""
+    return not _read_here(path, given) and filled(path, decision_lists, waiting)
+
+
+def move_aside_stale(path: Path, given: Path | None, decision_lists: Lists) -> None:
+    """Before a template replaces `path` (must_keep answered no): a file this command did not
+    read that still holds work (on records decided since, or applied before the run paused
+    again) is moved to `<name>.1` (`.2`, …), so the run is not stranded and no one's work is
+    lost."""
+    if _read_here(path, given) or not filled(path, decision_lists):
+        return
+    aside = next(
+        path.with_name(f"{path.name}.{n}")
+        for n in count(1)
+        if not path.with_name(f"{path.name}.{n}").exists()
+    )
+    os.replace(path, aside)
+    print(
+        f"Moved {path} to {aside}: its decisions are on records no longer waiting.",
+        file=sys.stderr,
+    )
+
+
+def _read_here(path: Path, given: Path | None) -> bool:
+    """Whether `path` is the decisions file this command read and applied."""
     try:
-        if given is not None and given.samefile(path):
-            return False  # read and applied by this command
+        return given is not None and given.samefile(path)
     except OSError:
-        pass
-    if filled(path, decision_lists, waiting):
-        return True
-    if filled(path, decision_lists):
-        aside = next(
-            path.with_name(f"{path.name}.{n}")
-            for n in count(1)
-            if not path.with_name(f"{path.name}.{n}").exists()
-        )
-        os.replace(path, aside)
-        print(
-            f"Moved {path} to {aside}: its decisions are on records no longer waiting.",
-            file=sys.stderr,
-        )
-    return False
+        return False
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -23,10 +23,12 @@ def test_only_work_for_records_waiting_now_is_kept(tmp_path: Path) -> None:
     # applied before: the run now waits for round 2's records (or another gate)
     assert not decision_files.filled(path, _lists, {"g": {"r3"}})
     assert not decision_files.filled(path, _lists, {"other": {"r1"}})
-    assert decision_files.kept(path, None, _lists, {"g": {"r1"}})
-    # the file this command read is its own to replace
-    assert not decision_files.kept(path, path, _lists, {"g": {"r1"}})
+    assert decision_files.must_keep(path, None, _lists, {"g": {"r1"}})
+    # the file this command read is its own to replace, not to move aside
+    assert not decision_files.must_keep(path, path, _lists, {"g": {"r1"}})
+    decision_files.move_aside_stale(path, path, _lists)
     assert path.read_text() == text
+    assert list(tmp_path.iterdir()) == [path]
 
 
 def test_work_on_records_no_longer_waiting_is_moved_aside_not_lost(tmp_path: Path) -> None:
@@ -35,14 +37,17 @@ def test_work_on_records_no_longer_waiting_is_moved_aside_not_lost(tmp_path: Pat
     path.write_text(text)
     (tmp_path / "t.decisions.json.1").write_text("an earlier one")
 
-    assert not decision_files.kept(path, None, _lists, {"g": {"r3"}})  # a template may come
+    assert not decision_files.must_keep(path, None, _lists, {"g": {"r3"}})  # a template may come
+    assert path.read_text() == text  # the question moves nothing
+    decision_files.move_aside_stale(path, None, _lists)
 
     assert not path.exists()
     assert (tmp_path / "t.decisions.json.2").read_text() == text
     assert (tmp_path / "t.decisions.json.1").read_text() == "an earlier one"
     # a template (no one's work) is simply replaced
     path.write_text(json.dumps({"g": [{"record": "r3", "action": "", "feedback": ""}]}))
-    assert not decision_files.kept(path, None, _lists, {"g": {"r4"}})
+    assert not decision_files.must_keep(path, None, _lists, {"g": {"r4"}})
+    decision_files.move_aside_stale(path, None, _lists)
     assert path.exists() and not (tmp_path / "t.decisions.json.3").exists()
 
 

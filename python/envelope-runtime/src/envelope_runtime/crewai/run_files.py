@@ -38,13 +38,14 @@ def pending_summary(
     template = decisions_path(store, run.id)
     given: Path | None = getattr(args, "decisions", None)  # resume's --decisions
     records = {name: {row["record"] for row in gate["decisions"]} for name, gate in waiting.items()}
-    if decision_files.kept(template, given, _decision_lists, records):
+    if decision_files.must_keep(template, given, _decision_lists, records):
         # A reviewer's answers that this run has not read: never lost to a blank template.
         print(
             f"Kept {template}: it holds filled-in decisions that this run did not read.",
             file=sys.stderr,
         )
     else:
+        decision_files.move_aside_stale(template, given, _decision_lists)
         document = {"run": run.id, "gates": waiting}
         decision_files.write_atomically(
             template, json.dumps(document, indent=2, ensure_ascii=False) + "\n"

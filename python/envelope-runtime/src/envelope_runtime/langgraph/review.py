@@ -78,10 +78,11 @@ class GateRunner(Runner):
         path = decisions_path(self.args, thread_id)
         given: Path | None = getattr(self.args, "decisions", None)
         records = {name: {row["record"] for row in rows} for name, rows in template.items()}
-        if decision_files.kept(path, given, _decision_lists, records):
+        if decision_files.must_keep(path, given, _decision_lists, records):
             # A reviewer's answers this run has not read: never lost to a blank template.
             print(f"Kept {path}: it holds filled-in decisions.", file=sys.stderr)
         else:
+            decision_files.move_aside_stale(path, given, _decision_lists)
             decision_files.write_atomically(
                 path, json.dumps(template, indent=2, ensure_ascii=False) + "\n"
             )
