@@ -96,7 +96,8 @@ async def test_the_middleware_hands_the_app_the_cleaned_body_with_its_length() -
         "headers": [(b"content-type", b"application/json"), (b"content-length", b"99999")],
     }
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(server_app, "secret_values", lambda package: [SECRET])
+        patch.setattr(team, "SECRETS", (*team.SECRETS, "ENVELOPE_TEST_SECRET"))
+        patch.setenv("ENVELOPE_TEST_SECRET", SECRET)
         await server_app.ResumeRedaction(app, TEAM)(scope, receive, send)
     assert SECRET.encode() not in seen["body"]
     assert b"[redacted]" in seen["body"]
@@ -290,7 +291,8 @@ async def test_a_body_over_max_body_is_refused_with_413_and_a_large_one_is_rewri
         return messages.pop(0)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(server_app, "secret_values", lambda package: [SECRET])
+        patch.setattr(team, "SECRETS", (*team.SECRETS, "ENVELOPE_TEST_SECRET"))
+        patch.setenv("ENVELOPE_TEST_SECRET", SECRET)
         patch.setattr(server_app, "run_in_threadpool", in_thread)
         await middleware(scope, once, send)
     assert threaded == [server_app.rewritten]

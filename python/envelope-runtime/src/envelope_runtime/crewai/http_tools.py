@@ -25,7 +25,7 @@ from crewai.utilities.string_utils import sanitize_tool_name
 from pydantic import BaseModel, Field
 
 from ..policy import AccessPolicy, HttpRequestInput, expand
-from ..redaction import redact, replace_text
+from ..redaction import redact, replace_text, secret_values
 from ..team_package import TeamPackage
 from .crew_base import config_dir
 
@@ -119,7 +119,7 @@ def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
         agent_key=agent_key,
         policy=policies(package)[agent_key],
         env=env,
-        secret_values=tuple(env[name] for name in team.SECRETS if name in env),
+        secret_values=tuple(secret_values(team.SECRETS, env)),
         timeout_s=package.models.MODELS[agent_key].timeout_ms / 1000,
     )
 

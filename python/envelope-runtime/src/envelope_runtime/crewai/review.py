@@ -11,7 +11,6 @@ loads this module.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 import threading
@@ -24,7 +23,7 @@ from pydantic import ValidationError
 
 from ..gate_rules import apply_decisions, evaluate, released_text, timed_out
 from ..gates import DecisionItem, GateState, receives, shortened
-from ..redaction import redact
+from ..redaction import redact, secret_values
 from . import state
 
 if TYPE_CHECKING:
@@ -55,8 +54,7 @@ def review(flow: PipelineFlow, name: str) -> list[dict[str, Any]]:
         gate.status, gate.waiting_since = "waiting", state.utc_now()
     # What CrewAI's console shows a reviewer: without the team's secret values, as the
     # saved run, the pause summary and the decisions file show the records.
-    values = [os.environ.get(name, "") for name in flow.team().SECRETS]
-    return redact(gate.listing(spec.fields), [value for value in values if value])
+    return redact(gate.listing(spec.fields), secret_values(flow.team().SECRETS))
 
 
 def feedback(flow: PipelineFlow, context: PendingFeedbackContext) -> str:

@@ -164,8 +164,8 @@ def _run_crew(
 def failure(package: TeamPackage, error: BaseException) -> str:
     """`Type: message` of an error, without the team's secret values: its text may echo a
     prompt they were filled into."""
-    values = [os.environ.get(name, "") for name in package.team.SECRETS]
-    return redaction.redact(f"{type(error).__name__}: {error}", [v for v in values if v])
+    secrets = redaction.secret_values(package.team.SECRETS)
+    return redaction.redact(f"{type(error).__name__}: {error}", secrets)
 
 
 def _warn_short_secrets(package: TeamPackage) -> None:

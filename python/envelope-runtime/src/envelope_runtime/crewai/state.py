@@ -23,7 +23,7 @@ from crewai.flow.flow import FlowState
 from crewai.flow.persistence import FlowPersistence
 from pydantic import BaseModel, BeforeValidator, Field, PrivateAttr
 
-from ..redaction import redact
+from ..redaction import redact, secret_values
 
 __all__ = ["RunState", "RunStatus", "RunStore", "StepOutput", "new_run_id", "utc_now"]
 
@@ -104,7 +104,7 @@ class RunStore(FlowPersistence):
     @classmethod
     def of(cls, team: Any, directory: Path | str = ".envelope-runs") -> RunStore:
         """The store of a team's runs, redacting the values of its secrets (team.SECRETS)."""
-        return cls(directory, [os.environ.get(name, "") for name in team.SECRETS])
+        return cls(directory, secret_values(team.SECRETS))
 
     def init_db(self) -> None:
         """Nothing to set up: the directory (or the database's table) is made on first use."""

@@ -18,7 +18,6 @@ the run ends (or fails) they are put in order (when they were emitted) and writt
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,7 +36,7 @@ from crewai.events import (
 )
 from crewai.events.event_bus import CrewAIEventsBus
 
-from .. import trace
+from .. import redaction, trace
 from ..team_package import TeamPackage
 from . import crew_base, llms
 from .crew_base import TeamCrewBase
@@ -121,7 +120,7 @@ def traced(path: str | Path | None, run_id: str | None, team_crew: TeamCrewBase)
         collector.active = False
         trace.on_decisions(None)
         package = team_crew.package
-        secrets = [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
+        secrets = redaction.secret_values(package.team.SECRETS)
         writer = trace.TraceWriter(path, run_id, secrets, _personal_values(package))
         _write(writer, collector.take(), team_crew)
 

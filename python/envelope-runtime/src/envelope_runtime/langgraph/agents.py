@@ -10,7 +10,6 @@ rendered prompt (`AgentSetup`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NotRequired, TypeVar, cast
@@ -158,7 +157,7 @@ class AgentSetup(AgentMiddleware[PromptState, Any]):
             )
         )
         # A structured answer is stored as plain data (TeamAgents.ask gives it its type back).
-        secrets = secret_values(package)
+        secrets = redaction.secret_values(package.team.SECRETS)
         answer = response.structured_response
         if isinstance(answer, BaseModel):
             answer = answer.model_dump(mode="json", by_alias=True)
@@ -196,10 +195,6 @@ def model_retry() -> ModelRetryMiddleware[Any, Any]:
     )
 
 
-def secret_values(package: TeamPackage) -> list[str]:
-    return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
-
-
 async def secrets_redacted(package: TeamPackage, work: Awaitable[T]) -> T:
     """`work`'s result; an exception it raises leaves without the team's secret values
     (redacted_errors.without_secrets, loaded on an error only): LangGraph checkpoints a
@@ -210,7 +205,7 @@ async def secrets_redacted(package: TeamPackage, work: Awaitable[T]) -> T:
     except Exception as error:
         from .redacted_errors import without_secrets
 
-        safe = without_secrets(error, secret_values(package))
+        safe = without_secrets(error, redaction.secret_values(package.team.SECRETS))
         if safe is error:
             raise
     # Raised here, not in the except block, where the raw error would become its __context__.
@@ -235,12 +230,13 @@ def redacted(package: TeamPackage, message: BaseMessage, secrets: Sequence[str])
 
 
 def as_placeholders(package: TeamPackage, data: Any) -> Any:
-    names = [n for n in package.team.SECRETS if len(os.environ.get(n, "")) >= redaction.MIN_LENGTH]
-    names.sort(key=lambda name: len(os.environ[name]), reverse=True)  # a longer one first
+    named = [(v, n) for n in package.team.SECRETS for v in redaction.secret_values([n])]
+    named.sort(key=lambda pair: len(pair[0]), reverse=True)  # a longer one first
 
     def fill(text: str) -> str:
-        for name in names:
-            text = text.replace(os.environ[name], f"{{{{{name}}}}}")
+        for value, name in named:
+            if len(value) >= redaction.MIN_LENGTH:
+                text = text.replace(value, f"{{{{{name}}}}}")
         return text
 
     return redaction.replace_text(data, fill)

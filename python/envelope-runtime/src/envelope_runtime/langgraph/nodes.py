@@ -78,7 +78,7 @@ def as_json(data: Any) -> str:
 def clean(package: TeamPackage, text: T) -> T:
     """Free text a node writes (answers, records, feedback) redacted: the state is
     checkpointed. Never the run's own fields (statuses, timestamps, ids)."""
-    return redaction.redact(text, agents.secret_values(package))
+    return redaction.redact(text, redaction.secret_values(package.team.SECRETS))
 
 
 def answer_json(package: TeamPackage, answer: BaseModel) -> str:

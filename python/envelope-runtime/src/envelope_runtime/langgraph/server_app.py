@@ -16,7 +16,6 @@ Nothing else of any request is read or changed.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from itertools import islice
@@ -47,7 +46,6 @@ __all__ = [
     "longest_accepted",
     "may_hold_command",
     "rewritten",
-    "secret_values",
 ]
 
 Message = MutableMapping[str, Any]
@@ -77,10 +75,6 @@ def longest_accepted(package: TeamPackage) -> int:
     """A record id or action longer than this is no gate's of the team (ids are `r<n>`)."""
     gates = package.team.GATES.values()
     return max([ECHO_LIMIT, *(len(a.label) for spec in gates for a in spec.actions)])
-
-
-def secret_values(package: TeamPackage) -> list[str]:
-    return [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
 
 
 def cleaned_resume(resume: Any, secrets: Sequence[str], longest: int) -> Any:
@@ -235,7 +229,7 @@ class ResumeRedaction:
             if not message.get("more_body", False):
                 break
         raw = b"".join(chunks)
-        secrets = secret_values(self.package)
+        secrets = redaction.secret_values(self.package.team.SECRETS)
         if len(raw) > THREAD_BODY:
             body = await run_in_threadpool(rewritten, raw, secrets, self.longest)
         else:

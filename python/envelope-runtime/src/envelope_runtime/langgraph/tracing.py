@@ -23,7 +23,6 @@ loses at most the lines of the nodes that were running.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
-from .. import trace
+from .. import redaction, trace
 from ..team_package import TeamPackage
 
 
@@ -158,7 +157,7 @@ def handler(package: TeamPackage, path: str | Path | None, thread_id: str) -> Tr
     if path is None:
         trace.on_decisions(None)  # none from an earlier traced run in this process either
         return None
-    secrets = [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
+    secrets = redaction.secret_values(package.team.SECRETS)
     writer = trace.TraceWriter(path, thread_id, secrets, _personal_values(package), deferred=True)
     trace.on_decisions(writer.decision)  # a reviewer's decisions at a gate (pipeline.py)
     return TraceHandler(package, writer)
