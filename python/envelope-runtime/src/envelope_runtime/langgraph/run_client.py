@@ -356,11 +356,20 @@ class Runner:
         for choice in args.model:
             self._options += ["--model", choice]
 
-    async def drive(self, thread_id: str, payload: Any) -> int:
-        """Advance the thread until it ends, halts or waits for a review nobody gives now."""
+    async def drive(self, thread_id: str, payload: Any, before: StateSnapshot | None = None) -> int:
+        """Advance the thread until it ends, halts or waits for a review nobody gives now.
+        `before`: its state as the caller read it (None: a thread with no work yet)."""
+        try:
+            return await self._drive(thread_id, payload, before)
+        except httpx.TransportError as error:  # no answer (refused, reset) while it ran
+            if not isinstance(self.graph, RemoteGraph):
+                raise
+            return self._lost(thread_id, error)
+
+    async def _drive(self, thread_id: str, payload: Any, snapshot: StateSnapshot | None) -> int:
         config = thread_config(self.package, thread_id)
         while True:
-            failed = await self._advance(thread_id, payload)
+            failed = await self._advance(thread_id, payload, snapshot)
             if failed is not None:
                 return failed
             snapshot = await self.graph.aget_state(config)
@@ -384,12 +393,13 @@ class Runner:
             print(json.dumps(result, indent=2, ensure_ascii=False))
             return runtime.EXIT_OK
 
-    async def _advance(self, thread_id: str, payload: Any) -> int | None:
+    async def _advance(
+        self, thread_id: str, payload: Any, before: StateSnapshot | None
+    ) -> int | None:
         """Run the graph until it stops; an exit code when it failed, else None. The work
-        the state records so far bounds this part (the nodes check it too)."""
+        the state records so far (`before`) bounds this part (the nodes check it too)."""
         team = self.package.team
         config = thread_config(self.package, thread_id)
-        before = await _state(self.graph, config)
         spent = runtime.worked_ms(before.values.get("work") if before else None)
         if spent >= team.RUN_TIMEOUT_MS:
             print(nodes.deadline_message(self.package), file=sys.stderr)
@@ -421,6 +431,8 @@ class Runner:
             why = f"more than {team.RECURSION_LIMIT} steps (team.RECURSION_LIMIT): {error}"
             return self._failed(thread_id, why)
         except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
+            if isinstance(error, httpx.TransportError) and isinstance(self.graph, RemoteGraph):
+                raise  # the server stopped answering, the run did not fail: drive says so
             return self._failed(thread_id, f"{type(error).__name__}: {error}")
         finally:
             if tracer is not None:
@@ -432,14 +444,24 @@ class Runner:
         gate pauses a run (review.GateRunner)."""
         return self._failed(thread_id, f"paused at {snapshot.next}, which is not a gate")
 
+    def _lost(self, thread_id: str, error: Exception) -> int:
+        """The Agent Server stopped answering mid-run: the run is the server's, and may go on
+        there (a dropped stream does not cancel it), so it is not reported as failed."""
+        unreachable(self.args.url, error)
+        command = shlex.join([command_name(self.package), "resume", thread_id, *self._options])
+        print(
+            f"Thread {thread_id} is kept on the server, and its run may still be going on "
+            f"there. Once the server answers, look at it again with: {command}",
+            file=sys.stderr,
+        )
+        return runtime.EXIT_CONFIG
+
     def _failed(self, thread_id: str, why: str) -> int:
         """Say why the run stopped and how to continue it: every finished step (and every
         decision made) is in the checkpoint, and `resume` goes on from there."""
         command = shlex.join([command_name(self.package), "resume", thread_id, *self._options])
         # An error's text can echo what a node was given: a prompt with a secret filled in.
-        why = redaction.redact(
-            why, [os.environ[n] for n in self.package.team.SECRETS if os.environ.get(n)]
-        )
+        why = redaction.redact(why, redaction.secret_values(self.package.team.SECRETS))
         print(
             f"Run failed: {why}\nFinished steps and decisions are kept; "
             f"continue from the last finished step with: {command}",
@@ -501,11 +523,12 @@ async def start_run(package: TeamPackage, argv: Sequence[str]) -> int:
     try:
         async with open_graph(package, args) as graph:
             thread_id = new_thread_id(graph)
-            if isinstance(graph, RemoteGraph):  # reachable before a thread id is announced
-                await _state(graph, thread_config(package, thread_id))
+            # The run's first read (its work so far, none) also tells an Agent Server that
+            # does not answer from one that does not know the thread, before it is announced.
+            before = await _state(graph, thread_config(package, thread_id))
             print(f"Thread {thread_id} ({location(args)})", file=sys.stderr)
             runner = _runner(package, graph, args, chosen)
-            return await runner.drive(thread_id, nodes.graph_input(package, inputs))
+            return await runner.drive(thread_id, nodes.graph_input(package, inputs), before)
     except Unreachable as error:
         return unreachable(args.url, error)
 
@@ -546,13 +569,13 @@ async def _resume(package: TeamPackage, args: argparse.Namespace, sweep: bool) -
                 )
             if report_problems([], problems):
                 return runtime.EXIT_CONFIG
-            return await runner.drive(thread_id, None)
+            return await runner.drive(thread_id, None, snapshot)
         elif review:
             payload = review.resume_payload(
                 runner, thread_id, snapshot, decisions, problems, sweeping=sweep
             )
             if not report_problems([], problems):
-                return await runner.drive(thread_id, payload)
+                return await runner.drive(thread_id, payload, snapshot)
             return runtime.EXIT_CONFIG
         report_problems([], problems)
         return runtime.EXIT_CONFIG
