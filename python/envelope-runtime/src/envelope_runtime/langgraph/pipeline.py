@@ -41,6 +41,10 @@ gate_node: Callable[[str], str] = "gate_{}".format
 escalate_node: Callable[[str], str] = "escalate_{}".format
 released_node: Callable[[str], str] = "released_{}".format
 
+REASKS = 3
+"""The most resume values a gate waiting beside other gates reads in one task (_decisions):
+the server bounds each value, this their number."""
+
 
 class GateDecisionError(ValueError):
     """Decisions a gate cannot apply; `problems` lists every one of them."""
@@ -247,24 +251,34 @@ class PipelineNodes(TeamNodes):
             return self._on_timeout(spec, gate)
         outcome, message = rules.evaluate(spec, gate)
         if outcome == "waiting":
-            items = self._decisions(spec, gate)
+            beside = any(
+                gate_state(state, name).status == "waiting"
+                for name in self.package.team.GATES
+                if name != spec.name
+            )
+            items = self._decisions(spec, gate, REASKS if beside else 1)
+            if items is None:  # refused: a new task asks again, with the problems
+                return self._gate_command(spec, gate, goto=gate_node(spec.name))
             _traced(self.package.team.PIPELINE[spec.after_step].agent_key, spec.name, items)
             outcome, message = rules.evaluate(spec, gate)
         return self._route(spec, gate, outcome, message)
 
-    def _decisions(self, spec: GateSpec, gate: GateState) -> list[DecisionItem]:
-        """Asks until a resume value applies; the decisions applied to `gate`.
+    def _decisions(self, spec: GateSpec, gate: GateState, asks: int) -> list[DecisionItem] | None:
+        """Asks until a resume value applies, at most `asks` times in this task: the
+        decisions applied to `gate`, or None when the last value was refused too.
 
-        A refused value changes nothing and the gate asks again, with the problems, in this
-        same task (LangGraph's validation loop: one more interrupt(), answered by the next
-        resume value of this task). A new task would wait for a later superstep, which
-        LangGraph starts only once every other gate waiting now is answered. On resume the
-        task replays its earlier values in order: refusing one does not depend on the time,
-        so each replayed value is refused again, and none is applied twice.
+        A refused value changes nothing. LangGraph keeps every value a task's interrupts
+        were answered with, and replays them in order on each resume, until the task ends:
+        none can be dropped while the task asks again (the interrupt ids count them). So a
+        lone gate ends the task (a new one asks at once); a gate waiting beside others asks
+        again in this task (a new task would wait for a later superstep, which LangGraph
+        starts only once every gate waiting now is answered), up to REASKS values, then
+        ends it. Refusing a value does not depend on the time, so a replayed one is refused
+        again, and none is applied twice.
         """
         from .. import gate_rules as rules
 
-        while True:
+        for _ in range(asks):
             answer = interrupt(review_request(spec, gate))
             try:
                 items = _clean_feedback(self.package, decisions_of(spec, answer))
@@ -275,6 +289,7 @@ class PipelineNodes(TeamNodes):
                 gate.problems = []
                 return items
             gate.problems = clean(self.package, problems)
+        return None
 
     def _route(
         self, spec: GateSpec, gate: GateState, outcome: Outcome, message: str
