@@ -1,7 +1,7 @@
 """What a resume must never do to a run or a reviewer's work: write a blank template over a
 filled-in decisions file, show a secret a step's records hold, apply another run's decisions,
-leave a run stopped by Ctrl-C or killed unresumable, or answer a bad decisions file without
-naming the file and the place. Runs in new processes where the point is a signal.
+leave a run stopped by Ctrl-C or SIGTERM or killed unresumable, or answer a bad decisions file
+without naming the file and the place. Runs in new processes where the point is a signal.
 
 Skipped for teams without gates.
 """
@@ -26,7 +26,7 @@ if not team.GATES:
     pytest.skip("the team has no gates", allow_module_level=True)
 
 from envelope_runtime.crewai import flow_resume  # noqa: E402
-from envelope_runtime.crewai.flow_runner import EXIT_INTERRUPTED  # noqa: E402
+from envelope_runtime.crewai.flow_runner import EXIT_INTERRUPTED, EXIT_TERMINATED  # noqa: E402
 from envelope_runtime.crewai.run_files import RunLock  # noqa: E402
 
 FIRST = next(iter(team.GATES))
@@ -335,7 +335,7 @@ def test_a_run_left_running_in_the_database_needs_force_and_one_resume_takes_it(
     assert store.load(run_id).status == "pending"
 
 
-# --- the same, in a process of its own: a real Ctrl-C (SIGINT) and SIGKILL -------------
+# --- the same, in a process of its own: a real Ctrl-C (SIGINT), SIGTERM and SIGKILL -----
 
 
 def _start_at_a_prompt(
@@ -397,6 +397,32 @@ def test_sigint_at_a_gate_prompt_exits_130_and_the_run_resumes(
     assert (saved["status"], saved["message"]) == ("failed", "interrupted (Ctrl-C)")
 
     assert main.main(["resume", run_id, "--no-interactive"]) == runtime.EXIT_PENDING
+
+
+def test_sigterm_at_a_gate_prompt_exits_143_and_the_run_resumes(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """docker stop, systemd, a CI runner cancelling: the run ends as Ctrl-C ends it."""
+    process, run_id = _start_at_a_prompt(tmp_path, fake_models)
+    try:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == EXIT_TERMINATED, err.decode()
+    assert "Run terminated (SIGTERM)" in err.decode()
+    assert f"continue from the last finished step with: {main.COMMAND} resume {run_id}" in (
+        err.decode()
+    )
+    assert "Traceback" not in err.decode()
+    saved = _saved(run_id)
+    assert (saved["status"], saved["message"]) == ("failed", "terminated (SIGTERM)")
+
+    assert main.main(["resume", run_id, "--no-interactive"]) == runtime.EXIT_PENDING
+    assert "was left running" not in capsys.readouterr().err
 
 
 def test_a_killed_run_resumes(

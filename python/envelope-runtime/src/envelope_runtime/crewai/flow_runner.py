@@ -9,7 +9,11 @@ in memory; a gate waiting beside the paused one; a run stopped by an error) is c
 flow kicked off again over the saved state: finished steps and decided gates pass at once.
 
 A process holds its run's lock (run_files.RunLock) while it runs it, so `resume` tells a run left
-`running` by a process that is gone (Ctrl-C, a crash, SIGKILL) from one still at work.
+`running` by a process that is gone (a crash, SIGKILL) from one still at work. Ctrl-C and SIGTERM
+(docker stop, systemd, a CI runner cancelling) save it as failed, resumable, first. SIGTERM's
+handler is ours only while our runner runs a flow: a kickoff without our runner
+(kickoff_deadline.flow_run: AMP's, a Python caller's) runs in its host's process, whose handler
+decides (a cancelled task is saved as failed there).
 """
 
 from __future__ import annotations
@@ -18,7 +22,11 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..team_package import TeamPackage
@@ -32,6 +40,34 @@ __all__ = ["FlowCommands", "start_run"]
 
 EXIT_INTERRUPTED = 130
 """A run stopped by Ctrl-C (the shell's 128 + SIGINT); saved as failed, resumable."""
+
+EXIT_TERMINATED = 143
+"""A run stopped by SIGTERM (128 + SIGTERM); saved as failed, resumable."""
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread while our runner runs a flow, as Ctrl-C raises
+    KeyboardInterrupt there (a BaseException: no `except Exception` of a step takes it)."""
+
+
+@contextmanager
+def _sigterm_stops_the_run() -> Iterator[None]:
+    """SIGTERM raises Terminated for the run, the previous handler (the default, CrewAI
+    telemetry's, which raises SystemExit(0)) back after. Not off the main thread (Python sets
+    handlers there only), nor over a handler Python did not set (not ours to restore)."""
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is not threading.main_thread() or previous is None:
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _run_flow(
@@ -58,42 +94,47 @@ def _run_flow(
         flows[-1].configure(crews, left, interactive)
         return flows[-1]
 
-    try:
-        pending = store.load_pending_feedback(run.id)
-        # Built before the deadline starts, as a run builds its crews (CrewAI's first Flow
-        # loads its memory): from_pending for a paused gate, else the flow over the saved state.
-        if pending:
-            flows.append(team_flow.from_pending(run.id, store, suppress_flow_events=quiet))
-        else:
-            again(decisions)
-    except KeyboardInterrupt as stop:
-        return _stopped(package, store, settle(run, False, stop, 0), args)
-    deadline = Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
+    def settled() -> RunState:
+        try:
+            pending = store.load_pending_feedback(run.id)
+            # Built before the deadline starts, as a run builds its crews (CrewAI's first Flow
+            # loads its memory): from_pending for a paused gate, else the flow over the saved
+            # state.
+            if pending:
+                flows.append(team_flow.from_pending(run.id, store, suppress_flow_events=quiet))
+            else:
+                again(decisions)
+        except (KeyboardInterrupt, Terminated) as stop:
+            return settle(run, False, stop, 0)
+        deadline = Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
 
-    def work() -> Any:
-        if pending is None:
-            return flows[0].kickoff()
-        start = flows[0]
-        start.configure(crews, decisions, interactive)
-        given = start.decisions.pop(pending[1].metadata.get("gate"), None)
-        outcome = start.resume(json.dumps(given) if given is not None else "")
-        # The rest of the flow, and the gates the resume never reached, with their decisions.
-        paused = isinstance(outcome, HumanFeedbackPending)
-        ended = all(key in start.state.outputs for key in package.team.PIPELINE)
-        if ended or start.state.status == "halted" or (paused and not start.decisions):
-            return outcome
-        return again(start.decisions).kickoff()
+        def work() -> Any:
+            if pending is None:
+                return flows[0].kickoff()
+            start = flows[0]
+            start.configure(crews, decisions, interactive)
+            given = start.decisions.pop(pending[1].metadata.get("gate"), None)
+            outcome = start.resume(json.dumps(given) if given is not None else "")
+            # The rest of the flow, and the gates the resume never reached, with their decisions.
+            paused = isinstance(outcome, HumanFeedbackPending)
+            ended = all(key in start.state.outputs for key in package.team.PIPELINE)
+            if ended or start.state.status == "halted" or (paused and not start.decisions):
+                return outcome
+            return again(start.decisions).kickoff()
 
-    try:
-        if deadline.expired():
-            raise RunTimeout(deadline.message())
-        with traced(args.trace, run.id, crews):
-            paused = isinstance(run_with_deadline(work, deadline), HumanFeedbackPending)
-        run = settle(flows[-1].state, paused, None, deadline.used_ms())
-    except KeyboardInterrupt as stop:  # Ctrl-C: at a gate's prompt, or while a step works
-        run = settle(flows[-1].state, False, stop, deadline.used_ms())
-    except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
-        run = settle(flows[-1].state, False, error, deadline.used_ms())
+        try:
+            if deadline.expired():
+                raise RunTimeout(deadline.message())
+            with traced(args.trace, run.id, crews):
+                paused = isinstance(run_with_deadline(work, deadline), HumanFeedbackPending)
+            return settle(flows[-1].state, paused, None, deadline.used_ms())
+        except (KeyboardInterrupt, Terminated) as stop:  # at a gate's prompt, or in a step
+            return settle(flows[-1].state, False, stop, deadline.used_ms())
+        except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
+            return settle(flows[-1].state, False, error, deadline.used_ms())
+
+    with _sigterm_stops_the_run():
+        run = settled()
     return _stopped(package, store, run, args)
 
 
@@ -106,14 +147,14 @@ def _stopped(package: TeamPackage, store: RunStore, run: RunState, args: Any) ->
         print(message, file=sys.stderr)
     elif run.status == "failed":
         command = resume_command(package, run.id, args)
-        stopped = "interrupted" if run.message == INTERRUPTED else f"failed: {message}"
+        failed = (f"failed: {message}", runtime.EXIT_FAILED)
+        stopped, code = _SIGNALLED.get(run.message or "", failed)
         print(
             f"Run {stopped}\nFinished steps and decisions are kept; continue from the last "
             f"finished step with: {command}",
             file=sys.stderr,
         )
-        if run.message == INTERRUPTED:
-            return EXIT_INTERRUPTED
+        return code
     elif run.status == "halted":
         print(f"Run {run.id} halted: {message}", file=sys.stderr)
     elif run.status == "pending":
@@ -128,6 +169,14 @@ def _stopped(package: TeamPackage, store: RunStore, run: RunState, args: Any) ->
 INTERRUPTED = "interrupted (Ctrl-C)"
 """A failed run's message when Ctrl-C stopped it."""
 
+TERMINATED = "terminated (SIGTERM)"
+"""A failed run's message when SIGTERM stopped it."""
+
+_SIGNALLED = {
+    INTERRUPTED: ("interrupted", EXIT_INTERRUPTED),
+    TERMINATED: (TERMINATED, EXIT_TERMINATED),
+}
+
 
 def settle(run: RunState, paused: bool, error: BaseException | None, used_ms: int) -> RunState:
     """What became of a run of the flow (ours or kickoff_deadline.py's), `used_ms` added."""
@@ -137,9 +186,9 @@ def settle(run: RunState, paused: bool, error: BaseException | None, used_ms: in
         run.status, run.message = "timed_out", str(error)
     elif isinstance(error, Exception):
         run.status, run.message = "failed", f"{type(error).__name__}: {error}"
-    elif error is not None:  # Ctrl-C, a cancelled kickoff: not left `running` for good
+    elif error is not None:  # Ctrl-C, SIGTERM, a cancelled kickoff: not left `running` for good
         stop = INTERRUPTED if isinstance(error, KeyboardInterrupt) else type(error).__name__
-        run.status, run.message = "failed", stop
+        run.status, run.message = "failed", TERMINATED if isinstance(error, Terminated) else stop
     elif error is None and run.status not in ("halted", "failed", "timed_out"):
         run.status = "pending" if paused else "done"
     run.spent_ms += used_ms  # what a resume counts against runMs
@@ -181,10 +230,10 @@ def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, 
 
 
 def exit_now(code: int) -> None:
-    """runner._exit, and for a run stopped by Ctrl-C at once: its worker may still wait in a
-    gate's prompt or a model call, which neither sys.exit nor Python's shutdown may wait
-    for (a daemon thread holding stdin's lock aborts the interpreter's shutdown)."""
-    if code == EXIT_INTERRUPTED:
+    """runner._exit, and for a run stopped by Ctrl-C or SIGTERM at once: its worker may still
+    wait in a gate's prompt or a model call, which neither sys.exit nor Python's shutdown may
+    wait for (a daemon thread holding stdin's lock aborts the interpreter's shutdown)."""
+    if code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
