@@ -90,10 +90,12 @@ class RunLock:
     """Which process runs a run, on this machine: an exclusive flock on `.<run id>.lock`
     beside the run's state, held while a process runs or resumes it. The system drops it
     when the process ends, however it ends (Ctrl-C, a crash, SIGKILL), so a run left
-    `running` whose lock is free has no process any more. The file stays (removing it would
-    let two processes lock two files of one name); it says who holds it. Not with
-    DATABASE_URL (processes on other machines lock nothing here) nor without flock
-    (Windows): there `acquire` answers None, "cannot tell"."""
+    `running` whose lock is free has no process any more. The file says who holds it, and
+    `release` removes it, still locked: a process that opened it before then locks a file no
+    longer at that path, which `acquire` checks after locking (and then locks the path's new
+    file), so two processes never hold two files of one name. Not with DATABASE_URL
+    (processes on other machines lock nothing here) nor without flock (Windows): there
+    `acquire` answers None, "cannot tell"."""
 
     def __init__(self, store: RunStore, run_id: str) -> None:
         self.path = store.directory / f".{run_id}.lock"
@@ -108,19 +110,26 @@ class RunLock:
             return None
         if self._store.database is not None:
             return None
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            file = open(self.path, "a+", encoding="utf-8")  # held until release
-        except OSError:
-            return None
-        try:
-            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            file.close()
-            return False
-        except OSError:  # a file system without locks
-            file.close()
-            return None
+        while True:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                file = open(self.path, "a+", encoding="utf-8")  # held until release
+            except OSError:
+                return None
+            try:
+                fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                file.close()
+                return False
+            except OSError:  # a file system without locks
+                file.close()
+                return None
+            try:
+                if os.path.samestat(os.fstat(file.fileno()), os.stat(self.path)):
+                    break
+            except FileNotFoundError:
+                pass
+            file.close()  # its holder removed it after we opened it: take the path's file
         file.truncate(0)
         file.write(f"process {os.getpid()} on {socket.gethostname()}\n")
         file.flush()
@@ -135,6 +144,11 @@ class RunLock:
             return "another process"
 
     def release(self) -> None:
+        """Remove the lock file, then drop the lock (a run's work is saved by then)."""
         if self._file is not None:
+            try:
+                self.path.unlink()  # ours: no one else removes a file we lock
+            except OSError:  # a directory we may not write: the file stays, as harmless
+                pass
             self._file.close()  # closing it drops the lock
             self._file = None
