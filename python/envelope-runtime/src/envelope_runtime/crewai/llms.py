@@ -64,8 +64,44 @@ def base_url(model: str) -> str | None:
 
 
 def factory_problems(models: Mapping[str, ModelSpec]) -> list[str]:
-    """ENVELOPE_MODEL_FACTORY must name a function, each override a provider:model."""
-    return model_env.load_problems(FACTORY_ENV, _factory) + model_env.override_problems(models)
+    """ENVELOPE_MODEL_FACTORY must name a function, each override a provider:model of a
+    provider CrewAI or LiteLLM serves."""
+    return [
+        *model_env.load_problems(FACTORY_ENV, _factory),
+        *model_env.override_problems(models),
+        *_provider_problems(models),
+    ]
+
+
+def _provider_problems(models: Mapping[str, ModelSpec]) -> list[str]:
+    """Each MODEL_<AGENT>, MODEL_OVERRIDE or MODEL naming a provider that neither CrewAI's
+    own clients nor LiteLLM serves: CrewAI would start the run and fail at its first model
+    call. LiteLLM's import (seconds) is paid only for a provider CrewAI does not serve, whose
+    model calls would import it anyway."""
+    if os.environ.get(FACTORY_ENV):
+        return []  # the factory makes every model, whatever a variable names
+    problems: list[str] = []
+    for agent_key, spec in models.items():
+        found = model_env.override(agent_key)
+        if found is None and spec.model is None and os.environ.get("MODEL", "").strip():
+            found = ("MODEL", os.environ["MODEL"].strip())
+        parts = model_env.split_model(found[1]) if found else None
+        if found is None or parts is None or parts[0] in PROVIDER_ALIASES:
+            continue
+        try:
+            import litellm
+        except ImportError:
+            problem = (
+                f"{found[0]}={found[1]!r}: {parts[0]!r} is not a provider CrewAI serves itself "
+                f"({', '.join(PROVIDER_ALIASES)}); others need LiteLLM: "
+                "pip install 'crewai[litellm]'"
+            )
+        else:
+            if parts[0] in litellm.provider_list:
+                continue
+            problem = f"{found[0]}={found[1]!r}: no provider {parts[0]!r} in CrewAI or LiteLLM"
+        problems += [] if problem in problems else [problem]
+    return problems
 
 
 def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
