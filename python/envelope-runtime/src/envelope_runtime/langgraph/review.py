@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
@@ -166,7 +165,7 @@ def resume_command(
     gets none, so it checks its timeout and waits again. Reviewer feedback is redacted
     here, not only in the gate's state: LangGraph keeps the resume value itself in the
     checkpoint."""
-    secrets = [os.environ[name] for name in package.team.SECRETS if os.environ.get(name)]
+    secrets = redaction.secret_values(package.team.SECRETS)
     values: dict[str, Any] = {}
     for interrupt in interrupts:
         items = [
