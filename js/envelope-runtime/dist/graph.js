@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import { Command, END, interrupt, START, StateGraph } from "@langchain/langgraph";
+import { Command, END, interrupt, isGraphBubbleUp, START, StateGraph } from "@langchain/langgraph";
 import { registry } from "@langchain/langgraph/zod";
 import { randomUUID } from "node:crypto";
 import { createAgent, createMiddleware, tool } from "langchain";
@@ -278,8 +278,9 @@ export class TeamRuntime {
                     return redact(textOf(messages.at(-1)), this.secrets());
                 }, {
                     name: `ask_${key.replace(/[^A-Za-z0-9_]/g, "_")}`,
-                    description: `Ask ${report.name} (${report.title}; ${report.role}) to do a task and answer.`.slice(0, 1000),
-                    schema: z.object({ task: z.string().describe("What to do, with everything needed to do it.") }),
+                    // As the Python targets describe a report (capabilities included: nothing else reads them).
+                    description: `Delegate a task to your report ${report.name}: ${report.title} (${report.role}).${report.capabilities.length ? ` Capabilities: ${report.capabilities.join(", ")}.` : ""} Returns the answer.`.slice(0, 1000),
+                    schema: z.object({ task: z.string().describe("The task, with everything needed to do it: they cannot see your conversation.") }),
                 });
                 out.push(ask);
             }
@@ -295,10 +296,22 @@ export class TeamRuntime {
             ...(prompt ? { systemPrompt: prompt } : {}),
             name: agent.key,
             middleware: [UNIQUE_MESSAGE_IDS],
+            // Not the run's checkpointer: a graph invoked in a node would be checkpointed as its
+            // subgraph, keeping the conversation (answers before redaction, tool results) in the
+            // run's checkpoints. The node's own update is what the run keeps.
+            checkpointer: false,
         });
         const messages = history.length ? history : [new HumanMessage(task)];
-        const result = await runnable.invoke({ messages }, { recursionLimit: this.team.recursionLimit, metadata: { envelope_task: label }, ...(config?.callbacks ? { callbacks: config.callbacks } : {}), ...(config?.signal ? { signal: config.signal } : {}) });
-        return result.messages;
+        try {
+            const result = await runnable.invoke({ messages }, { recursionLimit: this.team.recursionLimit, metadata: { envelope_task: label }, ...(config?.callbacks ? { callbacks: config.callbacks } : {}), ...(config?.signal ? { signal: config.signal } : {}) });
+            return result.messages;
+        }
+        catch (error) {
+            // A provider's error ("Connection error.", a 401) names no agent: say whose call failed.
+            if (isGraphBubbleUp(error) || config?.signal?.aborted)
+                throw error;
+            throw new Error(`agent ${agent.key} (${label}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
     }
     /** An answer that must be JSON of `schema`: asked once more, in the same conversation, when it is not. */
     async structured(agent, task, schema, inputs, config, label) {

@@ -5,7 +5,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { Command, END, interrupt, START, StateGraph } from "@langchain/langgraph";
+import { Command, END, interrupt, isGraphBubbleUp, START, StateGraph } from "@langchain/langgraph";
 import { registry } from "@langchain/langgraph/zod";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
@@ -358,8 +358,9 @@ export class TeamRuntime {
           },
           {
             name: `ask_${key.replace(/[^A-Za-z0-9_]/g, "_")}`,
-            description: `Ask ${report.name} (${report.title}; ${report.role}) to do a task and answer.`.slice(0, 1000),
-            schema: z.object({ task: z.string().describe("What to do, with everything needed to do it.") }),
+            // As the Python targets describe a report (capabilities included: nothing else reads them).
+            description: `Delegate a task to your report ${report.name}: ${report.title} (${report.role}).${report.capabilities.length ? ` Capabilities: ${report.capabilities.join(", ")}.` : ""} Returns the answer.`.slice(0, 1000),
+            schema: z.object({ task: z.string().describe("The task, with everything needed to do it: they cannot see your conversation.") }),
           },
         );
         out.push(ask as unknown as StructuredToolInterface);
@@ -377,13 +378,23 @@ export class TeamRuntime {
       ...(prompt ? { systemPrompt: prompt } : {}),
       name: agent.key,
       middleware: [UNIQUE_MESSAGE_IDS],
+      // Not the run's checkpointer: a graph invoked in a node would be checkpointed as its
+      // subgraph, keeping the conversation (answers before redaction, tool results) in the
+      // run's checkpoints. The node's own update is what the run keeps.
+      checkpointer: false,
     });
     const messages = history.length ? history : [new HumanMessage(task)];
-    const result = await runnable.invoke(
-      { messages },
-      { recursionLimit: this.team.recursionLimit, metadata: { envelope_task: label }, ...(config?.callbacks ? { callbacks: config.callbacks } : {}), ...(config?.signal ? { signal: config.signal } : {}) },
-    );
-    return result.messages as BaseMessage[];
+    try {
+      const result = await runnable.invoke(
+        { messages },
+        { recursionLimit: this.team.recursionLimit, metadata: { envelope_task: label }, ...(config?.callbacks ? { callbacks: config.callbacks } : {}), ...(config?.signal ? { signal: config.signal } : {}) },
+      );
+      return result.messages as BaseMessage[];
+    } catch (error) {
+      // A provider's error ("Connection error.", a 401) names no agent: say whose call failed.
+      if (isGraphBubbleUp(error) || config?.signal?.aborted) throw error;
+      throw new Error(`agent ${agent.key} (${label}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
   }
 
   /** An answer that must be JSON of `schema`: asked once more, in the same conversation, when it is not. */

@@ -3,15 +3,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { FileSaver } from "../src/checkpoint.js";
 import type { BaseMessage } from "@langchain/core/messages";
-import { buildTeamGraph, resolveInputs, RunProblems, textOf } from "../src/graph.js";
+import { buildTeamGraph, resolveInputs, RunProblems, TeamRuntime, textOf } from "../src/graph.js";
 import { approveAll, decideAll, fakeTeam, runTeam } from "../src/testing.js";
 import type { TeamSpec } from "../src/spec.js";
-import { pipeline, schemas } from "./demo-team.js";
+import { agent, pipeline, schemas } from "./demo-team.js";
 
 function fakes(script: Record<string, string[]>) {
   const asked: Record<string, number> = {};
@@ -76,6 +77,50 @@ describe("hierarchy", () => {
     const { modelFor } = fakes({ lead: ['Here: ```json\n{"summary": "ok"}\n```'], writer: ["x"] });
     const graph = buildTeamGraph(team, schemas, { modelFor, checkpointer: new MemorySaver() });
     expect(await graph.invoke({ topic: "t" }, { configurable: { thread_id: "h" } })).toMatchObject({ status: "done", result: { summary: "ok" } });
+  });
+});
+
+describe("ask_ tools", () => {
+  it("describe the report as the Python targets do, capabilities included", () => {
+    const team: TeamSpec = { ...pipeline, mode: "hierarchy", agents: [agent("lead", { reports: ["writer"] }), agent("writer", { reportsTo: "lead", name: "Wren", title: "Staff Writer", role: "writer", capabilities: ["drafting", "editing"] })] };
+    const [ask] = new TeamRuntime(team, schemas).tools(team.agents[0]!, {}, undefined, true);
+    expect(ask!.name).toBe("ask_writer");
+    expect(ask!.description).toBe("Delegate a task to your report Wren: Staff Writer (writer). Capabilities: drafting, editing. Returns the answer.");
+  });
+});
+
+describe("a failing model", () => {
+  it("fails the run with an error naming the agent and its task", async () => {
+    // A provider that cannot be reached (FakeListChatModel's bindTools would copy it without the failure).
+    class Down extends BaseChatModel {
+      _llmType() {
+        return "down";
+      }
+      async _generate(): Promise<never> {
+        throw new Error("Connection error.");
+      }
+      override bindTools() {
+        return this;
+      }
+    }
+    const graph = buildTeamGraph(pipeline, schemas, { modelFor: () => new Down({}), checkpointer: new MemorySaver() });
+    await expect(graph.invoke({ topic: "t" }, { configurable: { thread_id: "down" } })).rejects.toThrow(/^agent writer \(draft\): Connection error\.$/);
+  });
+});
+
+describe("checkpoints", () => {
+  it("hold the team's state only: no agent conversation, so no secret an agent saw or said", async () => {
+    const team: TeamSpec = { ...pipeline, secrets: ["API_TOKEN"] };
+    const fake = fakeTeam(team, { summary: "done" }, { draft: '{"records": [{"title": "sk-live-123"}]}', final: '{"summary": "used sk-live-123"}' });
+    const saver = new MemorySaver();
+    const graph = buildTeamGraph(team, schemas, { ...fake.options, env: { ...fake.env, API_TOKEN: "sk-live-123" }, checkpointer: saver });
+    const run = await runTeam(graph, { topic: "t" });
+    expect(run.output).toMatchObject({ status: "done", result: { summary: "used {{API_TOKEN}}" } });
+    // Each agent is a createAgent graph run inside a node: checkpointed as a subgraph, its
+    // messages (the model's answers before redaction) would be kept under a namespace of their own.
+    expect(Object.values(saver.storage).flatMap((namespaces) => Object.keys(namespaces))).toEqual([""]);
+    const stored = [...Object.values(saver.storage).flatMap((ns) => Object.values(ns).flatMap((cs) => Object.values(cs).flatMap(([c, m]) => [c, m]))), ...Object.values(saver.writes).flatMap((ws) => Object.values(ws).map(([, , v]) => v))];
+    expect(stored.map((bytes) => Buffer.from(bytes).toString("utf8")).filter((text) => text.includes("sk-live-123"))).toEqual([]);
   });
 });
 
