@@ -2,9 +2,11 @@ import { FileSaver } from "./checkpoint.js";
 import type { TeamSpec } from "./spec.js";
 export declare const EXIT: {
     readonly ok: 0;
-    readonly problems: 1;
-    readonly usage: 2;
-    readonly halted: 3;
+    readonly failed: 1;
+    readonly problems: 2;
+    readonly waiting: 3;
+    readonly halted: 4;
+    readonly timeout: 124;
 };
 /** What the runner needs of the team's graph: invoke, its state, and its pending interrupts. */
 export interface RunnableGraph {

@@ -1,16 +1,19 @@
 // The command-line runner of an exported team: `run` (inputs as flags or JSON), `resume`
 // (a decisions file for the gates that wait), `show` (a thread's state). Runs are kept by a
 // FileSaver in .langgraph_runs/ (ENVELOPE_RUNS_DIR), so a gate waits across restarts.
-// Standard output carries one JSON object per command; messages go to standard error.
+// Standard output carries one JSON object per command; messages go to standard error, each
+// naming what it is about (the flag, the input, the file, the gate). Exit codes are the
+// Python targets' runner's.
 import { existsSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { FileSaver } from "./checkpoint.js";
-import { RunProblems } from "./graph.js";
+import { applyDecisions, readResume, type GateState } from "./gates.js";
+import { resolveInputs, RunProblems } from "./graph.js";
 import type { TeamSpec } from "./spec.js";
 
-export const EXIT = { ok: 0, problems: 1, usage: 2, halted: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 } as const;
 
 /** What the runner needs of the team's graph: invoke, its state, and its pending interrupts. */
 export interface RunnableGraph {
@@ -40,39 +43,99 @@ function usage(team: TeamSpec): string {
   ].join("\n");
 }
 
-function parseFlags(argv: readonly string[]): { positional: string[]; flags: Map<string, string> } {
+const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = { run: ["inputs", "thread", "model-context"], resume: ["thread", "decisions"], show: ["thread"] };
+
+function parseFlags(argv: readonly string[]): { positional: string[]; flags: Map<string, string>; problems: string[] } {
   const positional: string[] = [];
   const flags = new Map<string, string>();
+  const problems: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg.startsWith("--")) {
+    if (arg === "--help" || arg === "-h") flags.set("help", "");
+    else if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-      else flags.set(arg.slice(2), argv[++i] ?? "");
+      else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) flags.set(arg.slice(2), argv[++i]!);
+      else problems.push(`${arg}: needs a value`);
     } else positional.push(arg);
   }
-  return { positional, flags };
+  return { positional, flags, problems };
 }
 
+/** JSON of a flag or a file, or a problem naming where it came from. */
+function parsed(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RunProblems([`${where}: not JSON (${(error as Error).message.split("\n")[0]})`]);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The graph's input (by channel) from --inputs and one flag per input, checked as `prepare` checks it. */
 function inputsOf(team: TeamSpec, flags: Map<string, string>): Record<string, unknown> {
-  const inputs: Record<string, unknown> = flags.has("inputs") ? (JSON.parse(flags.get("inputs")!) as Record<string, unknown>) : {};
+  const problems: string[] = [];
+  let inputs: Record<string, unknown> = {};
+  if (flags.has("inputs")) {
+    const given = parsed(flags.get("inputs")!, "--inputs");
+    if (isObject(given)) inputs = { ...given };
+    else problems.push(`--inputs: expected a JSON object of inputs by key, got ${JSON.stringify(given)}`);
+  }
   for (const input of team.inputs) {
     const raw = flags.get(input.key);
     if (raw === undefined) continue;
-    inputs[input.key] = input.type === "string" ? raw : JSON.parse(raw);
+    if (input.type === "string") inputs[input.key] = raw;
+    else {
+      try {
+        inputs[input.key] = JSON.parse(raw);
+      } catch {
+        problems.push(`--${input.key}: expected ${input.type} as JSON, got ${JSON.stringify(raw)}`);
+      }
+    }
   }
-  const unknown = Object.keys(inputs).filter((k) => !team.inputs.some((i) => i.key === k));
-  if (unknown.length) throw new RunProblems(unknown.map((k) => `unknown input ${JSON.stringify(k)}`));
+  for (const key of Object.keys(inputs)) if (!team.inputs.some((i) => i.key === key)) problems.push(`--inputs: unknown input ${JSON.stringify(key)}`);
+  if (problems.length) throw new RunProblems(problems);
   // The graph's input uses each input's channel.
-  return Object.fromEntries(team.inputs.filter((i) => Object.hasOwn(inputs, i.key)).map((i) => [i.channel, inputs[i.key]]));
+  const byChannel = Object.fromEntries(team.inputs.filter((i) => Object.hasOwn(inputs, i.key)).map((i) => [i.channel, inputs[i.key]]));
+  resolveInputs(team, byChannel);
+  return byChannel;
+}
+
+/** A decisions file `{"<gate>": [decision, ...]}`, checked against the gates waiting on the thread (all problems at once, nothing applied). */
+function decisionsOf(team: TeamSpec, file: string, waiting: ReadonlyArray<{ gate?: string }>, gateStates: Record<string, unknown>): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new RunProblems([`decisions file ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`]);
+  }
+  const decisions = parsed(text, `decisions file ${file}`);
+  if (!isObject(decisions)) throw new RunProblems([`decisions file ${file}: expected {"<gate>": [{"record": "r1", "action": "approve"}]}, got ${JSON.stringify(decisions).slice(0, 200)}`]);
+  const names = waiting.map((w) => w.gate ?? "");
+  const problems: string[] = [];
+  for (const [gate, items] of Object.entries(decisions)) {
+    const spec = team.gates.find((g) => g.name === gate);
+    if (!names.includes(gate)) {
+      problems.push(`decisions file ${file}: ${spec ? "gate" : "no gate"} ${JSON.stringify(gate)} ${spec ? "is not waiting" : "in this team"} (waiting: ${names.join(", ")})`);
+      continue;
+    }
+    const read = readResume({ decisions: items }, gate);
+    if ("problem" in read) problems.push(`decisions file ${file}: ${read.problem}`);
+    else if (spec && isObject(gateStates[gate])) problems.push(...applyDecisions(spec, gateStates[gate] as unknown as GateState, read.items, new Date(), "reviewer").problems.map((p) => `decisions file ${file}: ${p}`));
+  }
+  if (problems.length) throw new RunProblems(problems);
+  return decisions;
 }
 
 async function report(graph: RunnableGraph, thread: string, config: Record<string, unknown>) {
   const state = await graph.getState(config);
-  const values = (state.values ?? {}) as { status?: string | null; halted?: string | null; result?: unknown };
-  const waiting = state.tasks.flatMap((t) => t.interrupts.map((i) => ({ id: i.id, ...(i.value as object) })));
+  const values = (state.values ?? {}) as { status?: string | null; halted?: string | null; result?: unknown; gates?: Record<string, unknown> };
+  const waiting = state.tasks.flatMap((t) => t.interrupts.map((i) => ({ id: i.id, ...(i.value as object) }) as { id?: string; gate?: string; problems?: string[] }));
   const status = waiting.length ? "waiting" : (values.status ?? null);
-  return { thread, status, halted: values.halted ?? null, result: values.result ?? null, waiting };
+  return { thread, status, halted: values.halted ?? null, result: values.result ?? null, waiting, gates: values.gates ?? {} };
 }
 
 /** Runs the command in `argv`; resolves to the exit code. */
@@ -80,46 +143,67 @@ export async function runCli(options: CliOptions): Promise<number> {
   const out = options.out ?? ((t: string) => process.stdout.write(t + "\n"));
   const err = options.err ?? ((t: string) => process.stderr.write(t + "\n"));
   const { team } = options;
-  const { positional, flags } = parseFlags(options.argv ?? process.argv.slice(2));
+  const { positional, flags, problems } = parseFlags(options.argv ?? process.argv.slice(2));
   const command = positional[0];
-  if (!command || flags.has("help") || !["run", "resume", "show"].includes(command)) {
-    (command || flags.has("help") ? out : err)(usage(team));
-    return command || flags.has("help") ? EXIT.ok : EXIT.usage;
+  if (flags.has("help")) {
+    out(usage(team));
+    return EXIT.ok;
+  }
+  if (!command || !COMMAND_FLAGS[command]) {
+    err(`${command ? `unknown command ${JSON.stringify(command)}` : "a command is needed"}\n\n${usage(team)}`);
+    return EXIT.problems;
+  }
+  const allowed = new Set([...COMMAND_FLAGS[command]!, ...(command === "run" ? team.inputs.map((i) => i.key) : [])]);
+  problems.push(...positional.slice(1).map((p) => `${command}: unexpected argument ${JSON.stringify(p)}`));
+  problems.push(...[...flags.keys()].filter((f) => !allowed.has(f)).map((f) => `${command}: unknown flag --${f} (${command === "run" ? "inputs and flags" : "flags"}: ${[...allowed].map((a) => `--${a}`).join(", ")})`));
+  if (command !== "run" && !flags.get("thread")) problems.push(`${command}: --thread ID is needed`);
+  if (command === "resume" && !flags.get("decisions")) problems.push("resume: --decisions FILE is needed");
+  if (problems.length) {
+    err(problems.join("\n"));
+    return EXIT.problems;
   }
   if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
   const dir = process.env.ENVELOPE_RUNS_DIR || ".langgraph_runs";
   const graph = options.graph(new FileSaver(join(dir, "checkpoints.json")));
+  const signal = AbortSignal.timeout(team.runTimeoutMs);
   try {
     const thread = flags.get("thread") || randomUUID();
-    const context = flags.has("model-context") ? (JSON.parse(flags.get("model-context")!) as Record<string, unknown>) : {};
-    const config = { configurable: { thread_id: thread }, context, recursionLimit: team.recursionLimit, signal: AbortSignal.timeout(team.runTimeoutMs) };
+    let context: Record<string, unknown> = {};
+    if (flags.has("model-context")) {
+      const given = parsed(flags.get("model-context")!, "--model-context");
+      if (!isObject(given)) throw new RunProblems([`--model-context: expected a JSON object, got ${JSON.stringify(given)}`]);
+      context = given;
+    }
+    const config = { configurable: { thread_id: thread }, context, recursionLimit: team.recursionLimit, signal };
     if (command === "run") {
       await graph.invoke(inputsOf(team, flags), config);
     } else if (command === "resume") {
-      const file = flags.get("decisions");
-      if (!file || !flags.get("thread")) {
-        err("resume needs --thread ID and --decisions FILE");
-        return EXIT.usage;
-      }
-      const decisions = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-      const pending = (await report(graph, thread, config)).waiting;
-      if (!pending.length) {
-        err(`thread ${thread} has no gate waiting for review`);
-        return EXIT.usage;
-      }
-      // Every pending gate is resumed: one without decisions waits again.
-      const resume = Object.fromEntries(pending.map((p) => [p.id, { decisions: (decisions as Record<string, unknown>)[(p as { gate?: string }).gate ?? ""] ?? [] }]));
+      const before = await report(graph, thread, config);
+      if (!before.waiting.length) throw new RunProblems([`thread ${thread}: ${before.status === null ? "no such run" : `no gate waiting for review (status: ${before.status})`}`]);
+      const decisions = decisionsOf(team, flags.get("decisions")!, before.waiting, before.gates);
+      // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
+      const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: decisions[p.gate ?? ""] ?? [] }]));
       await graph.invoke(new Command({ resume }), config);
     }
-    const result = await report(graph, thread, config);
+    const { gates: _gates, ...result } = await report(graph, thread, config);
     out(JSON.stringify(result, null, 2));
-    if (result.status === "waiting") err(`gates waiting for review: ${result.waiting.map((w) => (w as { gate?: string }).gate).join(", ")}; resume with: resume --thread ${thread} --decisions FILE`);
+    if (result.status === "waiting") {
+      for (const w of result.waiting) for (const p of w.problems ?? []) err(p);
+      err(`gates waiting for review: ${result.waiting.map((w) => w.gate).join(", ")}; resume with: resume --thread ${thread} --decisions FILE`);
+      return EXIT.waiting;
+    }
+    if (result.status === "halted") err(`halted: ${result.halted}`);
     return result.status === "halted" ? EXIT.halted : EXIT.ok;
   } catch (error) {
-    if (error instanceof RunProblems || error instanceof SyntaxError) {
+    if (error instanceof RunProblems) {
       err(error.message);
       return EXIT.problems;
     }
-    throw error;
+    if (signal.aborted) {
+      err(`the run took longer than ${team.runTimeoutMs} ms (the team's timeout.runMs) and was stopped; resume it or run it again`);
+      return EXIT.timeout;
+    }
+    err(`the run failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    return EXIT.failed;
   }
 }

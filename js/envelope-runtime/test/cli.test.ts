@@ -1,0 +1,98 @@
+// The command-line runner as a user drives it: a run that pauses at a gate, a resume in a new
+// process with a decisions file, and every mistake refused with a message naming its place
+// (the flag, the input, the file, the gate), before anything runs, with the Python runner's
+// exit codes.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EXIT, runCli } from "../src/cli.js";
+import { buildTeamGraph } from "../src/graph.js";
+import type { TeamSpec } from "../src/spec.js";
+import { fakeTeam } from "../src/testing.js";
+import { pipeline, schemas } from "./demo-team.js";
+
+const team: TeamSpec = { ...pipeline, inputs: [...pipeline.inputs, { key: "count", channel: "count", type: "number", required: false, enum: null, hasDefault: false, default: null, description: null }] };
+
+let dir = "";
+let saved: string | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "envelope-cli-"));
+  saved = process.env.ENVELOPE_RUNS_DIR;
+  process.env.ENVELOPE_RUNS_DIR = join(dir, "runs");
+});
+afterEach(() => {
+  if (saved === undefined) delete process.env.ENVELOPE_RUNS_DIR;
+  else process.env.ENVELOPE_RUNS_DIR = saved;
+});
+
+/** One command in a new "process": a graph built afresh on the runs folder's checkpoints. */
+async function cli(...argv: string[]) {
+  const fake = fakeTeam(team, { summary: "done" });
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli({ team, argv, graph: (checkpointer) => buildTeamGraph(team, schemas, { ...fake.options, checkpointer }), out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.length ? (JSON.parse(out.join("\n")) as Record<string, unknown>) : undefined, err: err.join("\n"), tasks: fake.tasks };
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("runner", () => {
+  it("pauses at a gate (exit 3), refuses bad decisions naming each, resumes in a new process (exit 0)", async () => {
+    const run = await cli("run", "--topic", "cats", "--thread", "t1");
+    expect(run.code).toBe(EXIT.waiting);
+    expect(run.out).toMatchObject({ thread: "t1", status: "waiting", waiting: [{ gate: "review", round: 1 }] });
+    expect(run.err).toContain("resume --thread t1 --decisions FILE");
+
+    const typo = await cli("resume", "--thread", "t1", "--decisions", file("typo.json", '{"reveiw": [{"record": "r1", "action": "approve"}], "review": [{"record": "r7", "action": "approve"}]}'));
+    expect(typo.code).toBe(EXIT.problems);
+    expect(typo.err).toContain('typo.json: no gate "reveiw" in this team (waiting: review)');
+    expect(typo.err).toContain('typo.json: gate review: unknown record "r7"');
+    expect(typo.tasks).toEqual([]);
+
+    const notJson = await cli("resume", "--thread", "t1", "--decisions", file("bad.json", "approve all"));
+    expect(notJson.code).toBe(EXIT.problems);
+    expect(notJson.err).toMatch(/^decisions file .*bad\.json: not JSON/);
+    const missing = await cli("resume", "--thread", "t1", "--decisions", join(dir, "none.json"));
+    expect(missing.code).toBe(EXIT.problems);
+    expect(missing.err).toMatch(/none\.json: cannot be read \(ENOENT\)/);
+    const list = await cli("resume", "--thread", "t1", "--decisions", file("list.json", "[]"));
+    expect(list.code).toBe(EXIT.problems);
+    expect(list.err).toContain('expected {"<gate>"');
+
+    const done = await cli("resume", "--thread", "t1", "--decisions", file("ok.json", '{"review": [{"record": "r1", "action": "Approve"}]}'));
+    expect(done.err).toBe("");
+    expect(done.code).toBe(EXIT.ok);
+    expect(done.out).toMatchObject({ thread: "t1", status: "done", result: { summary: "done" }, waiting: [] });
+    expect((await cli("resume", "--thread", "t1", "--decisions", file("ok.json", "{}"))).err).toBe("thread t1: no gate waiting for review (status: done)");
+    expect((await cli("resume", "--thread", "t9", "--decisions", file("ok.json", "{}"))).err).toBe("thread t9: no such run");
+  });
+
+  it("refuses bad inputs and flags before any model call, naming each", async () => {
+    const missing = await cli("run", "--count", "3");
+    expect(missing).toMatchObject({ code: EXIT.problems, err: "input topic: required", tasks: [] });
+    const typed = await cli("run", "--topic", "cats", "--count", "three");
+    expect(typed).toMatchObject({ code: EXIT.problems, err: '--count: expected number as JSON, got "three"', tasks: [] });
+    const wrongType = await cli("run", "--inputs", '{"topic": "cats", "count": "3"}');
+    expect(wrongType).toMatchObject({ code: EXIT.problems, err: 'input count: expected number, got "\\"3\\""', tasks: [] });
+    expect((await cli("run", "--inputs", "{topic"))).toMatchObject({ code: EXIT.problems, tasks: [] });
+    expect((await cli("run", "--inputs", "{topic")).err).toMatch(/^--inputs: not JSON/);
+    expect((await cli("run", "--inputs", '{"topik": "cats"}')).err).toContain('--inputs: unknown input "topik"');
+    const flag = await cli("run", "--topic", "cats", "--toppic", "dogs");
+    expect(flag.code).toBe(EXIT.problems);
+    expect(flag.err).toMatch(/^run: unknown flag --toppic \(inputs and flags: /);
+    expect((await cli("run", "--topic"))).toMatchObject({ code: EXIT.problems, err: "--topic: needs a value" });
+    expect((await cli("run", "--topic", "cats", "--model-context", "gpt"))).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^--model-context: not JSON/) });
+  });
+
+  it("refuses an unknown command and a show or resume without its thread", async () => {
+    expect(await cli("bogus")).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^unknown command "bogus"/) });
+    expect(await cli()).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^a command is needed/) });
+    expect(await cli("show")).toMatchObject({ code: EXIT.problems, err: "show: --thread ID is needed" });
+    expect(await cli("resume", "--thread", "t1")).toMatchObject({ code: EXIT.problems, err: "resume: --decisions FILE is needed" });
+  });
+});
