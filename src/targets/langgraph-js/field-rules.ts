@@ -51,10 +51,22 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
   },
   { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager's ask_<report> tools (agent-as-tool, recursively); pipeline: the escalation manager" },
   { pattern: "/agents/*/key", status: "carried", detail: "TEAM.agents, its field of ContextSchema (its model per run) and MODEL_<AGENT>" },
-  { pattern: "/agents/*/name", status: "carried", detail: "TEAM.agents (its manager's ask_ tool description) and the README" },
-  { pattern: "/agents/*/title", status: "carried", detail: "TEAM.agents (its manager's ask_ tool description)" },
-  { pattern: "/agents/*/role", status: "carried", detail: "TEAM.agents (its manager's ask_ tool description)" },
-  { pattern: "/agents/*/capabilities", status: "carried", detail: "TEAM.agents" },
+  {
+    pattern: "/agents/*/name",
+    resolve: (_v, _p, model) => ({ status: "carried", detail: model.execution.mode === "hierarchy" ? "TEAM.agents (its manager's ask_ tool description) and the README" : "TEAM.agents and the README" }),
+  },
+  ...["title", "role", "capabilities"].map(
+    (field): FieldRule => ({
+      pattern: `/agents/*/${field}`,
+      resolve: (_v, pointer, model) => {
+        if (model.execution.mode !== "hierarchy") return { status: "dropped", detail: "a pipeline's agents get no ask_ tools, where it is used: kept in TEAM.agents, read by nothing" };
+        const agent = agentAt(pointer, model);
+        return agent.key === model.execution.entryAgent
+          ? { status: "dropped", detail: "the entry agent is nobody's report, and only an ask_ tool's description uses it: kept in TEAM.agents, read by nothing" }
+          : { status: "carried", detail: "TEAM.agents: its manager's ask_ tool description" };
+      },
+    }),
+  ),
   { pattern: "/agents/*/prompt", status: "carried", detail: "TEAM.agents[].prompt, the agent's system prompt verbatim after {{NAME}} substitution" },
   {
     pattern: "/agents/*/model",

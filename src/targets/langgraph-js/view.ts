@@ -127,6 +127,17 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     runTimeoutMs: model.timeouts.runMs,
     recursionLimit: 50,
   };
+  // What the runtime gives each agent: http_request with a policy; ask_<report> tools only in a
+  // hierarchy (a pipeline step's agent works alone; a manager there only decides escalations).
+  const agentRows = team.agents.map((a) => ({
+    name: a.name,
+    key: a.key,
+    model: a.model ? `${a.model.provider}:${a.model.model}` : null,
+    tools: [
+      ...(a.policy ? [{ name: "http_request", note: "its access policy" }] : []),
+      ...(mode === "hierarchy" ? a.reports.map((r) => ({ name: `ask_${r.replace(/[^A-Za-z0-9_]/g, "_")}`, note: "" })) : []),
+    ],
+  }));
   const rows: ConnectionRow[] = connections
     ? connectionRows(connections).map((r) => ({ ...r, status: "dropped" as const, detail: "the LangGraph.js target does not carry connection packs yet: the agent gets none of the pack's tools" }))
     : [];
@@ -134,6 +145,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
   return {
     team,
     model,
+    agentRows,
     contextFields: [...fields].map(([key, field]) => ({ key, field })),
     sampleInputs: Object.fromEntries(model.inputs.filter((i) => i.required && !i.hasDefault).map((i) => [channels.get(i.key)!, sample(i)])),
     sampleResult: model.outputs.length ? Object.fromEntries(model.outputs.map((o) => [o.key, sample(o)])) : { answer: "the team's answer" },

@@ -1,0 +1,42 @@
+// The langgraph-js README promises only what the export does: an agent's tools as the runtime
+// gives them (ask_<report> only in a hierarchy: a pipeline step's agent works alone), and the
+// runner's exit codes; the loss report says carried only what the runtime reads.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { exportDefinition } from "../src/export/export.js";
+import { TARGETS } from "../src/targets/index.js";
+import { ROOT } from "./helpers/cli.js";
+
+function readme(path: string, name = "README.md"): string {
+  const file = join(ROOT, path);
+  const r = exportDefinition(readFileSync(file), TARGETS["langgraph-js"]!, { file });
+  if (!r.ok || !r.files) throw new Error(`export failed: ${r.failure ?? JSON.stringify(r.diagnostics)}`);
+  return r.files.text(name)!;
+}
+
+const row = (text: string, key: string) => text.split("\n").find((l) => l.includes(`| \`${key}\` |`));
+
+describe("langgraph-js README", () => {
+  it("a pipeline's manager has no ask_ tools (the runtime gives none outside a hierarchy)", () => {
+    const text = readme("test/fixtures/valid/parallel-gates.envelope.json");
+    expect(row(text, "procurement-lead")).toBe("| Priya | `procurement-lead` | `anthropic:claude-sonnet-4-5` | none |");
+    expect(text).not.toContain("ask_");
+    expect(text).toContain("3 waiting for review, 4 halted, 124 the team's run timeout");
+  });
+
+  it("a hierarchy's manager lists its ask_<report> tools by name; no doubled backticks", () => {
+    const text = readme("examples/support-tier.envelope.json");
+    expect(row(text, "support-lead")).toBe("| Support Lead | `support-lead` | `anthropic:claude-opus-4-5` | `http_request` (its access policy), `ask_billing_specialist`, `ask_technical_specialist` |");
+    expect(text).toContain("the run's context (`model` or the agent's field");
+    expect(text).not.toContain("3 waiting for review");
+  });
+
+  it("the loss report: title, role and capabilities are carried only where an ask_ tool describes the agent", () => {
+    const pipeline = readme("test/fixtures/valid/parallel-gates.envelope.json", "ENVELOPE_EXPORT.md");
+    for (const field of ["title", "role", "capabilities"]) expect(pipeline).toContain(`| \`agents[1].${field}\` | a pipeline's agents get no ask\\_ tools`);
+    const hierarchy = readme("examples/support-tier.envelope.json", "ENVELOPE_EXPORT.md");
+    expect(hierarchy).toContain("| `agents[1].capabilities` | TEAM.agents: its manager's ask\\_ tool description |");
+    expect(hierarchy).toContain("| `agents[0].capabilities` | the entry agent is nobody's report");
+  });
+});
