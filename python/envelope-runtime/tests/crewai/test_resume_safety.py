@@ -324,14 +324,21 @@ def test_a_run_left_running_in_the_database_needs_force_and_one_resume_takes_it(
     assert f"resume {run_id} --force" in err
 
     first, second = state.RunStore.of(team), state.RunStore.of(team)
-    left = first.load(run_id), second.load(run_id)  # both read it before either takes it
-    assert flow_resume._claim(first, left[0], True)
-    assert not flow_resume._claim(second, left[1], True)
+    first.load(run_id), second.load(run_id)  # both read it before either takes it
+    assert first.claim(run_id, "taken over by the first")
+    assert not second.claim(run_id, "taken over by the second")
+    assert store.load(run_id).message == "taken over by the first"
     run.status = "running"
     store.save_state(run_id, "crashed", run)
 
+    notes: list[str | None] = []
+    claim = state.RunStore.claim
+    monkeypatch.setattr(
+        state.RunStore, "claim", lambda s, i, note=None: notes.append(note) or claim(s, i, note)
+    )
     assert main.main(["resume", run_id, "--no-interactive", "--force"]) == runtime.EXIT_PENDING
     assert f"Run {run_id} was left running (--force)" in capsys.readouterr().err
+    assert len(notes) == 1 and str(notes[0]).startswith(f"taken over by process {os.getpid()} ")
     assert store.load(run_id).status == "pending"
 
 

@@ -163,7 +163,8 @@ def _resume(
     if report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     left = run.status == "running"  # by a process that is gone, or taken with --force
-    if not _claim(store, run, left):
+    by = f"process {os.getpid()} on {socket.gethostname()} at {state.utc_now().isoformat()}"
+    if not store.claim(run.id, f"taken over by {by}" if left else None):
         print(f"{store.where(run.id)}: resumed by another process meanwhile", file=sys.stderr)
         return runtime.EXIT_OK if swept else runtime.EXIT_CONFIG
     if left:
@@ -218,22 +219,6 @@ def _status_problems(
             f"not read; run {run.id} keeps waiting. Apply them with: {command}"
         ]
     return []
-
-
-def _claim(store: RunStore, run: RunState, left: bool) -> bool:
-    """store.claim, but a run left `running` in the database is taken with a note of who
-    took it: claim would write back the very text it read (status running, no message),
-    so of two resumes taking it at once, both would win."""
-    read = store._loaded.get(run.id)
-    if not left or store.database is None or read is None:
-        return store.claim(run.id)
-    data = json.loads(read)
-    data["message"] = (
-        f"taken over by process {os.getpid()} on {socket.gethostname()} "
-        f"at {state.utc_now().isoformat()}"
-    )
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return bool(store._table.swap(run.id, read, text))
 
 
 def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:

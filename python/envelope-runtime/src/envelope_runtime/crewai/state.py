@@ -153,16 +153,18 @@ class RunStore(FlowPersistence):
             self._loaded[run_id] = text
         return None if text is None else json.loads(text)
 
-    def claim(self, run_id: str) -> bool:
+    def claim(self, run_id: str, note: str | None = None) -> bool:
         """Take the run as `load` read it, to resume it here: with DATABASE_URL, its row goes
-        to status running only if it is still what was read, so of two processes resuming it
-        at once (`sweep` from cron on two machines, two reviewers) one goes on. Files are one
-        machine's: always True there, as before."""
+        to status running, `note` its message, only if it is still what was read, so of two
+        processes resuming it at once (`sweep` from cron on two machines, two reviewers) one
+        goes on. A run left `running` needs a note (who takes it): without one its row would
+        be written back as read, and both would go on. Files are one machine's: always True
+        there, as before."""
         read = self._loaded.get(run_id)
         if not self._url or read is None:
             return not self._url
         data = json.loads(read)
-        data["status"], data["message"] = "running", None
+        data["status"], data["message"] = "running", note
         return self._table.swap(run_id, read, _text(data))
 
     def _write(self, run_id: str, state: Any, pending: dict[str, Any] | None) -> None:
