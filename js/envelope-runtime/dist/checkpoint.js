@@ -1,25 +1,33 @@
 // A checkpointer whose threads survive a restart without a database: LangGraph's MemorySaver,
-// written to one JSON file after every change (atomically: a sibling file renamed into place)
-// and read back when opened. For the command-line runner; the Agent Server brings its own.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+// each thread written to its own JSON file in a folder after every change (atomically: a
+// sibling file renamed into place) and read back when opened. One file per thread, so runs of
+// two processes on different threads never overwrite each other's (one shared file lost the
+// thread whose process wrote first). For the command-line runner; the Agent Server brings its own.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 const b64 = (bytes) => Buffer.from(bytes).toString("base64");
 const bytes = (text) => new Uint8Array(Buffer.from(text, "base64"));
+/** A thread's file name: its id, encoded so that any id is one plain file name. */
+const fileOf = (thread) => `${encodeURIComponent(thread).replace(/\./g, "%2E")}.json`;
+/** The thread of a MemorySaver writes key (JSON of [thread, namespace, checkpoint]). */
+const threadOfKey = (key) => JSON.parse(key)[0];
+const threadOf = (config) => String(config.configurable?.thread_id ?? "");
 export class FileSaver extends MemorySaver {
-    path;
-    constructor(path) {
+    dir;
+    /** `dir`: the folder of the threads' files (created on the first write). */
+    constructor(dir) {
         super();
-        this.path = path;
-        let text;
+        this.dir = dir;
+        let names = [];
         try {
-            text = readFileSync(path, "utf8");
+            names = readdirSync(dir).filter((n) => n.endsWith(".json"));
         }
         catch {
-            text = undefined;
+            names = [];
         }
-        if (text !== undefined)
-            this.load(JSON.parse(text));
+        for (const name of names.sort())
+            this.load(JSON.parse(readFileSync(join(dir, name), "utf8")));
     }
     load(stored) {
         for (const [thread, namespaces] of Object.entries(stored.storage)) {
@@ -32,33 +40,37 @@ export class FileSaver extends MemorySaver {
             this.writes[key] = Object.fromEntries(Object.entries(writes).map(([k, [task, channel, value, path]]) => [k, path === undefined || path === null ? [task, channel, bytes(value)] : [task, channel, bytes(value), path]]));
         }
     }
-    save() {
+    save(thread) {
         const stored = { storage: {}, writes: {} };
-        for (const [thread, namespaces] of Object.entries(this.storage)) {
+        const namespaces = this.storage[thread];
+        if (namespaces) {
             stored.storage[thread] = {};
             for (const [ns, checkpoints] of Object.entries(namespaces)) {
                 stored.storage[thread][ns] = Object.fromEntries(Object.entries(checkpoints).map(([id, [c, m, parent]]) => [id, [b64(c), b64(m), parent ?? null]]));
             }
         }
         for (const [key, writes] of Object.entries(this.writes)) {
+            if (threadOfKey(key) !== thread)
+                continue;
             stored.writes[key] = Object.fromEntries(Object.entries(writes).map(([k, [task, channel, value, path]]) => [k, [task, channel, b64(value), path ?? null]]));
         }
-        mkdirSync(dirname(this.path), { recursive: true });
-        const temp = `${this.path}.${process.pid}.tmp`;
+        mkdirSync(this.dir, { recursive: true });
+        const path = join(this.dir, fileOf(thread));
+        const temp = `${path}.${process.pid}.tmp`;
         writeFileSync(temp, JSON.stringify(stored), { mode: 0o600 });
-        renameSync(temp, this.path);
+        renameSync(temp, path);
     }
     async put(config, checkpoint, metadata) {
         const out = await super.put(config, checkpoint, metadata);
-        this.save();
+        this.save(threadOf(config));
         return out;
     }
     async putWrites(config, writes, taskId, taskPath) {
         await super.putWrites(config, writes, taskId, taskPath);
-        this.save();
+        this.save(threadOf(config));
     }
     async deleteThread(threadId) {
         await super.deleteThread(threadId);
-        this.save();
+        rmSync(join(this.dir, fileOf(threadId)), { force: true });
     }
 }

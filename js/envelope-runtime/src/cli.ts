@@ -1,6 +1,6 @@
 // The command-line runner of an exported team: `run` (inputs as flags or JSON), `resume`
 // (a decisions file for the gates that wait), `show` (a thread's state). Runs are kept by a
-// FileSaver in .langgraph_runs/ (ENVELOPE_RUNS_DIR), so a gate waits across restarts.
+// FileSaver in .langgraph_runs/threads/ (ENVELOPE_RUNS_DIR), so a gate waits across restarts.
 // Standard output carries one JSON object per command; messages go to standard error, each
 // naming what it is about (the flag, the input, the file, the gate). Exit codes are the
 // Python targets' runner's.
@@ -164,7 +164,7 @@ export async function runCli(options: CliOptions): Promise<number> {
   }
   if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
   const dir = process.env.ENVELOPE_RUNS_DIR || ".langgraph_runs";
-  const graph = options.graph(new FileSaver(join(dir, "checkpoints.json")));
+  const graph = options.graph(new FileSaver(join(dir, "threads")));
   const signal = AbortSignal.timeout(team.runTimeoutMs);
   try {
     const thread = flags.get("thread") || randomUUID();

@@ -72,6 +72,13 @@ describe("runner", () => {
     expect((await cli("resume", "--thread", "t9", "--decisions", file("ok.json", "{}"))).err).toBe("thread t9: no such run");
   });
 
+  it("keeps the runs of two processes at once, each on its own thread", async () => {
+    const [a, b] = await Promise.all([cli("run", "--topic", "cats", "--thread", "A"), cli("run", "--topic", "dogs", "--thread", "B")]);
+    expect([a.code, b.code]).toEqual([EXIT.waiting, EXIT.waiting]);
+    expect((await cli("show", "--thread", "A")).out).toMatchObject({ thread: "A", status: "waiting" });
+    expect((await cli("show", "--thread", "B")).out).toMatchObject({ thread: "B", status: "waiting" });
+  });
+
   it("refuses bad inputs and flags before any model call, naming each", async () => {
     const missing = await cli("run", "--count", "3");
     expect(missing).toMatchObject({ code: EXIT.problems, err: "input topic: required", tasks: [] });
