@@ -39,4 +39,9 @@ describe("langgraph-js README", () => {
     expect(hierarchy).toContain("| `agents[1].capabilities` | TEAM.agents: its manager's ask\\_ tool description |");
     expect(hierarchy).toContain("| `agents[0].capabilities` | the entry agent is nobody's report");
   });
+
+  it(".env.example names the keys of the providers the agents use, not every provider's", () => {
+    const env = readme("test/fixtures/valid/parallel-gates.envelope.json", ".env.example");
+    expect(env.split("\n").filter((l) => /^[A-Z_]+_API_KEY=$/.test(l))).toEqual(["ANTHROPIC_API_KEY=", "OPENAI_API_KEY="]);
+  });
 });

@@ -11,6 +11,17 @@ import { finalStepOf, outputsExpectation } from "../python-common/team-view.js";
 /** Providers envelope-runtime-js maps onto an installed LangChain.js package. */
 export const JS_PROVIDERS: ReadonlySet<string> = new Set(["openai", "anthropic", "google", "google_genai", "mistral", "mistralai", "openrouter"]);
 
+/** Each provider's key, as envelope-runtime-js's models.ts PROVIDERS names it. */
+const PROVIDER_KEYS: Readonly<Record<string, string>> = {
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  google: "GOOGLE_API_KEY",
+  google_genai: "GOOGLE_API_KEY",
+  mistral: "MISTRAL_API_KEY",
+  mistralai: "MISTRAL_API_KEY",
+  openrouter: "OPENROUTER_API_KEY",
+};
+
 /** State keys the runtime uses itself (an input with one of these keys gets `input:<key>`). */
 const RESERVED = new Set(["inputs", "answers", "records", "approved", "gates", "feedback", "halted", "status", "result", "configurable", "thread_id", "messages"]);
 
@@ -138,6 +149,8 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
       ...(mode === "hierarchy" ? a.reports.map((r) => ({ name: `ask_${r.replace(/[^A-Za-z0-9_]/g, "_")}`, note: "" })) : []),
     ],
   }));
+  // The keys of the providers the agents' models use (an agent without one: the default, openai).
+  const providerKeys = [...new Set(model.agents.map((a) => PROVIDER_KEYS[a.llm ? a.llm.provider.toLowerCase() : "openai"]).filter((k): k is string => k !== undefined))].sort();
   const rows: ConnectionRow[] = connections
     ? connectionRows(connections).map((r) => ({ ...r, status: "dropped" as const, detail: "the LangGraph.js target does not carry connection packs yet: the agent gets none of the pack's tools" }))
     : [];
@@ -156,7 +169,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     isPipeline: mode === "pipeline",
     scheduleManual: model.schedule.type === "manual",
     scheduleCron: model.schedule.type === "cron" ? model.schedule.cron : undefined,
-    providerKeys: ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"],
+    providerKeys,
   };
 }
 
