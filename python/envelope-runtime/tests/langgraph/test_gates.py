@@ -336,7 +336,11 @@ async def test_a_gate_timeout_applies_its_behaviour_on_resume(
     if behaviour == "halt":
         await g.ainvoke(late, helpers.config())
         halted = await g.aget_state(helpers.config())
-        assert halted.values["halted"] == f"gate {name}: no decision within {after} (halt)"
+        assert halted.values["halted"] == (
+            f"gate {name}: no decision within {after} (halt); decisions given after the "
+            f"gate's deadline (timeout.after {after}, waiting since "
+            f"{helpers.request_of(snapshot, name)['waiting_since'][:19]}+00:00) were not applied"
+        )
         assert board.calls_for_task(gate.triggers_step) == []
         return
     values = await _finish(g, late)

@@ -7,12 +7,13 @@ released, or the run halts).
 from __future__ import annotations
 
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 from crewai import Crew, Task
 from pydantic import BaseModel
 
-from ..gate_rules import apply_decisions, proceed
+from ..gate_rules import apply_decisions, late_notice, proceed, timeout_message
 from ..gates import MAX_ROUNDS, DecisionItem, GateSpec, GateState
 from . import state
 from .crew_base import kickoff, manager_of
@@ -31,8 +32,12 @@ class GateDecisions(BaseModel):
 
 def on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
     """timeout.behaviour: the manager decides (escalate), the undecided records are
-    released (proceed), or the run halts."""
+    released (proceed), or the run halts. Decisions given for the gate (a decisions file's,
+    answers typed at the terminal) came after its deadline: they lose to it, and are named."""
     now = state.utc_now()
+    late = _late(flow, spec.name)
+    if late:
+        print(late_notice(spec, gate), file=sys.stderr)
     if spec.timeout_behaviour == "escalate":
         manager = f"agent:{_manager(flow, spec)}"
         problems = apply_decisions(spec, gate, _escalated(flow, spec, gate), now, manager, True)
@@ -42,13 +47,19 @@ def on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
         leftovers = [DecisionItem(record=r.id, action="skip") for r in gate.undecided()]
         apply_decisions(spec, gate, leftovers, now, "timeout", system=True)
     elif spec.timeout_behaviour == "proceed":
-        proceed(spec, gate, now)
+        proceed(spec, gate, now, late)
     else:
-        gate.status, gate.message = (
-            "halted",
-            f"gate {spec.name}: no decision within {spec.timeout_after} (halt)",
-        )
+        gate.status, gate.message = "halted", timeout_message(spec, gate, "halt", late)
     gate.waiting_since = None if gate.status == "waiting" else gate.waiting_since
+
+
+def _late(flow: PipelineFlow, name: str) -> bool:
+    """Whether decisions were given for gate `name` in this run: a decisions file's its
+    review never took (review.feedback gives none to a gate past its deadline), or the
+    answer its router got (a resume's, or typed at the terminal after the deadline)."""
+    history = getattr(flow, "human_feedback_history", ())
+    answer = next((r.feedback for r in reversed(history) if r.metadata.get("gate") == name), "")
+    return bool(flow.decisions.get(name)) or answer.strip() not in ("", "[]")
 
 
 def agent_crew(

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from langgraph.errors import GraphInterrupt
 from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, ValidationError
@@ -107,6 +108,17 @@ def decisions_of(spec: GateSpec, value: Any) -> list[DecisionItem]:
         return [DecisionItem.model_validate(item) for item in items]
     except ValidationError as error:
         raise GateDecisionError([f"gate {spec.name}: {shortened(str(error))}"]) from None
+
+
+def _late(spec: GateSpec, gate: GateState) -> bool:
+    """Whether this resume gave the gate (past its deadline) decisions: interrupt() returns
+    the value given, else raises GraphInterrupt, caught so that the timeout applies now
+    instead of a pause (a sweep's resume, one for other gates only)."""
+    try:
+        value = interrupt(review_request(spec, gate))
+    except GraphInterrupt:
+        return False
+    return isinstance(value, dict) and bool(value.get("decisions"))
 
 
 def _clean_feedback(package: TeamPackage, items: Sequence[DecisionItem]) -> list[DecisionItem]:
@@ -246,9 +258,9 @@ class PipelineNodes(TeamNodes):
             command = self._gate_command(spec, gate, goto=gate_node(spec.name))
             return dataclasses.replace(command, update={**command.update, "status": "waiting"})
         # On resume LangGraph runs this node again from the top: decisions that come after
-        # the deadline never reach interrupt()'s return, timeout.behaviour applies instead.
+        # the deadline are never applied, timeout.behaviour applies instead.
         if rules.timed_out(spec, gate, runtime.utc_now()):
-            return self._on_timeout(spec, gate)
+            return self._on_timeout(spec, gate, _late(spec, gate))
         outcome, message = rules.evaluate(spec, gate)
         if outcome == "waiting":
             beside = any(
@@ -313,17 +325,17 @@ class PipelineNodes(TeamNodes):
         gate.status, gate.message = "halted", message
         return self._gate_command(spec, gate, goto=END, halted=message)
 
-    def _on_timeout(self, spec: GateSpec, gate: GateState) -> Command[str]:
-        """timeout.behaviour: proceed releases, halt halts, escalate asks the manager."""
+    def _on_timeout(self, spec: GateSpec, gate: GateState, late: bool) -> Command[str]:
+        """timeout.behaviour: proceed releases, halt halts, escalate asks the manager.
+        `late`: the resume carried decisions; the message says they were not applied."""
         from .. import gate_rules as rules
 
-        message = f"gate {spec.name}: no decision within {spec.timeout_after}"
         if spec.timeout_behaviour == "escalate":
             return Command(goto=escalate_node(spec.name))
         if spec.timeout_behaviour == "proceed":
-            rules.proceed(spec, gate, runtime.utc_now())
+            rules.proceed(spec, gate, runtime.utc_now(), late)
             return self._gate_command(spec, gate, goto=released_node(spec.name))
-        gate.status, gate.message = "halted", f"{message} (halt)"
+        gate.status, gate.message = "halted", rules.timeout_message(spec, gate, "halt", late)
         return self._gate_command(spec, gate, goto=END, halted=gate.message)
 
     @staticmethod

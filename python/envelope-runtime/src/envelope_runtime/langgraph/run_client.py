@@ -369,6 +369,8 @@ class Runner:
     async def _drive(self, thread_id: str, payload: Any, snapshot: StateSnapshot | None) -> int:
         config = thread_config(self.package, thread_id)
         while True:
+            if isinstance(payload, Command) and snapshot is not None and snapshot.interrupts:
+                self._late(snapshot, payload)
             failed = await self._advance(thread_id, payload, snapshot)
             if failed is not None:
                 return failed
@@ -443,6 +445,26 @@ class Runner:
         """The run paused (interrupt()): how it goes on now, or its exit code. Only a
         gate pauses a run (review.GateRunner)."""
         return self._failed(thread_id, f"paused at {snapshot.next}, which is not a gate")
+
+    def _late(self, snapshot: StateSnapshot, payload: Command[Any]) -> None:
+        """Name the decisions this resume gives gates past their deadline: the gate applies
+        its timeout instead (pipeline.py), and says so in its message too. A decisions file
+        holding them is kept: a template replaces only a file whose decisions were read."""
+        from ..gate_rules import late_notice, timed_out
+        from .pipeline import gate_state
+
+        values = payload.resume if isinstance(payload.resume, dict) else {}
+        now = runtime.utc_now()
+        for interrupt in snapshot.interrupts:
+            name = interrupt.value["gate"]
+            spec, gate = self.package.team.GATES[name], gate_state(snapshot.values, name)
+            given = values.get(interrupt.id)
+            if isinstance(given, dict) and given.get("decisions") and timed_out(spec, gate, now):
+                path = getattr(self.args, "decisions", None)
+                kept = f"; {path} keeps them" if path else ""
+                print(late_notice(spec, gate) + kept, file=sys.stderr)
+                if path:  # not read after all: a pause keeps it from a template (review.py)
+                    self.args.decisions = None
 
     def _lost(self, thread_id: str, error: Exception) -> int:
         """The Agent Server stopped answering mid-run: the run is the server's, and may go on
