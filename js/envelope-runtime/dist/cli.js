@@ -11,6 +11,7 @@ import { Command } from "@langchain/langgraph";
 import { FileSaver } from "./checkpoint.js";
 import { applyDecisions, readResume } from "./gates.js";
 import { resolveInputs, RunProblems } from "./graph.js";
+import { redactValue, secretValues } from "./redaction.js";
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 };
 function usage(team) {
     const flags = team.inputs.map((i) => `  --${i.key} VALUE   ${i.type}${i.required ? ", required" : ""}${i.description ? `: ${i.description}` : ""}`).join("\n");
@@ -171,6 +172,10 @@ export async function runCli(options) {
             const given = parsed(flags.get("model-context"), "--model-context");
             if (!isObject(given))
                 throw new RunProblems([`--model-context: expected a JSON object, got ${JSON.stringify(given)}`]);
+            const fields = ["model", ...team.agents.map((a) => a.contextField)];
+            const unknown = Object.keys(given).filter((k) => !fields.includes(k));
+            if (unknown.length)
+                throw new RunProblems(unknown.map((k) => `--model-context: unknown field ${JSON.stringify(k)} (fields: ${fields.join(", ")})`));
             context = given;
         }
         const config = { configurable: { thread_id: thread }, context, recursionLimit: team.recursionLimit, signal };
@@ -183,7 +188,9 @@ export async function runCli(options) {
                 throw new RunProblems([`thread ${thread}: ${before.status === null ? "no such run" : `no gate waiting for review (status: ${before.status})`}`]);
             const decisions = decisionsOf(team, flags.get("decisions"), before.waiting, before.gates);
             // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
-            const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: decisions[p.gate ?? ""] ?? [] }]));
+            // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
+            const secrets = secretValues(team.secrets);
+            const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
             await graph.invoke(new Command({ resume }), config);
         }
         const { gates: _gates, ...result } = await report(graph, thread, config);

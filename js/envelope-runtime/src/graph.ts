@@ -527,16 +527,18 @@ export class TeamRuntime {
       return update({ ...g, status: "halted", message: why }, END, { halted: why, status: "halted" });
     }
     let [outcome, why] = gates.evaluate(spec, g);
+    const secrets = this.secrets();
     if (outcome === "waiting") {
       const value = interrupt(this.payload(spec, g));
+      // What a reviewer wrote (feedback, a refused value quoted back) is stored: secrets out first.
       const read = gates.readResume(value, spec.name);
-      if ("problem" in read) return update({ ...g, problems: [read.problem] }, self);
-      const applied = gates.applyDecisions(spec, g, read.items, now, "reviewer");
-      if (applied.problems.length) return update({ ...g, problems: applied.problems }, self);
+      if ("problem" in read) return update({ ...g, problems: [redact(read.problem, secrets)] }, self);
+      const items = read.items.map((i) => ({ ...i, feedback: redact(i.feedback ?? "", secrets) }));
+      const applied = gates.applyDecisions(spec, g, items, now, "reviewer");
+      if (applied.problems.length) return update({ ...g, problems: applied.problems.map((p) => redact(p, secrets)) }, self);
       g = { ...applied.gate, problems: [] };
       [outcome, why] = gates.evaluate(spec, g);
     }
-    const secrets = this.secrets();
     switch (outcome) {
       case "released":
         return update({ ...g, status: "released", message: why }, releasedNode(spec.name));

@@ -2,10 +2,11 @@
 // process with a decisions file, and every mistake refused with a message naming its place
 // (the flag, the input, the file, the gate), before anything runs, with the Python runner's
 // exit codes.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FileSaver } from "../src/checkpoint.js";
 import { EXIT, runCli } from "../src/cli.js";
 import { buildTeamGraph } from "../src/graph.js";
 import type { TeamSpec } from "../src/spec.js";
@@ -72,6 +73,30 @@ describe("runner", () => {
     expect((await cli("resume", "--thread", "t9", "--decisions", file("ok.json", "{}"))).err).toBe("thread t9: no such run");
   });
 
+  it("keeps a secret a reviewer wrote out of the run's files", async () => {
+    const saved = process.env.API_TOKEN;
+    process.env.API_TOKEN = "sk-live-123";
+    try {
+      const secretTeam = { ...team, secrets: ["API_TOKEN"] };
+      const fake = fakeTeam(secretTeam, { summary: "done" });
+      const env = { ...fake.env, API_TOKEN: "sk-live-123" };
+      const run = (...argv: string[]) => runCli({ team: secretTeam, argv, graph: (checkpointer) => buildTeamGraph(secretTeam, schemas, { ...fake.options, env, checkpointer }), out: () => undefined, err: () => undefined });
+      expect(await run("run", "--topic", "cats", "--thread", "s1")).toBe(EXIT.waiting);
+      expect(await run("resume", "--thread", "s1", "--decisions", file("s.json", '{"review": [{"record": "r1", "action": "reject", "feedback": "use sk-live-123"}]}'))).toBe(EXIT.waiting);
+      // Every checkpoint and write in the thread's file, decoded.
+      const saver = new FileSaver(join(dir, "runs/threads"));
+      expect(readdirSync(join(dir, "runs/threads"))).toEqual(["s1.json"]);
+      const stored = [...Object.values(saver.storage).flatMap((ns) => Object.values(ns).flatMap((cs) => Object.values(cs).flatMap(([c, m]) => [c, m]))), ...Object.values(saver.writes).flatMap((ws) => Object.values(ws).map(([, , v]) => v))];
+      expect(stored.map((b) => Buffer.from(b).toString("utf8")).filter((t) => t.includes("sk-live-123"))).toEqual([]);
+      const values = JSON.stringify(await buildTeamGraph(secretTeam, schemas, { ...fake.options, env, checkpointer: new FileSaver(join(dir, "runs/threads")) }).getState({ configurable: { thread_id: "s1" } }));
+      expect(values).toContain("use {{API_TOKEN}}");
+      expect(values).not.toContain("sk-live-123");
+    } finally {
+      if (saved === undefined) delete process.env.API_TOKEN;
+      else process.env.API_TOKEN = saved;
+    }
+  });
+
   it("keeps the runs of two processes at once, each on its own thread", async () => {
     const [a, b] = await Promise.all([cli("run", "--topic", "cats", "--thread", "A"), cli("run", "--topic", "dogs", "--thread", "B")]);
     expect([a.code, b.code]).toEqual([EXIT.waiting, EXIT.waiting]);
@@ -94,6 +119,7 @@ describe("runner", () => {
     expect(flag.err).toMatch(/^run: unknown flag --toppic \(inputs and flags: /);
     expect((await cli("run", "--topic"))).toMatchObject({ code: EXIT.problems, err: "--topic: needs a value" });
     expect((await cli("run", "--topic", "cats", "--model-context", "gpt"))).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^--model-context: not JSON/) });
+    expect(await cli("run", "--topic", "cats", "--model-context", '{"modle": "openai:gpt-4.1"}')).toMatchObject({ code: EXIT.problems, err: '--model-context: unknown field "modle" (fields: model, lead, writer)', tasks: [] });
   });
 
   it("refuses an unknown command and a show or resume without its thread", async () => {

@@ -124,6 +124,23 @@ describe("checkpoints", () => {
   });
 });
 
+describe("a reviewer's secret", () => {
+  it("is redacted from the gate's state: feedback, and a refused value quoted back", async () => {
+    const team: TeamSpec = { ...pipeline, secrets: ["API_TOKEN"] };
+    const fake = fakeTeam(team, { summary: "done" });
+    const graph = buildTeamGraph(team, schemas, { ...fake.options, env: { ...fake.env, API_TOKEN: "sk-live-123" }, checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "r" } };
+    await graph.invoke({ topic: "t" }, config);
+    await graph.invoke(new Command({ resume: { decisions: "sk-live-123" } }), config);
+    let state = await graph.getState(config);
+    expect((state.tasks[0]!.interrupts[0]!.value as { problems: string[] }).problems[0]).toContain("{{API_TOKEN}}");
+    await graph.invoke(new Command({ resume: { decisions: [{ record: "r1", action: "reject", feedback: "use sk-live-123" }] } }), config);
+    state = await graph.getState(config);
+    expect(JSON.stringify(state.values)).toContain("use {{API_TOKEN}}");
+    expect(JSON.stringify(state.values)).not.toContain("sk-live-123");
+  });
+});
+
 describe("task texts", () => {
   it("carry their data as the Python targets write it (json.dumps indent=2, ensure_ascii=False)", async () => {
     const seen: Array<{ task: string; text: string }> = [];
