@@ -44,4 +44,10 @@ describe("langgraph-js README", () => {
     const env = readme("test/fixtures/valid/parallel-gates.envelope.json", ".env.example");
     expect(env.split("\n").filter((l) => /^[A-Z_]+_API_KEY=$/.test(l))).toEqual(["ANTHROPIC_API_KEY=", "OPENAI_API_KEY="]);
   });
+
+  it("the team's own test of a run without inputs asks for each required input by name, not any error", () => {
+    const test = readme("test/fixtures/valid/parallel-gates.envelope.json", "tests/team.test.ts");
+    expect(test).not.toContain(".rejects.toThrow();");
+    expect(test).toContain("for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);");
+  });
 });
