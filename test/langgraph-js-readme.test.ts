@@ -30,6 +30,8 @@ describe("langgraph-js README", () => {
     expect(row(text, "support-lead")).toBe("| Support Lead | `support-lead` | `anthropic:claude-opus-4-5` | `http_request` (its access policy), `ask_billing_specialist`, `ask_technical_specialist` |");
     expect(text).toContain("the run's context (`model` or the agent's field");
     expect(text).not.toContain("3 waiting for review");
+    // LangGraph.js 1.x is documented at docs.langchain.com, no longer langchain-ai.github.io/langgraphjs.
+    expect(text).toContain("[LangGraph.js](https://docs.langchain.com/oss/javascript/langgraph/overview)");
   });
 
   it("the loss report: title, role and capabilities are carried only where an ask_ tool describes the agent", () => {
