@@ -27,6 +27,8 @@ export interface CliOptions {
     argv?: readonly string[];
     out?: (text: string) => void;
     err?: (text: string) => void;
+    /** The clock a gate's deadline is compared with: the graph's (tests give their own). */
+    now?: () => Date;
 }
 /** Runs the command in `argv`; resolves to the exit code. */
 export declare function runCli(options: CliOptions): Promise<number>;

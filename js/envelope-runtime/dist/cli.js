@@ -187,6 +187,14 @@ export async function runCli(options) {
             if (!before.waiting.length)
                 throw new RunProblems([`thread ${thread}: ${before.status === null ? "no such run" : `no gate waiting for review (status: ${before.status})`}`]);
             const decisions = decisionsOf(team, flags.get("decisions"), before.waiting, before.gates);
+            // A gate past its deadline applies its timeout, not the decisions (as in the Python targets): say so.
+            const now = (options.now ?? (() => new Date()))().getTime();
+            for (const w of before.waiting) {
+                const spec = team.gates.find((g) => g.name === w.gate);
+                if (spec?.timeout && w.deadline && now > Date.parse(w.deadline) && Array.isArray(decisions[spec.name]) && decisions[spec.name].length) {
+                    err(`decisions file ${flags.get("decisions")}: gate ${spec.name}: given after its deadline (${w.deadline}: ${spec.timeout.after} from ${w.waiting_since}), not applied; the timeout applies (${spec.timeout.behaviour})`);
+                }
+            }
             // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
             // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
             const secrets = secretValues(team.secrets);

@@ -97,6 +97,18 @@ describe("runner", () => {
     }
   });
 
+  it("says a decisions file came after a gate's deadline, whose timeout applies instead", async () => {
+    const timed: TeamSpec = { ...team, gates: team.gates.map((g) => ({ ...g, timeout: { after: "1h", afterMs: 3_600_000, behaviour: "halt" as const } })) };
+    const fake = fakeTeam(timed, { summary: "done" });
+    const err: string[] = [];
+    const run = (...argv: string[]) => runCli({ team: timed, argv, now: fake.clock.now, graph: (checkpointer) => buildTeamGraph(timed, schemas, { ...fake.options, checkpointer }), out: () => undefined, err: (t) => err.push(t) });
+    expect(await run("run", "--topic", "cats", "--thread", "late")).toBe(EXIT.waiting);
+    fake.clock.advance(3_600_001);
+    const path = file("late.json", '{"review": [{"record": "r1", "action": "approve"}]}');
+    expect(await run("resume", "--thread", "late", "--decisions", path)).toBe(EXIT.halted);
+    expect(err).toContain(`decisions file ${path}: gate review: given after its deadline (2026-01-01T01:00:00.000Z: 1h from 2026-01-01T00:00:00.000Z), not applied; the timeout applies (halt)`);
+  });
+
   it("keeps the runs of two processes at once, each on its own thread", async () => {
     const [a, b] = await Promise.all([cli("run", "--topic", "cats", "--thread", "A"), cli("run", "--topic", "dogs", "--thread", "B")]);
     expect([a.code, b.code]).toEqual([EXIT.waiting, EXIT.waiting]);
