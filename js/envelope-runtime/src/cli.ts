@@ -1,5 +1,6 @@
 // The command-line runner of an exported team: `run` (inputs as flags or JSON), `resume`
-// (a decisions file for the gates that wait), `show` (a thread's state). Runs are kept by a
+// (a decisions file for the gates that wait), `show` (a thread's state), `sweep` (gates past
+// their deadline). Runs are kept by a
 // FileSaver in .langgraph_runs/threads/ (ENVELOPE_RUNS_DIR), so a gate waits across restarts.
 // Standard output carries one JSON object per command; messages go to standard error, each
 // naming what it is about (the flag, the input, the file, the gate). Exit codes are the
@@ -40,13 +41,14 @@ function usage(team: TeamSpec): string {
     "usage: run [--inputs JSON] [--INPUT VALUE ...] [--thread ID] [--model-context JSON]",
     "       resume --thread ID --decisions FILE",
     "       show --thread ID",
+    "       sweep   (every waiting thread past a gate's deadline: its timeout applied)",
     "",
     "inputs:",
     flags || "  (none)",
   ].join("\n");
 }
 
-const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = { run: ["inputs", "thread", "model-context"], resume: ["thread", "decisions"], show: ["thread"] };
+const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = { run: ["inputs", "thread", "model-context"], resume: ["thread", "decisions"], show: ["thread"], sweep: [] };
 
 function parseFlags(argv: readonly string[]): { positional: string[]; flags: Map<string, string>; problems: string[] } {
   const positional: string[] = [];
@@ -159,7 +161,7 @@ export async function runCli(options: CliOptions): Promise<number> {
   const allowed = new Set([...COMMAND_FLAGS[command]!, ...(command === "run" ? team.inputs.map((i) => i.key) : [])]);
   problems.push(...positional.slice(1).map((p) => `${command}: unexpected argument ${JSON.stringify(p)}`));
   problems.push(...[...flags.keys()].filter((f) => !allowed.has(f)).map((f) => `${command}: unknown flag --${f} (${command === "run" ? "inputs and flags" : "flags"}: ${[...allowed].map((a) => `--${a}`).join(", ")})`));
-  if (command !== "run" && !flags.get("thread")) problems.push(`${command}: --thread ID is needed`);
+  if ((command === "resume" || command === "show") && !flags.get("thread")) problems.push(`${command}: --thread ID is needed`);
   if (command === "resume" && !flags.get("decisions")) problems.push("resume: --decisions FILE is needed");
   if (problems.length) {
     err(problems.join("\n"));
@@ -167,7 +169,8 @@ export async function runCli(options: CliOptions): Promise<number> {
   }
   if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
   const dir = process.env.ENVELOPE_RUNS_DIR || ".langgraph_runs";
-  const graph = options.graph(new FileSaver(join(dir, "threads")));
+  const saver = new FileSaver(join(dir, "threads"));
+  const graph = options.graph(saver);
   const signal = AbortSignal.timeout(team.runTimeoutMs);
   try {
     const thread = flags.get("thread") || randomUUID();
@@ -183,6 +186,22 @@ export async function runCli(options: CliOptions): Promise<number> {
     const config = { configurable: { thread_id: thread }, context, recursionLimit: team.recursionLimit, signal };
     if (command === "run") {
       await graph.invoke(inputsOf(team, flags), config);
+    } else if (command === "sweep") {
+      // A gate's timeout applies when its node runs again: resume (with no decisions) every
+      // thread with a gate past its deadline, as the Python runner's sweep does. Run it from cron.
+      const now = (options.now ?? (() => new Date()))().getTime();
+      const swept: Array<{ thread: string; status: string | null; halted: string | null; waiting: string[] }> = [];
+      for (const id of Object.keys(saver.storage).sort()) {
+        const threadConfig = { ...config, configurable: { thread_id: id } };
+        const state = await report(graph, id, threadConfig);
+        const due = state.waiting.some((w) => typeof (w as { deadline?: unknown }).deadline === "string" && now > Date.parse((w as { deadline: string }).deadline));
+        if (!due) continue;
+        await graph.invoke(new Command({ resume: Object.fromEntries(state.waiting.map((w) => [w.id, { decisions: [] }])) }), threadConfig);
+        const after = await report(graph, id, threadConfig);
+        swept.push({ thread: id, status: after.status, halted: after.halted, waiting: after.waiting.map((w) => w.gate ?? "") });
+      }
+      out(JSON.stringify({ swept }, null, 2));
+      return EXIT.ok;
     } else if (command === "resume") {
       const before = await report(graph, thread, config);
       if (!before.waiting.length) throw new RunProblems([`thread ${thread}: ${before.status === null ? "no such run" : `no gate waiting for review (status: ${before.status})`}`]);

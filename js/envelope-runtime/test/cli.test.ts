@@ -109,6 +109,22 @@ describe("runner", () => {
     expect(err).toContain(`decisions file ${path}: gate review: given after its deadline (2026-01-01T01:00:00.000Z: 1h from 2026-01-01T00:00:00.000Z), not applied; the timeout applies (halt)`);
   });
 
+  it("sweep applies the timeout of every gate past its deadline, and only those", async () => {
+    const timed: TeamSpec = { ...team, gates: team.gates.map((g) => ({ ...g, timeout: { after: "1h", afterMs: 3_600_000, behaviour: "halt" as const } })) };
+    const fake = fakeTeam(timed, { summary: "done" });
+    const out: string[] = [];
+    const run = (...argv: string[]) => runCli({ team: timed, argv, now: fake.clock.now, graph: (checkpointer) => buildTeamGraph(timed, schemas, { ...fake.options, checkpointer }), out: (t) => out.push(t), err: () => undefined });
+    expect(await run("run", "--topic", "cats", "--thread", "old")).toBe(EXIT.waiting);
+    fake.clock.advance(1_800_000);
+    expect(await run("run", "--topic", "dogs", "--thread", "new")).toBe(EXIT.waiting);
+    fake.clock.advance(1_800_001);
+    out.length = 0;
+    expect(await run("sweep")).toBe(EXIT.ok);
+    expect(JSON.parse(out.join("\n"))).toEqual({ swept: [{ thread: "old", status: "halted", halted: "gate review: no decision within 1h (halt)", waiting: [] }] });
+    out.length = 0;
+    expect(await run("show", "--thread", "new")).toBe(EXIT.waiting);
+  });
+
   it("keeps the runs of two processes at once, each on its own thread", async () => {
     const [a, b] = await Promise.all([cli("run", "--topic", "cats", "--thread", "A"), cli("run", "--topic", "dogs", "--thread", "B")]);
     expect([a.code, b.code]).toEqual([EXIT.waiting, EXIT.waiting]);
