@@ -23,6 +23,7 @@ describe("langgraph-js README", () => {
     expect(row(text, "procurement-lead")).toBe("| Priya | `procurement-lead` | `anthropic:claude-sonnet-4-5` | none |");
     expect(text).not.toContain("ask_");
     expect(text).toContain("3 waiting for review, 4 halted, 124 the team's run timeout");
+    expect(text).toContain("`npm start -- sweep` (from cron, say)\nresumes every thread with a gate past its deadline");
   });
 
   it("a hierarchy's manager lists its ask_<report> tools by name; no doubled backticks", () => {

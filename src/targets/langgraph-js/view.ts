@@ -166,6 +166,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     connectionRows: rows,
     loss: { counts, notCarried: loss.filter((e) => e.status !== "carried") },
     hasGates: team.gates.length > 0,
+    hasTimeouts: team.gates.some((g) => g.timeout !== null),
     isPipeline: mode === "pipeline",
     scheduleManual: model.schedule.type === "manual",
     scheduleCron: model.schedule.type === "cron" ? model.schedule.cron : undefined,
