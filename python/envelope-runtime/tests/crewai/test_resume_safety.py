@@ -380,6 +380,16 @@ def _start_at_a_prompt(
     return process, started[1]
 
 
+def _ended(process: subprocess.Popen[bytes]) -> bytes:
+    """The rest of the runner's stderr once it has ended, its stdin open until then: closed
+    at once (communicate), a loaded machine could hand the prompt its end of input before the
+    signal, and the run would pause as for Enter (decide later), not stop."""
+    assert process.stderr is not None and process.stdin is not None
+    process.wait(timeout=120)
+    process.stdin.close()
+    return process.stderr.read()
+
+
 def test_sigint_at_a_gate_prompt_exits_130_and_the_run_resumes(
     team_env: dict[str, str],
     fake_models: FakeModels,
@@ -392,7 +402,7 @@ def test_sigint_at_a_gate_prompt_exits_130_and_the_run_resumes(
         assert main.main(["resume", run_id, "--no-interactive"]) == runtime.EXIT_CONFIG
         assert "has it; nothing done here" in capsys.readouterr().err
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=120)
+        err = _ended(process)
     finally:
         process.kill()
     assert process.returncode == EXIT_INTERRUPTED, err.decode()
@@ -416,7 +426,7 @@ def test_sigterm_at_a_gate_prompt_exits_143_and_the_run_resumes(
     process, run_id = _start_at_a_prompt(tmp_path, fake_models)
     try:
         process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=120)
+        err = _ended(process)
     finally:
         process.kill()
     assert process.returncode == EXIT_TERMINATED, err.decode()
