@@ -2,19 +2,27 @@
 // each thread written to its own JSON file in a folder after every change (atomically: a
 // sibling file renamed into place) and read back when opened. One file per thread, so runs of
 // two processes on different threads never overwrite each other's (one shared file lost the
-// thread whose process wrote first). For the command-line runner; the Agent Server brings its own.
+// thread whose process wrote first). A thread's file also keeps the time its runs have worked,
+// so timeout.runMs bounds a run across its resumes (the command-line runner counts it; a
+// process that dies mid-run has its time up to its last checkpoint counted). For the
+// command-line runner; the Agent Server brings its own.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 const b64 = (bytes) => Buffer.from(bytes).toString("base64");
 const bytes = (text) => new Uint8Array(Buffer.from(text, "base64"));
-/** A thread's file name: its id, encoded so that any id is one plain file name. */
-const fileOf = (thread) => `${encodeURIComponent(thread).replace(/\./g, "%2E")}.json`;
+/** A thread's id encoded so that any id is one plain file name (its checkpoints, lock, decisions). */
+export const threadFileName = (thread) => encodeURIComponent(thread).replace(/\./g, "%2E");
+const fileOf = (thread) => `${threadFileName(thread)}.json`;
 /** The thread of a MemorySaver writes key (JSON of [thread, namespace, checkpoint]). */
 const threadOfKey = (key) => JSON.parse(key)[0];
 const threadOf = (config) => String(config.configurable?.thread_id ?? "");
 export class FileSaver extends MemorySaver {
     dir;
+    /** Each thread's worked time (ms) before the work counted now. */
+    worked = {};
+    /** The thread being worked on in this process, since when (`clock` ms). */
+    working = null;
     /** `dir`: the folder of the threads' files (created on the first write). */
     constructor(dir) {
         super();
@@ -30,6 +38,8 @@ export class FileSaver extends MemorySaver {
             this.load(JSON.parse(readFileSync(join(dir, name), "utf8")));
     }
     load(stored) {
+        if (typeof stored.thread === "string")
+            this.worked[stored.thread] = Number(stored.worked_ms) || 0;
         for (const [thread, namespaces] of Object.entries(stored.storage)) {
             this.storage[thread] = {};
             for (const [ns, checkpoints] of Object.entries(namespaces)) {
@@ -41,7 +51,7 @@ export class FileSaver extends MemorySaver {
         }
     }
     save(thread) {
-        const stored = { storage: {}, writes: {} };
+        const stored = { thread, worked_ms: this.workedMs(thread), storage: {}, writes: {} };
         const namespaces = this.storage[thread];
         if (namespaces) {
             stored.storage[thread] = {};
@@ -59,6 +69,24 @@ export class FileSaver extends MemorySaver {
         const temp = `${path}.${process.pid}.tmp`;
         writeFileSync(temp, JSON.stringify(stored), { mode: 0o600 });
         renameSync(temp, path);
+    }
+    /** The time `thread`'s runs have worked, in ms (the work counted now included). */
+    workedMs(thread) {
+        const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
+        return (this.worked[thread] ?? 0) + Math.max(0, now);
+    }
+    /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork. */
+    startWork(thread, clock) {
+        this.working = { thread, since: clock(), clock };
+    }
+    /** Stop counting: the thread's worked time, at least `atLeast` ms, kept in its file (if it has one). */
+    stopWork(thread, atLeast = 0) {
+        const total = Math.round(Math.max(this.workedMs(thread), atLeast));
+        this.working = null;
+        this.worked[thread] = total;
+        if (this.storage[thread])
+            this.save(thread);
+        return total;
     }
     async put(config, checkpoint, metadata) {
         const out = await super.put(config, checkpoint, metadata);

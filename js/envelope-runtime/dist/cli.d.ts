@@ -29,6 +29,8 @@ export interface CliOptions {
     err?: (text: string) => void;
     /** The clock a gate's deadline is compared with: the graph's (tests give their own). */
     now?: () => Date;
+    /** The clock a run's work is counted with, in ms (default: performance.now; tests give their own). */
+    workClock?: () => number;
 }
 /** Runs the command in `argv`; resolves to the exit code. */
 export declare function runCli(options: CliOptions): Promise<number>;

@@ -4,16 +4,23 @@
 // FileSaver in .langgraph_runs/threads/ (ENVELOPE_RUNS_DIR), so a gate waits across restarts.
 // Standard output carries one JSON object per command; messages go to standard error, each
 // naming what it is about (the flag, the input, the file, the gate). Exit codes are the
-// Python targets' runner's.
+// Python targets' runner's. As there: one process at a time runs or resumes a thread (a lock
+// beside its checkpoints), timeout.runMs bounds a run's work across its resumes (the time
+// worked is kept with the thread), and a run that waits at its gates gets a decisions file
+// to fill in, `<runs dir>/<thread>.decisions.json`.
 import { existsSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Command } from "@langchain/langgraph";
-import { FileSaver } from "./checkpoint.js";
+import { FileSaver, threadFileName } from "./checkpoint.js";
 import { applyDecisions, readResume } from "./gates.js";
 import { resolveInputs, RunProblems } from "./graph.js";
 import { redactValue, secretValues } from "./redaction.js";
+import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 };
+/** The run's work reached timeout.runMs (counted across its run and resumes). */
+class OutOfTime extends Error {
+}
 function usage(team) {
     const flags = team.inputs.map((i) => `  --${i.key} VALUE   ${i.type}${i.required ? ", required" : ""}${i.description ? `: ${i.description}` : ""}`).join("\n");
     return [
@@ -100,7 +107,13 @@ function inputsOf(team, flags) {
     return byChannel;
 }
 /** A decisions file `{"<gate>": [decision, ...]}`, checked against the gates waiting on the thread (all problems at once, nothing applied). */
-function decisionsOf(team, file, waiting, gateStates) {
+function decisionsOf(team, thread, file, waiting, gateStates) {
+    const other = basename(file).endsWith(".decisions.json") ? basename(file).slice(0, -".decisions.json".length) : null;
+    if (other !== null && other !== threadFileName(thread)) {
+        // The runner's file for another thread: its record ids (r1, r2, …) would match here too.
+        const name = safeDecode(other);
+        throw new RunProblems([`decisions file ${file}: holds the decisions of thread ${name}, not of ${thread}: resume ${name} with it (or give it another name to use it here)`]);
+    }
     let text;
     try {
         text = readFileSync(file, "utf8");
@@ -128,6 +141,14 @@ function decisionsOf(team, file, waiting, gateStates) {
     if (problems.length)
         throw new RunProblems(problems);
     return decisions;
+}
+function safeDecode(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
 }
 async function report(graph, thread, config) {
     const state = await graph.getState(config);
@@ -165,11 +186,45 @@ export async function runCli(options) {
     if (existsSync(".env") && typeof process.loadEnvFile === "function")
         process.loadEnvFile(".env");
     const dir = process.env.ENVELOPE_RUNS_DIR || ".langgraph_runs";
-    const saver = new FileSaver(join(dir, "threads"));
+    const threadsDir = join(dir, "threads");
+    const clock = options.workClock ?? (() => performance.now());
+    const now = () => (options.now ?? (() => new Date()))();
+    const thread = flags.get("thread") || randomUUID();
+    const decisionsPath = (id) => join(dir, `${threadFileName(id)}.decisions.json`);
+    const lockOf = (id) => new ThreadLock(join(threadsDir, `${threadFileName(id)}.lock`));
+    const deadline = `the team did not finish within ${team.runTimeoutMs} ms of work (timeout.runMs, counted across a run and its resumes); no further model calls are made`;
+    /** One part of a run: the graph invoked with what is left of timeout.runMs; the time it took kept with the thread. */
+    const advance = async (saver, graph, id, input, config) => {
+        const left = team.runTimeoutMs - saver.workedMs(id);
+        if (left <= 0)
+            throw new OutOfTime(deadline);
+        const signal = AbortSignal.timeout(Math.ceil(left));
+        saver.startWork(id, clock);
+        let outOfTime = false;
+        try {
+            await graph.invoke(input, { ...config, signal });
+        }
+        catch (error) {
+            if (!signal.aborted)
+                throw error;
+            outOfTime = true;
+        }
+        finally {
+            saver.stopWork(id, outOfTime ? team.runTimeoutMs : 0);
+        }
+        if (outOfTime)
+            throw new OutOfTime(deadline);
+    };
+    // One process at a time on a thread: taken before its checkpoints are read, held until the end.
+    const lock = command === "run" || command === "resume" ? lockOf(thread) : null;
+    const holder = lock?.acquire();
+    if (lock && holder) {
+        err(`thread ${thread}: ${holder} is running or resuming it (lock ${lock.path}); try again when it has finished`);
+        return EXIT.problems;
+    }
+    const saver = new FileSaver(threadsDir);
     const graph = options.graph(saver);
-    const signal = AbortSignal.timeout(team.runTimeoutMs);
     try {
-        const thread = flags.get("thread") || randomUUID();
         let context = {};
         if (flags.has("model-context")) {
             const given = parsed(flags.get("model-context"), "--model-context");
@@ -181,54 +236,97 @@ export async function runCli(options) {
                 throw new RunProblems(unknown.map((k) => `--model-context: unknown field ${JSON.stringify(k)} (fields: ${fields.join(", ")})`));
             context = given;
         }
-        const config = { configurable: { thread_id: thread }, context, recursionLimit: team.recursionLimit, signal };
+        const config = { configurable: { thread_id: thread }, context, recursionLimit: team.recursionLimit };
+        /** The decisions file this command read and applied (a template never replaces another's work). */
+        let given;
         if (command === "run") {
-            await graph.invoke(inputsOf(team, flags), config);
+            await advance(saver, graph, thread, inputsOf(team, flags), config);
         }
         else if (command === "sweep") {
             // A gate's timeout applies when its node runs again: resume (with no decisions) every
             // thread with a gate past its deadline, as the Python runner's sweep does. Run it from cron.
-            const now = (options.now ?? (() => new Date()))().getTime();
+            const due = (waiting) => waiting.some((w) => typeof w.deadline === "string" && now().getTime() > Date.parse(w.deadline));
             const swept = [];
+            let code = EXIT.ok;
             for (const id of Object.keys(saver.storage).sort()) {
                 const threadConfig = { ...config, configurable: { thread_id: id } };
-                const state = await report(graph, id, threadConfig);
-                const due = state.waiting.some((w) => typeof w.deadline === "string" && now > Date.parse(w.deadline));
-                if (!due)
+                if (!due((await report(graph, id, threadConfig)).waiting))
                     continue;
-                await graph.invoke(new Command({ resume: Object.fromEntries(state.waiting.map((w) => [w.id, { decisions: [] }])) }), threadConfig);
-                const after = await report(graph, id, threadConfig);
-                swept.push({ thread: id, status: after.status, halted: after.halted, waiting: after.waiting.map((w) => w.gate ?? "") });
+                const threadLock = lockOf(id);
+                const busy = threadLock.acquire();
+                if (busy) {
+                    err(`thread ${id}: skipped, ${busy} is running or resuming it (lock ${threadLock.path})`);
+                    continue;
+                }
+                try {
+                    // Read afresh under the lock: another process may have moved it on since.
+                    const own = new FileSaver(threadsDir);
+                    const ownGraph = options.graph(own);
+                    const state = await report(ownGraph, id, threadConfig);
+                    if (!due(state.waiting))
+                        continue;
+                    try {
+                        await advance(own, ownGraph, id, new Command({ resume: Object.fromEntries(state.waiting.map((w) => [w.id, { decisions: [] }])) }), threadConfig);
+                    }
+                    catch (error) {
+                        if (!(error instanceof OutOfTime))
+                            throw error;
+                        err(`thread ${id}: ${error.message}`);
+                        swept.push({ thread: id, status: "timeout", halted: null, waiting: state.waiting.map((w) => w.gate ?? "") });
+                        code = EXIT.timeout;
+                        continue;
+                    }
+                    const after = await report(ownGraph, id, threadConfig);
+                    if (after.status === "waiting")
+                        for (const said of writeDecisionsTemplate(decisionsPath(id), after.waiting, undefined))
+                            err(said);
+                    swept.push({ thread: id, status: after.status, halted: after.halted, waiting: after.waiting.map((w) => w.gate ?? "") });
+                }
+                finally {
+                    threadLock.release();
+                }
             }
             out(JSON.stringify({ swept }, null, 2));
-            return EXIT.ok;
+            return code;
         }
         else if (command === "resume") {
+            // A thread whose time is spent is not resumed, whatever state it stopped in (as in Python).
+            if (saver.workedMs(thread) >= team.runTimeoutMs)
+                throw new OutOfTime(deadline);
             const before = await report(graph, thread, config);
             if (!before.waiting.length)
                 throw new RunProblems([`thread ${thread}: ${before.status === null ? "no such run" : `no gate waiting for review (status: ${before.status})`}`]);
-            const decisions = decisionsOf(team, flags.get("decisions"), before.waiting, before.gates);
+            given = flags.get("decisions");
+            const decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
             // A gate past its deadline applies its timeout, not the decisions (as in the Python targets): say so.
-            const now = (options.now ?? (() => new Date()))().getTime();
             for (const w of before.waiting) {
                 const spec = team.gates.find((g) => g.name === w.gate);
-                if (spec?.timeout && w.deadline && now > Date.parse(w.deadline) && Array.isArray(decisions[spec.name]) && decisions[spec.name].length) {
-                    err(`decisions file ${flags.get("decisions")}: gate ${spec.name}: given after its deadline (${w.deadline}: ${spec.timeout.after} from ${w.waiting_since}), not applied; the timeout applies (${spec.timeout.behaviour})`);
+                if (spec?.timeout && w.deadline && now().getTime() > Date.parse(w.deadline) && Array.isArray(decisions[spec.name]) && decisions[spec.name].length) {
+                    err(`decisions file ${given}: gate ${spec.name}: given after its deadline (${w.deadline}: ${spec.timeout.after} from ${w.waiting_since}), not applied; the timeout applies (${spec.timeout.behaviour})`);
+                    given = undefined; // not applied: a pause keeps the file from a template
                 }
             }
             // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
             // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
             const secrets = secretValues(team.secrets);
             const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
-            await graph.invoke(new Command({ resume }), config);
+            await advance(saver, graph, thread, new Command({ resume }), config);
         }
         const { gates: _gates, ...result } = await report(graph, thread, config);
-        out(JSON.stringify(result, null, 2));
-        if (result.status === "waiting") {
+        if (result.status !== "waiting") {
+            out(JSON.stringify(result, null, 2));
+        }
+        else {
+            // The decisions file to fill in (show only names it: it writes nothing).
+            const path = decisionsPath(thread);
+            const said = command === "show" ? [] : writeDecisionsTemplate(path, result.waiting, given);
+            out(JSON.stringify({ ...result, decisions_file: path }, null, 2));
             for (const w of result.waiting)
                 for (const p of w.problems ?? [])
                     err(p);
-            err(`gates waiting for review: ${result.waiting.map((w) => w.gate).join(", ")}; resume with: resume --thread ${thread} --decisions FILE`);
+            for (const line of said)
+                err(line);
+            err(`gates waiting for review: ${result.waiting.map((w) => w.gate).join(", ")}; fill in ${path}, then: resume --thread ${thread} --decisions ${path}`);
             return EXIT.waiting;
         }
         if (result.status === "halted")
@@ -240,11 +338,14 @@ export async function runCli(options) {
             err(error.message);
             return EXIT.problems;
         }
-        if (signal.aborted) {
-            err(`the run took longer than ${team.runTimeoutMs} ms (the team's timeout.runMs) and was stopped; resume it or run it again`);
+        if (error instanceof OutOfTime) {
+            err(`thread ${thread}: ${error.message}`);
             return EXIT.timeout;
         }
         err(`the run failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
         return EXIT.failed;
+    }
+    finally {
+        lock?.release();
     }
 }

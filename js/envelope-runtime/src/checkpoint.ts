@@ -2,7 +2,10 @@
 // each thread written to its own JSON file in a folder after every change (atomically: a
 // sibling file renamed into place) and read back when opened. One file per thread, so runs of
 // two processes on different threads never overwrite each other's (one shared file lost the
-// thread whose process wrote first). For the command-line runner; the Agent Server brings its own.
+// thread whose process wrote first). A thread's file also keeps the time its runs have worked,
+// so timeout.runMs bounds a run across its resumes (the command-line runner counts it; a
+// process that dies mid-run has its time up to its last checkpoint counted). For the
+// command-line runner; the Agent Server brings its own.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -12,13 +15,19 @@ type PendingWrite = Parameters<MemorySaver["putWrites"]>[1][number];
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, "base64"));
-/** A thread's file name: its id, encoded so that any id is one plain file name. */
-const fileOf = (thread: string) => `${encodeURIComponent(thread).replace(/\./g, "%2E")}.json`;
+/** A thread's id encoded so that any id is one plain file name (its checkpoints, lock, decisions). */
+export const threadFileName = (thread: string) => encodeURIComponent(thread).replace(/\./g, "%2E");
+const fileOf = (thread: string) => `${threadFileName(thread)}.json`;
 /** The thread of a MemorySaver writes key (JSON of [thread, namespace, checkpoint]). */
 const threadOfKey = (key: string) => (JSON.parse(key) as [string, string, string])[0];
 const threadOf = (config: RunnableConfig) => String(config.configurable?.thread_id ?? "");
 
 export class FileSaver extends MemorySaver {
+  /** Each thread's worked time (ms) before the work counted now. */
+  private worked: Record<string, number> = {};
+  /** The thread being worked on in this process, since when (`clock` ms). */
+  private working: { thread: string; since: number; clock: () => number } | null = null;
+
   /** `dir`: the folder of the threads' files (created on the first write). */
   constructor(readonly dir: string) {
     super();
@@ -32,6 +41,7 @@ export class FileSaver extends MemorySaver {
   }
 
   private load(stored: Stored): void {
+    if (typeof stored.thread === "string") this.worked[stored.thread] = Number(stored.worked_ms) || 0;
     for (const [thread, namespaces] of Object.entries(stored.storage)) {
       this.storage[thread] = {};
       for (const [ns, checkpoints] of Object.entries(namespaces)) {
@@ -44,7 +54,7 @@ export class FileSaver extends MemorySaver {
   }
 
   private save(thread: string): void {
-    const stored: Stored = { storage: {}, writes: {} };
+    const stored: Stored = { thread, worked_ms: this.workedMs(thread), storage: {}, writes: {} };
     const namespaces = this.storage[thread];
     if (namespaces) {
       stored.storage[thread] = {};
@@ -61,6 +71,26 @@ export class FileSaver extends MemorySaver {
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(stored), { mode: 0o600 });
     renameSync(temp, path);
+  }
+
+  /** The time `thread`'s runs have worked, in ms (the work counted now included). */
+  workedMs(thread: string): number {
+    const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
+    return (this.worked[thread] ?? 0) + Math.max(0, now);
+  }
+
+  /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork. */
+  startWork(thread: string, clock: () => number): void {
+    this.working = { thread, since: clock(), clock };
+  }
+
+  /** Stop counting: the thread's worked time, at least `atLeast` ms, kept in its file (if it has one). */
+  stopWork(thread: string, atLeast = 0): number {
+    const total = Math.round(Math.max(this.workedMs(thread), atLeast));
+    this.working = null;
+    this.worked[thread] = total;
+    if (this.storage[thread]) this.save(thread);
+    return total;
   }
 
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
@@ -81,6 +111,9 @@ export class FileSaver extends MemorySaver {
 }
 
 interface Stored {
+  /** Written since worked time is kept (older files have neither: no time counted). */
+  thread?: string;
+  worked_ms?: number;
   storage: Record<string, Record<string, Record<string, [string, string, string | null]>>>;
   writes: Record<string, Record<string, [string, string, string, string | null]>>;
 }

@@ -47,7 +47,7 @@ describe("runner", () => {
     const run = await cli("run", "--topic", "cats", "--thread", "t1");
     expect(run.code).toBe(EXIT.waiting);
     expect(run.out).toMatchObject({ thread: "t1", status: "waiting", waiting: [{ gate: "review", round: 1 }] });
-    expect(run.err).toContain("resume --thread t1 --decisions FILE");
+    expect(run.err).toContain(`then: resume --thread t1 --decisions ${join(dir, "runs/t1.decisions.json")}`);
 
     const typo = await cli("resume", "--thread", "t1", "--decisions", file("typo.json", '{"reveiw": [{"record": "r1", "action": "approve"}], "review": [{"record": "r7", "action": "approve"}]}'));
     expect(typo.code).toBe(EXIT.problems);
