@@ -27,7 +27,14 @@ from ..echo import quoted
 from ..inputs import env_file_problems, report_problems
 from ..team_package import TeamPackage
 from . import llms, runtime, state
-from .flow_runner import EXIT_INTERRUPTED, INTERRUPTED, _run_flow, resume_command
+from .flow_runner import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    INTERRUPTED,
+    TERMINATED,
+    _run_flow,
+    resume_command,
+)
 from .run_files import RunLock, decisions_path, filled
 from .runner import STATE_DIR, _common, _missing_env, _warn_short_secrets, command_of
 from .state import RunState, RunStore
@@ -198,7 +205,7 @@ def _status_problems(
         stopped = "it stopped on an error"
         if run.status == "running":
             stopped = "it was left running"
-        elif run.message == INTERRUPTED:
+        elif run.message in (INTERRUPTED, TERMINATED):  # Ctrl-C, SIGTERM
             stopped = "it was interrupted"
         return [f"run {run.id} is not waiting for review: {stopped}; resume it without --decisions"]
     if run.status != "pending":
@@ -251,7 +258,7 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     for run_id, late in due:
         print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
         result = resume_run(package, [run_id, "--no-interactive", *options], swept=True)
-        if result == EXIT_INTERRUPTED:  # Ctrl-C stops the sweep, not only this run
+        if result in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # stops the sweep, not only this run
             return result
         if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
             code = code or result
