@@ -88,11 +88,15 @@ def _run_flow(
     store.save_state(run.id, "runner", run)
     flows: list[Any] = []
 
+    def configured(flow: Any, left: dict[str, Any]) -> Any:
+        flow.configure(crews, left, interactive)
+        flow.runner_args = args  # a late decisions file is named, not read (gate_revision)
+        return flow
+
     def again(left: dict[str, Any]) -> Any:
         saved = store.load(run.id)  # CrewAI's Flow starts from its initial_state
         flows.append(team_flow(persistence=store, initial_state=saved, suppress_flow_events=quiet))
-        flows[-1].configure(crews, left, interactive)
-        return flows[-1]
+        return configured(flows[-1], left)
 
     def settled() -> RunState:
         try:
@@ -111,8 +115,7 @@ def _run_flow(
         def work() -> Any:
             if pending is None:
                 return flows[0].kickoff()
-            start = flows[0]
-            start.configure(crews, decisions, interactive)
+            start = configured(flows[0], decisions)
             given = start.decisions.pop(pending[1].metadata.get("gate"), None)
             outcome = start.resume(json.dumps(given) if given is not None else "")
             # The rest of the flow, and the gates the resume never reached, with their decisions.

@@ -37,7 +37,13 @@ def on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
     now = state.utc_now()
     late = _late(flow, spec.name)
     if late:
-        print(late_notice(spec, gate), file=sys.stderr)
+        # The runner's decisions file keeps them (LangGraph's words): not read after all, so
+        # the next pause moves it aside instead of writing a template over it (run_files).
+        args = getattr(flow, "runner_args", None)  # our runner's, not AMP's kickoff
+        path = getattr(args, "decisions", None)
+        print(late_notice(spec, gate) + (f"; {path} keeps them" if path else ""), file=sys.stderr)
+        if path:
+            args.late_decisions = True
     if spec.timeout_behaviour == "escalate":
         manager = f"agent:{_manager(flow, spec)}"
         problems = apply_decisions(spec, gate, _escalated(flow, spec, gate), now, manager, True)
@@ -55,11 +61,12 @@ def on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
 
 def _late(flow: PipelineFlow, name: str) -> bool:
     """Whether decisions were given for gate `name` in this run: a decisions file's its
-    review never took (review.feedback gives none to a gate past its deadline), or the
-    answer its router got (a resume's, or typed at the terminal after the deadline)."""
+    review never took (review.feedback gives none to a gate past its deadline), used up here
+    so that the gate's next round (after an escalation's rejections) is not given them, or
+    the answer its router got (a resume's, or typed at the terminal after the deadline)."""
     history = getattr(flow, "human_feedback_history", ())
     answer = next((r.feedback for r in reversed(history) if r.metadata.get("gate") == name), "")
-    return bool(flow.decisions.get(name)) or answer.strip() not in ("", "[]")
+    return bool(flow.decisions.pop(name, None)) or answer.strip() not in ("", "[]")
 
 
 def agent_crew(

@@ -37,6 +37,8 @@ def pending_summary(
     }
     template = decisions_path(store, run.id)
     given: Path | None = getattr(args, "decisions", None)  # resume's --decisions
+    if getattr(args, "late_decisions", False):  # came after a deadline: not read (gate_revision)
+        given = None
     records = {name: {row["record"] for row in gate["decisions"]} for name, gate in waiting.items()}
     if decision_files.must_keep(template, given, _decision_lists, records):
         # A reviewer's answers that this run has not read: never lost to a blank template.
