@@ -106,22 +106,22 @@ class ContentStudioCrew(PipelineCrew):
     # pipeline[1] keyword-brief
     @task
     def keyword_brief(self) -> Task:
-        return Task(config=self.tasks_config["keyword-brief"])
+        return Task(config=self.tasks_config["keyword_brief"])
 
     # pipeline[2] audience-questions
     @task
     def audience_questions(self) -> Task:
-        return Task(config=self.tasks_config["audience-questions"])
+        return Task(config=self.tasks_config["audience_questions"])
 
     # pipeline[3] draft-article
     @task
     def draft_article(self) -> Task:
-        return Task(config=self.tasks_config["draft-article"])
+        return Task(config=self.tasks_config["draft_article"])
 
     # pipeline[4] social-posts
     @task
     def social_posts(self) -> Task:
-        return Task(config=self.tasks_config["social-posts"])
+        return Task(config=self.tasks_config["social_posts"])
 
     # pipeline[5] newsletter
     @task
@@ -131,12 +131,12 @@ class ContentStudioCrew(PipelineCrew):
     # pipeline[6] final-edit
     @task
     def final_edit(self) -> Task:
-        return Task(config=self.tasks_config["final-edit"])
+        return Task(config=self.tasks_config["final_edit"])
 
     # pipeline[7] publish-draft
     @task
     def publish_draft(self) -> Task:
-        return Task(config=self.tasks_config["publish-draft"])
+        return Task(config=self.tasks_config["publish_draft"])
 
 
 TeamCrew = ContentStudioCrew

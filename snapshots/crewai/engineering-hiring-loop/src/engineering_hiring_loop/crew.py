@@ -107,7 +107,7 @@ class EngineeringHiringLoopCrew(PipelineCrew):
     # pipeline[3] schedule-interviews
     @task
     def schedule_interviews(self) -> Task:
-        return Task(config=self.tasks_config["schedule-interviews"])
+        return Task(config=self.tasks_config["schedule_interviews"])
 
     # pipeline[4] debrief
     @task
@@ -117,12 +117,12 @@ class EngineeringHiringLoopCrew(PipelineCrew):
     # pipeline[5] draft-offers
     @task
     def draft_offers(self) -> Task:
-        return Task(config=self.tasks_config["draft-offers"])
+        return Task(config=self.tasks_config["draft_offers"])
 
     # pipeline[6] loop-summary
     @task
     def loop_summary(self) -> Task:
-        return Task(config=self.tasks_config["loop-summary"])
+        return Task(config=self.tasks_config["loop_summary"])
 
 
 TeamCrew = EngineeringHiringLoopCrew

@@ -70,22 +70,22 @@ class ParallelGatesCrew(PipelineCrew):
     # pipeline[1] contract-redlines
     @task
     def contract_redlines(self) -> Task:
-        return Task(config=self.tasks_config["contract-redlines"])
+        return Task(config=self.tasks_config["contract_redlines"])
 
     # pipeline[2] security-findings
     @task
     def security_findings(self) -> Task:
-        return Task(config=self.tasks_config["security-findings"])
+        return Task(config=self.tasks_config["security_findings"])
 
     # pipeline[3] vendor-letter
     @task
     def vendor_letter(self) -> Task:
-        return Task(config=self.tasks_config["vendor-letter"])
+        return Task(config=self.tasks_config["vendor_letter"])
 
     # pipeline[4] onboarding-decision
     @task
     def onboarding_decision(self) -> Task:
-        return Task(config=self.tasks_config["onboarding-decision"])
+        return Task(config=self.tasks_config["onboarding_decision"])
 
 
 TeamCrew = ParallelGatesCrew
