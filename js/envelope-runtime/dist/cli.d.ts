@@ -1,5 +1,6 @@
 import { FileSaver } from "./checkpoint.js";
 import type { TeamSpec } from "./spec.js";
+import { type Ask } from "./terminal-review.js";
 export declare const EXIT: {
     readonly ok: 0;
     readonly failed: 1;
@@ -31,6 +32,12 @@ export interface CliOptions {
     now?: () => Date;
     /** The clock a run's work is counted with, in ms (default: performance.now; tests give their own). */
     workClock?: () => number;
+    /**
+     * Where a reviewer answers at the terminal (gates reviewed right away, as the Python runner
+     * does). Default: standard input when it is a terminal and the runner reads the process's own
+     * arguments (`argv` not given); `--no-interactive` turns it off, `--interactive` on.
+     */
+    ask?: Ask;
 }
 /** Runs the command in `argv`; resolves to the exit code. */
 export declare function runCli(options: CliOptions): Promise<number>;

@@ -16,6 +16,7 @@ import { FileSaver, threadFileName } from "./checkpoint.js";
 import { applyDecisions, readResume } from "./gates.js";
 import { resolveInputs, RunProblems } from "./graph.js";
 import { redactValue, secretValues } from "./redaction.js";
+import { reviewAtTerminal, terminalAsk } from "./terminal-review.js";
 import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 };
 /** The run's work reached timeout.runMs (counted across its run and resumes). */
@@ -27,7 +28,8 @@ function usage(team) {
         `${team.name} ${team.version}`,
         "",
         "usage: run [--inputs JSON] [--INPUT VALUE ...] [--thread ID] [--model-context JSON]",
-        "       resume --thread ID --decisions FILE",
+        "       resume --thread ID [--decisions FILE]   (without FILE: reviewed at the terminal)",
+        "       run and resume: [--interactive | --no-interactive]   (review at the terminal; default: when stdin is one)",
         "       show --thread ID",
         "       sweep   (every waiting thread past a gate's deadline: its timeout applied)",
         "",
@@ -35,7 +37,7 @@ function usage(team) {
         flags || "  (none)",
     ].join("\n");
 }
-const COMMAND_FLAGS = { run: ["inputs", "thread", "model-context"], resume: ["thread", "decisions"], show: ["thread"], sweep: [] };
+const COMMAND_FLAGS = { run: ["inputs", "thread", "model-context", "interactive"], resume: ["thread", "decisions", "interactive"], show: ["thread"], sweep: [] };
 function parseFlags(argv) {
     const positional = [];
     const flags = new Map();
@@ -44,6 +46,8 @@ function parseFlags(argv) {
         const arg = argv[i];
         if (arg === "--help" || arg === "-h")
             flags.set("help", "");
+        else if (arg === "--interactive" || arg === "--no-interactive")
+            flags.set("interactive", String(arg === "--interactive"));
         else if (arg.startsWith("--")) {
             const eq = arg.indexOf("=");
             if (eq > 0)
@@ -177,8 +181,9 @@ export async function runCli(options) {
     problems.push(...[...flags.keys()].filter((f) => !allowed.has(f)).map((f) => `${command}: unknown flag --${f} (${command === "run" ? "inputs and flags" : "flags"}: ${[...allowed].map((a) => `--${a}`).join(", ")})`));
     if ((command === "resume" || command === "show") && !flags.get("thread"))
         problems.push(`${command}: --thread ID is needed`);
-    if (command === "resume" && !flags.get("decisions"))
-        problems.push("resume: --decisions FILE is needed");
+    const interactive = flags.has("interactive") ? flags.get("interactive") === "true" : options.ask !== undefined || (options.argv === undefined && process.stdin.isTTY === true);
+    if (command === "resume" && !flags.get("decisions") && !interactive)
+        problems.push("resume: --decisions FILE is needed (or review at a terminal: --interactive)");
     if (problems.length) {
         err(problems.join("\n"));
         return EXIT.problems;
@@ -224,6 +229,7 @@ export async function runCli(options) {
     }
     const saver = new FileSaver(threadsDir);
     const graph = options.graph(saver);
+    let terminal;
     try {
         let context = {};
         if (flags.has("model-context")) {
@@ -297,22 +303,50 @@ export async function runCli(options) {
             if (!before.waiting.length)
                 throw new RunProblems([`thread ${thread}: ${before.status === null ? "no such run" : `no gate waiting for review (status: ${before.status})`}`]);
             given = flags.get("decisions");
-            const decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
-            // A gate past its deadline applies its timeout, not the decisions (as in the Python targets): say so.
-            for (const w of before.waiting) {
-                const spec = team.gates.find((g) => g.name === w.gate);
-                if (spec?.timeout && w.deadline && now().getTime() > Date.parse(w.deadline) && Array.isArray(decisions[spec.name]) && decisions[spec.name].length) {
-                    err(`decisions file ${given}: gate ${spec.name}: given after its deadline (${w.deadline}: ${spec.timeout.after} from ${w.waiting_since}), not applied; the timeout applies (${spec.timeout.behaviour})`);
-                    given = undefined; // not applied: a pause keeps the file from a template
+            // Without a file, the gates are reviewed at the terminal (below).
+            if (given !== undefined) {
+                const decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
+                // A gate past its deadline applies its timeout, not the decisions (as in the Python targets): say so.
+                for (const w of before.waiting) {
+                    const spec = team.gates.find((g) => g.name === w.gate);
+                    if (spec?.timeout && w.deadline && now().getTime() > Date.parse(w.deadline) && Array.isArray(decisions[spec.name]) && decisions[spec.name].length) {
+                        err(`decisions file ${given}: gate ${spec.name}: given after its deadline (${w.deadline}: ${spec.timeout.after} from ${w.waiting_since}), not applied; the timeout applies (${spec.timeout.behaviour})`);
+                        given = undefined; // not applied: a pause keeps the file from a template
+                    }
                 }
+                // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
+                // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
+                const secrets = secretValues(team.secrets);
+                const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
+                await advance(saver, graph, thread, new Command({ resume }), config);
             }
-            // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
-            // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
-            const secrets = secretValues(team.secrets);
-            const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
-            await advance(saver, graph, thread, new Command({ resume }), config);
         }
-        const { gates: _gates, ...result } = await report(graph, thread, config);
+        // At a terminal, each waiting gate is reviewed now and the run goes on, until it ends or
+        // nobody answers (then the decisions file is written). A reviewer's time is not work.
+        let state = await report(graph, thread, config);
+        while (interactive && (command === "run" || command === "resume") && state.status === "waiting") {
+            terminal ??= options.ask ? { ask: options.ask, close: () => undefined } : terminalAsk();
+            const decisions = {};
+            for (const w of state.waiting) {
+                const spec = team.gates.find((g) => g.name === w.gate);
+                const gate = state.gates[w.gate ?? ""];
+                if (!spec || !isObject(gate))
+                    continue;
+                for (const p of w.problems ?? [])
+                    err(p);
+                const items = await reviewAtTerminal(spec, gate, terminal.ask, err);
+                if (items?.length)
+                    decisions[spec.name] = items;
+            }
+            if (!Object.keys(decisions).length)
+                break;
+            const secrets = secretValues(team.secrets);
+            const resume = Object.fromEntries(state.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
+            given = undefined;
+            await advance(saver, graph, thread, new Command({ resume }), config);
+            state = await report(graph, thread, config);
+        }
+        const { gates: _gates, ...result } = state;
         if (result.status !== "waiting") {
             out(JSON.stringify(result, null, 2));
         }
@@ -346,6 +380,7 @@ export async function runCli(options) {
         return EXIT.failed;
     }
     finally {
+        terminal?.close();
         lock?.release();
     }
 }

@@ -13,10 +13,11 @@ import { randomUUID } from "node:crypto";
 import { basename, join } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { FileSaver, threadFileName } from "./checkpoint.js";
-import { applyDecisions, readResume, type GateState } from "./gates.js";
+import { applyDecisions, readResume, type DecisionItem, type GateState } from "./gates.js";
 import { resolveInputs, RunProblems } from "./graph.js";
 import { redactValue, secretValues } from "./redaction.js";
 import type { TeamSpec } from "./spec.js";
+import { reviewAtTerminal, terminalAsk, type Ask } from "./terminal-review.js";
 import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
 
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 } as const;
@@ -37,6 +38,12 @@ export interface CliOptions {
   now?: () => Date;
   /** The clock a run's work is counted with, in ms (default: performance.now; tests give their own). */
   workClock?: () => number;
+  /**
+   * Where a reviewer answers at the terminal (gates reviewed right away, as the Python runner
+   * does). Default: standard input when it is a terminal and the runner reads the process's own
+   * arguments (`argv` not given); `--no-interactive` turns it off, `--interactive` on.
+   */
+  ask?: Ask;
 }
 
 /** The run's work reached timeout.runMs (counted across its run and resumes). */
@@ -48,7 +55,8 @@ function usage(team: TeamSpec): string {
     `${team.name} ${team.version}`,
     "",
     "usage: run [--inputs JSON] [--INPUT VALUE ...] [--thread ID] [--model-context JSON]",
-    "       resume --thread ID --decisions FILE",
+    "       resume --thread ID [--decisions FILE]   (without FILE: reviewed at the terminal)",
+    "       run and resume: [--interactive | --no-interactive]   (review at the terminal; default: when stdin is one)",
     "       show --thread ID",
     "       sweep   (every waiting thread past a gate's deadline: its timeout applied)",
     "",
@@ -57,7 +65,7 @@ function usage(team: TeamSpec): string {
   ].join("\n");
 }
 
-const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = { run: ["inputs", "thread", "model-context"], resume: ["thread", "decisions"], show: ["thread"], sweep: [] };
+const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = { run: ["inputs", "thread", "model-context", "interactive"], resume: ["thread", "decisions", "interactive"], show: ["thread"], sweep: [] };
 
 function parseFlags(argv: readonly string[]): { positional: string[]; flags: Map<string, string>; problems: string[] } {
   const positional: string[] = [];
@@ -66,6 +74,7 @@ function parseFlags(argv: readonly string[]): { positional: string[]; flags: Map
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") flags.set("help", "");
+    else if (arg === "--interactive" || arg === "--no-interactive") flags.set("interactive", String(arg === "--interactive"));
     else if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
@@ -185,7 +194,8 @@ export async function runCli(options: CliOptions): Promise<number> {
   problems.push(...positional.slice(1).map((p) => `${command}: unexpected argument ${JSON.stringify(p)}`));
   problems.push(...[...flags.keys()].filter((f) => !allowed.has(f)).map((f) => `${command}: unknown flag --${f} (${command === "run" ? "inputs and flags" : "flags"}: ${[...allowed].map((a) => `--${a}`).join(", ")})`));
   if ((command === "resume" || command === "show") && !flags.get("thread")) problems.push(`${command}: --thread ID is needed`);
-  if (command === "resume" && !flags.get("decisions")) problems.push("resume: --decisions FILE is needed");
+  const interactive = flags.has("interactive") ? flags.get("interactive") === "true" : options.ask !== undefined || (options.argv === undefined && process.stdin.isTTY === true);
+  if (command === "resume" && !flags.get("decisions") && !interactive) problems.push("resume: --decisions FILE is needed (or review at a terminal: --interactive)");
   if (problems.length) {
     err(problems.join("\n"));
     return EXIT.problems;
@@ -225,6 +235,7 @@ export async function runCli(options: CliOptions): Promise<number> {
   }
   const saver = new FileSaver(threadsDir);
   const graph = options.graph(saver);
+  let terminal: { ask: Ask; close: () => void } | undefined;
   try {
     let context: Record<string, unknown> = {};
     if (flags.has("model-context")) {
@@ -284,23 +295,47 @@ export async function runCli(options: CliOptions): Promise<number> {
       if (saver.workedMs(thread) >= team.runTimeoutMs) throw new OutOfTime(deadline);
       const before = await report(graph, thread, config);
       if (!before.waiting.length) throw new RunProblems([`thread ${thread}: ${before.status === null ? "no such run" : `no gate waiting for review (status: ${before.status})`}`]);
-      given = flags.get("decisions")!;
-      const decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
-      // A gate past its deadline applies its timeout, not the decisions (as in the Python targets): say so.
-      for (const w of before.waiting as Array<{ gate?: string; deadline?: string | null; waiting_since?: string | null }>) {
-        const spec = team.gates.find((g) => g.name === w.gate);
-        if (spec?.timeout && w.deadline && now().getTime() > Date.parse(w.deadline) && Array.isArray(decisions[spec.name]) && (decisions[spec.name] as unknown[]).length) {
-          err(`decisions file ${given}: gate ${spec.name}: given after its deadline (${w.deadline}: ${spec.timeout.after} from ${w.waiting_since}), not applied; the timeout applies (${spec.timeout.behaviour})`);
-          given = undefined; // not applied: a pause keeps the file from a template
+      given = flags.get("decisions");
+      // Without a file, the gates are reviewed at the terminal (below).
+      if (given !== undefined) {
+        const decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
+        // A gate past its deadline applies its timeout, not the decisions (as in the Python targets): say so.
+        for (const w of before.waiting as Array<{ gate?: string; deadline?: string | null; waiting_since?: string | null }>) {
+          const spec = team.gates.find((g) => g.name === w.gate);
+          if (spec?.timeout && w.deadline && now().getTime() > Date.parse(w.deadline) && Array.isArray(decisions[spec.name]) && (decisions[spec.name] as unknown[]).length) {
+            err(`decisions file ${given}: gate ${spec.name}: given after its deadline (${w.deadline}: ${spec.timeout.after} from ${w.waiting_since}), not applied; the timeout applies (${spec.timeout.behaviour})`);
+            given = undefined; // not applied: a pause keeps the file from a template
+          }
         }
+        // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
+        // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
+        const secrets = secretValues(team.secrets);
+        const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
+        await advance(saver, graph, thread, new Command({ resume }), config);
       }
-      // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
-      // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
-      const secrets = secretValues(team.secrets);
-      const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
-      await advance(saver, graph, thread, new Command({ resume }), config);
     }
-    const { gates: _gates, ...result } = await report(graph, thread, config);
+    // At a terminal, each waiting gate is reviewed now and the run goes on, until it ends or
+    // nobody answers (then the decisions file is written). A reviewer's time is not work.
+    let state = await report(graph, thread, config);
+    while (interactive && (command === "run" || command === "resume") && state.status === "waiting") {
+      terminal ??= options.ask ? { ask: options.ask, close: () => undefined } : terminalAsk();
+      const decisions: Record<string, DecisionItem[]> = {};
+      for (const w of state.waiting) {
+        const spec = team.gates.find((g) => g.name === w.gate);
+        const gate = state.gates[w.gate ?? ""];
+        if (!spec || !isObject(gate)) continue;
+        for (const p of w.problems ?? []) err(p);
+        const items = await reviewAtTerminal(spec, gate as unknown as GateState, terminal.ask, err);
+        if (items?.length) decisions[spec.name] = items;
+      }
+      if (!Object.keys(decisions).length) break;
+      const secrets = secretValues(team.secrets);
+      const resume = Object.fromEntries(state.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
+      given = undefined;
+      await advance(saver, graph, thread, new Command({ resume }), config);
+      state = await report(graph, thread, config);
+    }
+    const { gates: _gates, ...result } = state;
     if (result.status !== "waiting") {
       out(JSON.stringify(result, null, 2));
     } else {
@@ -327,6 +362,7 @@ export async function runCli(options: CliOptions): Promise<number> {
     err(`the run failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
     return EXIT.failed;
   } finally {
+    terminal?.close();
     lock?.release();
   }
 }

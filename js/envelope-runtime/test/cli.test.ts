@@ -154,6 +154,6 @@ describe("runner", () => {
     expect(await cli("bogus")).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^unknown command "bogus"/) });
     expect(await cli()).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^a command is needed/) });
     expect(await cli("show")).toMatchObject({ code: EXIT.problems, err: "show: --thread ID is needed" });
-    expect(await cli("resume", "--thread", "t1")).toMatchObject({ code: EXIT.problems, err: "resume: --decisions FILE is needed" });
+    expect(await cli("resume", "--thread", "t1")).toMatchObject({ code: EXIT.problems, err: "resume: --decisions FILE is needed (or review at a terminal: --interactive)" });
   });
 });
