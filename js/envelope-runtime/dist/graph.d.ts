@@ -7,6 +7,7 @@ import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/la
 import { z } from "zod";
 import * as gates from "./gates.js";
 import type { GateSpec } from "./gates.js";
+import { type ConnectionsSpec } from "./connections.js";
 import { type ModelChoice } from "./models.js";
 import type { AgentSpec, StepSpec, TeamSpec } from "./spec.js";
 export declare const stepNode: (key: string) => string;
@@ -16,13 +17,13 @@ export declare const escalateNode: (name: string) => string;
 /** The run's own state fields (every run starts them afresh in `prepare`). */
 export declare const RUN_FIELDS: {
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
-    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    records: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    approved: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    gates: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    feedback: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
+    status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
 };
 /** The graph's output: the same three keys for every run. */
@@ -74,8 +75,10 @@ export type ModelFor = (agentKey: string, choice: ModelChoice, task: string) => 
 export interface BuildOptions {
     /** The agents' models; default: initChatModel of each agent's chosen model. */
     modelFor?: ModelFor;
-    /** The HTTP transport of http_request (tests give their own). */
+    /** The HTTP transport of http_request, the packs' tools and MCP servers (tests give their own). */
     fetch?: typeof fetch;
+    /** The team's connection packs (src/team.ts's CONNECTIONS); their credentials are required before a run. */
+    connections?: ConnectionsSpec;
     /** The clock of gate timeouts (tests give their own). */
     now?: () => Date;
     /** The environment: secrets, variables, model overrides, provider keys (default: process.env). */
@@ -95,7 +98,7 @@ export declare class RunProblems extends Error {
 /** The run's inputs by key from the graph's channels: checked (type, enum, required), defaults applied. */
 export declare function resolveInputs(team: TeamSpec, state: Readonly<Record<string, unknown>>): Record<string, unknown>;
 /** Everything that would fail the run, found before any model call. */
-export declare function runProblems(team: TeamSpec, context: Readonly<Record<string, unknown>>, env: Env, checkProviderKeys: boolean): string[];
+export declare function runProblems(team: TeamSpec, context: Readonly<Record<string, unknown>>, env: Env, checkProviderKeys: boolean, packSecrets?: readonly string[]): string[];
 /** The text of a message's content. */
 export declare function textOf(message: BaseMessage | undefined): string;
 /** The JSON object an answer holds (a ```json fence, or its outermost braces). */
@@ -103,13 +106,13 @@ export declare function jsonIn(text: string): unknown;
 /** The graph's state: one channel per team input (as the input schema names it), then the run's own fields. */
 export declare function teamState(team: TeamSpec): z.ZodObject<{
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
-    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    records: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    approved: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    gates: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    feedback: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
+    status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
 }, z.core.$strip>;
 /**
@@ -174,7 +177,9 @@ export declare class TeamRuntime {
     /** The agent's system prompt for a run: `{{NAME}}` from secrets, variables and the run's inputs (as the Python targets' prompts.py). */
     systemPrompt(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>): string;
     model(agent: AgentSpec, config: RunnableConfig | undefined, task: string): Promise<BaseChatModel>;
-    /** The agent's tools: http_request with egress; in a hierarchy, ask_<report> per report. */
+    /** What the agent's pack tools read: its policy, the team's secrets and variables, the transport. */
+    private packOptions;
+    /** The agent's tools: http_request with egress, its OpenAPI packs' tools; in a hierarchy, ask_<report> per report (its MCP servers' tools are listed by converse). */
     tools(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, withReports: boolean): StructuredToolInterface[];
     /** One conversation of an agent on a task (createAgent: its model, tools and rendered prompt). */
     converse(agent: AgentSpec, task: string, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string, withReports: boolean, history?: BaseMessage[]): Promise<BaseMessage[]>;
@@ -252,63 +257,63 @@ export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, opt
     checkpointer?: BaseCheckpointSaver;
 }): import("@langchain/langgraph").CompiledStateGraph<{
     inputs: Record<string, unknown> | null;
-    answers: Record<string, unknown> | null;
-    records: Record<string, unknown> | null;
-    approved: Record<string, unknown> | null;
-    gates: Record<string, unknown> | null;
-    feedback: Record<string, unknown> | null;
-    halted: string | null;
-    status: string | null;
+    answers: Record<string, unknown> | null | undefined;
+    records: Record<string, unknown> | null | undefined;
+    approved: Record<string, unknown> | null | undefined;
+    gates: Record<string, unknown> | null | undefined;
+    feedback: Record<string, unknown> | null | undefined;
+    halted: string | null | undefined;
+    status: string | null | undefined;
     result: Record<string, unknown> | null;
 }, {
     inputs?: Record<string, unknown> | null | undefined;
-    answers?: Record<string, unknown> | null | undefined;
-    records?: Record<string, unknown> | null | undefined;
-    approved?: Record<string, unknown> | null | undefined;
-    gates?: Record<string, unknown> | null | undefined;
-    feedback?: Record<string, unknown> | null | undefined;
-    halted?: string | null | undefined;
-    status?: string | null | undefined;
+    answers?: {} | import("@langchain/langgraph").OverwriteValue<Record<string, unknown> | null | undefined> | null | undefined;
+    records?: {} | import("@langchain/langgraph").OverwriteValue<Record<string, unknown> | null | undefined> | null | undefined;
+    approved?: {} | import("@langchain/langgraph").OverwriteValue<Record<string, unknown> | null | undefined> | null | undefined;
+    gates?: {} | import("@langchain/langgraph").OverwriteValue<Record<string, unknown> | null | undefined> | null | undefined;
+    feedback?: {} | import("@langchain/langgraph").OverwriteValue<Record<string, unknown> | null | undefined> | null | undefined;
+    halted?: string | import("@langchain/langgraph").OverwriteValue<string | null | undefined> | null | undefined;
+    status?: string | import("@langchain/langgraph").OverwriteValue<string | null | undefined> | null | undefined;
     result?: Record<string, unknown> | null | undefined;
 }, "__start__", import("@langchain/langgraph/zod").InteropZodToStateDefinition<z.ZodObject<{
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
-    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    records: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    approved: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    gates: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    feedback: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
+    status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
 }, z.core.$strip>, {
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
-    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    records: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    approved: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    gates: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    feedback: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
+    status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
 }>, import("@langchain/langgraph/zod").InteropZodToStateDefinition<z.ZodObject<{
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
-    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    records: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    approved: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    gates: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    feedback: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
+    status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
 }, z.core.$strip>, {
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    answers: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    records: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    approved: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    gates: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    feedback: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
-    halted: z.ZodDefault<z.ZodNullable<z.ZodString>>;
-    status: z.ZodDefault<z.ZodNullable<z.ZodString>>;
+    answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    records: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    approved: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    gates: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    feedback: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
+    halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
+    status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
 }>, import("@langchain/langgraph").StateDefinition, unknown, unknown, unknown, readonly (() => import("@langchain/langgraph").StreamTransformer<any>)[]>;
 export {};

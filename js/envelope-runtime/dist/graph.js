@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { z } from "zod";
 import * as gates from "./gates.js";
+import { connectionTools, openMcpTools } from "./connections.js";
 import { httpRequestTool } from "./http-tool.js";
 import { overrideProblems } from "./model-env.js";
 import { chooseModel, contextProblems, createChatModel, missingProviderKeys } from "./models.js";
@@ -86,9 +87,9 @@ export function resolveInputs(team, state) {
     return out;
 }
 /** Everything that would fail the run, found before any model call. */
-export function runProblems(team, context, env, checkProviderKeys) {
+export function runProblems(team, context, env, checkProviderKeys, packSecrets = []) {
     const problems = [...contextProblems(team.agents, context), ...overrideProblems(team.agents.map((a) => a.key), env)];
-    const missing = [...team.secrets, ...team.variables].filter((name) => !(env[name] ?? "").trim());
+    const missing = [...new Set([...team.secrets, ...team.variables, ...packSecrets])].filter((name) => !(env[name] ?? "").trim());
     if (missing.length)
         problems.push(`missing environment variables: ${missing.join(", ")} (see .env.example)`);
     if (checkProviderKeys && problems.length === 0) {
@@ -265,11 +266,18 @@ export class TeamRuntime {
         const choice = chooseModel(agent, contextOf(config), this.env);
         return this.options.modelFor ? this.options.modelFor(agent.key, choice, task) : createChatModel(choice, this.env);
     }
-    /** The agent's tools: http_request with egress; in a hierarchy, ask_<report> per report. */
+    /** What the agent's pack tools read: its policy, the team's secrets and variables, the transport. */
+    packOptions(agent, policy) {
+        return { agentKey: agent.key, policy, names: [...this.team.secrets, ...this.team.variables], env: this.env, timeoutMs: agent.timeoutMs, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) };
+    }
+    /** The agent's tools: http_request with egress, its OpenAPI packs' tools; in a hierarchy, ask_<report> per report (its MCP servers' tools are listed by converse). */
     tools(agent, inputs, config, withReports) {
         const out = [];
         if (agent.policy)
             out.push(httpRequestTool({ policy: agent.policy, variables: this.team.variables, secrets: this.team.secrets, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }));
+        // A pack goes only to an agent with a policy (envelope-export refuses it otherwise).
+        if (agent.policy)
+            out.push(...connectionTools(this.options.connections, this.packOptions(agent, agent.policy)));
         if (withReports) {
             for (const key of agent.reports) {
                 const report = this.agents.get(key);
@@ -290,9 +298,12 @@ export class TeamRuntime {
     /** One conversation of an agent on a task (createAgent: its model, tools and rendered prompt). */
     async converse(agent, task, inputs, config, label, withReports, history = []) {
         const prompt = this.systemPrompt(agent, inputs);
+        const model = await this.model(agent, config, label);
+        // Its MCP servers' tools, listed for this conversation (never when the graph is built).
+        const mcp = agent.policy ? await openMcpTools(this.options.connections, this.packOptions(agent, agent.policy)) : { tools: [], close: async () => { } };
         const runnable = createAgent({
-            model: await this.model(agent, config, label),
-            tools: this.tools(agent, inputs, config, withReports),
+            model,
+            tools: [...this.tools(agent, inputs, config, withReports), ...mcp.tools],
             ...(prompt ? { systemPrompt: prompt } : {}),
             name: agent.key,
             middleware: [UNIQUE_MESSAGE_IDS],
@@ -311,6 +322,9 @@ export class TeamRuntime {
             if (isGraphBubbleUp(error) || config?.signal?.aborted)
                 throw error;
             throw new Error(`agent ${agent.key} (${label}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+        finally {
+            await mcp.close();
         }
     }
     /** An answer that must be JSON of `schema`: asked once more, in the same conversation, when it is not. */
@@ -376,7 +390,7 @@ export class TeamRuntime {
         return graph.compile({ ...compileOptions, name: team.slug });
     }
     async prepare(s, config) {
-        const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor);
+        const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor, this.options.connections?.secrets);
         if (problems.length)
             throw new RunProblems(problems);
         const inputs = resolveInputs(this.team, s);
@@ -384,7 +398,7 @@ export class TeamRuntime {
         return { inputs, answers: null, records: null, approved: null, gates: null, feedback: null, halted: null, status: null, result: null };
     }
     checkRun(config) {
-        const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor);
+        const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor, this.options.connections?.secrets);
         if (problems.length)
             throw new RunProblems(problems);
     }

@@ -9,6 +9,7 @@ export * from "./policy.js";
 export * as gates from "./gates.js";
 export * from "./models.js";
 export * from "./http-tool.js";
+export * from "./connections.js";
 export * from "./graph.js";
 export * from "./checkpoint.js";
 export * from "./cli.js";

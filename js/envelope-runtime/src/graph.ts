@@ -14,8 +14,10 @@ import { createAgent, createMiddleware, tool } from "langchain";
 import { z } from "zod";
 import * as gates from "./gates.js";
 import type { GateSpec, GateState } from "./gates.js";
+import { connectionTools, openMcpTools, type ConnectionsSpec } from "./connections.js";
 import { httpRequestTool } from "./http-tool.js";
 import { overrideProblems } from "./model-env.js";
+import type { AccessPolicy } from "./policy.js";
 import { chooseModel, contextProblems, createChatModel, missingProviderKeys, type ModelChoice } from "./models.js";
 import { placeholderValues, render, taskJson } from "./placeholders.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
@@ -89,8 +91,10 @@ export type ModelFor = (agentKey: string, choice: ModelChoice, task: string) => 
 export interface BuildOptions {
   /** The agents' models; default: initChatModel of each agent's chosen model. */
   modelFor?: ModelFor;
-  /** The HTTP transport of http_request (tests give their own). */
+  /** The HTTP transport of http_request, the packs' tools and MCP servers (tests give their own). */
   fetch?: typeof fetch;
+  /** The team's connection packs (src/team.ts's CONNECTIONS); their credentials are required before a run. */
+  connections?: ConnectionsSpec;
   /** The clock of gate timeouts (tests give their own). */
   now?: () => Date;
   /** The environment: secrets, variables, model overrides, provider keys (default: process.env). */
@@ -148,9 +152,9 @@ export function resolveInputs(team: TeamSpec, state: Readonly<Record<string, unk
 }
 
 /** Everything that would fail the run, found before any model call. */
-export function runProblems(team: TeamSpec, context: Readonly<Record<string, unknown>>, env: Env, checkProviderKeys: boolean): string[] {
+export function runProblems(team: TeamSpec, context: Readonly<Record<string, unknown>>, env: Env, checkProviderKeys: boolean, packSecrets: readonly string[] = []): string[] {
   const problems = [...contextProblems(team.agents, context), ...overrideProblems(team.agents.map((a) => a.key), env)];
-  const missing = [...team.secrets, ...team.variables].filter((name) => !(env[name] ?? "").trim());
+  const missing = [...new Set([...team.secrets, ...team.variables, ...packSecrets])].filter((name) => !(env[name] ?? "").trim());
   if (missing.length) problems.push(`missing environment variables: ${missing.join(", ")} (see .env.example)`);
   if (checkProviderKeys && problems.length === 0) {
     const keys = missingProviderKeys(team.agents.map((a) => chooseModel(a, context, env)), env);
@@ -344,10 +348,17 @@ export class TeamRuntime {
     return this.options.modelFor ? this.options.modelFor(agent.key, choice, task) : createChatModel(choice, this.env);
   }
 
-  /** The agent's tools: http_request with egress; in a hierarchy, ask_<report> per report. */
+  /** What the agent's pack tools read: its policy, the team's secrets and variables, the transport. */
+  private packOptions(agent: AgentSpec, policy: AccessPolicy) {
+    return { agentKey: agent.key, policy, names: [...this.team.secrets, ...this.team.variables], env: this.env, timeoutMs: agent.timeoutMs, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) };
+  }
+
+  /** The agent's tools: http_request with egress, its OpenAPI packs' tools; in a hierarchy, ask_<report> per report (its MCP servers' tools are listed by converse). */
   tools(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, withReports: boolean): StructuredToolInterface[] {
     const out: StructuredToolInterface[] = [];
     if (agent.policy) out.push(httpRequestTool({ policy: agent.policy, variables: this.team.variables, secrets: this.team.secrets, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }) as unknown as StructuredToolInterface);
+    // A pack goes only to an agent with a policy (envelope-export refuses it otherwise).
+    if (agent.policy) out.push(...connectionTools(this.options.connections, this.packOptions(agent, agent.policy)));
     if (withReports) {
       for (const key of agent.reports) {
         const report = this.agents.get(key)!;
@@ -372,9 +383,12 @@ export class TeamRuntime {
   /** One conversation of an agent on a task (createAgent: its model, tools and rendered prompt). */
   async converse(agent: AgentSpec, task: string, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string, withReports: boolean, history: BaseMessage[] = []): Promise<BaseMessage[]> {
     const prompt = this.systemPrompt(agent, inputs);
+    const model = await this.model(agent, config, label);
+    // Its MCP servers' tools, listed for this conversation (never when the graph is built).
+    const mcp = agent.policy ? await openMcpTools(this.options.connections, this.packOptions(agent, agent.policy)) : { tools: [], close: async () => {} };
     const runnable = createAgent({
-      model: await this.model(agent, config, label),
-      tools: this.tools(agent, inputs, config, withReports),
+      model,
+      tools: [...this.tools(agent, inputs, config, withReports), ...mcp.tools],
       ...(prompt ? { systemPrompt: prompt } : {}),
       name: agent.key,
       middleware: [UNIQUE_MESSAGE_IDS],
@@ -394,6 +408,8 @@ export class TeamRuntime {
       // A provider's error ("Connection error.", a 401) names no agent: say whose call failed.
       if (isGraphBubbleUp(error) || config?.signal?.aborted) throw error;
       throw new Error(`agent ${agent.key} (${label}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    } finally {
+      await mcp.close();
     }
   }
 
@@ -455,7 +471,7 @@ export class TeamRuntime {
   }
 
   async prepare(s: RunState, config: RunnableConfig | undefined) {
-    const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor);
+    const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor, this.options.connections?.secrets);
     if (problems.length) throw new RunProblems(problems);
     const inputs = resolveInputs(this.team, s);
     // A new run on a thread that ran before starts afresh: null empties each reducer's field.
@@ -463,7 +479,7 @@ export class TeamRuntime {
   }
 
   private checkRun(config: RunnableConfig | undefined): void {
-    const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor);
+    const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor, this.options.connections?.secrets);
     if (problems.length) throw new RunProblems(problems);
   }
 

@@ -10,6 +10,7 @@ export * as gates from "./gates.js";
 export type { GateSpec, GateState, DecisionItem, RecordAction } from "./gates.js";
 export * from "./models.js";
 export * from "./http-tool.js";
+export * from "./connections.js";
 export * from "./graph.js";
 export * from "./checkpoint.js";
 export * from "./cli.js";
