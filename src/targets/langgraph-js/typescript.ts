@@ -127,13 +127,24 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
 
   const teamTs = project.createSourceFile("src/team.ts");
   headers.set(teamTs, `// ${HEADER} The team as data: envelope-runtime-js builds its graph from it.`);
-  teamTs.addImportDeclaration({ isTypeOnly: true, namedImports: ["TeamSpec"], moduleSpecifier: "envelope-runtime-js" });
+  const packs = view.connections.spec;
+  teamTs.addImportDeclaration({ isTypeOnly: true, namedImports: [...(packs ? ["ConnectionsSpec"] : []), "TeamSpec"], moduleSpecifier: "envelope-runtime-js" });
   teamTs.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
     docs: [`${team.mode === "pipeline" ? "A pipeline" : "A hierarchy"} of ${team.agents.length} agent(s)${team.gates.length ? ` with ${team.gates.length} review gate(s)` : ""}.`],
     declarations: [{ name: "TEAM", type: "TeamSpec", initializer: literal(team) }],
   });
+  if (packs) {
+    teamTs.addVariableStatement({
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [
+        "--connections: the connection packs an agent got (OpenAPI operations, one tool each; MCP servers, whose tools are listed when the agent starts a conversation), which agent has which, and the credentials' variables, required before a run. Every request is checked against the agent's access policy and the pack's apiHosts; credentials are read from the environment, never written here.",
+      ],
+      declarations: [{ name: "CONNECTIONS", type: "ConnectionsSpec", initializer: literal(packs) }],
+    });
+  }
 
   const state = project.createSourceFile("src/state.ts");
   headers.set(state, `// ${HEADER} The graph's input and result schemas (zod, as LangGraph.js reads them).`);
@@ -181,7 +192,7 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
   graph.addImportDeclaration({ namedImports: ["outputSchema", "TeamNodes", "teamState", "type BuildOptions"], moduleSpecifier: "envelope-runtime-js" });
   graph.addImportDeclaration({ namedImports: ["ContextSchema"], moduleSpecifier: "./context.js" });
   graph.addImportDeclaration({ namedImports: ["InputSchema", "ResultSchema"], moduleSpecifier: "./state.js" });
-  graph.addImportDeclaration({ namedImports: ["TEAM"], moduleSpecifier: "./team.js" });
+  graph.addImportDeclaration({ namedImports: [...(packs ? ["CONNECTIONS"] : []), "TEAM"], moduleSpecifier: "./team.js" });
   graph.addVariableStatement({ isExported: true, declarationKind: VariableDeclarationKind.Const, docs: ["The graph's schemas: its input, its result and the run's context."], declarations: [{ name: "SCHEMAS", initializer: "{ input: InputSchema, result: ResultSchema, context: ContextSchema }" }] });
   graph.addFunction({
     isExported: true,
@@ -192,7 +203,7 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
     parameters: [{ name: "options", type: "BuildOptions & { checkpointer?: BaseCheckpointSaver }", initializer: "{}" }],
     statements: [
       "const { checkpointer, ...rest } = options;",
-      "const nodes = new TeamNodes(TEAM, SCHEMAS, rest);",
+      packs ? "const nodes = new TeamNodes(TEAM, SCHEMAS, { connections: CONNECTIONS, ...rest });" : "const nodes = new TeamNodes(TEAM, SCHEMAS, rest);",
       `return ${graphChain(team)};`,
     ],
   });
@@ -225,6 +236,8 @@ function teamTest(view: LanggraphJsView): string {
   const gates = gateTests(view);
   // Only the helpers this team's tests use.
   const helpers = ["drawnEdges", "drawnNodes", "fakeTeam", ...(gates.includes("lettingTimeOut(") ? ["lettingTimeOut"] : []), ...(gates.includes("rejectingFirstRound(") ? ["rejectingFirstRound"] : []), "runTeam"];
+  const packs = view.connections;
+  const hasPacks = packs.spec !== null;
   const reviewed = team.gates.length
     ? `expect([...new Set(run.reviews.map((r) => r.gate))].sort()).toEqual(${literal(team.gates.map((g) => g.name).sort())});`
     : "expect(run.reviews).toEqual([]);";
@@ -233,13 +246,13 @@ function teamTest(view: LanggraphJsView): string {
 // envelope-runtime-js/testing (fake models answering by task, a test clock, a run driven
 // through the gates with the decisions each test gives).
 import { MemorySaver } from "@langchain/langgraph";
-import { buildTeamGraph } from "envelope-runtime-js";
-import { ${helpers.join(", ")} } from "envelope-runtime-js/testing";
+import { ${hasPacks ? `buildTeamGraph, checkRequest, connectionTools, ${packs.hasMcp ? "credentialHeaders, " : ""}openMcpTools` : "buildTeamGraph"} } from "envelope-runtime-js";
+${packs.hasMcp ? 'import { fakeMcpServer } from "envelope-runtime-js/mcp-testing";\n' : ""}import { ${helpers.join(", ")} } from "envelope-runtime-js/testing";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
 import { buildGraph, graph, SCHEMAS } from "../src/graph.js";
 import { InputSchema, ResultSchema } from "../src/state.js";
-import { TEAM } from "../src/team.js";
+import { ${hasPacks ? "CONNECTIONS, TEAM" : "TEAM"} } from "../src/team.js";
 
 /** Required inputs (by their graph key) with a value of their type. */
 const INPUTS: Record<string, unknown> = ${literal(view.sampleInputs)};
@@ -249,12 +262,7 @@ const RESULT = ${literal(view.sampleResult)};
 const NODES = ${literal(nodes)};
 const CONTEXT_FIELDS = ${literal(["model", ...view.contextFields.map((c) => c.field)].sort())};
 
-/** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */
-function offline() {
-  const fake = fakeTeam(TEAM, RESULT);
-  return { ...fake, graph: buildGraph({ ...fake.options, checkpointer: new MemorySaver() }) };
-}
-
+${offlineTeam(view)}
 describe(${literal(team.name)}, () => {
   it("builds the graph langgraph.json serves, with every node", () => {
     expect(drawnNodes(graph)).toEqual(NODES);
@@ -277,7 +285,84 @@ describe(${literal(team.name)}, () => {
     expect(run.output).toMatchObject({ status: "done", halted: null, result: RESULT });
     expect(team.tasks).toContain(${literal(team.mode === "hierarchy" ? "team" : (team.finalStep ?? ""))});
   });
-${gates}${refusalTests(view)}});
+${gates}${refusalTests(view)}${packTests(view)}});
+`;
+}
+
+/** offline(): the team on a fresh checkpointer, with fake models, the environment it needs (its packs' credentials too), a fake MCP server in place of its packs' and a test clock. */
+function offlineTeam(view: LanggraphJsView): string {
+  const packs = view.connections;
+  if (!packs.spec) {
+    return `/** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */
+function offline() {
+  const fake = fakeTeam(TEAM, RESULT);
+  return { ...fake, graph: buildGraph({ ...fake.options, checkpointer: new MemorySaver() }) };
+}
+`;
+  }
+  const env = Object.fromEntries(packs.secrets.map((name) => [name, `test-value-of-${name.toLowerCase()}`]));
+  return `/** Test values of the connection packs' credentials (a run requires them). */
+const PACK_ENV: Record<string, string> = ${literal(env)};
+
+/** The team on a fresh checkpointer, with fake models answering by task, the environment it needs${packs.hasMcp ? ", a fake MCP server in place of its packs' servers" : ""} and a test clock. */
+function offline() {
+  const fake = fakeTeam(TEAM, RESULT);
+${packs.hasMcp ? "  const mcp = fakeMcpServer();\n" : ""}  const options = { ...fake.options, env: { ...fake.env, ...PACK_ENV }${packs.hasMcp ? ", fetch: mcp.fetch" : ""} };
+  return { ...fake,${packs.hasMcp ? " mcp," : ""} options, graph: buildGraph({ ...options, checkpointer: new MemorySaver() }) };
+}
+`;
+}
+
+/** The connection packs' tools, their checks and their credentials, as this team has them. */
+function packTests(view: LanggraphJsView): string {
+  const packs = view.connections;
+  if (!packs.spec) return "";
+  // Each agent's tools in the runtime's order: its OpenAPI packs' operations, then its MCP servers' (the fake server's one tool, lookup).
+  const tools = Object.fromEntries(
+    packs.agents.map((a) => [
+      a.key,
+      [...a.providers.flatMap((p) => packs.packs.find((x) => x.provider === p)?.operations.map((o) => o.tool) ?? []), ...a.providers.flatMap((p) => packs.mcpServers.filter((x) => x.provider === p).map((x) => `${x.toolPrefix}lookup`.slice(0, 64)))],
+    ]),
+  );
+  return `
+  it("gives each agent its connection packs' tools${packs.hasMcp ? ", an MCP server's listed from it with the credential" : ""}", async () => {
+    const team = offline();
+    const expected: Record<string, string[]> = ${literal(tools)};
+    for (const [agent, names] of Object.entries(expected)) {
+      const policy = TEAM.agents.find((a) => a.key === agent)!.policy!;
+      const options = { agentKey: agent, policy, names: [], env: team.options.env${packs.hasMcp ? ", fetch: team.options.fetch" : ""} };
+      const mcp = await openMcpTools(CONNECTIONS, options);
+      await mcp.close();
+      expect([...connectionTools(CONNECTIONS, options), ...mcp.tools].map((t) => t.name)).toEqual(names);
+    }${
+      packs.hasMcp
+        ? `
+    for (const server of CONNECTIONS.mcpServers) {
+      const sent = team.mcp.requests.filter((r) => r.url === server.url);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.every((r) => r.authorization === credentialHeaders(server.auth, team.options.env)![server.auth.header])).toBe(true);
+    }`
+        : ""
+    }
+  });
+
+  it("sends a pack's credential to its apiHosts only, and only where the agent's access policy allows", () => {
+    for (const pack of [...CONNECTIONS.packs, ...CONNECTIONS.mcpServers]) {
+      const elsewhere = "https://elsewhere.invalid/x";
+      expect(checkRequest(pack, "POST", elsewhere, "test", { defaultAction: "allow", rules: [] }, {}).refused).toMatch(/^REFUSED by connection pack/);
+      expect(checkRequest(pack, "POST", elsewhere, "test", { defaultAction: "deny", rules: [] }, {}).refused).toMatch(/^REFUSED by access policy/);
+    }
+  });
+
+  it("refuses a run without its connection packs' credentials before any model call", async () => {
+    const team = fakeTeam(TEAM, RESULT);
+    const refusal: unknown = await buildGraph({ ...team.options, checkpointer: new MemorySaver() })
+      .invoke(INPUTS, { configurable: { thread_id: "no-pack-credentials" } })
+      .catch((error: unknown) => error);
+    expect(String(refusal)).toContain("missing environment variables");
+    for (const name of CONNECTIONS.secrets) expect(String(refusal)).toContain(name);
+    expect(team.tasks).toEqual([]);
+  });
 `;
 }
 

@@ -2,10 +2,10 @@
 // envelope-runtime-js), the schemas' fields, the README's rows. Built from the normalized
 // model only; every value is data here, and becomes code only through ./typescript.ts.
 import type { TeamConnections } from "../../connections/connections.js";
-import { connectionRows, type ConnectionRow } from "../../connections/report.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lossCounts } from "../../export/loss-report.js";
 import type { AccessPolicyModel, IOFieldModel, TeamModel } from "../../model/types.js";
+import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { finalStepOf, outputsExpectation } from "../python-common/team-view.js";
 
 /** Providers envelope-runtime-js maps onto an installed LangChain.js package. */
@@ -75,6 +75,32 @@ export function contextFields(model: TeamModel): Map<string, string> {
 const sample = (f: IOFieldModel): unknown =>
   f.enum?.length ? f.enum[0] : f.type === "number" ? 1 : f.type === "boolean" ? true : f.type === "object" ? {} : f.type === "array" ? [] : `sample ${f.key}`;
 
+/** src/team.ts's CONNECTIONS (envelope-runtime-js's ConnectionsSpec): the packs an agent got, as data. */
+function connectionsSpec(c: ConnectionsView) {
+  return {
+    packs: c.packs.map((p) => ({
+      provider: p.provider,
+      displayName: p.displayName,
+      auth: { kind: p.authKind, header: p.header, env: p.env },
+      apiHosts: p.apiHosts,
+      baseUrl: p.baseUrl,
+      operations: p.operations.map((o) => ({
+        tool: o.tool,
+        method: o.method,
+        path: o.path,
+        description: o.description,
+        params: o.params.map((x) => ({ arg: x.arg, name: x.name, in: x.in, required: x.required, description: x.description, schema: x.schema })),
+        body: o.body,
+        bodyRequired: o.bodyRequired,
+        bodyDescription: o.bodyDescription,
+      })),
+    })),
+    mcpServers: c.mcpServers.map((m) => ({ provider: m.provider, displayName: m.displayName, auth: { kind: m.authKind, header: m.header, env: m.env }, apiHosts: m.apiHosts, url: m.url, transport: m.transport })),
+    agents: Object.fromEntries(c.agents.map((a) => [a.key, a.providers])),
+    secrets: c.secrets,
+  };
+}
+
 export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections) {
   const fields = contextFields(model);
   const channels = new Map(inputChannels(model.inputs).map((c) => [c.key, c.channel]));
@@ -138,22 +164,26 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     runTimeoutMs: model.timeouts.runMs,
     recursionLimit: 50,
   };
-  // What the runtime gives each agent: http_request with a policy; ask_<report> tools only in a
-  // hierarchy (a pipeline step's agent works alone; a manager there only decides escalations).
+  const packs = connectionsView(connections);
+  const packsOf = (key: string) => packs.agents.find((x) => x.key === key)?.providers ?? [];
+  // What the runtime gives each agent: http_request with a policy, its packs' tools; ask_<report>
+  // tools only in a hierarchy (a pipeline step's agent works alone; a manager there only decides escalations).
   const agentRows = team.agents.map((a) => ({
     name: a.name,
     key: a.key,
     model: a.model ? `${a.model.provider}:${a.model.model}` : null,
     tools: [
       ...(a.policy ? [{ name: "http_request", note: "its access policy" }] : []),
+      // In the runtime's order: the OpenAPI packs' operations, then the MCP servers' tools (listed at run time).
+      ...packsOf(a.key).flatMap((p) => packs.packs.find((x) => x.provider === p)?.operations.map((o) => ({ name: o.tool, note: `pack ${p}` })) ?? []),
+      ...packsOf(a.key).flatMap((p) => packs.mcpServers.filter((x) => x.provider === p).map((x) => ({ name: `${x.toolPrefix}*`, note: `pack ${p}'s MCP server` }))),
       ...(mode === "hierarchy" ? a.reports.map((r) => ({ name: `ask_${r.replace(/[^A-Za-z0-9_]/g, "_")}`, note: "" })) : []),
     ],
   }));
   // The keys of the providers the agents' models use (an agent without one: the default, openai).
   const providerKeys = [...new Set(model.agents.map((a) => PROVIDER_KEYS[a.llm ? a.llm.provider.toLowerCase() : "openai"]).filter((k): k is string => k !== undefined))].sort();
-  const rows: ConnectionRow[] = connections
-    ? connectionRows(connections).map((r) => ({ ...r, status: "dropped" as const, detail: "the LangGraph.js target does not carry connection packs yet: the agent gets none of the pack's tools" }))
-    : [];
+  // The shared rows speak of the Python targets: here an MCP server's tools are listed when the agent starts a conversation.
+  const rows = packs.rows.map((r) => ({ ...r, detail: r.detail.replace("listed from it when the agent is built", "listed from it when the agent starts a conversation").replace("not in a Python project", "not in a LangGraph.js project") }));
   const counts = lossCounts(loss);
   return {
     team,
@@ -164,6 +194,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     sampleResult: model.outputs.length ? Object.fromEntries(model.outputs.map((o) => [o.key, sample(o)])) : { answer: "the team's answer" },
     outputsExpectation: outputsExpectation(model),
     connectionRows: rows,
+    connections: { ...packs, rows, spec: packs.has ? connectionsSpec(packs) : null },
     loss: { counts, notCarried: loss.filter((e) => e.status !== "carried") },
     hasGates: team.gates.length > 0,
     hasTimeouts: team.gates.some((g) => g.timeout !== null),
