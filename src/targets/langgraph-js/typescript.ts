@@ -226,7 +226,18 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
     const errors = (sf.compilerNode as unknown as { parseDiagnostics: readonly import("ts-morph").ts.DiagnosticWithLocation[] }).parseDiagnostics;
     if (errors.length) throw new Error(`generated ${sf.getFilePath()} does not parse: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, "\n")}`);
   }
-  return files.map((sf) => ({ path: sf.getFilePath().replace(/^\//, ""), text: sf.getFullText() }));
+  return files.map((sf) => ({ path: sf.getFilePath().replace(/^\//, ""), text: spaced(sf) }));
+}
+
+/** A file's text with a blank line before each top-level statement but the first, imports kept
+ * together: ts-morph adds statements without one, and prettier keeps blank lines but adds none. */
+function spaced(sf: import("ts-morph").SourceFile): string {
+  const text = sf.getFullText();
+  const statements = sf.getStatements();
+  const imports = (i: number) => statements[i]!.getKindName() === "ImportDeclaration";
+  // A statement's full start is where its leading trivia begins: the previous line's end.
+  const cuts = statements.flatMap((s, i) => (i > 0 && !(imports(i) && imports(i - 1)) && !text.startsWith("\n\n", s.getPos()) ? [s.getPos()] : []));
+  return cuts.reduceRight((out, at) => `${out.slice(0, at)}\n${out.slice(at)}`, text);
 }
 
 /** The export's own vitest tests: schemas, the graph's nodes, the whole team run offline through every gate, and each gate's timeout and escalation (envelope-runtime-js/testing runs them). */
