@@ -7,6 +7,7 @@ export const InputSchema = z.object({
   charge_id: z.string().describe("The disputed charge."),
   reason: z.string().describe("Stripe's dispute reason code, e.g. 'product_not_received'."),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   evidence_packet: z
@@ -17,4 +18,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -17,13 +17,16 @@ const INPUTS: Record<string, unknown> = {
   charge_id: "sample charge_id",
   reason: "sample reason",
 };
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   evidence_packet: {},
   win_likelihood: "low",
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = ["evidence_collector", "model", "response_writer"];
 
 /** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */
@@ -67,9 +70,11 @@ describe("Chargeback Responder", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
 });

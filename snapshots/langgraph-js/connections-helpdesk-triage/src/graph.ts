@@ -3,7 +3,7 @@ import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/lan
 import { outputSchema, TeamNodes, teamState, type BuildOptions } from "envelope-runtime-js";
 import { ContextSchema } from "./context.js";
 import { InputSchema, ResultSchema } from "./state.js";
-import { TEAM } from "./team.js";
+import { CONNECTIONS, TEAM } from "./team.js";
 
 /** The graph's schemas: its input, its result and the run's context. */
 export const SCHEMAS = { input: InputSchema, result: ResultSchema, context: ContextSchema };
@@ -11,7 +11,7 @@ export const SCHEMAS = { input: InputSchema, result: ResultSchema, context: Cont
 /** Helpdesk Triage's graph, as its definition wires it (the runner and the tests give a checkpointer, and the tests their own models). Each node is a function of envelope-runtime-js's TeamNodes; a gate routes itself (Command), to the nodes its `ends` name. */
 export function buildGraph(options: BuildOptions & { checkpointer?: BaseCheckpointSaver } = {}) {
   const { checkpointer, ...rest } = options;
-  const nodes = new TeamNodes(TEAM, SCHEMAS, rest);
+  const nodes = new TeamNodes(TEAM, SCHEMAS, { connections: CONNECTIONS, ...rest });
   return (
     new StateGraph({
       state: teamState(TEAM),

@@ -5,6 +5,7 @@ import { z } from "zod";
 export const InputSchema = z.object({
   ticket_id: z.number().describe("The helpdesk ticket to triage."),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   category: z.enum(["billing", "bug", "question", "other"]).optional(),
@@ -12,4 +13,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -3,31 +3,54 @@
 // envelope-runtime-js/testing (fake models answering by task, a test clock, a run driven
 // through the gates with the decisions each test gives).
 import { MemorySaver } from "@langchain/langgraph";
-import { buildTeamGraph } from "envelope-runtime-js";
+import {
+  buildTeamGraph,
+  checkRequest,
+  connectionTools,
+  credentialHeaders,
+  openMcpTools,
+} from "envelope-runtime-js";
+import { fakeMcpServer } from "envelope-runtime-js/mcp-testing";
 import { drawnEdges, drawnNodes, fakeTeam, runTeam } from "envelope-runtime-js/testing";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
 import { buildGraph, graph, SCHEMAS } from "../src/graph.js";
 import { InputSchema, ResultSchema } from "../src/state.js";
-import { TEAM } from "../src/team.js";
+import { CONNECTIONS, TEAM } from "../src/team.js";
 
 /** Required inputs (by their graph key) with a value of their type. */
 const INPUTS: Record<string, unknown> = {
   ticket_id: 1,
 };
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   category: "billing",
   next_step: "sample next_step",
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = ["model", "triager"];
 
-/** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */
+/** Test values of the connection packs' credentials (a run requires them). */
+const PACK_ENV: Record<string, string> = {
+  DOCS_SEARCH_TOKEN: "test-value-of-docs_search_token",
+  HELPDESK_API_KEY: "test-value-of-helpdesk_api_key",
+};
+
+/** The team on a fresh checkpointer, with fake models answering by task, the environment it needs, a fake MCP server in place of its packs' servers and a test clock. */
 function offline() {
   const fake = fakeTeam(TEAM, RESULT);
-  return { ...fake, graph: buildGraph({ ...fake.options, checkpointer: new MemorySaver() }) };
+  const mcp = fakeMcpServer();
+  const options = { ...fake.options, env: { ...fake.env, ...PACK_ENV }, fetch: mcp.fetch };
+  return {
+    ...fake,
+    mcp,
+    options,
+    graph: buildGraph({ ...options, checkpointer: new MemorySaver() }),
+  };
 }
 
 describe("Helpdesk Triage", () => {
@@ -56,9 +79,72 @@ describe("Helpdesk Triage", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
+    expect(team.tasks).toEqual([]);
+  });
+
+  it("gives each agent its connection packs' tools, an MCP server's listed from it with the credential", async () => {
+    const team = offline();
+    const expected: Record<string, string[]> = {
+      triager: [
+        "helpdesk_get_ticket",
+        "helpdesk_post_tickets_ticket_id_comments",
+        "docs_search_lookup",
+      ],
+    };
+    for (const [agent, names] of Object.entries(expected)) {
+      const policy = TEAM.agents.find((a) => a.key === agent)!.policy!;
+      const options = {
+        agentKey: agent,
+        policy,
+        names: [],
+        env: team.options.env,
+        fetch: team.options.fetch,
+      };
+      const mcp = await openMcpTools(CONNECTIONS, options);
+      await mcp.close();
+      expect([...connectionTools(CONNECTIONS, options), ...mcp.tools].map((t) => t.name)).toEqual(
+        names,
+      );
+    }
+    for (const server of CONNECTIONS.mcpServers) {
+      const sent = team.mcp.requests.filter((r) => r.url === server.url);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(
+        sent.every(
+          (r) =>
+            r.authorization ===
+            credentialHeaders(server.auth, team.options.env)![server.auth.header],
+        ),
+      ).toBe(true);
+    }
+  });
+
+  it("sends a pack's credential to its apiHosts only, and only where the agent's access policy allows", () => {
+    for (const pack of [...CONNECTIONS.packs, ...CONNECTIONS.mcpServers]) {
+      const elsewhere = "https://elsewhere.invalid/x";
+      expect(
+        checkRequest(pack, "POST", elsewhere, "test", { defaultAction: "allow", rules: [] }, {})
+          .refused,
+      ).toMatch(/^REFUSED by connection pack/);
+      expect(
+        checkRequest(pack, "POST", elsewhere, "test", { defaultAction: "deny", rules: [] }, {})
+          .refused,
+      ).toMatch(/^REFUSED by access policy/);
+    }
+  });
+
+  it("refuses a run without its connection packs' credentials before any model call", async () => {
+    const team = fakeTeam(TEAM, RESULT);
+    const refusal: unknown = await buildGraph({ ...team.options, checkpointer: new MemorySaver() })
+      .invoke(INPUTS, { configurable: { thread_id: "no-pack-credentials" } })
+      .catch((error: unknown) => error);
+    expect(String(refusal)).toContain("missing environment variables");
+    for (const name of CONNECTIONS.secrets) expect(String(refusal)).toContain(name);
     expect(team.tasks).toEqual([]);
   });
 });

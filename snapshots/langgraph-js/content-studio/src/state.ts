@@ -15,6 +15,7 @@ export const InputSchema = z.object({
     .describe("Voice of the article.")
     .optional(),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   article_markdown: z.string().describe("The final article in Markdown.").optional(),
@@ -30,4 +31,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -22,6 +22,7 @@ const INPUTS: Record<string, unknown> = {
   topic: "sample topic",
   primary_keyword: "sample primary_keyword",
 };
+
 /** A result of the team's outputs: what the fake model of the final step answers. */
 const RESULT = {
   article_markdown: "sample article_markdown",
@@ -29,6 +30,7 @@ const RESULT = {
   newsletter_html: "sample newsletter_html",
   wordpress_post_id: "sample wordpress_post_id",
 };
+
 /** The graph's nodes, as the definition names its steps and gates. */
 const NODES = [
   "escalate_editorial-approval",
@@ -45,6 +47,7 @@ const NODES = [
   "step_research",
   "step_social-posts",
 ];
+
 const CONTEXT_FIELDS = [
   "audience_analyst",
   "managing_editor",
@@ -114,9 +117,11 @@ describe("Content Studio", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
 });

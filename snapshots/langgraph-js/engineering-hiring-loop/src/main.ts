@@ -2,6 +2,7 @@
 import { runCli } from "envelope-runtime-js";
 import { buildGraph } from "./graph.js";
 import { TEAM } from "./team.js";
+
 process.exitCode = await runCli({
   team: TEAM,
   graph: (checkpointer) => buildGraph({ checkpointer }),

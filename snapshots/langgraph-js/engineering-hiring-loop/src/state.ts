@@ -8,6 +8,7 @@ export const InputSchema = z.object({
   must_haves: z.array(z.unknown()).describe("Non-negotiable requirements from the hiring manager."),
   shortlist_size: z.number().describe("How many approved candidates release outreach.").optional(),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   shortlist: z
@@ -22,4 +23,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -24,12 +24,14 @@ const INPUTS: Record<string, unknown> = {
   role_title: "sample role_title",
   must_haves: [],
 };
+
 /** A result of the team's outputs: what the fake model of the final step answers. */
 const RESULT = {
   shortlist: [],
   scheduled_interviews: [],
   offer_drafts: [],
 };
+
 /** The graph's nodes, as the definition names its steps and gates. */
 const NODES = [
   "escalate_debrief-decision",
@@ -52,6 +54,7 @@ const NODES = [
   "step_screen",
   "step_source",
 ];
+
 const CONTEXT_FIELDS = [
   "debrief_analyst",
   "interview_coordinator",
@@ -176,9 +179,11 @@ describe("Engineering Hiring Loop", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ export const InputSchema = z.object({
   ticket_text: z.string().describe("Subject and body of the ticket."),
   account_tier: z.enum(["starter", "growth", "enterprise"]).describe("The customer's plan."),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   reply: z.string().describe("The reply posted to the customer.").optional(),
@@ -18,4 +19,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -17,14 +17,17 @@ const INPUTS: Record<string, unknown> = {
   ticket_text: "sample ticket_text",
   account_tier: "starter",
 };
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   reply: "sample reply",
   handled_by: "sample handled_by",
   refund_proposed: true,
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = [
   "api_specialist",
   "billing_lead",
@@ -79,9 +82,11 @@ describe("Enterprise Support Desk", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
 });

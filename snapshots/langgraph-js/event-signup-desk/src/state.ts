@@ -5,10 +5,12 @@ import { z } from "zod";
 export const InputSchema = z.object({
   event_name: z.string().describe("The meetup, e.g. 'Rust Berlin, March'."),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   screened: z.number().describe("Signups screened in this run.").optional(),
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -7,6 +7,7 @@ export const InputSchema = z.object({
   service: z.string().describe("Affected service name as used in Datadog and GitHub."),
   severity: z.enum(["sev1", "sev2", "sev3"]),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   root_cause_hypotheses: z
@@ -18,4 +19,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -17,14 +17,17 @@ const INPUTS: Record<string, unknown> = {
   service: "sample service",
   severity: "sev1",
 };
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   root_cause_hypotheses: [],
   mitigation: "sample mitigation",
   postmortem_markdown: "sample postmortem_markdown",
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = [
   "comms_writer",
   "deploy_analyst",
@@ -74,9 +77,11 @@ describe("Incident Response Crew", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
 });

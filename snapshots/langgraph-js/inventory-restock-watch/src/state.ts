@@ -3,6 +3,7 @@ import { z } from "zod";
 
 /** The graph's input: one key per team input (Studio renders it as a form). */
 export const InputSchema = z.object({});
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   purchase_orders: z
@@ -13,4 +14,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

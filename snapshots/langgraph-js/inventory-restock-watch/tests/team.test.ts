@@ -13,13 +13,16 @@ import { TEAM } from "../src/team.js";
 
 /** Required inputs (by their graph key) with a value of their type. */
 const INPUTS: Record<string, unknown> = {};
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   purchase_orders: [],
   merch_alert: "sample merch_alert",
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = ["inventory_planner", "model", "purchasing_assistant"];
 
 /** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */

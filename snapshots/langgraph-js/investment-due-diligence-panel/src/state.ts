@@ -7,6 +7,7 @@ export const InputSchema = z.object({
   deal_size_musd: z.number().describe("Proposed investment in millions of USD."),
   data_room_index: z.string().describe("Index of the virtual data room (folder and file names)."),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   memo_markdown: z.string().describe("The investment committee memo.").optional(),
@@ -18,4 +19,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -17,14 +17,17 @@ const INPUTS: Record<string, unknown> = {
   deal_size_musd: 1,
   data_room_index: "sample data_room_index",
 };
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   memo_markdown: "sample memo_markdown",
   red_flags: [],
   recommendation: "proceed",
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = [
   "customer_analyst",
   "esg_analyst",
@@ -80,9 +83,11 @@ describe("Investment Due Diligence Panel", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
 });

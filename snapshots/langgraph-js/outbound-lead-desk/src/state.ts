@@ -7,6 +7,7 @@ export const InputSchema = z.object({
     .string()
     .describe("Who we sell to, e.g. 'EU logistics companies, 200-2000 employees'."),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   leads_added: z
@@ -16,4 +17,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

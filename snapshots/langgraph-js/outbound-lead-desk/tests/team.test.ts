@@ -15,12 +15,15 @@ import { TEAM } from "../src/team.js";
 const INPUTS: Record<string, unknown> = {
   ideal_customer_profile: "sample ideal_customer_profile",
 };
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   leads_added: 1,
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = ["email_drafter", "lead_researcher", "model"];
 
 /** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */
@@ -64,9 +67,11 @@ describe("Outbound Lead Desk", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ export const InputSchema = z.object({
     .optional(),
   annual_value_usd: z.number().describe("Expected annual contract value in US dollars.").optional(),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   redlines: z
@@ -30,4 +31,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

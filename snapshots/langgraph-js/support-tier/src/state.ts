@@ -12,6 +12,7 @@ export const InputSchema = z.object({
     )
     .optional(),
 });
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   resolution: z.string().describe("The final response drafted for the customer.").optional(),
@@ -21,4 +22,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

@@ -15,6 +15,7 @@ import { TEAM } from "../src/team.js";
 const INPUTS: Record<string, unknown> = {
   ticket_text: "sample ticket_text",
 };
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   resolution: "sample resolution",
@@ -22,8 +23,10 @@ const RESULT = {
   escalated: true,
   zendesk_ticket_id: "sample zendesk_ticket_id",
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = ["billing_specialist", "model", "support_lead", "technical_specialist"];
 
 /** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */
@@ -67,9 +70,11 @@ describe("Support Tier", () => {
   it("refuses a run without its required inputs before any model call", async () => {
     const team = offline();
     expect(InputSchema.safeParse({}).success).toBe(false);
-    await expect(
-      team.graph.invoke({}, { configurable: { thread_id: "no-inputs" } }),
-    ).rejects.toThrow();
+    const refusal: unknown = await team.graph
+      .invoke({}, { configurable: { thread_id: "no-inputs" } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 
 /** The graph's input: one key per team input (Studio renders it as a form). */
 export const InputSchema = z.object({});
+
 /** The team's result: its outputs by key (the graph output's `result`). */
 export const ResultSchema = z.object({
   forecast_summary: z
@@ -16,4 +17,5 @@ export const ResultSchema = z.object({
 });
 
 export type TeamInputs = z.infer<typeof InputSchema>;
+
 export type TeamResult = z.infer<typeof ResultSchema>;

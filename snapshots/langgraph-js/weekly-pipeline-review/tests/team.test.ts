@@ -13,13 +13,16 @@ import { TEAM } from "../src/team.js";
 
 /** Required inputs (by their graph key) with a value of their type. */
 const INPUTS: Record<string, unknown> = {};
+
 /** A result of the team's outputs: what the fake model of the hierarchy answers. */
 const RESULT = {
   forecast_summary: "sample forecast_summary",
   at_risk_deals: [],
 };
+
 /** The graph's nodes, as the definition names its hierarchy. */
 const NODES = ["finalize", "prepare", "team"];
+
 const CONTEXT_FIELDS = ["deal_coach", "model", "revops_analyst"];
 
 /** The team on a fresh checkpointer, with fake models answering by task, the environment it needs and a test clock. */
