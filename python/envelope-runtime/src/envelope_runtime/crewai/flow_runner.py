@@ -118,10 +118,13 @@ def _run_flow(
             start = configured(flows[0], decisions)
             given = start.decisions.pop(pending[1].metadata.get("gate"), None)
             outcome = start.resume(json.dumps(given) if given is not None else "")
-            # The rest of the flow, and the gates the resume never reached, with their decisions.
+            # The rest of the flow, and the gates the resume never reached: with their
+            # decisions, or past their deadline (a gate waiting beside the one paused again).
+            from .review import due  # a paused run's team has gates
+
             paused = isinstance(outcome, HumanFeedbackPending)
             ended = all(key in start.state.outputs for key in package.team.PIPELINE)
-            if ended or start.state.status == "halted" or (paused and not start.decisions):
+            if ended or start.state.status == "halted" or (paused and not due(start)):
                 return outcome
             return again(start.decisions).kickoff()
 
