@@ -4,12 +4,16 @@
 // with Command({ resume }), every model call sent to our scripted server by environment
 // variables alone (MODEL_OVERRIDE, OPENAI_BASE_URL: the real @langchain/openai client). Each
 // agent's system prompt must arrive byte for byte as the Python real path checks it, and only
-// approved records pass a gate. The projects use the shared install of their lock
+// approved records pass a gate. A third export, content-studio (gated, with secrets), gives the
+// server its http.app (src/server.ts): a resume whose feedback holds a secret value must reach
+// no checkpoint or run the server keeps. The projects use the shared install of their lock
 // (test/e2e/langgraph-js-env.ts); the server's process group is killed at the end.
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { exportFile } from "../helpers/export.js";
@@ -96,16 +100,19 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
       return answer;
     });
     const values: Record<string, string> = {};
-    for (const name of ["parallel-gates", "enterprise-support-desk"]) {
+    for (const name of ["parallel-gates", "enterprise-support-desk", "content-studio"]) {
       const path = join(ROOT, "test/fixtures/valid", `${name}.envelope.json`);
       writeExport(join(root, name), exportFile(path, "langgraph-js"));
       const def = JSON.parse(readFileSync(path, "utf8")) as Def;
       Object.assign(values, runValues(def).env);
       projects.push({ name, def });
     }
-    // One langgraph.json for both, each graph by its export's own entry (./src/graph.ts:graph).
+    // One langgraph.json for all, each graph by its export's own entry (./src/graph.ts:graph),
+    // and content-studio's http.app as its own langgraph.json names it.
     const graphs = Object.fromEntries(projects.map((p) => [p.name, `./${p.name}/src/graph.ts:graph`]));
-    writeFileSync(join(root, "langgraph.json"), JSON.stringify({ node_version: "20", graphs, dependencies: projects.map((p) => `./${p.name}`) }, null, 2));
+    const own = JSON.parse(readFileSync(join(root, "content-studio/langgraph.json"), "utf8")) as { http: { app: string } };
+    const http = { app: own.http.app.replace(/^\.\//, "./content-studio/") };
+    writeFileSync(join(root, "langgraph.json"), JSON.stringify({ node_version: "20", graphs, dependencies: projects.map((p) => `./${p.name}`), http }, null, 2));
     symlinkSync(modules, join(root, "node_modules"), "dir");
     copyFileSync(DRIVER, join(root, "driver.mjs"));
     const home = join(root, ".home");
@@ -219,5 +226,51 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
     // The secrets' values reached the prompts, never the thread's state.
     const { env: values } = runValues(p.def);
     for (const secret of p.def.requiredSecrets ?? []) expect(JSON.stringify(report.values)).not.toContain(values[secret]!);
+  }, 600_000);
+
+  /** What this test uses of @langchain/langgraph-sdk's Client (the shared install's: not a dependency here). */
+  interface SdkClient {
+    threads: { create(): Promise<{ thread_id: string }>; getState(id: string): Promise<{ tasks: Array<{ interrupts?: Array<{ id: string }> }> }> };
+    runs: { wait(thread: string, assistant: string, payload: Record<string, unknown>): Promise<unknown> };
+  }
+
+  /** Every string the dev server keeps under .langgraph_api/ (its checkpoints, pending writes and runs), base64 bytes decoded. */
+  function kept(): string {
+    const dir = join(root, ".langgraph_api");
+    const out: string[] = [];
+    const walk = (value: unknown): void => {
+      if (typeof value === "string") {
+        out.push(value);
+        if (value.length % 4 === 0 && /^[A-Za-z0-9+/]+=*$/.test(value)) out.push(Buffer.from(value, "base64").toString("utf8"));
+      } else if (Array.isArray(value)) value.forEach(walk);
+      else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) (walk(k), walk(v));
+    };
+    if (existsSync(dir)) for (const name of readdirSync(dir)) walk(JSON.parse(readFileSync(join(dir, name), "utf8")));
+    return out.join("\n");
+  }
+
+  it("content-studio: a resume whose feedback holds a secret value is stored redacted (src/server.ts, before the server's runs routes)", async () => {
+    const p = project("content-studio");
+    const { inputs, env: values } = runValues(p.def);
+    const name = p.def.requiredSecrets![0]!;
+    const secret = values[name]!;
+    const sdk = (await import(pathToFileURL(createRequire(join(root, "driver.mjs")).resolve("@langchain/langgraph-sdk")).href)) as { Client: new (options: { apiUrl: string }) => SdkClient };
+    const client = new sdk.Client({ apiUrl: url });
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, p.name, { input: inputs });
+    const waiting = (await client.threads.getState(thread.thread_id)).tasks.flatMap((t) => t.interrupts ?? []);
+    expect(waiting.length, tail()).toBe(1);
+    // A record no gate has: the gate applies nothing and asks again, but the server has stored the resume by then.
+    const resume = { decisions: [{ record: "r999", action: "approve", feedback: `the key is ${secret}` }] };
+    await client.runs.wait(thread.thread_id, p.name, { command: { resume } });
+    // The server writes its files a few seconds after a change: read them until the cleaned resume is there.
+    const placeholder = `the key is {{${name}}}`;
+    let text = kept();
+    for (const started = Date.now(); !text.includes(placeholder) && Date.now() - started < 60_000; text = kept()) await new Promise((r) => setTimeout(r, 500));
+    expect(text, tail()).toContain(placeholder);
+    for (const value of Object.values(values)) if (value.startsWith("sec-")) expect(text.includes(value), value).toBe(false);
+    // The server's other way to resume, protocol v2's commands, is refused.
+    const refused = await fetch(`${url}/threads/${thread.thread_id}/commands`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: 1, method: "input.respond", params: { interrupt_id: waiting[0]!.id, response: resume } }) });
+    expect(refused.status).toBe(403);
   }, 600_000);
 });

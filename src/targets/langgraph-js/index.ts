@@ -109,7 +109,9 @@ function generate({ model, definitionText, loss, connections, runtime }: TargetI
   }
   // npm's own layout: two-space JSON and a final newline, as `npm install` writes it.
   files.addLock("package-lock.json", JSON.stringify(lock, null, 2) + "\n", "npm install");
-  const langgraphJson = { node_version: "20", graphs: { [team.slug]: "./src/graph.ts:graph" }, env: ".env", dependencies: ["."] };
+  // A gated team's server cleans each resume before it is stored (src/server.ts).
+  const http = team.gates.length ? { http: { app: "./src/server.ts:app" } } : {};
+  const langgraphJson = { node_version: "20", graphs: { [team.slug]: "./src/graph.ts:graph" }, env: ".env", dependencies: ["."], ...http };
 
   const jobs: FormatJob[] = [
     ...buildTypeScript(view).map((f) => ({ path: f.path, text: f.text, parser: "typescript" as const })),

@@ -216,6 +216,21 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
   main.addImportDeclaration({ namedImports: ["TEAM"], moduleSpecifier: "./team.js" });
   main.addStatements("process.exitCode = await runCli({ team: TEAM, graph: (checkpointer) => buildGraph({ checkpointer }) });");
 
+  if (team.gates.length) {
+    const server = project.createSourceFile("src/server.ts");
+    headers.set(server, `// ${HEADER} The Agent Server's http.app (langgraph.json): a gate's decisions cleaned before the server stores them.`);
+    server.addImportDeclaration({ namedImports: ["resumeRedaction"], moduleSpecifier: "envelope-runtime-js" });
+    server.addImportDeclaration({ namedImports: ["TEAM"], moduleSpecifier: "./team.js" });
+    server.addVariableStatement({
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [
+        "The server writes a run's command.resume to its checkpoints before any node runs: this app's middleware, mounted before the server's routes, redacts the team's secret values from it and bounds it first, and refuses the routes that resume a run otherwise (protocol v2 commands and event streams).",
+      ],
+      declarations: [{ name: "app", initializer: "resumeRedaction(TEAM)" }],
+    });
+  }
+
   project.createSourceFile("tests/team.test.ts", teamTest(view));
 
   for (const [sf, header] of headers) sf.insertStatements(0, header);
