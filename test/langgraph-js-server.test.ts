@@ -12,7 +12,7 @@ describe("langgraph-js export: the Agent Server's http.app", () => {
     const files = exportFile(join(ROOT, "test/fixtures/valid/content-studio.envelope.json"), "langgraph-js");
     expect(JSON.parse(files.text("langgraph.json")!)).toMatchObject({ http: { app: "./src/server.ts:app" } });
     const server = files.text("src/server.ts")!;
-    expect(server).toContain('import { resumeRedaction } from "envelope-runtime-js";');
+    expect(server).toContain('import { resumeRedaction } from "envelope-runtime-js/server";');
     expect(server).toContain("export const app = resumeRedaction(TEAM);");
     expect(files.text("README.md")).toContain("`src/server.ts`) cleans each run's `command.resume` before the server stores it");
   });

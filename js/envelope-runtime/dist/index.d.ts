@@ -11,5 +11,4 @@ export * from "./connections.js";
 export * from "./graph.js";
 export * from "./checkpoint.js";
 export * from "./cli.js";
-export { resumeRedaction } from "./server-app.js";
 export declare const VERSION = "0.1.0";

@@ -14,5 +14,4 @@ export * from "./graph.js";
 export * from "./checkpoint.js";
 export * from "./cli.js";
 // The Agent Server's http.app (a team's src/server.ts): command.resume cleaned before it is stored.
-export { resumeRedaction } from "./server-app.js";
 export const VERSION = "0.1.0";

@@ -219,7 +219,7 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
   if (team.gates.length) {
     const server = project.createSourceFile("src/server.ts");
     headers.set(server, `// ${HEADER} The Agent Server's http.app (langgraph.json): a gate's decisions cleaned before the server stores them.`);
-    server.addImportDeclaration({ namedImports: ["resumeRedaction"], moduleSpecifier: "envelope-runtime-js" });
+    server.addImportDeclaration({ namedImports: ["resumeRedaction"], moduleSpecifier: "envelope-runtime-js/server" });
     server.addImportDeclaration({ namedImports: ["TEAM"], moduleSpecifier: "./team.js" });
     server.addVariableStatement({
       isExported: true,
