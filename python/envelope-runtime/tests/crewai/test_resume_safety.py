@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -385,9 +386,14 @@ def _ended(process: subprocess.Popen[bytes]) -> bytes:
     at once (communicate), a loaded machine could hand the prompt its end of input before the
     signal, and the run would pause as for Enter (decide later), not stop."""
     assert process.stderr is not None and process.stdin is not None
+    stderr, read = process.stderr, []
+    # Read while it runs: a child blocked on a full pipe would never end.
+    reader = threading.Thread(target=lambda: read.append(stderr.read()), daemon=True)
+    reader.start()
     process.wait(timeout=120)
     process.stdin.close()
-    return process.stderr.read()
+    reader.join(timeout=30)
+    return b"".join(read)
 
 
 def test_sigint_at_a_gate_prompt_exits_130_and_the_run_resumes(
