@@ -15,7 +15,7 @@ import { Command } from "@langchain/langgraph";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { applyDecisions, readResume } from "./gates.js";
 import { resolveInputs, RunProblems } from "./graph.js";
-import { redactValue, secretValues } from "./redaction.js";
+import { redact, redactValue, secretValues } from "./redaction.js";
 import { reviewAtTerminal, terminalAsk } from "./terminal-review.js";
 import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 };
@@ -196,6 +196,8 @@ export async function runCli(options) {
     const now = () => (options.now ?? (() => new Date()))();
     const thread = flags.get("thread") || randomUUID();
     const decisionsPath = (id) => join(dir, `${threadFileName(id)}.decisions.json`);
+    // An error's text can echo what a node was given (a prompt with a secret filled in): redacted, as Python's _failed does.
+    const failure = (error) => redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), secretValues(team.secrets));
     const lockOf = (id) => new ThreadLock(join(threadsDir, `${threadFileName(id)}.lock`));
     const deadline = `the team did not finish within ${team.runTimeoutMs} ms of work (timeout.runMs, counted across a run and its resumes); no further model calls are made`;
     /** One part of a run: the graph invoked with what is left of timeout.runMs; the time it took kept with the thread. */
@@ -224,7 +226,7 @@ export async function runCli(options) {
     const lock = command === "run" || command === "resume" ? lockOf(thread) : null;
     const holder = lock?.acquire();
     if (lock && holder) {
-        err(`thread ${thread}: ${holder} is running or resuming it (lock ${lock.path}); try again when it has finished`);
+        err(`thread ${thread}: ${holder.who} is running or resuming it (lock ${lock.path}); try again when it has finished${holder.ifGone ? `, or, ${holder.ifGone}` : ""}`);
         return EXIT.problems;
     }
     const saver = new FileSaver(threadsDir);
@@ -261,7 +263,7 @@ export async function runCli(options) {
                 const threadLock = lockOf(id);
                 const busy = threadLock.acquire();
                 if (busy) {
-                    err(`thread ${id}: skipped, ${busy} is running or resuming it (lock ${threadLock.path})`);
+                    err(`thread ${id}: skipped, ${busy.who} is running or resuming it (lock ${threadLock.path})${busy.ifGone ? `; ${busy.ifGone}` : ""}`);
                     continue;
                 }
                 try {
@@ -275,11 +277,14 @@ export async function runCli(options) {
                         await advance(own, ownGraph, id, new Command({ resume: Object.fromEntries(state.waiting.map((w) => [w.id, { decisions: [] }])) }), threadConfig);
                     }
                     catch (error) {
-                        if (!(error instanceof OutOfTime))
-                            throw error;
-                        err(`thread ${id}: ${error.message}`);
-                        swept.push({ thread: id, status: "timeout", halted: null, waiting: state.waiting.map((w) => w.gate ?? "") });
-                        code = EXIT.timeout;
+                        // One thread's failure does not stop the sweep (as in Python): said, recorded, exit 1 at the end.
+                        const timedOut = error instanceof OutOfTime;
+                        err(`thread ${id}: ${timedOut ? error.message : `failed: ${failure(error)}`}`);
+                        swept.push({ thread: id, status: timedOut ? "timeout" : "failed", halted: null, waiting: state.waiting.map((w) => w.gate ?? "") });
+                        if (!timedOut)
+                            code = EXIT.failed;
+                        else if (code === EXIT.ok)
+                            code = EXIT.timeout;
                         continue;
                     }
                     const after = await report(ownGraph, id, threadConfig);
@@ -376,7 +381,7 @@ export async function runCli(options) {
             err(`thread ${thread}: ${error.message}`);
             return EXIT.timeout;
         }
-        err(`the run failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+        err(`the run failed: ${failure(error)}`);
         return EXIT.failed;
     }
     finally {

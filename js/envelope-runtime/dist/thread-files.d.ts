@@ -1,18 +1,30 @@
+/** Who holds a lock another process asked for, and, for a holder on another host, how to release it. */
+export interface LockHolder {
+    /** `process 123 on host`. */
+    who: string;
+    /** For a holder on another host (not checkable from here): `if process 123 on host h is gone, remove <path> to release it`. */
+    ifGone?: string;
+}
 /**
- * One process at a time on a thread: `<dir>/<thread>.lock`, created exclusively (O_EXCL),
- * holding the process id. Node has no flock, so a lock whose process is gone (same host) is
- * stale and taken over; on another host it cannot be told, and stays held.
+ * One process at a time on a thread: `<dir>/<thread>.lock`, holding the process id and host,
+ * written to a temporary file and linked into place (which fails if the path exists, as
+ * O_EXCL does), so it is never seen empty. Node has no flock, so a lock whose process is gone
+ * (same host; or our own pid when this process does not hold it: a restarted container with
+ * the same pid) is stale and taken over; on another host it cannot be told, and stays held.
  */
 export declare class ThreadLock {
     readonly path: string;
     private held;
     constructor(path: string);
-    /** Take the lock: null, or who holds it (`process 123 on host`). */
-    acquire(): string | null;
+    /** Take the lock: null, or who holds it. */
+    acquire(): LockHolder | null;
     /** Remove the lock (only ours). */
     release(): void;
-    private holder;
-    /** A stale lock moved aside, then removed; if what was moved turns out live (taken meanwhile), put back. */
+    /** The lock file's text and age, or null when it is gone. */
+    private read;
+    /** Whether a process on this host still runs; our own pid only while this process holds the lock. */
+    private alive;
+    /** A stale lock (`text`) moved aside, then removed; if what was moved is not it (taken meanwhile), put back. */
     private breakStale;
 }
 /** gate -> record ids waiting now. */

@@ -2,14 +2,25 @@
 // lets one process at a time run or resume a thread, and the decisions file a reviewer fills
 // in while its gates wait (the Python targets' decision_files.py: the same JSON, never written
 // over a reviewer's work, written whole).
-import { existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, closeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { taskJson } from "./placeholders.js";
+/** The lock paths this process holds: a lock naming our own pid and host is live only if listed here. */
+const heldHere = new Set();
 /**
- * One process at a time on a thread: `<dir>/<thread>.lock`, created exclusively (O_EXCL),
- * holding the process id. Node has no flock, so a lock whose process is gone (same host) is
- * stale and taken over; on another host it cannot be told, and stays held.
+ * How long a lock file with no holder in it is left alone. This version never leaves one (the
+ * file is linked into place whole), but an older one created it empty and wrote the holder
+ * just after, microseconds apart: a few seconds more is a process that died in between.
+ */
+const UNWRITTEN_MS = 5_000;
+/**
+ * One process at a time on a thread: `<dir>/<thread>.lock`, holding the process id and host,
+ * written to a temporary file and linked into place (which fails if the path exists, as
+ * O_EXCL does), so it is never seen empty. Node has no flock, so a lock whose process is gone
+ * (same host; or our own pid when this process does not hold it: a restarted container with
+ * the same pid) is stale and taken over; on another host it cannot be told, and stays held.
  */
 export class ThreadLock {
     path;
@@ -17,54 +28,83 @@ export class ThreadLock {
     constructor(path) {
         this.path = path;
     }
-    /** Take the lock: null, or who holds it (`process 123 on host`). */
+    /** Take the lock: null, or who holds it. */
     acquire() {
         mkdirSync(dirname(this.path), { recursive: true });
+        const mine = `${process.pid} ${hostname()}\n`;
         for (let attempt = 0; attempt < 3; attempt++) {
+            const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+            writeFileSync(temporary, mine, { mode: 0o600 });
             try {
-                const fd = openSync(this.path, "wx", 0o600);
-                writeFileSync(fd, `${process.pid} ${hostname()}\n`);
-                closeSync(fd);
+                linkSync(temporary, this.path);
                 this.held = true;
+                heldHere.add(this.path);
                 return null;
             }
             catch (error) {
                 if (error.code !== "EEXIST")
                     throw error;
             }
-            const holder = this.holder();
-            if (holder === null || alive(holder))
-                return holder ? `process ${holder.pid} on ${holder.host}` : "a process (its lock is being written)";
-            this.breakStale(holder);
+            finally {
+                unlinkSync(temporary);
+            }
+            const seen = this.read();
+            if (seen === null)
+                continue; // removed meanwhile: try again
+            const holder = parse(seen.text);
+            if (holder === null) {
+                if (Date.now() - seen.mtimeMs < UNWRITTEN_MS)
+                    return { who: "a process (its lock is being written)" };
+            }
+            else if (holder.host !== hostname()) {
+                const who = `process ${holder.pid} on ${holder.host}`;
+                return { who, ifGone: `if process ${holder.pid} on host ${holder.host} is gone, remove ${this.path} to release it` };
+            }
+            else if (this.alive(holder.pid)) {
+                return { who: `process ${holder.pid} on ${holder.host}` };
+            }
+            this.breakStale(seen.text);
         }
-        return "another process (its lock changed hands while this one looked)";
+        return { who: "another process (its lock changed hands while this one looked)" };
     }
     /** Remove the lock (only ours). */
     release() {
         if (!this.held)
             return;
         this.held = false;
+        heldHere.delete(this.path);
         try {
-            if (this.holder()?.pid === process.pid)
+            const holder = parse(readFileSync(this.path, "utf8"));
+            if (holder?.pid === process.pid && holder.host === hostname())
                 unlinkSync(this.path);
         }
         catch {
             // gone already
         }
     }
-    holder() {
-        let text;
+    /** The lock file's text and age, or null when it is gone. */
+    read() {
         try {
-            text = readFileSync(this.path, "utf8");
+            return { text: readFileSync(this.path, "utf8"), mtimeMs: statSync(this.path).mtimeMs };
         }
         catch {
-            return { pid: 0, host: "" }; // removed meanwhile: stale, try again
+            return null;
         }
-        const [pid, host = ""] = text.trim().split(" ");
-        return /^\d+$/.test(pid ?? "") ? { pid: Number(pid), host } : null;
     }
-    /** A stale lock moved aside, then removed; if what was moved turns out live (taken meanwhile), put back. */
-    breakStale(stale) {
+    /** Whether a process on this host still runs; our own pid only while this process holds the lock. */
+    alive(pid) {
+        if (pid === process.pid)
+            return heldHere.has(this.path);
+        try {
+            process.kill(pid, 0);
+            return true;
+        }
+        catch (error) {
+            return error.code === "EPERM";
+        }
+    }
+    /** A stale lock (`text`) moved aside, then removed; if what was moved is not it (taken meanwhile), put back. */
+    breakStale(text) {
         const aside = `${this.path}.${process.pid}.stale`;
         try {
             renameSync(this.path, aside);
@@ -72,8 +112,7 @@ export class ThreadLock {
         catch {
             return; // someone else moved it: try again
         }
-        const moved = readFileSync(aside, "utf8").trim();
-        if (moved !== `${stale.pid} ${stale.host}`) {
+        if (readFileSync(aside, "utf8") !== text) {
             try {
                 linkSync(aside, this.path); // fails if a third process took the path: then it holds it
             }
@@ -84,19 +123,10 @@ export class ThreadLock {
         unlinkSync(aside);
     }
 }
-/** Whether the holder's process still runs (a holder on another host is taken as running). */
-function alive(holder) {
-    if (holder.pid === 0)
-        return false;
-    if (holder.host !== hostname())
-        return true;
-    try {
-        process.kill(holder.pid, 0);
-        return true;
-    }
-    catch (error) {
-        return error.code === "EPERM";
-    }
+/** The holder a lock file names, or null when it names none (empty, or not ours to read). */
+function parse(text) {
+    const [pid, host = ""] = text.trim().split(" ");
+    return /^\d+$/.test(pid ?? "") && Number(pid) > 0 ? { pid: Number(pid), host } : null;
 }
 /**
  * Whether a decisions file holds a reviewer's work for the records `waiting` now (undefined:

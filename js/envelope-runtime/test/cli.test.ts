@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileSaver } from "../src/checkpoint.js";
-import { EXIT, runCli } from "../src/cli.js";
+import { EXIT, runCli, type RunnableGraph } from "../src/cli.js";
 import { buildTeamGraph } from "../src/graph.js";
 import type { TeamSpec } from "../src/spec.js";
 import { fakeTeam } from "../src/testing.js";
@@ -123,6 +123,66 @@ describe("runner", () => {
     expect(JSON.parse(out.join("\n"))).toEqual({ swept: [{ thread: "old", status: "halted", halted: "gate review: no decision within 1h (halt)", waiting: [] }] });
     out.length = 0;
     expect(await run("show", "--thread", "new")).toBe(EXIT.waiting);
+  });
+
+  it("sweep goes on past a thread whose resume fails, naming it, its message without the team's secrets, and exits 1", async () => {
+    const saved = process.env.API_TOKEN;
+    process.env.API_TOKEN = "sk-live-123";
+    try {
+      const timed: TeamSpec = { ...team, secrets: ["API_TOKEN"], gates: team.gates.map((g) => ({ ...g, timeout: { after: "1h", afterMs: 3_600_000, behaviour: "halt" as const } })) };
+      const fake = fakeTeam(timed, { summary: "done" });
+      const env = { ...fake.env, API_TOKEN: "sk-live-123" };
+      const out: string[] = [];
+      const err: string[] = [];
+      let failing = false;
+      const graph = (checkpointer: FileSaver): RunnableGraph => {
+        const built = buildTeamGraph(timed, schemas, { ...fake.options, env, checkpointer });
+        return {
+          invoke: async (input, config) => {
+            if (failing && (config as { configurable: { thread_id: string } }).configurable.thread_id === "a-bad") throw new Error("provider said: key sk-live-123 refused");
+            return built.invoke(input as never, config);
+          },
+          getState: (config) => built.getState(config),
+        };
+      };
+      const run = (...argv: string[]) => runCli({ team: timed, argv, now: fake.clock.now, graph, out: (t) => out.push(t), err: (t) => err.push(t) });
+      expect(await run("run", "--topic", "cats", "--thread", "a-bad")).toBe(EXIT.waiting);
+      expect(await run("run", "--topic", "dogs", "--thread", "b-good")).toBe(EXIT.waiting);
+      fake.clock.advance(3_600_001);
+      out.length = 0;
+      err.length = 0;
+      failing = true;
+      expect(await run("sweep")).toBe(EXIT.failed);
+      expect(JSON.parse(out.join("\n"))).toEqual({
+        swept: [
+          { thread: "a-bad", status: "failed", halted: null, waiting: ["review"] },
+          { thread: "b-good", status: "halted", halted: "gate review: no decision within 1h (halt)", waiting: [] },
+        ],
+      });
+      expect(err).toContain("thread a-bad: failed: Error: provider said: key {{API_TOKEN}} refused");
+      expect(err.join("\n")).not.toContain("sk-live-123");
+    } finally {
+      if (saved === undefined) delete process.env.API_TOKEN;
+      else process.env.API_TOKEN = saved;
+    }
+  });
+
+  it("says why a run failed without the team's secret values (an error can echo a prompt)", async () => {
+    const saved = process.env.API_TOKEN;
+    process.env.API_TOKEN = "sk-live-123";
+    try {
+      const secretTeam = { ...team, secrets: ["API_TOKEN"] };
+      const err: string[] = [];
+      const graph = (): RunnableGraph => ({
+        invoke: () => Promise.reject(new Error("provider said: key sk-live-123 refused")),
+        getState: () => Promise.reject(new Error("not reached")),
+      });
+      expect(await runCli({ team: secretTeam, argv: ["run", "--topic", "cats", "--thread", "f1"], graph, out: () => undefined, err: (t) => err.push(t) })).toBe(EXIT.failed);
+      expect(err).toEqual(["the run failed: Error: provider said: key {{API_TOKEN}} refused"]);
+    } finally {
+      if (saved === undefined) delete process.env.API_TOKEN;
+      else process.env.API_TOKEN = saved;
+    }
   });
 
   it("keeps the runs of two processes at once, each on its own thread", async () => {

@@ -106,6 +106,24 @@ describe("a failing model", () => {
     const graph = buildTeamGraph(pipeline, schemas, { modelFor: () => new Down({}), checkpointer: new MemorySaver() });
     await expect(graph.invoke({ topic: "t" }, { configurable: { thread_id: "down" } })).rejects.toThrow(/^agent writer \(draft\): Connection error\.$/);
   });
+
+  it("keeps the team's secret values out of the failure's text (a provider's error can echo the prompt)", async () => {
+    class Echo extends BaseChatModel {
+      _llmType() {
+        return "echo";
+      }
+      async _generate(): Promise<never> {
+        throw new Error("400: bad request for prompt 'token sk-live-123'");
+      }
+      override bindTools() {
+        return this;
+      }
+    }
+    const team: TeamSpec = { ...pipeline, secrets: ["API_TOKEN"] };
+    const env = { ...fakeTeam(team, {}).env, API_TOKEN: "sk-live-123" };
+    const graph = buildTeamGraph(team, schemas, { modelFor: () => new Echo({}), env, checkpointer: new MemorySaver() });
+    await expect(graph.invoke({ topic: "t" }, { configurable: { thread_id: "echo" } })).rejects.toThrow(/^agent writer \(draft\): 400: bad request for prompt 'token \{\{API_TOKEN\}\}'$/);
+  });
 });
 
 describe("checkpoints", () => {

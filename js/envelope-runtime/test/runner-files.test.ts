@@ -3,7 +3,7 @@
 // has worked (timeout.runMs bounds it across resumes) and the lock that keeps a second process
 // off a thread someone runs.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -160,5 +160,31 @@ describe("thread lock", () => {
     writeFileSync(runs("threads", "S.lock"), `${gone} ${hostname()}\n`);
     expect((await cli(pipeline, ["run", "--topic", "cats", "--thread", "S"])).code).toBe(EXIT.waiting);
     expect(existsSync(runs("threads", "S.lock"))).toBe(false);
+  });
+
+  it("takes over a leftover lock naming this process's own pid that this process does not hold (a restarted container)", async () => {
+    mkdirSync(runs("threads"), { recursive: true });
+    writeFileSync(runs("threads", "P.lock"), `${process.pid} ${hostname()}\n`);
+    expect((await cli(pipeline, ["run", "--topic", "cats", "--thread", "P"])).code).toBe(EXIT.waiting);
+    expect(existsSync(runs("threads", "P.lock"))).toBe(false);
+  });
+
+  it("takes over an empty lock file a process left when it died before writing its holder", async () => {
+    mkdirSync(runs("threads"), { recursive: true });
+    writeFileSync(runs("threads", "E.lock"), "");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(runs("threads", "E.lock"), old, old);
+    expect((await cli(pipeline, ["run", "--topic", "cats", "--thread", "E"])).code).toBe(EXIT.waiting);
+    expect(existsSync(runs("threads", "E.lock"))).toBe(false);
+  });
+
+  it("says how to release a lock held on another host, whose process cannot be checked from here", async () => {
+    mkdirSync(runs("threads"), { recursive: true });
+    writeFileSync(runs("threads", "H.lock"), "4242 elsewhere.example\n");
+    const run = await cli(pipeline, ["run", "--topic", "cats", "--thread", "H"]);
+    expect(run).toMatchObject({ code: EXIT.problems, tasks: [] });
+    const path = runs("threads", "H.lock");
+    expect(run.err).toBe(`thread H: process 4242 on elsewhere.example is running or resuming it (lock ${path}); try again when it has finished, or, if process 4242 on host elsewhere.example is gone, remove ${path} to release it`);
+    expect(readFileSync(path, "utf8")).toBe("4242 elsewhere.example\n");
   });
 });
