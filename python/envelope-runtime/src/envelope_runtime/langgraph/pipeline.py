@@ -110,17 +110,6 @@ def decisions_of(spec: GateSpec, value: Any) -> list[DecisionItem]:
         raise GateDecisionError([f"gate {spec.name}: {shortened(str(error))}"]) from None
 
 
-def _late(spec: GateSpec, gate: GateState) -> bool:
-    """Whether this resume gave the gate (past its deadline) decisions: interrupt() returns
-    the value given, else raises GraphInterrupt, caught so that the timeout applies now
-    instead of a pause (a sweep's resume, one for other gates only)."""
-    try:
-        value = interrupt(review_request(spec, gate))
-    except GraphInterrupt:
-        return False
-    return isinstance(value, dict) and bool(value.get("decisions"))
-
-
 def _clean_feedback(package: TeamPackage, items: Sequence[DecisionItem]) -> list[DecisionItem]:
     return [item.model_copy(update={"feedback": clean(package, item.feedback)}) for item in items]
 
@@ -260,7 +249,7 @@ class PipelineNodes(TeamNodes):
         # On resume LangGraph runs this node again from the top: decisions that come after
         # the deadline are never applied, timeout.behaviour applies instead.
         if rules.timed_out(spec, gate, runtime.utc_now()):
-            return self._on_timeout(spec, gate, _late(spec, gate))
+            return self._on_timeout(spec, gate, self._late(spec, gate))
         outcome, message = rules.evaluate(spec, gate)
         if outcome == "waiting":
             beside = any(
@@ -302,6 +291,19 @@ class PipelineNodes(TeamNodes):
                 return items
             gate.problems = clean(self.package, problems)
         return None
+
+    def _late(self, spec: GateSpec, gate: GateState) -> bool:
+        """Whether this resume gave the gate (past its deadline) decisions that would apply.
+
+        The task first replays the values it refused before (a gate beside others reads up
+        to REASKS, _decisions), so the first value that would apply, tried on a copy, is
+        this resume's. GraphInterrupt (no value from this resume: a sweep's, or one for
+        other gates only) is caught so that the timeout applies now instead of a pause.
+        """
+        try:
+            return bool(self._decisions(spec, gate.model_copy(deep=True), REASKS))
+        except GraphInterrupt:
+            return False
 
     def _route(
         self, spec: GateSpec, gate: GateState, outcome: Outcome, message: str
