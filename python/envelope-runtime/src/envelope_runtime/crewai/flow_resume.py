@@ -32,7 +32,9 @@ from .flow_runner import (
     EXIT_TERMINATED,
     INTERRUPTED,
     TERMINATED,
+    Terminated,
     _run_flow,
+    _sigterm_stops_the_run,
     resume_command,
 )
 from .run_files import RunLock, decisions_path, filled
@@ -125,13 +127,17 @@ def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False
     """Resume the run; when another process took it meanwhile, nothing is done here: an
     error for a person, not for `sweep` (`swept`), whose other copy has it."""
     args = _resume_parser(package).parse_args(argv)
-    missing = _missing_env(package, args.env_file)
-    store = RunStore.of(package.team, args.state_dir)
-    lock = RunLock(store, args.run_id)
-    try:
-        return _resume(package, args, store, lock, missing, swept)
-    finally:
-        lock.release()
+    with _sigterm_stops_the_run():  # from here: telemetry's would exit 0, the run maybe taken
+        try:
+            missing = _missing_env(package, args.env_file)
+            store = RunStore.of(package.team, args.state_dir)
+            lock = RunLock(store, args.run_id)
+            try:
+                return _resume(package, args, store, lock, missing, swept)
+            finally:
+                lock.release()
+        except Terminated:  # before the run was saved `running` (_run_flow saves it stopped)
+            return EXIT_TERMINATED
 
 
 def _resume(
@@ -255,13 +261,19 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
             due += [(run.id, late)] if late else []
     options = resume_options(args.state_dir, STATE_DIR, args.env_file)
     code = runtime.EXIT_OK
-    for run_id, late in due:
-        print(f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr)
-        result = resume_run(package, [run_id, "--no-interactive", *options], swept=True)
-        if result in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # stops the sweep, not only this run
-            return result
-        if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
-            code = code or result
+    with _sigterm_stops_the_run():  # held across the resumes: between two runs too
+        try:
+            for run_id, late in due:
+                print(
+                    f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr
+                )
+                result = resume_run(package, [run_id, "--no-interactive", *options], swept=True)
+                if result in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # stops the sweep, not one run
+                    return result
+                if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
+                    code = code or result
+        except Terminated:
+            return EXIT_TERMINATED
     if not due:
         print("No gate is past its deadline.", file=sys.stderr)
     return code

@@ -50,20 +50,32 @@ class Terminated(BaseException):
     KeyboardInterrupt there (a BaseException: no `except Exception` of a step takes it)."""
 
 
+class _StopTheRun:
+    """SIGTERM's handler while our runner runs: Terminated once; a later SIGTERM is ignored,
+    as the run is being saved as stopped (a second one must not end the process unsaved)."""
+
+    raised = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if not self.raised:
+            self.raised = True
+            raise Terminated
+
+
 @contextmanager
 def _sigterm_stops_the_run() -> Iterator[None]:
     """SIGTERM raises Terminated for the run, the previous handler (the default, CrewAI
     telemetry's, which raises SystemExit(0)) back after. Not off the main thread (Python sets
-    handlers there only), nor over a handler Python did not set (not ours to restore)."""
+    handlers there only), nor over a handler Python did not set (not ours to restore), nor
+    over ours (`sweep` holds it across its resumes)."""
+    import crewai.events.event_listener  # noqa: F401 - sets telemetry's handler: ours goes over it
+
     previous = signal.getsignal(signal.SIGTERM)
-    if threading.current_thread() is not threading.main_thread() or previous is None:
+    main = threading.current_thread() is threading.main_thread()
+    if not main or previous is None or isinstance(previous, _StopTheRun):
         yield
         return
-
-    def stop(signum: int, frame: object) -> None:
-        raise Terminated
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, _StopTheRun())
     try:
         yield
     finally:
@@ -73,7 +85,26 @@ def _sigterm_stops_the_run() -> Iterator[None]:
 def _run_flow(
     package: TeamPackage, store: RunStore, run: RunState, args: Any, decisions: dict[str, Any]
 ) -> int:
-    """Run the flow until it ends, halts or waits at a gate; the exit code."""
+    """Run the flow until it ends, halts or waits at a gate; the exit code. SIGTERM is ours
+    from before the run is saved `running` until what became of it is saved."""
+    flows: list[Any] = []
+    with _sigterm_stops_the_run():
+        try:
+            run = _settled(package, store, run, args, decisions, flows)
+        except (KeyboardInterrupt, Terminated) as stop:  # before the flow was built, or after
+            run = settle(flows[-1].state if flows else run, False, stop, 0)
+        return _stopped(package, store, run, args)
+
+
+def _settled(
+    package: TeamPackage,
+    store: RunStore,
+    run: RunState,
+    args: Any,
+    decisions: dict[str, Any],
+    flows: list[Any],
+) -> RunState:
+    """The run saved `running`, its flow (in `flows`) run until it ends, halts or waits."""
     from crewai.events.event_listener import event_listener
     from crewai.flow.async_feedback import HumanFeedbackPending
 
@@ -86,7 +117,6 @@ def _run_flow(
     quiet = not args.verbose
     run.status, run.message = "running", None
     store.save_state(run.id, "runner", run)
-    flows: list[Any] = []
 
     def configured(flow: Any, left: dict[str, Any]) -> Any:
         flow.configure(crews, left, interactive)
@@ -139,9 +169,7 @@ def _run_flow(
         except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
             return settle(flows[-1].state, False, error, deadline.used_ms())
 
-    with _sigterm_stops_the_run():
-        run = settled()
-    return _stopped(package, store, run, args)
+    return settled()
 
 
 def _stopped(package: TeamPackage, store: RunStore, run: RunState, args: Any) -> int:

@@ -1,0 +1,134 @@
+"""SIGTERM is the runner's from before a run is saved `running` until what became of it is
+saved, and through a resume's setup and a sweep's loop: never CrewAI telemetry's handler,
+whose SystemExit(0) ends the process with exit 0 and leaves the run `running`. Delivered
+in-process, at the moment named, over a handler that does what telemetry's does (the tests
+turn telemetry off, so its own is not set).
+
+Skipped for teams that are not pipelines (the sweep and resume cases: without gates).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import helpers
+import pytest
+from fake_llm import FakeModels
+from project import TEAM, main, runtime, state, team
+
+if team.MODE != "pipeline":
+    pytest.skip("the team is not a pipeline", allow_module_level=True)
+
+from envelope_runtime.crewai import flow_resume  # noqa: E402
+from envelope_runtime.crewai.flow_runner import EXIT_TERMINATED, TERMINATED  # noqa: E402
+
+gated = pytest.mark.skipif(not team.GATES, reason="the team has no gates")
+
+
+def _saved(run_id: str) -> dict[str, Any]:
+    path = Path(".envelope-runs") / f"{run_id}.json"
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@pytest.fixture(autouse=True)
+def _telemetrys_handler() -> Iterator[None]:
+    def exit_0(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    previous = signal.signal(signal.SIGTERM, exit_0)
+    yield
+    signal.signal(signal.SIGTERM, previous)
+
+
+def _pending(capsys: pytest.CaptureFixture[str]) -> str:
+    code = main.main(helpers.run_argv())
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_PENDING, out.err
+    return json.loads(out.out)["run_id"]  # type: ignore[no-any-return]
+
+
+def _only_run() -> str:
+    (path,) = Path(".envelope-runs").glob("*.json")
+    return path.stem
+
+
+def _terminate() -> None:
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def test_sigterm_as_the_run_is_saved_running_saves_it_terminated_and_a_second_waits(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    save = state.RunStore.save_state
+    sent: list[str] = []
+
+    def saving(store: Any, run_id: str, method: str, data: Any) -> None:
+        save(store, run_id, method, data)
+        # Once as it is saved running, again as it is saved stopped (ignored: it is saved).
+        if method == "runner" and data.status in ("running", "failed"):
+            sent.append(data.status)
+            _terminate()
+
+    monkeypatch.setattr(state.RunStore, "save_state", saving)
+
+    code = main.main(helpers.run_argv())
+
+    err = capsys.readouterr().err
+    assert code == EXIT_TERMINATED, err
+    assert sent == ["running", "failed"]
+    saved = _saved(_only_run())
+    assert (saved["status"], saved["message"]) == ("failed", TERMINATED)
+    assert "continue from the last finished step" in err
+
+
+@gated
+def test_sigterm_in_a_resumes_setup_ends_it_with_143_the_run_still_waiting(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run_id = _pending(capsys)
+    monkeypatch.setattr(state.RunStore, "claim", lambda *_: _terminate() or True)
+
+    code = main.main(["resume", run_id, "--no-interactive"])
+
+    assert code == EXIT_TERMINATED, capsys.readouterr().err
+    assert _saved(run_id)["status"] == "pending"
+
+
+@gated
+def test_sigterm_between_two_runs_of_a_sweep_ends_it_with_143(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name, spec in list(team.GATES.items()):
+        timed = dataclasses.replace(spec, timeout_after="1h", timeout_behaviour="halt")
+        monkeypatch.setitem(team.GATES, name, timed)
+    runs = {_pending(capsys), _pending(capsys)}
+    later = state.utc_now() + timedelta(hours=2)
+    monkeypatch.setattr(state, "utc_now", lambda: later)
+    resumed: list[str] = []
+
+    def resume(package: Any, argv: list[str], *, swept: bool = False) -> int:
+        resumed.append(argv[0])
+        _terminate()  # as this run is done, before the next starts
+        return runtime.EXIT_OK
+
+    monkeypatch.setattr(flow_resume, "resume_run", resume)
+
+    assert flow_resume.sweep_runs(TEAM, []) == EXIT_TERMINATED
+    assert len(resumed) == 1, capsys.readouterr().err
+    assert {_saved(run_id)["status"] for run_id in runs} == {"pending"}
