@@ -151,3 +151,13 @@ describe("Python comments and literals", () => {
     expect(python("import sys, yaml; yaml.safe_load(sys.stdin.read()); print('ok')", wf).trim()).toBe("ok");
   });
 });
+
+describe("langgraph-js .env.example", () => {
+  it("a model provider named like an Object.prototype member adds no provider key (it crashed the template)", () => {
+    const r = exportDefinition(JSON.stringify(team({ agents: [agent("a", { model: "constructor:x" }), agent("b", { model: "__proto__:y" }), agent("c", { model: "openai:gpt-4.1" })] })), TARGETS["langgraph-js"]!);
+    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+    const env = r.files!.text(".env.example")!;
+    expect(env).toContain("\nOPENAI_API_KEY=\n");
+    expect(env).not.toMatch(/constructor|__proto__|function/i);
+  });
+});

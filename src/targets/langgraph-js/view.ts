@@ -181,7 +181,9 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     ],
   }));
   // The keys of the providers the agents' models use (an agent without one: the default, openai).
-  const providerKeys = [...new Set(model.agents.map((a) => PROVIDER_KEYS[a.llm ? a.llm.provider.toLowerCase() : "openai"]).filter((k): k is string => k !== undefined))].sort();
+  // Own keys only: a provider named "constructor" must not find Object.prototype's.
+  const providerOf = (a: TeamModel["agents"][number]) => (a.llm ? a.llm.provider.toLowerCase() : "openai");
+  const providerKeys = [...new Set(model.agents.map(providerOf).filter((p) => Object.hasOwn(PROVIDER_KEYS, p)).map((p) => PROVIDER_KEYS[p]!))].sort();
   // The shared rows speak of the Python targets: here an MCP server's tools are listed when the agent starts a conversation.
   const rows = packs.rows.map((r) => ({ ...r, detail: r.detail.replace("listed from it when the agent is built", "listed from it when the agent starts a conversation").replace("not in a Python project", "not in a LangGraph.js project") }));
   const counts = lossCounts(loss);
