@@ -20,7 +20,7 @@ const row = (text: string, key: string) => text.split("\n").find((l) => l.includ
 describe("langgraph-js README", () => {
   it("a pipeline's manager has no ask_ tools (the runtime gives none outside a hierarchy)", () => {
     const text = readme("test/fixtures/valid/parallel-gates.envelope.json");
-    expect(row(text, "procurement-lead")).toBe("| Priya | `procurement-lead` | `anthropic:claude-sonnet-4-5` | none |");
+    expect(row(text, "procurement-lead")).toBe("| Priya | `procurement-lead` | Procurement Lead (manager): vendor-management, negotiation | `anthropic:claude-sonnet-4-5` | none |");
     expect(text).not.toContain("ask_");
     expect(text).toContain("3 waiting for review, 4 halted, 124 the team's run timeout");
     expect(text).toContain("`npm start -- sweep` (from cron, say)\nresumes every thread with a gate past its deadline");
@@ -28,19 +28,19 @@ describe("langgraph-js README", () => {
 
   it("a hierarchy's manager lists its ask_<report> tools by name; no doubled backticks", () => {
     const text = readme("examples/support-tier.envelope.json");
-    expect(row(text, "support-lead")).toBe("| Support Lead | `support-lead` | `anthropic:claude-opus-4-5` | `http_request` (its access policy), `ask_billing_specialist`, `ask_technical_specialist` |");
+    expect(row(text, "support-lead")).toBe("| Support Lead | `support-lead` | Head of Support (manager): triage, escalation, delegation | `anthropic:claude-opus-4-5` | `http_request` (its access policy), `ask_billing_specialist`, `ask_technical_specialist` |");
     expect(text).toContain("the run's context (`model` or the agent's field");
     expect(text).not.toContain("3 waiting for review");
     // LangGraph.js 1.x is documented at docs.langchain.com, no longer langchain-ai.github.io/langgraphjs.
     expect(text).toContain("[LangGraph.js](https://docs.langchain.com/oss/javascript/langgraph/overview)");
   });
 
-  it("the loss report: title, role and capabilities are carried only where an ask_ tool describes the agent", () => {
+  it("the loss report: title, role and capabilities are carried to the README's agents table, and it says where no model reads them", () => {
     const pipeline = readme("test/fixtures/valid/parallel-gates.envelope.json", "ENVELOPE_EXPORT.md");
-    for (const field of ["title", "role", "capabilities"]) expect(pipeline).toContain(`| \`agents[1].${field}\` | a pipeline's agents get no ask\\_ tools`);
+    for (const field of ["title", "role", "capabilities"]) expect(pipeline).toContain(`| \`agents[1].${field}\` | the README's agents table (a pipeline's agents get no ask\\_ tools, the one place a model would read it) |`);
     const hierarchy = readme("examples/support-tier.envelope.json", "ENVELOPE_EXPORT.md");
-    expect(hierarchy).toContain("| `agents[1].capabilities` | TEAM.agents: its manager's ask\\_ tool description |");
-    expect(hierarchy).toContain("| `agents[0].capabilities` | the entry agent is nobody's report");
+    expect(hierarchy).toContain("| `agents[1].capabilities` | the README's agents table and TEAM.agents: its manager's ask\\_ tool description |");
+    expect(hierarchy).toContain("| `agents[0].capabilities` | the README's agents table (the entry agent is nobody's report");
   });
 
   it(".env.example names the keys of the providers the agents use, not every provider's", () => {

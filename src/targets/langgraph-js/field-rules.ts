@@ -58,13 +58,13 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
   ...["title", "role", "capabilities"].map(
     (field): FieldRule => ({
       pattern: `/agents/*/${field}`,
-      resolve: (_v, pointer, model) => {
-        if (model.execution.mode !== "hierarchy") return { status: "dropped", detail: "a pipeline's agents get no ask_ tools, where it is used: kept in TEAM.agents, read by nothing" };
-        const agent = agentAt(pointer, model);
-        return agent.key === model.execution.entryAgent
-          ? { status: "dropped", detail: "the entry agent is nobody's report, and only an ask_ tool's description uses it: kept in TEAM.agents, read by nothing" }
-          : { status: "carried", detail: "TEAM.agents: its manager's ask_ tool description" };
-      },
+      resolve: (_v, pointer, model) => ({
+        status: "carried",
+        detail:
+          model.execution.mode === "hierarchy" && agentAt(pointer, model).key !== model.execution.entryAgent
+            ? "the README's agents table and TEAM.agents: its manager's ask_ tool description"
+            : `the README's agents table (${model.execution.mode === "hierarchy" ? "the entry agent is nobody's report" : "a pipeline's agents get no ask_ tools"}, the one place a model would read it)`,
+      }),
     }),
   ),
   { pattern: "/agents/*/prompt", status: "carried", detail: "TEAM.agents[].prompt, the agent's system prompt verbatim after {{NAME}} substitution" },

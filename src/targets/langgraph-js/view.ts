@@ -168,9 +168,10 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
   const packsOf = (key: string) => packs.agents.find((x) => x.key === key)?.providers ?? [];
   // What the runtime gives each agent: http_request with a policy, its packs' tools; ask_<report>
   // tools only in a hierarchy (a pipeline step's agent works alone; a manager there only decides escalations).
-  const agentRows = team.agents.map((a) => ({
+  const agentRows = team.agents.map((a, i) => ({
     name: a.name,
     key: a.key,
+    about: `${model.agents[i]!.title} (${model.agents[i]!.role})${model.agents[i]!.capabilities.length ? `: ${model.agents[i]!.capabilities.join(", ")}` : ""}`,
     model: a.model ? `${a.model.provider}:${a.model.model}` : null,
     tools: [
       ...(a.policy ? [{ name: "http_request", note: "its access policy" }] : []),

@@ -56,18 +56,18 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager's ask_<report> tools (agent-as-tool, recursively)" },
   { pattern: "/agents/*/key", status: "carried", detail: "team.AGENTS, models.MODELS, its field of context.Context (its model per run) and prompts/<key>.txt" },
   { pattern: "/agents/*/name", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool) and the README" },
-  // Read only by the ask_<agent> tool its manager holds (hierarchy.py; a second root's is the
-  // entry agent): the entry agent, and every agent of a pipeline, has none.
+  // The README's agents table shows them; the model sees them only in the ask_<agent> tool its
+  // manager holds (hierarchy.py; a second root's is the entry agent): said so where it has none.
   ...["title", "role", "capabilities"].map(
     (field): FieldRule => ({
       pattern: `/agents/*/${field}`,
-      resolve: (_v, pointer, model) =>
-        model.execution.mode === "hierarchy" && agentAt(pointer, model).key !== model.execution.entryAgent
-          ? { status: "carried", detail: "the agent's description in team.AGENTS: its manager's ask_ tool" }
-          : {
-              status: "dropped",
-              detail: `${model.execution.mode === "hierarchy" ? "the entry agent is no one's ask_ tool" : "a pipeline's agents are no one's ask_ tool"}, the one place it is read: kept in team.AGENTS's description, read by nothing`,
-            },
+      resolve: (_v, pointer, model) => ({
+        status: "carried",
+        detail:
+          model.execution.mode === "hierarchy" && agentAt(pointer, model).key !== model.execution.entryAgent
+            ? "the README's agents table and the agent's description in team.AGENTS: its manager's ask_ tool"
+            : `the README's agents table (${model.execution.mode === "hierarchy" ? "the entry agent is no one's ask_ tool" : "a pipeline's agents are no one's ask_ tool"}, the one place a model would read it)`,
+      }),
     }),
   ),
   { pattern: "/agents/*/prompt", status: "carried", detail: "prompts/<key>.txt, the agent's system prompt verbatim after {{NAME}} substitution" },

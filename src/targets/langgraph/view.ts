@@ -47,6 +47,8 @@ export interface AgentView {
   name: string;
   /** What the agent is for, as its manager's `ask_<ident>` tool describes it. */
   description: string;
+  /** Its title (role) and capabilities, for the README's agents table. */
+  about: string;
   model?: string;
   modelSource: string;
   temperature?: number;
@@ -227,6 +229,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
       ref: `agents[${a.index}] ${a.key}`,
       name: a.name,
       description: descriptionOf(a),
+      about: `${a.title} (${a.role})${a.capabilities.length ? `: ${a.capabilities.join(", ")}` : ""}`,
       modelSource: a.llm ? modelSourceOf(a) : "no model: MODEL, else llms.DEFAULT_MODEL",
       timeoutS: a.timeoutMs / 1000,
       // Every declared policy is shipped and enforced, even one that allows nothing (an empty
