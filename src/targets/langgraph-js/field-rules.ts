@@ -4,7 +4,7 @@
 import type { FieldRule } from "../../export/loss-report.js";
 import type { TeamModel } from "../../model/types.js";
 import { parsePointer } from "../../read/json-pointer.js";
-import { registryRule } from "../python-common/shared-field-rules.js";
+import { descriptiveAgentRules, registryRule } from "../python-common/shared-field-rules.js";
 import { JS_PROVIDERS, inputChannels } from "./view.js";
 
 const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
@@ -55,18 +55,7 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
     pattern: "/agents/*/name",
     resolve: (_v, _p, model) => ({ status: "carried", detail: model.execution.mode === "hierarchy" ? "TEAM.agents (its manager's ask_ tool description) and the README" : "TEAM.agents and the README" }),
   },
-  ...["title", "role", "capabilities"].map(
-    (field): FieldRule => ({
-      pattern: `/agents/*/${field}`,
-      resolve: (_v, pointer, model) => ({
-        status: "carried",
-        detail:
-          model.execution.mode === "hierarchy" && agentAt(pointer, model).key !== model.execution.entryAgent
-            ? "the README's agents table and TEAM.agents: its manager's ask_ tool description"
-            : `the README's agents table (${model.execution.mode === "hierarchy" ? "the entry agent is nobody's report" : "a pipeline's agents get no ask_ tools"}, the one place a model would read it)`,
-      }),
-    }),
-  ),
+  ...descriptiveAgentRules("TEAM.agents: its manager's ask_ tool description", { hierarchy: "the entry agent is nobody's report", pipeline: "a pipeline's agents get no ask_ tools" }),
   { pattern: "/agents/*/prompt", status: "carried", detail: "TEAM.agents[].prompt, the agent's system prompt verbatim after {{NAME}} substitution" },
   {
     pattern: "/agents/*/model",

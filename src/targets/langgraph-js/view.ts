@@ -7,6 +7,7 @@ import { lossCounts } from "../../export/loss-report.js";
 import type { AccessPolicyModel, IOFieldModel, TeamModel } from "../../model/types.js";
 import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { finalStepOf, outputsExpectation } from "../python-common/team-view.js";
+import { agentAbout } from "../python-common/shared-field-rules.js";
 
 /** Providers envelope-runtime-js maps onto an installed LangChain.js package. */
 export const JS_PROVIDERS: ReadonlySet<string> = new Set(["openai", "anthropic", "google", "google_genai", "mistral", "mistralai", "openrouter"]);
@@ -171,7 +172,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
   const agentRows = team.agents.map((a, i) => ({
     name: a.name,
     key: a.key,
-    about: `${model.agents[i]!.title} (${model.agents[i]!.role})${model.agents[i]!.capabilities.length ? `: ${model.agents[i]!.capabilities.join(", ")}` : ""}`,
+    about: agentAbout(model.agents[i]!),
     model: a.model ? `${a.model.provider}:${a.model.model}` : null,
     tools: [
       ...(a.policy ? [{ name: "http_request", note: "its access policy" }] : []),

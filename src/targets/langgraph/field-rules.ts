@@ -1,7 +1,7 @@
 // What the LangGraph target does with every definition field — the loss report's rules.
 // Ordered: the first matching pattern wins.
 import type { FieldRule } from "../../export/loss-report.js";
-import { registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES, WEBHOOK_SECRET_RULE, workspaceRules } from "../python-common/shared-field-rules.js";
+import { descriptiveAgentRules, registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES, WEBHOOK_SECRET_RULE, workspaceRules } from "../python-common/shared-field-rules.js";
 import { parsePointer } from "../../read/json-pointer.js";
 import type { TeamModel } from "../../model/types.js";
 import { langchainProvider } from "./providers.js";
@@ -56,20 +56,7 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager's ask_<report> tools (agent-as-tool, recursively)" },
   { pattern: "/agents/*/key", status: "carried", detail: "team.AGENTS, models.MODELS, its field of context.Context (its model per run) and prompts/<key>.txt" },
   { pattern: "/agents/*/name", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool) and the README" },
-  // The README's agents table shows them; the model sees them only in the ask_<agent> tool its
-  // manager holds (hierarchy.py; a second root's is the entry agent): said so where it has none.
-  ...["title", "role", "capabilities"].map(
-    (field): FieldRule => ({
-      pattern: `/agents/*/${field}`,
-      resolve: (_v, pointer, model) => ({
-        status: "carried",
-        detail:
-          model.execution.mode === "hierarchy" && agentAt(pointer, model).key !== model.execution.entryAgent
-            ? "the README's agents table and the agent's description in team.AGENTS: its manager's ask_ tool"
-            : `the README's agents table (${model.execution.mode === "hierarchy" ? "the entry agent is no one's ask_ tool" : "a pipeline's agents are no one's ask_ tool"}, the one place a model would read it)`,
-      }),
-    }),
-  ),
+  ...descriptiveAgentRules("the agent's description in team.AGENTS: its manager's ask_ tool", { hierarchy: "the entry agent is no one's ask_ tool", pipeline: "a pipeline's agents are no one's ask_ tool" }),
   { pattern: "/agents/*/prompt", status: "carried", detail: "prompts/<key>.txt, the agent's system prompt verbatim after {{NAME}} substitution" },
   {
     pattern: "/agents/*/model",

@@ -6,6 +6,7 @@ import type { TeamConnections } from "../../connections/connections.js";
 import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { type ScheduleView, scheduleView } from "../python-common/schedule-view.js";
 import { agentWorkspaceTools, type WorkspaceView, workspaceView } from "../python-common/workspace-view.js";
+import { agentAbout } from "../python-common/shared-field-rules.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import type { AgentModel, GateModel, StepModel, TeamModel } from "../../model/types.js";
 import { Namespace, toSnake } from "../../model/namer.js";
@@ -229,7 +230,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
       ref: `agents[${a.index}] ${a.key}`,
       name: a.name,
       description: descriptionOf(a),
-      about: `${a.title} (${a.role})${a.capabilities.length ? `: ${a.capabilities.join(", ")}` : ""}`,
+      about: agentAbout(a),
       modelSource: a.llm ? modelSourceOf(a) : "no model: MODEL, else llms.DEFAULT_MODEL",
       timeoutS: a.timeoutMs / 1000,
       // Every declared policy is shipped and enforced, even one that allows nothing (an empty

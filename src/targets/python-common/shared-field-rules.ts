@@ -8,6 +8,30 @@ import { documentAgents, promptNames } from "../../model/workspace.js";
 
 const REGISTRY = "registry-only: no runtime reads it; kept in the provenance copy src/<package>/envelope.json";
 
+/**
+ * An agent's title, role and capabilities: in the README's agents table, and seen by a model
+ * only in the ask_ tool its manager holds (LangGraph's hierarchy; a second root's manager is the
+ * entry agent). `asked`: where they go for such an agent; `notAsked`: why the entry agent's and
+ * a pipeline's agents' reach no model.
+ */
+export function descriptiveAgentRules(asked: string, notAsked: { hierarchy: string; pipeline: string }): FieldRule[] {
+  return ["title", "role", "capabilities"].map((field) => ({
+    pattern: `/agents/*/${field}`,
+    resolve: (_v: unknown, pointer: string, model: TeamModel) => {
+      const execution = model.execution;
+      const hierarchy = execution.mode === "hierarchy";
+      return execution.mode === "hierarchy" && model.agents[Number(pointer.split("/")[2])]!.key !== execution.entryAgent
+        ? { status: "carried" as const, detail: `the README's agents table and ${asked}` }
+        : { status: "carried" as const, detail: `the README's agents table (${hierarchy ? notAsked.hierarchy : notAsked.pipeline}, the one place a model would read it)` };
+    },
+  }));
+}
+
+/** An agent's title (role): capabilities, as the LangGraph READMEs' agents tables show it. */
+export function agentAbout(a: { title: string; role: string; capabilities: readonly string[] }): string {
+  return `${a.title} (${a.role})${a.capabilities.length ? `: ${a.capabilities.join(", ")}` : ""}`;
+}
+
 export function registryRule(pattern: string): FieldRule {
   return { pattern, status: "dropped", detail: REGISTRY, registryOnly: true };
 }
