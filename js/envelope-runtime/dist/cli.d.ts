@@ -1,3 +1,4 @@
+import { type BaseStore } from "@langchain/langgraph";
 import { FileSaver } from "./checkpoint.js";
 import type { TeamSpec } from "./spec.js";
 import { type Ask } from "./terminal-review.js";
@@ -24,7 +25,8 @@ export interface RunnableGraph {
 }
 export interface CliOptions {
     team: TeamSpec;
-    graph: (checkpointer: FileSaver) => RunnableGraph;
+    /** `store`: the workspace's (openWorkspaceStore), for a team with workspace documents. */
+    graph: (checkpointer: FileSaver, store?: BaseStore) => RunnableGraph;
     argv?: readonly string[];
     out?: (text: string) => void;
     err?: (text: string) => void;

@@ -18,6 +18,7 @@ import { resolveInputs, RunProblems } from "./graph.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
 import { reviewAtTerminal, terminalAsk } from "./terminal-review.js";
 import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
+import { openWorkspaceStore } from "./workspace-store.js";
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 };
 /** The run's work reached timeout.runMs (counted across its run and resumes). */
 class OutOfTime extends Error {
@@ -230,7 +231,9 @@ export async function runCli(options) {
         return EXIT.problems;
     }
     const saver = new FileSaver(threadsDir);
-    const graph = options.graph(saver);
+    // The workspace's store, the same for every graph this command builds (its lock is per store).
+    const store = team.workspace?.length ? openWorkspaceStore() : undefined;
+    const graph = options.graph(saver, store);
     let terminal;
     try {
         let context = {};
@@ -269,7 +272,7 @@ export async function runCli(options) {
                 try {
                     // Read afresh under the lock: another process may have moved it on since.
                     const own = new FileSaver(threadsDir);
-                    const ownGraph = options.graph(own);
+                    const ownGraph = options.graph(own, store);
                     const state = await report(ownGraph, id, threadConfig);
                     if (!due(state.waiting))
                         continue;

@@ -3,7 +3,7 @@ import { type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command, StateGraph } from "@langchain/langgraph";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
 import * as gates from "./gates.js";
 import type { GateSpec } from "./gates.js";
@@ -181,15 +181,19 @@ export declare class TeamRuntime {
     private packOptions;
     /** The agent's tools: http_request with egress, its OpenAPI packs' tools; in a hierarchy, ask_<report> per report (its MCP servers' tools are listed by converse). */
     tools(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, withReports: boolean): StructuredToolInterface[];
+    /** The store of the graph this runs in (a node's config holds the compiled one, or the server's), else the runner's file store (a graph compiled without one). */
+    workspaceStore(config: RunnableConfig | undefined): BaseStore;
+    private fileStore;
     /** One conversation of an agent on a task (createAgent: its model, tools and rendered prompt). */
     converse(agent: AgentSpec, task: string, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string, withReports: boolean, history?: BaseMessage[]): Promise<BaseMessage[]>;
     /** An answer that must be JSON of `schema`: asked once more, in the same conversation, when it is not. */
     structured<T>(agent: AgentSpec, task: string, schema: z.ZodType<T>, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string): Promise<T>;
     private recordsSchema;
     private stepTask;
-    /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). An export's graph.ts writes the same wiring out, node by node. */
+    /** The team's StateGraph, compiled (`checkpointer`, `store`: the runner's; none under the Agent Server, which brings its own). An export's graph.ts writes the same wiring out, node by node. */
     build(compileOptions?: {
         checkpointer?: BaseCheckpointSaver;
+        store?: BaseStore;
     }): ReturnType<StateGraph<ReturnType<typeof teamState>>["compile"]>;
     prepare(s: RunState, config: RunnableConfig | undefined): Promise<Partial<RunState>>;
     private checkRun;
@@ -255,6 +259,7 @@ export declare class TeamRuntime {
 /** The team's compiled graph. */
 export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, options?: BuildOptions & {
     checkpointer?: BaseCheckpointSaver;
+    store?: BaseStore;
 }): import("@langchain/langgraph").CompiledStateGraph<{
     inputs: Record<string, unknown> | null;
     answers: Record<string, unknown> | null | undefined;

@@ -11,6 +11,8 @@ import { overrideProblems } from "./model-env.js";
 import { chooseModel, contextProblems, createChatModel, missingProviderKeys } from "./models.js";
 import { placeholderValues, render, taskJson } from "./placeholders.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
+import { workspaceTools } from "./workspace.js";
+import { openWorkspaceStore } from "./workspace-store.js";
 export const stepNode = (key) => `step_${key}`;
 export const gateNode = (name) => `gate_${name}`;
 export const releasedNode = (name) => `released_${name}`;
@@ -278,6 +280,9 @@ export class TeamRuntime {
         // A pack goes only to an agent with a policy (envelope-export refuses it otherwise).
         if (agent.policy)
             out.push(...connectionTools(this.options.connections, this.packOptions(agent, agent.policy)));
+        // The workspace's documents it has: on the graph's store (a server's own), else the runner's.
+        if (this.team.workspace?.length)
+            out.push(...workspaceTools(this.team.workspace, agent.key, () => this.workspaceStore(config)));
         if (withReports) {
             for (const key of agent.reports) {
                 const report = this.agents.get(key);
@@ -295,6 +300,11 @@ export class TeamRuntime {
         }
         return out;
     }
+    /** The store of the graph this runs in (a node's config holds the compiled one, or the server's), else the runner's file store (a graph compiled without one). */
+    workspaceStore(config) {
+        return config?.store ?? (this.fileStore ??= openWorkspaceStore(this.env));
+    }
+    fileStore;
     /** One conversation of an agent on a task (createAgent: its model, tools and rendered prompt). */
     async converse(agent, task, inputs, config, label, withReports, history = []) {
         const prompt = this.systemPrompt(agent, inputs);
@@ -364,7 +374,7 @@ export class TeamRuntime {
         }
         return parts.join("\n\n");
     }
-    /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). An export's graph.ts writes the same wiring out, node by node. */
+    /** The team's StateGraph, compiled (`checkpointer`, `store`: the runner's; none under the Agent Server, which brings its own). An export's graph.ts writes the same wiring out, node by node. */
     build(compileOptions = {}) {
         const team = this.team;
         const nodes = new TeamNodes(this);
@@ -547,6 +557,6 @@ export class TeamRuntime {
 }
 /** The team's compiled graph. */
 export function buildTeamGraph(team, schemas, options = {}) {
-    const { checkpointer, ...rest } = options;
-    return new TeamRuntime(team, schemas, rest).build(checkpointer ? { checkpointer } : {});
+    const { checkpointer, store, ...rest } = options;
+    return new TeamRuntime(team, schemas, rest).build({ ...(checkpointer ? { checkpointer } : {}), ...(store ? { store } : {}) });
 }

@@ -11,4 +11,6 @@ export * from "./connections.js";
 export * from "./graph.js";
 export * from "./checkpoint.js";
 export * from "./cli.js";
+export * from "./workspace.js";
+export * from "./workspace-store.js";
 export declare const VERSION = "0.1.0";

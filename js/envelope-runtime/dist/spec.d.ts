@@ -1,5 +1,6 @@
 import type { GateSpec } from "./gates.js";
 import type { AccessPolicy } from "./policy.js";
+import type { DocumentSpec } from "./workspace.js";
 export interface ModelSpec {
     /** Provider as the definition names it (openai, anthropic, google, mistral, openrouter, …). */
     provider: string;
@@ -74,4 +75,6 @@ export interface TeamSpec {
     variables: readonly string[];
     runTimeoutMs: number;
     recursionLimit: number;
+    /** The workspace documents (v1.2), kept in the graph's store across runs; absent: none. */
+    workspace?: readonly DocumentSpec[];
 }

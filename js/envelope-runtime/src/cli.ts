@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { basename, join } from "node:path";
-import { Command } from "@langchain/langgraph";
+import { Command, type BaseStore } from "@langchain/langgraph";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { applyDecisions, readResume, type DecisionItem, type GateState } from "./gates.js";
 import { resolveInputs, RunProblems } from "./graph.js";
@@ -19,6 +19,7 @@ import { redact, redactValue, secretValues } from "./redaction.js";
 import type { TeamSpec } from "./spec.js";
 import { reviewAtTerminal, terminalAsk, type Ask } from "./terminal-review.js";
 import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
+import { openWorkspaceStore } from "./workspace-store.js";
 
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 } as const;
 
@@ -30,7 +31,8 @@ export interface RunnableGraph {
 
 export interface CliOptions {
   team: TeamSpec;
-  graph: (checkpointer: FileSaver) => RunnableGraph;
+  /** `store`: the workspace's (openWorkspaceStore), for a team with workspace documents. */
+  graph: (checkpointer: FileSaver, store?: BaseStore) => RunnableGraph;
   argv?: readonly string[];
   out?: (text: string) => void;
   err?: (text: string) => void;
@@ -236,7 +238,9 @@ export async function runCli(options: CliOptions): Promise<number> {
     return EXIT.problems;
   }
   const saver = new FileSaver(threadsDir);
-  const graph = options.graph(saver);
+  // The workspace's store, the same for every graph this command builds (its lock is per store).
+  const store = team.workspace?.length ? openWorkspaceStore() : undefined;
+  const graph = options.graph(saver, store);
   let terminal: { ask: Ask; close: () => void } | undefined;
   try {
     let context: Record<string, unknown> = {};
@@ -271,7 +275,7 @@ export async function runCli(options: CliOptions): Promise<number> {
         try {
           // Read afresh under the lock: another process may have moved it on since.
           const own = new FileSaver(threadsDir);
-          const ownGraph = options.graph(own);
+          const ownGraph = options.graph(own, store);
           const state = await report(ownGraph, id, threadConfig);
           if (!due(state.waiting)) continue;
           try {

@@ -8,7 +8,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command, END, interrupt, isGraphBubbleUp, START, StateGraph } from "@langchain/langgraph";
 import { registry } from "@langchain/langgraph/zod";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { randomUUID } from "node:crypto";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { z } from "zod";
@@ -22,6 +22,8 @@ import { chooseModel, contextProblems, createChatModel, missingProviderKeys, typ
 import { placeholderValues, render, taskJson } from "./placeholders.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
 import type { AgentSpec, StepSpec, TeamSpec } from "./spec.js";
+import { workspaceTools } from "./workspace.js";
+import { openWorkspaceStore } from "./workspace-store.js";
 
 export const stepNode = (key: string) => `step_${key}`;
 export const gateNode = (name: string) => `gate_${name}`;
@@ -359,6 +361,8 @@ export class TeamRuntime {
     if (agent.policy) out.push(httpRequestTool({ policy: agent.policy, variables: this.team.variables, secrets: this.team.secrets, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }) as unknown as StructuredToolInterface);
     // A pack goes only to an agent with a policy (envelope-export refuses it otherwise).
     if (agent.policy) out.push(...connectionTools(this.options.connections, this.packOptions(agent, agent.policy)));
+    // The workspace's documents it has: on the graph's store (a server's own), else the runner's.
+    if (this.team.workspace?.length) out.push(...workspaceTools(this.team.workspace, agent.key, () => this.workspaceStore(config)));
     if (withReports) {
       for (const key of agent.reports) {
         const report = this.agents.get(key)!;
@@ -379,6 +383,13 @@ export class TeamRuntime {
     }
     return out;
   }
+
+  /** The store of the graph this runs in (a node's config holds the compiled one, or the server's), else the runner's file store (a graph compiled without one). */
+  workspaceStore(config: RunnableConfig | undefined): BaseStore {
+    return (config as LangGraphRunnableConfig | undefined)?.store ?? (this.fileStore ??= openWorkspaceStore(this.env));
+  }
+
+  private fileStore: BaseStore | undefined;
 
   /** One conversation of an agent on a task (createAgent: its model, tools and rendered prompt). */
   async converse(agent: AgentSpec, task: string, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, label: string, withReports: boolean, history: BaseMessage[] = []): Promise<BaseMessage[]> {
@@ -448,8 +459,8 @@ export class TeamRuntime {
     return parts.join("\n\n");
   }
 
-  /** The team's StateGraph, compiled (`checkpointer`: the runner's; none under the Agent Server, which brings its own). An export's graph.ts writes the same wiring out, node by node. */
-  build(compileOptions: { checkpointer?: BaseCheckpointSaver } = {}) {
+  /** The team's StateGraph, compiled (`checkpointer`, `store`: the runner's; none under the Agent Server, which brings its own). An export's graph.ts writes the same wiring out, node by node. */
+  build(compileOptions: { checkpointer?: BaseCheckpointSaver; store?: BaseStore } = {}) {
     const team = this.team;
     const nodes = new TeamNodes(this);
     // The StateGraph's generics follow the schemas; this module builds graphs of any team.
@@ -623,9 +634,9 @@ export class TeamRuntime {
 }
 
 /** The team's compiled graph. */
-export function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, options: BuildOptions & { checkpointer?: BaseCheckpointSaver } = {}) {
-  const { checkpointer, ...rest } = options;
-  return new TeamRuntime(team, schemas, rest).build(checkpointer ? { checkpointer } : {});
+export function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, options: BuildOptions & { checkpointer?: BaseCheckpointSaver; store?: BaseStore } = {}) {
+  const { checkpointer, store, ...rest } = options;
+  return new TeamRuntime(team, schemas, rest).build({ ...(checkpointer ? { checkpointer } : {}), ...(store ? { store } : {}) });
 }
 
 

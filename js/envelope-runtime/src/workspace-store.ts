@@ -1,0 +1,153 @@
+// The workspace's store under the command-line runner (and the `workspace` commands): a
+// LangGraph.js Store kept in a folder, one JSON file per namespace (a document's rows, its
+// fired triggers), so it outlives the process and two processes (a run, a person's command)
+// share it. Node 20 has no embedded database and LangGraph.js ships no file-backed Store:
+// each batch of operations reads the files afresh and writes back the namespaces it changed
+// (atomically: a sibling renamed into place), a batch that writes under a lock file beside them (thread-files.ts's ThreadLock), which the rules' compare-and-set
+// (workspace.ts) also holds. On the Agent Server the graph uses the server's own store.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BaseStore, type Item, type ListNamespacesOperation, type MatchCondition, type Operation, type OperationResults, type SearchOperation } from "@langchain/langgraph";
+
+type SearchItem = Awaited<ReturnType<BaseStore["search"]>>[number];
+import { ThreadLock, writeAtomically } from "./thread-files.js";
+
+/** The store's folder, created on first use. */
+export const WORKSPACE_DIR_ENV = "ENVELOPE_WORKSPACE_DIR";
+/** Where the store is when WORKSPACE_DIR_ENV is unset: in the directory the runner runs in. */
+export const DEFAULT_WORKSPACE_DIR = ".envelope-workspace";
+/** How long an operation waits for another process's lock before it fails. */
+const LOCK_WAIT_MS = 30_000;
+
+interface StoredNamespace {
+  namespace: string[];
+  items: Array<{ key: string; value: Record<string, unknown>; createdAt: string; updatedAt: string }>;
+}
+
+/** Between a namespace's labels in memory (a label holds no NUL). */
+const SEP = "\u0000";
+/** A namespace's file name: each label encoded (no `/`, no `.`), joined by `.`. */
+const fileOf = (namespace: readonly string[]) => `${namespace.map((l) => encodeURIComponent(l).replace(/\./g, "%2E")).join(".")}.json`;
+
+type Items = Map<string, Item>;
+
+export class FileStore extends BaseStore {
+  private readonly lock: ThreadLock;
+  private readonly held = new AsyncLocalStorage<true>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly dir: string) {
+    super();
+    this.lock = new ThreadLock(join(dir, ".lock"));
+  }
+
+  /** Run `fn` holding the store's lock, across processes; nested calls in it do not wait again. */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.held.getStore()) return fn();
+    const run = async () => {
+      const waitUntil = Date.now() + LOCK_WAIT_MS;
+      for (;;) {
+        const holder = this.lock.acquire();
+        if (holder === null) break;
+        if (Date.now() > waitUntil) throw new Error(`the workspace store ${this.dir} is locked by ${holder.who}${holder.ifGone ? `; ${holder.ifGone}` : ""}`);
+        await sleep(20);
+      }
+      try {
+        return await this.held.run(true, fn);
+      } finally {
+        this.lock.release();
+      }
+    };
+    // One at a time in this process too (the lock file tells processes apart, not calls).
+    const mine = this.queue.then(run, run);
+    this.queue = mine.catch(() => undefined);
+    return mine;
+  }
+
+  async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    const apply = async () => {
+      const data = this.load();
+      const changed = new Set<string>();
+      const results = (operations as Operation[]).map((op) => {
+        if ("namespacePrefix" in op) return this.searchIn(data, op);
+        if (!("namespace" in op)) return this.namespacesIn(data, op);
+        const ns = op.namespace.join(SEP);
+        if (!("value" in op)) return data.get(ns)?.get(op.key) ?? null;
+        const items = data.get(ns) ?? new Map<string, Item>();
+        data.set(ns, items);
+        changed.add(ns);
+        if (op.value === null) items.delete(op.key);
+        else {
+          const now = new Date();
+          items.set(op.key, { key: op.key, value: op.value, namespace: [...op.namespace], createdAt: items.get(op.key)?.createdAt ?? now, updatedAt: now });
+        }
+        return undefined;
+      });
+      this.save(data, changed);
+      return results as OperationResults<Op>;
+    };
+    return operations.some((op) => "value" in op) ? this.exclusive(apply) : apply();
+  }
+
+  private searchIn(data: ReadonlyMap<string, Items>, op: SearchOperation): SearchItem[] {
+    const found = [...data.values()]
+      .flatMap((items) => [...items.values()])
+      .filter((i) => op.namespacePrefix.every((label, n) => i.namespace[n] === label))
+      .filter((i) => Object.entries(op.filter ?? {}).every(([k, v]) => JSON.stringify(i.value[k]) === JSON.stringify(v)));
+    const offset = op.offset ?? 0;
+    return found.slice(offset, offset + (op.limit ?? 10));
+  }
+
+  private namespacesIn(data: ReadonlyMap<string, Items>, op: ListNamespacesOperation): string[][] {
+    const matches = (ns: string[], c: MatchCondition) =>
+      c.path.length <= ns.length && c.path.every((label, n) => label === "*" || (c.matchType === "prefix" ? ns[n] : ns[ns.length - c.path.length + n]) === label);
+    let found = [...data.entries()].filter(([, items]) => items.size > 0).map(([ns]) => ns.split(SEP));
+    found = found.filter((ns) => (op.matchConditions ?? []).every((c) => matches(ns, c)));
+    if (op.maxDepth !== undefined) found = [...new Set(found.map((ns) => ns.slice(0, op.maxDepth).join(SEP)))].map((ns) => ns.split(SEP));
+    found.sort((a, b) => (a.join(SEP) < b.join(SEP) ? -1 : 1));
+    return found.slice(op.offset ?? 0, (op.offset ?? 0) + (op.limit ?? found.length));
+  }
+
+  /** Every namespace's items, as the files hold them now. */
+  private load(): Map<string, Items> {
+    const data = new Map<string, Items>();
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.dir).filter((n) => n.endsWith(".json"));
+    } catch {
+      names = [];
+    }
+    for (const name of names.sort()) {
+      let stored: StoredNamespace;
+      try {
+        stored = JSON.parse(readFileSync(join(this.dir, name), "utf8")) as StoredNamespace;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // removed meanwhile
+        throw error;
+      }
+      const items: Items = new Map();
+      for (const i of stored.items) items.set(i.key, { key: i.key, value: i.value, namespace: stored.namespace, createdAt: new Date(i.createdAt), updatedAt: new Date(i.updatedAt) });
+      data.set(stored.namespace.join(SEP), items);
+    }
+    return data;
+  }
+
+  /** The namespaces `changed`, written whole (one left empty: its file removed). */
+  private save(data: ReadonlyMap<string, Items>, changed: ReadonlySet<string>): void {
+    if (changed.size) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    for (const ns of changed) {
+      const namespace = ns.split(SEP);
+      const items = [...(data.get(ns)?.values() ?? [])];
+      const path = join(this.dir, fileOf(namespace));
+      if (!items.length) rmSync(path, { force: true });
+      else writeAtomically(path, JSON.stringify({ namespace, items: items.map((i) => ({ key: i.key, value: i.value, createdAt: i.createdAt.toISOString(), updatedAt: i.updatedAt.toISOString() })) } satisfies StoredNamespace));
+    }
+  }
+}
+
+/** The runner's store: a FileStore in ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/. */
+export function openWorkspaceStore(env: Readonly<Record<string, string | undefined>> = process.env): FileStore {
+  return new FileStore(env[WORKSPACE_DIR_ENV] || DEFAULT_WORKSPACE_DIR);
+}

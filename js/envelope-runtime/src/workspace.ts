@@ -1,0 +1,499 @@
+// Workspace documents (definition field `workspace`, Envelope v1.2): the store's rules, as the
+// Python targets' envelope_runtime/workspace.py has them, over LangGraph.js's Store (BaseStore).
+//
+// A document is a table of rows that outlives every run. A row is its declared columns
+// (`data`) plus built-in fields: `id`, `created_at`, `updated_at` (ISO 8601 UTC), `archived`,
+// `version` (1 on creation, +1 per write). The store enforces the declaration, whoever asks:
+// - agents write only `agent` and `both` columns; a `human` column is refused;
+// - a status column takes only the declared statusValues;
+// - a write that changes a `both` column of an existing row must carry the version it read
+//   (compare-and-set): if the row changed since, it is a conflict and nothing of it is written;
+// - the `id` column, when declared, addresses rows (its value is the row's id).
+// Rows live under the namespace ["envelope_workspace", <doc>], the row id as the key, as on
+// the Python LangGraph target, so Studio and the SDK's store API read the same items.
+import { createHash, randomUUID } from "node:crypto";
+import type { BaseStore, Item } from "@langchain/langgraph";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { tool } from "langchain";
+import { z } from "zod";
+import { pythonJson } from "./placeholders.js";
+
+export type Owner = "agent" | "human" | "both";
+export type Writer = "agent" | "human";
+
+export interface ColumnSpec {
+  name: string;
+  owner: Owner;
+  type: "string" | "number" | "boolean";
+  id: boolean;
+  pii: boolean;
+}
+
+export interface TriggerSpec {
+  column: string;
+  status: string;
+  action: "run" | "notify";
+}
+
+/** One document as a team's src/team.ts declares it (TEAM.workspace). */
+export interface DocumentSpec {
+  name: string;
+  /** The definition's hint (`contact-list`, …); "" when it has none. */
+  type: string;
+  columns: readonly ColumnSpec[];
+  statusValues: readonly string[];
+  /** The columns that hold a status: a trigger's column, and a column called `status`. */
+  statusColumns: readonly string[];
+  triggers: readonly TriggerSpec[];
+  /** The agents with this document's tools (a prompt that names it; none does: every agent). */
+  agents: readonly string[];
+}
+
+/** A row as tools and commands show it. */
+export interface Row {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  archived: boolean;
+  version: number;
+  data: Record<string, unknown>;
+}
+
+/** A row as the store keeps it: what status each status column got at which version, too (triggers). */
+export interface StoredRow extends Row {
+  status_since: Record<string, number>;
+}
+
+export interface WriteItem {
+  id?: string | null;
+  version?: number | null;
+  archived?: boolean;
+  data?: Record<string, unknown> | null;
+}
+
+export interface WriteResult {
+  row: string;
+  outcome: "written" | "refused" | "conflict";
+  message?: string;
+  version?: number;
+}
+
+export const BUILT_IN = ["id", "created_at", "updated_at", "archived", "version"] as const;
+export const MASK = "***";
+export const ROWS_NAMESPACE = "envelope_workspace";
+
+/** A request the store refuses, with what to do instead. */
+export class WorkspaceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WorkspaceError";
+  }
+}
+
+/** `value` as Python's repr() writes it in the messages (the Python targets' words, quote for quote). */
+export function pyRepr(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return pythonJson(value);
+  if (typeof value !== "string") return pythonJson(value, { ensureAscii: false });
+  const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+  const escaped = value.replace(/[\\\n\r\t]|[\x00-\x1f\x7f]/g, (c) => ({ "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" })[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return quote + (quote === "'" ? escaped.replaceAll("'", "\\'") : escaped) + quote;
+}
+
+const json = (value: unknown) => pythonJson(value, { ensureAscii: false });
+
+export function utcNow(): string {
+  return new Date().toISOString().slice(0, 19) + "Z";
+}
+
+function isRecord(value: unknown): value is StoredRow {
+  if (value === null || typeof value !== "object") return false;
+  const v = value as Record<string, unknown>;
+  return ["id", "created_at", "updated_at", "archived", "version", "data"].every((k) => k in v) && v.data !== null && typeof v.data === "object" && !Array.isArray(v.data);
+}
+
+function typeOk(column: ColumnSpec, value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (column.type === "number") return typeof value === "number" && Number.isFinite(value);
+  if (column.type === "boolean") return typeof value === "boolean";
+  return typeof value === "string";
+}
+
+const idColumnOf = (spec: DocumentSpec) => spec.columns.find((c) => c.id)?.name ?? null;
+const columnOf = (spec: DocumentSpec, name: string) => spec.columns.find((c) => c.name === name);
+
+/** The values of a row's `both` columns (what a conflict answer shows). */
+function shared(spec: DocumentSpec, record: StoredRow): Record<string, unknown> {
+  return Object.fromEntries(spec.columns.filter((c) => c.owner === "both").map((c) => [c.name, record.data[c.name] ?? null]));
+}
+
+/** A stored record as tools and commands show it: the built-in fields and `data`. */
+export function publicRow(record: Row): Row {
+  return { id: record.id, created_at: record.created_at, updated_at: record.updated_at, archived: record.archived, version: record.version, data: record.data };
+}
+
+/** The row with its pii columns' values masked (and its id, when the id column is pii). */
+export function masked(spec: DocumentSpec, row: Row): Row {
+  const pii = new Set(spec.columns.filter((c) => c.pii).map((c) => c.name));
+  const data = Object.fromEntries(Object.entries(row.data).map(([k, v]) => [k, pii.has(k) && v !== null && v !== undefined && v !== "" ? MASK : v]));
+  const idColumn = idColumnOf(spec);
+  return { ...row, data, ...(idColumn !== null && pii.has(idColumn) ? { id: MASK } : {}) };
+}
+
+/** Every run of the same process shares one lock per store: a compare-and-set is one at a time here. */
+const inProcess = new WeakMap<object, Promise<unknown>>();
+async function serialized<T>(key: object, fn: () => Promise<T>): Promise<T> {
+  const before = inProcess.get(key) ?? Promise.resolve();
+  const mine = before.then(fn, fn);
+  inProcess.set(
+    key,
+    mine.catch(() => undefined),
+  );
+  return mine;
+}
+
+/** A store that can lock itself across processes (this package's FileStore). */
+interface Exclusive {
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+}
+const hasExclusive = (store: BaseStore): store is BaseStore & Exclusive => typeof (store as Partial<Exclusive>).exclusive === "function";
+
+/** A row's claims' keys start so (a row id may hold what a namespace label may not). */
+const claimPrefix = (rowId: string) => createHash("sha256").update(rowId).digest("hex").slice(0, 32) + ":";
+/** One search, not pages: the Store orders by last update, so a write between two pages would move a row. */
+const MAX_ROWS = 1_000_000;
+const CLAIM_TTL_MS = 300_000;
+
+/**
+ * Rows and fired triggers on a LangGraph.js Store: rows under ["envelope_workspace", <doc>],
+ * fired triggers under ["envelope_workspace_fired", <doc>]. The Store has no compare-and-set:
+ * it is done under the store's own lock across processes when it has one (FileStore), else by
+ * claims on the store itself, so the replicas of a server sharing its store agree on which
+ * write of a version wins (workspace.py's StoreBackend._claimed).
+ */
+export class StoreBackend {
+  constructor(readonly store: BaseStore) {}
+
+  async get(doc: string, rowId: string): Promise<StoredRow | null> {
+    const item = await this.store.get([ROWS_NAMESPACE, doc], rowId);
+    return item !== null && isRecord(item.value) ? ({ ...item.value } as StoredRow) : null;
+  }
+
+  /** Compare-and-set: `expected` is the version the stored record must have (0: must not exist; null: any). */
+  async put(doc: string, rowId: string, record: StoredRow, expected: number | null): Promise<boolean> {
+    const store = this.store;
+    const write = async () => {
+      const found = await this.get(doc, rowId);
+      const current = found === null ? 0 : Number(found.version);
+      if (expected !== null && current !== expected) return false;
+      if (!hasExclusive(store) && !(await this.claimed(doc, rowId, current))) return false;
+      await store.put([ROWS_NAMESPACE, doc], rowId, record as unknown as Record<string, unknown>, false);
+      return true;
+    };
+    return serialized(store, () => (hasExclusive(store) ? store.exclusive(write) : write()));
+  }
+
+  /**
+   * Whether this writer wins the write after version `current`: each writer puts a claim, then
+   * reads every claim on that version, and wins only when its own is the only one there; of
+   * two writers at least the later one sees both claims, so at most one wins (on contention
+   * maybe none: each reports a conflict). The winner also finds the row still at `current`.
+   */
+  private async claimed(doc: string, rowId: string, current: number): Promise<boolean> {
+    const namespace = ["envelope_workspace_claims", doc];
+    const row = claimPrefix(rowId);
+    const prefix = `${row}${String(current).padStart(12, "0")}:`;
+    const mine = prefix + randomUUID().replaceAll("-", "");
+    await this.store.put(namespace, mine, { claimed: true }, false);
+    // A claim older than CLAIM_TTL_MS is a writer's that stopped before writing: ignored.
+    const fresh = Date.now() - CLAIM_TTL_MS;
+    const claims = (await this.items(namespace)).filter((i) => i.key.startsWith(prefix) && (i.key === mine || new Date(i.createdAt).getTime() > fresh));
+    const alone = claims.length === 1 && claims[0]!.key === mine;
+    const found = await this.get(doc, rowId);
+    if (!alone || (found === null ? 0 : Number(found.version)) !== current) {
+      await this.store.delete(namespace, mine);
+      return false;
+    }
+    for (const item of await this.items(namespace)) if (item.key.startsWith(row) && item.key < prefix) await this.store.delete(namespace, item.key);
+    return true;
+  }
+
+  async delete(doc: string, rowId: string): Promise<void> {
+    await this.store.delete([ROWS_NAMESPACE, doc], rowId);
+    for (const item of await this.items(["envelope_workspace_claims", doc])) if (item.key.startsWith(claimPrefix(rowId))) await this.store.delete(["envelope_workspace_claims", doc], item.key);
+  }
+
+  private async items(namespace: string[]): Promise<Item[]> {
+    return this.store.search(namespace, { limit: MAX_ROWS });
+  }
+
+  /** The document's rows, in creation order; items written around the rules that are not rows are skipped. */
+  async all(doc: string): Promise<StoredRow[]> {
+    const rows = (await this.items([ROWS_NAMESPACE, doc])).map((i) => i.value).filter(isRecord);
+    const key = (r: StoredRow) => [String(r.created_at), String(r.id)] as const;
+    return rows.sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0;
+    });
+  }
+
+  async fired(doc: string): Promise<Set<string>> {
+    return new Set((await this.items(["envelope_workspace_fired", doc])).map((i) => i.key));
+  }
+
+  async mark(doc: string, marker: string): Promise<boolean> {
+    await this.store.put(["envelope_workspace_fired", doc], marker, { fired: true }, false);
+    return true;
+  }
+
+  async unmark(doc: string, prefix: string): Promise<void> {
+    for (const marker of await this.fired(doc)) if (marker.startsWith(prefix)) await this.store.delete(["envelope_workspace_fired", doc], marker);
+  }
+}
+
+/** The team's documents (TEAM.workspace) over one store. */
+export class Workspace {
+  readonly specs: ReadonlyMap<string, DocumentSpec>;
+  readonly backend: StoreBackend;
+
+  constructor(
+    specs: readonly DocumentSpec[],
+    store: BaseStore,
+    readonly clock: () => string = utcNow,
+  ) {
+    this.specs = new Map(specs.map((s) => [s.name, s]));
+    this.backend = new StoreBackend(store);
+  }
+
+  spec(doc: string): DocumentSpec {
+    const spec = this.specs.get(doc);
+    if (!spec) throw new WorkspaceError(`no workspace document ${pyRepr(doc)}; the documents: ${[...this.specs.keys()].join(", ") || "none"}`);
+    return spec;
+  }
+
+  /** The document's rows, not archived ones unless asked; `status`: rows whose status column (`column`, else any) holds it. */
+  async rows(doc: string, options: { status?: string | null; column?: string | null; archived?: boolean } = {}): Promise<Row[]> {
+    const spec = this.spec(doc);
+    const { status = null, column = null, archived = false } = options;
+    if (column !== null && !spec.statusColumns.includes(column)) throw new WorkspaceError(`${pyRepr(column)} is not a status column of ${pyRepr(doc)} (${spec.statusColumns.join(", ") || "none"})`);
+    const where = column !== null ? [column] : spec.statusColumns;
+    return (await this.backend.all(doc)).filter((r) => (archived || !r.archived) && (status === null || where.some((c) => r.data[c] === status))).map(publicRow);
+  }
+
+  async row(doc: string, rowId: string): Promise<Row | null> {
+    this.spec(doc);
+    const record = await this.backend.get(doc, rowId);
+    return record === null ? null : publicRow(record);
+  }
+
+  /** Write rows (`{id?, version?, data}`), each on its own: one refused or conflicting row leaves the others written. */
+  async write(doc: string, rows: readonly WriteItem[], by: Writer): Promise<WriteResult[]> {
+    const spec = this.spec(doc);
+    const out: WriteResult[] = [];
+    for (const item of rows) out.push(await this.writeOne(spec, item, by));
+    return out;
+  }
+
+  private async writeOne(spec: DocumentSpec, item: WriteItem, by: Writer): Promise<WriteResult> {
+    let data: Record<string, unknown> = { ...(item.data ?? {}) };
+    const [rowIdGiven, idProblem] = this.rowId(spec, item, data);
+    let rowId = rowIdGiven;
+    const current = rowId === null ? null : await this.backend.get(spec.name, rowId);
+    // A value a column already holds is no change, whoever owns the column.
+    if (current !== null) data = Object.fromEntries(Object.entries(data).filter(([k, v]) => !same(current.data[k], v)));
+    const problems = [...(idProblem ? [idProblem] : []), ...this.problems(spec, data, by)];
+    const idColumn = idColumnOf(spec);
+    if (current === null && rowId !== null && idColumn !== null && by === "agent" && columnOf(spec, idColumn)?.owner === "human") {
+      problems.push(`there is no row ${pyRepr(rowId)}: people create rows of ${pyRepr(spec.name)} (its id column ${pyRepr(idColumn)} is theirs)`);
+    }
+    if (problems.length) return { row: rowId ?? "(new)", outcome: "refused", message: problems.join("; ") };
+    const given = item.version ?? null;
+    if (current === null && given !== null && given !== 0) return { row: rowId ?? "(new)", outcome: "conflict", message: `there is no row ${pyRepr(rowId)} (deleted since you read it?): nothing written` };
+    // A write at a stale version is a conflict even when the row now holds its values: two
+    // workers adding one to a count both write the same value, and one add is lost.
+    if (current !== null && given !== null && given !== current.version) return this.conflict(spec, current, given);
+    if (current !== null && Object.keys(data).length === 0 && (item.archived ?? current.archived) === current.archived) return { row: current.id, outcome: "written", message: "no change", version: current.version };
+    rowId ??= randomUUID().replaceAll("-", "").slice(0, 12);
+    if (idColumn !== null) data[idColumn] = rowId; // the id column always holds the row's id
+    const touchesBoth = current !== null && Object.entries(data).some(([name, value]) => columnOf(spec, name)?.owner === "both" && !same(current.data[name], value));
+    if (current !== null && touchesBoth && given === null && by === "agent") {
+      return {
+        row: rowId,
+        outcome: "conflict",
+        message: `row ${pyRepr(rowId)} exists and a column both you and people write changes: its values now are ${json(shared(spec, current))}; if your change still applies, write it again with the version read_ gives`,
+      };
+    }
+    const now = this.clock();
+    const version = current === null ? 1 : current.version + 1;
+    const merged = { ...(current?.data ?? {}), ...data };
+    const since: Record<string, number> = { ...(current?.status_since ?? {}) };
+    for (const name of spec.statusColumns) if (current === null || !same(current.data[name], merged[name])) since[name] = version;
+    const record: StoredRow = {
+      id: rowId,
+      created_at: current?.created_at ?? now,
+      updated_at: now,
+      archived: Boolean(item.archived ?? current?.archived ?? false),
+      version,
+      data: merged,
+      status_since: since,
+    };
+    if (!(await this.backend.put(spec.name, rowId, record, current === null ? 0 : version - 1))) return this.conflict(spec, await this.backend.get(spec.name, rowId), version - 1);
+    return { row: rowId, outcome: "written", version };
+  }
+
+  private conflict(spec: DocumentSpec, current: StoredRow | null, given: number): WriteResult {
+    const rowId = current?.id ?? "(gone)";
+    const values = current ? json(shared(spec, current)) : "{}";
+    return { row: rowId, outcome: "conflict", message: `row ${pyRepr(rowId)} changed since version ${given}: nothing written; its shared values now are ${values}: read it again and decide whether your change still applies` };
+  }
+
+  /** The row a write addresses, and a problem with it ("" when none): the id column's value and `id` must agree; a document with an id column needs one. */
+  private rowId(spec: DocumentSpec, item: WriteItem, data: Readonly<Record<string, unknown>>): [string | null, string] {
+    const idColumn = idColumnOf(spec);
+    const given = item.id === null || item.id === undefined || item.id === "" ? null : String(item.id);
+    const held = idColumn === null ? undefined : data[idColumn];
+    const value = held === null || held === undefined || held === "" ? null : String(held);
+    if (value !== null && given !== null && value !== given) {
+      return [given, `row ${pyRepr(given)}: its id column ${pyRepr(idColumn)} holds its id and cannot change to ${pyRepr(value)} (write a new row with that id instead)`];
+    }
+    const rowId = value ?? given;
+    if (rowId === null && idColumn !== null) return [null, `a new row of ${pyRepr(spec.name)} needs its id column ${pyRepr(idColumn)}`];
+    return [rowId, ""];
+  }
+
+  private problems(spec: DocumentSpec, data: Readonly<Record<string, unknown>>, by: Writer): string[] {
+    const problems: string[] = [];
+    const declared = spec.columns.map((c) => c.name).join(", ");
+    for (const [name, value] of Object.entries(data)) {
+      const column = columnOf(spec, name);
+      if (!column) problems.push(`${pyRepr(spec.name)} has no column ${pyRepr(name)} (its columns: ${declared})`);
+      else if (by === "agent" && column.owner === "human") problems.push(`column ${pyRepr(name)} is written by people only: read it, leave it as it is`);
+      else if (!typeOk(column, value)) problems.push(`column ${pyRepr(name)} takes a ${column.type}, not ${pyRepr(value)}`);
+      else if (spec.statusColumns.includes(name) && value !== null && value !== undefined && !spec.statusValues.includes(value as string)) {
+        problems.push(`${pyRepr(value)} is not a status of ${pyRepr(spec.name)}: use one of ${spec.statusValues.join(", ")}`);
+      }
+    }
+    return problems;
+  }
+
+  async archive(doc: string, rowId: string, archived = true): Promise<WriteResult> {
+    if ((await this.backend.get(this.spec(doc).name, rowId)) === null) throw new WorkspaceError(`${pyRepr(doc)} has no row ${pyRepr(rowId)}`);
+    return (await this.write(doc, [{ id: rowId, archived }], "human"))[0]!;
+  }
+
+  /** Hard-delete a row: the row and the record of its fired triggers. */
+  async delete(doc: string, rowId: string): Promise<boolean> {
+    this.spec(doc);
+    const existed = (await this.backend.get(doc, rowId)) !== null;
+    await this.backend.delete(doc, rowId);
+    await this.backend.unmark(doc, `${rowId}\x1f`);
+    return existed;
+  }
+}
+
+/** Equal as JSON values (what a row's column holds). */
+function same(a: unknown, b: unknown): boolean {
+  return a === b || ((a ?? null) === null && (b ?? null) === null);
+}
+
+// --- agent tools -----------------------------------------------------------------------
+
+/** Longest document part of a tool name: `write_<it>_rows` stays within the 64 characters providers allow. */
+export const TOOL_IDENT_MAX = 50;
+
+/** The document's name in its tools' names: `-` becomes `_`; a long name is cut, with 8 hex digits of its SHA-256 to keep names apart. */
+export function toolIdent(doc: string): string {
+  const ident = doc.replaceAll("-", "_");
+  if (ident.length <= TOOL_IDENT_MAX) return ident;
+  return `${ident.slice(0, TOOL_IDENT_MAX - 9)}_${createHash("sha256").update(doc).digest("hex").slice(0, 8)}`;
+}
+
+export function toolNames(doc: string): { list: string; read: string; write: string } {
+  const ident = toolIdent(doc);
+  return { list: `list_${ident}_rows`, read: `read_${ident}_row`, write: `write_${ident}_rows` };
+}
+
+const OWNER_NOTE: Readonly<Record<Owner, string>> = { agent: "you write it", human: "people write it, read only", both: "you and people write it" };
+
+/** What every tool of the document says of it. */
+function describe(spec: DocumentSpec): string {
+  const parts = [`Workspace document ${pyRepr(spec.name)}${spec.type ? ` (a ${spec.type})` : ""}`];
+  const columns = spec.columns.map((c) => `${c.name} (${[c.type, OWNER_NOTE[c.owner], ...(c.id ? ["the row's id"] : [])].join(", ")})`);
+  parts.push(columns.length ? "columns: " + columns.join("; ") : "no declared columns");
+  if (spec.statusColumns.length) parts.push(`status columns ${spec.statusColumns.join(", ")} take only: ${spec.statusValues.join(", ")}`);
+  return parts.join(". ") + ".";
+}
+
+export function toolDescription(spec: DocumentSpec, kind: "list" | "read" | "write"): string {
+  const about = describe(spec);
+  const name = pyRepr(spec.name);
+  return {
+    list: `List the rows of ${name}, by status or id. ${about}`,
+    read: `Read one row of ${name} by its id. ${about}`,
+    write: `Create or update rows of ${name}; each answer says written, refused (why) or conflict (read the row again). ${about}`,
+  }[kind];
+}
+
+/** The write tool's arguments: rows with the document's columns (people's columns too, so the store, not the schema, refuses them with its reason). */
+export function writeSchema(spec: DocumentSpec) {
+  const types = { string: () => z.string(), number: () => z.number(), boolean: () => z.boolean() };
+  const columns = Object.fromEntries(spec.columns.map((c) => [c.name, types[c.type]().nullable().optional().describe(`owner: ${c.owner}`)]));
+  const row = z.object({
+    id: z.string().nullable().optional().describe("The row's id (new row: leave it out)."),
+    version: z.number().int().nullable().optional().describe("The version you read (required to change a shared column)."),
+    data: z.object(columns).catchall(z.unknown()).describe("The columns to set; others keep their values."),
+  });
+  return z.object({ rows: z.array(row).describe("The rows to write.") });
+}
+
+/** The documents whose tools the agent gets. */
+export function documentsOf(specs: readonly DocumentSpec[], agentKey: string): DocumentSpec[] {
+  return specs.filter((s) => s.agents.includes(agentKey));
+}
+
+/**
+ * The agent's tools of each document it has: list, read and write, each answering text (JSON,
+ * as the Python targets' tools write it). `store`: where the rows are, asked at each call (the
+ * graph's store on a server, the runner's file store).
+ */
+export function workspaceTools(specs: readonly DocumentSpec[], agentKey: string, store: () => BaseStore | Promise<BaseStore>): StructuredToolInterface[] {
+  const open = async () => new Workspace(specs, await store());
+  return documentsOf(specs, agentKey).flatMap((spec) => {
+    const names = toolNames(spec.name);
+    const list = tool(
+      async ({ status, id }: { status?: string | null; id?: string | null }) => {
+        let rows: Row[];
+        try {
+          rows = await (await open()).rows(spec.name, { status: status ?? null });
+        } catch (error) {
+          if (error instanceof WorkspaceError) return `REFUSED: ${error.message}`;
+          throw error;
+        }
+        return json(id === null || id === undefined ? rows : rows.filter((r) => r.id === id));
+      },
+      {
+        name: names.list,
+        description: toolDescription(spec, "list"),
+        schema: z.object({ status: z.string().nullable().optional().describe("Only rows with this status."), id: z.string().nullable().optional().describe("Only the row with this id.") }),
+      },
+    );
+    const read = tool(
+      async ({ id }: { id: string }) => {
+        const row = await (await open()).row(spec.name, id);
+        return row === null ? `${pyRepr(spec.name)} has no row ${pyRepr(id)}` : json(row);
+      },
+      { name: names.read, description: toolDescription(spec, "read"), schema: z.object({ id: z.string().describe("The row's id.") }) },
+    );
+    const write = tool(
+      async ({ rows }: { rows: WriteItem[] }) => {
+        // An unset column (null) is no value to write.
+        const items = rows.map((r) => ({ ...r, data: Object.fromEntries(Object.entries(r.data ?? {}).filter(([, v]) => v !== null && v !== undefined)) }));
+        const results = await (await open()).write(spec.name, items, "agent");
+        return json(results);
+      },
+      { name: names.write, description: toolDescription(spec, "write"), schema: writeSchema(spec) },
+    );
+    return [list, read, write] as unknown as StructuredToolInterface[];
+  });
+}
