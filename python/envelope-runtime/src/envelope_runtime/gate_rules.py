@@ -115,7 +115,18 @@ def trigger_met(spec: GateSpec, gate: GateState) -> bool:
 
 
 def evaluate(spec: GateSpec, gate: GateState) -> tuple[Outcome, str]:
-    """What the gate does next, from the decisions made so far."""
+    """What the gate does next, from the decisions made so far. Once its timeout escalated
+    (still waiting, no longer since a time: the manager decided), the message is the one the
+    timeout set (which names decisions given late), then what the manager's decisions did."""
+    outcome, message = _evaluate(spec, gate)
+    if gate.status == "waiting" and gate.waiting_since is None and gate.message:
+        message = (
+            f"{gate.message}; the manager decided: {message.removeprefix(f'gate {spec.name}: ')}"
+        )
+    return outcome, message
+
+
+def _evaluate(spec: GateSpec, gate: GateState) -> tuple[Outcome, str]:
     rejected = [record for record in gate.current() if record.decision == "reject"]
     if rejected and spec.on_reject == "halt":
         ids = ", ".join(record.id for record in rejected)

@@ -192,6 +192,31 @@ def test_durations_and_timeouts() -> None:
     assert not gate_rules.timed_out(limited, gate, NOW + timedelta(days=2))
 
 
+@pytest.mark.parametrize("late", [True, False], ids=["late", "in-time"])
+def test_an_escalated_timeout_says_the_deadline_passed_and_what_the_manager_decided(
+    late: bool,
+) -> None:
+    # timeout.behaviour escalate: the timeout's message is set when it applies (as halt's
+    # and proceed's), the manager decides, and the gate routes by evaluate.
+    escalating = spec(timeout_after="1h", timeout_behaviour="escalate")
+    gate = gate_with(None, None)
+    gate.status, gate.waiting_since = "waiting", NOW
+    gate.message = gate_rules.timeout_message(escalating, gate, "escalate", late)
+    items = [gates.DecisionItem(record="r1", action="approve")]
+    assert gate_rules.apply_decisions(escalating, gate, items, NOW, "agent:boss", True) == []
+    gate.records[1].decision, gate.waiting_since = "skip", None  # the leftover, skipped
+
+    outcome, message = gate_rules.evaluate(escalating, gate)
+
+    assert outcome == "released"
+    assert message.startswith("gate g: no decision within 1h (escalate); ")
+    assert message.endswith("; the manager decided: 1 record(s) approved")
+    assert ("decisions given after the gate's deadline" in message) is late
+    # A gate that waits since a time was not escalated: its message is evaluate's own.
+    gate.waiting_since = NOW
+    assert gate_rules.evaluate(escalating, gate)[1] == "gate g: 1 record(s) approved"
+
+
 def test_terminal_reviewer_numbers_labels_reset_and_retry() -> None:
     custom = spec(
         fields=("title", "url"),

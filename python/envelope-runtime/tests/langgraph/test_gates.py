@@ -360,6 +360,12 @@ async def test_a_gate_timeout_applies_its_behaviour_on_resume(
     for record in records:
         expected = ("approve", f"agent:{manager}") if record in chosen else ("skip", "timeout")
         assert (stored[record["id"]]["decision"], stored[record["id"]]["decided_by"]) == expected
+    # Like halt's and proceed's, the gate's message says its deadline passed and that the
+    # decisions this resume gave came late, then what the manager's decisions did.
+    message = values["gates"][name]["message"]
+    assert message.startswith(f"gate {name}: no decision within {after} (escalate); ")
+    assert "; decisions given after the gate's deadline" in message
+    assert "; the manager decided: " in message
 
 
 @pytest.mark.parametrize("name", GATE_NAMES)

@@ -333,7 +333,9 @@ class PipelineNodes(TeamNodes):
         from .. import gate_rules as rules
 
         if spec.timeout_behaviour == "escalate":
-            return Command(goto=escalate_node(spec.name))
+            # The message gate_rules.evaluate goes on from once the manager has decided.
+            gate.message = rules.timeout_message(spec, gate, "escalate", late)
+            return self._gate_command(spec, gate, goto=escalate_node(spec.name))
         if spec.timeout_behaviour == "proceed":
             rules.proceed(spec, gate, runtime.utc_now(), late)
             return self._gate_command(spec, gate, goto=released_node(spec.name))
