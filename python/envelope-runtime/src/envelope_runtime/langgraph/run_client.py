@@ -455,16 +455,22 @@ class Runner:
 
         values = payload.resume if isinstance(payload.resume, dict) else {}
         now = runtime.utc_now()
+        late: dict[str, str] = {}  # gate -> what is said of it
         for interrupt in snapshot.interrupts:
             name = interrupt.value["gate"]
             spec, gate = self.package.team.GATES[name], gate_state(snapshot.values, name)
             given = values.get(interrupt.id)
             if isinstance(given, dict) and given.get("decisions") and timed_out(spec, gate, now):
-                path = getattr(self.args, "decisions", None)
-                kept = f"; {path} keeps them" if path else ""
-                print(late_notice(spec, gate) + kept, file=sys.stderr)
-                if path:  # not read after all: a pause keeps it from a template (review.py)
-                    self.args.decisions = None
+                late[name] = late_notice(spec, gate)
+        path = getattr(self.args, "decisions", None)
+        if late and path:  # not read after all: a pause keeps it from a template (review.py)
+            # Named once, after the last gate, with every gate whose decisions it keeps.
+            last = list(late)[-1]
+            whose = f" (gates {', '.join(late)})" if len(late) > 1 else ""
+            late[last] += f"; {path} keeps them{whose}"
+            self.args.decisions = None
+        for notice in late.values():
+            print(notice, file=sys.stderr)
 
     def _lost(self, thread_id: str, error: Exception) -> int:
         """The Agent Server stopped answering mid-run: the run is the server's, and may go on
