@@ -12,8 +12,7 @@ steps are kept, so a resumed run does not repeat them.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Coroutine
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +46,9 @@ class GateReview:
     """Every gate's HumanFeedbackProvider: decisions given for the run, else the terminal,
     else the run pauses (CrewAI's HumanFeedbackPending). review.feedback."""
 
-    def request_feedback(self, context: PendingFeedbackContext, flow: Flow[Any]) -> str:
+    def request_feedback(
+        self, context: PendingFeedbackContext, flow: Flow[Any]
+    ) -> str | Coroutine[Any, Any, str]:
         from .review import feedback
 
         return feedback(flow, context)  # type: ignore[arg-type]
@@ -66,7 +67,6 @@ class PipelineFlow(Flow[RunState]):
         """`decisions`: gate -> the decisions given for this run; `interactive`: ask at the
         terminal for the others."""
         self.crews, self.decisions, self.interactive = crews, dict(decisions or {}), interactive
-        self.running: set[str] = set()  # steps at work (a pausing gate lets them finish)
 
     async def kickoff_async(self, inputs: dict[str, Any] | None = None, *a: Any, **kw: Any) -> Any:
         """CrewAI AMP's and a Flow user's `TeamFlow().kickoff(inputs=...)` (our runner
@@ -74,13 +74,13 @@ class PipelineFlow(Flow[RunState]):
         become the state's, the flow is configured as `crewai run` configures it, and the run
         is bounded by timeout.runMs (kickoff_deadline.py)."""
         if hasattr(self, "crews"):  # our runner's
-            return await super().kickoff_async(inputs, *a, **kw)
+            return await self._watched(super().kickoff_async(inputs, *a, **kw))
         inputs = self._configured(inputs or {})
         if isinstance(self.persistence, RunStore) and not self.persistence._secrets:
             self.persistence = self._store(self.persistence)
         from .kickoff_deadline import flow_run
 
-        return await flow_run(self, super().kickoff_async(inputs, *a, **kw))
+        return await self._watched(flow_run(self, super().kickoff_async(inputs, *a, **kw)))
 
     @classmethod
     def from_pending(cls, flow_id: str, persistence: Any = None, **kw: Any) -> Any:
@@ -91,11 +91,20 @@ class PipelineFlow(Flow[RunState]):
         """`from_pending(...).resume(feedback)` unconfigured (AMP's): configured from the
         run's saved inputs, bounded by timeout.runMs as a kickoff is."""
         if hasattr(self, "crews"):  # our runner's
-            return await super().resume_async(feedback)
+            return await self._watched(super().resume_async(feedback))
         self._configured(self.state.inputs)
         from .kickoff_deadline import flow_run
 
-        return await flow_run(self, super().resume_async(feedback))
+        return await self._watched(flow_run(self, super().resume_async(feedback)))
+
+    async def _watched(self, run: Coroutine[Any, Any, Any]) -> Any:
+        """`run` (a kickoff or resume); with gates, its branches counted for a gate that
+        pauses (review.watched)."""
+        if not self.team().GATES:
+            return await run
+        from .review import watched
+
+        return await watched(self, run)
 
     @classmethod
     def _package(cls) -> TeamPackage:
@@ -119,31 +128,21 @@ class PipelineFlow(Flow[RunState]):
         """The team's team.py (pipeline[], gates[], outputs)."""
         return self.crews.package.team
 
-    @contextmanager
-    def _at_work(self, name: str) -> Iterator[None]:
-        """Step or gate `name` is at work meanwhile: a pausing gate waits for it (review.py)."""
-        self.running.add(name)
-        try:
-            yield
-        finally:
-            self.running.discard(name)
-
     def run_step(self, key: str) -> None:
         if key in self.state.outputs:
             return  # finished before the run paused
-        with self._at_work(key):
-            received, answers = self.step_context(key), self.answers(key)
-            try:
-                output = self.kickoff_step(self.crews.step_crew(key, received, answers), key)
-            except (StepFailed, ConverterError) as error:
-                # Once more, told why: the answer did not hold the step's structure.
-                why = (
-                    f"Your previous answer could not be used ({error}). Do the task again and "
-                    "answer exactly in the expected format."
-                )
-                retry = self.crews.step_crew(key, joined(received, why), answers)
-                output = self.kickoff_step(retry, key)
-            self.state.outputs[key] = output
+        received, answers = self.step_context(key), self.answers(key)
+        try:
+            output = self.kickoff_step(self.crews.step_crew(key, received, answers), key)
+        except (StepFailed, ConverterError) as error:
+            # Once more, told why: the answer did not hold the step's structure.
+            why = (
+                f"Your previous answer could not be used ({error}). Do the task again and "
+                "answer exactly in the expected format."
+            )
+            retry = self.crews.step_crew(key, joined(received, why), answers)
+            output = self.kickoff_step(retry, key)
+        self.state.outputs[key] = output
 
     def step_context(self, key: str) -> str:
         """What the step's task gets appended: released records, or for a step that waits
@@ -192,15 +191,13 @@ class PipelineFlow(Flow[RunState]):
         """The records to decide at gate `name` (its `@human_feedback` method's output)."""
         from .review import review
 
-        with self._at_work(name):  # a rerun or a manager's revision may be at work
-            return review(self, name)
+        return review(self, name)
 
     def decide(self, name: str, review: HumanFeedbackResult) -> str:
         """The gate's router: `<gate>:released`, `:again` (review again) or `:halted`."""
         from .review import decide
 
-        with self._at_work(name):  # a manager may be deciding (timeout escalate)
-            return decide(self, name, review)
+        return decide(self, name, review)
 
     def released(self, name: str) -> list[dict[str, Any]]:
         """The records gate `name` released (the output of its `released_` method)."""

@@ -10,13 +10,14 @@ loads this module.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sys
 import threading
-import time
+from collections.abc import Coroutine
 from contextlib import nullcontext, redirect_stdout
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from crewai.flow.async_feedback import HumanFeedbackPending
 from pydantic import ValidationError
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
     from .pipeline import PipelineFlow
 
+
+T = TypeVar("T")
 
 _TERMINAL = threading.Lock()
 """Gates waiting in parallel branches are reviewed at the terminal one after the other."""
@@ -57,10 +60,10 @@ def review(flow: PipelineFlow, name: str) -> list[dict[str, Any]]:
     return redact(gate.listing(spec.fields), secret_values(flow.team().SECRETS))
 
 
-def feedback(flow: PipelineFlow, context: PendingFeedbackContext) -> str:
+def feedback(flow: PipelineFlow, context: PendingFeedbackContext) -> str | Coroutine[Any, Any, str]:
     """GateReview: the decisions given for this run (a decisions file), else what is typed at
-    CrewAI's console, else (or on an empty answer) the run pauses. A gate past its timeout
-    gets none: its router applies timeout.behaviour."""
+    CrewAI's console, else (or on an empty answer) the run pauses (`_paused`). A gate past its
+    timeout gets none: its router applies timeout.behaviour."""
     name = context.metadata["gate"]
     spec, gate = flow.team().GATES[name], flow.state.gates[name]
     if not context.method_output or timed_out(spec, gate, state.utc_now()):
@@ -83,15 +86,75 @@ def feedback(flow: PipelineFlow, context: PendingFeedbackContext) -> str:
                 text = ""
         if text.strip():
             return text
-    # CrewAI pauses at the first gate to raise: steps at work beside it finish first, and
-    # so reach their own gates, which then wait in the same pause.
-    quiet = time.monotonic()
-    while time.monotonic() - quiet < 0.3:
-        time.sleep(0.05)
-        quiet = time.monotonic() if flow.running else quiet
+    return _paused(flow, name, context)
+
+
+async def _paused(flow: PipelineFlow, name: str, context: PendingFeedbackContext) -> str:
+    """The pause, awaited by CrewAI on the flow's loop (a provider may answer with a
+    coroutine): CrewAI pauses at the first gate to raise, so the gate waits until the run's
+    other branches have ended or wait at their own gates, then in the same pause."""
+    if hasattr(flow, "branches"):  # kicked off or resumed through PipelineFlow: counted
+        await flow.branches.pause()
     if flow.state.status != "halted":  # a halt elsewhere in the run wins
         flow.state.status, flow.state.message = "pending", f"gate {name} waits for review"
     raise HumanFeedbackPending(context=context)
+
+
+class Branches:
+    """A run's asyncio tasks: CrewAI runs the listeners a method triggers as tasks of their
+    own (asyncio.gather), each of which awaits its own work (a step, a gate's review, saving
+    the state: in a thread) or its listeners' tasks. A task with none open may still reach a
+    gate, unless it is a gate waiting to pause; when every such task is one, nothing else
+    can reach a gate in this pause. Counted as tasks begin and end (on the loop's thread)."""
+
+    def __init__(self, root: asyncio.Task[Any] | None) -> None:
+        self.open: dict[asyncio.Future[Any], int] = {root: 0} if root else {}  # open children
+        self.at_gate = 0
+        self.quiet = asyncio.Event()
+
+    def begun(self, task: asyncio.Future[Any], parent: asyncio.Task[Any] | None) -> None:
+        if parent in self.open:  # not a task of the host's (a loop CrewAI did not make)
+            self.open[parent] += 1
+            self.open[task] = 0
+            task.add_done_callback(lambda _: self.ended(task, parent))
+
+    def ended(self, task: asyncio.Future[Any], parent: asyncio.Task[Any] | None = None) -> None:
+        if self.open.pop(task, None) is not None and parent in self.open:
+            self.open[parent] -= 1
+        self.changed()
+
+    def changed(self) -> None:
+        if sum(not children for children in self.open.values()) <= self.at_gate:
+            self.quiet.set()
+
+    async def pause(self) -> None:
+        self.at_gate += 1
+        self.changed()
+        try:
+            await self.quiet.wait()
+        finally:
+            self.at_gate -= 1
+
+
+async def watched(flow: PipelineFlow, run: Coroutine[Any, Any, T]) -> T:
+    """`run`, a kickoff or resume of `flow`, its tasks counted in `flow.branches` (the tasks
+    the loop makes meanwhile, through its task factory, that descend from this one)."""
+    loop, root = asyncio.get_running_loop(), asyncio.current_task()
+    previous = loop.get_task_factory()
+    flow.branches = branches = Branches(root)
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Future[Any]:
+        task = previous(loop, coro, **kw) if previous else asyncio.Task(coro, loop=loop, **kw)
+        branches.begun(task, asyncio.current_task(loop))
+        return task
+
+    loop.set_task_factory(factory)
+    try:
+        return await run
+    finally:
+        loop.set_task_factory(previous)
+        if root is not None:
+            branches.ended(root)
 
 
 def due(flow: PipelineFlow) -> bool:

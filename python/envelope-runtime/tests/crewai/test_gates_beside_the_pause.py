@@ -1,0 +1,58 @@
+"""A gate waiting beside the one CrewAI pauses at is reached however long its branch takes
+between its step and the gate: the pause waits until every other branch has ended or waits at
+a gate (review.py), not for a moment in which nothing seems to run.
+
+Skipped unless the team has two gates.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import helpers
+import pytest
+from fake_llm import FakeModels
+from project import main, pipeline, runtime, state, team
+
+if team.MODE != "pipeline" or len(team.GATES) < 2:
+    pytest.skip("the team has fewer than two gates", allow_module_level=True)
+
+
+def test_a_gate_whose_branch_is_slow_after_its_step_waits_in_the_same_pause(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The last gated step's branch is held between its step and its gate (CrewAI saves the
+    # state there) until another gate has asked for review: slower than any quiet moment.
+    gated = [key for key in team.PIPELINE if any(g.after_step == key for g in team.GATES.values())]
+    slow = f"step_{team.PIPELINE[gated[-1]].method}"
+    asked = threading.Event()
+    save, request = state.RunStore.save_state, pipeline.GateReview.request_feedback
+
+    def saving(store: Any, flow_uuid: str, method_name: str, state_data: Any) -> None:
+        if method_name == slow:
+            asked.wait(timeout=5)  # no assertion on it: the pause must wait either way
+            time.sleep(1)  # and a while after
+        save(store, flow_uuid, method_name, state_data)
+
+    def requested(provider: Any, context: Any, flow: Any) -> str:
+        asked.set()
+        return request(provider, context, flow)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(state.RunStore, "save_state", saving)
+    monkeypatch.setattr(pipeline.GateReview, "request_feedback", requested)
+
+    code = main.main(helpers.run_argv())
+
+    out = capsys.readouterr()
+    assert code == runtime.EXIT_PENDING, out.err
+    saved = state.RunStore.of(team).load(json.loads(out.out)["run_id"])
+    reached = {n for n, g in team.GATES.items() if g.after_step in saved.outputs}
+    if len(reached) < 2:
+        pytest.skip("no two gates of the team are reached at once")
+    assert set(json.loads(out.out)["gates"]) == reached
