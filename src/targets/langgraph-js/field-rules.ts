@@ -5,6 +5,7 @@ import type { FieldRule } from "../../export/loss-report.js";
 import type { TeamModel } from "../../model/types.js";
 import { parsePointer } from "../../read/json-pointer.js";
 import { descriptiveAgentRules, registryRule } from "../python-common/shared-field-rules.js";
+import { documentAgents, promptNames } from "../../model/workspace.js";
 import { JS_PROVIDERS, inputChannels } from "./view.js";
 
 const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
@@ -12,6 +13,28 @@ const REGISTRY = "registry-only: no runtime reads it; kept in the provenance cop
 const registry = (pattern: string): FieldRule => ({ ...registryRule(pattern), detail: REGISTRY });
 
 const providerOf = (v: unknown) => (typeof v === "string" && v.includes(":") ? v.slice(0, v.indexOf(":")) : "");
+
+/** workspace (v1.2): TEAM.workspace, kept in the graph's store and enforced by envelope-runtime-js's Workspace, whoever writes through it. */
+const workspaceRules: FieldRule[] = [
+  {
+    pattern: "/workspace/*/name",
+    resolve: (_v, pointer, model) => {
+      const d = model.workspace.find((w) => pointer.startsWith(w.pointer + "/"));
+      const agents = d ? documentAgents(d, model.agents).join(", ") : "";
+      const who = d !== undefined && model.agents.some((a) => promptNames(a.prompt.raw, d.name)) ? `the agents whose prompt names it: ${agents}` : `every agent (no prompt names it): ${agents}`;
+      return { status: "carried", detail: `TEAM.workspace, in the graph's store (the Agent Server's own; the runner's .envelope-workspace/); its tools (list, read, write rows) go to ${who}` };
+    },
+  },
+  { pattern: "/workspace/*/type", status: "carried", detail: "TEAM.workspace, the tools' descriptions and the README" },
+  { pattern: "/workspace/*/columns/*/name", status: "carried", detail: "a column of the document's rows (TEAM.workspace), in the write tool's arguments" },
+  { pattern: "/workspace/*/columns/*/owner", status: "carried", detail: "enforced by the store: agents write only `agent` and `both` columns; a `both` column changes only with the version the agent read (compare-and-set), else the write is reported as a conflict" },
+  { pattern: "/workspace/*/columns/*/type", status: "carried", detail: "enforced by the store (a value of another type is refused), and the write tool's argument types" },
+  { pattern: "/workspace/*/columns/*/id", status: "carried", detail: "the column's value is the row's id: rows are addressed (and never duplicated) by it" },
+  { pattern: "/workspace/*/columns/*/pii", status: "approximated", detail: "marked in TEAM.workspace (envelope-runtime-js's masked() hides it); agents read it through their tools, so a verbose run, a tracing service and the runs' checkpoints hold it, and no command of this target masks or purges it yet" },
+  { pattern: "/workspace/*/statusValues", status: "carried", detail: "the store refuses any other value in a status column (a trigger's column, or `status`), with the allowed values in its answer" },
+  { pattern: "/workspace/*/triggers", status: "dropped", detail: "TEAM.workspace keeps them, but the LangGraph.js target has no `watch` command yet: nothing fires them" },
+  { pattern: "/workspace/*/hypotheses", status: "dropped", detail: "ignored: notes for people about the document; no runtime reads them (kept in the provenance copy)" },
+];
 
 export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/$schema", status: "carried", detail: "provenance copy src/envelope.json" },
@@ -116,6 +139,5 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/schedule/webhookSecret", status: "dropped", detail: "the LangGraph.js target has no webhook receiver (a value is never copied into the export)" },
   { pattern: "/schedule/conditionInterval", status: "dropped", detail: "the LangGraph.js target has no condition poll" },
   { pattern: "/schedule/conditionPrompt", status: "dropped", detail: "the LangGraph.js target has no condition poll" },
-  { pattern: "/workspace/*/*", status: "dropped", detail: "the LangGraph.js target has no workspace store yet: the documents are kept in the provenance copy src/envelope.json only" },
-  { pattern: "/workspace/*/columns/*/*", status: "dropped", detail: "the LangGraph.js target has no workspace store yet" },
+  ...workspaceRules,
 ];

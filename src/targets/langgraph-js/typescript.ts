@@ -58,7 +58,7 @@ const escalateNodeName = (name: string) => `escalate_${name}`;
  * The StateGraph, node by node and edge by edge, as envelope-runtime-js's buildTeamGraph wires
  * the same TeamSpec (its teamEdges; the export's tests check the two draw the same graph).
  */
-function graphChain(team: LanggraphJsView["team"]): string {
+function graphChain(team: LanggraphJsView["team"], withStore: boolean): string {
   const lines: string[] = ["new StateGraph({ state: teamState(TEAM), input: InputSchema, output: outputSchema(ResultSchema), context: ContextSchema })"];
   const add = (comment: string, node: string, fn: string, ends?: string[]) =>
     lines.push(`// ${comment}`, `.addNode(${literal(node)}, ${fn}${ends?.length ? `, { ends: [${ends.map((e) => (e === "END" ? e : literal(e))).join(", ")}] }` : ""})`);
@@ -95,7 +95,8 @@ function graphChain(team: LanggraphJsView["team"]): string {
     edge("the result, once every last node is done", sinks.length === 1 ? sinks[0]! : sinks, "finalize");
   }
   edge("the end", "finalize", "END");
-  lines.push("// an explicit name (TEAM.slug) for the compiled graph", ".compile({ checkpointer, name: TEAM.slug })");
+  if (withStore) lines.push("// an explicit name (TEAM.slug) for the compiled graph; the workspace's store, which the agents' workspace tools use", ".compile({ checkpointer, store, name: TEAM.slug })");
+  else lines.push("// an explicit name (TEAM.slug) for the compiled graph", ".compile({ checkpointer, name: TEAM.slug })");
   return lines.join("\n");
 }
 
@@ -188,7 +189,8 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
 
   const graph = project.createSourceFile("src/graph.ts");
   headers.set(graph, `// ${HEADER} The team's graph: its wiring, node by node and edge by edge; the node functions are envelope-runtime-js's.`);
-  graph.addImportDeclaration({ namedImports: ["END", "START", "StateGraph", "type BaseCheckpointSaver"], moduleSpecifier: "@langchain/langgraph" });
+  const store = view.hasWorkspace;
+  graph.addImportDeclaration({ namedImports: ["END", "START", "StateGraph", "type BaseCheckpointSaver", ...(store ? ["type BaseStore"] : [])], moduleSpecifier: "@langchain/langgraph" });
   graph.addImportDeclaration({ namedImports: ["outputSchema", "TeamNodes", "teamState", "type BuildOptions"], moduleSpecifier: "envelope-runtime-js" });
   graph.addImportDeclaration({ namedImports: ["ContextSchema"], moduleSpecifier: "./context.js" });
   graph.addImportDeclaration({ namedImports: ["InputSchema", "ResultSchema"], moduleSpecifier: "./state.js" });
@@ -198,23 +200,27 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
     isExported: true,
     name: "buildGraph",
     docs: [
-      `${docText(team.name)}'s graph, as its definition wires it (the runner and the tests give a checkpointer, and the tests their own models). Each node is a function of envelope-runtime-js's TeamNodes; a gate routes itself (Command), to the nodes its \`ends\` name.`,
+      `${docText(team.name)}'s graph, as its definition wires it (the runner and the tests give a checkpointer${store ? " and the workspace's store" : ""}, and the tests their own models). Each node is a function of envelope-runtime-js's TeamNodes; a gate routes itself (Command), to the nodes its \`ends\` name.`,
     ],
-    parameters: [{ name: "options", type: "BuildOptions & { checkpointer?: BaseCheckpointSaver }", initializer: "{}" }],
+    parameters: [{ name: "options", type: store ? "BuildOptions & { checkpointer?: BaseCheckpointSaver; store?: BaseStore }" : "BuildOptions & { checkpointer?: BaseCheckpointSaver }", initializer: "{}" }],
     statements: [
-      "const { checkpointer, ...rest } = options;",
+      store ? "const { checkpointer, store, ...rest } = options;" : "const { checkpointer, ...rest } = options;",
       packs ? "const nodes = new TeamNodes(TEAM, SCHEMAS, { connections: CONNECTIONS, ...rest });" : "const nodes = new TeamNodes(TEAM, SCHEMAS, rest);",
-      `return ${graphChain(team)};`,
+      `return ${graphChain(team, store)};`,
     ],
   });
-  graph.addVariableStatement({ isExported: true, declarationKind: VariableDeclarationKind.Const, docs: ["The graph langgraph.json serves (the Agent Server brings its own checkpointer)."], declarations: [{ name: "graph", initializer: "buildGraph()" }] });
+  graph.addVariableStatement({ isExported: true, declarationKind: VariableDeclarationKind.Const, docs: [store ? "The graph langgraph.json serves (the Agent Server brings its own checkpointer and store)." : "The graph langgraph.json serves (the Agent Server brings its own checkpointer)."], declarations: [{ name: "graph", initializer: "buildGraph()" }] });
 
   const main = project.createSourceFile("src/main.ts");
   headers.set(main, `// ${HEADER} The command-line runner: npm start -- run | resume | show (see README).`);
   main.addImportDeclaration({ namedImports: ["runCli"], moduleSpecifier: "envelope-runtime-js" });
   main.addImportDeclaration({ namedImports: ["buildGraph"], moduleSpecifier: "./graph.js" });
   main.addImportDeclaration({ namedImports: ["TEAM"], moduleSpecifier: "./team.js" });
-  main.addStatements("process.exitCode = await runCli({ team: TEAM, graph: (checkpointer) => buildGraph({ checkpointer }) });");
+  main.addStatements(
+    store
+      ? "// The workspace's store: the runner's (ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/).\nprocess.exitCode = await runCli({ team: TEAM, graph: (checkpointer, store) => buildGraph({ checkpointer, store }) });"
+      : "process.exitCode = await runCli({ team: TEAM, graph: (checkpointer) => buildGraph({ checkpointer }) });",
+  );
 
   if (team.gates.length) {
     const server = project.createSourceFile("src/server.ts");
@@ -271,8 +277,8 @@ function teamTest(view: LanggraphJsView): string {
 // through every gate with LangChain's fake chat models (no network, no provider key), by
 // envelope-runtime-js/testing (fake models answering by task, a test clock, a run driven
 // through the gates with the decisions each test gives).
-import { MemorySaver } from "@langchain/langgraph";
-import { ${hasPacks ? `buildTeamGraph, checkRequest, connectionTools, ${packs.hasMcp ? "credentialHeaders, " : ""}openMcpTools` : "buildTeamGraph"} } from "envelope-runtime-js";
+import { ${view.hasWorkspace ? "InMemoryStore, " : ""}MemorySaver } from "@langchain/langgraph";
+import { ${[...(hasPacks ? ["buildTeamGraph", "checkRequest", "connectionTools", ...(packs.hasMcp ? ["credentialHeaders"] : []), "openMcpTools"] : ["buildTeamGraph"]), ...(view.hasWorkspace ? ["Workspace", "workspaceTools"] : [])].join(", ")} } from "envelope-runtime-js";
 ${packs.hasMcp ? 'import { fakeMcpServer } from "envelope-runtime-js/mcp-testing";\n' : ""}import { ${helpers.join(", ")} } from "envelope-runtime-js/testing";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
@@ -311,7 +317,37 @@ describe(${literal(team.name)}, () => {
     expect(run.output).toMatchObject({ status: "done", halted: null, result: RESULT });
     expect(team.tasks).toContain(${literal(team.mode === "hierarchy" ? "team" : (team.finalStep ?? ""))});
   });
-${gates}${refusalTests(view)}${packTests(view)}});
+${gates}${refusalTests(view)}${packTests(view)}${workspaceTests(view)}});
+`;
+}
+
+/** Per workspace document: the store refuses, through an agent's write tool, a column people own and a status the document does not declare. */
+function workspaceTests(view: LanggraphJsView): string {
+  if (!view.hasWorkspace) return "";
+  const cases = view.workspace.flatMap((d) => [`// ${d.ref}`, `[${[d.name, d.firstAgent, d.humanColumn, d.humanValue, d.statusColumn].map((v) => literal(v)).join(", ")}],`]);
+  return `
+  // workspace[]: document, an agent with its tools, a column people own ("" when none) and a
+  // value of its type, a status column ("" when none)
+  const WORKSPACE_CASES: Array<[string, string, string, unknown, string]> = [
+    ${cases.join("\n    ")}
+  ];
+
+  it.each(WORKSPACE_CASES)("workspace %s: the store refuses what the document does not let %s write", async (document, agent, humanColumn, humanValue, statusColumn) => {
+    const documents = TEAM.workspace ?? [];
+    const store = new InMemoryStore();
+    const write = workspaceTools(documents, agent, () => store).find((t) => t.name.startsWith("write_"))!;
+    if (humanColumn) {
+      const answer = String(await write.invoke({ rows: [{ data: { [humanColumn]: humanValue } }] }));
+      expect(answer).toContain('"outcome": "refused"');
+      expect(answer).toContain(humanColumn);
+    }
+    if (statusColumn) {
+      const answer = String(await write.invoke({ rows: [{ data: { [statusColumn]: "not-a-declared-status" } }] }));
+      expect(answer).toContain('"outcome": "refused"');
+      expect(answer).toContain(statusColumn);
+    }
+    expect(await new Workspace(documents, store).rows(document)).toEqual([]);
+  });
 `;
 }
 

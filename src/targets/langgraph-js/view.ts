@@ -8,6 +8,8 @@ import type { AccessPolicyModel, IOFieldModel, TeamModel } from "../../model/typ
 import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { finalStepOf, outputsExpectation } from "../python-common/team-view.js";
 import { agentAbout } from "../python-common/shared-field-rules.js";
+import { toolNames } from "../python-common/workspace-view.js";
+import { documentAgents, promptNames, statusColumns } from "../../model/workspace.js";
 
 /** Providers envelope-runtime-js maps onto an installed LangChain.js package. */
 export const JS_PROVIDERS: ReadonlySet<string> = new Set(["openai", "anthropic", "google", "google_genai", "mistral", "mistralai", "openrouter"]);
@@ -102,6 +104,45 @@ function connectionsSpec(c: ConnectionsView) {
   };
 }
 
+/** A document as envelope-runtime-js's DocumentSpec (workspace.ts): its declaration, status columns and the agents with its tools. */
+function workspaceSpec(d: TeamModel["workspace"][number], model: TeamModel) {
+  return {
+    name: d.name,
+    type: d.type ?? "",
+    columns: d.columns.map((c) => ({ name: c.name, owner: c.owner, type: c.type, id: c.id, pii: c.pii })),
+    statusValues: d.statusValues,
+    statusColumns: statusColumns(d),
+    triggers: d.triggers.map((t) => ({ column: t.column, status: t.status, action: t.action })),
+    agents: documentAgents(d, model.agents),
+  };
+}
+
+/** The README's and the tests' view of each document. */
+function workspaceView(model: TeamModel) {
+  return model.workspace.map((d, i) => {
+    const human = d.columns.find((c) => c.owner === "human");
+    const status = statusColumns(d)[0];
+    const sampleOf = (type: string) => (type === "number" ? 1 : type === "boolean" ? true : "set by an agent");
+    return {
+      name: d.name,
+      ref: `workspace[${i}]`,
+      type: d.type ?? "",
+      columns: d.columns.map((c) => ({ name: c.name, notes: [c.owner, ...(c.id ? ["id"] : []), ...(c.pii ? ["pii"] : []), ...(c.type !== "string" ? [c.type] : [])].join(", ") })),
+      statusValues: d.statusValues,
+      statusColumns: statusColumns(d),
+      triggers: d.triggers,
+      agents: documentAgents(d, model.agents),
+      byName: model.agents.some((a) => promptNames(a.prompt.raw, d.name)),
+      tools: toolNames(d.name),
+      firstAgent: documentAgents(d, model.agents)[0] ?? "",
+      humanColumn: human?.name ?? "",
+      humanValue: human ? sampleOf(human.type) : null,
+      // A status column of another type than string holds no declared status: none to test.
+      statusColumn: status !== undefined && d.columns.find((c) => c.name === status)?.type === "string" ? status : "",
+    };
+  });
+}
+
 export function buildView(model: TeamModel, loss: LossEntry[], connections?: TeamConnections) {
   const fields = contextFields(model);
   const channels = new Map(inputChannels(model.inputs).map((c) => [c.key, c.channel]));
@@ -164,6 +205,8 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     variables: model.variables.map((v) => v.name),
     runTimeoutMs: model.timeouts.runMs,
     recursionLimit: 50,
+    // workspace (v1.2): envelope-runtime-js's DocumentSpec per document; absent without one.
+    ...(model.workspace.length ? { workspace: model.workspace.map((d) => workspaceSpec(d, model)) } : {}),
   };
   const packs = connectionsView(connections);
   const packsOf = (key: string) => packs.agents.find((x) => x.key === key)?.providers ?? [];
@@ -179,6 +222,7 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
       // In the runtime's order: the OpenAPI packs' operations, then the MCP servers' tools (listed at run time).
       ...packsOf(a.key).flatMap((p) => packs.packs.find((x) => x.provider === p)?.operations.map((o) => ({ name: o.tool, note: `pack ${p}` })) ?? []),
       ...packsOf(a.key).flatMap((p) => packs.mcpServers.filter((x) => x.provider === p).map((x) => ({ name: `${x.toolPrefix}*`, note: `pack ${p}'s MCP server` }))),
+      ...(team.workspace ?? []).filter((d) => d.agents.includes(a.key)).flatMap((d) => Object.values(toolNames(d.name)).map((name) => ({ name, note: `workspace ${d.name}` }))),
       ...(mode === "hierarchy" ? a.reports.map((r) => ({ name: `ask_${r.replace(/[^A-Za-z0-9_]/g, "_")}`, note: "" })) : []),
     ],
   }));
@@ -206,6 +250,8 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     scheduleManual: model.schedule.type === "manual",
     scheduleCron: model.schedule.type === "cron" ? model.schedule.cron : undefined,
     providerKeys,
+    workspace: workspaceView(model),
+    hasWorkspace: model.workspace.length > 0,
   };
 }
 

@@ -1,0 +1,63 @@
+// The LangGraph.js target carries the workspace (Envelope v1.2, issue 40) as the Python targets
+// do: the documents in TEAM.workspace (envelope-runtime-js's DocumentSpec, with the agents that
+// get each document's tools), the graph compiled with the workspace's store, the runner giving
+// it its own, the export's tests checking each document's refusals, and the loss report and
+// README saying so. (The rules themselves: js/envelope-runtime/test/workspace.test.ts.)
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { exportDefinition } from "../src/export/export.js";
+import type { FileSet } from "../src/export/file-set.js";
+import { TARGETS } from "../src/targets/index.js";
+import { ROOT } from "./helpers/cli.js";
+
+function exported(path: string): FileSet {
+  const file = join(ROOT, path);
+  const r = exportDefinition(readFileSync(file), TARGETS["langgraph-js"]!, { file });
+  if (!r.ok || !r.files) throw new Error(`export failed: ${r.failure ?? JSON.stringify(r.diagnostics)}`);
+  return r.files;
+}
+
+const DESK = "test/fixtures/valid/event-signup-desk.envelope.json";
+
+describe("langgraph-js: the workspace", () => {
+  it("declares each document in TEAM.workspace, with its status columns and the agents with its tools", () => {
+    const team = exported(DESK).text("src/team.ts")!;
+    expect(team).toContain('workspace: [\n    {\n      name: "attendees",\n      type: "contact-list",');
+    expect(team).toContain('statusValues: ["pending", "confirmed", "incomplete", "declined"],\n      statusColumns: ["status"],');
+    expect(team).toContain('agents: ["screener"],');
+    expect(team).toContain('agents: ["brief-writer"],');
+  });
+
+  it("compiles the graph with the workspace's store, which the runner gives it", () => {
+    const files = exported(DESK);
+    expect(files.text("src/graph.ts")).toContain(".compile({ checkpointer, store, name: TEAM.slug })");
+    expect(files.text("src/main.ts")).toContain("graph: (checkpointer, store) => buildGraph({ checkpointer, store }),");
+    expect(files.text(".gitignore")).toContain(".envelope-workspace/");
+  });
+
+  it("tests, per document, that the store refuses a column people own and an undeclared status", () => {
+    const tests = exported(DESK).text("tests/team.test.ts")!;
+    expect(tests).toContain('["attendees", "screener", "organiser_note", "set by an agent", "status"],');
+    expect(tests).toContain('["speaker-queue", "brief-writer", "talk_id", "set by an agent", "status"],');
+    expect(tests).toContain("workspaceTools(documents, agent, () => store)");
+  });
+
+  it("reports the documents carried (triggers not yet: nothing fires them), the README names each document's tools", () => {
+    const files = exported(DESK);
+    const report = files.text("ENVELOPE_EXPORT.md")!;
+    expect(report).not.toContain("no workspace store yet");
+    expect(report).toMatch(/`workspace\[0\]\.columns\[5\]\.owner` \| enforced by the store/);
+    const readme = files.text("README.md")!;
+    expect(readme).toContain("## Workspace");
+    expect(readme).toContain("Its tools (`list_speaker_queue_rows`, `read_speaker_queue_row`, `write_speaker_queue_rows`) go to `brief-writer` (its prompt names it).");
+    expect(readme).toContain("`write_attendees_rows` (workspace attendees)");
+  });
+
+  it("leaves a team without documents as it was: no store in its graph", () => {
+    const files = exported("test/fixtures/valid/parallel-gates.envelope.json");
+    expect(files.text("src/team.ts")).not.toContain("workspace");
+    expect(files.text("src/graph.ts")).toContain(".compile({ checkpointer, name: TEAM.slug })");
+    expect(files.text("README.md")).not.toContain("## Workspace");
+  });
+});
