@@ -117,5 +117,6 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   WEBHOOK_SECRET_RULE,
   { pattern: "/schedule/conditionInterval", status: "carried", detail: "team.CONDITION_INTERVAL_S (poll's interval) and the scheduled workflow's cron" },
   { pattern: "/schedule/conditionPrompt", status: "carried", detail: "team.CONDITION_PROMPT, asked by poll with a structured yes/no answer ({{NAME}} of requiredVariables filled)" },
-  ...workspaceRules("kept in LangGraph's Store (a SqliteStore on ENVELOPE_WORKSPACE_DB, which langgraph.json gives `langgraph dev`)"),
+  // Served, the rows are in the server's store (langgraph.json names none); the runner's are local.
+  ...workspaceRules("kept in LangGraph's Store: the Agent Server's own store when served (`langgraph dev`, a deployment), else the runner's: PostgreSQL with DATABASE_URL, otherwise a SqliteStore on .envelope-workspace.sqlite3 (ENVELOPE_WORKSPACE_DB)"),
 ];

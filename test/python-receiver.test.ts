@@ -1,0 +1,42 @@
+// What a developer handed a Python export reads first, checked against what the export holds
+// (found receiving event-signup-desk's exports: a team with workspace documents, triggers and
+// a cron schedule, no gates and no access policy). The README names only files the project
+// has and tools its agents hold, the loss report says where the rows are as langgraph.json
+// does, the scheduled workflow hands `watch` the webhook its notify triggers post to, and
+// generated texts render as Markdown or Python without stray words.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "./helpers/cli.js";
+import { exportFor } from "./helpers/export.js";
+
+const DESK = "test/fixtures/valid/event-signup-desk.envelope.json";
+
+describe("LangGraph: the README and the loss report of a workspace team without gates", () => {
+  const x = exportFor(DESK, "langgraph");
+  const readme = x.text("README.md");
+
+  it("names only modules the project has", () => {
+    const intro = /What is about this team is in (.*?) and `prompts\/`/s.exec(readme)?.[1] ?? "";
+    const modules = [...intro.matchAll(/`([a-z_]+\.py)`/g)].map((m) => m[1]!);
+    expect(modules).toContain("graph.py");
+    for (const module of modules) expect(x.files.paths(), module).toContain(`src/event_signup_desk/${module}`);
+  });
+
+  it("describes no http_request tool when no agent has one", () => {
+    expect(x.text("src/event_signup_desk/team.py")).toContain("no agent gets an http_request tool");
+    const section = readme.slice(readme.indexOf("## Access policies"), readme.indexOf("\n## ", readme.indexOf("## Access policies") + 3));
+    expect(section).toContain("No agent of this team has an access policy or allowed hosts");
+    expect(section).not.toContain("rules top to bottom");
+  });
+
+  it("says what each generated test file checks", () => {
+    for (const path of x.files.paths().filter((p) => /^tests\/test_.*\.py$/.test(p))) expect(readme, path).toContain(`\`${path}\``);
+  });
+
+  it("says the served rows are the server's store, as langgraph.json names none", () => {
+    expect(JSON.parse(x.text("langgraph.json"))).not.toHaveProperty("store");
+    const where = x.loss.find((e) => e.pointer === "/workspace/0/name")?.detail ?? "";
+    expect(where).not.toContain("langgraph.json gives");
+    expect(where).toContain("Agent Server's own store");
+  });
+});
