@@ -8,8 +8,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
 import { exportFor } from "./helpers/export.js";
+import { WORKSPACE_WEBHOOK_ENV } from "../src/targets/python-common/team-view.js";
 
 const DESK = "test/fixtures/valid/event-signup-desk.envelope.json";
+const desk = () => JSON.parse(readFileSync(`${ROOT}${DESK}`, "utf8")) as Record<string, unknown> & { workspace: Array<{ triggers?: Array<{ action: string }> }> };
 
 describe("LangGraph: the README and the loss report of a workspace team without gates", () => {
   const x = exportFor(DESK, "langgraph");
@@ -38,5 +40,26 @@ describe("LangGraph: the README and the loss report of a workspace team without 
     const where = x.loss.find((e) => e.pointer === "/workspace/0/name")?.detail ?? "";
     expect(where).not.toContain("langgraph.json gives");
     expect(where).toContain("Agent Server's own store");
+  });
+});
+
+describe.each(["crewai", "langgraph"])("%s: the scheduled workflow of a team with notify triggers", (target) => {
+  it("passes ENVELOPE_WORKSPACE_WEBHOOK_URL to watch, as .env.example lists it", () => {
+    const x = exportFor(DESK, target);
+    expect(x.text(".env.example")).toContain("# ENVELOPE_WORKSPACE_WEBHOOK_URL=");
+    expect(x.text(".github/workflows/scheduled-run.yml")).toContain("          ENVELOPE_WORKSPACE_WEBHOOK_URL: ${{ secrets.ENVELOPE_WORKSPACE_WEBHOOK_URL }}\n");
+  });
+
+  it("names the variable the runtime reads", () => {
+    const workspace = readFileSync(`${ROOT}python/envelope-runtime/src/envelope_runtime/workspace.py`, "utf8");
+    expect(workspace).toContain(`\nWEBHOOK_ENV = "${WORKSPACE_WEBHOOK_ENV}"\n`);
+  });
+
+  it("passes no webhook when no trigger notifies", () => {
+    const def = desk();
+    def.workspace = def.workspace.map((d) => ({ ...d, triggers: (d.triggers ?? []).filter((t) => t.action !== "notify") }));
+    const x = exportFor(def, target);
+    expect(x.text(".github/workflows/scheduled-run.yml")).toContain("watch --once");
+    expect(x.text(".github/workflows/scheduled-run.yml")).not.toContain("ENVELOPE_WORKSPACE_WEBHOOK_URL");
   });
 });

@@ -79,17 +79,23 @@ export function flaggedInputsView(model: TeamModel): FlaggedInputView[] {
   return inputsView(model).map((input, i) => ({ ...input, flag: flags[i] ?? "", hasFlag: flags[i] !== undefined, flagSafe: flags[i] !== undefined && input.flagSafe }));
 }
 
+/** Where `watch` posts each `notify` trigger that fires (envelope-runtime's workspace.WEBHOOK_ENV). */
+export const WORKSPACE_WEBHOOK_ENV = "ENVELOPE_WORKSPACE_WEBHOOK_URL";
+
 /**
  * The names the scheduled workflow passes from repository secrets: requiredSecrets,
  * requiredVariables, the declared models' keys, and for agents on MODEL, MODEL with every
- * key the target knows (MODEL names its provider only at run time).
+ * key the target knows (MODEL names its provider only at run time); with a `notify` trigger,
+ * the webhook `watch --once` posts it to (.env.example lists it).
  */
 export function workflowEnvNames(model: TeamModel, declaredKeys: readonly string[], everyKey: readonly string[], modelEnv: ModelEnvView): string[] {
   const onModel = model.agents.some((a) => !a.llm);
   // MODEL_OVERRIDE / MODEL_<AGENT> may send any agent to any provider: every key and base
   // URL goes along (an unset repository secret arrives empty, which the runner ignores).
   const models = ["MODEL_OVERRIDE", ...modelEnv.agentModelEnvs.map((a) => a.env), ...modelEnv.baseUrls.map((b) => b.baseUrlEnv)];
-  return [...new Set([...model.secrets.map((s) => s.name), ...model.variables.map((v) => v.name), ...declaredKeys, ...(onModel ? ["MODEL"] : []), ...everyKey, ...models])];
+  const notifies = model.workspace.some((d) => d.triggers.some((t) => t.action === "notify"));
+  const webhook = notifies ? [WORKSPACE_WEBHOOK_ENV] : [];
+  return [...new Set([...model.secrets.map((s) => s.name), ...model.variables.map((v) => v.name), ...declaredKeys, ...(onModel ? ["MODEL"] : []), ...everyKey, ...models, ...webhook])];
 }
 
 /** Review rounds per gate: `MAX_ROUNDS` of templates/python-common/static/src/PKG/gates.py (a test keeps them equal). */
