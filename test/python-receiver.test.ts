@@ -43,6 +43,12 @@ describe("LangGraph: the README and the loss report of a workspace team without 
   });
 });
 
+it("CrewAI: the loss report says DATABASE_URL's database holds the rows when it is set, as the README does", () => {
+  const x = exportFor(DESK, "crewai");
+  expect(x.text("README.md")).toContain("with `DATABASE_URL` set, in that database instead");
+  expect(x.loss.find((e) => e.pointer === "/workspace/0/name")?.detail).toContain("DATABASE_URL");
+});
+
 describe.each(["crewai", "langgraph"])("%s: the scheduled workflow of a team with notify triggers", (target) => {
   it("passes ENVELOPE_WORKSPACE_WEBHOOK_URL to watch, as .env.example lists it", () => {
     const x = exportFor(DESK, target);
@@ -61,5 +67,23 @@ describe.each(["crewai", "langgraph"])("%s: the scheduled workflow of a team wit
     const x = exportFor(def, target);
     expect(x.text(".github/workflows/scheduled-run.yml")).toContain("watch --once");
     expect(x.text(".github/workflows/scheduled-run.yml")).not.toContain("ENVELOPE_WORKSPACE_WEBHOOK_URL");
+  });
+});
+
+describe("CrewAI: a hierarchical crew's workspace", () => {
+  const x = exportFor(DESK, "crewai");
+
+  it("the README's delete paragraph has no escaped backticks and no pipeline runs", () => {
+    const readme = x.text("README.md");
+    const paragraph = readme.slice(readme.indexOf("`workspace delete` deletes the row"), readme.indexOf("`--purge-runs` deletes"));
+    expect(paragraph).toContain("CrewAI's own record of the latest run's task outputs");
+    expect(paragraph).not.toContain("\\`");
+    expect(paragraph).not.toContain("pipeline");
+  });
+
+  it("the generated test names no delegate_to_team tool when no agent runs a sub-team", () => {
+    const test = x.text("tests/test_team.py");
+    expect(test).toContain("SUB_TEAM_AGENTS: tuple[str, ...] = ()");
+    expect(test).not.toContain("delegate_to_team below");
   });
 });

@@ -103,7 +103,7 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
   WEBHOOK_SECRET_RULE,
   { pattern: "/schedule/conditionInterval", status: "carried", detail: "team.CONDITION_INTERVAL_S (poll's interval) and the scheduled workflow's cron" },
   { pattern: "/schedule/conditionPrompt", status: "carried", detail: "team.CONDITION_PROMPT, asked by poll with a structured yes/no answer ({{NAME}} of requiredVariables filled)" },
-  ...workspaceRules("kept in an embedded SQLite file (ENVELOPE_WORKSPACE_DB)", (key, model) =>
+  ...workspaceRules("kept in an embedded SQLite file (.envelope-workspace.sqlite3, or ENVELOPE_WORKSPACE_DB), or in the database DATABASE_URL names", (key, model) =>
     key === toollessManager(model) ? `${key} (held by its "Requests" worker: CrewAI allows no tools on a manager)` : key,
   ),
 ];

@@ -121,6 +121,7 @@ export function workspaceView(model: TeamModel, store: "langgraph" | "sqlite", m
     toolRule: TOOL_RULE,
     langgraphStore: store === "langgraph",
     dbFile: ".envelope-workspace.sqlite3",
-    runRecords: "the pipeline runs' state in .envelope-runs/, and CrewAI's own record of each run's task outputs, which `crewai replay` reads",
+    // Plain words: the README renders it as text (md_text), where a backtick is escaped.
+    runRecords: `${model.execution.mode === "pipeline" ? "the pipeline runs' state in .envelope-runs/, and " : ""}CrewAI's own record of the latest run's task outputs, which its replay command reads`,
   };
 }
