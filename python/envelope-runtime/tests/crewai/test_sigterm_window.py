@@ -27,7 +27,12 @@ if team.MODE != "pipeline":
     pytest.skip("the team is not a pipeline", allow_module_level=True)
 
 from envelope_runtime.crewai import flow_resume  # noqa: E402
-from envelope_runtime.crewai.flow_runner import EXIT_TERMINATED, TERMINATED  # noqa: E402
+from envelope_runtime.crewai.flow_runner import (  # noqa: E402
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    INTERRUPTED,
+    TERMINATED,
+)
 
 gated = pytest.mark.skipif(not team.GATES, reason="the team has no gates")
 
@@ -61,6 +66,24 @@ def _only_run() -> str:
 
 def _terminate() -> None:
     os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _stop(stop: str) -> None:
+    """SIGTERM delivered here, or Ctrl-C (Python's SIGINT handler raises KeyboardInterrupt)."""
+    if stop == "ctrl-c":
+        raise KeyboardInterrupt
+    _terminate()
+
+
+_EXIT = {"sigterm": EXIT_TERMINATED, "ctrl-c": EXIT_INTERRUPTED}
+_MESSAGE = {"sigterm": TERMINATED, "ctrl-c": INTERRUPTED}
+
+
+def _main(argv: list[str]) -> int:
+    try:
+        return main.main(argv)  # type: ignore[no-any-return]
+    except KeyboardInterrupt:  # not pytest's to take as the session's Ctrl-C
+        pytest.fail("Ctrl-C escaped the runner")
 
 
 def test_sigterm_as_the_run_is_saved_running_saves_it_terminated_and_a_second_waits(
@@ -132,3 +155,36 @@ def test_sigterm_between_two_runs_of_a_sweep_ends_it_with_143(
     assert flow_resume.sweep_runs(TEAM, []) == EXIT_TERMINATED
     assert len(resumed) == 1, capsys.readouterr().err
     assert {_saved(run_id)["status"] for run_id in runs} == {"pending"}
+
+
+@gated
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+def test_a_stop_as_a_resume_claims_the_runs_row_saves_the_run_stopped(
+    stop: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """With DATABASE_URL the claim sets the run's row `running`: a stop that comes as it
+    does, before the flow starts, saves the run stopped (resumable), not `running` for good."""
+    pytest.importorskip("sqlalchemy")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'runs.db'}")
+    run_id = _pending(capsys)
+    claim = state.RunStore.claim
+
+    def claimed(store: Any, run_id: str, note: str | None = None) -> bool:
+        taken = claim(store, run_id, note)
+        _stop(stop)  # as the claim returns
+        return taken
+
+    monkeypatch.setattr(state.RunStore, "claim", claimed)
+
+    code = _main(["resume", run_id, "--no-interactive"])
+
+    err = capsys.readouterr().err
+    assert code == _EXIT[stop], err
+    saved = state.RunStore.of(team).load(run_id)
+    assert (saved.status, saved.message) == ("failed", _MESSAGE[stop])
+    assert "continue from the last finished step with: " in err and f"resume {run_id}" in err

@@ -176,15 +176,21 @@ def _resume(
     if report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     left = run.status == "running"  # by a process that is gone, or taken with --force
-    by = f"process {os.getpid()} on {socket.gethostname()} at {state.utc_now().isoformat()}"
-    if not store.claim(run.id, f"taken over by {by}" if left else None):
-        print(f"{store.where(run.id)}: resumed by another process meanwhile", file=sys.stderr)
-        return runtime.EXIT_OK if swept else runtime.EXIT_CONFIG
     if left:
         how = "its process is gone" if held else "--force"
         print(f"Run {run.id} was left running ({how}): it goes on here.", file=sys.stderr)
     _warn_short_secrets(package)
-    return _run_flow(package, store, run, args, decisions)
+    by = f"process {os.getpid()} on {socket.gethostname()} at {state.utc_now().isoformat()}"
+
+    def take() -> int | None:
+        """The claim, in _run_flow's care: a stop once the run is claimed saves it stopped
+        (with DATABASE_URL its row says `running` from the claim, and who took it)."""
+        if store.claim(run.id, f"{'taken over' if left else 'resumed'} by {by}"):
+            return None
+        print(f"{store.where(run.id)}: resumed by another process meanwhile", file=sys.stderr)
+        return runtime.EXIT_OK if swept else runtime.EXIT_CONFIG
+
+    return _run_flow(package, store, run, args, decisions, take)
 
 
 def _status_problems(

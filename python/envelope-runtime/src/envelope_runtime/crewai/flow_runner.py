@@ -25,7 +25,7 @@ import shlex
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -83,15 +83,28 @@ def _sigterm_stops_the_run() -> Iterator[None]:
 
 
 def _run_flow(
-    package: TeamPackage, store: RunStore, run: RunState, args: Any, decisions: dict[str, Any]
+    package: TeamPackage,
+    store: RunStore,
+    run: RunState,
+    args: Any,
+    decisions: dict[str, Any],
+    take: Callable[[], int | None] = lambda: None,
 ) -> int:
     """Run the flow until it ends, halts or waits at a gate; the exit code. SIGTERM is ours
-    from before the run is saved `running` until what became of it is saved."""
+    from before the run is saved `running` until what became of it is saved. `take`, a
+    resume's claim on the run, comes first: the exit code when the run is not this
+    process's (nothing saved), else None; once the run is claimed a stop saves it stopped."""
     flows: list[Any] = []
     with _sigterm_stops_the_run():
+        refused: int | None = -1
         try:
+            refused = take()
+            if refused is not None:
+                return refused
             run = _settled(package, store, run, args, decisions, flows)
         except (KeyboardInterrupt, Terminated) as stop:  # before the flow was built, or after
+            if refused is not None and not store.claimed(run.id):
+                raise  # the run is not this process's: as it was (resume_run says so)
             run = settle(flows[-1].state if flows else run, False, stop, 0)
         return _stopped(package, store, run, args)
 

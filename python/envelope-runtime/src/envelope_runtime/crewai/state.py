@@ -95,6 +95,7 @@ class RunStore(FlowPersistence):
     _lock: Any = PrivateAttr(default_factory=threading.Lock)
     _url: str | None = PrivateAttr(default=None)
     _loaded: dict[str, str] = PrivateAttr(default_factory=dict)
+    _claims: dict[str, str] = PrivateAttr(default_factory=dict)
 
     def __init__(self, directory: Path | str = ".envelope-runs", secret_values: Sequence[str] = ()):
         super().__init__(directory=Path(directory).absolute())
@@ -158,14 +159,22 @@ class RunStore(FlowPersistence):
         to status running, `note` its message, only if it is still what was read, so of two
         processes resuming it at once (`sweep` from cron on two machines, two reviewers) one
         goes on. A run left `running` needs a note (who takes it): without one its row would
-        be written back as read, and both would go on. Files are one machine's: always True
-        there, as before."""
+        be written back as read, and both would go on; `resume` names its process in every
+        note, so the row also tells whose claim took it (`claimed`). Files are one machine's:
+        always True there, as before."""
         read = self._loaded.get(run_id)
         if not self._url or read is None:
             return not self._url
         data = json.loads(read)
         data["status"], data["message"] = "running", note
-        return self._table.swap(run_id, read, _text(data))
+        self._claims[run_id] = _text(data)
+        return self._table.swap(run_id, read, self._claims[run_id])
+
+    def claimed(self, run_id: str) -> bool:
+        """Whether the run's row is what this store's claim wrote (a stop came during the
+        claim: had it taken the run?). Files are never claimed."""
+        claim = self._claims.get(run_id)
+        return claim is not None and self.text(run_id) == claim
 
     def _write(self, run_id: str, state: Any, pending: dict[str, Any] | None) -> None:
         data = RunState.model_validate(state).model_dump(mode="json")
