@@ -1,12 +1,13 @@
 """Refused resume values do not pile up in the thread: LangGraph keeps every value a task's
 interrupts were answered with (and replays them on each resume) until the task ends, so a
 gate that asked again in the same task forever kept one more value per bad resume. A lone
-gate ends the task on a refused value; one waiting beside other gates reads at most
-pipeline.REASKS values in a task. Synthetic pipelines (test_parallel_gates' one or two
-parallel gated steps), for every team with gates."""
+gate ends the task on a refused value; one waiting beside other gates keeps at most
+pipeline.REASKS values in a task, then refuses a value by failing its resume. Synthetic
+pipelines (test_parallel_gates' one or two parallel gated steps), for every team with gates."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import helpers
@@ -14,8 +15,12 @@ import pytest
 from fakes import FakeBoard
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.pregel.remote import RemoteGraph
 from langgraph.types import Command
-from project import gates, pipeline, team
+from project import TEAM, gates, pipeline, team
+from pydantic import ValidationError
+
+from envelope_runtime.langgraph import run_client
 
 pytestmark = pytest.mark.anyio
 
@@ -64,26 +69,49 @@ async def test_a_lone_gate_keeps_no_refused_value(
     assert done.next == () and done.values.get("result") is not None
 
 
-async def test_a_gate_beside_others_reads_at_most_reasks_values_in_a_task(
+@pytest.mark.skipif(not pipeline.STRICT, reason="this LangGraph keeps a value a schema fails")
+async def test_a_gate_beside_others_keeps_at_most_reasks_values_and_stays_answerable(
     team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     parallel._two_parallel_gates(monkeypatch, "skip")
     saver = InMemorySaver()
     g = helpers.wire(board.model_for, saver)
     waiting = await parallel._two_waiting(g)
-    asked = 0
-
-    while "g1" in waiting and asked < 2 * pipeline.REASKS:
+    for _ in range(pipeline.REASKS):
         await g.ainvoke(Command(resume={waiting["g1"].id: BAD}), helpers.config())
-        asked += 1
-        assert await _kept(saver) <= pipeline.REASKS
         waiting = parallel._pending(await g.aget_state(helpers.config()))
+    assert await _kept(saver) == pipeline.REASKS and set(waiting) == {"g1", "g2"}
+    strict = waiting["g1"]
+    assert strict.value["problems"] == ["gate g1: unknown record 'zz'"]
 
-    # Past the bound the task ended: the gate asks again once the other gate is answered.
-    assert asked == pipeline.REASKS and set(waiting) == {"g2"}
-    approve = {"decisions": helpers.approvals(waiting["g2"].value)}
-    await g.ainvoke(Command(resume={waiting["g2"].id: approve}), helpers.config())
-    again = parallel._pending(await g.aget_state(helpers.config()))
-    assert set(again) == {"g1"} and await _kept(saver) == 0
-    assert again["g1"].value["problems"] == ["gate g1: unknown record 'zz'"]
-    assert again["g1"].value["round"] == 1
+    # Past the bound a refused value fails its resume and is not kept: the gate still waits
+    # beside the other, under the same id, for an API client to answer it.
+    for _ in range(2):
+        with pytest.raises(ValidationError, match="gate g1: unknown record 'zz'"):
+            await g.ainvoke(Command(resume={strict.id: BAD}), helpers.config())
+        waiting = parallel._pending(await g.aget_state(helpers.config()))
+        assert set(waiting) == {"g1", "g2"} and waiting["g1"].id == strict.id
+        assert await _kept(saver) == pipeline.REASKS
+
+    approve = {"decisions": helpers.approvals(strict.value)}
+    await g.ainvoke(Command(resume={strict.id: approve}), helpers.config())
+    snapshot = await g.aget_state(helpers.config())
+    assert set(parallel._pending(snapshot)) == {"g2"}
+    assert snapshot.values["gates"]["g1"]["status"] == "released"
+
+
+async def test_a_sweep_through_a_server_finds_threads_whose_last_run_a_gate_failed() -> None:
+    # The Agent Server marks a thread "error" when its run failed, as a value the strict ask
+    # refused fails it; its gates still wait, so a sweep looks at those threads too.
+    class Threads:
+        def __init__(self) -> None:
+            self.by_status = {"interrupted": [f"i{n}" for n in range(150)], "error": ["e1"]}
+
+        async def search(self, *, status: str, limit: int, offset: int, **_: Any) -> list[Any]:
+            return [{"thread_id": t} for t in self.by_status[status][offset : offset + limit]]
+
+    graph = RemoteGraph(TEAM.name, client=SimpleNamespace(threads=Threads()))  # type: ignore[arg-type]
+
+    found = await run_client.waiting_threads(TEAM, graph)
+
+    assert found == [*(f"i{n}" for n in range(150)), "e1"]

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from langgraph import errors
 from langgraph.errors import GraphInterrupt
 from langgraph.graph import END
 from langgraph.types import Command, interrupt
@@ -43,8 +44,12 @@ escalate_node: Callable[[str], str] = "escalate_{}".format
 released_node: Callable[[str], str] = "released_{}".format
 
 REASKS = 3
-"""The most resume values a gate waiting beside other gates reads in one task (_decisions):
+"""The most resume values a gate waiting beside other gates keeps in one task (_decisions):
 the server bounds each value, this their number."""
+
+STRICT = hasattr(errors, "is_invalid_resume")
+"""Whether this LangGraph refuses a resume value its interrupt's response_schema fails without
+keeping it, once the other tasks are done (the versions with errors.is_invalid_resume)."""
 
 
 class GateDecisionError(ValueError):
@@ -265,22 +270,30 @@ class PipelineNodes(TeamNodes):
         return self._route(spec, gate, outcome, message)
 
     def _decisions(self, spec: GateSpec, gate: GateState, asks: int) -> list[DecisionItem] | None:
-        """Asks until a resume value applies, at most `asks` times in this task: the
-        decisions applied to `gate`, or None when the last value was refused too.
+        """Asks until a resume value applies, `asks` times in this task: the decisions
+        applied to `gate`, or None when the last value was refused too.
 
         A refused value changes nothing. LangGraph keeps every value a task's interrupts
         were answered with, and replays them in order on each resume, until the task ends:
         none can be dropped while the task asks again (the interrupt ids count them). So a
         lone gate ends the task (a new one asks at once); a gate waiting beside others asks
         again in this task (a new task would wait for a later superstep, which LangGraph
-        starts only once every gate waiting now is answered), up to REASKS values, then
-        ends it. Refusing a value does not depend on the time, so a replayed one is refused
-        again, and none is applied twice.
+        starts only once every gate waiting now is answered), keeping up to REASKS values,
+        then asks with a response_schema that only a value that applies passes: any other
+        fails its resume and is not kept, and the gate still waits beside the others (where
+        LangGraph cannot, it ends the task). Refusing a value does not depend on the time,
+        so a replayed one is refused again, and none is applied twice.
         """
         from .. import gate_rules as rules
 
-        for _ in range(asks):
-            answer = interrupt(review_request(spec, gate))
+        for n in range(asks + (asks > 1 and STRICT)):
+            if n < asks:
+                answer = interrupt(review_request(spec, gate))
+            else:
+                from .strict_answer import strict_answer
+
+                schema = strict_answer(self.package, spec, gate)
+                answer = interrupt(review_request(spec, gate), response_schema=schema).model_dump()
             try:
                 items = _clean_feedback(self.package, decisions_of(spec, answer))
                 problems = rules.apply_decisions(spec, gate, items, runtime.utc_now(), "human")
@@ -302,7 +315,7 @@ class PipelineNodes(TeamNodes):
         """
         try:
             return bool(self._decisions(spec, gate.model_copy(deep=True), REASKS))
-        except GraphInterrupt:
+        except (GraphInterrupt, ValidationError):  # ValidationError: the strict ask refused it
             return False
 
     def _route(

@@ -276,16 +276,21 @@ async def waiting_threads(package: TeamPackage, graph: Any) -> list[str]:
     if isinstance(graph, RemoteGraph):
         assert graph.client is not None
         page = 100
-        while True:
-            threads = await graph.client.threads.search(
-                metadata={"graph_id": graph.assistant_id},
-                status="interrupted",
-                limit=page,
-                offset=len(found),
-            )
-            found += [thread["thread_id"] for thread in threads]
-            if len(threads) < page:
-                return found
+        # "error": a resume value a gate refused by failing the run (pipeline._decisions);
+        # its gates still wait.
+        for status in ("interrupted", "error"):
+            offset = len(found)
+            while True:
+                threads = await graph.client.threads.search(
+                    metadata={"graph_id": graph.assistant_id},
+                    status=status,
+                    limit=page,
+                    offset=len(found) - offset,
+                )
+                found += [thread["thread_id"] for thread in threads]
+                if len(threads) < page:
+                    break
+        return found
     team = {ENVELOPE_TEAM_KEY: package.team.SLUG}
     async for item in graph.checkpointer.alist(None, filter=team):
         thread_id = item.config["configurable"]["thread_id"]
