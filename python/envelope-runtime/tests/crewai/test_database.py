@@ -11,6 +11,7 @@ import json
 import os
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -229,8 +230,15 @@ def test_resume_does_nothing_when_another_process_took_the_run_meanwhile(
         return loaded
 
     ran: list[str] = []
+
+    def run_flow(*args: Any) -> int:
+        refused: int | None = args[-1]()  # the claim: _run_flow's first step
+        if refused is None:
+            ran.append("ran")
+        return refused or 0
+
     monkeypatch.setattr(RunStore, "load", read_then_lose)
-    monkeypatch.setattr(flow_resume, "_run_flow", lambda *args: ran.append("ran") or 0)
+    monkeypatch.setattr(flow_resume, "_run_flow", run_flow)
     argv = [run.id, "--no-interactive", "--state-dir", str(tmp_path / "runs")]
     assert flow_resume.resume_run(TEAM, argv, swept=swept) == code
     assert ran == []
