@@ -2,7 +2,7 @@
 saved, and through a resume's setup and a sweep's loop: never CrewAI telemetry's handler,
 whose SystemExit(0) ends the process with exit 0 and leaves the run `running`. Delivered
 in-process, at the moment named, over a handler that does what telemetry's does (the tests
-turn telemetry off, so its own is not set).
+turn telemetry off, so its own is not set). Ctrl-C at those moments ends them alike (130).
 
 Skipped for teams that are not pipelines (the sweep and resume cases: without gates).
 """
@@ -115,23 +115,29 @@ def test_sigterm_as_the_run_is_saved_running_saves_it_terminated_and_a_second_wa
 
 
 @gated
-def test_sigterm_in_a_resumes_setup_ends_it_with_143_the_run_still_waiting(
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+def test_a_stop_in_a_resumes_setup_ends_it_the_run_still_waiting(
+    stop: str,
     team_env: dict[str, str],
     fake_models: FakeModels,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     run_id = _pending(capsys)
-    monkeypatch.setattr(state.RunStore, "claim", lambda *_: _terminate() or True)
+    monkeypatch.setattr(state.RunStore, "claim", lambda *_: _stop(stop) or True)
 
-    code = main.main(["resume", run_id, "--no-interactive"])
+    code = _main(["resume", run_id, "--no-interactive"])
 
-    assert code == EXIT_TERMINATED, capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code == _EXIT[stop], err
+    assert f"Run {run_id} not resumed: {_MESSAGE[stop]}; it is as it was" in err
     assert _saved(run_id)["status"] == "pending"
 
 
 @gated
-def test_sigterm_between_two_runs_of_a_sweep_ends_it_with_143(
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+def test_a_stop_between_two_runs_of_a_sweep_ends_it(
+    stop: str,
     team_env: dict[str, str],
     fake_models: FakeModels,
     monkeypatch: pytest.MonkeyPatch,
@@ -144,16 +150,31 @@ def test_sigterm_between_two_runs_of_a_sweep_ends_it_with_143(
     later = state.utc_now() + timedelta(hours=2)
     monkeypatch.setattr(state, "utc_now", lambda: later)
     resumed: list[str] = []
+    stopped: list[str] = []
+    printed = print
 
     def resume(package: Any, argv: list[str], *, swept: bool = False) -> int:
         resumed.append(argv[0])
-        _terminate()  # as this run is done, before the next starts
         return runtime.EXIT_OK
 
-    monkeypatch.setattr(flow_resume, "resume_run", resume)
+    def announced(*args: Any, **kwargs: Any) -> None:
+        printed(*args, **kwargs)
+        if resumed and not stopped:  # as the next run is named, after one is done
+            stopped.append(stop)
+            _stop(stop)
 
-    assert flow_resume.sweep_runs(TEAM, []) == EXIT_TERMINATED
-    assert len(resumed) == 1, capsys.readouterr().err
+    monkeypatch.setattr(flow_resume, "resume_run", resume)
+    monkeypatch.setattr(flow_resume, "print", announced, raising=False)
+
+    try:
+        code = flow_resume.sweep_runs(TEAM, [])
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped the sweep")
+
+    err = capsys.readouterr().err
+    assert code == _EXIT[stop], err
+    (left,) = runs - set(resumed)
+    assert f"Sweep stopped: {_MESSAGE[stop]}; runs not resumed (as they were): {left}" in err
     assert {_saved(run_id)["status"] for run_id in runs} == {"pending"}
 
 

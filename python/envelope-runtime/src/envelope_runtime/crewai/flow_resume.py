@@ -136,8 +136,16 @@ def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False
                 return _resume(package, args, store, lock, missing, swept)
             finally:
                 lock.release()
-        except Terminated:  # before the run was saved `running` (_run_flow saves it stopped)
-            return EXIT_TERMINATED
+        except (KeyboardInterrupt, Terminated) as stop:  # before the run was claimed
+            return _stopped_before(stop, f"Run {args.run_id} not resumed", "it is as it was")
+
+
+def _stopped_before(stop: BaseException, what: str, then: str) -> int:
+    """Ctrl-C or SIGTERM before a run was taken (after, _run_flow saves it stopped): said,
+    and exit 130 or 143, as when a run is stopped."""
+    terminated = isinstance(stop, Terminated)
+    print(f"{what}: {TERMINATED if terminated else INTERRUPTED}; {then}", file=sys.stderr)
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
 def _resume(
@@ -251,8 +259,35 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     parser.add_argument("--state-dir", default=STATE_DIR, help="where runs are kept")
     args = parser.parse_args(argv)
     load_dotenv(args.env_file or ".env", override=False)  # DATABASE_URL may be set there
-    store, now = RunStore(args.state_dir), state.utc_now()
+    options = resume_options(args.state_dir, STATE_DIR, args.env_file)
+    code, begun = runtime.EXIT_OK, 0
     due: list[tuple[str, list[str]]] = []
+    with _sigterm_stops_the_run():  # held across the resumes: between two runs too
+        try:
+            due = _due(package, RunStore(args.state_dir))
+            for run_id, late in due:
+                print(
+                    f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr
+                )
+                begun += 1  # a stop from here on is resume_run's: it says what became of it
+                result = resume_run(package, [run_id, "--no-interactive", *options], swept=True)
+                if result in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # stops the sweep, not one run
+                    return result
+                if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
+                    code = code or result
+        except (KeyboardInterrupt, Terminated) as stop:  # between two runs, or before the first
+            left = ", ".join(run_id for run_id, _ in due[begun:]) or "none found yet"
+            return _stopped_before(
+                stop, "Sweep stopped", f"runs not resumed (as they were): {left}"
+            )
+    if not due:
+        print("No gate is past its deadline.", file=sys.stderr)
+    return code
+
+
+def _due(package: TeamPackage, store: RunStore) -> list[tuple[str, list[str]]]:
+    """The runs waiting at a gate past its deadline, each with those gates."""
+    now, due = state.utc_now(), list[tuple[str, list[str]]]()
     for run_id in store.run_ids():
         try:
             run = store.load(run_id)
@@ -265,21 +300,4 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
             gates = package.team.GATES
             late = [n for n, gate in run.gates.items() if timed_out(gates[n], gate, now)]
             due += [(run.id, late)] if late else []
-    options = resume_options(args.state_dir, STATE_DIR, args.env_file)
-    code = runtime.EXIT_OK
-    with _sigterm_stops_the_run():  # held across the resumes: between two runs too
-        try:
-            for run_id, late in due:
-                print(
-                    f"Run {run_id}: {', '.join(late)} past the deadline; resuming", file=sys.stderr
-                )
-                result = resume_run(package, [run_id, "--no-interactive", *options], swept=True)
-                if result in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # stops the sweep, not one run
-                    return result
-                if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
-                    code = code or result
-        except Terminated:
-            return EXIT_TERMINATED
-    if not due:
-        print("No gate is past its deadline.", file=sys.stderr)
-    return code
+    return due
