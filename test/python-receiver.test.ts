@@ -35,6 +35,13 @@ describe("LangGraph: the README and the loss report of a workspace team without 
     for (const path of x.files.paths().filter((p) => /^tests\/test_.*\.py$/.test(p))) expect(readme, path).toContain(`\`${path}\``);
   });
 
+  it("says the server's cron does not check the workspace triggers, which the workflow's watch did", () => {
+    expect(x.text(".github/workflows/scheduled-run.yml")).toContain("uv run event_signup_desk watch --once");
+    const cron = readme.slice(readme.indexOf("as one of the server's own crons"), readme.indexOf("## Prompts"));
+    expect(cron).toContain("client.crons.create(");
+    expect(cron).toContain("`uv run event_signup_desk watch --url URL`");
+  });
+
   it("says the served rows are the server's store, as langgraph.json names none", () => {
     expect(JSON.parse(x.text("langgraph.json"))).not.toHaveProperty("store");
     const where = x.loss.find((e) => e.pointer === "/workspace/0/name")?.detail ?? "";
