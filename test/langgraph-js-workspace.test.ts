@@ -52,6 +52,7 @@ describe("langgraph-js: the workspace", () => {
     expect(readme).toContain("## Workspace");
     expect(readme).toContain("Its tools (`list_speaker_queue_rows`, `read_speaker_queue_row`, `write_speaker_queue_rows`) go to `brief-writer` (its prompt names it).");
     expect(readme).toContain("`write_attendees_rows` (workspace attendees)");
+    expect(readme).toContain("npm start -- workspace delete DOCUMENT ID [--purge-runs | --keep-runs]");
   });
 
   it("leaves a team without documents as it was: no store in its graph", () => {

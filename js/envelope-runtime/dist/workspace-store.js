@@ -36,6 +36,8 @@ export class FileStore extends BaseStore {
         if (this.held.getStore())
             return fn();
         const run = async () => {
+            // The folder holds people's data: the owner's only (the lock would create it open).
+            mkdirSync(this.dir, { recursive: true, mode: 0o700 });
             const waitUntil = Date.now() + LOCK_WAIT_MS;
             for (;;) {
                 const holder = this.lock.acquire();
@@ -131,8 +133,6 @@ export class FileStore extends BaseStore {
     }
     /** The namespaces `changed`, written whole (one left empty: its file removed). */
     save(data, changed) {
-        if (changed.size)
-            mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         for (const ns of changed) {
             const namespace = ns.split(SEP);
             const items = [...(data.get(ns)?.values() ?? [])];

@@ -61,6 +61,7 @@ function usage(team: TeamSpec): string {
     "       run and resume: [--interactive | --no-interactive]   (review at the terminal; default: when stdin is one)",
     "       show --thread ID",
     "       sweep   (every waiting thread past a gate's deadline: its timeout applied)",
+    ...(team.workspace?.length ? ["       workspace list|show|edit|import|export|archive|delete ...   (workspace --help)"] : []),
     "",
     "inputs:",
     flags || "  (none)",
@@ -182,7 +183,15 @@ export async function runCli(options: CliOptions): Promise<number> {
   const out = options.out ?? ((t: string) => process.stdout.write(t + "\n"));
   const err = options.err ?? ((t: string) => process.stderr.write(t + "\n"));
   const { team } = options;
-  const { positional, flags, problems } = parseFlags(options.argv ?? process.argv.slice(2));
+  const argv = options.argv ?? process.argv.slice(2);
+  // The people's commands on the workspace documents (a module of their own, loaded only for them).
+  if (argv[0] === "workspace" && team.workspace?.length) {
+    if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
+    const [{ workspaceCommand, SavedRuns }, { Workspace }] = await Promise.all([import("./workspace-cli.js"), import("./workspace.js")]);
+    const runs = new SavedRuns(process.env.ENVELOPE_RUNS_DIR || ".langgraph_runs");
+    return workspaceCommand(argv.slice(1), new Workspace(team.workspace, openWorkspaceStore()), { out, err }, runs);
+  }
+  const { positional, flags, problems } = parseFlags(argv);
   const command = positional[0];
   if (flags.has("help")) {
     out(usage(team));

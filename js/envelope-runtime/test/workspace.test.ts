@@ -127,12 +127,13 @@ describe("the store's rules (the Python targets' answers, as an agent reads them
 
 describe("the runner's store (FileStore): a folder two processes share", () => {
   it("keeps rows across stores on one folder, private files, a namespace's file removed when empty", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "envelope-workspace-"));
+    const dir = join(mkdtempSync(join(tmpdir(), "envelope-workspace-")), "store");
     await workspace(new FileStore(dir)).write("attendees", [{ data: { email: "a@b.c", status: "pending" } }], "agent");
     const other = workspace(new FileStore(dir));
     expect((await other.row("attendees", "a@b.c"))?.version).toBe(1);
     const file = readdirSync(dir).find((n) => n.endsWith(".json"))!;
     expect(statSync(join(dir, file)).mode & 0o077).toBe(0);
+    expect(statSync(dir).mode & 0o077).toBe(0);
     expect(readFileSync(join(dir, file), "utf8")).toContain("a@b.c");
     expect(await other.delete("attendees", "a@b.c")).toBe(true);
     expect(readdirSync(dir).filter((n) => n.endsWith(".json"))).toEqual([]);

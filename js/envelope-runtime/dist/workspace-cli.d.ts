@@ -1,0 +1,42 @@
+import { type ColumnSpec, type DocumentSpec, type Row, type Workspace } from "./workspace.js";
+/** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
+export declare const MASKED_HEADER = " (masked)";
+/** A masked JSON export's row lists its masked fields under this key. */
+export declare const MASKED_KEY = "masked";
+/** What `delete` looks through besides the store: the runs that may hold what agents read of a row. */
+export interface RunRecords {
+    /** Where they are kept, for messages. */
+    where: string;
+    /** The ids of the runs whose records contain any of `needles`. */
+    holding(needles: readonly string[]): Promise<string[]>;
+    purge(runIds: readonly string[]): Promise<void>;
+}
+/**
+ * The runner's runs (`<runs dir>/threads/`, FileSaver's files): every thread whose checkpoints
+ * or pending writes hold a value (the agents' tool answers are in them), deleted whole with
+ * its decisions file.
+ */
+export declare class SavedRuns implements RunRecords {
+    readonly runsDir: string;
+    readonly where: string;
+    constructor(runsDir: string);
+    holding(needles: readonly string[]): Promise<string[]>;
+    purge(runIds: readonly string[]): Promise<void>;
+}
+export interface Io {
+    out: (text: string) => void;
+    err: (text: string) => void;
+}
+export declare const WORKSPACE_USAGE: string;
+/** A value given as text (a command line, a CSV cell) in the column's type; "" is unset. */
+export declare function coerce(column: ColumnSpec, text: string): unknown;
+/** The fields `masked` masks in this row: `id` (when the id column is pii), then its pii columns that hold a value. */
+export declare function maskedFields(spec: DocumentSpec, row: Row): string[];
+/** The rows as JSON or CSV; masked unless `showPii`, saying which values are masks. */
+export declare function exportRows(spec: DocumentSpec, rows: readonly Row[], format: "json" | "csv", showPii: boolean): string;
+/** RFC 4180 as Python's csv module reads it: quoted cells (with `""`, commas and line breaks in them), rows by line. */
+export declare function parseCsv(text: string): string[][];
+/** How a row's pii values may be written in a stored run: as they are and JSON-escaped up to 3 times over; values under 4 characters are left out (they would match unrelated runs). */
+export declare function piiNeedles(spec: DocumentSpec, row: Row): string[];
+/** `workspace list|show|edit|import|export|archive|delete ...`; `runs`: the stored runs `delete` also looks through. Resolves to the exit code (2: a refused request). */
+export declare function workspaceCommand(argv: readonly string[], workspace: Workspace, io: Io, runs?: RunRecords): Promise<number>;

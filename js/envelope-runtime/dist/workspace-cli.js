@@ -1,0 +1,432 @@
+// The people's commands on the workspace (`npm start -- workspace list|show|edit|import|export|
+// archive|delete`), as the Python runners' (workspace.py's workspace_command): people own every
+// column; pii columns are masked in listings and exports unless asked (--show-pii), and a
+// masked export says which of its values are masks, so importing it leaves the stored values.
+// Loaded by the runner only for these commands.
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, extname, join } from "node:path";
+import { FileSaver, threadFileName } from "./checkpoint.js";
+import { pythonJson, taskJson } from "./placeholders.js";
+import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError } from "./workspace.js";
+/** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
+export const MASKED_HEADER = " (masked)";
+/** A masked JSON export's row lists its masked fields under this key. */
+export const MASKED_KEY = "masked";
+/**
+ * The runner's runs (`<runs dir>/threads/`, FileSaver's files): every thread whose checkpoints
+ * or pending writes hold a value (the agents' tool answers are in them), deleted whole with
+ * its decisions file.
+ */
+export class SavedRuns {
+    runsDir;
+    where;
+    constructor(runsDir) {
+        this.runsDir = runsDir;
+        this.where = join(runsDir, "threads");
+    }
+    async holding(needles) {
+        const saver = new FileSaver(this.where);
+        const text = (bytes) => Buffer.from(bytes).toString("utf8");
+        const found = new Set();
+        for (const [thread, namespaces] of Object.entries(saver.storage)) {
+            const texts = Object.values(namespaces).flatMap((checkpoints) => Object.values(checkpoints).flatMap(([c, m]) => [text(c), text(m)]));
+            for (const [key, writes] of Object.entries(saver.writes))
+                if (JSON.parse(key)[0] === thread)
+                    texts.push(...Object.values(writes).map(([, channel, value]) => channel + text(value)));
+            if (texts.some((t) => needles.some((n) => t.includes(n))))
+                found.add(thread);
+        }
+        return [...found].sort();
+    }
+    async purge(runIds) {
+        const saver = new FileSaver(this.where);
+        for (const id of runIds) {
+            await saver.deleteThread(id);
+            rmSync(join(this.runsDir, `${threadFileName(id)}.decisions.json`), { force: true });
+        }
+    }
+}
+export const WORKSPACE_USAGE = [
+    "usage: workspace list [DOCUMENT] [--status S] [--archived] [--show-pii]",
+    "       workspace show DOCUMENT ID [--show-pii]",
+    "       workspace edit DOCUMENT ID COLUMN=VALUE ... [--version N]",
+    "       workspace import DOCUMENT FILE   (rows.csv or rows.json)",
+    "       workspace export DOCUMENT [--format json|csv] [--out FILE] [--archived] [--show-pii | --include-pii]",
+    "       workspace archive DOCUMENT ID [--undo]",
+    "       workspace delete DOCUMENT ID [--purge-runs | --keep-runs]",
+].join("\n");
+/** Each action's positional arguments (`...` takes the rest), boolean flags and flags with a value. */
+const ACTIONS = {
+    list: { args: ["document"], min: 0, switches: ["archived", "show-pii"], values: ["status"] },
+    show: { args: ["document", "id"], min: 2, switches: ["show-pii"], values: [] },
+    edit: { args: ["document", "id", "..."], min: 3, switches: [], values: ["version"] },
+    import: { args: ["document", "file"], min: 2, switches: [], values: [] },
+    export: { args: ["document"], min: 1, switches: ["archived", "show-pii", "include-pii"], values: ["format", "out"] },
+    archive: { args: ["document", "id"], min: 2, switches: ["undo"], values: [] },
+    delete: { args: ["document", "id"], min: 2, switches: ["purge-runs", "keep-runs"], values: [] },
+};
+function parse(argv) {
+    const [action, ...rest] = argv;
+    const spec = action === undefined ? undefined : ACTIONS[action];
+    if (!spec)
+        return action === undefined ? "an action is needed" : `unknown action ${JSON.stringify(action)}`;
+    const positional = [];
+    const switches = new Set();
+    const values = new Map();
+    for (let i = 0; i < rest.length; i++) {
+        const arg = rest[i];
+        if (!arg.startsWith("--") || arg === "--") {
+            positional.push(arg);
+            continue;
+        }
+        const [name, inline] = arg.includes("=") ? [arg.slice(2, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg.slice(2), undefined];
+        if (spec.switches.includes(name))
+            switches.add(name);
+        else if (spec.values.includes(name)) {
+            const value = inline ?? rest[++i];
+            if (value === undefined)
+                return `${action}: --${name} needs a value`;
+            values.set(name, value);
+        }
+        else
+            return `${action}: unknown flag --${name}`;
+    }
+    const most = spec.args.includes("...") ? Infinity : spec.args.length;
+    if (positional.length < spec.min)
+        return `${action}: needs ${spec.args.filter((a) => a !== "...").map((a) => a.toUpperCase()).join(" ")}${spec.args.includes("...") ? " COLUMN=VALUE ..." : ""}`;
+    if (positional.length > most)
+        return `${action}: unexpected argument ${JSON.stringify(positional[most])}`;
+    if (switches.has("purge-runs") && switches.has("keep-runs"))
+        return "delete: --purge-runs and --keep-runs are one or the other";
+    const format = values.get("format");
+    if (format !== undefined && format !== "json" && format !== "csv")
+        return `export: --format is json or csv, not ${JSON.stringify(format)}`;
+    const version = values.get("version");
+    if (version !== undefined && !/^-?\d+$/.test(version))
+        return `edit: --version is a number, not ${JSON.stringify(version)}`;
+    return { action: action, positional, switches, values };
+}
+/** A value given as text (a command line, a CSV cell) in the column's type; "" is unset. */
+export function coerce(column, text) {
+    if (text === "")
+        return null;
+    if (column.type === "number") {
+        const number = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(text) ? Number(text) : NaN;
+        if (Number.isNaN(number))
+            throw new WorkspaceError(`column ${pyRepr(column.name)} is a number, not ${pyRepr(text)}`);
+        if (!Number.isFinite(number))
+            throw new WorkspaceError(`column ${pyRepr(column.name)} is a finite number, not ${pyRepr(text)}`);
+        return number;
+    }
+    if (column.type === "boolean") {
+        if (["true", "yes", "1"].includes(text.toLowerCase()))
+            return true;
+        if (["false", "no", "0"].includes(text.toLowerCase()))
+            return false;
+        throw new WorkspaceError(`column ${pyRepr(column.name)} is true or false, not ${pyRepr(text)}`);
+    }
+    return text;
+}
+const columnOf = (spec, name) => spec.columns.find((c) => c.name === name);
+const idColumnOf = (spec) => spec.columns.find((c) => c.id)?.name ?? null;
+const unset = (v) => v === null || v === undefined || v === "";
+/** The fields `masked` masks in this row: `id` (when the id column is pii), then its pii columns that hold a value. */
+export function maskedFields(spec, row) {
+    const pii = spec.columns.filter((c) => c.pii).map((c) => c.name);
+    const idColumn = idColumnOf(spec);
+    return [...(idColumn !== null && pii.includes(idColumn) ? ["id"] : []), ...pii.filter((n) => !unset(row.data[n]))];
+}
+function rowLine(row) {
+    const values = Object.entries(row.data)
+        .map(([k, v]) => `${k}=${pythonJson(v, { ensureAscii: false })}`)
+        .join(" ");
+    return `${row.id} v${row.version}${row.archived ? " (archived)" : ""} ${values}`.trimEnd();
+}
+/** One CSV cell as Python's csv.writer writes it (quoted only when it must be). */
+function cell(value) {
+    const text = value === null || value === undefined ? "" : typeof value === "string" ? value : typeof value === "number" ? pythonJson(value) : String(value);
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+/** The rows as JSON or CSV; masked unless `showPii`, saying which values are masks. */
+export function exportRows(spec, rows, format, showPii) {
+    if (format === "json") {
+        const shown = rows.map((row) => {
+            const marks = showPii ? [] : maskedFields(spec, row);
+            return marks.length ? { ...masked(spec, row), [MASKED_KEY]: marks } : row;
+        });
+        return taskJson(shown) + "\n";
+    }
+    const names = spec.columns.map((c) => c.name);
+    const pii = new Set(showPii ? [] : spec.columns.filter((c) => c.pii).map((c) => c.name));
+    const idColumn = idColumnOf(spec);
+    const header = [`id${idColumn !== null && pii.has(idColumn) ? MASKED_HEADER : ""}`, ...names.map((n) => (pii.has(n) ? n + MASKED_HEADER : n)), "archived", "version", "created_at", "updated_at"];
+    const clash = header.find((h) => h.endsWith(MASKED_HEADER) && columnOf(spec, h) !== undefined);
+    if (clash !== undefined)
+        throw new WorkspaceError(`a masked CSV export would head a masked column ${pyRepr(clash)}, the name of another column of ${pyRepr(spec.name)}: export --format json, or with --show-pii`);
+    const lines = [header.map(cell).join(",")];
+    for (const row of showPii ? rows : rows.map((r) => masked(spec, r))) {
+        lines.push([row.id, ...names.map((n) => row.data[n] ?? null), String(row.archived), row.version, row.created_at, row.updated_at].map((v) => cell(typeof v === "boolean" ? String(v) : v)).join(","));
+    }
+    return lines.join("\n") + "\n";
+}
+/** RFC 4180 as Python's csv module reads it: quoted cells (with `""`, commas and line breaks in them), rows by line. */
+export function parseCsv(text) {
+    const rows = [];
+    let row = [];
+    let value = "";
+    let quoted = false;
+    let started = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (quoted) {
+            if (c === '"' && text[i + 1] === '"') {
+                value += '"';
+                i++;
+            }
+            else if (c === '"')
+                quoted = false;
+            else
+                value += c;
+        }
+        else if (c === '"') {
+            quoted = true;
+            started = true;
+        }
+        else if (c === ",") {
+            row.push(value);
+            value = "";
+            started = true;
+        }
+        else if (c === "\n" || c === "\r") {
+            if (c === "\r" && text[i + 1] === "\n")
+                i++;
+            if (started || value !== "" || row.length) {
+                row.push(value);
+                rows.push(row);
+            }
+            [row, value, started] = [[], "", false];
+        }
+        else {
+            value += c;
+            started = true;
+        }
+    }
+    if (started || value !== "" || row.length) {
+        row.push(value);
+        rows.push(row);
+    }
+    return rows;
+}
+function readCsv(spec, text) {
+    const [headers = [], ...records] = parseCsv(text);
+    // A header naming a masked column: header -> field (a header that names a column as it is stays that column).
+    const masks = new Map();
+    for (const h of headers) {
+        const base = h.endsWith(MASKED_HEADER) ? h.slice(0, -MASKED_HEADER.length) : null;
+        if (columnOf(spec, h) === undefined && base && (base === "id" || columnOf(spec, base)))
+            masks.set(h, base);
+    }
+    return records.map((record) => {
+        const cells = new Map();
+        const maskedHere = new Set();
+        headers.forEach((header, n) => {
+            if (!header)
+                return; // cells beyond the header
+            const value = record[n] ?? "";
+            const name = masks.get(header) ?? header;
+            if (masks.has(header) && value === MASK)
+                maskedHere.add(name);
+            else
+                cells.set(name, value); // what a person typed into a masked column is a value
+        });
+        const data = {};
+        for (const [name, value] of cells) {
+            const column = columnOf(spec, name);
+            if (column) {
+                const v = coerce(column, value);
+                if (v !== null)
+                    data[name] = v;
+            }
+            else if (!BUILT_IN.includes(name))
+                data[name] = value;
+        }
+        const item = { data };
+        if (cells.get("id"))
+            item.id = cells.get("id");
+        if (cells.get("archived"))
+            item.archived = ["true", "1", "yes"].includes(cells.get("archived").toLowerCase());
+        return { item, masked: maskedHere };
+    });
+}
+function readJson(path, text) {
+    const loaded = JSON.parse(text);
+    const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+    if (!Array.isArray(loaded) || !loaded.every(isObject))
+        throw new WorkspaceError(`${path}: a JSON import is a list of rows (objects)`);
+    return loaded.map((row, n) => {
+        // not `version`: an import (a restore, too) writes what the file holds
+        const hasData = "data" in row;
+        const data = hasData ? row.data : row;
+        if (!isObject(data))
+            throw new WorkspaceError(`${path}: row ${n}: its data is an object of columns`);
+        const item = { data: { ...data } };
+        if (hasData && "id" in row)
+            item.id = row.id;
+        if ("archived" in row) {
+            if (typeof row.archived !== "boolean")
+                throw new WorkspaceError(`${path}: row ${n}: archived is true or false`);
+            item.archived = row.archived;
+        }
+        const maskedHere = new Set();
+        const marks = hasData ? (row[MASKED_KEY] ?? []) : [];
+        if (!Array.isArray(marks) || !marks.every((m) => typeof m === "string"))
+            throw new WorkspaceError(`${path}: row ${n}: ${MASKED_KEY} is a list of field names`);
+        for (const name of marks) {
+            const holder = name === "id" ? item : item.data;
+            if (holder[name] === MASK) {
+                delete holder[name];
+                maskedHere.add(name);
+            }
+        }
+        return { item, masked: maskedHere };
+    });
+}
+/** The rows' outcomes, one line each (written: standard output; else standard error); 1 when any was not written. */
+function reportResults(results, io) {
+    let failed = 0;
+    for (const r of results) {
+        const line = `${r.row}: ${r.outcome}${r.version !== undefined ? ` (version ${r.version})` : ""}${r.message ? `: ${r.message}` : ""}`;
+        (r.outcome === "written" ? io.out : io.err)(line);
+        if (r.outcome !== "written")
+            failed++;
+    }
+    return failed ? 1 : 0;
+}
+async function importRows(workspace, spec, path, io) {
+    // A spreadsheet's "CSV UTF-8" starts with a BOM.
+    const text = readFileSync(path, "utf8").replace(/^\uFEFF/, "");
+    const rows = extname(path).toLowerCase() === ".csv" ? readCsv(spec, text) : readJson(path, text);
+    const results = [];
+    const skipped = new Map([["id", 0], ...spec.columns.map((c) => [c.name, 0])]);
+    const idColumn = idColumnOf(spec);
+    for (const [n, row] of rows.entries()) {
+        for (const name of row.masked)
+            skipped.set(name, (skipped.get(name) ?? 0) + 1);
+        const addressed = !unset(row.item.id) || (idColumn !== null && !unset(row.item.data[idColumn]));
+        if (!addressed && (row.masked.has("id") || (idColumn !== null && row.masked.has(idColumn)))) {
+            results.push({ row: `row ${n + 1}`, outcome: "refused", message: "its id is masked in this file (an export without --show-pii), so it addresses no row: nothing written; import a --show-pii export instead" });
+            continue;
+        }
+        results.push(...(await workspace.write(spec.name, [row.item], "human")));
+    }
+    const cells = [...skipped].filter(([, count]) => count).map(([name, count]) => `${name} (${count})`);
+    if (cells.length)
+        io.err(`workspace: ${basename(path)} is a masked export: the masked cells of ${cells.join(", ")} were left as they are, not stored as ${pyRepr(MASK)} (a --show-pii export restores them)`);
+    return reportResults(results, io);
+}
+/** How a row's pii values may be written in a stored run: as they are and JSON-escaped up to 3 times over; values under 4 characters are left out (they would match unrelated runs). */
+export function piiNeedles(spec, row) {
+    const found = new Set();
+    for (const c of spec.columns.filter((x) => x.pii)) {
+        const value = row.data[c.name];
+        if (typeof value !== "string" || value.length < 4)
+            continue;
+        let forms = new Set([value]);
+        for (let i = 0; i < 3; i++)
+            forms = new Set([...forms, ...[...forms].flatMap((f) => [pythonJson(f).slice(1, -1), pythonJson(f, { ensureAscii: false }).slice(1, -1)])]);
+        for (const f of forms)
+            found.add(f);
+    }
+    return [...found].sort();
+}
+async function deleteRow(workspace, spec, id, parsed, io, runs) {
+    const row = await workspace.row(spec.name, id);
+    if (row === null)
+        throw new WorkspaceError(`${pyRepr(spec.name)} has no row ${pyRepr(id)}`);
+    const needles = runs ? piiNeedles(spec, row) : [];
+    const held = runs && needles.length ? await runs.holding(needles) : [];
+    const [purge, keep] = [parsed.switches.has("purge-runs"), parsed.switches.has("keep-runs")];
+    if (held.length && !purge && !keep) {
+        io.err(`${held.length} stored runs (${runs.where}) hold pii values of ${pyRepr(id)}: ${held.join(", ")}. Nothing deleted: add --purge-runs to delete them with the row, or --keep-runs to delete the row only`);
+        return 2;
+    }
+    await workspace.delete(spec.name, id);
+    io.out(`${id}: deleted`);
+    if (held.length && runs) {
+        if (purge)
+            await runs.purge(held);
+        io.out(`${purge ? "deleted" : "kept"} ${held.length} stored runs holding its pii values (${runs.where}):`);
+        io.out("  " + held.join(", "));
+    }
+    return 0;
+}
+/** `workspace list|show|edit|import|export|archive|delete ...`; `runs`: the stored runs `delete` also looks through. Resolves to the exit code (2: a refused request). */
+export async function workspaceCommand(argv, workspace, io, runs) {
+    if (argv.includes("--help") || argv.includes("-h")) {
+        io.out(WORKSPACE_USAGE);
+        return 0;
+    }
+    const parsed = parse(argv);
+    if (typeof parsed === "string") {
+        io.err(`workspace: ${parsed}\n\n${WORKSPACE_USAGE}`);
+        return 2;
+    }
+    const [document, id] = parsed.positional;
+    const showPii = parsed.switches.has("show-pii") || parsed.switches.has("include-pii");
+    try {
+        if (parsed.action === "list" && document === undefined) {
+            for (const spec of workspace.specs.values())
+                io.out(`${spec.name}${spec.type ? ` (${spec.type})` : ""}: ${(await workspace.rows(spec.name)).length} rows`);
+            return 0;
+        }
+        const spec = workspace.spec(document);
+        switch (parsed.action) {
+            case "list":
+                for (const row of await workspace.rows(spec.name, { status: parsed.values.get("status") ?? null, archived: parsed.switches.has("archived") }))
+                    io.out(rowLine(showPii ? row : masked(spec, row)));
+                return 0;
+            case "show": {
+                const row = await workspace.row(spec.name, id);
+                if (row === null)
+                    throw new WorkspaceError(`${pyRepr(spec.name)} has no row ${pyRepr(id)}`);
+                io.out(taskJson(showPii ? row : masked(spec, row)));
+                return 0;
+            }
+            case "edit": {
+                const data = {};
+                for (const pair of parsed.positional.slice(2)) {
+                    const at = pair.indexOf("=");
+                    const column = at < 0 ? undefined : columnOf(spec, pair.slice(0, at));
+                    if (!column)
+                        throw new WorkspaceError(`${pyRepr(pair)}: give COLUMN=VALUE with a column of ${pyRepr(spec.name)}`);
+                    data[column.name] = coerce(column, pair.slice(at + 1));
+                }
+                const version = parsed.values.get("version");
+                return reportResults(await workspace.write(spec.name, [{ id: id, data, ...(version !== undefined ? { version: Number(version) } : {}) }], "human"), io);
+            }
+            case "import":
+                return await importRows(workspace, spec, parsed.positional[1], io);
+            case "export": {
+                const text = exportRows(spec, await workspace.rows(spec.name, { archived: parsed.switches.has("archived") }), parsed.values.get("format") === "csv" ? "csv" : "json", showPii);
+                const out = parsed.values.get("out");
+                if (out)
+                    writeFileSync(out, text, "utf8");
+                else
+                    io.out(text.slice(0, -1));
+                return 0;
+            }
+            case "archive":
+                return reportResults([await workspace.archive(spec.name, id, !parsed.switches.has("undo"))], io);
+            default:
+                return await deleteRow(workspace, spec, id, parsed, io, runs);
+        }
+    }
+    catch (error) {
+        // A refused request, a file that is not JSON, a file that cannot be read.
+        if (error instanceof WorkspaceError || error instanceof SyntaxError || error.code !== undefined) {
+            io.err(`workspace: ${error.message}`);
+            return 2;
+        }
+        throw error;
+    }
+}
