@@ -43,16 +43,19 @@ describe("langgraph-js: the workspace", () => {
     expect(tests).toContain("workspaceTools(documents, agent, () => store)");
   });
 
-  it("reports the documents carried (triggers not yet: nothing fires them), the README names each document's tools", () => {
+  it("reports the documents carried, the README names each document's tools and the commands", () => {
     const files = exported(DESK);
     const report = files.text("ENVELOPE_EXPORT.md")!;
     expect(report).not.toContain("no workspace store yet");
     expect(report).toMatch(/`workspace\[0\]\.columns\[5\]\.owner` \| enforced by the store/);
+    expect(report).toMatch(/`workspace\[1\]\.triggers` \| `npm start -- watch`/);
     const readme = files.text("README.md")!;
     expect(readme).toContain("## Workspace");
     expect(readme).toContain("Its tools (`list_speaker_queue_rows`, `read_speaker_queue_row`, `write_speaker_queue_rows`) go to `brief-writer` (its prompt names it).");
     expect(readme).toContain("`write_attendees_rows` (workspace attendees)");
     expect(readme).toContain("npm start -- workspace delete DOCUMENT ID [--purge-runs | --keep-runs]");
+    expect(readme).toContain("`npm start -- watch` checks the triggers every 60 s");
+    expect(files.text(".env.example")).toContain("# ENVELOPE_WORKSPACE_WEBHOOK_URL=");
   });
 
   it("leaves a team without documents as it was: no store in its graph", () => {

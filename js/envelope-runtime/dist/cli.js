@@ -33,7 +33,9 @@ function usage(team) {
         "       run and resume: [--interactive | --no-interactive]   (review at the terminal; default: when stdin is one)",
         "       show --thread ID",
         "       sweep   (every waiting thread past a gate's deadline: its timeout applied)",
-        ...(team.workspace?.length ? ["       workspace list|show|edit|import|export|archive|delete ...   (workspace --help)"] : []),
+        ...(team.workspace?.length
+            ? ["       workspace list|show|edit|import|export|archive|delete ...   (workspace --help)", "       watch [--once] [--interval S] [-- RUN OPTIONS]   (the workspace's triggers: notify, or run the team)"]
+            : []),
         "",
         "inputs:",
         flags || "  (none)",
@@ -170,12 +172,15 @@ export async function runCli(options) {
     const { team } = options;
     const argv = options.argv ?? process.argv.slice(2);
     // The people's commands on the workspace documents (a module of their own, loaded only for them).
-    if (argv[0] === "workspace" && team.workspace?.length) {
+    if ((argv[0] === "workspace" || argv[0] === "watch") && team.workspace?.length) {
         if (existsSync(".env") && typeof process.loadEnvFile === "function")
             process.loadEnvFile(".env");
-        const [{ workspaceCommand, SavedRuns }, { Workspace }] = await Promise.all([import("./workspace-cli.js"), import("./workspace.js")]);
-        const runs = new SavedRuns(process.env.ENVELOPE_RUNS_DIR || ".langgraph_runs");
-        return workspaceCommand(argv.slice(1), new Workspace(team.workspace, openWorkspaceStore()), { out, err }, runs);
+        const [{ workspaceCommand, watchCommand, SavedRuns }, { Workspace }] = await Promise.all([import("./workspace-cli.js"), import("./workspace.js")]);
+        const workspace = new Workspace(team.workspace, openWorkspaceStore());
+        // `watch`: each run is this runner's `run`, with the triggering rows in its tasks.
+        if (argv[0] === "watch")
+            return watchCommand(argv.slice(1), workspace, (runArgs) => runCli({ ...options, argv: ["run", ...runArgs] }), { out, err });
+        return workspaceCommand(argv.slice(1), workspace, { out, err }, new SavedRuns(process.env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
     }
     const { positional, flags, problems } = parseFlags(argv);
     const command = positional[0];

@@ -11,6 +11,7 @@ import { overrideProblems } from "./model-env.js";
 import { chooseModel, contextProblems, createChatModel, missingProviderKeys } from "./models.js";
 import { placeholderValues, render, taskJson } from "./placeholders.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
+import { triggerText } from "./run-context.js";
 import { workspaceTools } from "./workspace.js";
 import { openWorkspaceStore } from "./workspace-store.js";
 export const stepNode = (key) => `step_${key}`;
@@ -362,7 +363,7 @@ export class TeamRuntime {
         return z.object({ records: z.array(row) });
     }
     stepTask(step, state) {
-        const parts = [`Task: ${step.label ?? step.key}`, `Team: ${this.team.name}. ${this.team.description}`, `Run inputs (JSON):\n${taskJson(state.inputs)}`];
+        const parts = [`Task: ${step.label ?? step.key}`, `Team: ${this.team.name}. ${this.team.description}`, `Run inputs (JSON):\n${taskJson(state.inputs)}${triggerText()}`];
         for (const dep of step.answersFrom)
             parts.push(`Output of step ${dep} (${this.steps.get(dep)?.label ?? dep}):\n${String(state.answers[dep] ?? "")}`);
         for (const gate of step.gatesBefore)
@@ -543,7 +544,7 @@ export class TeamRuntime {
             return {};
         this.checkRun(config);
         const entry = this.agents.get(this.team.entryAgent);
-        const task = `Team: ${this.team.name}. ${this.team.description}\n\nRun inputs (JSON):\n${taskJson(s.inputs)}\n\nAsk your reports (your ask_ tools) for what they know, then give the team's result.`;
+        const task = `Team: ${this.team.name}. ${this.team.description}\n\nRun inputs (JSON):\n${taskJson(s.inputs)}${triggerText()}\n\nAsk your reports (your ask_ tools) for what they know, then give the team's result.`;
         const answer = await this.structured(entry, task, this.schemas.result, s.inputs, config, "team");
         return { answers: { team: redactValue(answer, this.secrets()) } };
     }

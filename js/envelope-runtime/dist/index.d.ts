@@ -13,4 +13,5 @@ export * from "./checkpoint.js";
 export * from "./cli.js";
 export * from "./workspace.js";
 export * from "./workspace-store.js";
+export * from "./run-context.js";
 export declare const VERSION = "0.1.0";

@@ -1,4 +1,4 @@
-import { type ColumnSpec, type DocumentSpec, type Row, type Workspace } from "./workspace.js";
+import { type ColumnSpec, type DocumentSpec, type Firing, type Row, type Workspace } from "./workspace.js";
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
 export declare const MASKED_HEADER = " (masked)";
 /** A masked JSON export's row lists its masked fields under this key. */
@@ -40,3 +40,19 @@ export declare function parseCsv(text: string): string[][];
 export declare function piiNeedles(spec: DocumentSpec, row: Row): string[];
 /** `workspace list|show|edit|import|export|archive|delete ...`; `runs`: the stored runs `delete` also looks through. Resolves to the exit code (2: a refused request). */
 export declare function workspaceCommand(argv: readonly string[], workspace: Workspace, io: Io, runs?: RunRecords): Promise<number>;
+/** Where `watch` posts each `notify` trigger that fires (JSON), besides its line. */
+export declare const WEBHOOK_ENV = "ENVELOPE_WORKSPACE_WEBHOOK_URL";
+/** The runner's exit code for a run refused before it started (inputs, flags, environment). */
+export declare const RUN_NOT_STARTED = 2;
+export declare const WATCH_USAGE = "usage: watch [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)";
+/** What a `notify` trigger prints: the document, the row and the pair (no pii). */
+export declare function notifyLine(spec: DocumentSpec, firing: Firing): string;
+/**
+ * Evaluate the triggers once: print (and post) each `notify`, run the team once with the rows
+ * of every `run` trigger that fired. Fired triggers are recorded first, so a status change
+ * fires once even when the run fails; a run refused before it started (exit 2) leaves them to
+ * fire again.
+ */
+export declare function watchOnce(workspace: Workspace, runTeam: () => Promise<number>, io: Io, env?: Readonly<Record<string, string | undefined>>, fetcher?: typeof fetch): Promise<number>;
+/** `watch [--once] [--interval S] [-- RUN OPTIONS]`: options before `--` that watch does not know go to the runs too. */
+export declare function watchCommand(argv: readonly string[], workspace: Workspace, runTeam: (runArgs: string[]) => Promise<number>, io: Io): Promise<number>;

@@ -53,6 +53,13 @@ export interface WriteResult {
     message?: string;
     version?: number;
 }
+/** A trigger that fires now, and what the store keeps of it once fired (so it fires once). */
+export interface Firing {
+    document: string;
+    trigger: TriggerSpec;
+    row: Row;
+    marker: string;
+}
 export declare const BUILT_IN: readonly ["id", "created_at", "updated_at", "archived", "version"];
 export declare const MASK = "***";
 export declare const ROWS_NAMESPACE = "envelope_workspace";
@@ -117,6 +124,13 @@ export declare class Workspace {
     private rowId;
     private problems;
     archive(doc: string, rowId: string, archived?: boolean): Promise<WriteResult>;
+    /**
+     * Triggers that fire now: a non-archived row holds the pair, and that status change has not
+     * fired yet. Marked as fired (kept in the store) unless `mark` is false.
+     */
+    evaluate(mark?: boolean): Promise<Firing[]>;
+    /** Forget that these fired: the next evaluation fires them again. */
+    unfire(firings: readonly Firing[]): Promise<void>;
     /** Hard-delete a row: the row and the record of its fired triggers. */
     delete(doc: string, rowId: string): Promise<boolean>;
 }

@@ -311,6 +311,40 @@ export class Workspace {
             throw new WorkspaceError(`${pyRepr(doc)} has no row ${pyRepr(rowId)}`);
         return (await this.write(doc, [{ id: rowId, archived }], "human"))[0];
     }
+    /**
+     * Triggers that fire now: a non-archived row holds the pair, and that status change has not
+     * fired yet. Marked as fired (kept in the store) unless `mark` is false.
+     */
+    async evaluate(mark = true) {
+        const firings = [];
+        for (const [doc, spec] of this.specs) {
+            if (!spec.triggers.length)
+                continue;
+            const fired = await this.backend.fired(doc);
+            for (const record of await this.backend.all(doc)) {
+                if (record.archived)
+                    continue;
+                for (const trigger of spec.triggers) {
+                    if (record.data[trigger.column] !== trigger.status)
+                        continue;
+                    const since = record.status_since?.[trigger.column] ?? 0;
+                    // Ends with the separator: a marker is never a prefix of another (unmark).
+                    const marker = [record.id, trigger.column, trigger.status, String(since), ""].join("\x1f");
+                    if (fired.has(marker))
+                        continue;
+                    if (mark && !(await this.backend.mark(doc, marker)))
+                        continue;
+                    firings.push({ document: doc, trigger, row: publicRow(record), marker });
+                }
+            }
+        }
+        return firings;
+    }
+    /** Forget that these fired: the next evaluation fires them again. */
+    async unfire(firings) {
+        for (const f of firings)
+            await this.backend.unmark(f.document, f.marker);
+    }
     /** Hard-delete a row: the row and the record of its fired triggers. */
     async delete(doc, rowId) {
         this.spec(doc);

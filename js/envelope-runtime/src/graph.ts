@@ -22,6 +22,7 @@ import { chooseModel, contextProblems, createChatModel, missingProviderKeys, typ
 import { placeholderValues, render, taskJson } from "./placeholders.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
 import type { AgentSpec, StepSpec, TeamSpec } from "./spec.js";
+import { triggerText } from "./run-context.js";
 import { workspaceTools } from "./workspace.js";
 import { openWorkspaceStore } from "./workspace-store.js";
 
@@ -449,7 +450,7 @@ export class TeamRuntime {
   }
 
   private stepTask(step: StepSpec, state: RunState): string {
-    const parts = [`Task: ${step.label ?? step.key}`, `Team: ${this.team.name}. ${this.team.description}`, `Run inputs (JSON):\n${taskJson(state.inputs)}`];
+    const parts = [`Task: ${step.label ?? step.key}`, `Team: ${this.team.name}. ${this.team.description}`, `Run inputs (JSON):\n${taskJson(state.inputs)}${triggerText()}`];
     for (const dep of step.answersFrom) parts.push(`Output of step ${dep} (${this.steps.get(dep)?.label ?? dep}):\n${String(state.answers[dep] ?? "")}`);
     for (const gate of step.gatesBefore) parts.push(String(state.approved[gate] ?? ""));
     for (const g of step.gatesAfter) {
@@ -620,7 +621,7 @@ export class TeamRuntime {
     if (s.halted) return {};
     this.checkRun(config);
     const entry = this.agents.get(this.team.entryAgent)!;
-    const task = `Team: ${this.team.name}. ${this.team.description}\n\nRun inputs (JSON):\n${taskJson(s.inputs)}\n\nAsk your reports (your ask_ tools) for what they know, then give the team's result.`;
+    const task = `Team: ${this.team.name}. ${this.team.description}\n\nRun inputs (JSON):\n${taskJson(s.inputs)}${triggerText()}\n\nAsk your reports (your ask_ tools) for what they know, then give the team's result.`;
     const answer = await this.structured(entry, task, this.schemas.result, s.inputs, config, "team");
     return { answers: { team: redactValue(answer, this.secrets()) } };
   }

@@ -16,5 +16,6 @@ export * from "./checkpoint.js";
 export * from "./cli.js";
 export * from "./workspace.js";
 export * from "./workspace-store.js";
+export * from "./run-context.js";
 // The Agent Server's http.app (a team's src/server.ts): command.resume cleaned before it is stored.
 export const VERSION = "0.1.0";

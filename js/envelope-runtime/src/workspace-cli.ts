@@ -2,12 +2,13 @@
 // archive|delete`), as the Python runners' (workspace.py's workspace_command): people own every
 // column; pii columns are masked in listings and exports unless asked (--show-pii), and a
 // masked export says which of its values are masks, so importing it leaves the stored values.
-// Loaded by the runner only for these commands.
+// `watch` fires the documents' triggers. Loaded by the runner only for these commands.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { pythonJson, taskJson } from "./placeholders.js";
-import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, type ColumnSpec, type DocumentSpec, type Row, type Workspace, type WriteItem, type WriteResult } from "./workspace.js";
+import { TRIGGERED } from "./run-context.js";
+import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, type ColumnSpec, type DocumentSpec, type Firing, type Row, type Workspace, type WriteItem, type WriteResult } from "./workspace.js";
 
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
 export const MASKED_HEADER = " (masked)";
@@ -418,5 +419,104 @@ export async function workspaceCommand(argv: readonly string[], workspace: Works
       return 2;
     }
     throw error;
+  }
+}
+
+// --- watch ---------------------------------------------------------------------------------
+
+/** Where `watch` posts each `notify` trigger that fires (JSON), besides its line. */
+export const WEBHOOK_ENV = "ENVELOPE_WORKSPACE_WEBHOOK_URL";
+/** The runner's exit code for a run refused before it started (inputs, flags, environment). */
+export const RUN_NOT_STARTED = 2;
+
+export const WATCH_USAGE = "usage: watch [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)";
+
+/** What a `notify` trigger prints: the document, the row and the pair (no pii). */
+export function notifyLine(spec: DocumentSpec, firing: Firing): string {
+  return `workspace ${firing.document}: row ${masked(spec, firing.row).id} has ${firing.trigger.column}=${firing.trigger.status} (notify)`;
+}
+
+async function post(url: string, body: unknown, io: Io, fetcher: typeof fetch): Promise<void> {
+  try {
+    const answer = await fetcher(url, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" }, signal: AbortSignal.timeout(10_000) });
+    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+  } catch (error) {
+    // A bad URL or a failed post never stops watch.
+    io.err(`watch: the webhook ${WEBHOOK_ENV} failed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Evaluate the triggers once: print (and post) each `notify`, run the team once with the rows
+ * of every `run` trigger that fired. Fired triggers are recorded first, so a status change
+ * fires once even when the run fails; a run refused before it started (exit 2) leaves them to
+ * fire again.
+ */
+export async function watchOnce(workspace: Workspace, runTeam: () => Promise<number>, io: Io, env: Readonly<Record<string, string | undefined>> = process.env, fetcher: typeof fetch = fetch): Promise<number> {
+  const firings = await workspace.evaluate();
+  const runs: Firing[] = [];
+  for (const firing of firings) {
+    const spec = workspace.spec(firing.document);
+    if (firing.trigger.action !== "notify") {
+      runs.push(firing);
+      continue;
+    }
+    io.out(notifyLine(spec, firing));
+    const url = env[WEBHOOK_ENV];
+    if (url) {
+      const pii = new Set(spec.columns.filter((c) => c.pii).map((c) => c.name));
+      const data = Object.fromEntries(Object.entries(firing.row.data).filter(([k]) => !pii.has(k)));
+      await post(url, { document: firing.document, column: firing.trigger.column, status: firing.trigger.status, row: { ...masked(spec, firing.row), data } }, io, fetcher);
+    }
+  }
+  if (!runs.length) return 0;
+  for (const f of runs) io.out(`workspace ${f.document}: row ${masked(workspace.spec(f.document), f.row).id} has ${f.trigger.column}=${f.trigger.status}: running the team`);
+  TRIGGERED.splice(0, TRIGGERED.length, ...runs.map((f) => ({ document: f.document, trigger: { column: f.trigger.column, status: f.trigger.status }, row: f.row })));
+  let code: number;
+  try {
+    code = await runTeam();
+  } catch (error) {
+    // A crash before the run ended: the triggers stay due.
+    await workspace.unfire(runs);
+    throw error;
+  } finally {
+    TRIGGERED.length = 0;
+  }
+  if (code === RUN_NOT_STARTED) {
+    await workspace.unfire(runs);
+    io.err("watch: the run did not start (exit 2): these triggers fire again on the next check");
+  }
+  return code;
+}
+
+/** `watch [--once] [--interval S] [-- RUN OPTIONS]`: options before `--` that watch does not know go to the runs too. */
+export async function watchCommand(argv: readonly string[], workspace: Workspace, runTeam: (runArgs: string[]) => Promise<number>, io: Io): Promise<number> {
+  const cut = argv.includes("--") ? argv.indexOf("--") : argv.length;
+  let once = false;
+  let interval = 60;
+  const runArgs: string[] = [];
+  const own = argv.slice(0, cut);
+  for (let i = 0; i < own.length; i++) {
+    const arg = own[i]!;
+    if (arg === "--help" || arg === "-h") {
+      io.out(WATCH_USAGE);
+      return 0;
+    }
+    if (arg === "--once") once = true;
+    else if (arg === "--interval" || arg.startsWith("--interval=")) {
+      const text = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : own[++i];
+      interval = Number(text);
+      if (text === undefined || !Number.isFinite(interval) || interval < 0) {
+        io.err(`watch: --interval is a number of seconds, not ${JSON.stringify(text ?? "")}\n\n${WATCH_USAGE}`);
+        return 2;
+      }
+    } else runArgs.push(arg);
+  }
+  runArgs.push(...argv.slice(cut + 1));
+  let code = 0;
+  for (;;) {
+    code = (await watchOnce(workspace, () => runTeam(runArgs), io)) || code;
+    if (once) return code;
+    await new Promise((done) => setTimeout(done, interval * 1000));
   }
 }

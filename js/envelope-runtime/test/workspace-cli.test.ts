@@ -1,17 +1,21 @@
 // The runner's `workspace` commands, as the Python runners' (workspace.py's workspace_command):
 // people own every column, pii masked unless asked, a masked export imported back leaves the
 // stored values, `delete` finds the stored runs holding a row's pii values.
-import { emptyCheckpoint } from "@langchain/langgraph";
+import { FakeListChatModel } from "@langchain/core/utils/testing";
+import type { BaseMessage } from "@langchain/core/messages";
+import { emptyCheckpoint, InMemoryStore, type BaseStore } from "@langchain/langgraph";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileSaver } from "../src/checkpoint.js";
 import { runCli } from "../src/cli.js";
+import { buildTeamGraph } from "../src/graph.js";
+import { fakeTeam } from "../src/testing.js";
 import type { TeamSpec } from "../src/spec.js";
-import type { DocumentSpec } from "../src/workspace.js";
-import { parseCsv } from "../src/workspace-cli.js";
-import { pipeline } from "./demo-team.js";
+import { Workspace, type DocumentSpec } from "../src/workspace.js";
+import { parseCsv, watchOnce } from "../src/workspace-cli.js";
+import { pipeline, schemas } from "./demo-team.js";
 
 const CONTACTS: DocumentSpec = {
   name: "contacts",
@@ -123,5 +127,79 @@ describe("workspace commands", () => {
     expect(await cli("frobnicate")).toMatchObject({ code: 2, err: expect.stringContaining('workspace: unknown action "frobnicate"') });
     expect(await cli("list", "contacts", "--colour")).toMatchObject({ code: 2, err: expect.stringContaining("list: unknown flag --colour") });
     expect(await cli("delete", "contacts", "x", "--purge-runs", "--keep-runs")).toMatchObject({ code: 2 });
+  });
+});
+
+describe("triggers: watch", () => {
+  const WATCHED: DocumentSpec = {
+    ...CONTACTS,
+    triggers: [
+      { column: "status", status: "new", action: "run" },
+      { column: "status", status: "done", action: "notify" },
+    ],
+  };
+  const team: TeamSpec = { ...pipeline, gates: [], steps: [{ ...pipeline.steps[1]!, gatesBefore: [], dependsOn: [] }], workspace: [WATCHED] };
+
+  /** `watch` through the runner, whose runs use a model that records each task it is given. */
+  async function watch(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const seen: string[] = [];
+    class Recording extends FakeListChatModel {
+      override async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]) {
+        seen.push(messages.map((m) => String(m.content)).join("\n"));
+        return super._generate(messages, options);
+      }
+      override bindTools() {
+        return this as never;
+      }
+    }
+    const fake = fakeTeam(team, { summary: "done" });
+    const graph = (checkpointer: FileSaver, store?: BaseStore) => buildTeamGraph(team, schemas, { ...fake.options, env: { ...fake.env, TOPIC: "t" }, modelFor: () => new Recording({ responses: ['{"summary": "done"}'] }), checkpointer, ...(store ? { store } : {}) });
+    const code = await runCli({ team, argv: ["watch", ...argv], graph, out: (t) => out.push(t), err: (t) => err.push(t) });
+    return { code, out: out.join("\n"), err: err.join("\n"), seen };
+  }
+  const edit = (argv: string[]) => runCli({ team, argv: ["workspace", "edit", ...argv], graph: () => ({ invoke: async () => ({}), getState: async () => ({ values: {}, tasks: [] }) }), out: () => undefined, err: () => undefined });
+
+  it("runs the team once per status change of a row, the triggering rows in its task after the run inputs", async () => {
+    await edit(["contacts", "ann@example.com", "name=Ann Lee", "status=new"]);
+    const first = await watch("--once", "--", "--topic", "refunds");
+    expect(first.code, first.err + first.out).toBe(0);
+    expect(first.out).toContain("workspace contacts: row *** has status=new: running the team");
+    expect(first.out).not.toContain("ann@example.com");
+    expect(first.seen.join("\n")).toContain('Run inputs (JSON):\n{\n  "topic": "refunds"\n}\n\nWorkspace rows that triggered this run (JSON):\n[\n  {\n    "document": "contacts",');
+    expect(first.seen.join("\n")).toContain('"email": "ann@example.com"');
+    // Fired once: the next check runs nothing, until the status changes again.
+    expect((await watch("--once", "--", "--topic", "refunds")).seen).toEqual([]);
+    await edit(["contacts", "ann@example.com", "status=done"]);
+    expect((await watch("--once", "--", "--topic", "refunds")).out).toBe("workspace contacts: row *** has status=done (notify)");
+    await edit(["contacts", "ann@example.com", "status=new"]);
+    expect((await watch("--once", "--", "--topic", "refunds")).seen).not.toEqual([]);
+  });
+
+  it("a run refused before it starts (exit 2) leaves its triggers to fire on the next check; an archived row fires nothing", async () => {
+    await edit(["contacts", "ann@example.com", "status=new"]);
+    const refused = await watch("--once");
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("watch: the run did not start (exit 2): these triggers fire again on the next check");
+    expect((await watch("--once", "--", "--topic", "t")).out).toContain("running the team");
+    await edit(["contacts", "bob@example.com", "status=done"]);
+    await runCli({ team, argv: ["workspace", "archive", "contacts", "bob@example.com"], graph: () => ({ invoke: async () => ({}), getState: async () => ({ values: {}, tasks: [] }) }), out: () => undefined, err: () => undefined });
+    expect((await watch("--once", "--", "--topic", "t")).out).toBe("");
+  });
+
+  it("posts a notify trigger to the webhook without the row's pii", async () => {
+    const store = new InMemoryStore();
+    const w = new Workspace([WATCHED], store);
+    await w.write("contacts", [{ data: { email: "ann@example.com", name: "Ann Lee", status: "done", score: 3 } }], "human");
+    const posted: unknown[] = [];
+    const fetcher = (async (_url: string, init: RequestInit) => {
+      posted.push(JSON.parse(String(init.body)));
+      return new Response("", { status: 204 });
+    }) as unknown as typeof fetch;
+    const out: string[] = [];
+    expect(await watchOnce(w, async () => 0, { out: (t) => out.push(t), err: () => undefined }, { ENVELOPE_WORKSPACE_WEBHOOK_URL: "https://hooks.example.com/x" }, fetcher)).toBe(0);
+    expect(out).toEqual(["workspace contacts: row *** has status=done (notify)"]);
+    expect(posted).toEqual([{ document: "contacts", column: "status", status: "done", row: expect.objectContaining({ id: "***", data: { score: 3, status: "done" } }) }]);
   });
 });

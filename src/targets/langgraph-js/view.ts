@@ -252,6 +252,8 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     providerKeys,
     workspace: workspaceView(model),
     hasWorkspace: model.workspace.length > 0,
+    hasTriggers: model.workspace.some((d) => d.triggers.length > 0),
+    hasNotifyTriggers: model.workspace.some((d) => d.triggers.some((t) => t.action === "notify")),
   };
 }
 
