@@ -6,7 +6,9 @@
 // agent's system prompt must arrive byte for byte as the Python real path checks it, and only
 // approved records pass a gate. A third export, content-studio (gated, with secrets), gives the
 // server its http.app (src/server.ts): a resume whose feedback holds a secret value must reach
-// no checkpoint or run the server keeps. The projects use the shared install of their lock
+// no checkpoint or run the server keeps. A fourth, event-signup-desk, has workspace documents:
+// its agent's write tool must reach the server's own store (the SDK's store API reads the row),
+// under the store's rules. The projects use the shared install of their lock
 // (test/e2e/langgraph-js-env.ts); the server's process group is killed at the end.
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -70,6 +72,10 @@ const JSON_ASK = "Finish with only a JSON object matching this JSON schema:\n";
  * (its strings carrying the response's marker).
  */
 function reply(request: ChatRequest, n: number): Reply {
+  // event-signup-desk's screener writes the workspace once: a row it may write, and one with a column people own.
+  if (request.tools?.some((t) => t.function.name === "write_attendees_rows") && !request.messages.some((m) => (m.tool_calls ?? []).length > 0)) {
+    return { toolCalls: [{ name: "write_attendees_rows", arguments: { rows: [{ data: { email: "ws@example.com", status: "pending" } }, { data: { email: "no@example.com", organiser_note: "set by an agent" } }] } }] };
+  }
   const scripted = scriptedReply(request, n, 3);
   if (!("text" in scripted)) return scripted;
   const asked = request.messages.filter((m) => m.role === "user").map((m) => textOf(m.content)).find((t) => t.includes(JSON_ASK));
@@ -100,7 +106,7 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
       return answer;
     });
     const values: Record<string, string> = {};
-    for (const name of ["parallel-gates", "enterprise-support-desk", "content-studio"]) {
+    for (const name of ["parallel-gates", "enterprise-support-desk", "content-studio", "event-signup-desk"]) {
       const path = join(ROOT, "test/fixtures/valid", `${name}.envelope.json`);
       writeExport(join(root, name), exportFile(path, "langgraph-js"));
       const def = JSON.parse(readFileSync(path, "utf8")) as Def;
@@ -232,7 +238,28 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
   interface SdkClient {
     threads: { create(): Promise<{ thread_id: string }>; getState(id: string): Promise<{ tasks: Array<{ interrupts?: Array<{ id: string }> }> }> };
     runs: { wait(thread: string, assistant: string, payload: Record<string, unknown>): Promise<unknown> };
+    store: { searchItems(prefix: string[], options?: { limit?: number }): Promise<{ items: Array<{ key: string; value: Record<string, unknown> }> }> };
   }
+
+  async function sdkClient(): Promise<SdkClient> {
+    const sdk = (await import(pathToFileURL(createRequire(join(root, "driver.mjs")).resolve("@langchain/langgraph-sdk")).href)) as { Client: new (options: { apiUrl: string }) => SdkClient };
+    return new sdk.Client({ apiUrl: url });
+  }
+
+  it("event-signup-desk: an agent's workspace write lands in the server's own store (the SDK's store API reads it), a column people own refused", async () => {
+    const p = project("event-signup-desk");
+    const { inputs } = runValues(p.def);
+    const before = exchanges.length;
+    const client = await sdkClient();
+    const thread = await client.threads.create();
+    const output = await client.runs.wait(thread.thread_id, p.name, { input: inputs });
+    expect(output, tail()).toMatchObject({ status: "done", halted: null });
+    const { items } = await client.store.searchItems(["envelope_workspace", "attendees"], { limit: 10 });
+    expect(items.map((i) => [i.key, i.value.version, i.value.data]), tail()).toEqual([["ws@example.com", 1, { email: "ws@example.com", status: "pending" }]]);
+    // The tool's answer the screener read: one row written, the other refused with the store's reason.
+    const answers = exchanges.slice(before).flatMap((e) => e.request.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)));
+    expect(answers.join("\n")).toContain(`{"row": "no@example.com", "outcome": "refused", "message": "column 'organiser_note' is written by people only: read it, leave it as it is"}`);
+  }, 600_000);
 
   /** Every string the dev server keeps under .langgraph_api/ (its checkpoints, pending writes and runs), base64 bytes decoded;
    * undefined while a file is being rewritten (it does not parse yet): read again. */
