@@ -42,6 +42,13 @@ describe("LangGraph: the README and the loss report of a workspace team without 
     expect(cron).toContain("`uv run event_signup_desk watch --url URL`");
   });
 
+  it("says which field names the compiled graph", () => {
+    expect(x.text("src/event_signup_desk/graph.py")).toContain("builder.compile(checkpointer=checkpointer, store=store, name=team.SLUG)");
+    const detail = (pointer: string) => x.loss.find((e) => e.pointer === pointer)?.detail ?? "";
+    expect(detail("/slug")).toContain("the compiled graph's name");
+    expect(detail("/name")).not.toContain("compiled graph");
+  });
+
   it("says the served rows are the server's store, as langgraph.json names none", () => {
     expect(JSON.parse(x.text("langgraph.json"))).not.toHaveProperty("store");
     const where = x.loss.find((e) => e.pointer === "/workspace/0/name")?.detail ?? "";

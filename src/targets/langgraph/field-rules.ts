@@ -19,8 +19,8 @@ function channelOf(model: TeamModel, key: string): string {
 
 export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/$schema", status: "carried", detail: "provenance copy src/<package>/envelope.json" },
-  { pattern: "/name", status: "carried", detail: "team.NAME, the compiled graph's name, README title, runner --help" },
-  { pattern: "/slug", status: "carried", detail: "pyproject name, the Python package name, the graph id in langgraph.json" },
+  { pattern: "/name", status: "carried", detail: "team.NAME, README title, runner --help" },
+  { pattern: "/slug", status: "carried", detail: "pyproject name, the Python package name, the graph id in langgraph.json, the compiled graph's name (team.SLUG)" },
   { pattern: "/version", status: "carried", detail: "pyproject version and team.VERSION" },
   { pattern: "/description", status: "carried", detail: "pyproject description, README, team.DESCRIPTION (the team task)" },
   { pattern: "/readme", status: "carried", detail: "TEAM.md, linked from the README" },
