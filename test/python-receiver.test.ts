@@ -49,6 +49,16 @@ describe("LangGraph: the README and the loss report of a workspace team without 
     expect(detail("/name")).not.toContain("compiled graph");
   });
 
+  it("says the entry agent's name reaches no ask_ tool, as only reports have one", () => {
+    const tools = x.text("tests/test_team_graph.py");
+    expect(tools).toContain('"ask_brief_writer"');
+    expect(tools).not.toContain('"ask_screener"');
+    const detail = (pointer: string) => x.loss.find((e) => e.pointer === pointer)?.detail ?? "";
+    expect(detail("/agents/0/name")).not.toContain("ask_ tool)");
+    expect(detail("/agents/0/name")).toContain("the entry agent is no one's ask_ tool");
+    expect(detail("/agents/1/name")).toContain("its manager's ask_ tool");
+  });
+
   it("says the served rows are the server's store, as langgraph.json names none", () => {
     expect(JSON.parse(x.text("langgraph.json"))).not.toHaveProperty("store");
     const where = x.loss.find((e) => e.pointer === "/workspace/0/name")?.detail ?? "";

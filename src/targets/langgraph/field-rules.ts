@@ -55,7 +55,14 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   },
   { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager's ask_<report> tools (agent-as-tool, recursively)" },
   { pattern: "/agents/*/key", status: "carried", detail: "team.AGENTS, models.MODELS, its field of context.Context (its model per run) and prompts/<key>.txt" },
-  { pattern: "/agents/*/name", status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool) and the README" },
+  {
+    pattern: "/agents/*/name",
+    // Only a report's ask_ tool shows a model the description; the entry agent and a pipeline's agents have none.
+    resolve: (_v, pointer, model) =>
+      model.execution.mode === "hierarchy" && agentAt(pointer, model).key !== model.execution.entryAgent
+        ? { status: "carried", detail: "the agent's description in team.AGENTS (its manager's ask_ tool) and the README" }
+        : { status: "carried", detail: `team.AGENTS and the README (${model.execution.mode === "hierarchy" ? "the entry agent is no one's ask_ tool" : "a pipeline's agents are no one's ask_ tool"}: no model reads it)` },
+  },
   ...descriptiveAgentRules("the agent's description in team.AGENTS: its manager's ask_ tool", { hierarchy: "the entry agent is no one's ask_ tool", pipeline: "a pipeline's agents are no one's ask_ tool" }),
   { pattern: "/agents/*/prompt", status: "carried", detail: "prompts/<key>.txt, the agent's system prompt verbatim after {{NAME}} substitution" },
   {
