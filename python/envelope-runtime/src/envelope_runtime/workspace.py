@@ -968,7 +968,14 @@ def _read_csv(spec: DocumentSpec, text: str) -> list[ImportRow]:
 
 
 def _read_json(path: Path, text: str) -> list[ImportRow]:
-    loaded = json.loads(text)
+    try:
+        loaded = json.loads(text)
+    except json.JSONDecodeError as error:
+        # say which file and what an import takes, not only where the parser stopped
+        raise WorkspaceError(
+            f"{path}: not JSON ({error.msg}, line {error.lineno}): an import is a .csv file "
+            "or a JSON list of rows"
+        ) from None
     if not isinstance(loaded, list) or not all(isinstance(row, dict) for row in loaded):
         raise WorkspaceError(f"{path}: a JSON import is a list of rows (objects)")
     rows = []
@@ -1333,7 +1340,9 @@ def watch_command(
     )
     _url_option(parser, url_help)
     parser.add_argument("--once", action="store_true", help="evaluate once and exit")
-    parser.add_argument("--interval", type=float, default=60.0, help="seconds between polls")
+    parser.add_argument(
+        "--interval", type=float, default=60.0, metavar="S", help="seconds between polls"
+    )
     args, run_args = checks.parse_run_options(parser, argv)
     code = 0
     while True:

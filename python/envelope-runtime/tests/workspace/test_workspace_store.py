@@ -395,6 +395,12 @@ def test_people_export_and_import_rows_as_csv_and_json(ws_module, ws, tmp_path, 
         assert "workspace:" in capsys.readouterr().err
     json_file.write_bytes(b"\xff\xfe not utf-8")
     assert m.workspace_command(["import", "leads", str(json_file)], ws, "t") == 2
+    # Text that is not JSON: the file named, and what an import takes.
+    capsys.readouterr()
+    json_file.write_text("email status\nx@y.z ready\n", encoding="utf-8")
+    assert m.workspace_command(["import", "leads", str(json_file)], ws, "t") == 2
+    said = capsys.readouterr().err
+    assert str(json_file) in said and "a .csv file or a JSON list of rows" in said
     assert len(ws.rows("leads")) == 2
 
 
