@@ -51,6 +51,7 @@ describe("langgraph-js: the workspace", () => {
     expect(report).toMatch(/`workspace\[1\]\.triggers` \| `npm start -- watch`/);
     const readme = files.text("README.md")!;
     expect(readme).toContain("## Workspace");
+    expect(readme).toContain("| workspace documents | `TEAM.workspace`; the rows in the graph's store (`compile({ store })`");
     expect(readme).toContain("Its tools (`list_speaker_queue_rows`, `read_speaker_queue_row`, `write_speaker_queue_rows`) go to `brief-writer` (its prompt names it).");
     expect(readme).toContain("`write_attendees_rows` (workspace attendees)");
     expect(readme).toContain("npm start -- workspace delete DOCUMENT ID [--purge-runs | --keep-runs]");
