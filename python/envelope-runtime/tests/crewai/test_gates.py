@@ -290,6 +290,11 @@ def test_a_gate_timeout_applies_its_behaviour_on_resume(
         record = by_id[item["record"]]
         expected = ("approve", f"agent:{manager}") if item in chosen else ("skip", "timeout")
         assert (record["decision"], record["decided_by"]) == expected
+    # Like halt's and proceed's, the gate's message says its deadline passed, then what the
+    # manager's decisions did (no decisions were given for it: none came late).
+    message = saved["gates"][name]["message"]
+    assert message.startswith(f"gate {name}: no decision within {after} (escalate); the ")
+    assert "manager decided: " in message and "decisions given after" not in message
 
 
 @pytest.mark.parametrize("name", GATE_NAMES)

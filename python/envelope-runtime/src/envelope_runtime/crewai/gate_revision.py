@@ -45,6 +45,8 @@ def on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
         if path:
             args.late_decisions = True
     if spec.timeout_behaviour == "escalate":
+        # The message gate_rules.evaluate goes on from once the manager has decided.
+        gate.message = timeout_message(spec, gate, "escalate", late)
         manager = f"agent:{_manager(flow, spec)}"
         problems = apply_decisions(spec, gate, _escalated(flow, spec, gate), now, manager, True)
         if problems:
