@@ -260,7 +260,14 @@ function readCsv(spec, text) {
     });
 }
 function readJson(path, text) {
-    const loaded = JSON.parse(text);
+    let loaded;
+    try {
+        loaded = JSON.parse(text);
+    }
+    catch (error) {
+        // Say which file and what an import takes, not only where the parser stopped (as workspace.py does).
+        throw new WorkspaceError(`${path}: not JSON (${error.message}): an import is a .csv file or a JSON list of rows`);
+    }
     const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
     if (!Array.isArray(loaded) || !loaded.every(isObject))
         throw new WorkspaceError(`${path}: a JSON import is a list of rows (objects)`);

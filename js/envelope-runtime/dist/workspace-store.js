@@ -111,18 +111,30 @@ export class FileStore extends BaseStore {
         try {
             names = readdirSync(this.dir).filter((n) => n.endsWith(".json"));
         }
-        catch {
-            names = [];
+        catch (error) {
+            // Only a folder not made yet is empty: one that cannot be listed (EMFILE, EACCES) read as
+            // empty would have the next write save a namespace holding its new items alone.
+            if (error.code !== "ENOENT")
+                throw error;
         }
         for (const name of names.sort()) {
             let stored;
+            const path = join(this.dir, name);
+            let text;
             try {
-                stored = JSON.parse(readFileSync(join(this.dir, name), "utf8"));
+                text = readFileSync(path, "utf8");
             }
             catch (error) {
                 if (error.code === "ENOENT")
                     continue; // removed meanwhile
                 throw error;
+            }
+            try {
+                stored = JSON.parse(text);
+            }
+            catch (error) {
+                // Not written by this store (its writes are whole): say which file, not only where the parser stopped.
+                throw new SyntaxError(`the workspace store's file ${path} is not JSON (${error.message}): repair it or restore it from a backup`);
             }
             const items = new Map();
             for (const i of stored.items)

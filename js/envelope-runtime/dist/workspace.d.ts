@@ -99,6 +99,7 @@ export declare class StoreBackend {
     /** The document's rows, in creation order; items written around the rules that are not rows are skipped. */
     all(doc: string): Promise<StoredRow[]>;
     fired(doc: string): Promise<Set<string>>;
+    /** Record a firing; false when it was recorded already (another watcher fired it since `fired` was read). */
     mark(doc: string, marker: string): Promise<boolean>;
     unmark(doc: string, prefix: string): Promise<void>;
 }

@@ -84,6 +84,15 @@ async function serialized(key, fn) {
     return mine;
 }
 const hasExclusive = (store) => typeof store.exclusive === "function";
+/**
+ * The store under LangGraph's AsyncBatchedStore: a graph's nodes get their store wrapped in one
+ * (its Pregel loop does it), which hides FileStore's lock, so an agent's compare-and-set would
+ * go by claims while people's commands go by the lock, and neither would see the other's.
+ */
+function unbatched(store) {
+    const wrapper = store;
+    return wrapper.lg_name === "AsyncBatchedStore" && wrapper.store ? wrapper.store : store;
+}
 /** A row's claims' keys start so (a row id may hold what a namespace label may not). */
 const claimPrefix = (rowId) => createHash("sha256").update(rowId).digest("hex").slice(0, 32) + ":";
 /** One search, not pages: the Store orders by last update, so a write between two pages would move a row. */
@@ -99,7 +108,7 @@ const CLAIM_TTL_MS = 300_000;
 export class StoreBackend {
     store;
     constructor(store) {
-        this.store = store;
+        this.store = unbatched(store);
     }
     async get(doc, rowId) {
         const item = await this.store.get([ROWS_NAMESPACE, doc], rowId);
@@ -167,9 +176,17 @@ export class StoreBackend {
     async fired(doc) {
         return new Set((await this.items(["envelope_workspace_fired", doc])).map((i) => i.key));
     }
+    /** Record a firing; false when it was recorded already (another watcher fired it since `fired` was read). */
     async mark(doc, marker) {
-        await this.store.put(["envelope_workspace_fired", doc], marker, { fired: true }, false);
-        return true;
+        const store = this.store;
+        const once = async () => {
+            if ((await store.get(["envelope_workspace_fired", doc], marker)) !== null)
+                return false;
+            await store.put(["envelope_workspace_fired", doc], marker, { fired: true }, false);
+            return true;
+        };
+        // Under the store's lock (FileStore): of two watchers, one fires; elsewhere the window is narrowed only.
+        return hasExclusive(store) ? store.exclusive(once) : once();
     }
     async unmark(doc, prefix) {
         for (const marker of await this.fired(doc))

@@ -265,7 +265,13 @@ function readCsv(spec: DocumentSpec, text: string): ImportRow[] {
 }
 
 function readJson(path: string, text: string): ImportRow[] {
-  const loaded: unknown = JSON.parse(text);
+  let loaded: unknown;
+  try {
+    loaded = JSON.parse(text);
+  } catch (error) {
+    // Say which file and what an import takes, not only where the parser stopped (as workspace.py does).
+    throw new WorkspaceError(`${path}: not JSON (${(error as Error).message}): an import is a .csv file or a JSON list of rows`);
+  }
   const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
   if (!Array.isArray(loaded) || !loaded.every(isObject)) throw new WorkspaceError(`${path}: a JSON import is a list of rows (objects)`);
   return loaded.map((row, n) => {

@@ -118,16 +118,26 @@ export class FileStore extends BaseStore {
     let names: string[] = [];
     try {
       names = readdirSync(this.dir).filter((n) => n.endsWith(".json"));
-    } catch {
-      names = [];
+    } catch (error) {
+      // Only a folder not made yet is empty: one that cannot be listed (EMFILE, EACCES) read as
+      // empty would have the next write save a namespace holding its new items alone.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
     for (const name of names.sort()) {
       let stored: StoredNamespace;
+      const path = join(this.dir, name);
+      let text: string;
       try {
-        stored = JSON.parse(readFileSync(join(this.dir, name), "utf8")) as StoredNamespace;
+        text = readFileSync(path, "utf8");
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // removed meanwhile
         throw error;
+      }
+      try {
+        stored = JSON.parse(text) as StoredNamespace;
+      } catch (error) {
+        // Not written by this store (its writes are whole): say which file, not only where the parser stopped.
+        throw new SyntaxError(`the workspace store's file ${path} is not JSON (${(error as Error).message}): repair it or restore it from a backup`);
       }
       const items: Items = new Map();
       for (const i of stored.items) items.set(i.key, { key: i.key, value: i.value, namespace: stored.namespace, createdAt: new Date(i.createdAt), updatedAt: new Date(i.updatedAt) });

@@ -128,7 +128,26 @@ describe("workspace commands", () => {
     expect(await cli("list", "contacts", "--colour")).toMatchObject({ code: 2, err: expect.stringContaining("list: unknown flag --colour") });
     expect(await cli("delete", "contacts", "x", "--purge-runs", "--keep-runs")).toMatchObject({ code: 2 });
   });
+
+  it("names the file that is not JSON: an import's, and a store file's", async () => {
+    const rows = join(dir, "rows.json");
+    writeFileSync(rows, "email,name\n");
+    expect(await cli("import", "contacts", rows)).toMatchObject({ code: 2, err: `workspace: ${rows}: not JSON (${errorOf(() => JSON.parse("email,name\n"))}): an import is a .csv file or a JSON list of rows` });
+    await cli("edit", "contacts", "ann@example.com", "status=new");
+    const stored = join(dir, "store", readdirSync(join(dir, "store")).find((n) => n.endsWith(".json"))!);
+    writeFileSync(stored, "{");
+    expect(await cli("list", "contacts")).toMatchObject({ code: 2, err: expect.stringContaining(`workspace: the workspace store's file ${stored} is not JSON (`) });
+  });
 });
+
+const errorOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return "";
+};
 
 describe("triggers: watch", () => {
   const WATCHED: DocumentSpec = {

@@ -4,8 +4,8 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { ChatResult } from "@langchain/core/outputs";
-import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { AsyncBatchedStore, InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -146,6 +146,39 @@ describe("the runner's store (FileStore): a folder two processes share", () => {
     const results = await Promise.all([a.write("attendees", [{ version: 1, data: { email: "a@b.c", status: "confirmed" } }], "agent"), b.write("attendees", [{ version: 1, data: { email: "a@b.c", status: "declined" } }], "agent")]);
     expect(results.map((r) => r[0]!.outcome).sort()).toEqual(["conflict", "written"]);
     expect((await workspace(new FileStore(dir)).row("attendees", "a@b.c"))?.version).toBe(2);
+  });
+
+  it("fires a trigger once when two watchers evaluate the same folder (the firing recorded under the lock)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "envelope-workspace-"));
+    const [a, b] = [workspace(new FileStore(dir)), workspace(new FileStore(dir))];
+    await a.write("attendees", [{ data: { email: "a@b.c", status: "declined" } }], "agent");
+    const marker = (await a.evaluate(false))[0]!.marker;
+    // Both read the fired triggers before either recorded this one: only one may fire it.
+    expect(await a.backend.mark("attendees", marker)).toBe(true);
+    expect(await b.backend.mark("attendees", marker)).toBe(false);
+    expect(await b.evaluate()).toEqual([]);
+  });
+
+  it("does the compare-and-set of an agent's write under the lock, through the store LangGraph gives a node (AsyncBatchedStore)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "envelope-workspace-"));
+    const batched = new AsyncBatchedStore(new FileStore(dir));
+    batched.start();
+    try {
+      const w = workspace(batched);
+      await w.write("attendees", [{ data: { email: "a@b.c", status: "pending" } }], "agent");
+      expect((await w.write("attendees", [{ version: 1, data: { email: "a@b.c", status: "confirmed" } }], "agent"))[0]).toMatchObject({ outcome: "written", version: 2 });
+    } finally {
+      await batched.stop();
+    }
+    // Claims are how stores without a lock decide: here they would let a person's edit (which
+    // takes the lock) land between the agent's check and its write, and be written over.
+    expect(readdirSync(dir).filter((n) => n.includes("claims"))).toEqual([]);
+  });
+
+  it("reads a folder it cannot list as an error, not as an empty store a write would then replace", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "envelope-workspace-")), "not-a-folder");
+    writeFileSync(file, "");
+    await expect(workspace(new FileStore(file)).rows("attendees")).rejects.toThrow(/ENOTDIR/);
   });
 
   it("lets one of two writers win on a store without a lock (claims on the store itself)", async () => {
