@@ -247,6 +247,7 @@ export function installProject(env: PythonEnv, projectDir: string): void {
  */
 function ensureRuntimeLibrary(env: PythonEnv): void {
   if (runtimeInstalled.has(env.python)) return;
+  claimEnvironment(env.root);
   const uv = uvBinary(env.python);
   const src = join(RUNTIME_LIBRARY, "src", "envelope_runtime");
   let where = "";
@@ -257,4 +258,56 @@ function ensureRuntimeLibrary(env: PythonEnv): void {
   }
   if (where !== realpathSync(src)) execFileSync(uv, ["pip", "install", "--quiet", "--python", env.python, "--no-deps", "-e", RUNTIME_LIBRARY], { stdio: "pipe" });
   runtimeInstalled.add(env.python);
+}
+
+/**
+ * A cached environment serves one checkout at a time: its envelope-runtime is an editable
+ * install of one checkout, so a test run of a second checkout (a fresh clone's CI beside a
+ * developer's tests) would re-point it mid-run, and each run would then import the other's
+ * library without a word. Each test process marks the environment with its pid and
+ * checkout; a live process of another checkout makes this one refuse, naming it. Marks of
+ * processes that are gone are removed.
+ */
+export function claimEnvironment(root: string, checkout: string = realpathSync(ROOT)): void {
+  const users = join(root, ".envelope-users");
+  mkdirSync(users, { recursive: true });
+  const mine = join(users, String(process.pid));
+  const others = (): string[] =>
+    readdirSync(users).flatMap((name) => {
+      let user: string;
+      try {
+        user = readFileSync(join(users, name), "utf8");
+      } catch {
+        return []; // removed meanwhile
+      }
+      if (user === checkout || Number(name) === process.pid) return [];
+      if (!alive(Number(name))) {
+        rmSync(join(users, name), { force: true });
+        return [];
+      }
+      return [`${user} (process ${name})`];
+    });
+  let busy = others();
+  if (busy.length === 0) {
+    writeFileSync(mine, checkout);
+    process.once("exit", () => rmSync(mine, { force: true }));
+    busy = others(); // another checkout may have marked it at the same moment
+    if (busy.length === 0) return;
+    rmSync(mine, { force: true });
+  }
+  throw new Error(
+    `${root} is in use by a test run of another checkout: ${busy.join(", ")}. Its envelope-runtime is ` +
+      `that checkout's, so two runs at once would test each other's library. Wait for that run, or give ` +
+      `this one a cache of its own (ENVELOPE_CACHE_DIR=DIR).`,
+  );
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
