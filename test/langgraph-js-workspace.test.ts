@@ -48,7 +48,8 @@ describe("langgraph-js: the workspace", () => {
     const report = files.text("ENVELOPE_EXPORT.md")!;
     expect(report).not.toContain("no workspace store yet");
     expect(report).toMatch(/`workspace\[0\]\.columns\[5\]\.owner` \| enforced by the store/);
-    expect(report).toMatch(/`workspace\[1\]\.triggers` \| `npm start -- watch`/);
+    // Approximated: watch reads the runner's store, never an Agent Server's.
+    expect(report).toMatch(/`workspace\[1\]\.triggers` \| `npm start -- watch`, on the runner's store: .*rows on an Agent Server's store are not watched/);
     const readme = files.text("README.md")!;
     expect(readme).toContain("## Workspace");
     expect(readme).toContain("| workspace documents | `TEAM.workspace`; the rows in the graph's store (`compile({ store })`");
@@ -56,6 +57,7 @@ describe("langgraph-js: the workspace", () => {
     expect(readme).toContain("`write_attendees_rows` (workspace attendees)");
     expect(readme).toContain("npm start -- workspace delete DOCUMENT ID [--purge-runs | --keep-runs]");
     expect(readme).toContain("`npm start -- watch` checks the triggers every 60 s");
+    expect(readme).toContain("a served team's rows (the Agent Server's store) are not watched");
     expect(files.text(".env.example")).toContain("# ENVELOPE_WORKSPACE_WEBHOOK_URL=");
   });
 
