@@ -36,11 +36,19 @@ describe("langgraph-js: the workspace", () => {
     expect(files.text(".gitignore")).toContain(".envelope-workspace/");
   });
 
-  it("tests, per document, that the store refuses a column people own and an undeclared status", () => {
-    const tests = exported(DESK).text("tests/team.test.ts")!;
-    expect(tests).toContain('["attendees", "screener", "organiser_note", "set by an agent", "status"],');
-    expect(tests).toContain('["speaker-queue", "brief-writer", "talk_id", "set by an agent", "status"],');
-    expect(tests).toContain("workspaceTools(documents, agent, () => store)");
+  it("tests, per document, through that document's write tool, that the store refuses a column people own and an undeclared status, and writes a row an agent may write", () => {
+    // As prettier lays the file out: compared without whitespace.
+    const flat = (text: string) => text.replace(/\s+/g, "");
+    const tests = flat(exported(DESK).text("tests/team.test.ts")!);
+    expect(tests).toContain(flat('["attendees", "screener", "write_attendees_rows", "organiser_note", "set by an agent", "status", { email: "row-by-an-agent", full_name: "set by an agent" },],'));
+    // Agents create no row of a document whose id column is people's.
+    expect(tests).toContain(flat('["speaker-queue", "brief-writer", "write_speaker_queue_rows", "talk_id", "set by an agent", "status", null,],'));
+    expect(tests).toContain(flat("workspaceTools(documents, agent, () => store).find((t) => t.name === tool)!"));
+    expect(tests).toContain(flat("expect(answer).toContain(`column '${humanColumn}' is written by people only`);"));
+    // An agent with two documents' tools: the case names the second one's (its first write tool
+    // is the other document's, which refuses the column as not its own: the wrong reason).
+    const lead = flat(exported("test/fixtures/valid/outbound-lead-desk.envelope.json").text("tests/team.test.ts")!);
+    expect(lead).toContain(flat('["messaging-experiments", "email-drafter", "write_messaging_experiments_rows", "angle", "set by an agent", "", { example_subject: "set by an agent" },],'));
   });
 
   it("reports the documents carried, the README names each document's tools and the commands", () => {

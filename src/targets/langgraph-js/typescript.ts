@@ -321,32 +321,37 @@ ${gates}${refusalTests(view)}${packTests(view)}${workspaceTests(view)}});
 `;
 }
 
-/** Per workspace document: the store refuses, through an agent's write tool, a column people own and a status the document does not declare. */
+/** Per workspace document: the store refuses, through an agent's write tool, a column people own and a status the document does not declare, each for its own reason, and writes a row an agent may write. */
 function workspaceTests(view: LanggraphJsView): string {
   if (!view.hasWorkspace) return "";
-  const cases = view.workspace.flatMap((d) => [`// ${d.ref}`, `[${[d.name, d.firstAgent, d.humanColumn, d.humanValue, d.statusColumn].map((v) => literal(v)).join(", ")}],`]);
+  const cases = view.workspace.flatMap((d) => [`// ${d.ref}`, `[${[d.name, d.firstAgent, d.tools.write, d.humanColumn, d.humanValue, d.statusColumn].map((v) => literal(v)).join(", ")}, ${d.agentRow === null ? "null" : JSON.stringify(d.agentRow)}],`]);
   return `
-  // workspace[]: document, an agent with its tools, a column people own ("" when none) and a
-  // value of its type, a status column ("" when none)
-  const WORKSPACE_CASES: Array<[string, string, string, unknown, string]> = [
+  // workspace[]: document, an agent with its tools, the document's write tool (the agent may
+  // have other documents'), a column people own ("" when none) and a value of its type, a status
+  // column ("" when none), a new row the agent may write (null: agents create none)
+  const WORKSPACE_CASES: Array<[string, string, string, string, unknown, string, Record<string, string> | null]> = [
     ${cases.join("\n    ")}
   ];
 
-  it.each(WORKSPACE_CASES)("workspace %s: the store refuses what the document does not let %s write", async (document, agent, humanColumn, humanValue, statusColumn) => {
+  it.each(WORKSPACE_CASES)("workspace %s: the store refuses what the document does not let %s write, and writes what it does", async (document, agent, tool, humanColumn, humanValue, statusColumn, agentRow) => {
     const documents = TEAM.workspace ?? [];
     const store = new InMemoryStore();
-    const write = workspaceTools(documents, agent, () => store).find((t) => t.name.startsWith("write_"))!;
+    const write = workspaceTools(documents, agent, () => store).find((t) => t.name === tool)!;
     if (humanColumn) {
       const answer = String(await write.invoke({ rows: [{ data: { [humanColumn]: humanValue } }] }));
       expect(answer).toContain('"outcome": "refused"');
-      expect(answer).toContain(humanColumn);
+      expect(answer).toContain(\`column '\${humanColumn}' is written by people only\`);
     }
     if (statusColumn) {
-      const answer = String(await write.invoke({ rows: [{ data: { [statusColumn]: "not-a-declared-status" } }] }));
+      const answer = String(await write.invoke({ rows: [{ data: { ...agentRow, [statusColumn]: "not-a-declared-status" } }] }));
       expect(answer).toContain('"outcome": "refused"');
-      expect(answer).toContain(statusColumn);
+      expect(answer).toContain("'not-a-declared-status' is not a status of");
     }
     expect(await new Workspace(documents, store).rows(document)).toEqual([]);
+    if (agentRow) {
+      expect(String(await write.invoke({ rows: [{ data: agentRow }] }))).toContain('"outcome": "written"');
+      expect((await new Workspace(documents, store).rows(document)).map((r) => r.data)).toEqual([expect.objectContaining(agentRow)]);
+    }
   });
 `;
 }

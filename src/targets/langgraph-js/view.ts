@@ -117,6 +117,19 @@ function workspaceSpec(d: TeamModel["workspace"][number], model: TeamModel) {
   };
 }
 
+/**
+ * A new row an agent may write (the tests' case that the store writes it): its id when the
+ * document has an id column agents write, and a column of theirs; null when agents create no
+ * rows (the id column is people's) or have no text column to write.
+ */
+function agentRow(d: TeamModel["workspace"][number]): Record<string, string> | null {
+  const id = d.columns.find((c) => c.id);
+  if (id !== undefined && (id.owner === "human" || id.type !== "string")) return null;
+  const column = d.columns.find((c) => c.owner !== "human" && !c.id && c.type === "string" && !statusColumns(d).includes(c.name));
+  if (column === undefined) return null;
+  return { ...(id ? { [id.name]: "row-by-an-agent" } : {}), [column.name]: "set by an agent" };
+}
+
 /** The README's and the tests' view of each document. */
 function workspaceView(model: TeamModel) {
   return model.workspace.map((d, i) => {
@@ -139,6 +152,7 @@ function workspaceView(model: TeamModel) {
       humanValue: human ? sampleOf(human.type) : null,
       // A status column of another type than string holds no declared status: none to test.
       statusColumn: status !== undefined && d.columns.find((c) => c.name === status)?.type === "string" ? status : "",
+      agentRow: agentRow(d),
     };
   });
 }
