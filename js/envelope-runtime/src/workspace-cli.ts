@@ -3,7 +3,7 @@
 // column; pii columns are masked in listings and exports unless asked (--show-pii), and a
 // masked export says which of its values are masks, so importing it leaves the stored values.
 // `watch` fires the documents' triggers. Loaded by the runner only for these commands.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { pythonJson, taskJson } from "./placeholders.js";
@@ -409,7 +409,11 @@ export async function workspaceCommand(argv: readonly string[], workspace: Works
       case "export": {
         const text = exportRows(spec, await workspace.rows(spec.name, { archived: parsed.switches.has("archived") }), parsed.values.get("format") === "csv" ? "csv" : "json", showPii);
         const out = parsed.values.get("out");
-        if (out) writeFileSync(out, text, "utf8");
+        if (out && showPii && spec.columns.some((c) => c.pii)) {
+          // Its pii values unmasked: as private as the store's own files (an existing file's mode too).
+          writeFileSync(out, text, { encoding: "utf8", mode: 0o600 });
+          chmodSync(out, 0o600);
+        } else if (out) writeFileSync(out, text, "utf8");
         else io.out(text.slice(0, -1));
         return 0;
       }

@@ -4,7 +4,7 @@
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import type { BaseMessage } from "@langchain/core/messages";
 import { emptyCheckpoint, InMemoryStore, type BaseStore } from "@langchain/langgraph";
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -91,7 +91,10 @@ describe("workspace commands", () => {
     // The id is masked: the row addresses nothing and is refused.
     expect(await cli("import", "contacts", masked)).toMatchObject({ code: 1 });
     const full = join(dir, "full.json");
+    writeFileSync(full, "an older file, open to all", { mode: 0o644 });
     expect((await cli("export", "contacts", "--show-pii", "--out", full)).code).toBe(0);
+    // Unmasked pii: as private as the store's files.
+    expect(statSync(full).mode & 0o077).toBe(0);
     await cli("delete", "contacts", "ann@example.com");
     expect(await cli("import", "contacts", full)).toMatchObject({ code: 0, out: "ann@example.com: written (version 1)" });
     expect(JSON.parse((await cli("show", "contacts", "ann@example.com", "--show-pii")).out).data).toEqual({ email: "ann@example.com", name: "Lee, Ann", score: 1.5, status: "new", note: 'said "hi"' });
