@@ -15,8 +15,9 @@ import json
 import re
 import sys
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from contextlib import nullcontext, redirect_stdout
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from crewai.flow.async_feedback import HumanFeedbackPending
@@ -112,11 +113,12 @@ class Branches:
         self.at_gate = 0
         self.quiet = asyncio.Event()
 
-    def begun(self, task: asyncio.Future[Any], parent: asyncio.Task[Any] | None) -> None:
-        if parent in self.open:  # not a task of the host's (a loop CrewAI did not make)
-            self.open[parent] += 1
-            self.open[task] = 0
-            task.add_done_callback(lambda _: self.ended(task, parent))
+    def begun(self, task: asyncio.Future[Any], parent: asyncio.Task[Any]) -> None:
+        # setdefault: an eager task (asyncio.eager_task_factory) runs its first step, and
+        # may begin tasks of its own, before its factory returns it to be counted.
+        self.open[parent] = self.open.get(parent, 0) + 1
+        self.open.setdefault(task, 0)
+        task.add_done_callback(lambda _: self.ended(task, parent))
 
     def ended(self, task: asyncio.Future[Any], parent: asyncio.Task[Any] | None = None) -> None:
         if self.open.pop(task, None) is not None and parent in self.open:
@@ -124,6 +126,11 @@ class Branches:
         self.changed()
 
     def changed(self) -> None:
+        # Counted once no task runs: an eager task's first step runs within its creator's,
+        # which may begin more branches after it.
+        asyncio.get_running_loop().call_soon(self._check)
+
+    def _check(self) -> None:
         if sum(not children for children in self.open.values()) <= self.at_gate:
             self.quiet.set()
 
@@ -136,23 +143,41 @@ class Branches:
             self.at_gate -= 1
 
 
+_BRANCHES: ContextVar[Branches | None] = ContextVar("envelope_branches", default=None)
+"""The Branches of the run a task belongs to: a task copies its creator's context, so runs
+at once on one loop (an async host's kickoffs) each count their own."""
+
+TaskFactory = Callable[..., "asyncio.Future[Any]"]
+
+
+def _counting(found: TaskFactory | None) -> TaskFactory:
+    """The loop's task factory from the first run watched on it on (never taken back: runs
+    need not end in the order they began): `found`'s tasks, counted in their run's Branches."""
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Future[Any]:
+        branches, parent = _BRANCHES.get(), asyncio.current_task(loop)  # the creator's
+        task = found(loop, coro, **kw) if found else asyncio.Task(coro, loop=loop, **kw)
+        if branches is not None and parent is not None:  # not a host's task
+            branches.begun(task, parent)
+        return task
+
+    factory.envelope_counts = True  # type: ignore[attr-defined]
+    return factory
+
+
 async def watched(flow: PipelineFlow, run: Coroutine[Any, Any, T]) -> T:
     """`run`, a kickoff or resume of `flow`, its tasks counted in `flow.branches` (the tasks
     the loop makes meanwhile, through its task factory, that descend from this one)."""
     loop, root = asyncio.get_running_loop(), asyncio.current_task()
-    previous = loop.get_task_factory()
+    found = loop.get_task_factory()
+    if not getattr(found, "envelope_counts", False):
+        loop.set_task_factory(_counting(found))
     flow.branches = branches = Branches(root)
-
-    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Future[Any]:
-        task = previous(loop, coro, **kw) if previous else asyncio.Task(coro, loop=loop, **kw)
-        branches.begun(task, asyncio.current_task(loop))
-        return task
-
-    loop.set_task_factory(factory)
+    token = _BRANCHES.set(branches)
     try:
         return await run
     finally:
-        loop.set_task_factory(previous)
+        _BRANCHES.reset(token)
         if root is not None:
             branches.ended(root)
 
