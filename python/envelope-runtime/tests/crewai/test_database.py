@@ -256,3 +256,41 @@ def test_a_database_error_shows_no_row_values(tmp_path: Path) -> None:
     assert "envelope_workspace_rows" in str(raised.value)
     assert "ada@example.com" not in str(raised.value)
     assert "7946" not in str(raised.value)
+
+
+def test_a_forced_resume_that_loses_the_claim_does_not_say_it_goes_on(
+    url: str,
+    tmp_path: Path,
+    team_env: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`resume --force` of a run left running that another process claims first: only the
+    refusal is said, not that the run goes on here (said once the claim succeeds)."""
+    from project import PIPELINE, TEAM
+
+    if not PIPELINE:
+        pytest.skip("a hierarchy team's runs are crews: there is no paused flow to resume")
+
+    from envelope_runtime.crewai import flow_resume
+
+    run = paused_run()
+    RunStore(tmp_path / "runs").save_pending_feedback(run.id, context_of(run), run)
+    run.status = "running"  # left running by a process that is gone
+    RunStore(tmp_path / "runs").save_state(run.id, "runner", run)
+    load = RunStore.load
+
+    def read_then_lose(self: RunStore, run_id: str) -> RunState:
+        loaded = load(self, run_id)
+        other = RunStore(tmp_path / "elsewhere")
+        load(other, run_id)
+        assert other.claim(run_id, "taken over by another machine")
+        return loaded
+
+    monkeypatch.setattr(RunStore, "load", read_then_lose)
+    monkeypatch.setattr(flow_resume, "_run_flow", lambda *args: args[-1]() or 0)
+    argv = [run.id, "--no-interactive", "--force", "--state-dir", str(tmp_path / "runs")]
+    assert flow_resume.resume_run(TEAM, argv) == 2
+    err = capsys.readouterr().err
+    assert "resumed by another process meanwhile" in err
+    assert "goes on here" not in err

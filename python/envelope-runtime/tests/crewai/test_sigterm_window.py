@@ -180,6 +180,114 @@ def test_a_stop_between_two_runs_of_a_sweep_ends_it(
 
 @gated
 @pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+def test_a_stop_in_a_resume_ends_a_sweep_naming_the_runs_left(
+    stop: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The resume says what became of its run; the sweep names the runs it did not resume,
+    or none left after its last one."""
+    for name, spec in list(team.GATES.items()):
+        timed = dataclasses.replace(spec, timeout_after="1h", timeout_behaviour="halt")
+        monkeypatch.setitem(team.GATES, name, timed)
+    runs = {_pending(capsys), _pending(capsys)}
+    later = state.utc_now() + timedelta(hours=2)
+    monkeypatch.setattr(state, "utc_now", lambda: later)
+    resumed: list[str] = []
+
+    def resume(package: Any, argv: list[str], *, swept: bool = False) -> int:
+        resumed.append(argv[0])
+        return _EXIT[stop]  # stopped in it
+
+    monkeypatch.setattr(flow_resume, "resume_run", resume)
+    code = flow_resume.sweep_runs(TEAM, [])
+    (left,) = runs - set(resumed)
+    expected = f"Sweep stopped: {_MESSAGE[stop]}; runs not resumed (as they were): {left}"
+    assert code == _EXIT[stop]
+    assert expected in capsys.readouterr().err
+
+    # The other run, now the only one due: stopped in its resume, none is left.
+    monkeypatch.setattr(state.RunStore, "run_ids", lambda store: [left])
+    assert flow_resume.sweep_runs(TEAM, []) == _EXIT[stop]
+    assert "runs not resumed (as they were): none left" in capsys.readouterr().err
+
+
+def _resumed_stopped_as_saved(
+    stop: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    say: bool = False,
+) -> tuple[str, int, str]:
+    """A paused run resumed (it pauses again), stopped as its outcome is saved (before the
+    save: Ctrl-C and SIGTERM sent again as it is saved stopped), or once saved, as it is
+    said (`say`): the run id, the exit code, stderr."""
+    from envelope_runtime.crewai import flow_runner
+
+    run_id = _pending(capsys)
+    save, printed = state.RunStore.save_state, print
+    stops: list[str] = []
+
+    def saving(store: Any, flow_uuid: str, method_name: str, state_data: Any) -> None:
+        method, data = method_name, state_data
+        if method == "runner" and data.status != "running" and not say:
+            if stops:  # saved stopped: what comes now waits until it is saved
+                os.kill(os.getpid(), signal.SIGINT)
+                _terminate()
+            else:
+                stops.append(stop)
+                _stop(stop)
+        save(store, flow_uuid, method, data)
+
+    def saying(*args: Any, **kwargs: Any) -> None:
+        if not stops:
+            stops.append(stop)
+            _stop(stop)
+        printed(*args, **kwargs)
+
+    monkeypatch.setattr(state.RunStore, "save_state", saving)
+    if say:
+        monkeypatch.setattr(flow_runner, "print", saying, raising=False)
+    code = _main(["resume", run_id, "--no-interactive"])
+    return run_id, code, capsys.readouterr().err
+
+
+@gated
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+def test_a_stop_as_a_resumed_runs_outcome_is_saved_saves_it_stopped(
+    stop: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run_id, code, err = _resumed_stopped_as_saved(stop, monkeypatch, capsys)
+
+    assert code == _EXIT[stop], err
+    assert (_saved(run_id)["status"], _saved(run_id)["message"]) == ("failed", _MESSAGE[stop])
+    assert "continue from the last finished step" in err and "not resumed" not in err
+
+
+@gated
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+def test_a_stop_as_a_resumed_runs_saved_outcome_is_said_leaves_it_saved(
+    stop: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run_id, code, err = _resumed_stopped_as_saved(stop, monkeypatch, capsys, say=True)
+
+    assert code == _EXIT[stop], err
+    assert _saved(run_id)["status"] == "pending"  # paused again, as saved
+    assert f"Run {run_id}: {_MESSAGE[stop]}; what became of it is saved" in err
+    assert "not resumed" not in err
+
+
+@gated
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
 def test_a_stop_as_a_resume_claims_the_runs_row_saves_the_run_stopped(
     stop: str,
     team_env: dict[str, str],

@@ -127,6 +127,7 @@ def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False
     """Resume the run; when another process took it meanwhile, nothing is done here: an
     error for a person, not for `sweep` (`swept`), whose other copy has it."""
     args = _resume_parser(package).parse_args(argv)
+    args.claimed = False  # set by the claim: from then on a stop is _run_flow's to save
     with _sigterm_stops_the_run():  # from here: telemetry's would exit 0, the run maybe taken
         try:
             missing = _missing_env(package, args.env_file)
@@ -136,7 +137,9 @@ def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False
                 return _resume(package, args, store, lock, missing, swept)
             finally:
                 lock.release()
-        except (KeyboardInterrupt, Terminated) as stop:  # before the run was claimed
+        except (KeyboardInterrupt, Terminated) as stop:  # before the claim, or once said
+            if args.claimed:  # _run_flow saved what became of the run
+                return _stopped_before(stop, f"Run {args.run_id}", "what became of it is saved")
             return _stopped_before(stop, f"Run {args.run_id} not resumed", "it is as it was")
 
 
@@ -184,16 +187,17 @@ def _resume(
     if report_problems(missing, problems, args.env_file or ".env"):
         return runtime.EXIT_CONFIG
     left = run.status == "running"  # by a process that is gone, or taken with --force
-    if left:
-        how = "its process is gone" if held else "--force"
-        print(f"Run {run.id} was left running ({how}): it goes on here.", file=sys.stderr)
-    _warn_short_secrets(package)
     by = f"process {os.getpid()} on {socket.gethostname()} at {state.utc_now().isoformat()}"
 
     def take() -> int | None:
         """The claim, in _run_flow's care: a stop once the run is claimed saves it stopped
         (with DATABASE_URL its row says `running` from the claim, and who took it)."""
         if store.claim(run.id, f"{'taken over' if left else 'resumed'} by {by}"):
+            if left:  # said once it goes on here: another process may have taken it first
+                how = "its process is gone" if held else "--force"
+                print(f"Run {run.id} was left running ({how}): it goes on here.", file=sys.stderr)
+            _warn_short_secrets(package)
+            args.claimed = True
             return None
         print(f"{store.where(run.id)}: resumed by another process meanwhile", file=sys.stderr)
         return runtime.EXIT_OK if swept else runtime.EXIT_CONFIG
@@ -272,11 +276,12 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
                 begun += 1  # a stop from here on is resume_run's: it says what became of it
                 result = resume_run(package, [run_id, "--no-interactive", *options], swept=True)
                 if result in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # stops the sweep, not one run
-                    return result
+                    raise Terminated if result == EXIT_TERMINATED else KeyboardInterrupt
                 if result in (runtime.EXIT_FAILED, runtime.EXIT_CONFIG, runtime.EXIT_TIMEOUT):
                     code = code or result
-        except (KeyboardInterrupt, Terminated) as stop:  # between two runs, or before the first
-            left = ", ".join(run_id for run_id, _ in due[begun:]) or "none found yet"
+        except (KeyboardInterrupt, Terminated) as stop:  # outside a resume, or in one (said)
+            left = ", ".join(run_id for run_id, _ in due[begun:])
+            left = left or ("none left" if begun else "none found yet")
             return _stopped_before(
                 stop, "Sweep stopped", f"runs not resumed (as they were): {left}"
             )

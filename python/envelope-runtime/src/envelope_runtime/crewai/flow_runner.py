@@ -106,7 +106,29 @@ def _run_flow(
             if refused is not None and not store.claimed(run.id):
                 raise  # the run is not this process's: as it was (resume_run says so)
             run = settle(flows[-1].state if flows else run, False, stop, 0)
+        try:
+            store.save_state(run.id, "runner", run)
+        except (KeyboardInterrupt, Terminated) as stop:  # the outcome maybe unsaved: stopped
+            with _held():
+                store.save_state(run.id, "runner", settle(run, False, stop, 0))
         return _stopped(package, store, run, args)
+
+
+@contextmanager
+def _held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM ignored while a stopped run is saved (as a second SIGTERM is)."""
+    main = threading.current_thread() is threading.main_thread()
+    signals = (signal.SIGINT, signal.SIGTERM) if main else ()
+    previous = {s: signal.getsignal(s) for s in signals}
+    for number, handler in previous.items():
+        if handler is not None:  # a handler Python did not set is not ours to put back
+            signal.signal(number, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            if handler is not None:
+                signal.signal(number, handler)
 
 
 def _settled(
@@ -186,9 +208,8 @@ def _settled(
 
 
 def _stopped(package: TeamPackage, store: RunStore, run: RunState, args: Any) -> int:
-    """Save what became of the run, say so; the exit code. A message is the saved run's,
+    """Say what became of the run, saved; the exit code. A message is the saved run's,
     redacted: an error's text may quote a secret the run read."""
-    store.save_state(run.id, "runner", run)
     message = store.load(run.id).message if run.message else None
     if run.status == "timed_out":
         print(message, file=sys.stderr)
