@@ -5,10 +5,12 @@ export declare const WORKSPACE_DIR_ENV = "ENVELOPE_WORKSPACE_DIR";
 export declare const DEFAULT_WORKSPACE_DIR = ".envelope-workspace";
 export declare class FileStore extends BaseStore {
     readonly dir: string;
+    readonly lockWaitMs: number;
     private readonly lock;
     private readonly held;
     private queue;
-    constructor(dir: string);
+    /** `lockWaitMs`: how long an operation waits for another process's lock before it fails. */
+    constructor(dir: string, lockWaitMs?: number);
     /** Run `fn` holding the store's lock, across processes; nested calls in it do not wait again. */
     exclusive<T>(fn: () => Promise<T>): Promise<T>;
     batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>>;

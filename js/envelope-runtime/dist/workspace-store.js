@@ -23,12 +23,15 @@ const SEP = "\u0000";
 const fileOf = (namespace) => `${namespace.map((l) => encodeURIComponent(l).replace(/\./g, "%2E")).join(".")}.json`;
 export class FileStore extends BaseStore {
     dir;
+    lockWaitMs;
     lock;
     held = new AsyncLocalStorage();
     queue = Promise.resolve();
-    constructor(dir) {
+    /** `lockWaitMs`: how long an operation waits for another process's lock before it fails. */
+    constructor(dir, lockWaitMs = LOCK_WAIT_MS) {
         super();
         this.dir = dir;
+        this.lockWaitMs = lockWaitMs;
         this.lock = new ThreadLock(join(dir, ".lock"));
     }
     /** Run `fn` holding the store's lock, across processes; nested calls in it do not wait again. */
@@ -38,13 +41,15 @@ export class FileStore extends BaseStore {
         const run = async () => {
             // The folder holds people's data: the owner's only (the lock would create it open).
             mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-            const waitUntil = Date.now() + LOCK_WAIT_MS;
+            const waitUntil = Date.now() + this.lockWaitMs;
             for (;;) {
                 const holder = this.lock.acquire();
                 if (holder === null)
                     break;
-                if (Date.now() > waitUntil)
-                    throw new Error(`the workspace store ${this.dir} is locked by ${holder.who}${holder.ifGone ? `; ${holder.ifGone}` : ""}`);
+                if (Date.now() >= waitUntil) {
+                    // A code, as Node's own errors have: the `workspace` commands report it in a line (exit 2), not a stack.
+                    throw Object.assign(new Error(`the workspace store ${this.dir} is locked by ${holder.who}${holder.ifGone ? `; ${holder.ifGone}` : ""}`), { code: "ELOCKED" });
+                }
                 await sleep(20);
             }
             try {

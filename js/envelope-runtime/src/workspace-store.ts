@@ -38,7 +38,11 @@ export class FileStore extends BaseStore {
   private readonly held = new AsyncLocalStorage<true>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly dir: string) {
+  /** `lockWaitMs`: how long an operation waits for another process's lock before it fails. */
+  constructor(
+    readonly dir: string,
+    readonly lockWaitMs = LOCK_WAIT_MS,
+  ) {
     super();
     this.lock = new ThreadLock(join(dir, ".lock"));
   }
@@ -49,11 +53,14 @@ export class FileStore extends BaseStore {
     const run = async () => {
       // The folder holds people's data: the owner's only (the lock would create it open).
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const waitUntil = Date.now() + LOCK_WAIT_MS;
+      const waitUntil = Date.now() + this.lockWaitMs;
       for (;;) {
         const holder = this.lock.acquire();
         if (holder === null) break;
-        if (Date.now() > waitUntil) throw new Error(`the workspace store ${this.dir} is locked by ${holder.who}${holder.ifGone ? `; ${holder.ifGone}` : ""}`);
+        if (Date.now() >= waitUntil) {
+          // A code, as Node's own errors have: the `workspace` commands report it in a line (exit 2), not a stack.
+          throw Object.assign(new Error(`the workspace store ${this.dir} is locked by ${holder.who}${holder.ifGone ? `; ${holder.ifGone}` : ""}`), { code: "ELOCKED" });
+        }
         await sleep(20);
       }
       try {

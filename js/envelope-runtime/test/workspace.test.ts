@@ -175,6 +175,15 @@ describe("the runner's store (FileStore): a folder two processes share", () => {
     expect(readdirSync(dir).filter((n) => n.includes("claims"))).toEqual([]);
   });
 
+  it("names the lock's holder when it waited long enough, with a code the workspace commands report in a line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "envelope-workspace-"));
+    writeFileSync(join(dir, ".lock"), "4242 another-host\n");
+    await expect(workspace(new FileStore(dir, 0)).write("attendees", [{ data: { email: "a@b.c" } }], "agent")).rejects.toMatchObject({
+      code: "ELOCKED",
+      message: `the workspace store ${dir} is locked by process 4242 on another-host; if process 4242 on host another-host is gone, remove ${join(dir, ".lock")} to release it`,
+    });
+  });
+
   it("reads a folder it cannot list as an error, not as an empty store a write would then replace", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "envelope-workspace-")), "not-a-folder");
     writeFileSync(file, "");
