@@ -34,6 +34,10 @@ describe("langgraph-js: the workspace", () => {
     expect(files.text("src/graph.ts")).toContain(".compile({ checkpointer, store, name: TEAM.slug })");
     expect(files.text("src/main.ts")).toContain("graph: (checkpointer, store) => buildGraph({ checkpointer, store }),");
     expect(files.text(".gitignore")).toContain(".envelope-workspace/");
+    // langgraphjs build adds the project folder to the image: not the store's rows, runs or secrets.
+    const ignored = files.text(".dockerignore")!.split("\n");
+    for (const path of [".envelope-workspace/", ".langgraph_runs/", ".langgraph_api/", ".env", "node_modules/"]) expect(ignored).toContain(path);
+    expect(ignored).not.toContain("vendor/"); // envelope-runtime-js, a file: dependency
   });
 
   it("tests, per document, through that document's write tool, that the store refuses a column people own and an undeclared status, and writes a row an agent may write", () => {
