@@ -17,7 +17,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.pregel.remote import RemoteGraph
 from langgraph.types import Command
-from project import TEAM, gates, pipeline, team
+from project import TEAM, gates, pipeline, runtime, state, team
 from pydantic import ValidationError
 
 from envelope_runtime.langgraph import run_client
@@ -98,6 +98,66 @@ async def test_a_gate_beside_others_keeps_at_most_reasks_values_and_stays_answer
     snapshot = await g.aget_state(helpers.config())
     assert set(parallel._pending(snapshot)) == {"g2"}
     assert snapshot.values["gates"]["g1"]["status"] == "released"
+
+
+async def test_without_the_strict_ask_a_gate_beside_others_ends_its_task_past_reasks(
+    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A LangGraph without errors.is_invalid_resume (pipeline.STRICT false): past the bound
+    the gate ends its task, keeping nothing, and asks again once the other gate is answered."""
+    monkeypatch.setattr(pipeline, "STRICT", False)
+    parallel._two_parallel_gates(monkeypatch, "skip")
+    saver = InMemorySaver()
+    g = helpers.wire(board.model_for, saver)
+    waiting = await parallel._two_waiting(g)
+    asked = 0
+
+    while "g1" in waiting and asked < 2 * pipeline.REASKS:
+        await g.ainvoke(Command(resume={waiting["g1"].id: BAD}), helpers.config())
+        asked += 1
+        assert await _kept(saver) <= pipeline.REASKS
+        waiting = parallel._pending(await g.aget_state(helpers.config()))
+
+    assert asked == pipeline.REASKS and set(waiting) == {"g2"}
+    approve = {"decisions": helpers.approvals(waiting["g2"].value)}
+    await g.ainvoke(Command(resume={waiting["g2"].id: approve}), helpers.config())
+    again = parallel._pending(await g.aget_state(helpers.config()))
+    assert set(again) == {"g1"} and await _kept(saver) == 0
+    assert again["g1"].value["problems"] == ["gate g1: unknown record 'zz'"]
+    assert again["g1"].value["round"] == 1
+
+
+async def test_a_step_that_fails_beside_a_gate_leaves_nothing_for_a_sweep(
+    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep resumes a thread for its interrupts (gates past their deadline), and lists the
+    server's `error` threads for those a refused value failed. A step failing in the superstep
+    of a gate's first ask keeps no interrupt of that gate: the thread is resumed by `resume`
+    only, its failed step with it (as CrewAI's sweep takes no failed run)."""
+    parallel._two_parallel_gates(monkeypatch, "skip", tracks=1)
+    agent_key = next(iter(team.AGENTS))
+    steps: dict[str, tuple[str, ...]] = {"a1": (), "b0": (), "b": ("b0",), "c": ("a1", "b")}
+    specs = {
+        k: runtime.StepSpec(agent_key=agent_key, label=k, depends_on=d) for k, d in steps.items()
+    }
+    monkeypatch.setattr(team, "PIPELINE", specs)
+    for key in ("b0", "b"):
+        monkeypatch.setitem(state.RECORD_MODELS, key, parallel._records_model("title"))
+
+    def fails(call: Any) -> Any:
+        raise RuntimeError("the model is down")
+
+    board.script_task("b", fails)  # b runs beside g1's first ask
+    g = helpers.wire(board.model_for, InMemorySaver())
+    with pytest.raises(RuntimeError, match="the model is down"):
+        await g.ainvoke(helpers.start(), helpers.config())
+
+    snapshot = await g.aget_state(helpers.config())
+    assert {task.name: bool(task.error) for task in snapshot.tasks} == {
+        pipeline.gate_node("g1"): False,
+        pipeline.step_node("b"): True,
+    }
+    assert snapshot.interrupts == ()
 
 
 async def test_a_sweep_through_a_server_finds_threads_whose_last_run_a_gate_failed() -> None:
