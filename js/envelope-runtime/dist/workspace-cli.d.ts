@@ -47,12 +47,18 @@ export declare const RUN_NOT_STARTED = 2;
 export declare const WATCH_USAGE = "usage: watch [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)";
 /** What a `notify` trigger prints: the document, the row and the pair (no pii). */
 export declare function notifyLine(spec: DocumentSpec, firing: Firing): string;
+/** Where a triggered run's stop signals come from, and how the process then ends (the process's own; a test's). */
+export interface Stops {
+    on(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+    off(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+    end(signal: NodeJS.Signals): void;
+}
 /**
  * Evaluate the triggers once: print (and post) each `notify`, run the team once with the rows
  * of every `run` trigger that fired. Fired triggers are recorded first, so a status change
  * fires once even when the run fails; a run refused before it started (exit 2) leaves them to
  * fire again.
  */
-export declare function watchOnce(workspace: Workspace, runTeam: () => Promise<number>, io: Io, env?: Readonly<Record<string, string | undefined>>, fetcher?: typeof fetch): Promise<number>;
+export declare function watchOnce(workspace: Workspace, runTeam: () => Promise<number>, io: Io, env?: Readonly<Record<string, string | undefined>>, fetcher?: typeof fetch, stops?: Stops): Promise<number>;
 /** `watch [--once] [--interval S] [-- RUN OPTIONS]`: options before `--` that watch does not know go to the runs too. */
 export declare function watchCommand(argv: readonly string[], workspace: Workspace, runTeam: (runArgs: string[]) => Promise<number>, io: Io): Promise<number>;

@@ -464,13 +464,20 @@ async function post(url, body, io, fetcher) {
         io.err(`watch: the webhook ${WEBHOOK_ENV} failed: ${error.message}`);
     }
 }
+const STOP_SIGNALS = ["SIGINT", "SIGTERM"];
+const PROCESS_STOPS = {
+    on: (signal, listener) => process.on(signal, listener),
+    off: (signal, listener) => process.off(signal, listener),
+    // With no listener left, the signal again ends the process as it would have.
+    end: (signal) => process.kill(process.pid, signal),
+};
 /**
  * Evaluate the triggers once: print (and post) each `notify`, run the team once with the rows
  * of every `run` trigger that fired. Fired triggers are recorded first, so a status change
  * fires once even when the run fails; a run refused before it started (exit 2) leaves them to
  * fire again.
  */
-export async function watchOnce(workspace, runTeam, io, env = process.env, fetcher = fetch) {
+export async function watchOnce(workspace, runTeam, io, env = process.env, fetcher = fetch, stops = PROCESS_STOPS) {
     const firings = await workspace.evaluate();
     const runs = [];
     for (const firing of firings) {
@@ -492,6 +499,15 @@ export async function watchOnce(workspace, runTeam, io, env = process.env, fetch
     for (const f of runs)
         io.out(`workspace ${f.document}: row ${masked(workspace.spec(f.document), f.row).id} has ${f.trigger.column}=${f.trigger.status}: running the team`);
     TRIGGERED.splice(0, TRIGGERED.length, ...runs.map((f) => ({ document: f.document, trigger: { column: f.trigger.column, status: f.trigger.status }, row: f.row })));
+    // Ctrl-C or a stop (SIGTERM) before the run ended: the triggers stay due, as a crash leaves
+    // them (workspace.py's KeyboardInterrupt), then the process ends as the signal ends it.
+    const stopped = (signal) => {
+        for (const s of STOP_SIGNALS)
+            stops.off(s, stopped);
+        void workspace.unfire(runs).finally(() => stops.end(signal));
+    };
+    for (const s of STOP_SIGNALS)
+        stops.on(s, stopped);
     let code;
     try {
         code = await runTeam();
@@ -503,6 +519,8 @@ export async function watchOnce(workspace, runTeam, io, env = process.env, fetch
     }
     finally {
         TRIGGERED.length = 0;
+        for (const s of STOP_SIGNALS)
+            stops.off(s, stopped);
     }
     if (code === RUN_NOT_STARTED) {
         await workspace.unfire(runs);

@@ -456,13 +456,36 @@ async function post(url: string, body: unknown, io: Io, fetcher: typeof fetch): 
   }
 }
 
+const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/** Where a triggered run's stop signals come from, and how the process then ends (the process's own; a test's). */
+export interface Stops {
+  on(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+  off(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+  end(signal: NodeJS.Signals): void;
+}
+
+const PROCESS_STOPS: Stops = {
+  on: (signal, listener) => process.on(signal, listener),
+  off: (signal, listener) => process.off(signal, listener),
+  // With no listener left, the signal again ends the process as it would have.
+  end: (signal) => process.kill(process.pid, signal),
+};
+
 /**
  * Evaluate the triggers once: print (and post) each `notify`, run the team once with the rows
  * of every `run` trigger that fired. Fired triggers are recorded first, so a status change
  * fires once even when the run fails; a run refused before it started (exit 2) leaves them to
  * fire again.
  */
-export async function watchOnce(workspace: Workspace, runTeam: () => Promise<number>, io: Io, env: Readonly<Record<string, string | undefined>> = process.env, fetcher: typeof fetch = fetch): Promise<number> {
+export async function watchOnce(
+  workspace: Workspace,
+  runTeam: () => Promise<number>,
+  io: Io,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  fetcher: typeof fetch = fetch,
+  stops: Stops = PROCESS_STOPS,
+): Promise<number> {
   const firings = await workspace.evaluate();
   const runs: Firing[] = [];
   for (const firing of firings) {
@@ -482,6 +505,13 @@ export async function watchOnce(workspace: Workspace, runTeam: () => Promise<num
   if (!runs.length) return 0;
   for (const f of runs) io.out(`workspace ${f.document}: row ${masked(workspace.spec(f.document), f.row).id} has ${f.trigger.column}=${f.trigger.status}: running the team`);
   TRIGGERED.splice(0, TRIGGERED.length, ...runs.map((f) => ({ document: f.document, trigger: { column: f.trigger.column, status: f.trigger.status }, row: f.row })));
+  // Ctrl-C or a stop (SIGTERM) before the run ended: the triggers stay due, as a crash leaves
+  // them (workspace.py's KeyboardInterrupt), then the process ends as the signal ends it.
+  const stopped = (signal: NodeJS.Signals) => {
+    for (const s of STOP_SIGNALS) stops.off(s, stopped);
+    void workspace.unfire(runs).finally(() => stops.end(signal));
+  };
+  for (const s of STOP_SIGNALS) stops.on(s, stopped);
   let code: number;
   try {
     code = await runTeam();
@@ -491,6 +521,7 @@ export async function watchOnce(workspace: Workspace, runTeam: () => Promise<num
     throw error;
   } finally {
     TRIGGERED.length = 0;
+    for (const s of STOP_SIGNALS) stops.off(s, stopped);
   }
   if (code === RUN_NOT_STARTED) {
     await workspace.unfire(runs);

@@ -210,6 +210,20 @@ describe("triggers: watch", () => {
     expect((await watch("--once", "--", "--topic", "t")).out).toBe("");
   });
 
+  it("a run stopped by Ctrl-C or SIGTERM leaves its triggers due, then the process ends by the signal", async () => {
+    const w = new Workspace([WATCHED], new InMemoryStore());
+    await w.write("contacts", [{ data: { email: "ann@example.com", status: "new" } }], "human");
+    const listeners = new Map<string, (signal: NodeJS.Signals) => void>();
+    let ended: (signal: NodeJS.Signals) => void = () => undefined;
+    const end = new Promise<NodeJS.Signals>((resolve) => (ended = resolve));
+    const stops = { on: (s: NodeJS.Signals, l: (signal: NodeJS.Signals) => void) => listeners.set(s, l), off: (s: NodeJS.Signals) => listeners.delete(s), end: (s: NodeJS.Signals) => ended(s) };
+    // The run never ends by itself: Ctrl-C arrives while it works.
+    void watchOnce(w, () => (listeners.get("SIGINT")!("SIGINT"), new Promise<number>(() => undefined)), { out: () => undefined, err: () => undefined }, {}, fetch, stops);
+    expect(await end).toBe("SIGINT");
+    expect(listeners.size).toBe(0);
+    expect((await w.evaluate(false)).map((f) => f.trigger.status)).toEqual(["new"]);
+  });
+
   it("posts a notify trigger to the webhook without the row's pii", async () => {
     const store = new InMemoryStore();
     const w = new Workspace([WATCHED], store);
