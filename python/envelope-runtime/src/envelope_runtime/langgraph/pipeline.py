@@ -16,7 +16,6 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from langgraph import errors
 from langgraph.errors import GraphInterrupt
 from langgraph.graph import END
 from langgraph.types import Command, interrupt
@@ -46,10 +45,6 @@ released_node: Callable[[str], str] = "released_{}".format
 REASKS = 3
 """The most resume values a gate waiting beside other gates keeps in one task (_decisions):
 the server bounds each value, this their number."""
-
-STRICT = hasattr(errors, "is_invalid_resume")
-"""Whether this LangGraph refuses a resume value its interrupt's response_schema fails without
-keeping it, once the other tasks are done (the versions with errors.is_invalid_resume)."""
 
 
 class GateDecisionError(ValueError):
@@ -280,13 +275,13 @@ class PipelineNodes(TeamNodes):
         again in this task (a new task would wait for a later superstep, which LangGraph
         starts only once every gate waiting now is answered), keeping up to REASKS values,
         then asks with a response_schema that only a value that applies passes: any other
-        fails its resume and is not kept, and the gate still waits beside the others (where
-        LangGraph cannot, it ends the task). Refusing a value does not depend on the time,
+        fails its resume and is not kept, and the gate still waits beside the others.
+        Refusing a value does not depend on the time,
         so a replayed one is refused again, and none is applied twice.
         """
         from .. import gate_rules as rules
 
-        for n in range(asks + (asks > 1 and STRICT)):
+        for n in range(asks + (asks > 1)):
             if n < asks:
                 answer = interrupt(review_request(spec, gate))
             else:
