@@ -3,7 +3,8 @@ import { runCli } from "envelope-runtime-js";
 import { buildGraph } from "./graph.js";
 import { TEAM } from "./team.js";
 
+// The workspace's store: the runner's (ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/).
 process.exitCode = await runCli({
   team: TEAM,
-  graph: (checkpointer) => buildGraph({ checkpointer }),
+  graph: (checkpointer, store) => buildGraph({ checkpointer, store }),
 });

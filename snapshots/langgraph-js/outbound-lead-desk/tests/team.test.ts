@@ -2,8 +2,8 @@
 // through every gate with LangChain's fake chat models (no network, no provider key), by
 // envelope-runtime-js/testing (fake models answering by task, a test clock, a run driven
 // through the gates with the decisions each test gives).
-import { MemorySaver } from "@langchain/langgraph";
-import { buildTeamGraph } from "envelope-runtime-js";
+import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import { buildTeamGraph, Workspace, workspaceTools } from "envelope-runtime-js";
 import { drawnEdges, drawnNodes, fakeTeam, runTeam } from "envelope-runtime-js/testing";
 import { describe, expect, it } from "vitest";
 import { ContextSchema } from "../src/context.js";
@@ -74,4 +74,66 @@ describe("Outbound Lead Desk", () => {
     for (const key of Object.keys(INPUTS)) expect(String(refusal)).toContain(key);
     expect(team.tasks).toEqual([]);
   });
+
+  // workspace[]: document, an agent with its tools, the document's write tool (the agent may
+  // have other documents'), a column people own ("" when none) and a value of its type, a status
+  // column ("" when none), a new row the agent may write (null: agents create none)
+  const WORKSPACE_CASES: Array<
+    [string, string, string, string, unknown, string, Record<string, string> | null]
+  > = [
+    // workspace[0]
+    [
+      "leads",
+      "lead-researcher",
+      "write_leads_rows",
+      "qualified_by",
+      "set by an agent",
+      "status",
+      { email: "row-by-an-agent", full_name: "set by an agent" },
+    ],
+    // workspace[1]
+    [
+      "messaging-experiments",
+      "email-drafter",
+      "write_messaging_experiments_rows",
+      "angle",
+      "set by an agent",
+      "",
+      { example_subject: "set by an agent" },
+    ],
+  ];
+
+  it.each(WORKSPACE_CASES)(
+    "workspace %s: the store refuses what the document does not let %s write, and writes what it does",
+    async (document, agent, tool, humanColumn, humanValue, statusColumn, agentRow) => {
+      const documents = TEAM.workspace ?? [];
+      const store = new InMemoryStore();
+      const write = workspaceTools(documents, agent, () => store).find((t) => t.name === tool)!;
+      if (humanColumn) {
+        const answer = String(
+          await write.invoke({ rows: [{ data: { [humanColumn]: humanValue } }] }),
+        );
+        expect(answer).toContain('"outcome": "refused"');
+        expect(answer).toContain(`column '${humanColumn}' is written by people only`);
+      }
+      if (statusColumn) {
+        const answer = String(
+          await write.invoke({
+            rows: [{ data: { ...agentRow, [statusColumn]: "not-a-declared-status" } }],
+          }),
+        );
+        expect(answer).toContain('"outcome": "refused"');
+        expect(answer).toContain("'not-a-declared-status' is not a status of");
+      }
+      expect(await new Workspace(documents, store).rows(document)).toEqual([]);
+      if (agentRow) {
+        expect(String(await write.invoke({ rows: [{ data: agentRow }] }))).toContain(
+          '"outcome": "written"',
+        );
+        expect((await new Workspace(documents, store).rows(document)).map((r) => r.data)).toEqual([
+          expect.objectContaining(agentRow),
+        ]);
+      }
+    },
+  );
 });
