@@ -15,6 +15,7 @@ export interface RunnableGraph {
     invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
     getState(config: Record<string, unknown>): Promise<{
         values: unknown;
+        next?: ReadonlyArray<string>;
         tasks: ReadonlyArray<{
             interrupts: ReadonlyArray<{
                 id?: string;

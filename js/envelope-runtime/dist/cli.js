@@ -14,7 +14,7 @@ import { basename, join } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { applyDecisions, readResume } from "./gates.js";
-import { resolveInputs, RunProblems } from "./graph.js";
+import { resolveInputs, RunProblems, runProblems } from "./graph.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
 import { reviewAtTerminal, terminalAsk } from "./terminal-review.js";
 import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
@@ -198,8 +198,6 @@ export async function runCli(options) {
     if ((command === "resume" || command === "show") && !flags.get("thread"))
         problems.push(`${command}: --thread ID is needed`);
     const interactive = flags.has("interactive") ? flags.get("interactive") === "true" : options.ask !== undefined || (options.argv === undefined && process.stdin.isTTY === true);
-    if (command === "resume" && !flags.get("decisions") && !interactive)
-        problems.push("resume: --decisions FILE is needed (or review at a terminal: --interactive)");
     if (problems.length) {
         err(problems.join("\n"));
         return EXIT.problems;
@@ -266,7 +264,22 @@ export async function runCli(options) {
         /** The decisions file this command read and applied (a template never replaces another's work). */
         let given;
         if (command === "run") {
-            await advance(saver, graph, thread, inputsOf(team, flags), config);
+            // Missing variables and bad MODEL_* overrides are said with the inputs' problems, before
+            // the thread's first checkpoint (as the Python runner does); the graph's prepare node
+            // checks again (a served run), with the provider keys and the packs' credentials.
+            const envProblems = runProblems(team, context, process.env, false);
+            let input;
+            try {
+                input = inputsOf(team, flags);
+            }
+            catch (error) {
+                if (error instanceof RunProblems)
+                    throw new RunProblems([...error.problems, ...envProblems]);
+                throw error;
+            }
+            if (envProblems.length)
+                throw new RunProblems(envProblems);
+            await advance(saver, graph, thread, input, config);
         }
         else if (command === "sweep") {
             // A gate's timeout applies when its node runs again: resume (with no decisions) every
@@ -323,8 +336,19 @@ export async function runCli(options) {
             if (saver.workedMs(thread) >= team.runTimeoutMs)
                 throw new OutOfTime(deadline);
             const before = await report(graph, thread, config);
-            if (!before.waiting.length)
-                throw new RunProblems([`thread ${thread}: ${before.status === null ? "no such run" : `no gate waiting for review (status: ${before.status})`}`]);
+            if (!before.waiting.length) {
+                const stopped = await graph.getState(config);
+                const kept = isObject(stopped.values) && Object.keys(stopped.values).length > 0;
+                // A run that stopped on an error goes on from its last finished step (as in Python).
+                if (!kept || !stopped.next?.length)
+                    throw new RunProblems([`thread ${thread}: ${kept ? `no gate waiting for review (status: ${before.status ?? "finished"})` : "no such run"}`]);
+                if (flags.has("decisions"))
+                    throw new RunProblems([`thread ${thread} is not waiting for review: it stopped on an error; resume it without --decisions`]);
+                await advance(saver, graph, thread, null, config);
+            }
+            else if (!flags.get("decisions") && !interactive) {
+                throw new RunProblems(["resume: --decisions FILE is needed (or review at a terminal: --interactive)"]);
+            }
             given = flags.get("decisions");
             // Without a file, the gates are reviewed at the terminal (below).
             if (given !== undefined) {
@@ -400,6 +424,9 @@ export async function runCli(options) {
             return EXIT.timeout;
         }
         err(`the run failed: ${failure(error)}`);
+        // Every finished step and decision is in the thread's checkpoints (as in Python).
+        if (command === "run" || command === "resume")
+            err(`finished steps and decisions are kept; continue from the last finished step with: resume --thread ${thread}`);
         return EXIT.failed;
     }
     finally {

@@ -2,7 +2,7 @@
 // process with a decisions file, and every mistake refused with a message naming its place
 // (the flag, the input, the file, the gate), before anything runs, with the Python runner's
 // exit codes.
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -178,11 +178,37 @@ describe("runner", () => {
         getState: () => Promise.reject(new Error("not reached")),
       });
       expect(await runCli({ team: secretTeam, argv: ["run", "--topic", "cats", "--thread", "f1"], graph, out: () => undefined, err: (t) => err.push(t) })).toBe(EXIT.failed);
-      expect(err).toEqual(["the run failed: Error: provider said: key {{API_TOKEN}} refused"]);
+      expect(err).toEqual(["the run failed: Error: provider said: key {{API_TOKEN}} refused", "finished steps and decisions are kept; continue from the last finished step with: resume --thread f1"]);
     } finally {
       if (saved === undefined) delete process.env.API_TOKEN;
       else process.env.API_TOKEN = saved;
     }
+  });
+
+  it("goes on from the last finished step when a run that failed is resumed, its decisions kept (as in Python)", async () => {
+    const fake = fakeTeam(team, { summary: "done" });
+    let down = true;
+    const modelFor: typeof fake.options.modelFor = (agent, choice, task) => {
+      if (task === "final" && down) throw new Error("provider unreachable");
+      return fake.options.modelFor(agent, choice, task);
+    };
+    const run = async (...argv: string[]) => {
+      const err: string[] = [];
+      const out: string[] = [];
+      const code = await runCli({ team, argv, graph: (checkpointer) => buildTeamGraph(team, schemas, { ...fake.options, modelFor, checkpointer }), out: (t) => out.push(t), err: (t) => err.push(t) });
+      return { code, err: err.join("\n"), out: out.length ? (JSON.parse(out.join("\n")) as Record<string, unknown>) : undefined };
+    };
+    expect((await run("run", "--topic", "cats", "--thread", "f2")).code).toBe(EXIT.waiting);
+    const failed = await run("resume", "--thread", "f2", "--decisions", file("ok.json", '{"review": [{"record": "r1", "action": "approve"}]}'));
+    expect(failed).toMatchObject({ code: EXIT.failed, err: expect.stringContaining("continue from the last finished step with: resume --thread f2") });
+    expect(await run("resume", "--thread", "f2", "--decisions", file("ok.json", "{}"))).toMatchObject({ code: EXIT.problems, err: "thread f2 is not waiting for review: it stopped on an error; resume it without --decisions" });
+    down = false;
+    const tasksBefore = fake.tasks.length;
+    const done = await run("resume", "--thread", "f2");
+    expect(done).toMatchObject({ code: EXIT.ok, out: { thread: "f2", status: "done", result: { summary: "done" } } });
+    // Only the failed step ran again: the draft and the gate's decision were kept.
+    expect(fake.tasks.slice(tasksBefore)).toEqual(["final"]);
+    expect(await run("resume", "--thread", "f2")).toMatchObject({ code: EXIT.problems, err: "thread f2: no gate waiting for review (status: done)" });
   });
 
   it("keeps the runs of two processes at once, each on its own thread", async () => {
@@ -210,10 +236,29 @@ describe("runner", () => {
     expect(await cli("run", "--topic", "cats", "--model-context", '{"modle": "openai:gpt-4.1"}')).toMatchObject({ code: EXIT.problems, err: '--model-context: unknown field "modle" (fields: model, lead, writer)', tasks: [] });
   });
 
+  it("says missing variables with the inputs' problems, before the thread's first checkpoint", async () => {
+    const envTeam: TeamSpec = { ...team, secrets: ["ENVELOPE_TEST_TOKEN"], variables: ["ENVELOPE_TEST_REGION"] };
+    const fake = fakeTeam(envTeam, { summary: "done" });
+    const run = async (...argv: string[]) => {
+      const err: string[] = [];
+      const code = await runCli({ team: envTeam, argv, graph: (checkpointer) => buildTeamGraph(envTeam, schemas, { ...fake.options, checkpointer }), out: () => {}, err: (t) => err.push(t) });
+      return { code, err: err.join("\n") };
+    };
+    const missing = "missing environment variables: ENVELOPE_TEST_TOKEN, ENVELOPE_TEST_REGION (see .env.example)";
+    expect(await run("run", "--count", "3", "--thread", "e1")).toEqual({ code: EXIT.problems, err: `input topic: required\n${missing}` });
+    expect(await run("run", "--topic", "cats", "--thread", "e2")).toEqual({ code: EXIT.problems, err: missing });
+    // Nothing was kept of either run: a resume finds no such run.
+    const threads = join(dir, "runs", "threads");
+    expect(existsSync(threads) ? readdirSync(threads).filter((f) => !f.endsWith(".lock")) : []).toEqual([]);
+    expect(fake.tasks).toEqual([]);
+  });
+
   it("refuses an unknown command and a show or resume without its thread", async () => {
     expect(await cli("bogus")).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^unknown command "bogus"/) });
     expect(await cli()).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^a command is needed/) });
     expect(await cli("show")).toMatchObject({ code: EXIT.problems, err: "show: --thread ID is needed" });
+    expect(await cli("resume", "--thread", "t1")).toMatchObject({ code: EXIT.problems, err: "thread t1: no such run" });
+    expect((await cli("run", "--topic", "cats", "--thread", "t1")).code).toBe(EXIT.waiting);
     expect(await cli("resume", "--thread", "t1")).toMatchObject({ code: EXIT.problems, err: "resume: --decisions FILE is needed (or review at a terminal: --interactive)" });
   });
 });
