@@ -57,7 +57,7 @@ function usage(team: TeamSpec): string {
     `${team.name} ${team.version}`,
     "",
     "usage: run [--inputs JSON] [--INPUT VALUE ...] [--thread ID] [--model-context JSON]",
-    "       resume --thread ID [--decisions FILE]   (without FILE: reviewed at the terminal)",
+    "       resume --thread ID [--decisions FILE]   (without FILE: reviewed at the terminal; a failed run goes on)",
     "       run and resume: [--interactive | --no-interactive]   (review at the terminal; default: when stdin is one)",
     "       show --thread ID",
     "       sweep   (every waiting thread past a gate's deadline: its timeout applied)",
