@@ -332,8 +332,9 @@ export class TeamRuntime {
             // A provider's error ("Connection error.", a 401) names no agent: say whose call failed.
             if (isGraphBubbleUp(error) || config?.signal?.aborted)
                 throw error;
-            // Its text can echo the prompt with a secret filled in: redacted before anyone prints or stores it.
-            throw new Error(`agent ${agent.key} (${label}): ${redact(error instanceof Error ? error.message : String(error), this.secrets())}`, { cause: error });
+            // Its text can echo the prompt with a secret filled in: redacted before anyone prints or
+            // stores it. Not kept as `cause`, which a log's util.inspect prints whole.
+            throw new Error(`agent ${agent.key} (${label}): ${redact(error instanceof Error ? error.message : String(error), this.secrets())}`);
         }
         finally {
             await mcp.close();

@@ -3,6 +3,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inspect } from "node:util";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Command, MemorySaver } from "@langchain/langgraph";
@@ -122,7 +123,13 @@ describe("a failing model", () => {
     const team: TeamSpec = { ...pipeline, secrets: ["API_TOKEN"] };
     const env = { ...fakeTeam(team, {}).env, API_TOKEN: "sk-live-123" };
     const graph = buildTeamGraph(team, schemas, { modelFor: () => new Echo({}), env, checkpointer: new MemorySaver() });
-    await expect(graph.invoke({ topic: "t" }, { configurable: { thread_id: "echo" } })).rejects.toThrow(/^agent writer \(draft\): 400: bad request for prompt 'token \{\{API_TOKEN\}\}'$/);
+    const failure = await graph.invoke({ topic: "t" }, { configurable: { thread_id: "echo" } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(String(failure)).toMatch(/^Error: agent writer \(draft\): 400: bad request for prompt 'token \{\{API_TOKEN\}\}'$/);
+    // Nor in what a log prints of it (util.inspect shows an error's cause and its stack).
+    expect(inspect(failure)).not.toContain("sk-live-123");
   });
 });
 
