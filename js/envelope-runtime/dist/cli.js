@@ -14,7 +14,7 @@ import { basename, join } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { applyDecisions, readResume } from "./gates.js";
-import { resolveInputs, RunProblems, runProblems } from "./graph.js";
+import { deadlineMessage, resolveInputs, RunProblems, runProblems } from "./graph.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
 import { reviewAtTerminal, terminalAsk } from "./terminal-review.js";
 import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
@@ -213,7 +213,7 @@ export async function runCli(options) {
     // An error's text can echo what a node was given (a prompt with a secret filled in): redacted, as Python's _failed does.
     const failure = (error) => redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), secretValues(team.secrets));
     const lockOf = (id) => new ThreadLock(join(threadsDir, `${threadFileName(id)}.lock`));
-    const deadline = `the team did not finish within ${team.runTimeoutMs} ms of work (timeout.runMs, counted across a run and its resumes); no further model calls are made`;
+    const deadline = deadlineMessage(team.runTimeoutMs);
     /** One part of a run: the graph invoked with what is left of timeout.runMs; the time it took kept with the thread. */
     const advance = async (saver, graph, id, input, config) => {
         const left = team.runTimeoutMs - saver.workedMs(id);
@@ -409,6 +409,11 @@ export async function runCli(options) {
                 err(line);
             err(`gates waiting for review: ${result.waiting.map((w) => w.gate).join(", ")}; fill in ${path}, then: resume --thread ${thread} --decisions ${path}`);
             return EXIT.waiting;
+        }
+        // Halted by the graph's own count of timeout.runMs (the nodes'): the runner's timeout.
+        if (result.status === "halted" && result.halted === deadline) {
+            err(`thread ${thread}: ${deadline}`);
+            return EXIT.timeout;
         }
         if (result.status === "halted")
             err(`halted: ${result.halted}`);

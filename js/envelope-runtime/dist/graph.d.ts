@@ -14,6 +14,11 @@ export declare const stepNode: (key: string) => string;
 export declare const gateNode: (name: string) => string;
 export declare const releasedNode: (name: string) => string;
 export declare const escalateNode: (name: string) => string;
+type Span = [number, number];
+/** The milliseconds of model work a run's spans add up to (its timeout.runMs budget is spent by them). */
+export declare const workedMs: (spans: readonly Span[] | null | undefined) => number;
+/** Why a run halts once its model work reached timeout.runMs (the runner exits 124 on it). */
+export declare const deadlineMessage: (runTimeoutMs: number) => string;
 /** The run's own state fields (every run starts them afresh in `prepare`). */
 export declare const RUN_FIELDS: {
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
@@ -25,6 +30,7 @@ export declare const RUN_FIELDS: {
     halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+    work: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodArray<z.ZodTuple<[z.ZodNumber, z.ZodNumber], null>>>>, z.ZodType<Span[], Span[] | null | undefined, z.core.$ZodTypeInternals<Span[], Span[] | null | undefined>>>;
 };
 /** The graph's output: the same three keys for every run. */
 export declare function outputSchema(result: z.ZodObject): z.ZodObject<{
@@ -46,6 +52,7 @@ interface RunState {
     halted: string | null;
     status: string | null;
     result: Record<string, unknown> | null;
+    work: Span[] | null;
     [channel: string]: unknown;
 }
 /** What a gate's interrupt() asks for (its value): the records to decide and how. */
@@ -114,6 +121,7 @@ export declare function teamState(team: TeamSpec): z.ZodObject<{
     halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+    work: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodArray<z.ZodTuple<[z.ZodNumber, z.ZodNumber], null>>>>, z.ZodType<Span[], Span[] | null | undefined, z.core.$ZodTypeInternals<Span[], Span[] | null | undefined>>>;
 }, z.core.$strip>;
 /**
  * The team's edges, in the order graph.ts adds them: START to `prepare`; each step from what it
@@ -197,7 +205,12 @@ export declare class TeamRuntime {
     }): ReturnType<StateGraph<ReturnType<typeof teamState>>["compile"]>;
     prepare(s: RunState, config: RunnableConfig | undefined): Promise<Partial<RunState>>;
     private checkRun;
-    stepNodeFn(step: StepSpec, s: RunState, config: RunnableConfig | undefined): Promise<Command<unknown, {
+    /**
+     * A model-calling node's work within what is left of timeout.runMs (the state's `work`
+     * spans), its own span added; past the deadline the run halts, as in the Python targets.
+     */
+    private bounded;
+    stepNodeFn(step: StepSpec, s: RunState, config: RunnableConfig | undefined): Promise<Record<string, unknown> | Command<unknown, Record<string, unknown>, string> | Command<unknown, {
         records: {
             [step.key]: unknown;
         };
@@ -205,12 +218,11 @@ export declare class TeamRuntime {
             [step.key]: string;
         };
     }, string> | {
-        answers?: undefined;
-    } | {
         answers: {
             [step.key]: unknown;
         };
     }>;
+    private step;
     private payload;
     gateNodeFn(spec: GateSpec, s: RunState, _config: RunnableConfig | undefined): Promise<Command<unknown, Record<string, unknown>, "__end__"> | Command<unknown, {
         gates: {
@@ -218,7 +230,7 @@ export declare class TeamRuntime {
         };
     }, string>>;
     /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones. */
-    escalateNodeFn(spec: GateSpec, s: RunState, config: RunnableConfig | undefined): Promise<Command<unknown, Record<string, unknown>, "__end__"> | Command<unknown, {
+    escalateNodeFn(spec: GateSpec, s: RunState, config: RunnableConfig | undefined): Promise<Command<unknown, Record<string, unknown>, string> | Command<unknown, {
         gates: {
             [spec.name]: {
                 status: string;
@@ -241,13 +253,13 @@ export declare class TeamRuntime {
             };
         };
     }, string>>;
-    teamNode(s: RunState, config: RunnableConfig | undefined): Promise<{
-        answers?: undefined;
-    } | {
+    private escalate;
+    teamNode(s: RunState, config: RunnableConfig | undefined): Promise<Record<string, unknown> | Command<unknown, Record<string, unknown>, string> | {
         answers: {
             team: unknown;
         };
     }>;
+    private team_;
     finalize(s: RunState): {
         status: string;
         result?: undefined;
@@ -270,6 +282,7 @@ export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, opt
     halted: string | null | undefined;
     status: string | null | undefined;
     result: Record<string, unknown> | null;
+    work: [number, number][] | null | undefined;
 }, {
     inputs?: Record<string, unknown> | null | undefined;
     answers?: {} | import("@langchain/langgraph").OverwriteValue<Record<string, unknown> | null | undefined> | null | undefined;
@@ -280,6 +293,7 @@ export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, opt
     halted?: string | import("@langchain/langgraph").OverwriteValue<string | null | undefined> | null | undefined;
     status?: string | import("@langchain/langgraph").OverwriteValue<string | null | undefined> | null | undefined;
     result?: Record<string, unknown> | null | undefined;
+    work?: Span[] | import("@langchain/langgraph").OverwriteValue<[number, number][] | null | undefined> | null | undefined;
 }, "__start__", import("@langchain/langgraph/zod").InteropZodToStateDefinition<z.ZodObject<{
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
     answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
@@ -290,6 +304,7 @@ export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, opt
     halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+    work: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodArray<z.ZodTuple<[z.ZodNumber, z.ZodNumber], null>>>>, z.ZodType<Span[], Span[] | null | undefined, z.core.$ZodTypeInternals<Span[], Span[] | null | undefined>>>;
 }, z.core.$strip>, {
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
     answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
@@ -300,6 +315,7 @@ export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, opt
     halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+    work: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodArray<z.ZodTuple<[z.ZodNumber, z.ZodNumber], null>>>>, z.ZodType<Span[], Span[] | null | undefined, z.core.$ZodTypeInternals<Span[], Span[] | null | undefined>>>;
 }>, import("@langchain/langgraph/zod").InteropZodToStateDefinition<z.ZodObject<{
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
     answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
@@ -310,6 +326,7 @@ export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, opt
     halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+    work: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodArray<z.ZodTuple<[z.ZodNumber, z.ZodNumber], null>>>>, z.ZodType<Span[], Span[] | null | undefined, z.core.$ZodTypeInternals<Span[], Span[] | null | undefined>>>;
 }, z.core.$strip>, {
     inputs: z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>;
     answers: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>, z.ZodType<{}, Record<string, unknown> | null | undefined, z.core.$ZodTypeInternals<{}, Record<string, unknown> | null | undefined>>>;
@@ -320,5 +337,6 @@ export declare function buildTeamGraph(team: TeamSpec, schemas: TeamSchemas, opt
     halted: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     status: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodString>>, z.ZodType<string | null, string | null | undefined, z.core.$ZodTypeInternals<string | null, string | null | undefined>>>;
     result: z.ZodDefault<z.ZodNullable<z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodUnknown>>>>;
+    work: import("@langchain/langgraph/zod").ReducedZodChannel<z.ZodDefault<z.ZodNullable<z.ZodArray<z.ZodTuple<[z.ZodNumber, z.ZodNumber], null>>>>, z.ZodType<Span[], Span[] | null | undefined, z.core.$ZodTypeInternals<Span[], Span[] | null | undefined>>>;
 }>, import("@langchain/langgraph").StateDefinition, unknown, unknown, unknown, readonly (() => import("@langchain/langgraph").StreamTransformer<any>)[]>;
 export {};

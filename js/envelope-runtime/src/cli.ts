@@ -14,7 +14,7 @@ import { basename, join } from "node:path";
 import { Command, type BaseStore } from "@langchain/langgraph";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { applyDecisions, readResume, type DecisionItem, type GateState } from "./gates.js";
-import { resolveInputs, RunProblems, runProblems } from "./graph.js";
+import { deadlineMessage, resolveInputs, RunProblems, runProblems } from "./graph.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
 import type { TeamSpec } from "./spec.js";
 import { reviewAtTerminal, terminalAsk, type Ask } from "./terminal-review.js";
@@ -224,7 +224,7 @@ export async function runCli(options: CliOptions): Promise<number> {
   // An error's text can echo what a node was given (a prompt with a secret filled in): redacted, as Python's _failed does.
   const failure = (error: unknown) => redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), secretValues(team.secrets));
   const lockOf = (id: string) => new ThreadLock(join(threadsDir, `${threadFileName(id)}.lock`));
-  const deadline = `the team did not finish within ${team.runTimeoutMs} ms of work (timeout.runMs, counted across a run and its resumes); no further model calls are made`;
+  const deadline = deadlineMessage(team.runTimeoutMs);
   /** One part of a run: the graph invoked with what is left of timeout.runMs; the time it took kept with the thread. */
   const advance = async (saver: FileSaver, graph: RunnableGraph, id: string, input: unknown, config: Record<string, unknown>) => {
     const left = team.runTimeoutMs - saver.workedMs(id);
@@ -388,6 +388,11 @@ export async function runCli(options: CliOptions): Promise<number> {
       for (const line of said) err(line);
       err(`gates waiting for review: ${result.waiting.map((w) => w.gate).join(", ")}; fill in ${path}, then: resume --thread ${thread} --decisions ${path}`);
       return EXIT.waiting;
+    }
+    // Halted by the graph's own count of timeout.runMs (the nodes'): the runner's timeout.
+    if (result.status === "halted" && result.halted === deadline) {
+      err(`thread ${thread}: ${deadline}`);
+      return EXIT.timeout;
     }
     if (result.status === "halted") err(`halted: ${result.halted}`);
     return result.status === "halted" ? EXIT.halted : EXIT.ok;

@@ -35,6 +35,15 @@ const merge = (a: Record<string, unknown> | null | undefined, b: Record<string, 
 const firstReason = (a: string | null | undefined, b: string | null | undefined) => (b === null ? null : (a ?? b ?? null));
 const settle = (a: string | null | undefined, b: string | null | undefined) => (b === null ? null : a === "halted" ? "halted" : (b ?? a ?? null));
 const record = () => z.record(z.string(), z.unknown()).nullable();
+type Span = [number, number];
+const addSpans = (a: Span[] | null | undefined, b: Span[] | null | undefined) => (b === null ? [] : [...(a ?? []), ...(b ?? [])]);
+
+/** The milliseconds of model work a run's spans add up to (its timeout.runMs budget is spent by them). */
+export const workedMs = (spans: readonly Span[] | null | undefined) => (spans ?? []).reduce((sum, [from, to]) => sum + Math.max(0, to - from), 0);
+
+/** Why a run halts once its model work reached timeout.runMs (the runner exits 124 on it). */
+export const deadlineMessage = (runTimeoutMs: number) =>
+  `the team did not finish within ${runTimeoutMs} ms of work (timeout.runMs, counted across a run and its resumes); no further model calls are made`;
 
 /** The run's own state fields (every run starts them afresh in `prepare`). */
 export const RUN_FIELDS = {
@@ -47,6 +56,9 @@ export const RUN_FIELDS = {
   halted: z.string().nullable().default(null).register(registry, { reducer: { fn: firstReason }, default: () => null }),
   status: z.string().nullable().default(null).register(registry, { reducer: { fn: settle }, default: () => null }),
   result: record().nullable().default(null),
+  // The [start, end] ms of each model-calling node's work: timeout.runMs counted across a
+  // run and its resumes wherever the graph runs (the Agent Server too), a reviewer's time not.
+  work: z.array(z.tuple([z.number(), z.number()])).nullable().default([]).register(registry, { reducer: { fn: addSpans }, default: () => [] }),
 };
 
 /** The graph's output: the same three keys for every run. */
@@ -68,6 +80,7 @@ interface RunState {
   halted: string | null;
   status: string | null;
   result: Record<string, unknown> | null;
+  work: Span[] | null;
   [channel: string]: unknown;
 }
 
@@ -489,7 +502,7 @@ export class TeamRuntime {
     if (problems.length) throw new RunProblems(problems);
     const inputs = resolveInputs(this.team, s);
     // A new run on a thread that ran before starts afresh: null empties each reducer's field.
-    return { inputs, answers: null, records: null, approved: null, gates: null, feedback: null, halted: null, status: null, result: null } as unknown as Partial<RunState>;
+    return { inputs, answers: null, records: null, approved: null, gates: null, feedback: null, halted: null, status: null, result: null, work: null } as unknown as Partial<RunState>;
   }
 
   private checkRun(config: RunnableConfig | undefined): void {
@@ -497,9 +510,36 @@ export class TeamRuntime {
     if (problems.length) throw new RunProblems(problems);
   }
 
+  /**
+   * A model-calling node's work within what is left of timeout.runMs (the state's `work`
+   * spans), its own span added; past the deadline the run halts, as in the Python targets.
+   */
+  private async bounded<T>(s: RunState, config: RunnableConfig | undefined, work: (config: RunnableConfig | undefined) => Promise<T>): Promise<T | Command | Record<string, unknown>> {
+    const halt = (spans: Span[]) => ({ halted: deadlineMessage(this.team.runTimeoutMs), status: "halted", work: spans });
+    const left = this.team.runTimeoutMs - workedMs(s.work);
+    if (left <= 0) return halt([]);
+    const deadline = AbortSignal.timeout(Math.ceil(left));
+    const signal = config?.signal ? AbortSignal.any([config.signal, deadline]) : deadline;
+    const started = Date.now();
+    let outcome: T;
+    try {
+      outcome = await work({ ...config, signal });
+    } catch (error) {
+      if (deadline.aborted && !config?.signal?.aborted && !isGraphBubbleUp(error)) return halt([[started, Date.now()]]);
+      throw error;
+    }
+    const span: Span[] = [[started, Date.now()]];
+    if (outcome instanceof Command) return new Command({ update: { ...(outcome.update as Record<string, unknown>), work: span }, goto: outcome.goto });
+    return { ...(outcome as Record<string, unknown>), work: span };
+  }
+
   async stepNodeFn(step: StepSpec, s: RunState, config: RunnableConfig | undefined) {
     if (s.halted) return {};
     this.checkRun(config);
+    return this.bounded(s, config, (bounded) => this.step(step, s, bounded));
+  }
+
+  private async step(step: StepSpec, s: RunState, config: RunnableConfig | undefined) {
     const agent = this.agents.get(step.agent)!;
     const task = this.stepTask(step, s);
     const secrets = this.secrets();
@@ -589,6 +629,12 @@ export class TeamRuntime {
   async escalateNodeFn(spec: GateSpec, s: RunState, config: RunnableConfig | undefined) {
     if (s.halted) return new Command({ goto: END });
     this.checkRun(config);
+    const outcome = await this.bounded(s, config, (bounded) => this.escalate(spec, s, bounded));
+    // Halted on the deadline: nothing more of the gate runs.
+    return outcome instanceof Command ? outcome : new Command({ update: outcome, goto: END });
+  }
+
+  private async escalate(spec: GateSpec, s: RunState, config: RunnableConfig | undefined) {
     const step = this.steps.get(spec.afterStep)!;
     const worker = this.agents.get(step.agent)!;
     const manager = this.agents.get(worker.reportsTo ?? this.team.entryAgent)!;
@@ -621,6 +667,10 @@ export class TeamRuntime {
   async teamNode(s: RunState, config: RunnableConfig | undefined) {
     if (s.halted) return {};
     this.checkRun(config);
+    return this.bounded(s, config, (bounded) => this.team_(s, bounded));
+  }
+
+  private async team_(s: RunState, config: RunnableConfig | undefined) {
     const entry = this.agents.get(this.team.entryAgent)!;
     const task = `Team: ${this.team.name}. ${this.team.description}\n\nRun inputs (JSON):\n${taskJson(s.inputs)}${triggerText()}\n\nAsk your reports (your ask_ tools) for what they know, then give the team's result.`;
     const answer = await this.structured(entry, task, this.schemas.result, s.inputs, config, "team");

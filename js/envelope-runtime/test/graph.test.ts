@@ -10,7 +10,7 @@ import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { FileSaver } from "../src/checkpoint.js";
 import type { BaseMessage } from "@langchain/core/messages";
-import { buildTeamGraph, resolveInputs, RunProblems, TeamRuntime, textOf } from "../src/graph.js";
+import { buildTeamGraph, deadlineMessage, resolveInputs, RunProblems, TeamRuntime, textOf, workedMs } from "../src/graph.js";
 import { approveAll, decideAll, fakeTeam, runTeam } from "../src/testing.js";
 import type { TeamSpec } from "../src/spec.js";
 import { agent, pipeline, schemas } from "./demo-team.js";
@@ -130,6 +130,53 @@ describe("a failing model", () => {
     expect(String(failure)).toMatch(/^Error: agent writer \(draft\): 400: bad request for prompt 'token \{\{API_TOKEN\}\}'$/);
     // Nor in what a log prints of it (util.inspect shows an error's cause and its stack).
     expect(inspect(failure)).not.toContain("sk-live-123");
+  });
+});
+
+describe("timeout.runMs", () => {
+  // A model that answers after `ms` (FakeListChatModel's own sleep).
+  const slow = (fake: ReturnType<typeof fakeTeam>, ms: number): typeof fake.options.modelFor => (agentKey, choice, task) => {
+    const model = fake.options.modelFor(agentKey, choice, task) as FakeListChatModel;
+    model.sleep = ms;
+    return model;
+  };
+
+  it("halts a run whose model work reaches it, wherever the graph runs (no runner needed)", async () => {
+    const team: TeamSpec = { ...pipeline, runTimeoutMs: 150 };
+    const fake = fakeTeam(team, { summary: "done" });
+    const graph = buildTeamGraph(team, schemas, { ...fake.options, modelFor: slow(fake, 600), checkpointer: new MemorySaver() });
+    const output = await graph.invoke({ topic: "t" }, { configurable: { thread_id: "slow" } });
+    expect(output).toMatchObject({ status: "halted", halted: deadlineMessage(150), result: null });
+  });
+
+  it("does not count a reviewer's time", async () => {
+    const team: TeamSpec = { ...pipeline, runTimeoutMs: 400 };
+    const fake = fakeTeam(team, { summary: "done" });
+    const saver = new MemorySaver();
+    const config = { configurable: { thread_id: "review" } };
+    await buildTeamGraph(team, schemas, { ...fake.options, modelFor: slow(fake, 250), checkpointer: saver }).invoke({ topic: "t" }, config);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the reviewer reads
+    const graph = buildTeamGraph(team, schemas, { ...fake.options, checkpointer: saver });
+    const interruptId = (await graph.getState(config)).tasks.flatMap((t) => t.interrupts)[0]!.id!;
+    const output = await graph.invoke(new Command({ resume: { [interruptId]: { decisions: [{ record: "r1", action: "approve" }] } } }), config);
+    expect(output).toMatchObject({ status: "done", result: { summary: "done" } });
+  });
+
+  it("counts the work of a run and its resumes", async () => {
+    const team: TeamSpec = { ...pipeline, runTimeoutMs: 400 };
+    const fake = fakeTeam(team, { summary: "done" });
+    const saver = new MemorySaver();
+    const graph = buildTeamGraph(team, schemas, { ...fake.options, modelFor: slow(fake, 250), checkpointer: saver });
+    const config = { configurable: { thread_id: "spans" } };
+    await graph.invoke({ topic: "t" }, config);
+    const waiting = await graph.getState(config);
+    const work = (waiting.values as { work: Array<[number, number]> }).work;
+    expect(work).toHaveLength(1);
+    expect(workedMs(work)).toBeGreaterThanOrEqual(250);
+    // The draft's 250 ms are spent; the final step gets the 150 left, and its model needs 250.
+    const interruptId = waiting.tasks.flatMap((t) => t.interrupts)[0]!.id!;
+    const output = await graph.invoke(new Command({ resume: { [interruptId]: { decisions: [{ record: "r1", action: "approve" }] } } }), config);
+    expect(output).toMatchObject({ status: "halted", halted: deadlineMessage(400) });
   });
 });
 

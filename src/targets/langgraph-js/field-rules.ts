@@ -49,7 +49,7 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/description", status: "carried", detail: "package.json description, README, TEAM.description (the team task)" },
   { pattern: "/readme", status: "carried", detail: "TEAM.md, linked from the README" },
   ...["/changelog", "/category", "/tags", "/visibility", "/pricing", "/icon", "/forkable", "/forkedFrom", "/metadata"].map(registry),
-  { pattern: "/timeout/runMs", status: "carried", detail: "TEAM.runTimeoutMs: the runner's limit on each run and resume (an AbortSignal on the graph's invoke)" },
+  { pattern: "/timeout/runMs", status: "carried", detail: "TEAM.runTimeoutMs: the model work of a run and its resumes (the state's work spans, counted by the graph's nodes wherever it runs; the runner also bounds each invoke with an AbortSignal)" },
   { pattern: "/timeout/agentMs", status: "carried", detail: "each agent's model timeout (TEAM.agents[].timeoutMs) for agents without modelConfig.timeoutMs" },
   {
     pattern: "/inputs/*",
