@@ -300,36 +300,47 @@ class StoreBackend:
     CLAIM_TTL_S = 300
 
     def _claimed(self, doc: str, row_id: str, current: int) -> bool:
-        """Whether this writer wins the write after version `current`: each writer puts a
-        claim, then reads every claim on that version, and wins only when its own is the one
-        there (a winner's stays until a later version is won). A put completes before its
-        writer reads, so of two writers at least the later one sees both claims: at most one
-        wins, and on contention maybe none (each reports a conflict). Not "the first stored
-        wins": a store's created_at is when a put began, not when others could see it, so a
-        claim stamped earlier can appear after a later one has already won (PostgreSQL: two
-        writers of one version, one update lost). The winner also finds the row still at
+        """Whether this writer wins the write after version `current` (`_claim`); a winner's
+        claim stays until a later version is won. The winner also finds the row still at
         `current`."""
         namespace = ("envelope_workspace_claims", doc)
         row = _claim_prefix(row_id)
         prefix = f"{row}{current:012d}:"
-        mine = prefix + uuid.uuid4().hex
-        self.store.put(namespace, mine, {"claimed": True}, index=False)
-        # A claim older than CLAIM_TTL_S is a writer's that stopped before writing: ignored.
-        fresh = time.time() - self.CLAIM_TTL_S
-        claims = [
-            i
-            for i in self._items(namespace)
-            if i.key.startswith(prefix) and (i.key == mine or i.created_at.timestamp() > fresh)
-        ]
-        alone = [i.key for i in claims] == [mine]
-        found = self.get(doc, row_id)
-        if not alone or (0 if found is None else int(found["version"])) != current:
-            self.store.delete(namespace, mine)
+
+        def still() -> bool:
+            found = self.get(doc, row_id)
+            return (0 if found is None else int(found["version"])) == current
+
+        if self._claim(namespace, prefix, still) is None:
             return False
         for item in self._items(namespace):  # claims on earlier versions are settled
             if item.key.startswith(row) and item.key < prefix:
                 self.store.delete(namespace, item.key)
         return True
+
+    def _claim(
+        self, namespace: tuple[str, str], prefix: str, still: Callable[[], bool]
+    ) -> str | None:
+        """This writer's claim on `prefix`, when it wins: each writer puts a claim, then reads
+        every claim there, and wins only when its own is the one there and `still()` holds.
+        A put completes before its writer reads, so of two writers at least the later one sees
+        both claims: at most one wins, and on contention maybe none (a loser takes its claim
+        back). Not "the first stored wins": a store's created_at is when a put began, not when
+        others could see it, so a claim stamped earlier can appear after a later one has
+        already won (PostgreSQL: two writers of one version, one update lost)."""
+        mine = prefix + uuid.uuid4().hex
+        self.store.put(namespace, mine, {"claimed": True}, index=False)
+        # A claim older than CLAIM_TTL_S is a writer's that stopped before writing: ignored.
+        fresh = time.time() - self.CLAIM_TTL_S
+        claims = [
+            i.key
+            for i in self._items(namespace)
+            if i.key.startswith(prefix) and (i.key == mine or i.created_at.timestamp() > fresh)
+        ]
+        if claims == [mine] and still():
+            return mine
+        self.store.delete(namespace, mine)
+        return None
 
     def delete(self, doc: str, row_id: str) -> None:
         self.store.delete(("envelope_workspace", doc), row_id)
@@ -355,8 +366,28 @@ class StoreBackend:
         return {i.key for i in self._items(("envelope_workspace_fired", doc))}
 
     def mark(self, doc: str, marker: str) -> bool:
-        self.store.put(("envelope_workspace_fired", doc), marker, {"fired": True}, index=False)
-        return True
+        """Record a firing, unless one was (another watcher fired it since `fired` was read):
+        under the store's lock, else by a claim (`_claim`), taken back once the firing is
+        recorded, so a watcher after it finds the firing. Of watchers at once one fires, or
+        on a store without a lock at most one (none on contention: the next evaluation)."""
+        namespace = ("envelope_workspace_fired", doc)
+        claims = ("envelope_workspace_fired_claims", doc)
+        exclusive = getattr(self.store, "exclusive", None)
+        with self._lock, (exclusive or contextlib.nullcontext)():
+
+            def unfired() -> bool:
+                return self.store.get(namespace, marker) is None
+
+            if exclusive is None:
+                mine = self._claim(claims, _claim_prefix(marker), unfired)
+            else:
+                mine = "" if unfired() else None
+            if mine is None:
+                return False
+            self.store.put(namespace, marker, {"fired": True}, index=False)
+            if mine:
+                self.store.delete(claims, mine)
+            return True
 
     def unmark(self, doc: str, prefix: str) -> None:
         for marker in self.fired(doc):

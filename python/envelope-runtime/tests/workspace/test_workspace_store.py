@@ -62,10 +62,8 @@ def sqlite_store_backend(m, path):
     return m.StoreBackend(store)
 
 
-@pytest.fixture(params=["sqlite", "langgraph-store", "memory-store", "sql-sqlite", "sql-postgres"])
-def ws(ws_module, tmp_path, request):
-    m = ws_module
-    spec = m.DocumentSpec(
+def leads_spec(m):
+    return m.DocumentSpec(
         "leads",
         (
             m.Column("email", "agent", id=True, pii=True),
@@ -78,6 +76,12 @@ def ws(ws_module, tmp_path, request):
         triggers=(m.Trigger("status", "ready", "run"), m.Trigger("status", "new", "notify")),
         agents=("a",),
     )
+
+
+@pytest.fixture(params=["sqlite", "langgraph-store", "memory-store", "sql-sqlite", "sql-postgres"])
+def ws(ws_module, tmp_path, request):
+    m = ws_module
+    spec = leads_spec(m)
     path = tmp_path / "db" / "ws.sqlite"
     if request.param == "sqlite":
         backend = m.SqliteBackend(path)
@@ -565,3 +569,99 @@ def test_concurrent_writers_lose_no_row_and_no_update(ws):
     assert len(ws.rows("leads")) == 1 + 4 * 8
     note = ws.row("leads", "shared@x")["data"]["note"].split()
     assert sorted(note) == sorted(f"w{n}-{i}" for n in range(4) for i in range(8))
+
+
+def evaluate_at_once(workspaces):
+    """Each workspace's evaluate() in a thread of its own, all having read the rows (and the
+    fired triggers before them) before any marks a firing: the watchers' race, every time."""
+    import threading
+
+    barrier = threading.Barrier(len(workspaces), timeout=60)  # a failed thread: no hang
+    fired, errors = [[] for _ in workspaces], []
+
+    def watcher(n, ws):
+        try:
+            fired[n] = [f.marker for f in ws.evaluate()]
+        except Exception as error:  # reported below, not lost in the thread
+            errors.append(error)
+            barrier.abort()
+
+    backends = {id(ws.backend): ws.backend for ws in workspaces}.values()
+    for backend in backends:
+        backend.all = lambda doc, read=backend.all: (read(doc), barrier.wait())[0]
+    threads = [threading.Thread(target=watcher, args=item) for item in enumerate(workspaces)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for backend in backends:
+        del backend.all
+    assert errors == []
+    return [marker for markers in fired for marker in markers]
+
+
+def ready_rows(ws, count=3):
+    rows = [{"data": {"email": f"{n}@x", "status": "ready"}} for n in range(count)]
+    assert [r.outcome for r in ws.write("leads", rows, "human")] == ["written"] * count
+
+
+def test_watchers_at_once_fire_each_change_once(ws):
+    """Four `watch` threads of one process evaluate at once: each change fires in one."""
+    ready_rows(ws)
+    fired = evaluate_at_once([ws] * 4)
+    assert len(fired) == 3 and len(set(fired)) == 3
+    assert ws.evaluate() == []
+
+
+class OneOpAtATime:
+    """A store whose every operation is atomic, as a database's are (InMemoryStore's are not
+    across threads): the store of a server's replicas, with no lock across them."""
+
+    def __init__(self, store):
+        import threading
+
+        self.store, self.lock = store, threading.Lock()
+
+    def __getattr__(self, name):
+        op = getattr(self.store, name)
+
+        def locked(*args, **kwargs):
+            with self.lock:
+                return op(*args, **kwargs)
+
+        return locked
+
+
+@pytest.mark.parametrize("shared", ["file-lock", "claims"])
+def test_watchers_of_their_own_processes_fire_each_change_once(
+    ws_module, tmp_path, monkeypatch, shared
+):
+    """`watch` processes over one store (each backend with a lock of its own, as each
+    process's is): on open_store's file its lock decides, so one fires each change; on a
+    store without a lock (a server's PostgreSQL) claims do: at most one fires it, maybe none
+    when they contend, and then the next evaluation does."""
+    import threading
+
+    m = ws_module
+    if shared == "file-lock":
+        pytest.importorskip("langgraph.store.sqlite")
+        store_module = importlib.import_module("envelope_runtime.langgraph.workspace_store")
+        monkeypatch.setenv(m.DB_ENV, str(tmp_path / "ws.sqlite"))
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+        stores = [store_module.open_store() for _ in range(3)]
+    else:
+        memory = pytest.importorskip("langgraph.store.memory")
+        stores = [OneOpAtATime(memory.InMemoryStore())] * 3
+    workspaces = []
+    for store in stores:
+        backend = m.StoreBackend(store)
+        backend._lock = threading.Lock()
+        workspaces.append(m.Workspace({"leads": leads_spec(m)}, backend))
+    ready_rows(workspaces[0])
+    fired = evaluate_at_once(workspaces)
+    assert len(fired) == len(set(fired))
+    if shared == "file-lock":
+        assert len(fired) == 3
+    fired += [f.marker for f in workspaces[1].evaluate()]
+    assert len(fired) == 3 and len(set(fired)) == 3
+    assert workspaces[2].evaluate() == []
