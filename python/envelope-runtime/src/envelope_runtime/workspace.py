@@ -31,6 +31,7 @@ import json
 import math
 import os
 import sqlite3
+import stat
 import sys
 import threading
 import time
@@ -1194,7 +1195,15 @@ def _workspace_action(args: argparse.Namespace, workspace: Workspace) -> int:
     if args.action == "export":
         rows = workspace.rows(spec.name, archived=args.archived)
         text = _export(spec, rows, args.format, args.show_pii)
-        if args.out:
+        if args.out and args.show_pii and any(c.pii for c in spec.columns):
+            # Unmasked pii values: the file is its owner's only from its first byte on (created
+            # so; an existing regular file's mode set before it is written to).
+            fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with open(fd, "w", encoding="utf-8") as out:
+                if hasattr(os, "fchmod") and stat.S_ISREG(os.fstat(fd).st_mode):
+                    os.fchmod(fd, 0o600)
+                out.write(text)
+        elif args.out:
             Path(args.out).write_text(text, encoding="utf-8")
         else:
             sys.stdout.write(text)

@@ -486,10 +486,14 @@ def test_a_shown_export_round_trips_exactly(ws_module, ws, tmp_path, capsys):
     ws.write("leads", [{"data": {"email": "***", "status": "new", "score": 1.5}}], "human")
     ws.write("leads", [{"data": {"email": "a@b.c", "note": 'x, "y"\nz', "score": 7}}], "human")
     ws.archive("leads", "a@b.c")
+    (tmp_path / "leads.json").write_text("an older file, open to all", encoding="utf-8")
+    (tmp_path / "leads.json").chmod(0o644)
     for fmt in ("csv", "json"):
         out = tmp_path / f"leads.{fmt}"
         args = ["export", "leads", "--archived", "--format", fmt, "--out", str(out), "--show-pii"]
         assert m.workspace_command(args, ws, "t") == 0
+        # Unmasked pii: readable by its owner only, a new file and an existing one alike.
+        assert out.stat().st_mode & 0o777 == 0o600
         rows = ws.rows("leads", archived=True)
         assert m.workspace_command(["import", "leads", str(out)], ws, "t") == 0
         assert capsys.readouterr().err == ""
