@@ -193,7 +193,7 @@ class SqliteBackend:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         # A deleted row's bytes are overwritten, not left in the file's free pages.
         self.conn.execute("PRAGMA secure_delete = ON")
@@ -422,6 +422,13 @@ class Firing:
     row: dict[str, Any]
     marker: str = ""
     """What the store keeps of it once fired (evaluate), so it fires once."""
+
+
+def private_file(path: Path) -> None:
+    """Create the store's file readable by its owner only (its rows hold pii), as the people's
+    pii exports are; SQLite gives its journal the file's mode. A file that exists keeps its mode."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
 
 
 def db_path(environ: Mapping[str, str] = os.environ) -> Path:

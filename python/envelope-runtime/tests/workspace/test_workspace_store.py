@@ -669,3 +669,24 @@ def test_watchers_of_their_own_processes_fire_each_change_once(
     fired += [f.marker for f in workspaces[1].evaluate()]
     assert len(fired) == 3 and len(set(fired)) == 3
     assert workspaces[2].evaluate() == []
+
+
+def test_the_store_file_is_readable_by_its_owner_only(ws_module, tmp_path, monkeypatch):
+    # Its rows hold pii: created 0600 (SQLite gives its journal the same mode); a file the
+    # user made keeps the mode it has.
+    import stat
+
+    m = ws_module
+    mode = lambda p: stat.S_IMODE(p.stat().st_mode)  # noqa: E731
+    m.SqliteBackend(tmp_path / "core" / "ws.sqlite")
+    assert mode(tmp_path / "core" / "ws.sqlite") == 0o600
+    mine = tmp_path / "mine.sqlite"
+    mine.touch(mode=0o640)
+    mine.chmod(0o640)
+    m.SqliteBackend(mine)
+    assert mode(mine) == 0o640
+    store_module = pytest.importorskip("envelope_runtime.langgraph.workspace_store")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("ENVELOPE_WORKSPACE_DB", str(tmp_path / "runner" / "ws.sqlite"))
+    store_module.open_store()
+    assert mode(tmp_path / "runner" / "ws.sqlite") == 0o600

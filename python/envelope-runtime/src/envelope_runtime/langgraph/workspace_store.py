@@ -85,7 +85,7 @@ def open_store() -> BaseStore:
         postgres.setup()
         return postgres
     path = workspace.db_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    workspace.private_file(path)
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
     # A deleted row's bytes are overwritten, not left in the file's free pages.
     conn.execute("PRAGMA secure_delete = ON")
