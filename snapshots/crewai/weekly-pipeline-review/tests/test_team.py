@@ -83,7 +83,7 @@ OUTPUTS: tuple[str, ...] = (
 def test_the_whole_team_runs_offline(tmp_path: Any) -> None:
     """The team's console script runs the team from inputs its TeamInputs accept to its
     result (envelope-runtime's run_offline: scripted models, never a network).
-    The manager delegates to each agent (CrewAI's delegation tool, delegate_to_team below).
+    The manager delegates to each agent (CrewAI's delegation tools).
     """
     run = run_offline(crew.TeamCrew.package, tmp_path)
 

@@ -4,7 +4,8 @@ They build the team's graph offline, and no model is ever called. They check tha
 - every agent is drawn in the graph, as Studio shows it;
 - the graph has input, output and context schemas, the input naming each input;
 - each agent has its model field in the context, and holds the tools it is given;
-- a run without inputs is refused, naming each required one.
+- a run without inputs is refused, naming each required one;
+- the store refuses what each workspace document does not let an agent write.
 
 envelope-runtime, the library the team runs on, has its own tests (in envelope-export's
 repository). Run these with `uv run pytest`.

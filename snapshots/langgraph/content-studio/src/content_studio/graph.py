@@ -129,8 +129,8 @@ def build_graph(
     # the result, once every last step is done
     builder.add_edge("step_publish-draft", "finalize")
     builder.add_edge("finalize", END)
-    # An explicit limit for every invocation, `langgraph dev`'s included.
     compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)
+    # An explicit limit for every invocation, `langgraph dev`'s included.
     return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
 
 

@@ -55,9 +55,9 @@ def build_graph(
     builder.add_edge("prepare", "team")
     builder.add_edge("team", "finalize")
     builder.add_edge("finalize", END)
-    # An explicit limit for every invocation, `langgraph dev`'s included.
     # workspace: the documents' store, which the agents' workspace tools use
     compiled = builder.compile(checkpointer=checkpointer, store=store, name=team.SLUG)
+    # An explicit limit for every invocation, `langgraph dev`'s included.
     return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
 
 

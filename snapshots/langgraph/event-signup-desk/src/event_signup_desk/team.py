@@ -56,8 +56,7 @@ FINAL_STEP: str | None = None
 # gates: none
 GATES: dict[str, object] = {}
 
-# agents[].accessPolicy / allowedHosts: none, so no agent gets an http_request tool (and
-# the export has no policy.py or tools.py)
+# agents[].accessPolicy / allowedHosts: none, so no agent gets an http_request tool
 POLICIES: dict[str, object] = {}
 
 # timeout.runMs, timeout.agentMs (not set: the defaults)

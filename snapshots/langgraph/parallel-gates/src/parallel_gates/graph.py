@@ -121,8 +121,8 @@ def build_graph(
     # the result, once every last step is done
     builder.add_edge(["step_vendor-letter", "step_onboarding-decision"], "finalize")
     builder.add_edge("finalize", END)
-    # An explicit limit for every invocation, `langgraph dev`'s included.
     compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)
+    # An explicit limit for every invocation, `langgraph dev`'s included.
     return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
 
 

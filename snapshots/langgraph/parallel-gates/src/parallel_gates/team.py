@@ -125,8 +125,7 @@ GATES: dict[str, GateSpec] = {
     ),
 }
 
-# agents[].accessPolicy / allowedHosts: none, so no agent gets an http_request tool (and
-# the export has no policy.py or tools.py)
+# agents[].accessPolicy / allowedHosts: none, so no agent gets an http_request tool
 POLICIES: dict[str, object] = {}
 
 # timeout.runMs, timeout.agentMs (not set: the defaults)

@@ -51,8 +51,8 @@ def build_graph(
     builder.add_edge("prepare", "team")
     builder.add_edge("team", "finalize")
     builder.add_edge("finalize", END)
-    # An explicit limit for every invocation, `langgraph dev`'s included.
     compiled = builder.compile(checkpointer=checkpointer, name=team.SLUG)
+    # An explicit limit for every invocation, `langgraph dev`'s included.
     return compiled.with_config(recursion_limit=team.RECURSION_LIMIT)
 
 
