@@ -79,6 +79,25 @@ _EXIT = {"sigterm": EXIT_TERMINATED, "ctrl-c": EXIT_INTERRUPTED}
 _MESSAGE = {"sigterm": TERMINATED, "ctrl-c": INTERRUPTED}
 
 
+@pytest.fixture(params=["sigterm", "ctrl-c"])
+def stop(request: pytest.FixtureRequest) -> str:
+    """How the process is stopped: SIGTERM (docker stop, systemd) or Ctrl-C."""
+    return str(request.param)
+
+
+def _two_runs_past_their_deadline(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> set[str]:
+    """Two paused runs whose gates' timeout (1h, halt) has passed: a sweep resumes both."""
+    for name, spec in list(team.GATES.items()):
+        timed = dataclasses.replace(spec, timeout_after="1h", timeout_behaviour="halt")
+        monkeypatch.setitem(team.GATES, name, timed)
+    runs = {_pending(capsys), _pending(capsys)}
+    later = state.utc_now() + timedelta(hours=2)
+    monkeypatch.setattr(state, "utc_now", lambda: later)
+    return runs
+
+
 def _main(argv: list[str]) -> int:
     try:
         return main.main(argv)  # type: ignore[no-any-return]
@@ -115,7 +134,6 @@ def test_sigterm_as_the_run_is_saved_running_saves_it_terminated_and_a_second_wa
 
 
 @gated
-@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
 def test_a_stop_in_a_resumes_setup_ends_it_the_run_still_waiting(
     stop: str,
     team_env: dict[str, str],
@@ -135,7 +153,6 @@ def test_a_stop_in_a_resumes_setup_ends_it_the_run_still_waiting(
 
 
 @gated
-@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
 def test_a_stop_between_two_runs_of_a_sweep_ends_it(
     stop: str,
     team_env: dict[str, str],
@@ -143,12 +160,7 @@ def test_a_stop_between_two_runs_of_a_sweep_ends_it(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    for name, spec in list(team.GATES.items()):
-        timed = dataclasses.replace(spec, timeout_after="1h", timeout_behaviour="halt")
-        monkeypatch.setitem(team.GATES, name, timed)
-    runs = {_pending(capsys), _pending(capsys)}
-    later = state.utc_now() + timedelta(hours=2)
-    monkeypatch.setattr(state, "utc_now", lambda: later)
+    runs = _two_runs_past_their_deadline(monkeypatch, capsys)
     resumed: list[str] = []
     stopped: list[str] = []
     printed = print
@@ -179,7 +191,6 @@ def test_a_stop_between_two_runs_of_a_sweep_ends_it(
 
 
 @gated
-@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
 def test_a_stop_in_a_resume_ends_a_sweep_naming_the_runs_left(
     stop: str,
     team_env: dict[str, str],
@@ -189,12 +200,7 @@ def test_a_stop_in_a_resume_ends_a_sweep_naming_the_runs_left(
 ) -> None:
     """The resume says what became of its run; the sweep names the runs it did not resume,
     or none left after its last one."""
-    for name, spec in list(team.GATES.items()):
-        timed = dataclasses.replace(spec, timeout_after="1h", timeout_behaviour="halt")
-        monkeypatch.setitem(team.GATES, name, timed)
-    runs = {_pending(capsys), _pending(capsys)}
-    later = state.utc_now() + timedelta(hours=2)
-    monkeypatch.setattr(state, "utc_now", lambda: later)
+    runs = _two_runs_past_their_deadline(monkeypatch, capsys)
     resumed: list[str] = []
 
     def resume(package: Any, argv: list[str], *, swept: bool = False) -> int:
@@ -254,7 +260,6 @@ def _resumed_stopped_as_saved(
 
 
 @gated
-@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
 def test_a_stop_as_a_resumed_runs_outcome_is_saved_saves_it_stopped(
     stop: str,
     team_env: dict[str, str],
@@ -270,7 +275,6 @@ def test_a_stop_as_a_resumed_runs_outcome_is_saved_saves_it_stopped(
 
 
 @gated
-@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
 def test_a_stop_as_a_resumed_runs_saved_outcome_is_said_leaves_it_saved(
     stop: str,
     team_env: dict[str, str],
@@ -287,7 +291,6 @@ def test_a_stop_as_a_resumed_runs_saved_outcome_is_said_leaves_it_saved(
 
 
 @gated
-@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
 def test_a_stop_as_a_resume_claims_the_runs_row_saves_the_run_stopped(
     stop: str,
     team_env: dict[str, str],
