@@ -175,12 +175,9 @@ export async function runCli(options) {
     if ((argv[0] === "workspace" || argv[0] === "watch") && team.workspace?.length) {
         if (existsSync(".env") && typeof process.loadEnvFile === "function")
             process.loadEnvFile(".env");
-        const [{ workspaceCommand, watchCommand, SavedRuns }, { Workspace }] = await Promise.all([import("./workspace-cli.js"), import("./workspace.js")]);
-        const workspace = new Workspace(team.workspace, openWorkspaceStore());
-        // `watch`: each run is this runner's `run`, with the triggering rows in its tasks.
-        if (argv[0] === "watch")
-            return watchCommand(argv.slice(1), workspace, (runArgs) => runCli({ ...options, argv: ["run", ...runArgs] }), { out, err });
-        return workspaceCommand(argv.slice(1), workspace, { out, err }, new SavedRuns(process.env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
+        const { peopleCommand } = await import("./workspace-cli.js");
+        // `watch`: each run is this runner's `run` (with --url: one on that server), with the triggering rows in its tasks.
+        return peopleCommand(argv, team, { out, err }, (runArgs) => runCli({ ...options, argv: ["run", ...runArgs] }));
     }
     const { positional, flags, problems } = parseFlags(argv);
     const command = positional[0];

@@ -1,4 +1,6 @@
-import { type ColumnSpec, type DocumentSpec, type Firing, type Row, type Workspace } from "./workspace.js";
+import type { InputSpec, TeamSpec } from "./spec.js";
+import { type ServerClient } from "./workspace-store.js";
+import { type ColumnSpec, type DocumentSpec, type Firing, type Row, Workspace } from "./workspace.js";
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
 export declare const MASKED_HEADER = " (masked)";
 /** A masked JSON export's row lists its masked fields under this key. */
@@ -23,6 +25,35 @@ export declare class SavedRuns implements RunRecords {
     holding(needles: readonly string[]): Promise<string[]>;
     purge(runIds: readonly string[]): Promise<void>;
 }
+/**
+ * The runs of an Agent Server, for `workspace --url delete` (run_client.py's ServerThreads):
+ * its threads, each searched in its values, metadata and every checkpoint of its history and
+ * its subgraphs' (where the agents' tool answers are); deleted with threads.delete.
+ */
+export declare class ServerThreads implements RunRecords {
+    readonly client: ServerClient;
+    static readonly PAGE = 100;
+    readonly where: string;
+    constructor(url: string, client: ServerClient);
+    private threads;
+    private holds;
+    holding(needles: readonly string[]): Promise<string[]>;
+    purge(runIds: readonly string[]): Promise<void>;
+}
+/** `--url URL` (or `--url=URL`) among a command's own options (those before a `--`), and the arguments without it; a problem when it has no value. */
+export declare function urlOption(argv: readonly string[]): {
+    url: string | null;
+    rest: string[];
+    problem?: string;
+};
+/**
+ * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs
+ * and the triggering rows (TRIGGERED, set by watchOnce) in its config
+ * (`configurable.envelope_triggered`), waited for. Its exit code as the runner's `run`: 0 done,
+ * 1 failed, 2 not started (bad options, server unreachable: the triggers fire again), 3
+ * waiting at a gate (resume it on the server), 4 halted.
+ */
+export declare function runOnServer(client: ServerClient, assistantId: string, inputs: readonly InputSpec[], runArgs: readonly string[], url: string, io: Io): Promise<number>;
 export interface Io {
     out: (text: string) => void;
     err: (text: string) => void;
@@ -44,7 +75,7 @@ export declare function workspaceCommand(argv: readonly string[], workspace: Wor
 export declare const WEBHOOK_ENV = "ENVELOPE_WORKSPACE_WEBHOOK_URL";
 /** The runner's exit code for a run refused before it started (inputs, flags, environment). */
 export declare const RUN_NOT_STARTED = 2;
-export declare const WATCH_USAGE = "usage: watch [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)";
+export declare const WATCH_USAGE: string;
 /** What a `notify` trigger prints: the document, the row and the pair (no pii). */
 export declare function notifyLine(spec: DocumentSpec, firing: Firing): string;
 /** Where a triggered run's stop signals come from, and how the process then ends (the process's own; a test's). */
@@ -62,3 +93,12 @@ export interface Stops {
 export declare function watchOnce(workspace: Workspace, runTeam: () => Promise<number>, io: Io, env?: Readonly<Record<string, string | undefined>>, fetcher?: typeof fetch, stops?: Stops): Promise<number>;
 /** `watch [--once] [--interval S] [-- RUN OPTIONS]`: options before `--` that watch does not know go to the runs too. */
 export declare function watchCommand(argv: readonly string[], workspace: Workspace, runTeam: (runArgs: string[]) => Promise<number>, io: Io): Promise<number>;
+/**
+ * The runner's `workspace ...` and `watch ...` (argv[0]): on the runner's store, or with
+ * `--url URL` on the store of the Agent Server serving the team, where `delete` looks through
+ * the server's threads and each `watch` run starts (run_client.py's workspace_command).
+ * `runHere`: the runner's own `run` with these options.
+ */
+export declare function peopleCommand(argv: readonly string[], team: Pick<TeamSpec, "slug" | "inputs" | "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env?: Readonly<Record<string, string | undefined>>): Promise<number>;
+/** peopleCommand once the store is chosen (`client`: the server's, a test's fake). */
+export declare function peopleOn(command: string, args: readonly string[], team: Pick<TeamSpec, "slug" | "inputs" | "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>>, url: string | null, client: ServerClient | null): Promise<number>;

@@ -23,3 +23,89 @@ export declare class FileStore extends BaseStore {
 }
 /** The runner's store: a FileStore in ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/. */
 export declare function openWorkspaceStore(env?: Readonly<Record<string, string | undefined>>): FileStore;
+/** What ServerStore, ServerThreads and `watch --url` use of @langchain/langgraph-sdk's Client (a test gives a fake). */
+export interface ServerClient {
+    store: {
+        getItem(namespace: string[], key: string): Promise<{
+            namespace: string[];
+            key: string;
+            value: Record<string, unknown>;
+            createdAt?: string;
+            updatedAt?: string;
+            created_at?: string;
+            updated_at?: string;
+        } | null>;
+        putItem(namespace: string[], key: string, value: Record<string, unknown>, options?: {
+            index?: false | string[] | null;
+        }): Promise<void>;
+        deleteItem(namespace: string[], key: string): Promise<void>;
+        searchItems(namespacePrefix: string[], options?: {
+            filter?: Record<string, unknown>;
+            limit?: number;
+            offset?: number;
+            query?: string;
+        }): Promise<{
+            items: Array<Record<string, unknown>>;
+        }>;
+        listNamespaces(options?: {
+            prefix?: string[];
+            suffix?: string[];
+            maxDepth?: number;
+            limit?: number;
+            offset?: number;
+        }): Promise<{
+            namespaces: string[][];
+        }>;
+    };
+    threads: {
+        create(payload?: {
+            metadata?: Record<string, unknown>;
+        }): Promise<{
+            thread_id: string;
+        }>;
+        search(query?: {
+            limit?: number;
+            offset?: number;
+        }): Promise<Array<Record<string, unknown>>>;
+        getHistory(threadId: string, options?: {
+            limit?: number;
+            before?: unknown;
+            checkpoint?: Record<string, unknown>;
+        }): Promise<Array<Record<string, unknown>>>;
+        getState(threadId: string): Promise<{
+            values: unknown;
+            next: string[];
+            tasks: Array<{
+                interrupts?: unknown[];
+            }>;
+        }>;
+        delete(threadId: string): Promise<void>;
+    };
+    runs: {
+        create(threadId: string, assistantId: string, payload?: {
+            input?: Record<string, unknown>;
+            config?: Record<string, unknown>;
+            metadata?: Record<string, unknown>;
+        }): Promise<{
+            run_id: string;
+        }>;
+        join(threadId: string, runId: string): Promise<unknown>;
+        get(threadId: string, runId: string): Promise<{
+            status: string;
+        }>;
+    };
+}
+/** @langchain/langgraph-sdk's Client for the Agent Server at `url` (the export installs the SDK: @langchain/langgraph depends on it). */
+export declare function serverClient(url: string): Promise<ServerClient>;
+/**
+ * The store of an Agent Server (`langgraphjs dev`, a deployment) through the SDK's store API:
+ * the rows a served team's agents write, for a person's `workspace --url` and `watch --url`
+ * (the Python LangGraph target's run_client.ServerStore). It has no lock: the rules'
+ * compare-and-set goes by claims on the server's store (workspace.ts), as the graph's own does.
+ */
+export declare class ServerStore extends BaseStore {
+    readonly client: ServerClient;
+    constructor(client: ServerClient);
+    batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>>;
+    private one;
+}

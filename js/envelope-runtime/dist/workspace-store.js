@@ -4,7 +4,8 @@
 // share it. Node 20 has no embedded database and LangGraph.js ships no file-backed Store:
 // each batch of operations reads the files afresh and writes back the namespaces it changed
 // (atomically: a sibling renamed into place), a batch that writes under a lock file beside them (thread-files.ts's ThreadLock), which the rules' compare-and-set
-// (workspace.ts) also holds. On the Agent Server the graph uses the server's own store.
+// (workspace.ts) also holds. On the Agent Server the graph uses the server's own store, which
+// people's `workspace --url` and `watch --url` reach through the SDK (ServerStore, below).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -164,4 +165,63 @@ export class FileStore extends BaseStore {
 /** The runner's store: a FileStore in ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/. */
 export function openWorkspaceStore(env = process.env) {
     return new FileStore(env[WORKSPACE_DIR_ENV] || DEFAULT_WORKSPACE_DIR);
+}
+/** @langchain/langgraph-sdk's Client for the Agent Server at `url` (the export installs the SDK: @langchain/langgraph depends on it). */
+export async function serverClient(url) {
+    const { Client } = await import("@langchain/langgraph-sdk");
+    return new Client({ apiUrl: url });
+}
+/** An item of the server's JSON as the Store gives it (its times as Dates). */
+function itemOf(found) {
+    const time = (camel, snake) => new Date(String(camel ?? snake));
+    return { namespace: [...found.namespace], key: String(found.key), value: found.value, createdAt: time(found.createdAt, found.created_at), updatedAt: time(found.updatedAt, found.updated_at) };
+}
+/**
+ * The store of an Agent Server (`langgraphjs dev`, a deployment) through the SDK's store API:
+ * the rows a served team's agents write, for a person's `workspace --url` and `watch --url`
+ * (the Python LangGraph target's run_client.ServerStore). It has no lock: the rules'
+ * compare-and-set goes by claims on the server's store (workspace.ts), as the graph's own does.
+ */
+export class ServerStore extends BaseStore {
+    client;
+    constructor(client) {
+        super();
+        this.client = client;
+    }
+    async batch(operations) {
+        const results = [];
+        for (const op of operations)
+            results.push(await this.one(op));
+        return results;
+    }
+    async one(op) {
+        const store = this.client.store;
+        if ("namespacePrefix" in op) {
+            const { items } = await store.searchItems(op.namespacePrefix, { ...(op.filter ? { filter: op.filter } : {}), ...(op.limit !== undefined ? { limit: op.limit } : {}), ...(op.offset !== undefined ? { offset: op.offset } : {}), ...(op.query ? { query: op.query } : {}) });
+            return items.map((i) => ({ ...itemOf(i), ...(typeof i.score === "number" ? { score: i.score } : {}) }));
+        }
+        if (!("namespace" in op)) {
+            const prefix = op.matchConditions?.find((c) => c.matchType === "prefix")?.path;
+            const suffix = op.matchConditions?.find((c) => c.matchType === "suffix")?.path;
+            const { namespaces } = await store.listNamespaces({ ...(prefix ? { prefix } : {}), ...(suffix ? { suffix } : {}), ...(op.maxDepth !== undefined ? { maxDepth: op.maxDepth } : {}), ...(op.limit !== undefined ? { limit: op.limit } : {}), ...(op.offset !== undefined ? { offset: op.offset } : {}) });
+            return namespaces;
+        }
+        if (!("value" in op)) {
+            try {
+                const found = await store.getItem(op.namespace, op.key);
+                return found === null ? null : itemOf(found);
+            }
+            catch (error) {
+                // The server answers a missing item with 404 (the SDK's HTTPError).
+                if (error.status === 404)
+                    return null;
+                throw error;
+            }
+        }
+        if (op.value === null)
+            await store.deleteItem(op.namespace, op.key);
+        else
+            await store.putItem(op.namespace, op.key, op.value, op.index === false ? { index: false } : {});
+        return undefined;
+    }
 }

@@ -8,7 +8,9 @@ import { basename, extname, join } from "node:path";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { pythonJson, taskJson } from "./placeholders.js";
 import { TRIGGERED } from "./run-context.js";
-import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, type ColumnSpec, type DocumentSpec, type Firing, type Row, type Workspace, type WriteItem, type WriteResult } from "./workspace.js";
+import type { InputSpec, TeamSpec } from "./spec.js";
+import { openWorkspaceStore, serverClient, ServerStore, type ServerClient } from "./workspace-store.js";
+import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, type ColumnSpec, type DocumentSpec, type Firing, type Row, Workspace, type WriteItem, type WriteResult } from "./workspace.js";
 
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
 export const MASKED_HEADER = " (masked)";
@@ -56,6 +58,156 @@ export class SavedRuns implements RunRecords {
   }
 }
 
+/** Every text in a server's thread or checkpoint (keys too), as workspace_store.py's holds reads them. */
+function* texts(value: unknown): Generator<string> {
+  if (typeof value === "string") yield value;
+  else if (Array.isArray(value)) for (const item of value) yield* texts(item);
+  else if (value !== null && typeof value === "object")
+    for (const [key, item] of Object.entries(value)) {
+      yield key;
+      yield* texts(item);
+    }
+}
+
+/**
+ * The runs of an Agent Server, for `workspace --url delete` (run_client.py's ServerThreads):
+ * its threads, each searched in its values, metadata and every checkpoint of its history and
+ * its subgraphs' (where the agents' tool answers are); deleted with threads.delete.
+ */
+export class ServerThreads implements RunRecords {
+  static readonly PAGE = 100;
+  readonly where: string;
+  constructor(
+    url: string,
+    readonly client: ServerClient,
+  ) {
+    this.where = `threads of the Agent Server at ${url}`;
+  }
+
+  private async threads(): Promise<Array<Record<string, unknown>>> {
+    const found: Array<Record<string, unknown>> = [];
+    // Listed whole first: a purge must not shift the pages.
+    for (;;) {
+      const page = await this.client.threads.search({ limit: ServerThreads.PAGE, offset: found.length });
+      found.push(...page);
+      if (page.length < ServerThreads.PAGE) return found;
+    }
+  }
+
+  private async holds(threadId: string, needles: readonly string[]): Promise<boolean> {
+    const has = (value: unknown) => [...texts(value)].some((t) => needles.some((n) => t.includes(n)));
+    const namespaces = [""];
+    const seen = new Set(namespaces);
+    while (namespaces.length) {
+      const checkpoint = { checkpoint_ns: namespaces.pop()! };
+      let before: unknown;
+      for (;;) {
+        const page = await this.client.threads.getHistory(threadId, { limit: ServerThreads.PAGE, checkpoint, ...(before !== undefined ? { before } : {}) });
+        for (const state of page) {
+          if (has(state)) return true;
+          for (const task of (state.tasks ?? []) as Array<{ checkpoint?: { checkpoint_ns?: string } | null }>) {
+            const ns = task.checkpoint?.checkpoint_ns;
+            if (ns && !seen.has(ns)) namespaces.push(ns), seen.add(ns);
+          }
+        }
+        if (page.length < ServerThreads.PAGE) break;
+        before = page[page.length - 1]!.checkpoint;
+      }
+    }
+    return false;
+  }
+
+  async holding(needles: readonly string[]): Promise<string[]> {
+    const found = new Set<string>();
+    for (const thread of await this.threads()) {
+      const id = String(thread.thread_id);
+      if (found.has(id)) continue; // a thread made while the pages were read may be listed twice
+      if ([...texts(thread)].some((t) => needles.some((n) => t.includes(n))) || (await this.holds(id, needles))) found.add(id);
+    }
+    return [...found].sort();
+  }
+
+  async purge(runIds: readonly string[]): Promise<void> {
+    for (const id of runIds) await this.client.threads.delete(id);
+  }
+}
+
+/** `--url URL` (or `--url=URL`) among a command's own options (those before a `--`), and the arguments without it; a problem when it has no value. */
+export function urlOption(argv: readonly string[]): { url: string | null; rest: string[]; problem?: string } {
+  const end = argv.includes("--") ? argv.indexOf("--") : argv.length;
+  const own = argv.slice(0, end);
+  for (const [i, arg] of own.entries()) {
+    if (arg === "--url") {
+      const url = own[i + 1];
+      if (url === undefined || url.startsWith("--")) return { url: null, rest: [...argv], problem: "--url needs the Agent Server's URL" };
+      return { url, rest: [...own.slice(0, i), ...own.slice(i + 2), ...argv.slice(end)] };
+    }
+    if (arg.startsWith("--url=")) return { url: arg.slice("--url=".length), rest: [...own.slice(0, i), ...own.slice(i + 1), ...argv.slice(end)] };
+  }
+  return { url: null, rest: [...argv] };
+}
+
+/** The graph's input (by channel) from a run's options: `--inputs JSON` and `--KEY VALUE` per input (values JSON unless the input is a string). */
+function serverInput(inputs: readonly InputSpec[], runArgs: readonly string[]): Record<string, unknown> | string {
+  const given: Record<string, unknown> = {};
+  for (let i = 0; i < runArgs.length; i++) {
+    const arg = runArgs[i]!;
+    const [name, inline] = arg.includes("=") ? [arg.slice(2, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg.slice(2), undefined];
+    const input = inputs.find((x) => x.key === name);
+    if (!arg.startsWith("--") || (name !== "inputs" && !input)) return `${JSON.stringify(arg)} is not a run option watch --url sends to the server (--inputs JSON, ${inputs.map((x) => `--${x.key}`).join(", ") || "no inputs"})`;
+    const text = inline ?? runArgs[++i];
+    if (text === undefined) return `--${name} needs a value`;
+    try {
+      if (name === "inputs") {
+        const parsed = JSON.parse(text) as unknown;
+        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return "--inputs: expected a JSON object of inputs by key";
+        Object.assign(given, parsed);
+      } else given[name] = input!.type === "string" ? text : JSON.parse(text);
+    } catch {
+      return `--${name}: not JSON: ${JSON.stringify(text)}`;
+    }
+  }
+  const unknown = Object.keys(given).filter((k) => !inputs.some((x) => x.key === k));
+  if (unknown.length) return `--inputs: unknown input ${JSON.stringify(unknown[0])}`;
+  return Object.fromEntries(inputs.filter((x) => Object.hasOwn(given, x.key)).map((x) => [x.channel, given[x.key]]));
+}
+
+/**
+ * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs
+ * and the triggering rows (TRIGGERED, set by watchOnce) in its config
+ * (`configurable.envelope_triggered`), waited for. Its exit code as the runner's `run`: 0 done,
+ * 1 failed, 2 not started (bad options, server unreachable: the triggers fire again), 3
+ * waiting at a gate (resume it on the server), 4 halted.
+ */
+export async function runOnServer(client: ServerClient, assistantId: string, inputs: readonly InputSpec[], runArgs: readonly string[], url: string, io: Io): Promise<number> {
+  const input = serverInput(inputs, runArgs);
+  if (typeof input === "string") {
+    io.err(`watch: ${input}`);
+    return RUN_NOT_STARTED;
+  }
+  let thread: string;
+  let runId: string;
+  try {
+    thread = (await client.threads.create()).thread_id;
+    runId = (await client.runs.create(thread, assistantId, { input, config: { configurable: { envelope_triggered: [...TRIGGERED] } } })).run_id;
+  } catch (error) {
+    io.err(`watch: cannot start a run on the Agent Server at ${url} (${(error as Error).message})`);
+    return RUN_NOT_STARTED;
+  }
+  io.out(`watch: run ${runId} on thread ${thread} of the Agent Server at ${url}`);
+  await client.runs.join(thread, runId);
+  const run = await client.runs.get(thread, runId);
+  if (run.status !== "success" && run.status !== "interrupted") {
+    io.err(`watch: run ${runId} on thread ${thread}: ${run.status}`);
+    return 1;
+  }
+  const state = await client.threads.getState(thread);
+  const waiting = state.tasks.some((t) => (t.interrupts ?? []).length > 0);
+  const status = waiting ? "waiting" : ((state.values as { status?: string | null } | null)?.status ?? "done");
+  io.out(`watch: thread ${thread}: ${status}`);
+  return waiting ? 3 : status === "halted" ? 4 : 0;
+}
+
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
@@ -69,6 +221,8 @@ export const WORKSPACE_USAGE = [
   "       workspace export DOCUMENT [--format json|csv] [--out FILE] [--archived] [--show-pii | --include-pii]",
   "       workspace archive DOCUMENT ID [--undo]",
   "       workspace delete DOCUMENT ID [--purge-runs | --keep-runs]",
+  "  --url URL   (any action) the Agent Server serving the team (langgraphjs dev, a deployment): the documents are in",
+  "              its store, and `delete` looks through its threads (the runs there) instead of the runner's",
 ].join("\n");
 
 /** Each action's positional arguments (`...` takes the rest), boolean flags and flags with a value. */
@@ -439,7 +593,10 @@ export const WEBHOOK_ENV = "ENVELOPE_WORKSPACE_WEBHOOK_URL";
 /** The runner's exit code for a run refused before it started (inputs, flags, environment). */
 export const RUN_NOT_STARTED = 2;
 
-export const WATCH_USAGE = "usage: watch [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)";
+export const WATCH_USAGE = [
+  "usage: watch [--url URL] [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)",
+  "  --url URL   the Agent Server serving the team: the triggers are read from its store, and each run starts there",
+].join("\n");
 
 /** What a `notify` trigger prints: the document, the row and the pair (no pii). */
 export function notifyLine(spec: DocumentSpec, firing: Firing): string {
@@ -559,5 +716,38 @@ export async function watchCommand(argv: readonly string[], workspace: Workspace
     code = (await watchOnce(workspace, () => runTeam(runArgs), io)) || code;
     if (once) return code;
     await new Promise((done) => setTimeout(done, interval * 1000));
+  }
+}
+
+/**
+ * The runner's `workspace ...` and `watch ...` (argv[0]): on the runner's store, or with
+ * `--url URL` on the store of the Agent Server serving the team, where `delete` looks through
+ * the server's threads and each `watch` run starts (run_client.py's workspace_command).
+ * `runHere`: the runner's own `run` with these options.
+ */
+export async function peopleCommand(argv: readonly string[], team: Pick<TeamSpec, "slug" | "inputs" | "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+  const [command, ...args] = argv;
+  const { url, rest, problem } = urlOption(args);
+  if (problem) {
+    io.err(`${command}: ${problem}\n\n${command === "watch" ? WATCH_USAGE : WORKSPACE_USAGE}`);
+    return 2;
+  }
+  const client = url === null ? null : await serverClient(url);
+  return peopleOn(command!, rest, team, io, runHere, env, url, client);
+}
+
+/** peopleCommand once the store is chosen (`client`: the server's, a test's fake). */
+export async function peopleOn(command: string, args: readonly string[], team: Pick<TeamSpec, "slug" | "inputs" | "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>>, url: string | null, client: ServerClient | null): Promise<number> {
+  const workspace = new Workspace(team.workspace ?? [], client ? new ServerStore(client) : openWorkspaceStore(env));
+  try {
+    if (command === "watch") return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team.slug, team.inputs, runArgs, url!, io) : runHere, io);
+    return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url!, client) : new SavedRuns(env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
+  } catch (error) {
+    // The server down or the URL wrong: say so in a line, not a stack (run_client.py's unreachable).
+    if (client && (error instanceof TypeError || (error as { cause?: { code?: string } }).cause?.code !== undefined)) {
+      io.err(`cannot reach the Agent Server at ${url} (${(error as Error).message})`);
+      return 2;
+    }
+    throw error;
   }
 }

@@ -4,7 +4,8 @@
 // share it. Node 20 has no embedded database and LangGraph.js ships no file-backed Store:
 // each batch of operations reads the files afresh and writes back the namespaces it changed
 // (atomically: a sibling renamed into place), a batch that writes under a lock file beside them (thread-files.ts's ThreadLock), which the rules' compare-and-set
-// (workspace.ts) also holds. On the Agent Server the graph uses the server's own store.
+// (workspace.ts) also holds. On the Agent Server the graph uses the server's own store, which
+// people's `workspace --url` and `watch --url` reach through the SDK (ServerStore, below).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -168,4 +169,84 @@ export class FileStore extends BaseStore {
 /** The runner's store: a FileStore in ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/. */
 export function openWorkspaceStore(env: Readonly<Record<string, string | undefined>> = process.env): FileStore {
   return new FileStore(env[WORKSPACE_DIR_ENV] || DEFAULT_WORKSPACE_DIR);
+}
+
+/** What ServerStore, ServerThreads and `watch --url` use of @langchain/langgraph-sdk's Client (a test gives a fake). */
+export interface ServerClient {
+  store: {
+    getItem(namespace: string[], key: string): Promise<{ namespace: string[]; key: string; value: Record<string, unknown>; createdAt?: string; updatedAt?: string; created_at?: string; updated_at?: string } | null>;
+    putItem(namespace: string[], key: string, value: Record<string, unknown>, options?: { index?: false | string[] | null }): Promise<void>;
+    deleteItem(namespace: string[], key: string): Promise<void>;
+    searchItems(namespacePrefix: string[], options?: { filter?: Record<string, unknown>; limit?: number; offset?: number; query?: string }): Promise<{ items: Array<Record<string, unknown>> }>;
+    listNamespaces(options?: { prefix?: string[]; suffix?: string[]; maxDepth?: number; limit?: number; offset?: number }): Promise<{ namespaces: string[][] }>;
+  };
+  threads: {
+    create(payload?: { metadata?: Record<string, unknown> }): Promise<{ thread_id: string }>;
+    search(query?: { limit?: number; offset?: number }): Promise<Array<Record<string, unknown>>>;
+    getHistory(threadId: string, options?: { limit?: number; before?: unknown; checkpoint?: Record<string, unknown> }): Promise<Array<Record<string, unknown>>>;
+    getState(threadId: string): Promise<{ values: unknown; next: string[]; tasks: Array<{ interrupts?: unknown[] }> }>;
+    delete(threadId: string): Promise<void>;
+  };
+  runs: {
+    create(threadId: string, assistantId: string, payload?: { input?: Record<string, unknown>; config?: Record<string, unknown>; metadata?: Record<string, unknown> }): Promise<{ run_id: string }>;
+    join(threadId: string, runId: string): Promise<unknown>;
+    get(threadId: string, runId: string): Promise<{ status: string }>;
+  };
+}
+
+/** @langchain/langgraph-sdk's Client for the Agent Server at `url` (the export installs the SDK: @langchain/langgraph depends on it). */
+export async function serverClient(url: string): Promise<ServerClient> {
+  const { Client } = await import("@langchain/langgraph-sdk");
+  return new Client({ apiUrl: url }) as unknown as ServerClient;
+}
+
+/** An item of the server's JSON as the Store gives it (its times as Dates). */
+function itemOf(found: Record<string, unknown>): Item {
+  const time = (camel: unknown, snake: unknown) => new Date(String(camel ?? snake));
+  return { namespace: [...(found.namespace as string[])], key: String(found.key), value: found.value as Record<string, unknown>, createdAt: time(found.createdAt, found.created_at), updatedAt: time(found.updatedAt, found.updated_at) };
+}
+
+/**
+ * The store of an Agent Server (`langgraphjs dev`, a deployment) through the SDK's store API:
+ * the rows a served team's agents write, for a person's `workspace --url` and `watch --url`
+ * (the Python LangGraph target's run_client.ServerStore). It has no lock: the rules'
+ * compare-and-set goes by claims on the server's store (workspace.ts), as the graph's own does.
+ */
+export class ServerStore extends BaseStore {
+  constructor(readonly client: ServerClient) {
+    super();
+  }
+
+  async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    const results: unknown[] = [];
+    for (const op of operations as Operation[]) results.push(await this.one(op));
+    return results as OperationResults<Op>;
+  }
+
+  private async one(op: Operation): Promise<unknown> {
+    const store = this.client.store;
+    if ("namespacePrefix" in op) {
+      const { items } = await store.searchItems(op.namespacePrefix, { ...(op.filter ? { filter: op.filter } : {}), ...(op.limit !== undefined ? { limit: op.limit } : {}), ...(op.offset !== undefined ? { offset: op.offset } : {}), ...(op.query ? { query: op.query } : {}) });
+      return items.map((i) => ({ ...itemOf(i), ...(typeof i.score === "number" ? { score: i.score } : {}) }));
+    }
+    if (!("namespace" in op)) {
+      const prefix = op.matchConditions?.find((c) => c.matchType === "prefix")?.path;
+      const suffix = op.matchConditions?.find((c) => c.matchType === "suffix")?.path;
+      const { namespaces } = await store.listNamespaces({ ...(prefix ? { prefix } : {}), ...(suffix ? { suffix } : {}), ...(op.maxDepth !== undefined ? { maxDepth: op.maxDepth } : {}), ...(op.limit !== undefined ? { limit: op.limit } : {}), ...(op.offset !== undefined ? { offset: op.offset } : {}) });
+      return namespaces;
+    }
+    if (!("value" in op)) {
+      try {
+        const found = await store.getItem(op.namespace, op.key);
+        return found === null ? null : itemOf(found);
+      } catch (error) {
+        // The server answers a missing item with 404 (the SDK's HTTPError).
+        if ((error as { status?: number }).status === 404) return null;
+        throw error;
+      }
+    }
+    if (op.value === null) await store.deleteItem(op.namespace, op.key);
+    else await store.putItem(op.namespace, op.key, op.value, op.index === false ? { index: false } : {});
+    return undefined;
+  }
 }
