@@ -60,8 +60,9 @@ describe("langgraph-js: the workspace", () => {
     const report = files.text("ENVELOPE_EXPORT.md")!;
     expect(report).not.toContain("no workspace store yet");
     expect(report).toMatch(/`workspace\[0\]\.columns\[5\]\.owner` \| enforced by the store/);
-    // Approximated: watch reads the runner's store, never an Agent Server's.
-    expect(report).toMatch(/`workspace\[1\]\.triggers` \| `npm start -- watch`, on the runner's store: .*rows on an Agent Server's store are not watched/);
+    // Carried: watch reads the runner's store, or with --url the Agent Server's (its runs started there).
+    expect(report).toMatch(/`workspace\[1\]\.triggers` \| `npm start -- watch` \(a served team's: `watch --url URL`, on the Agent Server's store, its runs started there\)/);
+    expect(report).not.toMatch(/not watched/);
     const readme = files.text("README.md")!;
     expect(readme).toContain("## Workspace");
     expect(readme).toContain("| workspace documents | `TEAM.workspace`; the rows in the graph's store (`compile({ store })`");
@@ -69,7 +70,9 @@ describe("langgraph-js: the workspace", () => {
     expect(readme).toContain("`write_attendees_rows` (workspace attendees)");
     expect(readme).toContain("npm start -- workspace delete DOCUMENT ID [--purge-runs | --keep-runs]");
     expect(readme).toContain("`npm start -- watch` checks the triggers every 60 s");
-    expect(readme).toContain("a served team's rows (the Agent Server's store) are not watched");
+    expect(readme).toContain("keep `npm start -- watch --url URL` running beside it");
+    expect(readme).toContain("For a served team, add `--url URL`");
+    expect(readme).not.toContain("are not watched");
     expect(files.text(".env.example")).toContain("# ENVELOPE_WORKSPACE_WEBHOOK_URL=");
   });
 

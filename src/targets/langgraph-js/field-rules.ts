@@ -30,13 +30,13 @@ const workspaceRules: FieldRule[] = [
   { pattern: "/workspace/*/columns/*/owner", status: "carried", detail: "enforced by the store: agents write only `agent` and `both` columns; a `both` column changes only with the version the agent read (compare-and-set), else the write is reported as a conflict" },
   { pattern: "/workspace/*/columns/*/type", status: "carried", detail: "enforced by the store (a value of another type is refused), and the write tool's argument types" },
   { pattern: "/workspace/*/columns/*/id", status: "carried", detail: "the column's value is the row's id: rows are addressed (and never duplicated) by it" },
-  { pattern: "/workspace/*/columns/*/pii", status: "approximated", detail: "masked in `workspace list`/`show`/`export` unless asked; `workspace delete` also deletes the runner's stored runs holding it (--purge-runs); but agents read it through their tools, so a verbose run, a tracing service and a server's threads show it" },
+  { pattern: "/workspace/*/columns/*/pii", status: "approximated", detail: "masked in `workspace list`/`show`/`export` unless asked; `workspace delete` also deletes the stored runs holding it (--purge-runs: the runner's, or with --url the Agent Server's threads); but agents read it through their tools, so a verbose run and a tracing service show it" },
   { pattern: "/workspace/*/statusValues", status: "carried", detail: "the store refuses any other value in a status column (a trigger's column, or `status`), with the allowed values in its answer" },
   {
     pattern: "/workspace/*/triggers",
-    status: "approximated",
+    status: "carried",
     detail:
-      "`npm start -- watch`, on the runner's store: once per status change of a non-archived row, `run` runs the team with the triggering rows in its task, `notify` prints a line (and posts to ENVELOPE_WORKSPACE_WEBHOOK_URL); rows on an Agent Server's store are not watched (no `watch --url`, which the Python LangGraph target has), so a served team's status changes fire nothing",
+      "`npm start -- watch` (a served team's: `watch --url URL`, on the Agent Server's store, its runs started there): once per status change of a non-archived row, `run` runs the team with the triggering rows in its task, `notify` prints a line (and posts to ENVELOPE_WORKSPACE_WEBHOOK_URL)",
   },
   { pattern: "/workspace/*/hypotheses", status: "dropped", detail: "ignored: notes for people about the document; no runtime reads them (kept in the provenance copy)" },
 ];
