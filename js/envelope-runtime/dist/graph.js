@@ -22,7 +22,20 @@ const merge = (a, b) => (b === null || b === undefined ? {} : { ...(a ?? {}), ..
 const firstReason = (a, b) => (b === null ? null : (a ?? b ?? null));
 const settle = (a, b) => (b === null ? null : a === "halted" ? "halted" : (b ?? a ?? null));
 const record = () => z.record(z.string(), z.unknown()).nullable();
-const addSpans = (a, b) => (b === null ? [] : [...(a ?? []), ...(b ?? [])]);
+/** `work`: the union of the nodes' spans (parallel nodes' time counted once, as in Python's add_spans). */
+const addSpans = (a, b) => {
+    if (b === null)
+        return [];
+    const merged = [];
+    for (const [from, to] of [...(a ?? []), ...(b ?? [])].sort((x, y) => x[0] - y[0])) {
+        const last = merged.at(-1);
+        if (last && from <= last[1])
+            last[1] = Math.max(last[1], to);
+        else
+            merged.push([from, to]);
+    }
+    return merged;
+};
 /** The milliseconds of model work a run's spans add up to (its timeout.runMs budget is spent by them). */
 export const workedMs = (spans) => (spans ?? []).reduce((sum, [from, to]) => sum + Math.max(0, to - from), 0);
 /** Why a run halts once its model work reached timeout.runMs (the runner exits 124 on it). */
@@ -432,22 +445,36 @@ export class TeamRuntime {
         const left = this.team.runTimeoutMs - workedMs(s.work);
         if (left <= 0)
             return halt([]);
-        const deadline = AbortSignal.timeout(Math.ceil(left));
-        const signal = config?.signal ? AbortSignal.any([config.signal, deadline]) : deadline;
+        // A controller whose timer and listener go with the node: AbortSignal.timeout with
+        // AbortSignal.any kept every node's signal (and what listens to it) until runMs passed.
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(new DOMException(deadlineMessage(this.team.runTimeoutMs), "TimeoutError")), Math.ceil(left));
+        const parent = config?.signal;
+        const follow = () => controller.abort(parent?.reason);
+        if (parent?.aborted)
+            follow();
+        else
+            parent?.addEventListener("abort", follow, { once: true });
+        // The span's length from the monotonic clock: a wall-clock jump mid-node counts nothing.
         const started = Date.now();
+        const since = performance.now();
+        const span = () => [[started, started + (performance.now() - since)]];
         let outcome;
         try {
-            outcome = await work({ ...config, signal });
+            outcome = await work({ ...config, signal: controller.signal });
         }
         catch (error) {
-            if (deadline.aborted && !config?.signal?.aborted && !isGraphBubbleUp(error))
-                return halt([[started, Date.now()]]);
+            if (controller.signal.aborted && !parent?.aborted && !isGraphBubbleUp(error))
+                return halt(span());
             throw error;
         }
-        const span = [[started, Date.now()]];
+        finally {
+            clearTimeout(timer);
+            parent?.removeEventListener("abort", follow);
+        }
         if (outcome instanceof Command)
-            return new Command({ update: { ...outcome.update, work: span }, goto: outcome.goto });
-        return { ...outcome, work: span };
+            return new Command({ update: { ...outcome.update, work: span() }, goto: outcome.goto });
+        return { ...outcome, work: span() };
     }
     async stepNodeFn(step, s, config) {
         if (s.halted)

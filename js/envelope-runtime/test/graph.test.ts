@@ -178,6 +178,67 @@ describe("timeout.runMs", () => {
     const output = await graph.invoke(new Command({ resume: { [interruptId]: { decisions: [{ record: "r1", action: "approve" }] } } }), config);
     expect(output).toMatchObject({ status: "halted", halted: deadlineMessage(400) });
   });
+
+  // Two steps at once (a, b), then the final step from both.
+  const parallel = (runTimeoutMs: number): TeamSpec => ({
+    ...pipeline,
+    runTimeoutMs,
+    steps: [
+      { key: "a", agent: "writer", label: "A", dependsOn: [], answersFrom: [], gatesBefore: [], gatesAfter: [] },
+      { key: "b", agent: "writer", label: "B", dependsOn: [], answersFrom: [], gatesBefore: [], gatesAfter: [] },
+      { key: "final", agent: "lead", label: "Finish", dependsOn: ["a", "b"], answersFrom: ["a", "b"], gatesBefore: [], gatesAfter: [] },
+    ],
+    gates: [],
+  });
+
+  it("counts the time of steps that ran at once once (as Python's add_spans does)", async () => {
+    // a and b take 250 ms each, at once: 250 ms spent, so the final step's 150 fit in the 600.
+    const team = parallel(600);
+    const fake = fakeTeam(team, { summary: "done" });
+    const modelFor: typeof fake.options.modelFor = (agentKey, choice, task) => slow(fake, task === "final" ? 150 : 250)(agentKey, choice, task);
+    const graph = buildTeamGraph(team, schemas, { ...fake.options, modelFor, checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "parallel" } };
+    expect(await graph.invoke({ topic: "t" }, config)).toMatchObject({ status: "done", result: { summary: "done" } });
+    // One span for a and b together, one for the final step.
+    expect((await graph.getState(config)).values.work).toHaveLength(2);
+  });
+
+  it("counts a node's time by the monotonic clock, not the wall clock's jumps", async () => {
+    const team = parallel(60_000);
+    const fake = fakeTeam(team, { summary: "done" });
+    const now = Date.now;
+    let jump = 0;
+    // The wall clock is set an hour ahead while each of a and b works.
+    const modelFor: typeof fake.options.modelFor = (agentKey, choice, task) => {
+      if (task !== "final") jump += 3_600_000;
+      return fake.options.modelFor(agentKey, choice, task);
+    };
+    Date.now = () => now() + jump;
+    try {
+      const graph = buildTeamGraph(team, schemas, { ...fake.options, modelFor, checkpointer: new MemorySaver() });
+      expect(await graph.invoke({ topic: "t" }, { configurable: { thread_id: "jump" } })).toMatchObject({ status: "done", result: { summary: "done" } });
+    } finally {
+      Date.now = now;
+    }
+  });
+
+  it("leaves nothing of a node's deadline once it returned: its signal is never aborted later", async () => {
+    const team: TeamSpec = { ...pipeline, runTimeoutMs: 100 };
+    const runtime = new TeamRuntime(team, schemas);
+    let seen: AbortSignal | undefined;
+    let aborted = false;
+    // A node's work that listens to its signal (as LangChain's model calls do) and returns at once.
+    const work = async (config: { signal?: AbortSignal } | undefined) => {
+      seen = config?.signal;
+      seen?.addEventListener("abort", () => (aborted = true));
+      return { answers: {} };
+    };
+    const bounded = (runtime as unknown as { bounded: (s: unknown, c: unknown, w: typeof work) => Promise<unknown> }).bounded.bind(runtime);
+    expect(await bounded({ work: [] }, { signal: new AbortController().signal }, work)).toMatchObject({ answers: {}, work: [[expect.any(Number), expect.any(Number)]] });
+    // Past the deadline: a timer left behind would abort it (and keep it, and what listens, until then).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([seen?.aborted, aborted]).toEqual([false, false]);
+  });
 });
 
 describe("checkpoints", () => {
