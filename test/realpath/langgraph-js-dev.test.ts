@@ -8,8 +8,10 @@
 // server its http.app (src/server.ts): a resume whose feedback holds a secret value must reach
 // no checkpoint or run the server keeps. A fourth, event-signup-desk, has workspace documents:
 // its agent's write tool must reach the server's own store (the SDK's store API reads the row),
-// under the store's rules. The projects use the shared install of their lock
-// (test/e2e/langgraph-js-env.ts); the server's process group is killed at the end.
+// under the store's rules, and people's `workspace --url` and `watch --url` (the runner as a
+// client of the server) must edit its rows and fire its triggers there. The projects use the
+// shared install of their lock (test/e2e/langgraph-js-env.ts); the server's process group is
+// killed at the end.
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -236,8 +238,8 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
 
   /** What this test uses of @langchain/langgraph-sdk's Client (the shared install's: not a dependency here). */
   interface SdkClient {
-    threads: { create(): Promise<{ thread_id: string }>; getState(id: string): Promise<{ tasks: Array<{ interrupts?: Array<{ id: string }> }> }> };
-    runs: { wait(thread: string, assistant: string, payload: Record<string, unknown>): Promise<unknown> };
+    threads: { create(): Promise<{ thread_id: string }>; getState(id: string): Promise<{ values: Record<string, unknown>; tasks: Array<{ interrupts?: Array<{ id: string }> }> }> };
+    runs: { wait(thread: string, assistant: string, payload: Record<string, unknown>): Promise<unknown>; get(thread: string, run: string): Promise<{ status: string; kwargs?: { config?: { configurable?: Record<string, unknown> } } }> };
     store: { searchItems(prefix: string[], options?: { limit?: number }): Promise<{ items: Array<{ key: string; value: Record<string, unknown> }> }> };
   }
 
@@ -259,6 +261,46 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
     // The tool's answer the screener read: one row written, the other refused with the store's reason.
     const answers = exchanges.slice(before).flatMap((e) => e.request.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content)));
     expect(answers.join("\n")).toContain(`{"row": "no@example.com", "outcome": "refused", "message": "column 'organiser_note' is written by people only: read it, leave it as it is"}`);
+  }, 600_000);
+
+  it("event-signup-desk: people's workspace --url edits reach the server's store under the rules; watch --once --url fires a notify and starts the run trigger's run on the server", async () => {
+    const p = project("event-signup-desk");
+    const dir = join(root, p.name);
+    const { inputs } = runValues(p.def);
+    const runner = (...args: string[]) => run(join(root, "node_modules/.bin/tsx"), ["src/main.ts", ...args], { ...env, ENVELOPE_WORKSPACE_DIR: join(root, ".h9-local-store") }, dir);
+    const client = await sdkClient();
+    const declined = await runner("workspace", "edit", "--url", url, "attendees", "gone@example.com", "status=declined");
+    expect(declined.code, declined.stderr + tail()).toBe(0);
+    const approved = await runner("workspace", "edit", "--url", url, "speaker-queue", "t1", "title=Opening talk", "speaker_email=sp@example.com", "status=approved");
+    expect(approved.code, approved.stderr + tail()).toBe(0);
+    expect(approved.stdout).toContain("t1: written (version 1)");
+    // The rules hold there too: a status the document does not declare is refused.
+    const refused = await runner("workspace", "edit", "--url", url, "speaker-queue", "t1", "status=maybe");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("'maybe' is not a status of 'speaker-queue'");
+    const { items } = await client.store.searchItems(["envelope_workspace", "speaker-queue"], { limit: 10 });
+    expect(items.map((i) => [i.key, i.value.version, (i.value.data as Record<string, unknown>).status])).toEqual([["t1", 1, "approved"]]);
+    // Nothing local was read or written.
+    expect(existsSync(join(root, ".h9-local-store"))).toBe(false);
+
+    const watched = await runner("watch", "--once", "--url", url, "--", "--inputs", JSON.stringify(inputs));
+    const what = `${watched.stdout}\n${watched.stderr}\n${tail()}`;
+    expect(watched.code, what).toBe(0);
+    expect(watched.stdout, what).toMatch(/workspace attendees: row \S+ has status=declined \(notify\)/);
+    expect(watched.stdout, what).toContain("workspace speaker-queue: row t1 has status=approved: running the team");
+    const started = /watch: run (\S+) on thread (\S+) of the Agent Server at /.exec(watched.stdout);
+    expect(started, what).not.toBeNull();
+    const [, runId, threadId] = started!;
+    const state = await client.threads.getState(threadId!);
+    expect(state.values, what).toMatchObject({ status: "done", halted: null });
+    const started_ = await client.runs.get(threadId!, runId!);
+    expect(started_.status).toBe("success");
+    const triggered = started_.kwargs?.config?.configurable?.envelope_triggered as Array<{ document: string; row: { id: string } }>;
+    expect(triggered.map((t) => [t.document, t.row.id])).toEqual([["speaker-queue", "t1"]]);
+    // Fired once: the server's store keeps what fired.
+    const again = await runner("watch", "--once", "--url", url);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe("");
   }, 600_000);
 
   /** Every string the dev server keeps under .langgraph_api/ (its checkpoints, pending writes and runs), base64 bytes decoded;
