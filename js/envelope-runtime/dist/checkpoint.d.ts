@@ -15,8 +15,8 @@ export declare class FileSaver extends MemorySaver {
     private save;
     /** The time `thread`'s runs have worked, in ms (the work counted now included). */
     workedMs(thread: string): number;
-    /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork. */
-    startWork(thread: string, clock: () => number): void;
+    /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork; `fresh`: a new run, its earlier runs' time dropped. */
+    startWork(thread: string, clock: () => number, fresh?: boolean): void;
     /** Stop counting: the thread's worked time, at least `atLeast` ms, kept in its file (if it has one). */
     stopWork(thread: string, atLeast?: number): number;
     put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig>;

@@ -75,8 +75,10 @@ export class FileSaver extends MemorySaver {
         const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
         return (this.worked[thread] ?? 0) + Math.max(0, now);
     }
-    /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork. */
-    startWork(thread, clock) {
+    /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork; `fresh`: a new run, its earlier runs' time dropped. */
+    startWork(thread, clock, fresh = false) {
+        if (fresh)
+            this.worked[thread] = 0;
         this.working = { thread, since: clock(), clock };
     }
     /** Stop counting: the thread's worked time, at least `atLeast` ms, kept in its file (if it has one). */

@@ -213,11 +213,13 @@ export async function runCli(options) {
     const deadline = deadlineMessage(team.runTimeoutMs);
     /** One part of a run: the graph invoked with what is left of timeout.runMs; the time it took kept with the thread. */
     const advance = async (saver, graph, id, input, config) => {
-        const left = team.runTimeoutMs - saver.workedMs(id);
+        // A new run (the graph's input, not a resume) starts afresh, as its prepare node empties the state's work.
+        const fresh = input !== null && !(input instanceof Command);
+        const left = team.runTimeoutMs - (fresh ? 0 : saver.workedMs(id));
         if (left <= 0)
             throw new OutOfTime(deadline);
         const signal = AbortSignal.timeout(Math.ceil(left));
-        saver.startWork(id, clock);
+        saver.startWork(id, clock, fresh);
         let outOfTime = false;
         try {
             await graph.invoke(input, { ...config, signal });

@@ -79,8 +79,9 @@ export class FileSaver extends MemorySaver {
     return (this.worked[thread] ?? 0) + Math.max(0, now);
   }
 
-  /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork. */
-  startWork(thread: string, clock: () => number): void {
+  /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork; `fresh`: a new run, its earlier runs' time dropped. */
+  startWork(thread: string, clock: () => number, fresh = false): void {
+    if (fresh) this.worked[thread] = 0;
     this.working = { thread, since: clock(), clock };
   }
 

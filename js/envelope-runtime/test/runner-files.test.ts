@@ -124,6 +124,20 @@ describe("timeout.runMs", () => {
     expect(late.err).toBe("thread w1: the team did not finish within 1000 ms of work (timeout.runMs, counted across a run and its resumes); no further model calls are made");
   });
 
+  it("starts a new run on a thread afresh: its earlier run's time is not counted (as the graph's prepare and the Python runner do)", async () => {
+    let t = 0;
+    const workClock = () => t;
+    const work = (ms: number) => (invoke: () => Promise<unknown>) => {
+      t += ms;
+      return invoke();
+    };
+    expect((await cli(team, ["run", "--topic", "cats", "--thread", "w3"], { workClock, work: work(1200) })).code).toBe(EXIT.waiting);
+    expect((await cli(team, ["resume", "--thread", "w3", "--decisions", join(dir, "none.json")], { workClock })).code).toBe(EXIT.timeout);
+    // The same thread, a new run: the whole of timeout.runMs again.
+    expect((await cli(team, ["run", "--topic", "dogs", "--thread", "w3"], { workClock, work: work(100) })).code).toBe(EXIT.waiting);
+    expect(new FileSaver(runs("threads")).workedMs("w3")).toBe(100);
+  });
+
   it("gives a resume only what is left of it", async () => {
     const long: TeamSpec = { ...pipeline, runTimeoutMs: 600_000 };
     let t = 0;
