@@ -288,4 +288,15 @@ describe("task texts", () => {
     expect(texts("draft")[1]).toContain('rejected these records of your last answer, with their feedback (JSON):\n[\n  {\n    "id": "r1",\n    "title": "title 1",\n    "feedback": "needs a date"\n  }\n]');
     expect(texts("final")[0]).toContain('Records of step draft approved at gate review (JSON):\n[\n  {\n    "id": "r2",\n    "title": "title 1"\n  }\n]');
   });
+
+  it("carry the workspace rows a served run was started for (watch --url puts them in its config)", async () => {
+    const seen: string[] = [];
+    const fake = fakeTeam(pipeline, { summary: "done" });
+    const graph = buildTeamGraph(pipeline, schemas, { ...fake.options, checkpointer: new MemorySaver() });
+    const callbacks = [{ handleChatModelStart: (_llm: unknown, messages: BaseMessage[][]) => void seen.push(textOf(messages[0]!.filter((m) => m.getType() === "human").at(-1))) }];
+    const triggered = [{ document: "leads", trigger: { column: "status", status: "ready", action: "run" }, row: { id: "r-7", status: "ready" } }];
+    await graph.invoke({ topic: "t" }, { configurable: { thread_id: "served", envelope_triggered: triggered }, callbacks });
+    expect(seen[0]).toContain('Run inputs (JSON):\n{\n  "topic": "t"\n}\n\nWorkspace rows that triggered this run (JSON):\n[\n  {\n    "document": "leads",');
+    expect(seen[0]).toContain('"id": "r-7"');
+  });
 });
