@@ -162,7 +162,9 @@ async function report(graph, thread, config) {
     const state = await graph.getState(config);
     const values = (state.values ?? {});
     const waiting = state.tasks.flatMap((t) => t.interrupts.map((i) => ({ id: i.id, ...i.value })));
-    const status = waiting.length ? "waiting" : (values.status ?? null);
+    // A halt wins over a gate still waiting beside it (one branch halted, another's gate asks),
+    // as in the Python runner: the run is over, nothing a reviewer decides would go on.
+    const status = values.halted ? "halted" : waiting.length ? "waiting" : (values.status ?? null);
     return { thread, status, halted: values.halted ?? null, result: values.result ?? null, waiting, gates: values.gates ?? {} };
 }
 /** Runs the command in `argv`; resolves to the exit code. */

@@ -176,7 +176,9 @@ async function report(graph: RunnableGraph, thread: string, config: Record<strin
   const state = await graph.getState(config);
   const values = (state.values ?? {}) as { status?: string | null; halted?: string | null; result?: unknown; gates?: Record<string, unknown> };
   const waiting = state.tasks.flatMap((t) => t.interrupts.map((i) => ({ id: i.id, ...(i.value as object) }) as { id?: string; gate?: string; problems?: string[] }));
-  const status = waiting.length ? "waiting" : (values.status ?? null);
+  // A halt wins over a gate still waiting beside it (one branch halted, another's gate asks),
+  // as in the Python runner: the run is over, nothing a reviewer decides would go on.
+  const status = values.halted ? "halted" : waiting.length ? "waiting" : (values.status ?? null);
   return { thread, status, halted: values.halted ?? null, result: values.result ?? null, waiting, gates: values.gates ?? {} };
 }
 

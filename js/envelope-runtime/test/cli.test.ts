@@ -253,6 +253,19 @@ describe("runner", () => {
     expect(fake.tasks).toEqual([]);
   });
 
+  it("says a run halted, exit 4, though a gate beside the halted branch still asks (as the Python runner)", async () => {
+    const err: string[] = [];
+    const out: string[] = [];
+    const graph = (): RunnableGraph => ({
+      invoke: () => Promise.reject(new Error("not reached")),
+      getState: async () => ({ values: { status: "halted", halted: "gate a: no decision within 1h (halt)" }, tasks: [{ interrupts: [{ id: "i-b", value: { gate: "b", round: 1 } }] }] }),
+    });
+    const code = await runCli({ team, argv: ["show", "--thread", "h1"], graph, out: (t) => out.push(t), err: (t) => err.push(t) });
+    expect(code).toBe(EXIT.halted);
+    expect(JSON.parse(out.join("\n"))).toMatchObject({ thread: "h1", status: "halted", halted: "gate a: no decision within 1h (halt)" });
+    expect(err).toEqual(["halted: gate a: no decision within 1h (halt)"]);
+  });
+
   it("refuses an unknown command and a show or resume without its thread", async () => {
     expect(await cli("bogus")).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^unknown command "bogus"/) });
     expect(await cli()).toMatchObject({ code: EXIT.problems, err: expect.stringMatching(/^a command is needed/) });
