@@ -882,6 +882,22 @@ class DocumentTools:
         return json.dumps([r.as_dict() for r in results], ensure_ascii=False)
 
 
+def help_lines(specs: Mapping[str, DocumentSpec], command: str) -> list[str]:
+    """The workspace commands, as a runner's --help names them (none without documents)."""
+    if not specs:
+        return []
+    lines = [
+        f"The workspace documents: {command} workspace "
+        "list|show|edit|import|export|archive|delete ... (see --help there)."
+    ]
+    if any(spec.triggers for spec in specs.values()):
+        lines.append(
+            f"{command} watch [--once] [--interval S] [-- RUN OPTIONS] evaluates the "
+            "workspace triggers: runs the team or notifies when one fires."
+        )
+    return lines
+
+
 def documents_of(specs: Mapping[str, DocumentSpec], agent_key: str) -> list[DocumentSpec]:
     """The documents whose tools the agent gets."""
     return [spec for spec in specs.values() if agent_key in spec.agents]

@@ -334,6 +334,9 @@ def test_help_names_the_console_script_and_the_resume_command(
     assert text.startswith(f"usage: {PACKAGE} ")
     assert (f"{PACKAGE} resume RUN_ID" in text) == (team.MODE == "pipeline")
     assert (f"{PACKAGE} sweep applies" in text) == (team.MODE == "pipeline")
+    documents = getattr(team, "WORKSPACE", {})
+    assert (f"{PACKAGE} workspace list|show|edit" in text) == bool(documents)
+    assert (f"{PACKAGE} watch [--once]" in text) == any(s.triggers for s in documents.values())
 
 
 def test_a_model_factory_that_cannot_be_loaded_stops_the_run_before_any_model_call(

@@ -367,6 +367,13 @@ def test_help_names_the_console_script_and_the_resume_command(
     assert text.startswith(f"usage: {PACKAGE} ")
     assert f"{PACKAGE} resume THREAD_ID" in " ".join(text.split())
     assert (f"{PACKAGE} sweep applies" in " ".join(text.split())) == bool(team.GATES)
+    documents = getattr(team, "WORKSPACE", {})
+    said = " ".join(text.split())
+    assert (f"{PACKAGE} workspace list|show|edit|import|export|archive|delete" in said) == bool(
+        documents
+    )
+    triggers = any(spec.triggers for spec in documents.values())
+    assert (f"{PACKAGE} watch [--once]" in said) == triggers
 
 
 # --- runs that fail ---------------------------------------------------------------------

@@ -23,17 +23,9 @@ def _has_triggers(package: TeamPackage) -> bool:
 
 def workspace_epilog(package: TeamPackage) -> list[str]:
     """The workspace commands, for --help."""
-    command = command_of(package)
-    lines = [
-        f"The workspace documents: {command} workspace "
-        "list|show|edit|import|export|archive|delete ... (see --help there)."
-    ]
-    if _has_triggers(package):
-        lines.append(
-            f"{command} watch [--once] [--interval S] [-- RUN OPTIONS] evaluates the "
-            "workspace triggers: runs the team or notifies when one fires."
-        )
-    return lines
+    from ..workspace import help_lines
+
+    return help_lines(package.team.WORKSPACE, command_of(package))
 
 
 def _workspace_command(package: TeamPackage, name: str, arguments: list[str]) -> int:

@@ -134,11 +134,22 @@ def run_parser(package: TeamPackage) -> argparse.ArgumentParser:
             f" {command} sweep applies the gates' timeouts (run it from cron)."
             if team.GATES
             else ""
-        ),
+        )
+        + _workspace_help(package),
     )
     add_input_flags(parser, team.INPUTS)  # flags override --inputs
     _common(package, parser)
     return parser
+
+
+def _workspace_help(package: TeamPackage) -> str:
+    """The workspace commands, for a workspace team's --help ("" for another team)."""
+    documents = getattr(package.team, "WORKSPACE", {})
+    if not documents:
+        return ""
+    from ..workspace import help_lines
+
+    return "".join(f" {line}" for line in help_lines(documents, command_name(package)))
 
 
 def resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
