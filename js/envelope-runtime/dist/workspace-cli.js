@@ -712,8 +712,8 @@ export async function watchCommand(argv, workspace, runTeam, io) {
         else if (arg === "--interval" || arg.startsWith("--interval=")) {
             const text = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : own[++i];
             interval = Number(text);
-            if (text === undefined || !Number.isFinite(interval) || interval < 0) {
-                io.err(`watch: --interval is a number of seconds, not ${JSON.stringify(text ?? "")}\n\n${WATCH_USAGE}`);
+            if (text === undefined || !Number.isFinite(interval) || interval <= 0) {
+                io.err(`watch: --interval is a number of seconds above 0, not ${JSON.stringify(text ?? "")}\n\n${WATCH_USAGE}`);
                 return 2;
             }
         }

@@ -193,6 +193,12 @@ describe("triggers: watch", () => {
     expect(first.seen.join("\n")).toContain('"email": "ann@example.com"');
     // Fired once: the next check runs nothing, until the status changes again.
     expect((await watch("--once", "--", "--topic", "refunds")).seen).toEqual([]);
+    // An interval that is no pause (0 would evaluate in a loop) is refused.
+    for (const interval of ["0", "-1"]) {
+      const refused = await watch("--once", "--interval", interval);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain("--interval is a number of seconds above 0");
+    }
     await edit(["contacts", "ann@example.com", "status=done"]);
     expect((await watch("--once", "--", "--topic", "refunds")).out).toBe("workspace contacts: row *** has status=done (notify)");
     await edit(["contacts", "ann@example.com", "status=new"]);

@@ -882,6 +882,17 @@ class DocumentTools:
         return json.dumps([r.as_dict() for r in results], ensure_ascii=False)
 
 
+def _seconds(text: str) -> float:
+    """--interval: a number of seconds above 0 (0 would evaluate without a pause)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+    return value
+
+
 def help_lines(specs: Mapping[str, DocumentSpec], command: str) -> list[str]:
     """The workspace commands, as a runner's --help names them (none without documents)."""
     if not specs:
@@ -1404,7 +1415,7 @@ def watch_command(
     _url_option(parser, url_help)
     parser.add_argument("--once", action="store_true", help="evaluate once and exit")
     parser.add_argument(
-        "--interval", type=float, default=60.0, metavar="S", help="seconds between polls"
+        "--interval", type=_seconds, default=60.0, metavar="S", help="seconds between polls"
     )
     args, run_args = checks.parse_run_options(parser, argv)
     code = 0

@@ -690,3 +690,12 @@ def test_the_store_file_is_readable_by_its_owner_only(ws_module, tmp_path, monke
     monkeypatch.setenv("ENVELOPE_WORKSPACE_DB", str(tmp_path / "runner" / "ws.sqlite"))
     store_module.open_store()
     assert mode(tmp_path / "runner" / "ws.sqlite") == 0o600
+
+
+@pytest.mark.parametrize("interval", ["0", "-5", "nan", "soon"])
+def test_watch_refuses_an_interval_that_is_not_a_pause(ws_module, ws, interval, capsys):
+    # 0 would evaluate the triggers in a loop without a pause.
+    with pytest.raises(SystemExit) as stopped:
+        ws_module.watch_command(["--once", "--interval", interval], ws, lambda _: 0, "t")
+    assert stopped.value.code == 2
+    assert "a number of seconds above 0" in capsys.readouterr().err
