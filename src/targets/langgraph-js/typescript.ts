@@ -324,7 +324,7 @@ ${gates}${refusalTests(view)}${packTests(view)}${workspaceTests(view)}});
 /** Per workspace document: the store refuses, through an agent's write tool, a column people own and a status the document does not declare, each for its own reason, and writes a row an agent may write. */
 function workspaceTests(view: LanggraphJsView): string {
   if (!view.hasWorkspace) return "";
-  const cases = view.workspace.flatMap((d) => [`// ${d.ref}`, `[${[d.name, d.firstAgent, d.tools.write, d.humanColumn, d.humanValue, d.statusColumn].map((v) => literal(v)).join(", ")}, ${d.agentRow === null ? "null" : JSON.stringify(d.agentRow)}],`]);
+  const cases = view.workspace.flatMap((d) => [`// ${d.ref}`, `[${[d.name, d.firstAgent, d.tools.write, d.humanColumn, d.humanValue, d.statusColumn].map((v) => literal(v)).join(", ")}, ${literal(d.agentRow)}],`]);
   return `
   // workspace[]: document, an agent with its tools, the document's write tool (the agent may
   // have other documents'), a column people own ("" when none) and a value of its type, a status

@@ -89,7 +89,10 @@ describe("Event Signup Desk", () => {
       "organiser_note",
       "set by an agent",
       "status",
-      { email: "row-by-an-agent", full_name: "set by an agent" },
+      {
+        email: "row-by-an-agent",
+        full_name: "set by an agent",
+      },
     ],
     // workspace[1]
     [

@@ -89,7 +89,10 @@ describe("Outbound Lead Desk", () => {
       "qualified_by",
       "set by an agent",
       "status",
-      { email: "row-by-an-agent", full_name: "set by an agent" },
+      {
+        email: "row-by-an-agent",
+        full_name: "set by an agent",
+      },
     ],
     // workspace[1]
     [
@@ -99,7 +102,9 @@ describe("Outbound Lead Desk", () => {
       "angle",
       "set by an agent",
       "",
-      { example_subject: "set by an agent" },
+      {
+        example_subject: "set by an agent",
+      },
     ],
   ];
 
