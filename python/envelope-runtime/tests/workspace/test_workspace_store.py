@@ -685,11 +685,20 @@ def test_the_store_file_is_readable_by_its_owner_only(ws_module, tmp_path, monke
     mine.chmod(0o640)
     m.SqliteBackend(mine)
     assert mode(mine) == 0o640
-    store_module = pytest.importorskip("envelope_runtime.langgraph.workspace_store")
+
+
+def test_the_langgraph_runners_store_file_is_readable_by_its_owner_only(
+    ws_module, tmp_path, monkeypatch
+):
+    import stat
+
+    pytest.importorskip("langgraph.store.sqlite")  # LangGraph's environment only
+    from envelope_runtime.langgraph import workspace_store
+
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.setenv("ENVELOPE_WORKSPACE_DB", str(tmp_path / "runner" / "ws.sqlite"))
-    store_module.open_store()
-    assert mode(tmp_path / "runner" / "ws.sqlite") == 0o600
+    workspace_store.open_store()
+    assert stat.S_IMODE((tmp_path / "runner" / "ws.sqlite").stat().st_mode) == 0o600
 
 
 @pytest.mark.parametrize("interval", ["0", "-5", "nan", "soon"])
