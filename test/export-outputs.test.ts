@@ -20,7 +20,8 @@ const tmp = () => mkdtempSync(join(tmpdir(), "envelope-outputs-"));
 /** The CLI as a real process (the source through tsx), under a shell so a umask can be set. */
 function runProcess(args: string[], umask = "022"): { code: number; stdout: Buffer; stderr: string } {
   const quoted = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  const r = spawnSync("sh", ["-c", `umask ${umask} && exec "${process.execPath}" --import tsx src/cli/run.ts ${quoted}`], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: "1" } });
+  const r = spawnSync("sh", ["-c", `umask ${umask} && exec "${process.execPath}" --import tsx src/cli/run.ts ${quoted}`], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: "1" }, maxBuffer: 64 * 1024 * 1024 });
+  // A zip on standard output is over spawnSync's default 1 MiB buffer (a CrewAI export's is).
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr.toString() };
 }
 

@@ -115,7 +115,7 @@ export function openApiDocument(): Record<string, unknown> {
               },
             },
             "406": problem("The Accept header allows neither application/zip nor application/json."),
-            "422": problem("The definition is invalid (`diagnostics`), a connection pack is (`invalid-connections`: `diagnostics`, each with the pack's `file`), with strict=true a field is not fully carried (`loss`), or the answer would be larger than 3 × the request + 1 MiB, a bound every answer keeps (`export-too-large`: a zip, which cannot be cut; the JSON preview leaves file contents out instead)."),
+            "422": problem("The definition is invalid (`diagnostics`), a connection pack is (`invalid-connections`: `diagnostics`, each with the pack's `file`), with strict=true a field is not fully carried (`loss`), or the answer would be larger than 3 × the request + 2 MiB, a bound every answer keeps (`export-too-large`: a zip, which cannot be cut; the JSON preview leaves file contents out instead)."),
             ...commonErrors,
           },
         },
@@ -310,7 +310,7 @@ export function openApiDocument(): Record<string, unknown> {
             executable: { type: "boolean" },
             encoding: {
               enum: ["utf-8", "base64", "omitted"],
-              description: "utf-8: `content` is the text; base64: the file is not UTF-8 and `content` holds its bytes; omitted: `content` is empty, left out (largest files first) so the preview stays within 3 × the request + 1 MiB; the zip holds it.",
+              description: "utf-8: `content` is the text; base64: the file is not UTF-8 and `content` holds its bytes; omitted: `content` is empty, left out (largest files first) so the preview stays within 3 × the request + 2 MiB; the zip holds it.",
             },
             content: { type: "string" },
           },

@@ -152,7 +152,7 @@ describe(`every answer is at most ${ANSWER_MULTIPLE} × its request + ${ANSWER_A
     const zip = await post(s, "/v1/exports?target=langgraph", body);
     expect(zip.status).toBe(422);
     expect(zip.json.type).toBe("urn:envelope-export:problem:export-too-large");
-    expect(zip.json.detail).toMatch(/^the answer would be \d+ bytes, over the \d+ this server answers to a request this size \(3 × the request \+ 1 MiB\); the CLI exports it/);
+    expect(zip.json.detail).toMatch(/^the answer would be \d+ bytes, over the \d+ this server answers to a request this size \(3 × the request \+ 2 MiB\); the CLI exports it/);
     within(zip, body);
     const preview = await post(s, "/v1/exports?target=langgraph", body, { accept: "application/json" });
     expect(preview.status).toBe(200);
