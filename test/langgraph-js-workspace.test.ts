@@ -44,7 +44,7 @@ describe("langgraph-js: the workspace", () => {
     // As prettier lays the file out: compared without whitespace.
     const flat = (text: string) => text.replace(/\s+/g, "");
     const tests = flat(exported(DESK).text("tests/team.test.ts")!);
-    expect(tests).toContain(flat('["attendees", "screener", "write_attendees_rows", "organiser_note", "set by an agent", "status", { email: "row-by-an-agent", full_name: "set by an agent" },],'));
+    expect(tests).toContain(flat('["attendees", "screener", "write_attendees_rows", "organiser_note", "set by an agent", "status", { email: "row-by-an-agent", full_name: "set by an agent", },],'));
     // Agents create no row of a document whose id column is people's.
     expect(tests).toContain(flat('["speaker-queue", "brief-writer", "write_speaker_queue_rows", "talk_id", "set by an agent", "status", null,],'));
     expect(tests).toContain(flat("workspaceTools(documents, agent, () => store).find((t) => t.name === tool)!"));
@@ -52,7 +52,7 @@ describe("langgraph-js: the workspace", () => {
     // An agent with two documents' tools: the case names the second one's (its first write tool
     // is the other document's, which refuses the column as not its own: the wrong reason).
     const lead = flat(exported("test/fixtures/valid/outbound-lead-desk.envelope.json").text("tests/team.test.ts")!);
-    expect(lead).toContain(flat('["messaging-experiments", "email-drafter", "write_messaging_experiments_rows", "angle", "set by an agent", "", { example_subject: "set by an agent" },],'));
+    expect(lead).toContain(flat('["messaging-experiments", "email-drafter", "write_messaging_experiments_rows", "angle", "set by an agent", "", { example_subject: "set by an agent", },],'));
   });
 
   it("reports the documents carried, the README names each document's tools and the commands", () => {
