@@ -4,8 +4,7 @@
 import type { FieldRule } from "../../export/loss-report.js";
 import type { TeamModel } from "../../model/types.js";
 import { parsePointer } from "../../read/json-pointer.js";
-import { descriptiveAgentRules, registryRule } from "../python-common/shared-field-rules.js";
-import { documentAgents, promptNames } from "../../model/workspace.js";
+import { descriptiveAgentRules, registryRule, workspaceRules } from "../python-common/shared-field-rules.js";
 import { JS_PROVIDERS, inputChannels } from "./view.js";
 
 const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
@@ -14,32 +13,13 @@ const registry = (pattern: string): FieldRule => ({ ...registryRule(pattern), de
 
 const providerOf = (v: unknown) => (typeof v === "string" && v.includes(":") ? v.slice(0, v.indexOf(":")) : "");
 
-/** workspace (v1.2): TEAM.workspace, kept in the graph's store and enforced by envelope-runtime-js's Workspace, whoever writes through it. */
-const workspaceRules: FieldRule[] = [
-  {
-    pattern: "/workspace/*/name",
-    resolve: (_v, pointer, model) => {
-      const d = model.workspace.find((w) => pointer.startsWith(w.pointer + "/"));
-      const agents = d ? documentAgents(d, model.agents).join(", ") : "";
-      const who = d !== undefined && model.agents.some((a) => promptNames(a.prompt.raw, d.name)) ? `the agents whose prompt names it: ${agents}` : `every agent (no prompt names it): ${agents}`;
-      return { status: "carried", detail: `TEAM.workspace, in the graph's store (the Agent Server's own; the runner's .envelope-workspace/); its tools (list, read, write rows) go to ${who}` };
-    },
-  },
-  { pattern: "/workspace/*/type", status: "carried", detail: "TEAM.workspace, the tools' descriptions and the README" },
-  { pattern: "/workspace/*/columns/*/name", status: "carried", detail: "a column of the document's rows (TEAM.workspace), in the write tool's arguments" },
-  { pattern: "/workspace/*/columns/*/owner", status: "carried", detail: "enforced by the store: agents write only `agent` and `both` columns; a `both` column changes only with the version the agent read (compare-and-set), else the write is reported as a conflict" },
-  { pattern: "/workspace/*/columns/*/type", status: "carried", detail: "enforced by the store (a value of another type is refused), and the write tool's argument types" },
-  { pattern: "/workspace/*/columns/*/id", status: "carried", detail: "the column's value is the row's id: rows are addressed (and never duplicated) by it" },
-  { pattern: "/workspace/*/columns/*/pii", status: "approximated", detail: "masked in `workspace list`/`show`/`export` unless asked; `workspace delete` also deletes the stored runs holding it (--purge-runs: the runner's, or with --url the Agent Server's threads); but agents read it through their tools, so a verbose run and a tracing service show it" },
-  { pattern: "/workspace/*/statusValues", status: "carried", detail: "the store refuses any other value in a status column (a trigger's column, or `status`), with the allowed values in its answer" },
-  {
-    pattern: "/workspace/*/triggers",
-    status: "carried",
-    detail:
-      "`npm start -- watch` (a served team's: `watch --url URL`, on the Agent Server's store, its runs started there): once per status change of a non-archived row, `run` runs the team with the triggering rows in its task, `notify` prints a line (and posts to ENVELOPE_WORKSPACE_WEBHOOK_URL)",
-  },
-  { pattern: "/workspace/*/hypotheses", status: "dropped", detail: "ignored: notes for people about the document; no runtime reads them (kept in the provenance copy)" },
-];
+/** workspace (v1.2): TEAM.workspace, kept in the graph's store and enforced by envelope-runtime-js's Workspace, whoever writes through it (the Python targets' rules, with this target's names). */
+const workspaceFieldRules = workspaceRules("in the graph's store (the Agent Server's own; the runner's .envelope-workspace/)", undefined, {
+  constant: "TEAM.workspace",
+  pii: "masked in `workspace list`/`show`/`export` unless asked; `workspace delete` also deletes the stored runs holding it (--purge-runs: the runner's, or with --url the Agent Server's threads); but agents read it through their tools, so a verbose run and a tracing service show it",
+  triggers:
+    "`npm start -- watch` (a served team's: `watch --url URL`, on the Agent Server's store, its runs started there): once per status change of a non-archived row, `run` runs the team with the triggering rows in its task, `notify` prints a line (and posts to ENVELOPE_WORKSPACE_WEBHOOK_URL)",
+});
 
 export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/$schema", status: "carried", detail: "provenance copy src/envelope.json" },
@@ -144,5 +124,5 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/schedule/webhookSecret", status: "dropped", detail: "the LangGraph.js target has no webhook receiver (a value is never copied into the export)" },
   { pattern: "/schedule/conditionInterval", status: "dropped", detail: "the LangGraph.js target has no condition poll" },
   { pattern: "/schedule/conditionPrompt", status: "dropped", detail: "the LangGraph.js target has no condition poll" },
-  ...workspaceRules,
+  ...workspaceFieldRules,
 ];

@@ -71,7 +71,13 @@ export const WEBHOOK_SECRET_RULE: FieldRule = {
  * workspace (v1.2): the documents, kept in `store` (the target's words for it) and enforced
  * by envelope_support/workspace.py whoever writes: agents' tools, `workspace`, imports.
  */
-export function workspaceRules(store: string, holder: (agentKey: string, model: TeamModel) => string = (key) => key): FieldRule[] {
+export function workspaceRules(
+  store: string,
+  holder: (agentKey: string, model: TeamModel) => string = (key) => key,
+  // What differs in LangGraph.js: the constant's name, and how pii and triggers are carried there.
+  target: { constant?: string; pii?: string; triggers?: string } = {},
+): FieldRule[] {
+  const constant = target.constant ?? "team.WORKSPACE";
   const document = (pointer: string, model: TeamModel) => model.workspace.find((d) => pointer.startsWith(d.pointer + "/"));
   return [
     {
@@ -82,17 +88,17 @@ export function workspaceRules(store: string, holder: (agentKey: string, model: 
         const named = d !== undefined && model.agents.some((a) => promptNames(a.prompt.raw, d.name));
         const holders = agents.map((key) => holder(key, model)).join(", ");
         const who = named ? `the agents whose prompt names it: ${holders}` : `every agent (no prompt names it): ${holders}`;
-        return { status: "carried", detail: `team.WORKSPACE, ${store}; its tools (list, read, write rows) go to ${who}` };
+        return { status: "carried", detail: `${constant}, ${store}; its tools (list, read, write rows) go to ${who}` };
       },
     },
-    { pattern: "/workspace/*/type", status: "carried", detail: "team.WORKSPACE, the tools' descriptions and the README" },
-    { pattern: "/workspace/*/columns/*/name", status: "carried", detail: "a column of the document's rows (team.WORKSPACE), in the write tool's arguments" },
+    { pattern: "/workspace/*/type", status: "carried", detail: `${constant}, the tools' descriptions and the README` },
+    { pattern: "/workspace/*/columns/*/name", status: "carried", detail: `a column of the document's rows (${constant}), in the write tool's arguments` },
     { pattern: "/workspace/*/columns/*/owner", status: "carried", detail: "enforced by the store: agents write only `agent` and `both` columns; a `both` column changes only with the version the agent read (compare-and-set), else the write is reported as a conflict" },
     { pattern: "/workspace/*/columns/*/type", status: "carried", detail: "enforced by the store (a value of another type is refused), and the write tool's argument types" },
     { pattern: "/workspace/*/columns/*/id", status: "carried", detail: "the column's value is the row's id: rows are addressed (and never duplicated) by it" },
-    { pattern: "/workspace/*/columns/*/pii", status: "approximated", detail: "masked in `workspace list`/`show`/`export` unless asked, left out of `watch`'s lines and webhook posts; `workspace delete` also deletes the stored runs holding it (--purge-runs); but agents read it through their tools, so a verbose run or a tracing service shows it" },
+    { pattern: "/workspace/*/columns/*/pii", status: "approximated", detail: target.pii ?? "masked in `workspace list`/`show`/`export` unless asked, left out of `watch`'s lines and webhook posts; `workspace delete` also deletes the stored runs holding it (--purge-runs); but agents read it through their tools, so a verbose run or a tracing service shows it" },
     { pattern: "/workspace/*/statusValues", status: "carried", detail: "the store refuses any other value in a status column (a trigger's column, or `status`), with the allowed values in its answer" },
-    { pattern: "/workspace/*/triggers", status: "carried", detail: "`<package> watch`: once per status change of a non-archived row, `run` runs the team with the triggering rows in its task, `notify` prints a line (and posts to ENVELOPE_WORKSPACE_WEBHOOK_URL)" },
+    { pattern: "/workspace/*/triggers", status: "carried", detail: target.triggers ?? "`<package> watch`: once per status change of a non-archived row, `run` runs the team with the triggering rows in its task, `notify` prints a line (and posts to ENVELOPE_WORKSPACE_WEBHOOK_URL)" },
     { pattern: "/workspace/*/hypotheses", status: "dropped", detail: "ignored: notes for people about the document; no runtime reads them (kept in the provenance copy)" },
   ];
 }
