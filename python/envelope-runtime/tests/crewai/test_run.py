@@ -36,6 +36,8 @@ from project import (
     tools,
 )
 
+from envelope_runtime.crewai import kickoff_inputs
+
 EXPECTED_OK = runtime.EXIT_PENDING if team.GATES else runtime.EXIT_OK
 """Exit code of a run without a reviewer at the terminal: gates make it wait."""
 
@@ -397,7 +399,7 @@ def test_kickoff_inputs_other_than_the_crews_are_refused(
     team_crew = _a_crew(inputs)
     given = dispatch(InterceptionPoint.INPUT, InputContext(crew=team_crew, payload=dict(inputs)))
 
-    assert given.payload == texts.crewai_inputs(team_crew, inputs)
+    assert given.payload == kickoff_inputs.crewai_inputs(team_crew, inputs)
     if team.INPUTS:
         key = next(iter(team.INPUTS))
         with pytest.raises(ValueError, match="TeamCrew\\(inputs\\)"):

@@ -17,6 +17,8 @@ from crewai import Process, Task
 from fake_llm import Call, FakeModels, final
 from project import crew, main, models, placeholders, team, texts
 
+from envelope_runtime.crewai import kickoff_inputs
+
 # A stand-in for every agent's prompt: everything CrewAI or a template engine could touch.
 TRICKY_PROMPT = (
     "Env: {{ENV_NAME}} | Input: {{INPUT_UPPER}} | {{input_name}}\n"
@@ -207,7 +209,7 @@ def test_crewai_inputs_leave_every_text_as_it_is(
     )
     team_crew = crews._crew(agents=[agent], tasks=[probe], process=Process.sequential)
 
-    given = texts.crewai_inputs(team_crew, {"topic": "not this", "other": 1})
+    given = kickoff_inputs.crewai_inputs(team_crew, {"topic": "not this", "other": 1})
     team_crew._interpolate_inputs(given)
 
     assert team_crew.agents[0].backstory == "Keep {topic}, {input} and {{HOST}} as written."

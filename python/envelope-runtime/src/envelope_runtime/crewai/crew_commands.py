@@ -19,8 +19,9 @@ from crewai.utilities.evaluators.task_evaluator import TaskEvaluator
 from crewai.utilities.training_handler import CrewTrainingHandler
 
 from ..team_package import TeamPackage
-from . import runtime, texts
+from . import runtime
 from .deadline import Deadline, RunTimeout, run_with_deadline
+from .kickoff_inputs import crewai_inputs
 from .runner import _checked_inputs, _exit, failure, run_parser
 
 Action = Callable[[Crew, argparse.Namespace, dict[str, Any]], object]
@@ -40,7 +41,7 @@ def _crew_command(
     def command() -> object:
         crew = package.module("crew").TeamCrew(inputs, args.verbose).crew()
         # The crew's texts are filled in already: CrewAI must leave their {words} as they are.
-        return act(crew, args, texts.crewai_inputs(crew, inputs))
+        return act(crew, args, crewai_inputs(crew, inputs))
 
     rounds = getattr(args, "n_iterations", 1)
     try:
