@@ -392,6 +392,12 @@ def test_without_knowledge_files_a_crew_has_no_knowledge(
     assert not _a_crew(helpers.valid_inputs()).knowledge_sources
 
 
+def test_every_knowledge_suffix_has_its_source() -> None:
+    from envelope_runtime.crewai import knowledge  # what a crew with knowledge files imports
+
+    assert set(crew_base.KNOWLEDGE_SUFFIXES) == set(knowledge.KINDS)
+
+
 def test_kickoff_inputs_other_than_the_crews_are_refused(
     team_env: dict[str, str], fake_models: fake_llm.FakeModels
 ) -> None:

@@ -9,16 +9,11 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from crewai import Agent, Crew, CrewOutput, Task
 from crewai.agents.agent_builder.base_agent import BaseAgent
-from crewai.knowledge.source.base_file_knowledge_source import BaseFileKnowledgeSource
-from crewai.knowledge.source.csv_knowledge_source import CSVKnowledgeSource
-from crewai.knowledge.source.json_knowledge_source import JSONKnowledgeSource
-from crewai.knowledge.source.pdf_knowledge_source import PDFKnowledgeSource
-from crewai.knowledge.source.text_file_knowledge_source import TextFileKnowledgeSource
 from crewai.tools import BaseTool
 from typing_extensions import Self
 
@@ -27,15 +22,11 @@ from ..team_package import TeamPackage
 from . import llms, texts
 from ._crewai_private import forget_memoized
 
+if TYPE_CHECKING:
+    from crewai.knowledge.source.base_file_knowledge_source import BaseFileKnowledgeSource
+
 KNOWLEDGE = Path("knowledge")  # CrewAI's knowledge folder, where the team runs
-# A suffix -> its CrewAI knowledge source.
-_KNOWLEDGE_KINDS: dict[str, type[BaseFileKnowledgeSource]] = {
-    ".txt": TextFileKnowledgeSource,
-    ".md": TextFileKnowledgeSource,
-    ".csv": CSVKnowledgeSource,
-    ".json": JSONKnowledgeSource,
-    ".pdf": PDFKnowledgeSource,
-}
+KNOWLEDGE_SUFFIXES = (".txt", ".md", ".csv", ".json", ".pdf")  # knowledge.KINDS' keys
 
 
 def kickoff(crew: Crew) -> CrewOutput:
@@ -48,10 +39,12 @@ def kickoff(crew: Crew) -> CrewOutput:
 
 def knowledge_sources() -> list[BaseFileKnowledgeSource]:
     """A CrewAI knowledge source per kind of file in knowledge/ (its README.md aside)."""
-    names: dict[type[BaseFileKnowledgeSource], list[str]] = {}
-    for path in knowledge_files():
-        names.setdefault(_KNOWLEDGE_KINDS[path.suffix.lower()], []).append(path.name)
-    return [kind(file_paths=paths) for kind, paths in names.items()]
+    files = knowledge_files()
+    if not files:
+        return []
+    from .knowledge import sources
+
+    return sources(files)
 
 
 def knowledge_files() -> list[Path]:
@@ -59,7 +52,7 @@ def knowledge_files() -> list[Path]:
     return [
         path
         for path in sorted(KNOWLEDGE.glob("*"))  # none when knowledge/ is missing
-        if path.is_file() and path.suffix.lower() in _KNOWLEDGE_KINDS and path.name != "README.md"
+        if path.is_file() and path.suffix.lower() in KNOWLEDGE_SUFFIXES and path.name != "README.md"
     ]
 
 
