@@ -76,8 +76,7 @@ def factory_problems(models: Mapping[str, ModelSpec]) -> list[str]:
 def _provider_problems(models: Mapping[str, ModelSpec]) -> list[str]:
     """Each MODEL_<AGENT>, MODEL_OVERRIDE or MODEL naming a provider that neither CrewAI's
     own clients nor LiteLLM serves: CrewAI would start the run and fail at its first model
-    call. LiteLLM's import (seconds) is paid only for a provider CrewAI does not serve, whose
-    model calls would import it anyway."""
+    call."""
     if os.environ.get(FACTORY_ENV):
         return []  # the factory makes every model, whatever a variable names
     problems: list[str] = []
@@ -88,19 +87,11 @@ def _provider_problems(models: Mapping[str, ModelSpec]) -> list[str]:
         parts = model_env.split_model(found[1]) if found else None
         if found is None or parts is None or parts[0] in PROVIDER_ALIASES:
             continue
-        try:
-            import litellm
-        except ImportError:
-            problem = (
-                f"{found[0]}={found[1]!r}: {parts[0]!r} is not a provider CrewAI serves itself "
-                f"({', '.join(PROVIDER_ALIASES)}); others need LiteLLM: "
-                "pip install 'crewai[litellm]'"
-            )
-        else:
-            if parts[0] in litellm.provider_list:
-                continue
-            problem = f"{found[0]}={found[1]!r}: no provider {parts[0]!r} in CrewAI or LiteLLM"
-        problems += [] if problem in problems else [problem]
+        from .litellm_providers import litellm_problem  # a provider CrewAI does not serve
+
+        problem = litellm_problem(*found, parts[0])
+        if problem is not None and problem not in problems:
+            problems.append(problem)
     return problems
 
 
