@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
 import { connectionDefinitions, exportFile, validDefinitions } from "./helpers/export.js";
 import { targetNames } from "../src/targets/index.js";
-import { parsePristine, PRISTINE_PATH } from "../src/export/ledger.js";
+import { parsePristine, PRISTINE_PATH, sha256 } from "../src/export/ledger.js";
 
 const UPDATE = process.env.UPDATE_SNAPSHOTS === "1";
 const STATIC_MANIFEST = "STATIC_FILES.txt";
@@ -29,10 +29,12 @@ describe.each(targetNames())("snapshots of %s exports", (target) => {
   it.each(cases)("$name", ({ name, path, packs }) => {
     const files = exportFile(path, target, packs);
     const dir = join(ROOT, "snapshots", target, name);
-    // The pristine copy is the project itself again: checked to hold exactly the other files, not stored twice.
+    // The pristine copy is the project itself again (a lock file by its hash): checked to hold exactly the other files, not stored twice.
     const pristine = parsePristine(files.text(PRISTINE_PATH)!);
     const others = files.entries().filter(([p]) => p !== PRISTINE_PATH && p !== ".envelope/export.json");
-    expect(pristine.entries().map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode])).toEqual(others.map(([p, f]) => [p, Buffer.from(f.bytes).toString("base64"), f.mode]));
+    expect(pristine.entries().map(([p, f]) => [p, f.digest ?? Buffer.from(f.bytes).toString("base64"), f.mode])).toEqual(
+      others.map(([p, f]) => [p, f.relock !== undefined ? sha256(f.bytes) : Buffer.from(f.bytes).toString("base64"), f.mode]),
+    );
     const byHash = (p: string, verbatim: boolean | undefined) => verbatim === true || p === "uv.lock";
     const generated = files.entries().filter(([p, f]) => !byHash(p, f.verbatim) && p !== PRISTINE_PATH);
     const manifest = files

@@ -1,6 +1,7 @@
 // An exported project in memory: relative POSIX paths → bytes + mode. Targets build one,
 // sinks write one. Paths are checked on the way in, so no sink can be steered outside its
 // root whatever a definition contains.
+import { createHash } from "node:crypto";
 
 export interface FileEntry {
   bytes: Uint8Array;
@@ -22,6 +23,24 @@ export interface FileEntry {
    * lock nothing the project declares.
    */
   relock?: string;
+  /**
+   * The content's sha256 (`sha256:<hex>`), for an entry known by its hash alone: a lock file
+   * in the pristine record, which an update compares but never merges. Its `bytes` are empty
+   * and stand for nothing: compare such an entry with `sameContent`, never by its bytes.
+   */
+  digest?: string;
+}
+
+/** `sha256:<hex>` of some bytes: the ledger's hash of a file, and FileEntry.digest. */
+export function sha256(bytes: Uint8Array): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+/** Whether two entries hold the same bytes and mode, either of them perhaps known by its hash alone. */
+export function sameContent(a: FileEntry, b: FileEntry): boolean {
+  if (a.mode !== b.mode) return false;
+  if (a.digest === undefined && b.digest === undefined) return Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
+  return (a.digest ?? sha256(a.bytes)) === (b.digest ?? sha256(b.bytes));
 }
 
 export class UnsafePathError extends Error {}
@@ -52,6 +71,12 @@ export class FileSet {
   addLock(path: string, content: string, relock: string): void {
     this.add(path, content);
     this.files.get(path)!.relock = relock;
+  }
+
+  /** A file known by its content's hash alone (FileEntry.digest). */
+  addDigest(path: string, digest: string, mode = 0o644): void {
+    this.add(path, new Uint8Array(0), mode);
+    this.files.get(path)!.digest = digest;
   }
 
   /** Another set's entry, as it is there. */

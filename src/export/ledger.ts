@@ -5,12 +5,15 @@
 //                            `--check`, and deciding which files the developer changed);
 //   .envelope/pristine.json  the files exactly as written: the base of the three-way merge,
 //                            kept so an update merges against what was really exported even
-//                            when the tool's templates have changed since.
+//                            when the tool's templates have changed since. A lock file is
+//                            kept by its hash alone: an update compares it but never merges
+//                            it (plan.ts), and uv.lock is most of a Python export's bytes.
 // Plain JSON (no compression): byte-identical for the same input on every machine, and
 // readable in a pull request.
-import { createHash } from "node:crypto";
 import { VERSION } from "../version.js";
-import { FileSet } from "./file-set.js";
+import { FileSet, sha256 } from "./file-set.js";
+
+export { sha256 };
 
 export const RECORD_DIR = ".envelope/";
 export const LEDGER_PATH = ".envelope/export.json";
@@ -30,11 +33,11 @@ interface PristineFile {
   mode: string;
   text?: string;
   base64?: string;
+  sha256?: string;
 }
 
-export function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-}
+/** Format 2 adds `sha256` members (a lock file by its hash); format 1 records still read. */
+const PRISTINE_FORMAT = 2;
 
 /** The export's files plus its ledger and pristine copy. */
 export function withRecord(files: FileSet, target: string, definition: Uint8Array): FileSet {
@@ -48,15 +51,15 @@ export function withRecord(files: FileSet, target: string, definition: Uint8Arra
     // No prototype: a path named __proto__ is a key like any other (no target writes one).
     files: Object.create(null) as Record<string, string>,
   };
-  // pristine.json is written as JSON.stringify({ format: 1, files }, null, 1) would write it,
+  // pristine.json is written as JSON.stringify({ format, files }, null, 1) would write it,
   // in pieces: a verbatim file's content piece is the same array in every export (the zip
   // sink keeps its compressed form), and everything between them is one fresh piece.
   const pieces: Uint8Array[] = [];
-  let fresh = `{\n "format": 1,\n "files": {`;
+  let fresh = `{\n "format": ${PRISTINE_FORMAT},\n "files": {`;
   let first = true;
   for (const [path, f] of entries) {
     if (path.startsWith(RECORD_DIR)) throw new Error(`a target wrote into ${RECORD_DIR}: ${path}`);
-    const content = f.verbatim ? verbatimContent(f.bytes) : contentOf(f.bytes);
+    const content = f.verbatim ? verbatimContent(f.bytes) : f.relock !== undefined ? hashOnly(f.bytes) : contentOf(f.bytes);
     ledger.files[path] = content.hash;
     fresh += `${first ? "" : ","}\n  ${asciiSafe(JSON.stringify(path))}: {\n   "mode": "0${f.mode.toString(8)}",\n   `;
     first = false;
@@ -94,6 +97,11 @@ function contentOf(bytes: Uint8Array): Content<string> {
     member = `"base64": ${JSON.stringify(Buffer.from(bytes).toString("base64"))}`;
   }
   return { hash: sha256(bytes), piece: member };
+}
+
+function hashOnly(bytes: Uint8Array): Content<string> {
+  const hash = sha256(bytes);
+  return { hash, piece: `"sha256": ${JSON.stringify(hash)}` };
 }
 
 // A target's static files are the same arrays in every export (template-dir.ts reads them
@@ -143,14 +151,17 @@ export function parsePristine(text: string): FileSet {
   } catch (e) {
     throw new RecordError(`${PRISTINE_PATH} is not JSON (${(e as Error).message})`);
   }
-  if (value?.format !== 1 || typeof value.files !== "object" || value.files === null) throw new RecordError(`${PRISTINE_PATH} is not a pristine copy this version reads`);
+  if ((value?.format !== 1 && value?.format !== PRISTINE_FORMAT) || typeof value.files !== "object" || value.files === null) throw new RecordError(`${PRISTINE_PATH} is not a pristine copy this version reads`);
   const files = new FileSet();
   for (const [path, f] of Object.entries(value.files)) {
     // The record is read from the project, which anyone may have edited: a path it names must be a safe one of the export's.
     if (path.startsWith(RECORD_DIR) || typeof f !== "object" || f === null) throw new RecordError(`${PRISTINE_PATH} lists ${JSON.stringify(path.slice(0, 80))}, which no export writes`);
+    const mode = Number.parseInt(f.mode, 8) & 0o111 ? 0o755 : 0o644;
+    if (f.sha256 !== undefined && !(typeof f.sha256 === "string" && /^sha256:[0-9a-f]{64}$/.test(f.sha256))) throw new RecordError(`${PRISTINE_PATH}: ${JSON.stringify(path.slice(0, 80))} has a sha256 that is not one`);
     const bytes = typeof f.text === "string" ? new TextEncoder().encode(f.text) : Buffer.from(f.base64 ?? "", "base64");
     try {
-      files.add(path, bytes, Number.parseInt(f.mode, 8) & 0o111 ? 0o755 : 0o644);
+      if (f.sha256 !== undefined) files.addDigest(path, f.sha256, mode);
+      else files.add(path, bytes, mode);
     } catch (e) {
       throw new RecordError(`${PRISTINE_PATH}: ${(e as Error).message}`);
     }

@@ -91,7 +91,8 @@ async function run(files: FileSet, options: UpdateRepositoryOptions, progress: (
     else if (!isRegularFile(item)) current.set(path, "other");
     else {
       // A file still as one of the exports wrote it is known by its blob's name: no request for it.
-      const known = [base.get(path), files.get(path)].find((f) => f !== undefined && blobSha(f.bytes) === item.sha);
+      // A base entry known by its hash alone (a lock file) has no bytes to compare.
+      const known = [base.get(path), files.get(path)].find((f) => f !== undefined && f.digest === undefined && blobSha(f.bytes) === item.sha);
       current.set(path, { bytes: known ? known.bytes : await repo.blob(path), mode: item.mode === "100755" ? 0o755 : 0o644 });
     }
   }

@@ -6,8 +6,8 @@
 // allowance). So each answer is fitted, or refused, by construction:
 // - the loss report lists entries within a byte budget (what Strict refuses first), with
 //   `entriesOmitted`; its counts count them all;
-// - the JSON preview leaves out file contents, largest first (the pristine record is the
-//   largest), each marked `encoding: "omitted"`, with `contentOmitted`;
+// - the JSON preview leaves out file contents, largest first (uv.lock and the pristine
+//   record are the largest), each marked `encoding: "omitted"`, with `contentOmitted`;
 // - the zip is the CLI's byte for byte, so it cannot be cut: one that could exceed the bound
 //   is built in memory first and refused (422 export-too-large) if it does.
 // Diagnostics are capped apart (diagnostic-cap.ts), within the same bound.
@@ -15,9 +15,10 @@ import type { FileSet } from "../export/file-set.js";
 import type { LossEntry, LossStatus } from "../export/loss-report.js";
 
 export const ANSWER_MULTIPLE = 3;
-// 2 MiB: a CrewAI team's zip passed 1 MiB (1.02 MiB for chargeback-responder, 2026-12-07):
-// its fixed part, the vendored runtime library and uv.lock, each twice (the file and its
-// pristine record), is most of it, whatever the definition holds.
+// 2 MiB: a Python team's zip is mostly its fixed part, whatever the definition holds (the
+// vendored runtime library twice, as files and in the pristine record, and uv.lock once):
+// 0.76 MiB at most for the fixtures on 2026-12-07 (it passed 1 MiB while the pristine record
+// held a second uv.lock), so 1 MiB would leave the library little room to grow.
 export const ANSWER_ALLOWANCE = 2 * 1024 * 1024;
 /** Bytes of loss entries an answer may carry beyond the size of the request itself. */
 export const LOSS_BYTES = 64 * 1024;

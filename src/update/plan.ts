@@ -10,7 +10,7 @@
 //   protected (.envelopeignore, or the developer's by design: .env, knowledge/)
 //                                  → never written once it exists
 import { decidingRule, parseGitignore, type IgnoreRule } from "../publish/gitignore.js";
-import type { FileEntry, FileSet } from "../export/file-set.js";
+import { sameContent as sameFile, type FileEntry, type FileSet } from "../export/file-set.js";
 import { RECORD_DIR } from "../export/ledger.js";
 import { mergeText } from "./merge.js";
 
@@ -47,7 +47,6 @@ export interface PlanInput {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
-const sameFile = (a: FileEntry, b: FileEntry) => a.mode === b.mode && same(a.bytes, b.bytes);
 
 function text(bytes: Uint8Array): string | undefined {
   try {
@@ -111,7 +110,7 @@ function withCrlf(entry: PlanEntry): PlanEntry {
 function decide(path: string, next: FileEntry | undefined, base: FileEntry | undefined, current: Current): PlanEntry {
   if (current === "other") return { path, action: "keep", reason: "not a regular file in the project (a link or a folder, or behind a link): left as it is" };
   if (current === "missing") return decideText(path, next, base, current);
-  const { entry, crlf } = lineEnds(current, base ?? next);
+  const { entry, crlf } = lineEnds(current, base?.digest === undefined ? (base ?? next) : next);
   const decided = decideText(path, next, base, entry);
   return crlf ? withCrlf(decided) : decided;
 }
@@ -136,6 +135,9 @@ function decideText(path: string, next: FileEntry | undefined, base: FileEntry |
     return { path, action: "keep", reason: `a lock file, changed in the project and by the export: kept as it is, not merged line by line; run \`${next.relock}\` after the update to lock what the project now declares` };
   }
   const mode = base && yours.mode !== base.mode ? yours.mode : next.mode;
+  if (base?.digest !== undefined) {
+    return { path, action: "keep", reason: "changed in the project and by the export, and the last export kept only its hash (a lock file then): kept as it is in the project" };
+  }
   const [y, b, n] = [text(yours.bytes), base ? text(base.bytes) : "", text(next.bytes)];
   if (y === undefined || b === undefined || n === undefined) {
     return { path, action: "conflict", reason: "changed in the project and by the export, and not text: kept as it is in the project" };

@@ -98,8 +98,10 @@ describe("updateGitHubRepository", () => {
     expect(refs(bare)).toEqual([...refsBefore, `refs/heads/${result.branch} ${result.commit}`].sort());
     expect(git(bare, "rev-list", "--parents", "-n", "1", result.branch!).trim()).toBe(`${result.commit} ${main}`);
     expect(gh.requests.filter((r) => r.operationId === "git/update-ref").length).toBe(1); // the first publish's only
-    // Only the record and the three files the developer edited are fetched: the rest are known by their blob's sha.
-    expect(gh.requests.filter((r) => r.operationId === "git/get-blob")).toHaveLength(5);
+    // Only the record, uv.lock and the three files the developer edited are fetched: the rest are
+    // known by their blob's sha (the record keeps a lock file by its sha256, so its blob is fetched
+    // to compare; the record it replaced held the same bytes again).
+    expect(gh.requests.filter((r) => r.operationId === "git/get-blob")).toHaveLength(6);
     git(bare, "fsck", "--strict", "--no-progress");
 
     // The diff main..branch is exactly the plan's writes and removals.

@@ -203,17 +203,17 @@ describe.skipIf(!gate.run)("the handoff page in Chromium", () => {
     const all = await clipboard();
     const crew = exportDefinition(EXAMPLE, TARGETS.crewai!).files!;
     // The preview leaves out what would take its answer past the size bound (answer-bound.ts;
-    // for the example, with the vendored runtime library and uv.lock, the pristine record and
-    // the lock): such a file is shown as left out, is not in Copy all, and the status line says so.
+    // for the example's CrewAI export, uv.lock, its largest file): such a file is shown as left
+    // out, is not in Copy all, and the status line says so.
     const preview = await post(s, "/v1/exports?target=crewai", EXAMPLE, { accept: "application/json" });
     const left: string[] = preview.json.files.filter((f: { encoding: string }) => f.encoding !== "utf-8").map((f: { path: string }) => f.path);
-    expect([...left].sort()).toEqual([".envelope/pristine.json", "uv.lock"]);
+    expect([...left].sort()).toEqual(["uv.lock"]);
     for (const path of crew.paths()) {
       if (left.includes(path)) expect(all).not.toContain(`==> ${path} <==`);
       else expect(all).toContain(`==> ${path} <==\n${crew.text(path)}`);
     }
     expect(await status().textContent()).toBe(`Copied ${crew.paths().length - left.length} of ${crew.paths().length} files; left out, in the zip only: ${left.join(", ")}.`);
-    await openFile(".envelope/pristine.json");
+    await openFile("uv.lock");
     expect(await page.locator("#code").textContent()).toMatch(/^\(.+, too large to show with this definition's preview; it is in the zip\)$/);
   });
 

@@ -33,6 +33,26 @@ describe("the export's record", () => {
     expect(out.get("README.md")!.relock).toBeUndefined();
   });
 
+  it("a lock file is recorded by its hash alone: the update compares it and never merges it", () => {
+    const files = sample();
+    files.addLock("uv.lock", "version = 1\n".repeat(1000), "uv lock");
+    const out = withRecord(files, "crewai", new Uint8Array());
+    const text = out.text(PRISTINE_PATH)!;
+    const hash = `sha256:${createHash("sha256").update("version = 1\n".repeat(1000)).digest("hex")}`;
+    expect(text).not.toContain("version = 1");
+    expect(text).toContain(`"uv.lock": {\n   "mode": "0644",\n   "sha256": "${hash}"\n  }`);
+    const back = parsePristine(text).get("uv.lock")!;
+    expect(back).toMatchObject({ digest: hash, mode: 0o644 });
+    expect(back.bytes).toHaveLength(0);
+    expect(parseLedger(out.text(LEDGER_PATH)!).files["uv.lock"]).toBe(hash);
+  });
+
+  it("a record of format 1 (every file's text, before locks were kept by hash) still reads", () => {
+    const back = parsePristine('{"format":1,"files":{"uv.lock":{"mode":"0644","text":"version = 1\\n"}}}');
+    expect(back.text("uv.lock")).toBe("version = 1\n");
+    expect(back.get("uv.lock")!.digest).toBeUndefined();
+  });
+
   it("the pristine copy gives back every file byte for byte, with its mode", () => {
     const files = sample();
     const back = parsePristine(withRecord(files, "crewai", new Uint8Array()).text(PRISTINE_PATH)!);
@@ -48,7 +68,7 @@ describe("the export's record", () => {
   });
 
   it("the pristine copy is the JSON its format says, whatever the files; a static file's piece is shared", () => {
-    // What pristine.json is (format 1): JSON.stringify of { format, files } with one-space
+    // What pristine.json is (format 2): JSON.stringify of { format, files } with one-space
     // indent, invisible characters escaped. withRecord writes it in pieces (for the zip sink).
     const invisible = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
     const reference = (files: FileSet) => {
@@ -60,7 +80,7 @@ describe("the export's record", () => {
         } catch {}
         pristine[path] = text === undefined ? { mode: `0${f.mode.toString(8)}`, base64: Buffer.from(f.bytes).toString("base64") } : { mode: `0${f.mode.toString(8)}`, text };
       }
-      return `${JSON.stringify({ format: 1, files: pristine }, null, 1).replace(invisible, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
+      return `${JSON.stringify({ format: 2, files: pristine }, null, 1).replace(invisible, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
     };
     const segment = fc.stringMatching(/^[A-Za-z_][\w.\u00e9\u202e-]{0,8}$/);
     const content = fc.oneof(fc.string({ unit: "binary", maxLength: 60 }), fc.uint8Array({ maxLength: 20 }), fc.constantFrom("", "\u2028\u202e\ufeff\u0085\"\\\n", "\ud800x"));
@@ -104,7 +124,8 @@ describe("the export's record", () => {
   it("a broken record is a RecordError that names the file", () => {
     expect(() => parseLedger("{")).toThrow(RecordError);
     expect(() => parseLedger('{"generator":"other"}')).toThrow(/not an envelope-export ledger/);
-    expect(() => parsePristine('{"format":2,"files":{}}')).toThrow(/pristine/);
+    expect(() => parsePristine('{"format":3,"files":{}}')).toThrow(/pristine/);
+    expect(() => parsePristine('{"format":2,"files":{"uv.lock":{"mode":"0644","sha256":"sha256:12"}}}')).toThrow(/uv\.lock.*sha256/);
     // Edited by hand or by anyone: a path outside the project or inside the record is refused, not followed.
     expect(() => parsePristine('{"format":1,"files":{"../x":{"mode":"0644","text":""}}}')).toThrow(RecordError);
     expect(() => parsePristine('{"format":1,"files":{".envelope/export.json":{"mode":"0644","text":""}}}')).toThrow(RecordError);

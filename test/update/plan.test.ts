@@ -1,7 +1,7 @@
 // Each rule of an update plan (src/update/plan.ts), from the three versions of a path: the
 // last export (base), the project now (yours) and the new export (next).
 import { describe, expect, it } from "vitest";
-import { FileSet } from "../../src/export/file-set.js";
+import { FileSet, sha256 } from "../../src/export/file-set.js";
 import { changes, planUpdate, type Current, type PlanEntry } from "../../src/update/plan.js";
 import { mergeText } from "../../src/update/merge.js";
 
@@ -51,6 +51,36 @@ describe("update plan rules", () => {
     expect(untouched!.action).toBe("update");
     // the same texts as a plain file merge
     expect(plan({ "uv.lock": base }, { "uv.lock": yours }, { "uv.lock": next })["uv.lock"]!.action).toBe("merge");
+  });
+
+  it("a lock file the last export recorded by its hash alone: every rule decided by the hash", () => {
+    const [old, mine, fresh] = ["a = 1\n", "a = 2\n", "a = 3\n"];
+    const base = new FileSet();
+    base.addDigest("uv.lock", sha256(enc(old)));
+    const next = (text: string | undefined) => {
+      const s = new FileSet();
+      if (text !== undefined) s.addLock("uv.lock", text, "uv lock");
+      return s;
+    };
+    const one = (yours: string | undefined, nextText: string | undefined, mode = 0o644) =>
+      planUpdate({ base, next: next(nextText), current: () => (yours === undefined ? "missing" : { bytes: enc(yours), mode }) })[0]!;
+    expect(one(old, fresh)).toMatchObject({ action: "update", write: { bytes: enc(fresh) } });
+    expect(one(old.replace("\n", "\r\n"), fresh).action).toBe("update"); // a CRLF checkout of it is not an edit
+    expect(one(mine, fresh).action).toBe("keep");
+    expect(one(mine, fresh).reason).toContain("run `uv lock`");
+    expect(one(mine, old).action).toBe("keep"); // the export did not change it
+    expect(one(fresh, fresh).action).toBe("unchanged");
+    expect(one(old, fresh, 0o755).action).toBe("keep"); // its mode changed in the project: edited
+    expect(one(old, undefined).action).toBe("remove");
+    expect(one(mine, undefined).action).toBe("keep");
+    expect(one(undefined, old).action).toBe("keep");
+    expect(one(undefined, fresh).action).toBe("conflict");
+    // no longer a lock in the new export, and both changed: nothing to merge against
+    const plain = new FileSet();
+    plain.add("uv.lock", fresh);
+    const [e] = planUpdate({ base, next: plain, current: () => ({ bytes: enc(mine), mode: 0o644 }) });
+    expect(e).toMatchObject({ action: "keep" });
+    expect(e!.reason).toContain("only its hash");
   });
 
   it("a file only the developer changed is kept", () => {
