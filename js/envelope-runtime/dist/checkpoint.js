@@ -6,9 +6,10 @@
 // so timeout.runMs bounds a run across its resumes (the command-line runner counts it; a
 // process that dies mid-run has its time up to its last checkpoint counted). For the
 // command-line runner; the Agent Server brings its own.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
+import { writeAtomically } from "./thread-files.js";
 const b64 = (bytes) => Buffer.from(bytes).toString("base64");
 const bytes = (text) => new Uint8Array(Buffer.from(text, "base64"));
 /** A thread's id encoded so that any id is one plain file name (its checkpoints, lock, decisions). */
@@ -64,11 +65,8 @@ export class FileSaver extends MemorySaver {
                 continue;
             stored.writes[key] = Object.fromEntries(Object.entries(writes).map(([k, [task, channel, value, path]]) => [k, [task, channel, b64(value), path ?? null]]));
         }
-        mkdirSync(this.dir, { recursive: true });
         const path = join(this.dir, fileOf(thread));
-        const temp = `${path}.${process.pid}.tmp`;
-        writeFileSync(temp, JSON.stringify(stored), { mode: 0o600 });
-        renameSync(temp, path);
+        writeAtomically(path, JSON.stringify(stored), `${path}.${process.pid}.tmp`);
     }
     /** The time `thread`'s runs have worked, in ms (the work counted now included). */
     workedMs(thread) {

@@ -50,5 +50,10 @@ export interface WaitingGate {
  * longer waiting is moved to `<name>.1` (`.2`, …) first. Returns what it did, for standard error.
  */
 export declare function writeDecisionsTemplate(path: string, waiting: readonly WaitingGate[], given: string | undefined): string[];
-/** Through a temporary file beside `path`, then a rename: a reader (or a crash) never sees half a file. */
-export declare function writeAtomically(path: string, text: string): void;
+/**
+ * Through a temporary file beside `path`, then a rename: a reader (or a crash) never sees half a
+ * file. The file's bytes reach the disk before the rename, and the rename before we return: on
+ * a file system that delays writes (ext4, XFS), a power cut after an unsynced rename can leave
+ * an empty file where a checkpoint, a reviewer's decisions or a workspace document was.
+ */
+export declare function writeAtomically(path: string, text: string, temporary?: string): void;

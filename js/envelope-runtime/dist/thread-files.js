@@ -3,7 +3,7 @@
 // in while its gates wait (the Python targets' decision_files.py: the same JSON, never written
 // over a reviewer's work, written whole).
 import { randomBytes } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { taskJson } from "./placeholders.js";
@@ -189,10 +189,41 @@ export function writeDecisionsTemplate(path, waiting, given) {
     writeAtomically(path, taskJson(template) + "\n");
     return said;
 }
-/** Through a temporary file beside `path`, then a rename: a reader (or a crash) never sees half a file. */
-export function writeAtomically(path, text) {
+/**
+ * Through a temporary file beside `path`, then a rename: a reader (or a crash) never sees half a
+ * file. The file's bytes reach the disk before the rename, and the rename before we return: on
+ * a file system that delays writes (ext4, XFS), a power cut after an unsynced rename can leave
+ * an empty file where a checkpoint, a reviewer's decisions or a workspace document was.
+ */
+export function writeAtomically(path, text, temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)) {
     mkdirSync(dirname(path), { recursive: true });
-    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-    writeFileSync(temporary, text, { mode: 0o600 });
+    const fd = openSync(temporary, "w", 0o600);
+    try {
+        writeFileSync(fd, text);
+        fsyncSync(fd);
+    }
+    finally {
+        closeSync(fd);
+    }
     renameSync(temporary, path);
+    syncFolder(dirname(path));
+}
+/** The folder's entries to disk (a rename is one); a platform that cannot open a folder (Windows) is skipped. */
+function syncFolder(folder) {
+    let fd;
+    try {
+        fd = openSync(folder, "r");
+    }
+    catch {
+        return;
+    }
+    try {
+        fsyncSync(fd);
+    }
+    catch {
+        // Some file systems refuse fsync on a folder (EINVAL): the rename is as durable as they make it.
+    }
+    finally {
+        closeSync(fd);
+    }
 }

@@ -6,10 +6,11 @@
 // so timeout.runMs bounds a run across its resumes (the command-line runner counts it; a
 // process that dies mid-run has its time up to its last checkpoint counted). For the
 // command-line runner; the Agent Server brings its own.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { MemorySaver, type Checkpoint, type CheckpointMetadata } from "@langchain/langgraph";
+import { writeAtomically } from "./thread-files.js";
 
 type PendingWrite = Parameters<MemorySaver["putWrites"]>[1][number];
 
@@ -66,11 +67,8 @@ export class FileSaver extends MemorySaver {
       if (threadOfKey(key) !== thread) continue;
       stored.writes[key] = Object.fromEntries(Object.entries(writes).map(([k, [task, channel, value, path]]) => [k, [task, channel, b64(value), path ?? null]]));
     }
-    mkdirSync(this.dir, { recursive: true });
     const path = join(this.dir, fileOf(thread));
-    const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(stored), { mode: 0o600 });
-    renameSync(temp, path);
+    writeAtomically(path, JSON.stringify(stored), `${path}.${process.pid}.tmp`);
   }
 
   /** The time `thread`'s runs have worked, in ms (the work counted now included). */
