@@ -140,7 +140,9 @@ def test_sweep_reads_the_database_a_dotenv_names(
 def test_of_two_processes_resuming_one_run_only_one_goes_on(url: str, tmp_path: Path) -> None:
     run = paused_run()
     RunStore(tmp_path / "a").save_pending_feedback(run.id, context_of(run), run)
-    first, second = RunStore(tmp_path / "a"), RunStore(tmp_path / "b")
+    from envelope_runtime.crewai.flow_resume import ClaimingStore
+
+    first, second = ClaimingStore(tmp_path / "a"), ClaimingStore(tmp_path / "b")
     assert first.load(run.id).status == second.load(run.id).status == "pending"
     assert first.claim(run.id)
     assert not second.claim(run.id)  # it read the run before the first took it
@@ -224,7 +226,7 @@ def test_resume_does_nothing_when_another_process_took_the_run_meanwhile(
 
     def read_then_lose(self: RunStore, run_id: str) -> RunState:
         loaded = load(self, run_id)
-        other = RunStore(tmp_path / "elsewhere")
+        other = flow_resume.ClaimingStore(tmp_path / "elsewhere")
         load(other, run_id)
         assert other.claim(run_id)
         return loaded
@@ -282,7 +284,7 @@ def test_a_forced_resume_that_loses_the_claim_does_not_say_it_goes_on(
 
     def read_then_lose(self: RunStore, run_id: str) -> RunState:
         loaded = load(self, run_id)
-        other = RunStore(tmp_path / "elsewhere")
+        other = flow_resume.ClaimingStore(tmp_path / "elsewhere")
         load(other, run_id)
         assert other.claim(run_id, "taken over by another machine")
         return loaded

@@ -324,7 +324,9 @@ def test_a_run_left_running_in_the_database_needs_force_and_one_resume_takes_it(
     assert f"run {run_id} is not waiting for review (status: running)" in err
     assert f"resume {run_id} --force" in err
 
-    first, second = state.RunStore.of(team), state.RunStore.of(team)
+    from envelope_runtime.crewai.flow_resume import ClaimingStore
+
+    first, second = ClaimingStore.of(team), ClaimingStore.of(team)
     first.load(run_id), second.load(run_id)  # both read it before either takes it
     assert first.claim(run_id, "taken over by the first")
     assert not second.claim(run_id, "taken over by the second")
@@ -333,9 +335,9 @@ def test_a_run_left_running_in_the_database_needs_force_and_one_resume_takes_it(
     store.save_state(run_id, "crashed", run)
 
     notes: list[str | None] = []
-    claim = state.RunStore.claim
+    claim = ClaimingStore.claim
     monkeypatch.setattr(
-        state.RunStore, "claim", lambda s, i, note=None: notes.append(note) or claim(s, i, note)
+        ClaimingStore, "claim", lambda s, i, note=None: notes.append(note) or claim(s, i, note)
     )
     assert main.main(["resume", run_id, "--no-interactive", "--force"]) == runtime.EXIT_PENDING
     assert f"Run {run_id} was left running (--force)" in capsys.readouterr().err

@@ -142,7 +142,7 @@ def test_a_stop_in_a_resumes_setup_ends_it_the_run_still_waiting(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     run_id = _pending(capsys)
-    monkeypatch.setattr(state.RunStore, "claim", lambda *_: _stop(stop) or True)
+    monkeypatch.setattr(flow_resume.ClaimingStore, "claim", lambda *_: _stop(stop) or True)
 
     code = _main(["resume", run_id, "--no-interactive"])
 
@@ -304,14 +304,14 @@ def test_a_stop_as_a_resume_claims_the_runs_row_saves_the_run_stopped(
     pytest.importorskip("sqlalchemy")
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'runs.db'}")
     run_id = _pending(capsys)
-    claim = state.RunStore.claim
+    claim = flow_resume.ClaimingStore.claim
 
     def claimed(store: Any, run_id: str, note: str | None = None) -> bool:
         taken = claim(store, run_id, note)
         _stop(stop)  # as the claim returns
         return taken
 
-    monkeypatch.setattr(state.RunStore, "claim", claimed)
+    monkeypatch.setattr(flow_resume.ClaimingStore, "claim", claimed)
 
     code = _main(["resume", run_id, "--no-interactive"])
 

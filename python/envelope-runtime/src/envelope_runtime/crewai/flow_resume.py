@@ -15,13 +15,14 @@ import json
 import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dotenv import load_dotenv
-from pydantic import ValidationError
+from pydantic import PrivateAttr, ValidationError
 
+from .. import decision_files
 from ..checks import resume_options
 from ..echo import quoted
 from ..inputs import env_file_problems, report_problems
@@ -37,11 +38,49 @@ from .flow_runner import (
     _sigterm_stops_the_run,
     resume_command,
 )
-from .run_files import RunLock, decisions_path, filled
+from .run_files import RunLock, _decision_lists, decisions_path
 from .runner import STATE_DIR, _common, _missing_env, _warn_short_secrets, command_of
-from .state import RunState, RunStore
+from .state import RunState, RunStore, _text
 
-__all__ = ["resume_run", "sweep_runs"]
+if TYPE_CHECKING:
+    from crewai.flow.async_feedback.types import PendingFeedbackContext
+
+__all__ = ["ClaimingStore", "resume_run", "sweep_runs"]
+
+
+class ClaimingStore(RunStore):
+    """A resume's RunStore, which claims the run it read (`claim`, `claimed`)."""
+
+    _loaded: dict[str, str] = PrivateAttr(default_factory=dict)
+    _claims: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    def text(self, run_id: str) -> str | None:
+        text = super().text(run_id)
+        if self._url and text is not None:  # what claim compares with
+            self._loaded[run_id] = text
+        return text
+
+    def claim(self, run_id: str, note: str | None = None) -> bool:
+        """Take the run as `load` read it, to resume it here: with DATABASE_URL, its row goes
+        to status running, `note` its message, only if it is still what was read, so of two
+        processes resuming it at once (`sweep` from cron on two machines, two reviewers) one
+        goes on. A run left `running` needs a note (who takes it): without one its row would
+        be written back as read, and both would go on; `resume` names its process in every
+        note, so the row also tells whose claim took it (`claimed`). Files are one machine's:
+        always True there, as before."""
+        read = self._loaded.get(run_id)
+        if not self._url or read is None:
+            return not self._url
+        data = json.loads(read)
+        data["status"], data["message"] = "running", note
+        self._claims[run_id] = _text(data)
+        return self._table.swap(run_id, read, self._claims[run_id])
+
+    def claimed(self, run_id: str) -> bool:
+        """Whether the run's row is what this store's claim wrote (a stop came during the
+        claim: had it taken the run?). Files are never claimed."""
+        claim = self._claims.get(run_id)
+        return claim is not None and RunStore.text(self, run_id) == claim
 
 
 def _resume_parser(package: TeamPackage) -> argparse.ArgumentParser:
@@ -131,7 +170,7 @@ def resume_run(package: TeamPackage, argv: Sequence[str], *, swept: bool = False
     with _sigterm_stops_the_run():  # from here: telemetry's would exit 0, the run maybe taken
         try:
             missing = _missing_env(package, args.env_file)
-            store = RunStore.of(package.team, args.state_dir)
+            store = ClaimingStore.of(package.team, args.state_dir)
             lock = RunLock(store, args.run_id)
             try:
                 return _resume(package, args, store, lock, missing, swept)
@@ -205,6 +244,35 @@ def _resume(
     return _run_flow(package, store, run, args, decisions, take)
 
 
+def resumed(
+    package: TeamPackage, start: Any, context: PendingFeedbackContext, again: Callable[..., Any]
+) -> Any:
+    """A paused run's flow (`start`, from_pending) resumed with its gate's decisions; then
+    the rest of the flow, and the gates the resume never reached, kicked off again over the
+    saved state (`again`): with their decisions, or past their deadline (a gate waiting beside
+    the one paused again)."""
+    from crewai.flow.async_feedback import HumanFeedbackPending
+
+    given = start.decisions.pop(context.metadata.get("gate"), None)
+    outcome = start.resume(json.dumps(given) if given is not None else "")
+    paused = isinstance(outcome, HumanFeedbackPending)
+    ended = all(key in start.state.outputs for key in package.team.PIPELINE)
+    if ended or start.state.status == "halted" or (paused and not _to_decide(start)):
+        return outcome
+    return again(start.decisions).kickoff()
+
+
+def _to_decide(flow: Any) -> bool:
+    """Whether the flow kicked off again has a gate to decide: decisions given for it, or a
+    waiting gate past its deadline, which the pause may have left beside."""
+    from ..gate_rules import timed_out
+
+    gates, now = flow.team().GATES, state.utc_now()
+    return bool(flow.decisions) or any(
+        timed_out(gates[name], gate, now) for name, gate in flow.state.gates.items()
+    )
+
+
 def _status_problems(
     package: TeamPackage,
     store: RunStore,
@@ -235,7 +303,7 @@ def _status_problems(
     if run.status != "pending":
         return [f"run {run.id} is not waiting for review (status: {run.status})"]
     template = decisions_path(store, run.id)
-    if args.decisions is None and not swept and filled(template, run):
+    if args.decisions is None and not swept and _filled(template, run):
         command = resume_command(package, run.id, args, "--decisions", os.path.relpath(template))
         interactive = sys.stdin.isatty() if args.interactive is None else args.interactive
         if interactive:  # a reviewer at the terminal: the gates are asked there
@@ -250,6 +318,15 @@ def _status_problems(
             f"not read; run {run.id} keeps waiting. Apply them with: {command}"
         ]
     return []
+
+
+def _filled(path: Path, run: RunState) -> bool:
+    """Whether the run's decisions file holds a reviewer's work for the records waiting now
+    (decision_files.filled)."""
+    waiting = {
+        n: {r.id for r in g.undecided()} for n, g in run.gates.items() if g.status == "waiting"
+    }
+    return decision_files.filled(path, _decision_lists, waiting)
 
 
 def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:

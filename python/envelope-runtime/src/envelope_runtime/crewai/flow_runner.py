@@ -163,48 +163,35 @@ def _settled(
         flows.append(team_flow(persistence=store, initial_state=saved, suppress_flow_events=quiet))
         return configured(flows[-1], left)
 
-    def settled() -> RunState:
-        try:
-            pending = store.load_pending_feedback(run.id)
-            # Built before the deadline starts, as a run builds its crews (CrewAI's first Flow
-            # loads its memory): from_pending for a paused gate, else the flow over the saved
-            # state.
-            if pending:
-                flows.append(team_flow.from_pending(run.id, store, suppress_flow_events=quiet))
-            else:
-                again(decisions)
-        except (KeyboardInterrupt, Terminated) as stop:
-            return settle(run, False, stop, 0)
-        deadline = Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
+    try:
+        pending = store.load_pending_feedback(run.id)
+        # Built before the deadline starts, as a run builds its crews (CrewAI's first Flow
+        # loads its memory): from_pending for a paused gate, else the flow over the saved state.
+        if pending:
+            flows.append(team_flow.from_pending(run.id, store, suppress_flow_events=quiet))
+        else:
+            again(decisions)
+    except (KeyboardInterrupt, Terminated) as stop:
+        return settle(run, False, stop, 0)
+    deadline = Deadline(package.team.RUN_TIMEOUT_MS, spent_ms=run.spent_ms)
 
-        def work() -> Any:
-            if pending is None:
-                return flows[0].kickoff()
-            start = configured(flows[0], decisions)
-            given = start.decisions.pop(pending[1].metadata.get("gate"), None)
-            outcome = start.resume(json.dumps(given) if given is not None else "")
-            # The rest of the flow, and the gates the resume never reached: with their
-            # decisions, or past their deadline (a gate waiting beside the one paused again).
-            from .review import due  # a paused run's team has gates
+    def work() -> Any:
+        if pending is None:
+            return flows[0].kickoff()
+        from .flow_resume import resumed  # a run paused at a gate: `resume`'s
 
-            paused = isinstance(outcome, HumanFeedbackPending)
-            ended = all(key in start.state.outputs for key in package.team.PIPELINE)
-            if ended or start.state.status == "halted" or (paused and not due(start)):
-                return outcome
-            return again(start.decisions).kickoff()
+        return resumed(package, configured(flows[0], decisions), pending[1], again)
 
-        try:
-            if deadline.expired():
-                raise RunTimeout(deadline.message())
-            with traced(args.trace, run.id, crews):
-                paused = isinstance(run_with_deadline(work, deadline), HumanFeedbackPending)
-            return settle(flows[-1].state, paused, None, deadline.used_ms())
-        except (KeyboardInterrupt, Terminated) as stop:  # at a gate's prompt, or in a step
-            return settle(flows[-1].state, False, stop, deadline.used_ms())
-        except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
-            return settle(flows[-1].state, False, error, deadline.used_ms())
-
-    return settled()
+    try:
+        if deadline.expired():
+            raise RunTimeout(deadline.message())
+        with traced(args.trace, run.id, crews):
+            paused = isinstance(run_with_deadline(work, deadline), HumanFeedbackPending)
+        return settle(flows[-1].state, paused, None, deadline.used_ms())
+    except (KeyboardInterrupt, Terminated) as stop:  # at a gate's prompt, or in a step
+        return settle(flows[-1].state, False, stop, deadline.used_ms())
+    except Exception as error:  # noqa: BLE001 - any failure ends the run with a message
+        return settle(flows[-1].state, False, error, deadline.used_ms())
 
 
 def _stopped(package: TeamPackage, store: RunStore, run: RunState, args: Any) -> int:
@@ -213,7 +200,8 @@ def _stopped(package: TeamPackage, store: RunStore, run: RunState, args: Any) ->
     message = store.load(run.id).message if run.message else None
     if run.status == "timed_out":
         print(message, file=sys.stderr)
-    elif run.status == "failed":
+        return runtime.EXIT_TIMEOUT
+    if run.status == "failed":
         command = resume_command(package, run.id, args)
         failed = (f"failed: {message}", runtime.EXIT_FAILED)
         stopped, code = _SIGNALLED.get(run.message or "", failed)
@@ -223,15 +211,16 @@ def _stopped(package: TeamPackage, store: RunStore, run: RunState, args: Any) ->
             file=sys.stderr,
         )
         return code
-    elif run.status == "halted":
+    if run.status == "halted":
         print(f"Run {run.id} halted: {message}", file=sys.stderr)
-    elif run.status == "pending":
+        return runtime.EXIT_HALTED
+    if run.status == "pending":
         from .run_files import pending_summary  # a run that waits at a gate only
 
         print(json.dumps(pending_summary(package, run, store, args), indent=2, ensure_ascii=False))
-    elif run.status == "done":
-        print(json.dumps(run.result, indent=2, ensure_ascii=False))
-    return _EXIT_CODES[run.status]
+        return runtime.EXIT_PENDING
+    print(json.dumps(run.result, indent=2, ensure_ascii=False))  # done (settle's statuses)
+    return runtime.EXIT_OK
 
 
 INTERRUPTED = "interrupted (Ctrl-C)"
@@ -269,15 +258,6 @@ def resume_command(package: TeamPackage, run_id: str, args: Any, *given: str) ->
 
     options = checks.resume_options(args.state_dir, STATE_DIR, args.env_file)
     return shlex.join([command_of(package), "resume", run_id, *given, *options])
-
-
-_EXIT_CODES = {
-    "done": runtime.EXIT_OK,
-    "pending": runtime.EXIT_PENDING,
-    "halted": runtime.EXIT_HALTED,
-    "failed": runtime.EXIT_FAILED,
-    "timed_out": runtime.EXIT_TIMEOUT,
-}
 
 
 def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, Any]) -> int:

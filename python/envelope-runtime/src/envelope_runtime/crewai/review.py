@@ -182,15 +182,6 @@ async def watched(flow: PipelineFlow, run: Coroutine[Any, Any, T]) -> T:
             branches.ended(root)
 
 
-def due(flow: PipelineFlow) -> bool:
-    """Whether the flow kicked off again has a gate to decide (flow_runner): decisions given
-    for it, or a waiting gate past its deadline, which the pause may have left beside."""
-    gates, now = flow.team().GATES, state.utc_now()
-    return bool(flow.decisions) or any(
-        timed_out(gates[name], gate, now) for name, gate in flow.state.gates.items()
-    )
-
-
 def parse(text: str, undecided: list[str]) -> list[DecisionItem]:
     """Verdicts as a decisions file gives them (a JSON list), or typed on one line:
     `r1 approve; r2 reject: why`; an action without a record is every undecided record's."""

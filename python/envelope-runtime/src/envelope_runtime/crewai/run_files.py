@@ -69,15 +69,6 @@ def decisions_path(store: RunStore, run_id: str) -> Path:
     return store.directory / f"{run_id}.decisions.json"
 
 
-def filled(path: Path, run: RunState) -> bool:
-    """Whether the run's decisions file holds a reviewer's work for the records waiting now
-    (decision_files.filled)."""
-    waiting = {
-        n: {r.id for r in g.undecided()} for n, g in run.gates.items() if g.status == "waiting"
-    }
-    return decision_files.filled(path, _decision_lists, waiting)
-
-
 def _decision_lists(data: Any) -> dict[str, Any] | None:
     gates = data.get("gates") if isinstance(data, dict) else None
     if not isinstance(gates, dict):

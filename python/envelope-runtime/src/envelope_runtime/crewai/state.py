@@ -40,6 +40,8 @@ def _gate_states(value: Any) -> Any:
 
 
 if TYPE_CHECKING:
+    from typing_extensions import Self
+
     from ..gates import GateState
 
     GateStates = dict[str, GateState]
@@ -94,8 +96,6 @@ class RunStore(FlowPersistence):
     _secrets: list[str] = PrivateAttr(default_factory=list)
     _lock: Any = PrivateAttr(default_factory=threading.Lock)
     _url: str | None = PrivateAttr(default=None)
-    _loaded: dict[str, str] = PrivateAttr(default_factory=dict)
-    _claims: dict[str, str] = PrivateAttr(default_factory=dict)
 
     def __init__(self, directory: Path | str = ".envelope-runs", secret_values: Sequence[str] = ()):
         super().__init__(directory=Path(directory).absolute())
@@ -103,7 +103,7 @@ class RunStore(FlowPersistence):
         self._url = os.environ.get("DATABASE_URL") or None
 
     @classmethod
-    def of(cls, team: Any, directory: Path | str = ".envelope-runs") -> RunStore:
+    def of(cls, team: Any, directory: Path | str = ".envelope-runs") -> Self:
         """The store of a team's runs, redacting the values of its secrets (team.SECRETS)."""
         return cls(directory, secret_values(team.SECRETS))
 
@@ -150,31 +150,12 @@ class RunStore(FlowPersistence):
 
     def _read(self, run_id: str) -> dict[str, Any] | None:
         text = self.text(run_id)
-        if self._url and text is not None:  # what claim compares with
-            self._loaded[run_id] = text
         return None if text is None else json.loads(text)
 
-    def claim(self, run_id: str, note: str | None = None) -> bool:
-        """Take the run as `load` read it, to resume it here: with DATABASE_URL, its row goes
-        to status running, `note` its message, only if it is still what was read, so of two
-        processes resuming it at once (`sweep` from cron on two machines, two reviewers) one
-        goes on. A run left `running` needs a note (who takes it): without one its row would
-        be written back as read, and both would go on; `resume` names its process in every
-        note, so the row also tells whose claim took it (`claimed`). Files are one machine's:
-        always True there, as before."""
-        read = self._loaded.get(run_id)
-        if not self._url or read is None:
-            return not self._url
-        data = json.loads(read)
-        data["status"], data["message"] = "running", note
-        self._claims[run_id] = _text(data)
-        return self._table.swap(run_id, read, self._claims[run_id])
-
     def claimed(self, run_id: str) -> bool:
-        """Whether the run's row is what this store's claim wrote (a stop came during the
-        claim: had it taken the run?). Files are never claimed."""
-        claim = self._claims.get(run_id)
-        return claim is not None and self.text(run_id) == claim
+        """Whether this store's claim took the run: a resume's store claims
+        (flow_resume.ClaimingStore), this one never does."""
+        return False
 
     def _write(self, run_id: str, state: Any, pending: dict[str, Any] | None) -> None:
         data = RunState.model_validate(state).model_dump(mode="json")
