@@ -85,11 +85,6 @@ def active_deadline() -> Deadline | None:
     return _active_deadline.get()
 
 
-def set_active_deadline(deadline: Deadline | None) -> None:
-    """`deadline` bounds the run of this context from now (a flow's: kickoff_deadline.py)."""
-    _active_deadline.set(deadline)
-
-
 def _deadline_guard(context: LLMCallHookContext) -> None:
     # CrewAI copies the context into the threads it starts (flow steps, agent timeouts).
     deadline = _active_deadline.get()

@@ -1,17 +1,19 @@
 """`timeout.runMs` for a kickoff our runner does not make (CrewAI AMP's, a Python caller's),
 loaded by such a kickoff only: a team crew's `kickoff`, `kickoff_async` or `akickoff` is
 bounded from CrewAI's INPUT hook (texts.py) to the end of the CrewAI execution it began, a
-pipeline's flow for its kickoff or resume (pipeline.py). Past the deadline every model call
+pipeline's flow for its kickoff or resume (pipeline.py), configured here first as `crewai run`
+configures it. Past the deadline every model call
 of the run is refused; there is no worker thread, so a call under way ends before the next
 is refused.
 """
 
 from __future__ import annotations
 
+import sys
 import weakref
 from collections.abc import Coroutine
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crewai.execution import get_execution_uuid
 from crewai.flow.async_feedback import HumanFeedbackPending
@@ -23,7 +25,11 @@ from crewai.hooks import (
 )
 from crewai.hooks.contexts import ExecutionEndContext
 
-from .deadline import Deadline, RunTimeout, active_deadline, set_active_deadline
+from ..team_package import TeamPackage
+from .deadline import Deadline, RunTimeout, _active_deadline
+
+if TYPE_CHECKING:
+    from .state import RunStore
 
 
 class KickoffDeadline(Deadline):
@@ -86,6 +92,30 @@ register_hook(InterceptionPoint.EXECUTION_END, _kickoff_ended)
 register_before_llm_call_hook(_kickoff_guard)
 
 
+def configured(flow: Any, given: dict[str, Any], kickoff: bool = False) -> dict[str, Any]:
+    """Configure a pipeline's flow our runner did not (pipeline.py) for inputs `given` as
+    `crewai run` configures it (no decisions: a gate asks at a terminal, else pauses); the
+    state's fields of a new run. A `kickoff`'s store (`crewai run`'s) gets the team's
+    secrets to redact."""
+    from .state import RunStore  # a pipeline's: a crew's kickoff needs none of this
+    from .texts import checked_inputs
+
+    package = flow._package()
+    team = package.team
+    inputs = checked_inputs(team, given)
+    flow.configure(package.module("crew").TeamCrew(inputs), None, sys.stdin.isatty())
+    if kickoff and isinstance(flow.persistence, RunStore) and not flow.persistence._secrets:
+        flow.persistence = team_store(package, flow.persistence)
+    return {"inputs": inputs, "team": team.SLUG, "version": team.VERSION}
+
+
+def team_store(package: TeamPackage, store: RunStore | None) -> RunStore:
+    """`store` (None: `crewai run`'s) redacting the team's secrets."""
+    from .state import RunStore
+
+    return RunStore.of(package.team, (store or RunStore()).directory)
+
+
 async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
     """A flow's kickoff or resume, `work`, bounded by runMs from the run's `spent_ms`:
     RunTimeout when the budget was spent before (nothing of `work` runs) or when `work` ends
@@ -102,8 +132,8 @@ async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
         work.close()
         raise RuntimeError(f"{store.where(flow.state.id)}: {lock.holder()} has it")
     deadline = Deadline(flow.team().RUN_TIMEOUT_MS, spent_ms=flow.state.spent_ms)
-    outer = active_deadline()
-    set_active_deadline(deadline)
+    outer = _active_deadline.get()
+    _active_deadline.set(deadline)  # bounds the run of this context from now
     paused, error = False, None
     try:
         if deadline.expired():
@@ -118,7 +148,7 @@ async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
         error = failure
         raise
     finally:
-        set_active_deadline(outer)
+        _active_deadline.set(outer)
         settle(flow.state, paused, error, deadline.used_ms())
         if flow.persistence is not None:
             flow.persistence.save_state(flow.state.id, "kickoff", flow.state)

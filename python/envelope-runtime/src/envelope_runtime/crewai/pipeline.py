@@ -11,7 +11,6 @@ steps are kept, so a resumed run does not repeat them.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Coroutine
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -24,7 +23,6 @@ from pydantic import BaseModel
 from ..team_package import TeamPackage
 from .crew_base import kickoff
 from .state import RunState, RunStore, StepOutput
-from .texts import checked_inputs
 
 if TYPE_CHECKING:
     from crewai import Crew
@@ -73,56 +71,49 @@ class PipelineFlow(Flow[RunState]):
         configures the flow first and gives none): the inputs, checked by team.TeamInputs,
         become the state's, the flow is configured as `crewai run` configures it, and the run
         is bounded by timeout.runMs (kickoff_deadline.py)."""
-        if hasattr(self, "crews"):  # our runner's
-            return await self._watched(super().kickoff_async(inputs, *a, **kw))
-        inputs = self._configured(inputs or {})
-        if isinstance(self.persistence, RunStore) and not self.persistence._secrets:
-            self.persistence = self._store(self.persistence)
-        from .kickoff_deadline import flow_run
+        ours = hasattr(self, "crews")
+        if not ours:
+            from .kickoff_deadline import configured
 
-        return await self._watched(flow_run(self, super().kickoff_async(inputs, *a, **kw)))
+            inputs = configured(self, inputs or {}, kickoff=True)
+        return await self._watched(super().kickoff_async(inputs, *a, **kw), ours)
 
     @classmethod
     def from_pending(cls, flow_id: str, persistence: Any = None, **kw: Any) -> Any:
         """A run paused at a gate, from the team's store by default (CrewAI's: SQLite)."""
-        return super().from_pending(flow_id, persistence or cls._store(None), **kw)
+        if persistence is None:
+            from .kickoff_deadline import team_store
+
+            persistence = team_store(cls._package(), None)
+        return super().from_pending(flow_id, persistence, **kw)
 
     async def resume_async(self, feedback: str = "") -> Any:
         """`from_pending(...).resume(feedback)` unconfigured (AMP's): configured from the
         run's saved inputs, bounded by timeout.runMs as a kickoff is."""
-        if hasattr(self, "crews"):  # our runner's
-            return await self._watched(super().resume_async(feedback))
-        self._configured(self.state.inputs)
-        from .kickoff_deadline import flow_run
+        ours = hasattr(self, "crews")
+        if not ours:
+            from .kickoff_deadline import configured
 
-        return await self._watched(flow_run(self, super().resume_async(feedback)))
+            configured(self, self.state.inputs)
+        return await self._watched(super().resume_async(feedback), ours)
 
-    async def _watched(self, run: Coroutine[Any, Any, Any]) -> Any:
-        """`run` (a kickoff or resume); with gates, its branches counted for a gate that
-        pauses (review.watched)."""
-        if not self.team().GATES:
-            return await run
-        from .review import watched
+    async def _watched(self, run: Coroutine[Any, Any, Any], ours: bool) -> Any:
+        """`run` (a kickoff or resume): bounded by timeout.runMs unless it is our runner's
+        (kickoff_deadline.flow_run); with gates, its branches counted for a gate that pauses
+        (review.watched)."""
+        if not ours:
+            from .kickoff_deadline import flow_run
 
-        return await watched(self, run)
+            run = flow_run(self, run)
+        if self.team().GATES:
+            from .review import watched
+
+            run = watched(self, run)
+        return await run
 
     @classmethod
     def _package(cls) -> TeamPackage:
         return TeamPackage(cls.__module__.rpartition(".")[0])  # <package>.flow
-
-    @classmethod
-    def _store(cls, store: RunStore | None) -> RunStore:
-        """`store` (None: `crewai run`'s) redacting the team's secrets."""
-        return RunStore.of(cls._package().team, (store or RunStore()).directory)
-
-    def _configured(self, given: dict[str, Any]) -> dict[str, Any]:
-        """Configure the flow for inputs `given` (no decisions: a gate asks at a terminal,
-        else pauses); the state's fields of a new run."""
-        package = self._package()
-        team = package.team
-        inputs = checked_inputs(team, given)
-        self.configure(package.module("crew").TeamCrew(inputs), None, sys.stdin.isatty())
-        return {"inputs": inputs, "team": team.SLUG, "version": team.VERSION}
 
     def team(self) -> ModuleType:
         """The team's team.py (pipeline[], gates[], outputs)."""
