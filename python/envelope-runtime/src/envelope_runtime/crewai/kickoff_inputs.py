@@ -1,6 +1,7 @@
 """A team crew's kickoff given inputs, `Crew.kickoff(inputs=...)` (CrewAI AMP's, a Python
 caller's, train, test and replay), or of a crew built without inputs: what CrewAI's INPUT hook
-(texts.py) does for it. Our runner's kickoffs give none, and never load this module.
+(texts.py) does for it. The kickoffs of a run of our runner (its crew's, a sub-team's, a
+step's) give none: such a run never loads this module.
 
 CrewAI interpolates `{word}` in every text and fails on a word it has no value for: each word
 of our texts is given itself as its value (`crewai_inputs`). Run inputs other than the crew
