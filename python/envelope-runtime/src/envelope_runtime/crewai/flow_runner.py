@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from ..team_package import TeamPackage
@@ -63,23 +63,31 @@ class _StopTheRun:
 
 
 @contextmanager
-def _sigterm_stops_the_run() -> Iterator[None]:
-    """SIGTERM raises Terminated for the run, the previous handler (the default, CrewAI
-    telemetry's, which raises SystemExit(0)) back after. Not off the main thread (Python sets
-    handlers there only), nor over a handler Python did not set (not ours to restore), nor
-    over ours (`sweep` holds it across its resumes)."""
-    import crewai.events.event_listener  # noqa: F401 - sets telemetry's handler: ours goes over it
-
-    previous = signal.getsignal(signal.SIGTERM)
+def _handled(handler: Any, *signals: int) -> Iterator[None]:
+    """`handler` for `signals` meanwhile, each previous handler back after. Not off the main
+    thread (Python sets handlers there only), nor over a handler Python did not set (not ours
+    to restore)."""
     main = threading.current_thread() is threading.main_thread()
-    if not main or previous is None or isinstance(previous, _StopTheRun):
-        yield
-        return
-    signal.signal(signal.SIGTERM, _StopTheRun())
+    previous = {s: signal.getsignal(s) for s in signals if main}
+    previous = {number: old for number, old in previous.items() if old is not None}
+    for number in previous:
+        signal.signal(number, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, old in previous.items():
+            signal.signal(number, old)
+
+
+def _sigterm_stops_the_run() -> AbstractContextManager[None]:
+    """SIGTERM raises Terminated for the run, the previous handler (the default, CrewAI
+    telemetry's, which raises SystemExit(0)) back after; not over ours (`sweep` holds it
+    across its resumes)."""
+    import crewai.events.event_listener  # noqa: F401 - sets telemetry's handler: ours goes over it
+
+    if isinstance(signal.getsignal(signal.SIGTERM), _StopTheRun):
+        return nullcontext()
+    return _handled(_StopTheRun(), signal.SIGTERM)
 
 
 def _run_flow(
@@ -109,26 +117,10 @@ def _run_flow(
         try:
             store.save_state(run.id, "runner", run)
         except (KeyboardInterrupt, Terminated) as stop:  # the outcome maybe unsaved: stopped
-            with _held():
+            # Ctrl-C and SIGTERM ignored while it is saved (as a second SIGTERM is).
+            with _handled(signal.SIG_IGN, signal.SIGINT, signal.SIGTERM):
                 store.save_state(run.id, "runner", settle(run, False, stop, 0))
         return _stopped(package, store, run, args)
-
-
-@contextmanager
-def _held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM ignored while a stopped run is saved (as a second SIGTERM is)."""
-    main = threading.current_thread() is threading.main_thread()
-    signals = (signal.SIGINT, signal.SIGTERM) if main else ()
-    previous = {s: signal.getsignal(s) for s in signals}
-    for number, handler in previous.items():
-        if handler is not None:  # a handler Python did not set is not ours to put back
-            signal.signal(number, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            if handler is not None:
-                signal.signal(number, handler)
 
 
 def _settled(
