@@ -146,6 +146,25 @@ def test_a_url_the_http_client_cannot_parse_is_refused_not_raised(
     assert no_network == []
 
 
+def test_a_header_the_http_client_cannot_send_is_a_failed_request_not_a_raise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # httpx raises UnicodeEncodeError, not an httpx.HTTPError, on a non-ASCII header; the
+    # tool answers it as any failed request, redacted (as the LangGraph target's does).
+    monkeypatch.setattr(tools, "HTTP_TRANSPORT", httpx.MockTransport(lambda r: httpx.Response(200)))
+    allow_all = policy.AccessPolicy(default_action="allow")
+    tool = tools.HttpRequestTool(
+        agent_key="probe", policy=allow_all, secret_values=("é secret-42",)
+    )
+
+    result = tool.run(
+        method="GET", url="https://example.com/", headers=[{"name": "X-T", "value": "é secret-42"}]
+    )
+
+    assert result.startswith("REQUEST FAILED: UnicodeEncodeError")
+    assert "secret-42" not in result
+
+
 def _allowed_requests(agent_key: str, env: dict[str, str]) -> list[tuple[str, str]]:
     agent_policy = tools.policies(TEAM)[agent_key]
     candidates = []

@@ -96,7 +96,7 @@ class HttpRequestTool(BaseTool):
                 response = client.request(
                     method.upper(), decision.url, headers=sent_headers, content=content
                 )
-        except httpx.HTTPError as error:
+        except Exception as error:  # httpx raises UnicodeEncodeError too (a non-ASCII header)
             return redact(f"REQUEST FAILED: {type(error).__name__}: {error}", self.secret_values)
         lines = [f"HTTP {response.status_code} {response.reason_phrase}"]
         if response.is_redirect:
