@@ -398,6 +398,27 @@ def test_every_knowledge_suffix_has_its_source() -> None:
     assert set(crew_base.KNOWLEDGE_SUFFIXES) == set(knowledge.KINDS)
 
 
+def test_a_run_loads_no_kickoff_inputs_knowledge_or_litellm_code(
+    team_env: dict[str, str],
+    fake_models: fake_llm.FakeModels,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Our runner's kickoffs give no inputs, knowledge/ has no files here and the models are
+    CrewAI's own providers: those paths' modules stay unloaded (issue 37)."""
+    monkeypatch.chdir(tmp_path)
+    names = [f"envelope_runtime.crewai.{m}" for m in ("kickoff_inputs", "knowledge")]
+    names.append("envelope_runtime.crewai.litellm_providers")
+    for name in names:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        # `from . import` would find the attribute of the package
+        monkeypatch.delattr(sys.modules["envelope_runtime.crewai"], name.rpartition(".")[2], False)
+
+    assert main.main(helpers.run_argv()) == EXPECTED_OK, capsys.readouterr().err
+    assert [name for name in names if name in sys.modules] == []
+
+
 def test_kickoff_inputs_other_than_the_crews_are_refused(
     team_env: dict[str, str], fake_models: fake_llm.FakeModels
 ) -> None:
