@@ -74,7 +74,11 @@ const RULES: Rule[] = [
   // options and the driving of a run). Building a team never loads it (0f1dc2d).
   { feature: "a command's own code", lacks: () => true, core: ["decision_files"], crewai: ["crewai.flow_resume", "crewai.run_files"], langgraph: ["langgraph.run_client"] },
   // runMs for a kickoff our runner does not make (CrewAI AMP's): never a build's or a runner's.
-  { feature: "a kickoff without the runner", lacks: () => true, core: [], crewai: ["crewai.kickoff_deadline"], langgraph: [] },
+  { feature: "a kickoff without the runner", lacks: () => true, core: [], crewai: ["crewai.kickoff_deadline", "crewai.kickoff_inputs"], langgraph: [] },
+  // CrewAI's knowledge sources, for files in knowledge/ (an export ships none, only its README).
+  { feature: "knowledge files", lacks: () => true, core: [], crewai: ["crewai.knowledge"], langgraph: [] },
+  // Whether LiteLLM serves a provider a model variable names that CrewAI does not serve itself.
+  { feature: "a model variable naming a LiteLLM provider", lacks: () => true, core: [], crewai: ["crewai.litellm_providers"], langgraph: [] },
   // An exception showing a secret value, copied without it: a failed task's, never a build's.
   { feature: "a failure carrying a secret", lacks: () => true, core: [], crewai: [], langgraph: ["langgraph.redacted_errors"] },
 ];
