@@ -97,8 +97,8 @@ def configured(flow: Any, given: dict[str, Any], kickoff: bool = False) -> dict[
     `crewai run` configures it (no decisions: a gate asks at a terminal, else pauses); the
     state's fields of a new run. A `kickoff`'s store (`crewai run`'s) gets the team's
     secrets to redact."""
+    from .kickoff_inputs import checked_inputs
     from .state import RunStore  # a pipeline's: a crew's kickoff needs none of this
-    from .texts import checked_inputs
 
     package = flow._package()
     team = package.team

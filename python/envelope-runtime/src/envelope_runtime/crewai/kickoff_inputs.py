@@ -15,9 +15,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from crewai import Crew
+from crewai.hooks import HookAborted
 
 from ._crewai_private import drop_memoized
-from .texts import InputsRefused, checked_inputs, kept_as_written
+from .texts import kept_as_written
 
 _CREWAI_WORD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")
 """What `Crew.kickoff(inputs=...)` interpolates (crewai.utilities.string_utils)."""
@@ -29,6 +30,21 @@ def _texts_of(crew: Crew) -> Iterable[str]:
         yield from (agent.role, agent.goal, agent.backstory)
     for task in crew.tasks:
         yield from (task.description, task.expected_output, task.output_file or "")
+
+
+class InputsRefused(HookAborted, ValueError):
+    """`kickoff(inputs=...)` with run inputs other than the crew object's."""
+
+
+def checked_inputs(team: Any, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Kickoff inputs checked by team.TeamInputs as the runner checks them (also a pipeline
+    flow's that CrewAI AMP kicks off or resumes: pipeline.py)."""
+    from ..inputs import InputError, checked
+
+    try:
+        return checked(team.TeamInputs, given)
+    except InputError as error:
+        raise InputsRefused(f"inputs refused: {error}") from None
 
 
 def crewai_inputs(crew: Crew, inputs: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from crewai import Agent, Crew
-from crewai.hooks import HookAborted, InterceptionPoint, register_hook
+from crewai.hooks import InterceptionPoint, register_hook
 from crewai.hooks.contexts import InputContext
 
 from ..placeholders import render
@@ -31,10 +31,6 @@ def render_agent(agent: Agent, values: Mapping[str, str]) -> Agent:
     agent.backstory = render(agent.backstory, values)
     agent.executor_class = VerbatimExecutor
     return agent
-
-
-class InputsRefused(HookAborted, ValueError):
-    """`kickoff(inputs=...)` with run inputs other than the crew object's."""
 
 
 # A team's crew -> (its builder, the inputs it filled in, the team's team.py): the inputs are
@@ -71,16 +67,6 @@ def _kickoff_inputs(context: InputContext) -> dict[str, Any] | None:
     from .kickoff_inputs import kickoff_inputs
 
     return kickoff_inputs(context.crew, built_by, own, team, dict(context.payload or {}))
-
-
-def checked_inputs(team: Any, given: Mapping[str, Any]) -> dict[str, Any]:
-    """Kickoff inputs checked by team.TeamInputs as the runner checks them."""
-    from ..inputs import InputError, checked
-
-    try:
-        return checked(team.TeamInputs, given)
-    except InputError as error:
-        raise InputsRefused(f"inputs refused: {error}") from None
 
 
 register_hook(InterceptionPoint.INPUT, _kickoff_inputs)
