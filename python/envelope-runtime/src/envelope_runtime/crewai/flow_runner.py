@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import signal
 import sys
@@ -32,17 +31,12 @@ from typing import TYPE_CHECKING, Any
 from ..team_package import TeamPackage
 from . import runtime
 from .runner import STATE_DIR, TeamCommands, _exit, command_of, traced
+from .runtime import EXIT_INTERRUPTED, EXIT_TERMINATED
 
 if TYPE_CHECKING:  # CrewAI's import is a run's, not `--help`'s or `workspace`'s
     from .state import RunState, RunStore
 
 __all__ = ["FlowCommands", "start_run"]
-
-EXIT_INTERRUPTED = 130
-"""A run stopped by Ctrl-C (the shell's 128 + SIGINT); saved as failed, resumable."""
-
-EXIT_TERMINATED = 143
-"""A run stopped by SIGTERM (128 + SIGTERM); saved as failed, resumable."""
 
 
 class Terminated(BaseException):
@@ -269,34 +263,15 @@ def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, 
         lock.release()
 
 
-def exit_now(code: int) -> None:
-    """runner._exit, and for a run stopped by Ctrl-C or SIGTERM at once: its worker may still
-    wait in a gate's prompt or a model call, which neither sys.exit nor Python's shutdown may
-    wait for (a daemon thread holding stdin's lock aborts the interpreter's shutdown)."""
-    if code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    _exit(code)
-
-
 class FlowCommands(TeamCommands):
     """A pipeline team's console scripts: a run's (TeamCommands), `resume` (a run waiting at
     a gate) and `plot` (`crewai flow plot`)."""
-
-    def run(self) -> None:
-        exit_now(self.main())
-
-    def run_with_trigger(self) -> None:
-        from . import other_commands
-
-        exit_now(other_commands.run_with_trigger(self.package))
 
     def resume(self) -> None:
         """`resume RUN_ID [--decisions FILE]`: a run that waits at a gate goes on."""
         from .flow_resume import resume_run
 
-        exit_now(resume_run(self.package, sys.argv[1:]))
+        _exit(resume_run(self.package, sys.argv[1:]))
 
     def plot(self) -> None:
         """`plot` (`crewai flow plot`): Flow.plot, the pipeline as an HTML page

@@ -229,8 +229,10 @@ def start_run(package: TeamPackage, argv: Sequence[str], base: dict[str, Any] | 
 def _exit(code: int) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
-    if code == runtime.EXIT_TIMEOUT:
-        # Do not wait for an in-flight model call of the abandoned worker thread.
+    if code in (runtime.EXIT_TIMEOUT, runtime.EXIT_INTERRUPTED, runtime.EXIT_TERMINATED):
+        # Do not wait for the abandoned worker thread: its in-flight model call, or a gate's
+        # prompt, which Python's shutdown may not wait for either (a daemon thread holding
+        # stdin's lock aborts it).
         os._exit(code)
     sys.exit(code)
 

@@ -11,6 +11,8 @@ EXIT_CONFIG = 2
 EXIT_PENDING = 3
 EXIT_HALTED = 4
 EXIT_TIMEOUT = 124
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT): a pipeline's run is saved failed, resumable
+EXIT_TERMINATED = 143  # SIGTERM (128 + SIGTERM): the same
 
 
 @dataclass(frozen=True)
