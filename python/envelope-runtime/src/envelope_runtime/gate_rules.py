@@ -1,5 +1,6 @@
 """The rules of a gate's decisions (gates.py names them): the reviewers' verdicts applied,
-the trigger and onReject evaluated, timeouts. Loaded when a gate is reviewed.
+the trigger and onReject evaluated, whether the gate timed out (what its timeout does is
+gate_timeouts.py's). Loaded when a gate is reviewed.
 """
 
 from __future__ import annotations
@@ -23,11 +24,8 @@ __all__ = [
     "apply_decisions",
     "bounded",
     "evaluate",
-    "late_notice",
-    "proceed",
     "released_text",
     "timed_out",
-    "timeout_message",
     "trigger_met",
     "verb_of",
 ]
@@ -154,39 +152,6 @@ def _evaluate(spec: GateSpec, gate: GateState) -> tuple[Outcome, str]:
     return (
         "halted",
         f"gate {spec.name}: not released{last} ({approved} approved, {needed} needed)",
-    )
-
-
-def proceed(spec: GateSpec, gate: GateState, now: datetime, late: bool = False) -> None:
-    """timeout.behaviour proceed: the undecided records are released as if approved by
-    the timeout; rejected and skipped ones stay out."""
-    undecided = [DecisionItem(record=r.id, action="approve") for r in gate.undecided()]
-    apply_decisions(spec, gate, undecided, now, "timeout", system=True)
-    gate.status, gate.problems = "released", []
-    released = f"proceed: {len(undecided)} undecided record(s) released"
-    gate.message = timeout_message(spec, gate, released, late)
-
-
-def _late(spec: GateSpec, gate: GateState) -> str:
-    since = gate.waiting_since.isoformat(timespec="seconds") if gate.waiting_since else "?"
-    return (
-        f"decisions given after the gate's deadline (timeout.after {spec.timeout_after}, "
-        f"waiting since {since}) were not applied"
-    )
-
-
-def timeout_message(spec: GateSpec, gate: GateState, behaviour: str, late: bool) -> str:
-    """A gate's message when its timeout applied; `late`: the resume that applied it carried
-    decisions, which lose to the timeout (the README says so) and are named as such."""
-    message = f"gate {spec.name}: no decision within {spec.timeout_after} ({behaviour})"
-    return f"{message}; {_late(spec, gate)}" if late else message
-
-
-def late_notice(spec: GateSpec, gate: GateState) -> str:
-    """What a runner says of decisions given for a gate past its deadline (both targets)."""
-    return (
-        f"gate {spec.name}: {_late(spec, gate)}: timeout.behaviour "
-        f"{spec.timeout_behaviour} applies instead"
     )
 
 

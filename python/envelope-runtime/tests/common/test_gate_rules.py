@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from common_project import gates
 
-from envelope_runtime import echo, gate_rules
+from envelope_runtime import echo, gate_rules, gate_timeouts
 from envelope_runtime.gate_terminal import TerminalReviewer
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -201,7 +201,7 @@ def test_an_escalated_timeout_says_the_deadline_passed_and_what_the_manager_deci
     escalating = spec(timeout_after="1h", timeout_behaviour="escalate")
     gate = gate_with(None, None)
     gate.status, gate.waiting_since = "waiting", NOW
-    gate.message = gate_rules.timeout_message(escalating, gate, "escalate", late)
+    gate.message = gate_timeouts.timeout_message(escalating, gate, "escalate", late)
     items = [gates.DecisionItem(record="r1", action="approve")]
     assert gate_rules.apply_decisions(escalating, gate, items, NOW, "agent:boss", True) == []
     gate.records[1].decision, gate.waiting_since = "skip", None  # the leftover, skipped

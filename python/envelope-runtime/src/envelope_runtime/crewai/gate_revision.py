@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from crewai import Crew, Task
 from pydantic import BaseModel
 
-from ..gate_rules import apply_decisions, late_notice, proceed, timeout_message
+from ..gate_rules import apply_decisions
+from ..gate_timeouts import late_notice, proceed, timeout_message
 from ..gates import MAX_ROUNDS, DecisionItem, GateSpec, GateState
 from . import state
 from .crew_base import kickoff, manager_of

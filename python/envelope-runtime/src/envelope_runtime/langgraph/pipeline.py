@@ -338,7 +338,7 @@ class PipelineNodes(TeamNodes):
     def _on_timeout(self, spec: GateSpec, gate: GateState, late: bool) -> Command[str]:
         """timeout.behaviour: proceed releases, halt halts, escalate asks the manager.
         `late`: the resume carried decisions; the message says they were not applied."""
-        from .. import gate_rules as rules
+        from .. import gate_timeouts as rules
 
         if spec.timeout_behaviour == "escalate":
             # The message gate_rules.evaluate goes on from once the manager has decided.

@@ -466,7 +466,7 @@ class Runner:
         """Name the decisions this resume gives gates past their deadline: the gate applies
         its timeout instead (pipeline.py), and says so in its message too. A decisions file
         holding them is kept: a template replaces only a file whose decisions were read."""
-        from ..gate_rules import late_notice, timed_out
+        from ..gate_rules import timed_out
         from .pipeline import gate_state
 
         values = payload.resume if isinstance(payload.resume, dict) else {}
@@ -477,6 +477,8 @@ class Runner:
             spec, gate = self.package.team.GATES[name], gate_state(snapshot.values, name)
             given = values.get(interrupt.id)
             if isinstance(given, dict) and given.get("decisions") and timed_out(spec, gate, now):
+                from ..gate_timeouts import late_notice  # a gate past its deadline only
+
                 late[name] = late_notice(spec, gate)
         path = getattr(self.args, "decisions", None)
         if late and path:  # not read after all: a pause keeps it from a template (review.py)
