@@ -77,8 +77,20 @@ def _read_here(path: Path, given: Path | None) -> bool:
 
 def write_atomically(path: Path, text: str) -> None:
     """Through a temporary file beside `path`, then a rename: a reader (or a crash) never
-    sees half a file."""
+    sees half a file. Both reach the disk before we return: after an unsynced rename a power
+    cut can leave an empty file (ext4, XFS delay the writes)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, "utf-8")
+    with open(temporary, "w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
     os.replace(temporary, path)
+    try:  # the folder holds the rename; a platform that cannot open one (Windows) skips it
+        folder = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from envelope_runtime import decision_files
 
 
@@ -67,3 +69,26 @@ def test_a_template_is_written_whole(tmp_path: Path) -> None:
     decision_files.write_atomically(path, "{}\n")
     assert path.read_text() == "{}\n"
     assert [p.name for p in path.parent.iterdir()] == ["t.decisions.json"]
+
+
+def test_a_write_reaches_the_disk_before_and_after_its_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The temporary file is synced before the rename, the folder after it."""
+    calls: list[str] = []
+    fsync, replace = decision_files.os.fsync, decision_files.os.replace
+
+    def synced(fd: int) -> None:
+        calls.append("folder" if Path(f"/proc/self/fd/{fd}").resolve() == tmp_path else "file")
+        fsync(fd)
+
+    def renamed(src: Path, dst: Path) -> None:
+        calls.append("rename")
+        replace(src, dst)
+
+    monkeypatch.setattr(decision_files.os, "fsync", synced)
+    monkeypatch.setattr(decision_files.os, "replace", renamed)
+    decision_files.write_atomically(tmp_path / "d.json", "{}\n")
+
+    assert calls == ["file", "rename", "folder"]
+    assert (tmp_path / "d.json").read_text() == "{}\n"

@@ -177,7 +177,10 @@ class RunStore(FlowPersistence):
         with self._lock:
             self.directory.mkdir(parents=True, exist_ok=True)
             partial = target.with_suffix(".json.partial")
-            partial.write_text(text, "utf-8")
+            with open(partial, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())  # on disk before the rename: a power cut leaves no empty run
             os.replace(partial, target)
 
     def _redact(self, value: Any) -> Any:
