@@ -75,6 +75,8 @@ const RULES: Rule[] = [
   { feature: "a command's own code", lacks: () => true, core: ["decision_files"], crewai: ["crewai.flow_resume", "crewai.run_files"], langgraph: ["langgraph.run_client"] },
   // runMs for a kickoff our runner does not make (CrewAI AMP's): never a build's or a runner's.
   { feature: "a kickoff without the runner", lacks: () => true, core: [], crewai: ["crewai.kickoff_deadline", "crewai.kickoff_inputs"], langgraph: [] },
+  // What applies when a gate is past its deadline: a build never meets one.
+  { feature: "a gate past its deadline", lacks: () => true, core: ["gate_timeouts"], crewai: [], langgraph: [] },
   // CrewAI's knowledge sources, for files in knowledge/ (an export ships none, only its README).
   { feature: "knowledge files", lacks: () => true, core: [], crewai: ["crewai.knowledge"], langgraph: [] },
   // Whether LiteLLM serves a provider a model variable names that CrewAI does not serve itself.
