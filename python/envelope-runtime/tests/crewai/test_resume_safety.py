@@ -15,6 +15,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -348,6 +350,16 @@ def test_a_run_left_running_in_the_database_needs_force_and_one_resume_takes_it(
 # --- the same, in a process of its own: a real Ctrl-C (SIGINT), SIGTERM and SIGKILL -----
 
 
+@contextmanager
+def _sigint(handler: Callable[..., Any] | int) -> Iterator[None]:
+    """This process's SIGINT handler meanwhile, the previous one back after."""
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _start_at_a_prompt(
     tmp_path: Path, fake_models: FakeModels
 ) -> tuple[subprocess.Popen[bytes], str]:
@@ -367,9 +379,13 @@ def _start_at_a_prompt(
         ),
     }
     command = [sys.executable, "-m", f"{PACKAGE}.main", *helpers.run_argv(interactive=True)]
-    process = subprocess.Popen(
-        command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+    # Started as a terminal starts it, Ctrl-C at its default, though a shell starts a
+    # background job (`pytest ... &`) with SIGINT ignored: a child inherits an ignored signal
+    # (a handled one is default after exec), and Python then never raises KeyboardInterrupt.
+    with _sigint(signal.default_int_handler):
+        process = subprocess.Popen(
+            command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
     assert process.stderr is not None
     seen = b""
     while b"Your feedback: " not in seen:  # CrewAI's prompt: the gate waits for an answer
@@ -404,7 +420,9 @@ def test_sigint_at_a_gate_prompt_exits_130_and_the_run_resumes(
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
 ) -> None:
-    process, run_id = _start_at_a_prompt(tmp_path, fake_models)
+    # As when these tests run as a shell's background job: the runner's Ctrl-C is its own.
+    with _sigint(signal.SIG_IGN):
+        process, run_id = _start_at_a_prompt(tmp_path, fake_models)
     try:
         # Meanwhile the run is its process's: a resume does nothing.
         assert main.main(["resume", run_id, "--no-interactive"]) == runtime.EXIT_CONFIG
