@@ -95,6 +95,9 @@ class FakeModels:
         """Items in every synthesized list (e.g. the records a gate reviews)."""
         self.delay = 0.0
         """Seconds every call takes."""
+        self.hold: threading.Event | None = None
+        """When given, every call waits until it is set (at most a minute): a call under way
+        for as long as the test wants, whatever the machine's speed."""
         self.log_path = log_path
         """When set, every call is also appended to this file as a JSON line."""
         self.scripts: dict[str, list[Reply]] = {}
@@ -132,6 +135,8 @@ class FakeModels:
                     break
         if self.delay:
             time.sleep(self.delay)
+        if self.hold is not None:
+            self.hold.wait(timeout=60)
         text = self.generic_reply(call) if reply is None else reply
         text = text(call) if callable(text) else text
         call.ended = time.monotonic()
