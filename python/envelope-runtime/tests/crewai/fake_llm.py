@@ -98,6 +98,8 @@ class FakeModels:
         self.hold: threading.Event | None = None
         """When given, every call waits until it is set (at most a minute): a call under way
         for as long as the test wants, whatever the machine's speed."""
+        self.arrived = threading.Event()
+        """Set when a call begins to wait for `hold`."""
         self.log_path = log_path
         """When set, every call is also appended to this file as a JSON line."""
         self.scripts: dict[str, list[Reply]] = {}
@@ -136,6 +138,7 @@ class FakeModels:
         if self.delay:
             time.sleep(self.delay)
         if self.hold is not None:
+            self.arrived.set()
             self.hold.wait(timeout=60)
         text = self.generic_reply(call) if reply is None else reply
         text = text(call) if callable(text) else text

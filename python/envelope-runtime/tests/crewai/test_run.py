@@ -35,6 +35,7 @@ from project import (
     tools,
 )
 
+from envelope_runtime.crewai import deadline as run_deadline
 from envelope_runtime.crewai import kickoff_inputs
 
 EXPECTED_OK = runtime.EXIT_PENDING if team.GATES else runtime.EXIT_OK
@@ -141,6 +142,12 @@ def test_run_deadline_stops_the_run_with_a_clear_message(
     monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 300)
     release = threading.Event()
     fake_models.hold = release  # the run's first model calls last until the test says
+    # The deadline passes once a model call is under way, however long the run took to get
+    # there (a loaded machine can spend 300 ms before the first call).
+    arrived = fake_models.arrived
+    monkeypatch.setattr(
+        run_deadline.Deadline, "remaining", lambda self: -1.0 if arrived.is_set() else 3600.0
+    )
 
     code = main.main(helpers.run_argv())
     held = list(fake_models.calls)
