@@ -1,0 +1,149 @@
+"""CrewAI AMP's resume of a pipeline paused at one gate while another waits beside it
+(parallel steps, each followed by a gate): `TeamFlow.from_pending(id).resume(answer)`.
+CrewAI's resume runs only what follows the gate it resumes; the waiting gate and the steps
+after it are reached by the flow kicked off again over the saved state (kickoff_deadline.py).
+Skipped unless a gate waits beside the paused one (parallel-gates)."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+import helpers
+import pytest
+from crewai.flow.async_feedback import HumanFeedbackPending
+from fake_llm import FakeModels
+from project import PACKAGE, main, runtime, state, team
+
+from envelope_runtime.crewai.deadline import RunTimeout
+
+
+def _paused_beside(store: state.RunStore) -> tuple[Any, str]:
+    """AMP's kickoff (no terminal, no decisions: it pauses), the run's id; skipped unless
+    another gate waits beside the one CrewAI paused at."""
+    if team.MODE != "pipeline" or len(team.GATES) < 2:
+        pytest.skip("no pipeline with two gates")
+    flow = importlib.import_module(f"{PACKAGE}.flow").TeamFlow(persistence=store)
+    flow.kickoff(inputs=helpers.valid_inputs())
+    paused = store.load(flow.state.id)
+    if sum(gate.status == "waiting" for gate in paused.gates.values()) < 2:
+        pytest.skip("no gate waits beside the paused one")
+    return type(flow), paused.id
+
+
+def _action(flow: Any, verb: str) -> str:
+    """The label of the paused gate's first action with `verb` (one for every record)."""
+    gate = team.GATES[flow.pending_feedback.metadata["gate"]]
+    return next(action.label for action in gate.actions if action.verb == verb)
+
+
+def _waiting(run: state.RunState) -> list[str]:
+    return sorted(name for name, gate in run.gates.items() if gate.status == "waiting")
+
+
+def _resumed_once(store: state.RunStore) -> tuple[Any, str, str]:
+    """The run paused, then AMP's resume approving every record of the paused gate: the
+    flow class, the run's id and the gate that waits on."""
+    team_flow, run_id = _paused_beside(store)
+    first = team_flow.from_pending(run_id, store)
+    gate = first.pending_feedback.metadata["gate"]
+
+    outcome = first.resume(_action(first, "approve"))
+
+    after = store.load(run_id)
+    # A run saved done is over: `resume RUN_ID` refuses it, so the waiting gate's records
+    # and the steps after it would never be reached. It pauses at that gate instead.
+    assert isinstance(outcome, HumanFeedbackPending), (after.status, _waiting(after))
+    assert (after.status, gate in _waiting(after)) == ("pending", False)
+    (beside,) = _waiting(after)
+    assert team_flow.from_pending(run_id, store).pending_feedback.metadata["gate"] == beside
+    return team_flow, run_id, beside
+
+
+def _finished(run: state.RunState) -> None:
+    assert (run.status, _waiting(run)) == ("done", []), run.message
+    assert sorted(run.outputs) == sorted(team.PIPELINE)
+    assert run.result is not None
+
+
+def test_an_amp_resume_pauses_at_the_gate_beside_and_the_next_one_finishes_the_run(
+    team_env: dict[str, str], fake_models: FakeModels, tmp_path: Path
+) -> None:
+    store = state.RunStore(tmp_path / "runs")
+    team_flow, run_id, _ = _resumed_once(store)
+    second = team_flow.from_pending(run_id, store)
+
+    outcome = second.resume(_action(second, "approve"))
+
+    assert not isinstance(outcome, HumanFeedbackPending)
+    _finished(store.load(run_id))
+    assert second.state.status == "done"  # the caller's flow holds the run as saved
+
+
+def test_our_resume_finishes_a_run_an_amp_resume_left_at_the_gate_beside(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store = state.RunStore(tmp_path / "runs")
+    _, run_id, beside = _resumed_once(store)
+    records = store.load(run_id).gates[beside].records
+    approved = [{"record": record.id, "action": "approve"} for record in records]
+    path = helpers.write_decisions(tmp_path / "decisions.json", run_id, {beside: approved})
+    capsys.readouterr()
+
+    code = main.main(
+        ["resume", run_id, "--decisions", str(path), "--state-dir", str(store.directory)]
+    )
+
+    assert code == runtime.EXIT_OK, capsys.readouterr().err
+    _finished(store.load(run_id))
+
+
+def test_an_amp_resume_whose_answer_halts_the_run_leaves_it_halted(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    store = state.RunStore(tmp_path / "runs")
+    team_flow, run_id = _paused_beside(store)
+    resumed = team_flow.from_pending(run_id, store)
+    gate = resumed.pending_feedback.metadata["gate"]
+    monkeypatch.setitem(team.GATES, gate, dataclasses.replace(team.GATES[gate], on_reject="halt"))
+    outputs = sorted(store.load(run_id).outputs)
+
+    outcome = resumed.resume(_action(resumed, "reject"))
+
+    after = store.load(run_id)
+    assert not isinstance(outcome, HumanFeedbackPending)
+    assert (after.status, after.gates[gate].status, after.result) == ("halted", "halted", None)
+    assert sorted(after.outputs) == outputs  # not kicked off again: a halted run is over
+
+
+def test_run_ms_bounds_the_flow_an_amp_resume_kicks_off_again(
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    store = state.RunStore(tmp_path / "runs")
+    team_flow, run_id, _ = _resumed_once(store)
+    # Less of runMs left than one model call takes. The second resume makes its calls in the
+    # flow kicked off again (CrewAI's resume does not run a join whose other side was
+    # released in an earlier process): the last step's call, which ends past runMs.
+    spent = store.load(run_id).spent_ms
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", spent + 1000)
+    fake_models.delay = 1.2
+    second = team_flow.from_pending(run_id, store)
+
+    with pytest.raises(RunTimeout, match=re.escape("(timeout.runMs)")):
+        second.resume(_action(second, "approve"))
+
+    after = store.load(run_id)
+    assert after.status == "timed_out"
+    assert after.spent_ms >= spent + 1000
