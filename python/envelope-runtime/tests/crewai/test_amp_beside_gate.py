@@ -20,6 +20,11 @@ from project import PACKAGE, main, runtime, state, team
 
 from envelope_runtime.crewai.deadline import RunTimeout
 
+# A hierarchy team has no flow, no run store (project.state is None) and no gate.
+pytestmark = pytest.mark.skipif(
+    team.MODE != "pipeline" or len(team.GATES) < 2, reason="no pipeline with two gates"
+)
+
 
 def _paused_beside(store: state.RunStore) -> tuple[Any, str]:
     """AMP's kickoff (no terminal, no decisions: it pauses), the run's id; skipped unless
