@@ -5,10 +5,11 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { ChatResult } from "@langchain/core/outputs";
 import { AsyncBatchedStore, InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildTeamGraph } from "../src/graph.js";
 import type { TeamSpec } from "../src/spec.js";
 import { masked, toolDescription, toolIdent, toolNames, Workspace, workspaceTools, type DocumentSpec } from "../src/workspace.js";
@@ -196,6 +197,25 @@ describe("the runner's store (FileStore): a folder two processes share", () => {
     const results = await Promise.all(["confirmed", "declined"].map((status) => workspace(store).write("attendees", [{ version: 1, data: { email: "a@b.c", status } }], "agent")));
     expect(results.map((r) => r[0]!.outcome)).toContain("conflict");
     expect((await workspace(store).row("attendees", "a@b.c"))?.version).toBeLessThanOrEqual(2);
+  });
+
+  it("deletes the claim of a writer killed before taking it back once it is stale, not only ignores it", async () => {
+    const store = new InMemoryStore();
+    const w = workspace(store);
+    await w.write("attendees", [{ data: { email: "a@b.c", status: "pending" } }], "agent");
+    const claims = ["envelope_workspace_claims", "attendees"];
+    const killed = createHash("sha256").update("a@b.c").digest("hex").slice(0, 32) + ":000000000001:killed";
+    await store.put(claims, killed, { claimed: true });
+    const write = () => w.write("attendees", [{ version: 1, data: { email: "a@b.c", status: "confirmed" } }], "agent");
+    expect((await write())[0]!.outcome).toBe("conflict"); // fresh: the killed writer may yet write
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 301_000); // past CLAIM_TTL_MS: stale
+      expect((await write())[0]!.outcome).toBe("written");
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await store.search(claims)).map((i) => i.key)).not.toContain(killed);
   });
 });
 

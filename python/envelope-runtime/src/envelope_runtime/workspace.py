@@ -302,8 +302,8 @@ class StoreBackend:
 
     def _claimed(self, doc: str, row_id: str, current: int) -> bool:
         """Whether this writer wins the write after version `current` (`_claim`); a winner's
-        claim stays until a later version is won. The winner also finds the row still at
-        `current`."""
+        claim stays until a later version is won or it is stale. The winner also finds the row
+        still at `current`."""
         namespace = ("envelope_workspace_claims", doc)
         row = _claim_prefix(row_id)
         prefix = f"{row}{current:012d}:"
@@ -331,13 +331,15 @@ class StoreBackend:
         already won (PostgreSQL: two writers of one version, one update lost)."""
         mine = prefix + uuid.uuid4().hex
         self.store.put(namespace, mine, {"claimed": True}, index=False)
-        # A claim older than CLAIM_TTL_S is a writer's that stopped before writing: ignored.
+        # A claim older than CLAIM_TTL_S is a writer's that stopped before taking it back
+        # (killed): ignored by every writer, so deleted, else it would stay for good.
         fresh = time.time() - self.CLAIM_TTL_S
-        claims = [
-            i.key
-            for i in self._items(namespace)
-            if i.key.startswith(prefix) and (i.key == mine or i.created_at.timestamp() > fresh)
-        ]
+        claims: list[str] = []
+        for item in self._items(namespace):
+            if item.key != mine and item.created_at.timestamp() <= fresh:
+                self.store.delete(namespace, item.key)
+            elif item.key.startswith(prefix):
+                claims.append(item.key)
         if claims == [mine] and still():
             return mine
         self.store.delete(namespace, mine)

@@ -547,6 +547,26 @@ def test_a_writer_that_claimed_the_version_first_wins_on_a_store_without_a_lock(
     assert store.search(claims) == []
 
 
+def test_a_killed_watcher_s_claim_is_deleted_once_stale(ws_module):
+    """A watcher killed between its claim on a firing and the firing's mark (a store without
+    a lock) left its claim in the store for good, only ignored once stale. The next claim in
+    the document deletes every stale one: this firing's, and another's whose watcher was
+    killed after its mark, before taking its claim back."""
+    memory = pytest.importorskip("langgraph.store.memory")
+    m = ws_module
+    store = memory.InMemoryStore()
+    ws = m.Workspace({"leads": leads_spec(m)}, m.StoreBackend(store))
+    ready_rows(ws, 1)
+    [marker] = [f.marker for f in ws.evaluate(mark=False)]
+    claims = ("envelope_workspace_fired_claims", "leads")
+    store.put(claims, m._claim_prefix(marker) + "killed", {"claimed": True})
+    store.put(claims, m._claim_prefix("fired before") + "killed", {"claimed": True})
+    assert ws.evaluate() == []  # fresh: the killed watcher may yet mark it
+    ws.backend.CLAIM_TTL_S = 0  # both claims are now stale
+    assert [f.marker for f in ws.evaluate()] == [marker]
+    assert store.search(claims) == []
+
+
 def test_concurrent_writers_lose_no_row_and_no_update(ws):
     """Writers at once (threads here; processes on PostgreSQL in test/realpath): every new
     row is kept, and a note each writer extends by read-then-write at the version it read
