@@ -598,9 +598,19 @@ export const WATCH_USAGE = [
   "  --url URL   the Agent Server serving the team: the triggers are read from its store, and each run starts there",
 ].join("\n");
 
+/**
+ * `workspace <doc>: row <id> has <column>=<status>`. An id that is pii is masked and the row
+ * named by its place in `workspace list`, where its other values show (a hash of the id would
+ * name it nowhere a person can look).
+ */
+function firedLine(spec: DocumentSpec, firing: Firing): string {
+  const pii = spec.columns.some((c) => c.id && c.pii);
+  return `workspace ${firing.document}: row ${pii ? `${MASK} (#${firing.position} listed)` : firing.row.id} has ${firing.trigger.column}=${firing.trigger.status}`;
+}
+
 /** What a `notify` trigger prints: the document, the row and the pair (no pii). */
 export function notifyLine(spec: DocumentSpec, firing: Firing): string {
-  return `workspace ${firing.document}: row ${masked(spec, firing.row).id} has ${firing.trigger.column}=${firing.trigger.status} (notify)`;
+  return `${firedLine(spec, firing)} (notify)`;
 }
 
 async function post(url: string, body: unknown, io: Io, fetcher: typeof fetch): Promise<void> {
@@ -660,7 +670,7 @@ export async function watchOnce(
     }
   }
   if (!runs.length) return 0;
-  for (const f of runs) io.out(`workspace ${f.document}: row ${masked(workspace.spec(f.document), f.row).id} has ${f.trigger.column}=${f.trigger.status}: running the team`);
+  for (const f of runs) io.out(`${firedLine(workspace.spec(f.document), f)}: running the team`);
   TRIGGERED.splice(0, TRIGGERED.length, ...runs.map((f) => ({ document: f.document, trigger: { column: f.trigger.column, status: f.trigger.status }, row: f.row })));
   // Ctrl-C or a stop (SIGTERM) before the run ended: the triggers stay due, as a crash leaves
   // them (workspace.py's KeyboardInterrupt), then the process ends as the signal ends it.

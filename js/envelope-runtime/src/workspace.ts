@@ -84,6 +84,8 @@ export interface Firing {
   trigger: TriggerSpec;
   row: Row;
   marker: string;
+  /** The row's place in `workspace list <document>` when it fired (1: first). */
+  position: number;
 }
 
 export const BUILT_IN = ["id", "created_at", "updated_at", "archived", "version"] as const;
@@ -424,8 +426,8 @@ export class Workspace {
     for (const [doc, spec] of this.specs) {
       if (!spec.triggers.length) continue;
       const fired = await this.backend.fired(doc);
-      for (const record of await this.backend.all(doc)) {
-        if (record.archived) continue;
+      const listed = (await this.backend.all(doc)).filter((r) => !r.archived);
+      for (const [index, record] of listed.entries()) {
         for (const trigger of spec.triggers) {
           if (record.data[trigger.column] !== trigger.status) continue;
           const since = record.status_since?.[trigger.column] ?? 0;
@@ -433,7 +435,7 @@ export class Workspace {
           const marker = [record.id, trigger.column, trigger.status, String(since), ""].join("\x1f");
           if (fired.has(marker)) continue;
           if (mark && !(await this.backend.mark(doc, marker))) continue;
-          firings.push({ document: doc, trigger, row: publicRow(record), marker });
+          firings.push({ document: doc, trigger, row: publicRow(record), marker, position: index + 1 });
         }
       }
     }

@@ -187,7 +187,7 @@ describe("triggers: watch", () => {
     await edit(["contacts", "ann@example.com", "name=Ann Lee", "status=new"]);
     const first = await watch("--once", "--", "--topic", "refunds");
     expect(first.code, first.err + first.out).toBe(0);
-    expect(first.out).toContain("workspace contacts: row *** has status=new: running the team");
+    expect(first.out).toContain("workspace contacts: row *** (#1 listed) has status=new: running the team");
     expect(first.out).not.toContain("ann@example.com");
     expect(first.seen.join("\n")).toContain('Run inputs (JSON):\n{\n  "topic": "refunds"\n}\n\nWorkspace rows that triggered this run (JSON):\n[\n  {\n    "document": "contacts",');
     expect(first.seen.join("\n")).toContain('"email": "ann@example.com"');
@@ -200,7 +200,7 @@ describe("triggers: watch", () => {
       expect(refused.err).toContain("--interval is a number of seconds above 0");
     }
     await edit(["contacts", "ann@example.com", "status=done"]);
-    expect((await watch("--once", "--", "--topic", "refunds")).out).toBe("workspace contacts: row *** has status=done (notify)");
+    expect((await watch("--once", "--", "--topic", "refunds")).out).toBe("workspace contacts: row *** (#1 listed) has status=done (notify)");
     await edit(["contacts", "ann@example.com", "status=new"]);
     expect((await watch("--once", "--", "--topic", "refunds")).seen).not.toEqual([]);
   });
@@ -230,6 +230,19 @@ describe("triggers: watch", () => {
     expect((await w.evaluate(false)).map((f) => f.trigger.status)).toEqual(["new"]);
   });
 
+  it("names a row whose id is pii by its place in `workspace list`, not `row ***`, and prints no pii", async () => {
+    // Ids in creation order: a Store lists the rows written in one second by id.
+    const w = new Workspace([WATCHED], new InMemoryStore());
+    const rows = [["a-gone@x.org", "done"], ["b-quiet@x.org", null], ["c-done@x.org", "done"], ["d-new@x.org", "new"]] as const;
+    for (const [email, status] of rows) await w.write("contacts", [{ data: status === null ? { email } : { email, status } }], "human");
+    await w.archive("contacts", "a-gone@x.org");
+    const out: string[] = [];
+    expect(await watchOnce(w, async () => 0, { out: (t) => out.push(t), err: (t) => out.push(t) }, {})).toBe(0);
+    expect(out).toEqual(["workspace contacts: row *** (#2 listed) has status=done (notify)", "workspace contacts: row *** (#3 listed) has status=new: running the team"]);
+    const listed = (await w.rows("contacts")).map((r) => r.data.status ?? null);
+    expect(listed).toEqual([null, "done", "new"]);
+  });
+
   it("posts a notify trigger to the webhook without the row's pii", async () => {
     const store = new InMemoryStore();
     const w = new Workspace([WATCHED], store);
@@ -241,7 +254,7 @@ describe("triggers: watch", () => {
     }) as unknown as typeof fetch;
     const out: string[] = [];
     expect(await watchOnce(w, async () => 0, { out: (t) => out.push(t), err: () => undefined }, { ENVELOPE_WORKSPACE_WEBHOOK_URL: "https://hooks.example.com/x" }, fetcher)).toBe(0);
-    expect(out).toEqual(["workspace contacts: row *** has status=done (notify)"]);
+    expect(out).toEqual(["workspace contacts: row *** (#1 listed) has status=done (notify)"]);
     expect(posted).toEqual([{ document: "contacts", column: "status", status: "done", row: expect.objectContaining({ id: "***", data: { score: 3, status: "done" } }) }]);
   });
 });

@@ -177,8 +177,8 @@ describe("watch --url", () => {
     const watched = await people(server.client, "watch", "--once", "--", "--topic", "launch");
     expect(watched.code).toBe(0);
     expect(watched.local).toBe(0); // not the runner's own run
-    expect(watched.out).toContain("workspace signups: row *** has status=flagged (notify)");
-    expect(watched.out).toContain("workspace signups: row *** has status=approved: running the team");
+    expect(watched.out).toContain("workspace signups: row *** (#1 listed) has status=flagged (notify)");
+    expect(watched.out).toContain("workspace signups: row *** (#2 listed) has status=approved: running the team");
     expect(watched.out).toContain(`watch: run r1 on thread t1 of the Agent Server at ${URL}`);
     expect(server.runs).toHaveLength(1);
     const [run] = server.runs;

@@ -424,6 +424,8 @@ class Firing:
     row: dict[str, Any]
     marker: str = ""
     """What the store keeps of it once fired (evaluate), so it fires once."""
+    position: int = 0
+    """The row's place in `workspace list <document>` when it fired (1: first)."""
 
 
 def private_file(path: Path) -> None:
@@ -700,9 +702,8 @@ class Workspace:
             if not spec.triggers:
                 continue
             fired = self.backend.fired(doc)
-            for record in self.backend.all(doc):
-                if record["archived"]:
-                    continue
+            listed = [r for r in self.backend.all(doc) if not r["archived"]]
+            for position, record in enumerate(listed, 1):
                 for trigger in spec.triggers:
                     if record["data"].get(trigger.column) != trigger.status:
                         continue
@@ -714,7 +715,7 @@ class Workspace:
                         continue
                     if mark and not self.backend.mark(doc, marker):
                         continue  # fired in another process since `fired` was read
-                    firings.append(Firing(doc, trigger, public(record), marker))
+                    firings.append(Firing(doc, trigger, public(record), marker, position))
         return firings
 
     def unfire(self, firings: Iterable[Firing]) -> None:
@@ -1314,13 +1315,19 @@ def _delete(args: argparse.Namespace, workspace: Workspace, runs: RunRecords | N
     return 0
 
 
+def _fired_line(spec: DocumentSpec, firing: Firing) -> str:
+    """`workspace <doc>: row <id> has <column>=<status>`. An id that is pii is masked and the
+    row named by its place in `workspace list`, where its other values show (a hash of the
+    id would name it nowhere a person can look)."""
+    column = spec.column(spec.id_column or "")
+    named = f"{MASK} (#{firing.position} listed)" if column and column.pii else firing.row["id"]
+    pair = f"{firing.trigger.column}={firing.trigger.status}"
+    return f"workspace {firing.document}: row {named} has {pair}"
+
+
 def notify_line(spec: DocumentSpec, firing: Firing) -> str:
     """What a `notify` trigger prints: the document, the row and the pair (no pii)."""
-    row = masked(spec, firing.row)
-    return (
-        f"workspace {firing.document}: row {row['id']} has "
-        f"{firing.trigger.column}={firing.trigger.status} (notify)"
-    )
+    return f"{_fired_line(spec, firing)} (notify)"
 
 
 def _post(url: str, body: dict[str, Any]) -> None:
@@ -1366,12 +1373,8 @@ def watch_once(workspace: Workspace, run_team: Callable[[], int]) -> int:
     if not runs:
         return 0
     for firing in runs:
-        row = masked(workspace.specs[firing.document], firing.row)
-        print(
-            f"workspace {firing.document}: row {row['id']} has "
-            f"{firing.trigger.column}={firing.trigger.status}: running the team",
-            flush=True,
-        )
+        spec = workspace.specs[firing.document]
+        print(f"{_fired_line(spec, firing)}: running the team", flush=True)
     run_context.TRIGGERED[:] = [
         {
             "document": f.document,

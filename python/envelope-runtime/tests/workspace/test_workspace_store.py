@@ -691,6 +691,29 @@ def test_watchers_of_their_own_processes_fire_each_change_once(
     assert workspaces[2].evaluate() == []
 
 
+def test_watch_names_a_row_whose_id_is_pii_by_its_place_in_the_list(ws_module, ws, capsys):
+    """`row ***` told the reader nothing: a row whose id is pii is named by its place in
+    `workspace list` (archived rows left out, as there), and no pii value is printed."""
+    m = ws_module
+    # ids in creation order: a Store lists the rows of one second by id
+    rows = [("a-gone@x.org", "new"), ("b-quiet@x.org", None), ("c-new@x.org", "new")]
+    rows.append(("d-ready@x.org", "ready"))
+    for email, status in rows:
+        data = {"email": email} if status is None else {"email": email, "status": status}
+        assert ws.write("leads", [{"data": data}], "human")[0].outcome == "written"
+    ws.archive("leads", "a-gone@x.org")
+    assert m.watch_once(ws, lambda: 0) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        "workspace leads: row *** (#2 listed) has status=new (notify)",
+        "workspace leads: row *** (#3 listed) has status=ready: running the team",
+    ]
+    assert m.workspace_command(["list", "leads"], ws, "t") == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert 'status="new"' in listed[1] and 'status="ready"' in listed[2]
+    assert "@x.org" not in out + err + "".join(listed)
+
+
 def test_the_store_file_is_readable_by_its_owner_only(ws_module, tmp_path, monkeypatch):
     # Its rows hold pii: created 0600 (SQLite gives its journal the same mode); a file the
     # user made keeps the mode it has.
