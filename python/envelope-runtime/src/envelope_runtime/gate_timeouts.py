@@ -1,13 +1,24 @@
 """What a gate's timeout does (timeout.behaviour; gate_rules.timed_out tells when it applies):
 the undecided records released (`proceed`), and the messages that say so, naming decisions
-given after the deadline. Both targets import it only for a gate past its deadline."""
+given after the deadline; which of a run's gates are past it (`passed`). Both targets import
+it only for a gate past its deadline; CrewAI's `resume` and `sweep`, and a flow our runner
+did not start that pauses (kickoff_deadline.py), also to look for one."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
-from .gate_rules import apply_decisions
+from .gate_rules import apply_decisions, timed_out
 from .gates import DecisionItem, GateSpec, GateState
+
+
+def passed(
+    specs: Mapping[str, GateSpec], gates: Mapping[str, GateState], now: datetime
+) -> list[str]:
+    """The run's gates (`gates`, by name) still waiting past their deadline: a resume that
+    reaches them applies their timeout.behaviour."""
+    return [name for name, gate in gates.items() if timed_out(specs[name], gate, now)]
 
 
 def proceed(spec: GateSpec, gate: GateState, now: datetime, late: bool = False) -> None:

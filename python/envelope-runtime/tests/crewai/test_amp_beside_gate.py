@@ -1,7 +1,8 @@
 """CrewAI AMP's resume of a pipeline paused at one gate while another waits beside it
 (parallel steps, each followed by a gate): `TeamFlow.from_pending(id).resume(answer)`.
 CrewAI's resume runs only what follows the gate it resumes; the waiting gate and the steps
-after it are reached by the flow kicked off again over the saved state (kickoff_deadline.py).
+after it are reached by the flow kicked off again over the saved state (kickoff_deadline.py),
+as is a gate beside past its deadline when the resume pauses again at its own gate.
 Skipped unless a gate waits beside the paused one (parallel-gates)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,12 @@ from envelope_runtime.crewai.deadline import RunTimeout
 pytestmark = pytest.mark.skipif(
     team.MODE != "pipeline" or len(team.GATES) < 2, reason="no pipeline with two gates"
 )
+
+
+@pytest.fixture
+def store(team_env: dict[str, str], fake_models: FakeModels, tmp_path: Path) -> state.RunStore:
+    """A test's run store, the team's environment set and its models faked."""
+    return state.RunStore(tmp_path / "runs")
 
 
 def _paused_beside(store: state.RunStore) -> tuple[Any, str]:
@@ -75,9 +83,8 @@ def _finished(run: state.RunState) -> None:
 
 
 def test_an_amp_resume_pauses_at_the_gate_beside_and_the_next_one_finishes_the_run(
-    team_env: dict[str, str], fake_models: FakeModels, tmp_path: Path
+    store: state.RunStore,
 ) -> None:
-    store = state.RunStore(tmp_path / "runs")
     team_flow, run_id, _ = _resumed_once(store)
     second = team_flow.from_pending(run_id, store)
 
@@ -89,12 +96,8 @@ def test_an_amp_resume_pauses_at_the_gate_beside_and_the_next_one_finishes_the_r
 
 
 def test_our_resume_finishes_a_run_an_amp_resume_left_at_the_gate_beside(
-    team_env: dict[str, str],
-    fake_models: FakeModels,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    store: state.RunStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    store = state.RunStore(tmp_path / "runs")
     _, run_id, beside = _resumed_once(store)
     records = store.load(run_id).gates[beside].records
     approved = [{"record": record.id, "action": "approve"} for record in records]
@@ -110,12 +113,8 @@ def test_our_resume_finishes_a_run_an_amp_resume_left_at_the_gate_beside(
 
 
 def test_an_amp_resume_whose_answer_halts_the_run_leaves_it_halted(
-    team_env: dict[str, str],
-    fake_models: FakeModels,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
+    store: state.RunStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = state.RunStore(tmp_path / "runs")
     team_flow, run_id = _paused_beside(store)
     resumed = team_flow.from_pending(run_id, store)
     gate = resumed.pending_feedback.metadata["gate"]
@@ -130,13 +129,46 @@ def test_an_amp_resume_whose_answer_halts_the_run_leaves_it_halted(
     assert sorted(after.outputs) == outputs  # not kicked off again: a halted run is over
 
 
-def test_run_ms_bounds_the_flow_an_amp_resume_kicks_off_again(
-    team_env: dict[str, str],
-    fake_models: FakeModels,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
+@pytest.mark.parametrize("behaviour", ["proceed", "halt"])
+def test_an_amp_resume_pausing_again_at_its_gate_applies_the_passed_timeout_of_the_gate_beside(
+    behaviour: str, store: state.RunStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = state.RunStore(tmp_path / "runs")
+    team_flow, run_id = _paused_beside(store)
+    resumed = team_flow.from_pending(run_id, store)
+    gate = resumed.pending_feedback.metadata["gate"]
+    beside = next(name for name in _waiting(store.load(run_id)) if name != gate)
+    # Only the gate beside has a deadline, and it passed (the clock the gates read, moved on).
+    for name, spec in team.GATES.items():
+        limit, then = ("1h", behaviour) if name == beside else (None, None)
+        changed = dataclasses.replace(spec, timeout_after=limit, timeout_behaviour=then)
+        monkeypatch.setitem(team.GATES, name, changed)
+    later = state.utc_now() + timedelta(hours=2)
+    monkeypatch.setattr(state, "utc_now", lambda: later)
+    # One record set aside (none when the gate holds one): not every record is decided, so
+    # the gate waits on and the resume pauses at it again.
+    undecided = store.load(run_id).gates[gate].undecided()
+    answer = f"{undecided[0].id} skip" if len(undecided) > 1 else ""
+
+    outcome = resumed.resume(answer)
+
+    # Applied at once, as our `resume` applies it (test_gate_beside_timeout.py), not left to
+    # the next resume or `sweep`.
+    after = store.load(run_id)
+    timed = after.gates[beside]
+    assert timed.message is not None, (after.status, _waiting(after))
+    assert timed.message.startswith(f"gate {beside}: no decision within 1h ({behaviour}")
+    if behaviour == "halt":
+        assert (after.status, timed.status, after.result) == ("halted", "halted", None)
+        return
+    assert isinstance(outcome, HumanFeedbackPending)
+    assert (after.status, _waiting(after), timed.status) == ("pending", [gate], "released")
+    assert {(r.decision, r.decided_by) for r in timed.records} == {("approve", "timeout")}
+    assert team_flow.from_pending(run_id, store).pending_feedback.metadata["gate"] == gate
+
+
+def test_run_ms_bounds_the_flow_an_amp_resume_kicks_off_again(
+    store: state.RunStore, fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch
+) -> None:
     team_flow, run_id, _ = _resumed_once(store)
     # Less of runMs left than one model call takes. The second resume makes its calls in the
     # flow kicked off again (CrewAI's resume does not run a join whose other side was

@@ -265,12 +265,9 @@ def resumed(
 def _to_decide(flow: Any) -> bool:
     """Whether the flow kicked off again has a gate to decide: decisions given for it, or a
     waiting gate past its deadline, which the pause may have left beside."""
-    from ..gate_rules import timed_out
+    from ..gate_timeouts import passed
 
-    gates, now = flow.team().GATES, state.utc_now()
-    return bool(flow.decisions) or any(
-        timed_out(gates[name], gate, now) for name, gate in flow.state.gates.items()
-    )
+    return bool(flow.decisions or passed(flow.team().GATES, flow.state.gates, state.utc_now()))
 
 
 def _status_problems(
@@ -377,9 +374,8 @@ def _due(package: TeamPackage, store: RunStore) -> list[tuple[str, list[str]]]:
             print(f"{store.where(run_id)}: skipped, unreadable: {error}", file=sys.stderr)
             continue
         if run.status == "pending" and run.gates:
-            from ..gate_rules import timed_out
+            from ..gate_timeouts import passed
 
-            gates = package.team.GATES
-            late = [n for n, gate in run.gates.items() if timed_out(gates[n], gate, now)]
+            late = passed(package.team.GATES, run.gates, now)
             due += [(run.id, late)] if late else []
     return due

@@ -140,12 +140,7 @@ async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
             work.close()
             raise RunTimeout(deadline.message())
         outcome = await work
-        run = flow.state
-        over = run.status == "halted" or run.outputs.keys() >= flow.team().PIPELINE.keys()
-        if not (over or isinstance(outcome, HumanFeedbackPending)):
-            # A resume ran only what follows its gate: a gate waiting beside it, and the
-            # steps after that, are the flow's kicked off again over its state (finished
-            # steps and decided gates pass at once), as our runner's resume does.
+        if _unfinished(flow, isinstance(outcome, HumanFeedbackPending)):
             outcome = await flow.kickoff_async()
         if deadline.expired():
             raise RunTimeout(deadline.message())
@@ -161,3 +156,20 @@ async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
             flow.persistence.save_state(flow.state.id, "kickoff", flow.state)
         if lock is not None:
             lock.release()
+
+
+def _unfinished(flow: Any, paused: bool) -> bool:
+    """Whether the flow's kickoff or resume left work that the flow kicked off again over
+    its state does (finished steps and decided gates pass at once), as our runner's resume
+    does (flow_resume.resumed). A resume runs only what follows its gate: a gate waiting
+    beside it and the steps after that, or, when it paused again, a waiting gate's passed
+    timeout (gate_timeouts)."""
+    run = flow.state
+    if run.status == "halted" or run.outputs.keys() >= flow.team().PIPELINE.keys():
+        return False
+    if not paused:
+        return True
+    from ..gate_timeouts import passed  # only when a run pauses
+    from .state import utc_now
+
+    return bool(passed(flow.team().GATES, run.gates, utc_now()))
