@@ -159,7 +159,7 @@ function typeOk(type: string, value: unknown): boolean {
 }
 
 /** The run's inputs by key from the graph's channels: checked (type, enum, required), defaults applied. */
-export function resolveInputs(team: TeamSpec, state: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function resolveInputs(team: Pick<TeamSpec, "inputs">, state: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const problems: string[] = [];
   const out: Record<string, unknown> = {};
   for (const input of team.inputs) {

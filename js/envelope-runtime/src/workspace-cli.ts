@@ -8,7 +8,9 @@ import { basename, extname, join } from "node:path";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { pythonJson, taskJson } from "./placeholders.js";
 import { TRIGGERED } from "./run-context.js";
-import type { InputSpec, TeamSpec } from "./spec.js";
+import { deadlineMessage, resolveInputs, RunProblems } from "./graph.js";
+import { contextProblems } from "./models.js";
+import type { TeamSpec } from "./spec.js";
 import { openWorkspaceStore, serverClient, ServerStore, type ServerClient } from "./workspace-store.js";
 import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, type ColumnSpec, type DocumentSpec, type Firing, type Row, Workspace, type WriteItem, type WriteResult } from "./workspace.js";
 
@@ -147,65 +149,99 @@ export function urlOption(argv: readonly string[]): { url: string | null; rest: 
   return { url: null, rest: [...argv] };
 }
 
-/** The graph's input (by channel) from a run's options: `--inputs JSON` and `--KEY VALUE` per input (values JSON unless the input is a string). */
-function serverInput(inputs: readonly InputSpec[], runArgs: readonly string[]): Record<string, unknown> | string {
+/** What `watch --url` gives each run on the server: what the runner's `run` would take of its options. */
+type ServedTeam = Pick<TeamSpec, "slug" | "inputs" | "agents" | "recursionLimit" | "runTimeoutMs">;
+
+/**
+ * A served run's input (by channel) and context from the run options, checked as the runner's
+ * `run` checks them, so a run refused here is not started (the triggers fire again): `--inputs
+ * JSON`, `--KEY VALUE` per input (values JSON unless the input is a string), `--model-context
+ * JSON`, `--no-interactive` (a served run never reviews at this terminal). The others are
+ * refused by name: `--interactive` and `--thread` are the runner's own.
+ */
+function serverRun(team: ServedTeam, runArgs: readonly string[]): { input: Record<string, unknown>; context: Record<string, unknown> | null } | string {
   const given: Record<string, unknown> = {};
+  let context: Record<string, unknown> | null = null;
+  const sent = ["--inputs JSON", ...team.inputs.map((x) => `--${x.key}`), "--model-context JSON", "--no-interactive"].join(", ");
   for (let i = 0; i < runArgs.length; i++) {
     const arg = runArgs[i]!;
     const [name, inline] = arg.includes("=") ? [arg.slice(2, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg.slice(2), undefined];
-    const input = inputs.find((x) => x.key === name);
-    if (!arg.startsWith("--") || (name !== "inputs" && !input)) return `${JSON.stringify(arg)} is not a run option watch --url sends to the server (--inputs JSON, ${inputs.map((x) => `--${x.key}`).join(", ") || "no inputs"})`;
+    const input = team.inputs.find((x) => x.key === name);
+    if (arg === "--no-interactive") continue;
+    if (arg === "--interactive") return "--interactive: a run watch --url starts is reviewed on the server (a run waiting at a gate is resumed there), not at this terminal";
+    if (arg.startsWith("--") && name === "thread") return "--thread: watch --url starts each run on a new thread of the server";
+    if (!arg.startsWith("--") || (name !== "inputs" && name !== "model-context" && !input)) return `${JSON.stringify(arg)} is not a run option watch --url sends to the server (${sent})`;
     const text = inline ?? runArgs[++i];
     if (text === undefined) return `--${name} needs a value`;
+    let value: unknown;
     try {
-      if (name === "inputs") {
-        const parsed = JSON.parse(text) as unknown;
-        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return "--inputs: expected a JSON object of inputs by key";
-        Object.assign(given, parsed);
-      } else given[name] = input!.type === "string" ? text : JSON.parse(text);
+      value = input?.type === "string" ? text : JSON.parse(text);
     } catch {
       return `--${name}: not JSON: ${JSON.stringify(text)}`;
     }
+    if (input) given[name] = value;
+    else if (value === null || typeof value !== "object" || Array.isArray(value)) return `--${name}: expected a JSON object${name === "inputs" ? " of inputs by key" : ""}`;
+    else if (name === "inputs") Object.assign(given, value);
+    else context = value as Record<string, unknown>;
   }
-  const unknown = Object.keys(given).filter((k) => !inputs.some((x) => x.key === k));
+  const unknown = Object.keys(given).filter((k) => !team.inputs.some((x) => x.key === k));
   if (unknown.length) return `--inputs: unknown input ${JSON.stringify(unknown[0])}`;
-  return Object.fromEntries(inputs.filter((x) => Object.hasOwn(given, x.key)).map((x) => [x.channel, given[x.key]]));
+  const input = Object.fromEntries(team.inputs.filter((x) => Object.hasOwn(given, x.key)).map((x) => [x.channel, given[x.key]]));
+  const fields = ["model", ...team.agents.map((a) => a.contextField)];
+  const problems = Object.keys(context ?? {})
+    .filter((k) => !fields.includes(k))
+    .map((k) => `--model-context: unknown field ${JSON.stringify(k)} (fields: ${fields.join(", ")})`);
+  problems.push(...contextProblems(team.agents, context ?? {}));
+  try {
+    resolveInputs(team, input);
+  } catch (error) {
+    if (!(error instanceof RunProblems)) throw error;
+    problems.unshift(...error.problems);
+  }
+  return problems.length ? problems.join("\n") : { input, context };
 }
 
 /**
- * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs
- * and the triggering rows (TRIGGERED, set by watchOnce) in its config
+ * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs,
+ * its model context (`--model-context`), the team's recursion limit (as the runner's `run`
+ * gives it) and the triggering rows (TRIGGERED, set by watchOnce) in its config
  * (`configurable.envelope_triggered`), waited for. Its exit code as the runner's `run`: 0 done,
  * 1 failed, 2 not started (bad options, server unreachable: the triggers fire again), 3
- * waiting at a gate (resume it on the server), 4 halted.
+ * waiting at a gate (resume it on the server), 4 halted, 124 out of timeout.runMs (the graph
+ * counts it on the server too).
  */
-export async function runOnServer(client: ServerClient, assistantId: string, inputs: readonly InputSpec[], runArgs: readonly string[], url: string, io: Io): Promise<number> {
-  const input = serverInput(inputs, runArgs);
-  if (typeof input === "string") {
-    io.err(`watch: ${input}`);
+export async function runOnServer(client: ServerClient, team: ServedTeam, runArgs: readonly string[], url: string, io: Io): Promise<number> {
+  const run = serverRun(team, runArgs);
+  if (typeof run === "string") {
+    io.err(run.split("\n").map((line) => `watch: ${line}`).join("\n"));
     return RUN_NOT_STARTED;
   }
   let thread: string;
   let runId: string;
   try {
     thread = (await client.threads.create()).thread_id;
-    runId = (await client.runs.create(thread, assistantId, { input, config: { configurable: { envelope_triggered: [...TRIGGERED] } } })).run_id;
+    const config = { configurable: { envelope_triggered: [...TRIGGERED] }, recursion_limit: team.recursionLimit };
+    runId = (await client.runs.create(thread, team.slug, { input: run.input, config, ...(run.context ? { context: run.context } : {}) })).run_id;
   } catch (error) {
     io.err(`watch: cannot start a run on the Agent Server at ${url} (${(error as Error).message})`);
     return RUN_NOT_STARTED;
   }
   io.out(`watch: run ${runId} on thread ${thread} of the Agent Server at ${url}`);
   await client.runs.join(thread, runId);
-  const run = await client.runs.get(thread, runId);
-  if (run.status !== "success" && run.status !== "interrupted") {
-    io.err(`watch: run ${runId} on thread ${thread}: ${run.status}`);
+  const ran = await client.runs.get(thread, runId);
+  if (ran.status !== "success" && ran.status !== "interrupted") {
+    io.err(`watch: run ${runId} on thread ${thread}: ${ran.status}`);
     return 1;
   }
   const state = await client.threads.getState(thread);
-  const waiting = state.tasks.some((t) => (t.interrupts ?? []).length > 0);
-  const status = waiting ? "waiting" : ((state.values as { status?: string | null } | null)?.status ?? "done");
+  const values = (state.values ?? {}) as { status?: string | null; halted?: string | null };
+  // A halt wins over a gate still waiting beside it, as in the runner's report.
+  const waiting = !values.halted && state.tasks.some((t) => (t.interrupts ?? []).length > 0);
+  const status = values.halted ? "halted" : waiting ? "waiting" : (values.status ?? "done");
   io.out(`watch: thread ${thread}: ${status}`);
-  return waiting ? 3 : status === "halted" ? 4 : 0;
+  if (status !== "halted") return waiting ? 3 : 0;
+  io.err(`watch: thread ${thread}: ${values.halted === deadlineMessage(team.runTimeoutMs) ? values.halted : `halted: ${values.halted ?? "(no reason given)"}`}`);
+  return values.halted === deadlineMessage(team.runTimeoutMs) ? 124 : 4;
 }
 
 export interface Io {
@@ -735,7 +771,7 @@ export async function watchCommand(argv: readonly string[], workspace: Workspace
  * the server's threads and each `watch` run starts (run_client.py's workspace_command).
  * `runHere`: the runner's own `run` with these options.
  */
-export async function peopleCommand(argv: readonly string[], team: Pick<TeamSpec, "slug" | "inputs" | "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+export async function peopleCommand(argv: readonly string[], team: ServedTeam & Pick<TeamSpec, "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   const [command, ...args] = argv;
   const { url, rest, problem } = urlOption(args);
   if (problem) {
@@ -747,10 +783,10 @@ export async function peopleCommand(argv: readonly string[], team: Pick<TeamSpec
 }
 
 /** peopleCommand once the store is chosen (`client`: the server's, a test's fake). */
-export async function peopleOn(command: string, args: readonly string[], team: Pick<TeamSpec, "slug" | "inputs" | "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>>, url: string | null, client: ServerClient | null): Promise<number> {
+export async function peopleOn(command: string, args: readonly string[], team: ServedTeam & Pick<TeamSpec, "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>>, url: string | null, client: ServerClient | null): Promise<number> {
   const workspace = new Workspace(team.workspace ?? [], client ? new ServerStore(client) : openWorkspaceStore(env));
   try {
-    if (command === "watch") return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team.slug, team.inputs, runArgs, url!, io) : runHere, io);
+    if (command === "watch") return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team, runArgs, url!, io) : runHere, io);
     return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url!, client) : new SavedRuns(env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
   } catch (error) {
     // The server down or the URL wrong: say so in a line, not a stack (run_client.py's unreachable).

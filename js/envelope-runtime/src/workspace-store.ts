@@ -188,7 +188,7 @@ export interface ServerClient {
     delete(threadId: string): Promise<void>;
   };
   runs: {
-    create(threadId: string, assistantId: string, payload?: { input?: Record<string, unknown>; config?: Record<string, unknown>; metadata?: Record<string, unknown> }): Promise<{ run_id: string }>;
+    create(threadId: string, assistantId: string, payload?: { input?: Record<string, unknown>; config?: Record<string, unknown>; context?: unknown; metadata?: Record<string, unknown> }): Promise<{ run_id: string }>;
     join(threadId: string, runId: string): Promise<unknown>;
     get(threadId: string, runId: string): Promise<{ status: string }>;
   };

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { TeamSpec } from "../src/spec.js";
 import type { DocumentSpec } from "../src/workspace.js";
 import { Workspace } from "../src/workspace.js";
+import { deadlineMessage } from "../src/graph.js";
 import { peopleOn, urlOption } from "../src/workspace-cli.js";
 import { ServerStore, type ServerClient } from "../src/workspace-store.js";
 import { pipeline } from "./demo-team.js";
@@ -30,7 +31,7 @@ const TEAM: TeamSpec = { ...pipeline, workspace: [SIGNUPS] };
 const URL = "http://127.0.0.1:2024";
 
 /** A fake of the SDK's Client: the store in memory, threads with a history each, runs recorded. */
-function fakeServer(options: { runStatus?: string; waiting?: boolean } = {}) {
+function fakeServer(options: { runStatus?: string; waiting?: boolean; values?: Record<string, unknown> } = {}) {
   const items = new Map<string, { namespace: string[]; key: string; value: Record<string, unknown>; created_at: string; updated_at: string }>();
   const id = (ns: string[], key: string) => JSON.stringify([ns, key]);
   const runs: Array<{ thread: string; assistant: string; payload: Record<string, unknown> }> = [];
@@ -72,7 +73,7 @@ function fakeServer(options: { runStatus?: string; waiting?: boolean } = {}) {
         return (histories.get(threadId) ?? []).filter((s) => (s.ns ?? "") === ns);
       },
       async getState() {
-        return { values: { status: "done" }, next: [], tasks: options.waiting ? [{ interrupts: [{ value: {} }] }] : [] };
+        return { values: options.values ?? { status: "done" }, next: [], tasks: options.waiting ? [{ interrupts: [{ value: {} }] }] : [] };
       },
       async delete(threadId) {
         histories.delete(threadId);
@@ -211,5 +212,46 @@ describe("watch --url", () => {
     expect(failed.code).toBe(1);
     expect(failed.err).toContain("watch: run r1 on thread t1: error");
     expect((await people(server.client, "watch", "--once")).out).toBe("");
+  });
+
+  it("gives the served run what the runner's run would: --model-context as its context, the team's recursion limit", async () => {
+    const server = fakeServer();
+    await people(server.client, "workspace", "edit", "signups", "b@example.com", "status=approved");
+    const watched = await people(server.client, "watch", "--once", "--", "--topic", "launch", "--model-context", '{"writer": "anthropic:claude-sonnet-4-5"}', "--no-interactive");
+    expect(watched.code, watched.err).toBe(0);
+    const [run] = server.runs;
+    expect(run!.payload.context).toEqual({ writer: "anthropic:claude-sonnet-4-5" });
+    // Without it LangGraph's default (25 super-steps) bounds a served run, not the team's.
+    expect((run!.payload.config as { recursion_limit?: number }).recursion_limit).toBe(TEAM.recursionLimit);
+  });
+
+  it("refuses, before any run starts, what the runner's run would refuse and the options it cannot carry, naming them", async () => {
+    const server = fakeServer();
+    await people(server.client, "workspace", "edit", "signups", "b@example.com", "status=approved");
+    const cases: Array<[string[], RegExp]> = [
+      [[], /watch: input topic: required/], // the run would fail on the server, its trigger spent
+      [["--topic", "x", "--model-context", '{"writer": "gpt-4"}'], /watch: context\.writer="gpt-4": expected provider:model/],
+      [["--topic", "x", "--model-context", '{"editor": "openai:gpt-4.1"}'], /--model-context: unknown field "editor"/],
+      [["--topic", "x", "--thread", "t9"], /--thread: watch --url starts each run on a new thread of the server/],
+      [["--topic", "x", "--interactive"], /--interactive: a run watch --url starts is reviewed on the server/],
+    ];
+    for (const [options, said] of cases) {
+      const refused = await people(server.client, "watch", "--once", "--", ...options);
+      expect(refused.code, options.join(" ")).toBe(2);
+      expect(refused.err).toMatch(said);
+    }
+    expect(server.runs).toHaveLength(0);
+  });
+
+  it("exits as the runner does on a served run halted by timeout.runMs (124) or otherwise (4), saying why", async () => {
+    const deadline = deadlineMessage(TEAM.runTimeoutMs);
+    for (const [halted, code] of [[deadline, 124], ["the writer refused", 4]] as const) {
+      const server = fakeServer({ values: { status: "halted", halted }, waiting: true });
+      await people(server.client, "workspace", "edit", "signups", "b@example.com", "status=approved");
+      const watched = await people(server.client, "watch", "--once", "--", "--topic", "launch");
+      expect(watched.code).toBe(code);
+      expect(watched.out).toContain("watch: thread t1: halted");
+      expect(watched.err).toContain(code === 124 ? `watch: thread t1: ${deadline}` : "watch: thread t1: halted: the writer refused");
+    }
   });
 });
