@@ -12,11 +12,38 @@ import { taskJson } from "./placeholders.js";
 const heldHere = new Set<string>();
 
 /**
- * How long a lock file with no holder in it is left alone. This version never leaves one (the
- * file is linked into place whole), but an older one created it empty and wrote the holder
- * just after, microseconds apart: a few seconds more is a process that died in between.
+ * How long a lock file with no holder in it is left alone. A lock linked into place is never
+ * empty, but one created where the file system has no hard links (and an older version's)
+ * is created empty and its holder written just after, microseconds apart: a few seconds more
+ * is a process that died in between.
  */
 const UNWRITTEN_MS = 5_000;
+
+/** link(2)'s answers on a file system without hard links (FAT, exFAT, some FUSE, SMB and overlay mounts). */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+
+/**
+ * `text` at `path` unless something is there (then EEXIST, as O_EXCL): `temporary` (holding
+ * `text`) linked into place, so the file is never seen empty; where the file system has no
+ * hard links, `path` created with O_EXCL and `text` written into it.
+ */
+function placeExclusive(temporary: string, path: string, text: string): void {
+  try {
+    linkSync(temporary, path);
+    return;
+  } catch (error) {
+    if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+  }
+  const fd = openSync(path, "wx", 0o600);
+  try {
+    writeFileSync(fd, text);
+  } catch (error) {
+    unlinkSync(path); // not left empty for others to wait on
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Who holds a lock another process asked for, and, for a holder on another host, how to release it. */
 export interface LockHolder {
@@ -29,7 +56,8 @@ export interface LockHolder {
 /**
  * One process at a time on a thread: `<dir>/<thread>.lock`, holding the process id and host,
  * written to a temporary file and linked into place (which fails if the path exists, as
- * O_EXCL does), so it is never seen empty. Node has no flock, so a lock whose process is gone
+ * O_EXCL does), so it is never seen empty (without hard links: created with O_EXCL, then
+ * written: placeExclusive). Node has no flock, so a lock whose process is gone
  * (same host; or our own pid when this process does not hold it: a restarted container with
  * the same pid) is stale and taken over; on another host it cannot be told, and stays held.
  */
@@ -45,7 +73,7 @@ export class ThreadLock {
       const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       writeFileSync(temporary, mine, { mode: 0o600 });
       try {
-        linkSync(temporary, this.path);
+        placeExclusive(temporary, this.path, mine);
         this.held = true;
         heldHere.add(this.path);
         return null;
@@ -111,9 +139,10 @@ export class ThreadLock {
     } catch {
       return; // someone else moved it: try again
     }
-    if (readFileSync(aside, "utf8") !== text) {
+    const moved = readFileSync(aside, "utf8");
+    if (moved !== text) {
       try {
-        linkSync(aside, this.path); // fails if a third process took the path: then it holds it
+        placeExclusive(aside, this.path, moved); // fails if a third process took the path: then it holds it
       } catch {
         // the path is held by someone else now
       }
