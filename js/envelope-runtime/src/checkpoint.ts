@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { MemorySaver, type Checkpoint, type CheckpointMetadata } from "@langchain/langgraph";
-import { writeAtomically } from "./thread-files.js";
+import { scrubLeftovers, writeAtomically } from "./thread-files.js";
 
 type PendingWrite = Parameters<MemorySaver["putWrites"]>[1][number];
 
@@ -32,6 +32,8 @@ export class FileSaver extends MemorySaver {
   /** `dir`: the folder of the threads' files (created on the first write). */
   constructor(readonly dir: string) {
     super();
+    // A write killed before its rename left its temporary file: it may hold a thread's values.
+    scrubLeftovers(dir);
     let names: string[] = [];
     try {
       names = readdirSync(dir).filter((n) => n.endsWith(".json"));

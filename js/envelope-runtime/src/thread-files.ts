@@ -3,7 +3,7 @@
 // in while its gates wait (the Python targets' decision_files.py: the same JSON, never written
 // over a reviewer's work, written whole).
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { taskJson } from "./placeholders.js";
@@ -148,6 +148,54 @@ export class ThreadLock {
       }
     }
     unlinkSync(aside);
+  }
+}
+
+/**
+ * The names of what a write leaves behind when its process is killed before its rename or
+ * link: a file's temporary (writeAtomically's, `<name>.json.<pid>.tmp` or `.<name>.json.<pid>.tmp`),
+ * a lock's (`<name>.lock.<pid>.<hex>.tmp`), a stale lock moved aside (`<name>.lock.<pid>.stale`).
+ */
+const LEFTOVER = /^.*\.(?:json\.(\d+)\.tmp|lock\.(\d+)\.[0-9a-f]{8}\.tmp|lock\.(\d+)\.stale)$/;
+/** A leftover whose pid still runs here is removed after this long all the same (the pid reused). */
+const LEFTOVER_MS = 3_600_000;
+
+/** Whether a process of this host runs `pid`. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Remove the leftovers (LEFTOVER) of killed writes in `dir`: a temporary file can hold a
+ * checkpoint's or a document's values, pii too, that `delete --purge-runs` would not find.
+ * One is left while a write may still be using it: under UNWRITTEN_MS old (a writer on another
+ * host sharing the folder, a worker thread of this process), or its pid is another process's
+ * running on this host (for an hour at most: then the pid was reused).
+ */
+export function scrubLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // no folder yet: nothing left
+  }
+  for (const name of names) {
+    const found = LEFTOVER.exec(name);
+    if (!found) continue;
+    const pid = Number(found[1] ?? found[2] ?? found[3]);
+    const path = join(dir, name);
+    try {
+      const age = Date.now() - statSync(path).mtimeMs;
+      if (age < UNWRITTEN_MS || (age < LEFTOVER_MS && pid !== process.pid && running(pid))) continue;
+      unlinkSync(path);
+    } catch {
+      // gone meanwhile (its writer renamed it, or another process scrubbed it)
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { pythonJson, taskJson } from "./placeholders.js";
+import { scrubLeftovers } from "./thread-files.js";
 import { TRIGGERED } from "./run-context.js";
 import { deadlineMessage, resolveInputs, RunProblems } from "./graph.js";
 import { contextProblems } from "./models.js";
@@ -57,6 +58,8 @@ export class SavedRuns implements RunRecords {
       await saver.deleteThread(id);
       rmSync(join(this.runsDir, `${threadFileName(id)}.decisions.json`), { force: true });
     }
+    // A decisions file's write killed before its rename left its temporary (the records' fields).
+    scrubLeftovers(this.runsDir);
   }
 }
 

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { BaseStore, type Item, type ListNamespacesOperation, type MatchCondition, type Operation, type OperationResults, type SearchOperation } from "@langchain/langgraph";
 
 type SearchItem = Awaited<ReturnType<BaseStore["search"]>>[number];
-import { ThreadLock, writeAtomically } from "./thread-files.js";
+import { scrubLeftovers, ThreadLock, writeAtomically } from "./thread-files.js";
 
 /** The store's folder, created on first use. */
 export const WORKSPACE_DIR_ENV = "ENVELOPE_WORKSPACE_DIR";
@@ -38,6 +38,7 @@ export class FileStore extends BaseStore {
   private readonly lock: ThreadLock;
   private readonly held = new AsyncLocalStorage<true>();
   private queue: Promise<unknown> = Promise.resolve();
+  private scrubbed = false;
 
   /** `lockWaitMs`: how long an operation waits for another process's lock before it fails. */
   constructor(
@@ -63,6 +64,11 @@ export class FileStore extends BaseStore {
           throw Object.assign(new Error(`the workspace store ${this.dir} is locked by ${holder.who}${holder.ifGone ? `; ${holder.ifGone}` : ""}`), { code: "ELOCKED" });
         }
         await sleep(20);
+      }
+      if (!this.scrubbed) {
+        // Once a store: a write killed before its rename left its temporary file (a document's rows).
+        scrubLeftovers(this.dir);
+        this.scrubbed = true;
       }
       try {
         return await this.held.run(true, fn);

@@ -1,0 +1,72 @@
+// The runner's folders (a thread's checkpoints, the workspace store, the runs' decisions
+// files): what a killed write leaves there is removed once its writer is gone, and the
+// workspace store reads only the files of the namespaces an operation needs.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FileSaver } from "../src/checkpoint.js";
+import { SavedRuns } from "../src/workspace-cli.js";
+import { FileStore } from "../src/workspace-store.js";
+
+const folder = () => mkdtempSync(join(tmpdir(), "envelope-store-files-"));
+/** A pid no process runs now (a child that has exited). */
+const gone = () => spawnSync(process.execPath, ["-e", "0"]).pid;
+/** `name` in `dir`, holding `text`, last written `ageMs` ago. */
+function leftover(dir: string, name: string, ageMs: number, text = "{}"): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  const then = new Date(Date.now() - ageMs);
+  utimesSync(path, then, then);
+  return path;
+}
+
+describe("leftovers of killed writes", () => {
+  it("the checkpointer removes those of its naming whose writer is gone, and keeps what a write may still be using", () => {
+    const dir = folder();
+    const dead = gone();
+    const removed = [
+      leftover(dir, `t1.json.${dead}.tmp`, 60_000, '{"secret": "pat@example.com"}'),
+      leftover(dir, `t1.json.${process.pid}.tmp`, 60_000), // this pid's, from before a restart: this process wrote none so slowly
+      leftover(dir, `t1.lock.${dead}.0a1b2c3d.tmp`, 60_000),
+      leftover(dir, `t1.lock.${dead}.stale`, 60_000),
+      leftover(dir, `t4.json.${process.ppid}.tmp`, 2 * 3_600_000), // its pid reused long since
+    ];
+    const kept = [
+      leftover(dir, `t2.json.${dead}.tmp`, 0), // just written: maybe by a process on another host
+      leftover(dir, `t3.json.${process.ppid}.tmp`, 60_000), // a running process may still rename it
+      leftover(dir, "notes.tmp", 60_000),
+      leftover(dir, `t5.txt.${dead}.tmp`, 60_000),
+    ];
+    new FileSaver(dir);
+    expect(removed.filter((p) => existsSync(p))).toEqual([]);
+    expect(kept.filter((p) => !existsSync(p))).toEqual([]);
+  });
+
+  it("delete --purge-runs finds nothing left of a killed write of a run's checkpoints or decisions file", async () => {
+    const runs = folder();
+    mkdirSync(join(runs, "threads"));
+    const dead = gone();
+    const checkpoint = leftover(join(runs, "threads"), `r1.json.${dead}.tmp`, 60_000, '{"thread": "r1", "storage": {}, "writes": {}, "pat@example.com": 1}');
+    const decisions = leftover(runs, `.r1.decisions.json.${dead}.tmp`, 60_000, '{"review": [{"record": "r1", "fields": {"email": "pat@example.com"}}]}');
+    const saved = new SavedRuns(runs);
+    expect(await saved.holding(["pat@example.com"])).toEqual([]);
+    expect(existsSync(checkpoint)).toBe(false);
+    await saved.purge([]);
+    expect(existsSync(decisions)).toBe(false);
+  });
+
+  it("the workspace store removes them under its lock, at its first write", async () => {
+    const dir = folder();
+    const dead = gone();
+    const document = leftover(dir, `.envelope_workspace.attendees.json.${dead}.tmp`, 60_000, '{"email": "pat@example.com"}');
+    const lock = leftover(dir, `.lock.${dead}.0a1b2c3d.tmp`, 60_000);
+    const live = leftover(dir, `.envelope_workspace.speakers.json.${process.ppid}.tmp`, 60_000);
+    const store = new FileStore(dir);
+    await store.put(["envelope_workspace", "attendees"], "a", { email: "a@b.c" });
+    expect([existsSync(document), existsSync(lock), existsSync(live)]).toEqual([false, false, true]);
+    expect((await store.get(["envelope_workspace", "attendees"], "a"))?.value).toEqual({ email: "a@b.c" });
+  });
+});
+
