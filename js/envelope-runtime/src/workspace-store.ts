@@ -2,7 +2,7 @@
 // LangGraph.js Store kept in a folder, one JSON file per namespace (a document's rows, its
 // fired triggers), so it outlives the process and two processes (a run, a person's command)
 // share it. Node 20 has no embedded database and LangGraph.js ships no file-backed Store:
-// each batch of operations reads the files afresh and writes back the namespaces it changed
+// each batch of operations reads afresh the files of the namespaces it needs and writes back those it changed
 // (atomically: a sibling renamed into place), a batch that writes under a lock file beside them (thread-files.ts's ThreadLock), which the rules' compare-and-set
 // (workspace.ts) also holds. On the Agent Server the graph uses the server's own store, which
 // people's `workspace --url` and `watch --url` reach through the SDK (ServerStore, below).
@@ -33,6 +33,20 @@ const SEP = "\u0000";
 const fileOf = (namespace: readonly string[]) => `${namespace.map((l) => encodeURIComponent(l).replace(/\./g, "%2E")).join(".")}.json`;
 
 type Items = Map<string, Item>;
+
+/**
+ * Whether the namespace file `name` (fileOf's) may hold items under `prefix`: fileOf encodes
+ * a label's `.`, so the labels are the name split at `.`, decoded. A name that does not decode
+ * (not this store's) is read, to be safe.
+ */
+function under(name: string, prefix: readonly string[]): boolean {
+  try {
+    const labels = name.slice(0, -".json".length).split(".").map(decodeURIComponent);
+    return prefix.length <= labels.length && prefix.every((label, n) => labels[n] === label);
+  } catch {
+    return true;
+  }
+}
 
 export class FileStore extends BaseStore {
   private readonly lock: ThreadLock;
@@ -84,7 +98,7 @@ export class FileStore extends BaseStore {
 
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     const apply = async () => {
-      const data = this.load();
+      const data = this.load(operations as Operation[]);
       const changed = new Set<string>();
       const results = (operations as Operation[]).map((op) => {
         if ("namespacePrefix" in op) return this.searchIn(data, op);
@@ -126,16 +140,30 @@ export class FileStore extends BaseStore {
     return found.slice(op.offset ?? 0, (op.offset ?? 0) + (op.limit ?? found.length));
   }
 
-  /** Every namespace's items, as the files hold them now. */
-  private load(): Map<string, Items> {
+  /**
+   * The items of the namespaces `operations` need, as the files hold them now: a get's or a
+   * put's namespace is its own file (fileOf), a search's those whose file name starts with its
+   * prefix; listing namespaces reads them all.
+   */
+  private load(operations: readonly Operation[]): Map<string, Items> {
     const data = new Map<string, Items>();
-    let names: string[] = [];
-    try {
-      names = readdirSync(this.dir).filter((n) => n.endsWith(".json"));
-    } catch (error) {
-      // Only a folder not made yet is empty: one that cannot be listed (EMFILE, EACCES) read as
-      // empty would have the next write save a namespace holding its new items alone.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    const own = new Set<string>();
+    const prefixes: string[][] = [];
+    let every = false;
+    for (const op of operations) {
+      if ("namespacePrefix" in op) prefixes.push(op.namespacePrefix);
+      else if ("namespace" in op) own.add(fileOf(op.namespace));
+      else every = true;
+    }
+    let names = [...own];
+    if (every || prefixes.length) {
+      try {
+        names = readdirSync(this.dir).filter((n) => n.endsWith(".json") && (every || own.has(n) || prefixes.some((p) => under(n, p))));
+      } catch (error) {
+        // Only a folder not made yet is empty: one that cannot be listed (EMFILE, EACCES) read as
+        // empty would have the next write save a namespace holding its new items alone.
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
     }
     for (const name of names.sort()) {
       let stored: StoredNamespace;

@@ -70,3 +70,20 @@ describe("leftovers of killed writes", () => {
   });
 });
 
+describe("the workspace store's reads", () => {
+  it("read only the files of the namespaces an operation needs: a get, a put, a search under a prefix", async () => {
+    const dir = folder();
+    const store = new FileStore(dir);
+    await store.put(["envelope_workspace", "attendees"], "a", { email: "a@b.c" });
+    await store.put(["envelope_workspace", "attendees", "archive"], "b", { email: "b@b.c" });
+    await store.put(["envelope_workspace", "speakers"], "s", { name: "S" });
+    // Another namespace's file that cannot be read as JSON: only what reads it fails.
+    writeFileSync(join(dir, "envelope_workspace.speakers.json"), "{not json");
+    expect((await store.get(["envelope_workspace", "attendees"], "a"))?.value).toEqual({ email: "a@b.c" });
+    await store.put(["envelope_workspace", "attendees"], "c", { email: "c@b.c" });
+    expect((await store.search(["envelope_workspace", "attendees"])).map((i) => i.key).sort()).toEqual(["a", "b", "c"]);
+    await expect(store.search(["envelope_workspace"])).rejects.toThrow(/envelope_workspace\.speakers\.json is not JSON/);
+    await expect(store.get(["envelope_workspace", "speakers"], "s")).rejects.toThrow(/is not JSON/);
+    await expect(store.listNamespaces()).rejects.toThrow(/is not JSON/);
+  });
+});
