@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
-import { writeAtomically } from "./thread-files.js";
+import { scrubLeftovers, writeAtomically } from "./thread-files.js";
 const b64 = (bytes) => Buffer.from(bytes).toString("base64");
 const bytes = (text) => new Uint8Array(Buffer.from(text, "base64"));
 /** A thread's id encoded so that any id is one plain file name (its checkpoints, lock, decisions). */
@@ -28,6 +28,8 @@ export class FileSaver extends MemorySaver {
     constructor(dir) {
         super();
         this.dir = dir;
+        // A write killed before its rename left its temporary file: it may hold a thread's values.
+        scrubLeftovers(dir);
         let names = [];
         try {
             names = readdirSync(dir).filter((n) => n.endsWith(".json"));

@@ -103,7 +103,7 @@ export declare class RunProblems extends Error {
     constructor(problems: string[]);
 }
 /** The run's inputs by key from the graph's channels: checked (type, enum, required), defaults applied. */
-export declare function resolveInputs(team: TeamSpec, state: Readonly<Record<string, unknown>>): Record<string, unknown>;
+export declare function resolveInputs(team: Pick<TeamSpec, "inputs">, state: Readonly<Record<string, unknown>>): Record<string, unknown>;
 /** Everything that would fail the run, found before any model call. */
 export declare function runProblems(team: TeamSpec, context: Readonly<Record<string, unknown>>, env: Env, checkProviderKeys: boolean, packSecrets?: readonly string[]): string[];
 /** The text of a message's content. */

@@ -8,7 +8,8 @@ export interface LockHolder {
 /**
  * One process at a time on a thread: `<dir>/<thread>.lock`, holding the process id and host,
  * written to a temporary file and linked into place (which fails if the path exists, as
- * O_EXCL does), so it is never seen empty. Node has no flock, so a lock whose process is gone
+ * O_EXCL does), so it is never seen empty (without hard links: created with O_EXCL, then
+ * written: placeExclusive). Node has no flock, so a lock whose process is gone
  * (same host; or our own pid when this process does not hold it: a restarted container with
  * the same pid) is stale and taken over; on another host it cannot be told, and stays held.
  */
@@ -27,6 +28,14 @@ export declare class ThreadLock {
     /** A stale lock (`text`) moved aside, then removed; if what was moved is not it (taken meanwhile), put back. */
     private breakStale;
 }
+/**
+ * Remove the leftovers (LEFTOVER) of killed writes in `dir`: a temporary file can hold a
+ * checkpoint's or a document's values, pii too, that `delete --purge-runs` would not find.
+ * One is left while a write may still be using it: under UNWRITTEN_MS old (a writer on another
+ * host sharing the folder, a worker thread of this process), or its pid is another process's
+ * running on this host (for an hour at most: then the pid was reused).
+ */
+export declare function scrubLeftovers(dir: string): void;
 /** gate -> record ids waiting now. */
 export type WaitingRecords = Readonly<Record<string, readonly string[]>>;
 /**

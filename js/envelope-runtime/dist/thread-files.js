@@ -3,22 +3,52 @@
 // in while its gates wait (the Python targets' decision_files.py: the same JSON, never written
 // over a reviewer's work, written whole).
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { taskJson } from "./placeholders.js";
 /** The lock paths this process holds: a lock naming our own pid and host is live only if listed here. */
 const heldHere = new Set();
 /**
- * How long a lock file with no holder in it is left alone. This version never leaves one (the
- * file is linked into place whole), but an older one created it empty and wrote the holder
- * just after, microseconds apart: a few seconds more is a process that died in between.
+ * How long a lock file with no holder in it is left alone. A lock linked into place is never
+ * empty, but one created where the file system has no hard links (and an older version's)
+ * is created empty and its holder written just after, microseconds apart: a few seconds more
+ * is a process that died in between.
  */
 const UNWRITTEN_MS = 5_000;
+/** link(2)'s answers on a file system without hard links (FAT, exFAT, some FUSE, SMB and overlay mounts). */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+/**
+ * `text` at `path` unless something is there (then EEXIST, as O_EXCL): `temporary` (holding
+ * `text`) linked into place, so the file is never seen empty; where the file system has no
+ * hard links, `path` created with O_EXCL and `text` written into it.
+ */
+function placeExclusive(temporary, path, text) {
+    try {
+        linkSync(temporary, path);
+        return;
+    }
+    catch (error) {
+        if (!NO_HARD_LINKS.has(error.code ?? ""))
+            throw error;
+    }
+    const fd = openSync(path, "wx", 0o600);
+    try {
+        writeFileSync(fd, text);
+    }
+    catch (error) {
+        unlinkSync(path); // not left empty for others to wait on
+        throw error;
+    }
+    finally {
+        closeSync(fd);
+    }
+}
 /**
  * One process at a time on a thread: `<dir>/<thread>.lock`, holding the process id and host,
  * written to a temporary file and linked into place (which fails if the path exists, as
- * O_EXCL does), so it is never seen empty. Node has no flock, so a lock whose process is gone
+ * O_EXCL does), so it is never seen empty (without hard links: created with O_EXCL, then
+ * written: placeExclusive). Node has no flock, so a lock whose process is gone
  * (same host; or our own pid when this process does not hold it: a restarted container with
  * the same pid) is stale and taken over; on another host it cannot be told, and stays held.
  */
@@ -36,7 +66,7 @@ export class ThreadLock {
             const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
             writeFileSync(temporary, mine, { mode: 0o600 });
             try {
-                linkSync(temporary, this.path);
+                placeExclusive(temporary, this.path, mine);
                 this.held = true;
                 heldHere.add(this.path);
                 return null;
@@ -112,15 +142,66 @@ export class ThreadLock {
         catch {
             return; // someone else moved it: try again
         }
-        if (readFileSync(aside, "utf8") !== text) {
+        const moved = readFileSync(aside, "utf8");
+        if (moved !== text) {
             try {
-                linkSync(aside, this.path); // fails if a third process took the path: then it holds it
+                placeExclusive(aside, this.path, moved); // fails if a third process took the path: then it holds it
             }
             catch {
                 // the path is held by someone else now
             }
         }
         unlinkSync(aside);
+    }
+}
+/**
+ * The names of what a write leaves behind when its process is killed before its rename or
+ * link: a file's temporary (writeAtomically's, `<name>.json.<pid>.tmp` or `.<name>.json.<pid>.tmp`),
+ * a lock's (`<name>.lock.<pid>.<hex>.tmp`), a stale lock moved aside (`<name>.lock.<pid>.stale`).
+ */
+const LEFTOVER = /^.*\.(?:json\.(\d+)\.tmp|lock\.(\d+)\.[0-9a-f]{8}\.tmp|lock\.(\d+)\.stale)$/;
+/** A leftover whose pid still runs here is removed after this long all the same (the pid reused). */
+const LEFTOVER_MS = 3_600_000;
+/** Whether a process of this host runs `pid`. */
+function running(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === "EPERM";
+    }
+}
+/**
+ * Remove the leftovers (LEFTOVER) of killed writes in `dir`: a temporary file can hold a
+ * checkpoint's or a document's values, pii too, that `delete --purge-runs` would not find.
+ * One is left while a write may still be using it: under UNWRITTEN_MS old (a writer on another
+ * host sharing the folder, a worker thread of this process), or its pid is another process's
+ * running on this host (for an hour at most: then the pid was reused).
+ */
+export function scrubLeftovers(dir) {
+    let names;
+    try {
+        names = readdirSync(dir);
+    }
+    catch {
+        return; // no folder yet: nothing left
+    }
+    for (const name of names) {
+        const found = LEFTOVER.exec(name);
+        if (!found)
+            continue;
+        const pid = Number(found[1] ?? found[2] ?? found[3]);
+        const path = join(dir, name);
+        try {
+            const age = Date.now() - statSync(path).mtimeMs;
+            if (age < UNWRITTEN_MS || (age < LEFTOVER_MS && pid !== process.pid && running(pid)))
+                continue;
+            unlinkSync(path);
+        }
+        catch {
+            // gone meanwhile (its writer renamed it, or another process scrubbed it)
+        }
     }
 }
 /** The holder a lock file names, or null when it names none (empty, or not ours to read). */

@@ -1,4 +1,4 @@
-import type { InputSpec, TeamSpec } from "./spec.js";
+import type { TeamSpec } from "./spec.js";
 import { type ServerClient } from "./workspace-store.js";
 import { type ColumnSpec, type DocumentSpec, type Firing, type Row, Workspace } from "./workspace.js";
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
@@ -46,14 +46,18 @@ export declare function urlOption(argv: readonly string[]): {
     rest: string[];
     problem?: string;
 };
+/** What `watch --url` gives each run on the server: what the runner's `run` would take of its options. */
+type ServedTeam = Pick<TeamSpec, "slug" | "inputs" | "agents" | "recursionLimit" | "runTimeoutMs">;
 /**
- * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs
- * and the triggering rows (TRIGGERED, set by watchOnce) in its config
+ * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs,
+ * its model context (`--model-context`), the team's recursion limit (as the runner's `run`
+ * gives it) and the triggering rows (TRIGGERED, set by watchOnce) in its config
  * (`configurable.envelope_triggered`), waited for. Its exit code as the runner's `run`: 0 done,
  * 1 failed, 2 not started (bad options, server unreachable: the triggers fire again), 3
- * waiting at a gate (resume it on the server), 4 halted.
+ * waiting at a gate (resume it on the server), 4 halted, 124 out of timeout.runMs (the graph
+ * counts it on the server too).
  */
-export declare function runOnServer(client: ServerClient, assistantId: string, inputs: readonly InputSpec[], runArgs: readonly string[], url: string, io: Io): Promise<number>;
+export declare function runOnServer(client: ServerClient, team: ServedTeam, runArgs: readonly string[], url: string, io: Io): Promise<number>;
 export interface Io {
     out: (text: string) => void;
     err: (text: string) => void;
@@ -99,6 +103,7 @@ export declare function watchCommand(argv: readonly string[], workspace: Workspa
  * the server's threads and each `watch` run starts (run_client.py's workspace_command).
  * `runHere`: the runner's own `run` with these options.
  */
-export declare function peopleCommand(argv: readonly string[], team: Pick<TeamSpec, "slug" | "inputs" | "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env?: Readonly<Record<string, string | undefined>>): Promise<number>;
+export declare function peopleCommand(argv: readonly string[], team: ServedTeam & Pick<TeamSpec, "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env?: Readonly<Record<string, string | undefined>>): Promise<number>;
 /** peopleCommand once the store is chosen (`client`: the server's, a test's fake). */
-export declare function peopleOn(command: string, args: readonly string[], team: Pick<TeamSpec, "slug" | "inputs" | "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>>, url: string | null, client: ServerClient | null): Promise<number>;
+export declare function peopleOn(command: string, args: readonly string[], team: ServedTeam & Pick<TeamSpec, "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>>, url: string | null, client: ServerClient | null): Promise<number>;
+export {};

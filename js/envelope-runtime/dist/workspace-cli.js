@@ -7,7 +7,10 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { pythonJson, taskJson } from "./placeholders.js";
+import { scrubLeftovers } from "./thread-files.js";
 import { TRIGGERED } from "./run-context.js";
+import { deadlineMessage, resolveInputs, RunProblems } from "./graph.js";
+import { contextProblems } from "./models.js";
 import { openWorkspaceStore, serverClient, ServerStore } from "./workspace-store.js";
 import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, Workspace } from "./workspace.js";
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
@@ -46,6 +49,8 @@ export class SavedRuns {
             await saver.deleteThread(id);
             rmSync(join(this.runsDir, `${threadFileName(id)}.decisions.json`), { force: true });
         }
+        // A decisions file's write killed before its rename left its temporary (the records' fields).
+        scrubLeftovers(this.runsDir);
     }
 }
 /** Every text in a server's thread or checkpoint (keys too), as workspace_store.py's holds reads them. */
@@ -141,55 +146,88 @@ export function urlOption(argv) {
     }
     return { url: null, rest: [...argv] };
 }
-/** The graph's input (by channel) from a run's options: `--inputs JSON` and `--KEY VALUE` per input (values JSON unless the input is a string). */
-function serverInput(inputs, runArgs) {
+/**
+ * A served run's input (by channel) and context from the run options, checked as the runner's
+ * `run` checks them, so a run refused here is not started (the triggers fire again): `--inputs
+ * JSON`, `--KEY VALUE` per input (values JSON unless the input is a string), `--model-context
+ * JSON`, `--no-interactive` (a served run never reviews at this terminal). The others are
+ * refused by name: `--interactive` and `--thread` are the runner's own.
+ */
+function serverRun(team, runArgs) {
     const given = {};
+    let context = null;
+    const sent = ["--inputs JSON", ...team.inputs.map((x) => `--${x.key}`), "--model-context JSON", "--no-interactive"].join(", ");
     for (let i = 0; i < runArgs.length; i++) {
         const arg = runArgs[i];
         const [name, inline] = arg.includes("=") ? [arg.slice(2, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg.slice(2), undefined];
-        const input = inputs.find((x) => x.key === name);
-        if (!arg.startsWith("--") || (name !== "inputs" && !input))
-            return `${JSON.stringify(arg)} is not a run option watch --url sends to the server (--inputs JSON, ${inputs.map((x) => `--${x.key}`).join(", ") || "no inputs"})`;
+        const input = team.inputs.find((x) => x.key === name);
+        if (arg === "--no-interactive")
+            continue;
+        if (arg === "--interactive")
+            return "--interactive: a run watch --url starts is reviewed on the server (a run waiting at a gate is resumed there), not at this terminal";
+        if (arg.startsWith("--") && name === "thread")
+            return "--thread: watch --url starts each run on a new thread of the server";
+        if (!arg.startsWith("--") || (name !== "inputs" && name !== "model-context" && !input))
+            return `${JSON.stringify(arg)} is not a run option watch --url sends to the server (${sent})`;
         const text = inline ?? runArgs[++i];
         if (text === undefined)
             return `--${name} needs a value`;
+        let value;
         try {
-            if (name === "inputs") {
-                const parsed = JSON.parse(text);
-                if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
-                    return "--inputs: expected a JSON object of inputs by key";
-                Object.assign(given, parsed);
-            }
-            else
-                given[name] = input.type === "string" ? text : JSON.parse(text);
+            value = input?.type === "string" ? text : JSON.parse(text);
         }
         catch {
             return `--${name}: not JSON: ${JSON.stringify(text)}`;
         }
+        if (input)
+            given[name] = value;
+        else if (value === null || typeof value !== "object" || Array.isArray(value))
+            return `--${name}: expected a JSON object${name === "inputs" ? " of inputs by key" : ""}`;
+        else if (name === "inputs")
+            Object.assign(given, value);
+        else
+            context = value;
     }
-    const unknown = Object.keys(given).filter((k) => !inputs.some((x) => x.key === k));
+    const unknown = Object.keys(given).filter((k) => !team.inputs.some((x) => x.key === k));
     if (unknown.length)
         return `--inputs: unknown input ${JSON.stringify(unknown[0])}`;
-    return Object.fromEntries(inputs.filter((x) => Object.hasOwn(given, x.key)).map((x) => [x.channel, given[x.key]]));
+    const input = Object.fromEntries(team.inputs.filter((x) => Object.hasOwn(given, x.key)).map((x) => [x.channel, given[x.key]]));
+    const fields = ["model", ...team.agents.map((a) => a.contextField)];
+    const problems = Object.keys(context ?? {})
+        .filter((k) => !fields.includes(k))
+        .map((k) => `--model-context: unknown field ${JSON.stringify(k)} (fields: ${fields.join(", ")})`);
+    problems.push(...contextProblems(team.agents, context ?? {}));
+    try {
+        resolveInputs(team, input);
+    }
+    catch (error) {
+        if (!(error instanceof RunProblems))
+            throw error;
+        problems.unshift(...error.problems);
+    }
+    return problems.length ? problems.join("\n") : { input, context };
 }
 /**
- * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs
- * and the triggering rows (TRIGGERED, set by watchOnce) in its config
+ * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs,
+ * its model context (`--model-context`), the team's recursion limit (as the runner's `run`
+ * gives it) and the triggering rows (TRIGGERED, set by watchOnce) in its config
  * (`configurable.envelope_triggered`), waited for. Its exit code as the runner's `run`: 0 done,
  * 1 failed, 2 not started (bad options, server unreachable: the triggers fire again), 3
- * waiting at a gate (resume it on the server), 4 halted.
+ * waiting at a gate (resume it on the server), 4 halted, 124 out of timeout.runMs (the graph
+ * counts it on the server too).
  */
-export async function runOnServer(client, assistantId, inputs, runArgs, url, io) {
-    const input = serverInput(inputs, runArgs);
-    if (typeof input === "string") {
-        io.err(`watch: ${input}`);
+export async function runOnServer(client, team, runArgs, url, io) {
+    const run = serverRun(team, runArgs);
+    if (typeof run === "string") {
+        io.err(run.split("\n").map((line) => `watch: ${line}`).join("\n"));
         return RUN_NOT_STARTED;
     }
     let thread;
     let runId;
     try {
         thread = (await client.threads.create()).thread_id;
-        runId = (await client.runs.create(thread, assistantId, { input, config: { configurable: { envelope_triggered: [...TRIGGERED] } } })).run_id;
+        const config = { configurable: { envelope_triggered: [...TRIGGERED] }, recursion_limit: team.recursionLimit };
+        runId = (await client.runs.create(thread, team.slug, { input: run.input, config, ...(run.context ? { context: run.context } : {}) })).run_id;
     }
     catch (error) {
         io.err(`watch: cannot start a run on the Agent Server at ${url} (${error.message})`);
@@ -197,16 +235,21 @@ export async function runOnServer(client, assistantId, inputs, runArgs, url, io)
     }
     io.out(`watch: run ${runId} on thread ${thread} of the Agent Server at ${url}`);
     await client.runs.join(thread, runId);
-    const run = await client.runs.get(thread, runId);
-    if (run.status !== "success" && run.status !== "interrupted") {
-        io.err(`watch: run ${runId} on thread ${thread}: ${run.status}`);
+    const ran = await client.runs.get(thread, runId);
+    if (ran.status !== "success" && ran.status !== "interrupted") {
+        io.err(`watch: run ${runId} on thread ${thread}: ${ran.status}`);
         return 1;
     }
     const state = await client.threads.getState(thread);
-    const waiting = state.tasks.some((t) => (t.interrupts ?? []).length > 0);
-    const status = waiting ? "waiting" : (state.values?.status ?? "done");
+    const values = (state.values ?? {});
+    // A halt wins over a gate still waiting beside it, as in the runner's report.
+    const waiting = !values.halted && state.tasks.some((t) => (t.interrupts ?? []).length > 0);
+    const status = values.halted ? "halted" : waiting ? "waiting" : (values.status ?? "done");
     io.out(`watch: thread ${thread}: ${status}`);
-    return waiting ? 3 : status === "halted" ? 4 : 0;
+    if (status !== "halted")
+        return waiting ? 3 : 0;
+    io.err(`watch: thread ${thread}: ${values.halted === deadlineMessage(team.runTimeoutMs) ? values.halted : `halted: ${values.halted ?? "(no reason given)"}`}`);
+    return values.halted === deadlineMessage(team.runTimeoutMs) ? 124 : 4;
 }
 export const WORKSPACE_USAGE = [
     "usage: workspace list [DOCUMENT] [--status S] [--archived] [--show-pii]",
@@ -615,9 +658,18 @@ export const WATCH_USAGE = [
     "usage: watch [--url URL] [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)",
     "  --url URL   the Agent Server serving the team: the triggers are read from its store, and each run starts there",
 ].join("\n");
+/**
+ * `workspace <doc>: row <id> has <column>=<status>`. An id that is pii is masked and the row
+ * named by its place in `workspace list`, where its other values show (a hash of the id would
+ * name it nowhere a person can look).
+ */
+function firedLine(spec, firing) {
+    const pii = spec.columns.some((c) => c.id && c.pii);
+    return `workspace ${firing.document}: row ${pii ? `${MASK} (#${firing.position} listed)` : firing.row.id} has ${firing.trigger.column}=${firing.trigger.status}`;
+}
 /** What a `notify` trigger prints: the document, the row and the pair (no pii). */
 export function notifyLine(spec, firing) {
-    return `workspace ${firing.document}: row ${masked(spec, firing.row).id} has ${firing.trigger.column}=${firing.trigger.status} (notify)`;
+    return `${firedLine(spec, firing)} (notify)`;
 }
 async function post(url, body, io, fetcher) {
     try {
@@ -663,7 +715,7 @@ export async function watchOnce(workspace, runTeam, io, env = process.env, fetch
     if (!runs.length)
         return 0;
     for (const f of runs)
-        io.out(`workspace ${f.document}: row ${masked(workspace.spec(f.document), f.row).id} has ${f.trigger.column}=${f.trigger.status}: running the team`);
+        io.out(`${firedLine(workspace.spec(f.document), f)}: running the team`);
     TRIGGERED.splice(0, TRIGGERED.length, ...runs.map((f) => ({ document: f.document, trigger: { column: f.trigger.column, status: f.trigger.status }, row: f.row })));
     // Ctrl-C or a stop (SIGTERM) before the run ended: the triggers stay due, as a crash leaves
     // them (workspace.py's KeyboardInterrupt), then the process ends as the signal ends it.
@@ -750,7 +802,7 @@ export async function peopleOn(command, args, team, io, runHere, env, url, clien
     const workspace = new Workspace(team.workspace ?? [], client ? new ServerStore(client) : openWorkspaceStore(env));
     try {
         if (command === "watch")
-            return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team.slug, team.inputs, runArgs, url, io) : runHere, io);
+            return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team, runArgs, url, io) : runHere, io);
         return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url, client) : new SavedRuns(env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
     }
     catch (error) {

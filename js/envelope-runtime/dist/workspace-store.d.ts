@@ -9,6 +9,7 @@ export declare class FileStore extends BaseStore {
     private readonly lock;
     private readonly held;
     private queue;
+    private scrubbed;
     /** `lockWaitMs`: how long an operation waits for another process's lock before it fails. */
     constructor(dir: string, lockWaitMs?: number);
     /** Run `fn` holding the store's lock, across processes; nested calls in it do not wait again. */
@@ -16,7 +17,11 @@ export declare class FileStore extends BaseStore {
     batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>>;
     private searchIn;
     private namespacesIn;
-    /** Every namespace's items, as the files hold them now. */
+    /**
+     * The items of the namespaces `operations` need, as the files hold them now: a get's or a
+     * put's namespace is its own file (fileOf), a search's those whose file name starts with its
+     * prefix; listing namespaces reads them all.
+     */
     private load;
     /** The namespaces `changed`, written whole (one left empty: its file removed). */
     private save;
@@ -85,6 +90,7 @@ export interface ServerClient {
         create(threadId: string, assistantId: string, payload?: {
             input?: Record<string, unknown>;
             config?: Record<string, unknown>;
+            context?: unknown;
             metadata?: Record<string, unknown>;
         }): Promise<{
             run_id: string;

@@ -2,7 +2,7 @@
 // LangGraph.js Store kept in a folder, one JSON file per namespace (a document's rows, its
 // fired triggers), so it outlives the process and two processes (a run, a person's command)
 // share it. Node 20 has no embedded database and LangGraph.js ships no file-backed Store:
-// each batch of operations reads the files afresh and writes back the namespaces it changed
+// each batch of operations reads afresh the files of the namespaces it needs and writes back those it changed
 // (atomically: a sibling renamed into place), a batch that writes under a lock file beside them (thread-files.ts's ThreadLock), which the rules' compare-and-set
 // (workspace.ts) also holds. On the Agent Server the graph uses the server's own store, which
 // people's `workspace --url` and `watch --url` reach through the SDK (ServerStore, below).
@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BaseStore } from "@langchain/langgraph";
-import { ThreadLock, writeAtomically } from "./thread-files.js";
+import { scrubLeftovers, ThreadLock, writeAtomically } from "./thread-files.js";
 /** The store's folder, created on first use. */
 export const WORKSPACE_DIR_ENV = "ENVELOPE_WORKSPACE_DIR";
 /** Where the store is when WORKSPACE_DIR_ENV is unset: in the directory the runner runs in. */
@@ -22,12 +22,27 @@ const LOCK_WAIT_MS = 30_000;
 const SEP = "\u0000";
 /** A namespace's file name: each label encoded (no `/`, no `.`), joined by `.`. */
 const fileOf = (namespace) => `${namespace.map((l) => encodeURIComponent(l).replace(/\./g, "%2E")).join(".")}.json`;
+/**
+ * Whether the namespace file `name` (fileOf's) may hold items under `prefix`: fileOf encodes
+ * a label's `.`, so the labels are the name split at `.`, decoded. A name that does not decode
+ * (not this store's) is read, to be safe.
+ */
+function under(name, prefix) {
+    try {
+        const labels = name.slice(0, -".json".length).split(".").map(decodeURIComponent);
+        return prefix.length <= labels.length && prefix.every((label, n) => labels[n] === label);
+    }
+    catch {
+        return true;
+    }
+}
 export class FileStore extends BaseStore {
     dir;
     lockWaitMs;
     lock;
     held = new AsyncLocalStorage();
     queue = Promise.resolve();
+    scrubbed = false;
     /** `lockWaitMs`: how long an operation waits for another process's lock before it fails. */
     constructor(dir, lockWaitMs = LOCK_WAIT_MS) {
         super();
@@ -53,6 +68,11 @@ export class FileStore extends BaseStore {
                 }
                 await sleep(20);
             }
+            if (!this.scrubbed) {
+                // Once a store: a write killed before its rename left its temporary file (a document's rows).
+                scrubLeftovers(this.dir);
+                this.scrubbed = true;
+            }
             try {
                 return await this.held.run(true, fn);
             }
@@ -67,7 +87,7 @@ export class FileStore extends BaseStore {
     }
     async batch(operations) {
         const apply = async () => {
-            const data = this.load();
+            const data = this.load(operations);
             const changed = new Set();
             const results = operations.map((op) => {
                 if ("namespacePrefix" in op)
@@ -110,18 +130,35 @@ export class FileStore extends BaseStore {
         found.sort((a, b) => (a.join(SEP) < b.join(SEP) ? -1 : 1));
         return found.slice(op.offset ?? 0, (op.offset ?? 0) + (op.limit ?? found.length));
     }
-    /** Every namespace's items, as the files hold them now. */
-    load() {
+    /**
+     * The items of the namespaces `operations` need, as the files hold them now: a get's or a
+     * put's namespace is its own file (fileOf), a search's those whose file name starts with its
+     * prefix; listing namespaces reads them all.
+     */
+    load(operations) {
         const data = new Map();
-        let names = [];
-        try {
-            names = readdirSync(this.dir).filter((n) => n.endsWith(".json"));
+        const own = new Set();
+        const prefixes = [];
+        let every = false;
+        for (const op of operations) {
+            if ("namespacePrefix" in op)
+                prefixes.push(op.namespacePrefix);
+            else if ("namespace" in op)
+                own.add(fileOf(op.namespace));
+            else
+                every = true;
         }
-        catch (error) {
-            // Only a folder not made yet is empty: one that cannot be listed (EMFILE, EACCES) read as
-            // empty would have the next write save a namespace holding its new items alone.
-            if (error.code !== "ENOENT")
-                throw error;
+        let names = [...own];
+        if (every || prefixes.length) {
+            try {
+                names = readdirSync(this.dir).filter((n) => n.endsWith(".json") && (every || own.has(n) || prefixes.some((p) => under(n, p))));
+            }
+            catch (error) {
+                // Only a folder not made yet is empty: one that cannot be listed (EMFILE, EACCES) read as
+                // empty would have the next write save a namespace holding its new items alone.
+                if (error.code !== "ENOENT")
+                    throw error;
+            }
         }
         for (const name of names.sort()) {
             let stored;

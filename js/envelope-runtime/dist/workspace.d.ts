@@ -59,6 +59,8 @@ export interface Firing {
     trigger: TriggerSpec;
     row: Row;
     marker: string;
+    /** The row's place in `workspace list <document>` when it fired (1: first). */
+    position: number;
 }
 export declare const BUILT_IN: readonly ["id", "created_at", "updated_at", "archived", "version"];
 export declare const MASK = "***";

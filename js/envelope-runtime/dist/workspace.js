@@ -141,10 +141,17 @@ export class StoreBackend {
         const prefix = `${row}${String(current).padStart(12, "0")}:`;
         const mine = prefix + randomUUID().replaceAll("-", "");
         await this.store.put(namespace, mine, { claimed: true }, false);
-        // A claim older than CLAIM_TTL_MS is a writer's that stopped before writing: ignored.
+        // A claim older than CLAIM_TTL_MS is a writer's that stopped before writing (killed):
+        // ignored by every writer, so deleted, else it would stay for good.
         const fresh = Date.now() - CLAIM_TTL_MS;
-        const claims = (await this.items(namespace)).filter((i) => i.key.startsWith(prefix) && (i.key === mine || new Date(i.createdAt).getTime() > fresh));
-        const alone = claims.length === 1 && claims[0].key === mine;
+        const claims = [];
+        for (const item of await this.items(namespace)) {
+            if (item.key !== mine && new Date(item.createdAt).getTime() <= fresh)
+                await this.store.delete(namespace, item.key);
+            else if (item.key.startsWith(prefix))
+                claims.push(item.key);
+        }
+        const alone = claims.length === 1 && claims[0] === mine;
         const found = await this.get(doc, rowId);
         if (!alone || (found === null ? 0 : Number(found.version)) !== current) {
             await this.store.delete(namespace, mine);
@@ -338,9 +345,8 @@ export class Workspace {
             if (!spec.triggers.length)
                 continue;
             const fired = await this.backend.fired(doc);
-            for (const record of await this.backend.all(doc)) {
-                if (record.archived)
-                    continue;
+            const listed = (await this.backend.all(doc)).filter((r) => !r.archived);
+            for (const [index, record] of listed.entries()) {
                 for (const trigger of spec.triggers) {
                     if (record.data[trigger.column] !== trigger.status)
                         continue;
@@ -351,7 +357,7 @@ export class Workspace {
                         continue;
                     if (mark && !(await this.backend.mark(doc, marker)))
                         continue;
-                    firings.push({ document: doc, trigger, row: publicRow(record), marker });
+                    firings.push({ document: doc, trigger, row: publicRow(record), marker, position: index + 1 });
                 }
             }
         }
