@@ -9,11 +9,16 @@
 // no checkpoint or run the server keeps. A fourth, event-signup-desk, has workspace documents:
 // its agent's write tool must reach the server's own store (the SDK's store API reads the row),
 // under the store's rules, and people's `workspace --url` and `watch --url` (the runner as a
-// client of the server) must edit its rows and fire its triggers there. The projects use the
-// shared install of their lock (test/e2e/langgraph-js-env.ts); the server's process group is
-// killed at the end.
+// client of the server) must edit its rows and fire its triggers there. A fifth, content-studio
+// with a small timeout.runMs (its own graph), must halt a resumed run on the run deadline, the
+// resume given only what the run before the gate left of it. The server reaches the scripted
+// model through a front of this file's that passes every request on, except one a test holds.
+// The projects use the shared install of their lock (test/e2e/langgraph-js-env.ts); the
+// server's process group is killed at the end.
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +34,9 @@ import { type ChatRequest, instanceOf, type JsonSchema, type ModelServer, type R
 
 const DRIVER = join(ROOT, "test/realpath/langgraph_js_driver.mjs");
 const MODEL = "realpath-model";
+/** content-studio with timeout.runMs RUN_MS (a copy, as harness.ts's roomyDefinition sets one): the run deadline's graph. */
+const RUNMS = "content-studio-runms";
+const RUN_MS = 20_000;
 
 type Def = Definition & { gates?: Array<{ name: string }>; agents: Array<{ key: string; name: string; prompt?: string; reportsToKey?: string }> };
 interface Project {
@@ -86,6 +94,81 @@ function reply(request: ChatRequest, n: number): Reply {
   return { json: instanceOf(schema, marker(n), schema, "", 3) };
 }
 
+/**
+ * What the front does with a request it is asked to hold: `true` passes it on to the model
+ * server once settled, `false` answers 503 itself (a held call the test lets go of).
+ */
+type Hold = (request: ChatRequest) => Promise<boolean> | undefined;
+interface Held {
+  request: ChatRequest;
+  /** How it ended: passed on, refused, or closed by the client while held (never answered). */
+  gone: Promise<"passed" | "refused" | "abandoned">;
+}
+
+/**
+ * An OpenAI-compatible front for the model server at `upstream` (its origin): every request
+ * passed on as it came (streamed answers too), except those `hold()` holds back, which wait
+ * for the promise it gives (the model server cannot hold an answer on a promise, only delay it).
+ */
+async function startFront(upstream: string, hold: () => Hold | undefined): Promise<{ baseUrl: string; held: Held[]; close(): Promise<void> }> {
+  const held: Held[] = [];
+  const front = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (b: Buffer) => parts.push(b));
+    req.on("end", () => {
+      const raw = Buffer.concat(parts);
+      let request: ChatRequest | undefined;
+      try {
+        request = raw.length ? (JSON.parse(raw.toString("utf8")) as ChatRequest) : undefined;
+      } catch {
+        request = undefined;
+      }
+      let closed = false;
+      res.on("close", () => (closed = true));
+      const pass = async (): Promise<void> => {
+        const answer = await fetch(`${upstream}${req.url ?? ""}`, { method: req.method, headers: { "content-type": req.headers["content-type"] ?? "application/json" }, ...(raw.length ? { body: raw } : {}) });
+        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+        if (answer.body) for await (const piece of answer.body) res.write(piece);
+        res.end();
+      };
+      const wait = request ? hold()?.(request) : undefined;
+      if (!wait) return void pass().catch((error: unknown) => res.destroy(error as Error));
+      const gone = new Promise<"passed" | "refused" | "abandoned">((resolve) => {
+        res.on("close", () => {
+          if (!res.writableEnded) resolve("abandoned");
+        });
+        void wait.then(async (passOn) => {
+          if (closed) return;
+          if (passOn) await pass().then(() => resolve("passed"), (error: unknown) => res.destroy(error as Error));
+          else {
+            res.writeHead(503, { "content-type": "application/json" });
+            res.end(JSON.stringify({ error: { message: "held by the test and let go", type: "held" } }));
+            resolve("refused");
+          }
+        });
+      });
+      held.push({ request: request!, gone });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    front.once("error", reject);
+    front.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = front.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    held,
+    close: () =>
+      new Promise<void>((resolve) => {
+        front.closeAllConnections();
+        front.close(() => resolve());
+      }),
+  };
+}
+
+/** The milliseconds of model work a run's `work` spans add up to (the runtime's own measure of timeout.runMs). */
+const workedMs = (spans: ReadonlyArray<readonly [number, number]>) => spans.reduce((sum, [from, to]) => sum + Math.max(0, to - from), 0);
+
 const gate = e2eGate();
 
 describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pipeline and a hierarchy, every gate resumed", () => {
@@ -93,6 +176,9 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
   const projects: Project[] = [];
   const exchanges: Exchange[] = [];
   let server: ModelServer;
+  let front: Awaited<ReturnType<typeof startFront>> | undefined;
+  /** What the front holds back now (a test sets it, and unsets it when done). */
+  let hold: Hold | undefined;
   let dev: ChildProcess | undefined;
   let url = "";
   let log = "";
@@ -115,6 +201,15 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
       Object.assign(values, runValues(def).env);
       projects.push({ name, def });
     }
+    {
+      const path = join(ROOT, "test/fixtures/valid/content-studio.envelope.json");
+      const def = JSON.parse(readFileSync(path, "utf8")) as Def & { slug: string; timeout?: Record<string, unknown> };
+      const copy = join(root, `${RUNMS}.envelope.json`);
+      writeFileSync(copy, JSON.stringify({ ...def, slug: RUNMS, timeout: { ...def.timeout, runMs: RUN_MS } }));
+      writeExport(join(root, RUNMS), exportFile(copy, "langgraph-js"));
+      projects.push({ name: RUNMS, def });
+    }
+    front = await startFront(new URL(server.baseUrl).origin, () => hold);
     // One langgraph.json for all, each graph by its export's own entry (./src/graph.ts:graph),
     // and content-studio's http.app as its own langgraph.json names it.
     const graphs = Object.fromEntries(projects.map((p) => [p.name, `./${p.name}/src/graph.ts:graph`]));
@@ -135,7 +230,7 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
       DO_NOT_TRACK: "1",
       ...values,
       MODEL_OVERRIDE: `openai:${MODEL}`,
-      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_BASE_URL: front.baseUrl,
       OPENAI_API_KEY: "dummy",
     };
     dev = spawn(join(modules, ".bin/langgraphjs"), ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", String(port), "--config", join(root, "langgraph.json")], {
@@ -157,6 +252,7 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
 
   afterAll(async () => {
     if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, "SIGKILL");
+    await front?.close();
     await server?.close();
     rmSync(root, { recursive: true, force: true });
   });
@@ -238,7 +334,10 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
 
   /** What this test uses of @langchain/langgraph-sdk's Client (the shared install's: not a dependency here). */
   interface SdkClient {
-    threads: { create(): Promise<{ thread_id: string }>; getState(id: string): Promise<{ values: Record<string, unknown>; tasks: Array<{ interrupts?: Array<{ id: string }> }> }> };
+    threads: {
+      create(): Promise<{ thread_id: string }>;
+      getState(id: string): Promise<{ values: Record<string, unknown>; next: string[]; tasks: Array<{ interrupts?: Array<{ id: string; value?: { records?: Array<{ id: string }> } }> }> }>;
+    };
     runs: { wait(thread: string, assistant: string, payload: Record<string, unknown>): Promise<unknown>; get(thread: string, run: string): Promise<{ status: string; kwargs?: { config?: { configurable?: Record<string, unknown> } } }> };
     store: { searchItems(prefix: string[], options?: { limit?: number }): Promise<{ items: Array<{ key: string; value: Record<string, unknown> }> }> };
   }
@@ -348,5 +447,87 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
     // The server's other way to resume, protocol v2's commands, is refused.
     const refused = await fetch(`${url}/threads/${thread.thread_id}/commands`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: 1, method: "input.respond", params: { interrupt_id: waiting[0]!.id, response: resume } }) });
     expect(refused.status).toBe(403);
+  }, 600_000);
+
+  it("content-studio with timeout.runMs: a resumed run halts on the run deadline, the resume given only what the run before the gate left of it", async () => {
+    const p = project(RUNMS);
+    const { inputs } = runValues(p.def);
+    const client = await sdkClient();
+    const thread = await client.threads.create();
+    const task = (request: ChatRequest, label: string) => userText(request).startsWith(`Task: ${label}\n`);
+    const heldFrom = front!.held.length;
+
+    // Before the gate: the managing editor's first answer held back half of RUN_MS, model work the run spends
+    // (a timer, as time is what runMs counts; the gate is still reached with about half of it left).
+    let editing = false;
+    hold = (request) => {
+      if (editing || !task(request, "Edit the whole package")) return undefined;
+      editing = true;
+      return new Promise((resolve) => setTimeout(() => resolve(true), RUN_MS / 2));
+    };
+    let first: unknown;
+    try {
+      first = await client.runs.wait(thread.thread_id, p.name, { input: inputs });
+    } finally {
+      hold = undefined;
+    }
+    // The run stops at the gate (runs.wait answers with the interrupt), the thread's state waiting.
+    expect((first as { __interrupt__?: unknown[] }).__interrupt__?.length, `${JSON.stringify(first)}\n${tail()}`).toBe(1);
+    const waiting = await client.threads.getState(thread.thread_id);
+    expect(waiting.values, tail()).toMatchObject({ status: "waiting", halted: null });
+    const interrupts = waiting.tasks.flatMap((t) => t.interrupts ?? []);
+    expect(interrupts.length, tail()).toBe(1);
+    const before = waiting.values.work as Array<[number, number]>;
+    const spentBefore = workedMs(before);
+    // The held answer is in the run's work (what the next assertion rests on), and the gate was reached within the limit.
+    expect(spentBefore, JSON.stringify(before)).toBeGreaterThan(RUN_MS / 4);
+    expect(spentBefore).toBeLessThan(RUN_MS);
+
+    // After the gate: the publisher's call held until the test lets go of it (after the run ended, refused then).
+    let letGo = () => {};
+    const lettingGo = new Promise<boolean>((resolve) => (letGo = () => resolve(false)));
+    hold = (request) => (task(request, "Create the WordPress draft") ? lettingGo : undefined);
+    const publishing = () => front!.held.slice(heldFrom).filter((h) => task(h.request, "Create the WordPress draft"));
+    const reached = server.requests.length;
+    const approve = { decisions: (interrupts[0]!.value?.records ?? []).map((r) => ({ record: r.id, action: "approve", feedback: "" })) };
+    let output: { status?: unknown; halted?: unknown; result?: unknown } | undefined;
+    let bound: NodeJS.Timeout | undefined;
+    try {
+      output = (await client.runs.wait(thread.thread_id, p.name, { command: { resume: approve } })) as typeof output;
+      // The held call's end as the front saw it (its close can come after the server's answer); a long bound only against a hang.
+      await Promise.race([Promise.all(publishing().map((h) => h.gone)), new Promise((resolve) => (bound = setTimeout(resolve, 120_000)))]);
+    } finally {
+      clearTimeout(bound);
+      hold = undefined;
+      letGo();
+    }
+    const what = `${JSON.stringify(output)}\n${tail()}`;
+
+    // As the runtime documents a timeout.runMs halt: status halted, the reason in halted, no result.
+    expect(output, what).toMatchObject({ status: "halted", result: null });
+    expect(String(output?.halted), what).toContain(`${RUN_MS} ms of work (timeout.runMs`);
+    // The publisher's call was cut off in flight (closed unanswered), made once, and no request reached the model after the resume.
+    expect(publishing().length, what).toBe(1);
+    expect(await publishing()[0]!.gone, what).toBe("abandoned");
+    expect(server.requests.length, what).toBe(reached);
+    // The thread's state says the same, and nothing waits.
+    const after = await client.threads.getState(thread.thread_id);
+    expect(after.next, what).toEqual([]);
+    expect(after.tasks.flatMap((t) => t.interrupts ?? []), what).toEqual([]);
+    expect(after.values, what).toMatchObject({ status: "halted", halted: output?.halted, result: null });
+    // Not restarted by the resume: the work before the gate is kept, and the resumed node was cut off
+    // after what was left of RUN_MS (about RUN_MS - spentBefore), not after a fresh RUN_MS.
+    const spans = after.values.work as Array<[number, number]>;
+    expect(spans.slice(0, before.length), what).toEqual(before);
+    const resumed = workedMs(spans.slice(before.length));
+    expect(resumed, JSON.stringify(spans)).toBeGreaterThan(0);
+    expect(resumed, JSON.stringify(spans)).toBeLessThan(RUN_MS - spentBefore / 2);
+    // A further resume of the halted thread runs nothing: no model request, the state as it was.
+    await client.runs.wait(thread.thread_id, p.name, { command: { resume: approve } });
+    expect(server.requests.length, tail()).toBe(reached);
+    expect(publishing().length, tail()).toBe(1);
+    const again = await client.threads.getState(thread.thread_id);
+    expect(again.values, tail()).toMatchObject({ status: "halted", halted: output?.halted, result: null, work: spans });
+    expect(again.next).toEqual([]);
   }, 600_000);
 });
