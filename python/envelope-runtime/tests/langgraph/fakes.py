@@ -14,12 +14,14 @@ A call answers from the agent's (or the task's) script when there is one; otherw
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import os
 import re
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from common_helpers import sample as sample
@@ -73,7 +75,6 @@ class Call:
     tool_choice: Any = None
     reply: AIMessage | None = None
     """What the fake answered (None while the call is in flight)."""
-    started: float = field(default_factory=time.monotonic)
     ended: float = 0.0
 
     @property
@@ -113,7 +114,9 @@ class Call:
         }
 
 
-Reply = AIMessage | str | Callable[[Call], "AIMessage | str"]
+Answer = AIMessage | str
+Reply = Answer | Callable[[Call], "Answer | Awaitable[Answer]"]
+"""A reply; a callable one may be async (awaited in the event loop, as the call itself is)."""
 
 
 def tool_call(name: str, **arguments: Any) -> AIMessage:
@@ -147,10 +150,11 @@ class FakeBoard:
     def __init__(self, list_length: int = 2, log_path: str | None = None) -> None:
         self.list_length = list_length
         """Items in every synthesized list (e.g. the records a gate reviews)."""
-        self.delay = 0.0
-        """Seconds every call takes (asyncio.sleep: a node timeout can cancel it)."""
-        self.delays: list[float] = []
-        """Seconds the next calls take, one each, before `delay` applies again."""
+        self.hold: threading.Event | None = None
+        """When given, every call waits until it is set (at most a minute): a call under way
+        for as long as the test wants, whatever the machine's speed (as tests/crewai's)."""
+        self.arrived = threading.Event()
+        """Set when a call begins to wait for `hold`."""
         self.log_path = log_path
         """When set, every call is also appended to this file as a JSON line."""
         self.scripts: dict[str, list[Reply]] = {}
@@ -173,8 +177,8 @@ class FakeBoard:
     def model_for(self, agent_key: str) -> FakeChatModel:
         return FakeChatModel(agent_key=agent_key, board=self)
 
-    def answer(self, call: Call) -> AIMessage:
-        """The reply to a call (recorded when it started)."""
+    def reply(self, call: Call) -> Answer | Awaitable[Answer]:
+        """What the call's script (else the generic reply) answers it."""
         reply: Reply | None = None
         for queue in (f"task:{call.task}", f"agent:{call.agent_key}"):
             if self.scripts.get(queue):
@@ -182,13 +186,33 @@ class FakeBoard:
                 break
         if reply is None:
             reply = self.generic_reply
-        answer = reply(call) if callable(reply) else reply
+        return reply(call) if callable(reply) else reply
+
+    def answered(self, call: Call, answer: Answer) -> AIMessage:
+        """The call's reply, recorded as it ends."""
         call.reply = AIMessage(content=answer) if isinstance(answer, str) else answer
         call.ended = time.monotonic()
         if self.log_path:
             with open(self.log_path, "a", encoding="utf-8") as log:
                 log.write(json.dumps(call.to_json()) + "\n")
         return call.reply
+
+    def answer(self, call: Call) -> AIMessage:
+        """The reply to a call (recorded when it started) made outside an event loop."""
+        answer = self.reply(call)
+        assert not inspect.isawaitable(answer), "an async reply answers async calls only"
+        return self.answered(call, answer)
+
+    async def held(self) -> None:
+        """Wait for `hold`, if given, in the event loop: a timeout or the run's deadline
+        cancels the wait as it would a request."""
+        if self.hold is None:
+            return
+        self.arrived.set()
+        for _ in range(6000):  # a minute, then the call goes on: a broken test does not hang
+            if self.hold.is_set():
+                return
+            await asyncio.sleep(0.01)
 
     def generic_reply(self, call: Call) -> AIMessage:
         uncalled = [n for n in call.tools if n.startswith(ASK_PREFIX)]
@@ -245,8 +269,9 @@ class FakeChatModel(BaseChatModel):
     ) -> ChatResult:
         call = self._call(messages, run_manager.metadata if run_manager else {})
         self.board.calls.append(call)
-        if self.board.delay:
-            time.sleep(self.board.delay)
+        if self.board.hold is not None:
+            self.board.arrived.set()
+            self.board.hold.wait(timeout=60)
         return ChatResult(generations=[ChatGeneration(message=self.board.answer(call))])
 
     async def _agenerate(
@@ -258,10 +283,11 @@ class FakeChatModel(BaseChatModel):
     ) -> ChatResult:
         call = self._call(messages, run_manager.metadata if run_manager else {})
         self.board.calls.append(call)
-        delay = self.board.delays.pop(0) if self.board.delays else self.board.delay
-        if delay:
-            await asyncio.sleep(delay)
-        return ChatResult(generations=[ChatGeneration(message=self.board.answer(call))])
+        await self.board.held()
+        answer = self.board.reply(call)
+        if inspect.isawaitable(answer):
+            answer = await answer
+        return ChatResult(generations=[ChatGeneration(message=self.board.answered(call, answer))])
 
 
 _process_board: FakeBoard | None = None

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -152,6 +154,25 @@ def build(board: FakeBoard, checkpointer: BaseCheckpointSaver[Any] | None = None
     """The generated graph with the board's fakes and an in-memory checkpointer."""
     saver = checkpointer if checkpointer is not None else InMemorySaver()
     return graph.build_graph(checkpointer=saver, model_for=board.model_for)
+
+
+@contextmanager
+def clock_ahead_on_arrival(board: FakeBoard, seconds: float) -> Iterator[None]:
+    """The running event loop's clock reads `seconds` ahead from when a call of `board` waits
+    for its hold (FakeBoard.arrived): every asyncio deadline due within them (asyncio.timeout,
+    a node's timeout) passes while that call is under way, however long the machine took
+    to get there. The loop's own clock again on leaving."""
+    loop = asyncio.get_running_loop()
+    real = loop.time
+
+    def ahead() -> float:
+        return real() + (seconds if board.arrived.is_set() else 0.0)
+
+    loop.time = ahead  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del loop.time
 
 
 def config(thread_id: str = "test") -> RunnableConfig:

@@ -6,16 +6,18 @@ Skipped for teams without a pipeline.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import itertools
 import json
-import time
+import threading
 from typing import Any
 
 import fakes
 import helpers
 import pytest
 from fakes import Call, FakeBoard
+from langchain_core.messages import AIMessage
 from project import TEAM, llms, main, models, pipeline, redaction, runtime, state, team
 
 pytestmark = pytest.mark.anyio
@@ -62,17 +64,21 @@ async def test_a_model_request_that_timed_out_is_sent_again_within_the_step(
     helpers.approve_everything(monkeypatch)
     first = next(iter(team.PIPELINE))
     agent_key = team.PIPELINE[first].agent_key
-    spec = dataclasses.replace(models.MODELS[agent_key], timeout_s=0.3)
+    spec = dataclasses.replace(models.MODELS[agent_key], timeout_s=30)
     monkeypatch.setitem(models.MODELS, agent_key, spec)
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 3_600_000)  # the run's own limit: far later
     task = first
 
     def timed_out(call: Call) -> Any:
         raise httpx.ReadTimeout("timed out")
 
     board.script_task(task, timed_out)
-    board.delays = [0.3]
-
-    code = await main.amain(helpers.run_argv(interactive=True))
+    board.hold = threading.Event()
+    board.hold.set()  # no call waits: `arrived` only marks the first
+    # The first request's whole timeout passes while it is under way (the loop's clock
+    # moves on), however long the machine takes for the rest.
+    with helpers.clock_ahead_on_arrival(board, spec.timeout_s):
+        code = await main.amain(helpers.run_argv(interactive=True))
 
     assert code == runtime.EXIT_OK, capsys.readouterr().err
     assert len(board.calls_for_task(task)) >= 2
@@ -134,7 +140,10 @@ def _siblings() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("pair", _siblings() or [None])
 async def test_parallel_branches_run_in_one_super_step(
-    pair: tuple[str, str] | None, team_env: dict[str, str], board: FakeBoard
+    pair: tuple[str, str] | None,
+    team_env: dict[str, str],
+    board: FakeBoard,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     if pair is None:
         pytest.skip("no two steps of this pipeline wait for the same steps")
@@ -143,12 +152,28 @@ async def test_parallel_branches_run_in_one_super_step(
 
     first, second = (steps[pipeline.step_node(key)] for key in pair)
     assert first == second, pair
-    # ...and their model calls overlap in time when they take a while.
-    board.calls.clear()
-    board.delay = 0.2
+    # ...and their model calls run at once: each waits until the other's has started too
+    # (run one after the other, the first would wait in vain).
+    started: set[str] = set()
+    both_running = asyncio.Event()
+    waited_in_vain: list[str] = []
+
+    async def meet(call: Call) -> AIMessage:
+        started.add(str(call.task))
+        if started >= set(pair):
+            both_running.set()
+        try:
+            await asyncio.wait_for(both_running.wait(), timeout=30)  # only stops a broken run
+        except TimeoutError:
+            waited_in_vain.append(str(call.task))
+        return board.generic_reply(call)
+
+    for key in pair:
+        board.script_task(key, meet)
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 3_600_000)  # no deadline ends a wait in vain
     await _run_with_tasks(board)
-    a, b = (board.calls_for_task(key)[0] for key in pair)
-    assert a.started < b.ended and b.started < a.ended, pair
+
+    assert started >= set(pair) and waited_in_vain == [], pair
 
 
 async def test_a_step_runs_once_after_everything_it_waits_for(
@@ -185,19 +210,25 @@ async def test_a_slow_step_hits_its_node_timeout_with_a_clear_message(
 ) -> None:
     first = next(iter(team.PIPELINE))
     agent_key = team.PIPELINE[first].agent_key
-    spec = dataclasses.replace(models.MODELS[agent_key], timeout_s=0.2)
+    spec = dataclasses.replace(models.MODELS[agent_key], timeout_s=2.5)
     monkeypatch.setitem(models.MODELS, agent_key, spec)
-    monkeypatch.setattr(llms, "RETRY_DELAY_S", 0.0)  # the node's limit: 4 × 0.2 s
-    board.delay = 5.0
+    monkeypatch.setattr(llms, "RETRY_DELAY_S", 0.0)  # the node's limit: 4 × 2.5 s
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 3_600_000)  # the run's own: far later
+    release = threading.Event()
+    board.hold = release  # the step's model call lasts until the test says
+    # The node's limit passes once its call is under way (the loop's clock moves on).
+    with helpers.clock_ahead_on_arrival(board, llms.node_timeout(spec.timeout_s)):
+        code = await main.amain(helpers.run_argv())
+    held = list(board.calls)
+    under_way = [call.ended == 0.0 for call in held]
+    release.set()
 
-    started = time.monotonic()
-    code = await main.amain(helpers.run_argv())
-
+    # The run failed on the node's timeout without waiting for the call: cancelled.
     assert code == runtime.EXIT_FAILED
-    assert time.monotonic() - started < 3.0
+    assert board.calls_for_task(first) and all(under_way), "the node timeout cancelled no call"
     err = capsys.readouterr().err
     node = pipeline.step_node(first)
-    assert f"Run failed: Node '{node}' exceeded its run timeout of 0.800s" in err
+    assert f"Run failed: Node '{node}' exceeded its run timeout of 10.000s" in err
     assert "A step is bounded by 4 times its agent's timeout" in err
 
 

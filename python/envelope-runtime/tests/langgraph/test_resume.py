@@ -9,6 +9,7 @@ import os
 import shlex
 import subprocess
 import sys
+import threading
 import typing
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -647,15 +648,25 @@ async def test_the_graph_counts_the_run_deadline_across_resumes_by_itself(
 async def test_a_node_at_work_when_the_deadline_passes_halts_the_run(
     team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 200)
-    board.delay = 5.0  # every model call would take longer than the whole run may
-
+    # Less than any node's own timeout (llms.node_timeout: over 8.75 s; a hierarchy's
+    # subtree: runMs and 5 s), far more than any machine takes to its first model call.
+    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 8000)
+    release = threading.Event()
+    board.hold = release  # every model call lasts until the test says
     g = helpers.build(board)
-    await g.ainvoke(helpers.start(), helpers.config())
+
+    # The deadline passes once a model call is under way (the loop's clock moves on).
+    with helpers.clock_ahead_on_arrival(board, team.RUN_TIMEOUT_MS / 1000):
+        await g.ainvoke(helpers.start(), helpers.config())
+    held = list(board.calls)
+    under_way = [call.ended == 0.0 for call in held]
+    release.set()
 
     values = (await g.aget_state(helpers.config())).values
     assert values["halted"] == nodes.deadline_message(TEAM)
-    assert 0.2 <= runtime.worked_ms(values["work"]) / 1000 < 2
+    assert held and all(under_way), "the deadline did not cancel the model call in flight"
+    # The halted node's work counts (its span, to the deadline): a resume adds it up.
+    assert values["work"], "the halted node's working time was not kept"
 
 
 def test_working_spans_of_parallel_nodes_count_once() -> None:

@@ -4,6 +4,7 @@ holds across connections to the store file (a run, `watch`, a person's command a
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from typing import Any
@@ -22,21 +23,21 @@ def store_file(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     workspace_store.forget_store_files()
 
 
+EXCLUSIVE = workspace_store.WorkspaceStore.exclusive.__wrapped__.__code__  # type: ignore[attr-defined]
+"""The code of the store's lock (`exclusive`, under its @contextmanager)."""
+
+
+def _waiting_in_the_lock(thread: threading.Thread) -> bool:
+    """The thread is in the store's `exclusive`, connected to the lock file and not yet
+    holding the lock: sqlite waits there (in C, so that frame is the thread's innermost)
+    while another connection holds it."""
+    frame = sys._current_frames().get(thread.ident or 0)
+    return frame is not None and frame.f_code is EXCLUSIVE and "lock" in frame.f_locals
+
+
 def test_compare_and_set_waits_for_another_connection_holding_the_lock(store_file: Any) -> None:
     doc = next(iter(team.WORKSPACE))
     other = workspace_store.open_store()
-    held, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with other.exclusive():
-            held.set()
-            release.wait(5)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    held.wait(5)
-    started = time.monotonic()
-    threading.Timer(0.5, release.set).start()
     backend = workspace_store.open_workspace(TEAM, workspace_store.open_store()).backend
     record = {
         "id": "r1",
@@ -46,10 +47,27 @@ def test_compare_and_set_waits_for_another_connection_holding_the_lock(store_fil
         "updated_at": "",
         "data": {},
     }
-    assert backend.put(doc, "r1", record, 0)
-    waited = time.monotonic() - started
-    holder.join()
-    assert waited >= 0.4, waited
+    events: list[str] = []
+    stored: list[bool] = []
+
+    def put() -> None:
+        stored.append(backend.put(doc, "r1", record, 0))
+        events.append("put")
+
+    putter = threading.Thread(target=put)
+    with other.exclusive():
+        putter.start()
+        # Until the put waits for the lock (or, not waiting, is done): no time is guessed.
+        for _ in range(30_000):  # a bound that only stops a broken test
+            if _waiting_in_the_lock(putter) or not putter.is_alive():
+                break
+            time.sleep(0.001)
+        events.append("released")
+    putter.join(timeout=30)
+
+    assert not putter.is_alive()
+    assert events == ["released", "put"], "the put did not wait for the other connection"
+    assert stored == [True]
     assert not backend.put(doc, "r1", record, 0)  # it exists now: version 0 no longer holds
 
 
