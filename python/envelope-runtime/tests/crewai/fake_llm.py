@@ -13,7 +13,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from common_helpers import sample as sample
@@ -64,7 +64,6 @@ class Call:
     messages: list[dict[str, Any]]
     schema: dict[str, Any] | None
     native: bool
-    started: float = field(default_factory=time.monotonic)
     ended: float = 0.0
 
     def text(self) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import importlib
 import re
-import time
+import threading
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,12 @@ from crewai.llms.base_llm import BaseLLM
 from fake_llm import Call, FakeModels, act, final
 from project import PACKAGE, crew, state, team
 
-from envelope_runtime.crewai.deadline import RunTimeout, active_deadline
+from envelope_runtime.crewai.deadline import Deadline, RunTimeout, active_deadline
 from envelope_runtime.crewai.kickoff_deadline import _kickoff_deadline, kickoff_deadline
 
 RUN_MS = 1000
-DELAY = 1.2
-"""Every model call takes longer than the whole run may: a second call would start past it."""
+CLOCK_REMAINING = Deadline.remaining
+"""What is left of a deadline by its clock (tests patch it: the deadline passes when they say)."""
 
 NOT_AN_ANSWER = act("no_such_tool", why="to think it over")
 """A tool the agent does not have: CrewAI tells it so and asks its model again."""
@@ -36,13 +37,14 @@ def _message(run_ms: int) -> str:
 
 @pytest.fixture
 def slow_models(fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch) -> FakeModels:
+    """The first model call takes longer than the whole run may: the deadline passes once it
+    is under way (test_run.py's), however long the kickoff took to get there."""
     monkeypatch.setattr(team, "RUN_TIMEOUT_MS", RUN_MS)
-    fake_models.delay = DELAY
+    fake_models.hold = threading.Event()
+    fake_models.hold.set()  # no call waits: `arrived` only marks the first
+    arrived = fake_models.arrived
+    monkeypatch.setattr(Deadline, "remaining", lambda self: -1.0 if arrived.is_set() else 3600.0)
     return fake_models
-
-
-def _started_after(board: FakeModels, started: float, run_ms: int) -> list[Call]:
-    return [call for call in board.calls if call.started - started >= run_ms / 1000]
 
 
 # --- a hierarchy's crew ------------------------------------------------------------
@@ -54,7 +56,7 @@ def _crew_kickoff() -> Any:
 
 
 def test_a_crew_kicked_off_past_run_ms_fails_and_calls_no_model_again(
-    team_env: dict[str, str], slow_models: FakeModels
+    team_env: dict[str, str], slow_models: FakeModels, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if team.MODE != "hierarchy":
         pytest.skip("a pipeline has no @crew: its flow is kicked off")
@@ -62,16 +64,15 @@ def test_a_crew_kicked_off_past_run_ms_fails_and_calls_no_model_again(
     slow_models.script_task("handle_request", NOT_AN_ANSWER, NOT_AN_ANSWER)
     assert kickoff_deadline() is None
 
-    started = time.monotonic()
     with pytest.raises(RunTimeout, match=re.escape(_message(RUN_MS))):
         _crew_kickoff()
 
-    assert len(slow_models.calls) <= 1  # the first only: the deadline refused the next
-    assert _started_after(slow_models, started, RUN_MS) == []
+    assert len(slow_models.calls) == 1  # the first only: the deadline refused the next
     # The kickoff's deadline ended with it (_kickoff_ended cleared it, not only CrewAI's
     # end of the execution): the next kickoff here gets one of its own.
     assert _kickoff_deadline.get() is None
-    slow_models.delay = 0.0
+    slow_models.hold = None
+    monkeypatch.setattr(Deadline, "remaining", CLOCK_REMAINING)
     team.RUN_TIMEOUT_MS = 600_000
     assert isinstance(_crew_kickoff().pydantic, team.TeamResult)
 
@@ -92,7 +93,7 @@ def test_a_crew_whose_last_answer_comes_past_run_ms_fails(
 
 def _interrupted_kickoff(fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch) -> None:
     """A kickoff CrewAI ends without its EXECUTION_END (it dispatches none for a
-    BaseException: Ctrl-C), then as long as its runMs: its deadline would have passed."""
+    BaseException: Ctrl-C), whose deadline has passed since (its clock says so)."""
     if team.MODE != "hierarchy":
         pytest.skip("a pipeline has no @crew: its flow is kicked off")
     monkeypatch.setattr(team, "RUN_TIMEOUT_MS", RUN_MS)
@@ -103,7 +104,12 @@ def _interrupted_kickoff(fake_models: FakeModels, monkeypatch: pytest.MonkeyPatc
     fake_models.script_task("handle_request", interrupted)
     with pytest.raises(KeyboardInterrupt):
         _crew_kickoff()
-    time.sleep(RUN_MS / 1000)
+    interrupted_deadline = _kickoff_deadline.get()
+    monkeypatch.setattr(
+        Deadline,
+        "remaining",
+        lambda self: -1.0 if self is interrupted_deadline else CLOCK_REMAINING(self),
+    )
 
 
 def test_a_kickoff_crewai_ends_without_its_end_hook_leaves_no_deadline_in_force(
@@ -169,12 +175,14 @@ def test_a_flow_kicked_off_past_run_ms_fails_and_is_saved_timed_out(
     store = state.RunStore(tmp_path / "runs")
     flow = _flow(store)
 
-    started = time.monotonic()
     with pytest.raises(RunTimeout, match="timeout.runMs") as raised:
         flow.kickoff(inputs=helpers.valid_inputs())
 
     assert _message(RUN_MS) in str(raised.value)
-    assert slow_models.calls and _started_after(slow_models, started, RUN_MS) == []
+    # Each step's first call only (parallel steps may each have begun one before the
+    # deadline passed): the deadline refused every call after it.
+    per_step = Counter(call.task for call in slow_models.calls)
+    assert slow_models.calls and set(per_step.values()) == {1}, per_step
     saved = store.load(flow.state.id)
     assert saved.status == "timed_out"
     assert saved.message == str(raised.value)
@@ -204,12 +212,16 @@ def test_a_flow_failing_without_our_runner_is_saved_failed(
 
 
 def test_a_paused_flow_keeps_its_working_time_and_a_resume_counts_it(
-    team_env: dict[str, str], fake_models: FakeModels, tmp_path: Path
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _pipeline_only()
     if not team.GATES:
         pytest.skip("the team has no gates: a run never pauses")
-    fake_models.delay = 0.2  # working time before the first gate, whatever the machine
+    # The deadline's clock: 250 ms of work so far, whatever the machine.
+    monkeypatch.setattr(Deadline, "remaining", lambda self: self.ms / 1000 - 0.25)
     store = state.RunStore(tmp_path / "runs")
     flow = _flow(store)
 
@@ -217,7 +229,7 @@ def test_a_paused_flow_keeps_its_working_time_and_a_resume_counts_it(
 
     saved = store.load(flow.state.id)
     assert saved.status == "pending"
-    assert saved.spent_ms >= 200
+    assert saved.spent_ms == 250
     # The run has used its whole budget: AMP's resume (from_pending, unconfigured) with the
     # reviewer's answer runs nothing more, not even the gate's router, and is timed out.
     saved.spent_ms = team.RUN_TIMEOUT_MS
