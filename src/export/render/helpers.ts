@@ -92,9 +92,13 @@ HELPERS.md_doc = (v) =>
 export const VALUE_HELPERS = {
   concat: (...parts: unknown[]) => parts.map(String).join(""),
   join: (list: unknown, sep: unknown = ", ") => (Array.isArray(list) ? list.join(typeof sep === "string" ? sep : ", ") : ""),
+  /** Whether a field of `list` has JSON type `type` (a template imports `Number` for "number"). */
+  has_type: (list: unknown, type: unknown) => Array.isArray(list) && list.some((f) => (f as { type?: unknown }).type === type),
 };
 
-const PY_TYPES: Record<string, string> = { string: "str", number: "float", boolean: "bool", object: "dict[str, Any]", array: "list[Any]" };
+// number: envelope_runtime.input_spec's Number, a float written as an int when integral (the
+// templates import it where a field has it: has_type). Inputs say `int | float` themselves.
+const PY_TYPES: Record<string, string> = { string: "str", number: "Number", boolean: "bool", object: "dict[str, Any]", array: "list[Any]" };
 
 /** The Python type of an input/output field: its JSON type, or a Literal of its enum. */
 HELPERS.py_type = (v) => {

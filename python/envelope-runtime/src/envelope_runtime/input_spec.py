@@ -1,6 +1,7 @@
 """A run input's description (`InputSpec`) read from the team's `TeamInputs`, apart from
 the checks of inputs.py: team.py derives its INPUTS with `input_specs` when it is built,
-and a build should not load the input sources, flags and messages a run's start needs."""
+and a build should not load the input sources, flags and messages a run's start needs.
+Also `Number`, the type of a number output in `TeamResult` (every team loads this module)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from pydantic import PlainSerializer
 from pydantic_core import PydanticUndefined
 
 if TYPE_CHECKING:
@@ -60,3 +62,15 @@ def input_specs(model: type[BaseModel], channels: Mapping[str, str] = {}) -> dic
         specs[key] = _spec(field, flag if key and flag not in taken else None)
         taken.add(flag)
     return specs
+
+
+def _number(value: float) -> int | float:
+    # an int (a default) stays one; past 2**53 a float's digits are not the ones the model wrote
+    exact = isinstance(value, float) and value.is_integer() and abs(value) <= 2**53
+    return int(value) if exact else value
+
+
+# A number output: validated as a float, so the JSON schema a model is shown (CrewAI's prompt,
+# structured output) stays {"type": "number"}; written as an int when integral, so a count the
+# model answers as 3 is 3 in the run's result, not 3.0. Only the serialization schema changes.
+Number = Annotated[float, PlainSerializer(_number)]
