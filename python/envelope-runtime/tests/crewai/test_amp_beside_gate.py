@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
+import threading
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from crewai.flow.async_feedback import HumanFeedbackPending
 from fake_llm import FakeModels
 from project import PACKAGE, main, runtime, state, team
 
-from envelope_runtime.crewai.deadline import RunTimeout
+from envelope_runtime.crewai.deadline import Deadline, RunTimeout
 
 # A hierarchy team has no flow, no run store (project.state is None) and no gate.
 pytestmark = pytest.mark.skipif(
@@ -172,10 +173,14 @@ def test_run_ms_bounds_the_flow_an_amp_resume_kicks_off_again(
     team_flow, run_id, _ = _resumed_once(store)
     # Less of runMs left than one model call takes. The second resume makes its calls in the
     # flow kicked off again (CrewAI's resume does not run a join whose other side was
-    # released in an earlier process): the last step's call, which ends past runMs.
+    # released in an earlier process): the last step's call, which ends past runMs (the
+    # deadline's clock says so once the call is under way, as test_run.py's).
     spent = store.load(run_id).spent_ms
     monkeypatch.setattr(team, "RUN_TIMEOUT_MS", spent + 1000)
-    fake_models.delay = 1.2
+    fake_models.hold = threading.Event()
+    fake_models.hold.set()  # no call waits: `arrived` only marks the first
+    arrived = fake_models.arrived
+    monkeypatch.setattr(Deadline, "remaining", lambda self: -1.0 if arrived.is_set() else 3600.0)
     second = team_flow.from_pending(run_id, store)
 
     with pytest.raises(RunTimeout, match=re.escape("(timeout.runMs)")):
