@@ -11,7 +11,8 @@
 // under the store's rules, and people's `workspace --url` and `watch --url` (the runner as a
 // client of the server) must edit its rows and fire its triggers there. A fifth, content-studio
 // with a small timeout.runMs (its own graph), must halt a resumed run on the run deadline, the
-// resume given only what the run before the gate left of it. The server reaches the scripted
+// resume given only what the run before the gate left of it. A sixth, long-chain (26 steps in a
+// row), must run to done when the server starts it without a recursion limit. The server reaches the scripted
 // model through a front of this file's that passes every request on, except one a test holds.
 // The projects use the shared install of their lock (test/e2e/langgraph-js-env.ts); the
 // server's process group is killed at the end.
@@ -29,7 +30,7 @@ import { exportFile } from "../helpers/export.js";
 import { freePort } from "../helpers/free-port.js";
 import { e2eGate } from "../e2e/python-env.js";
 import { sharedModules, writeExport } from "../e2e/langgraph-js-env.js";
-import { type Definition, type Exchange, expectedPrompt, marker, runValues, scriptedReply, systemText, userText } from "./harness.js";
+import { type Definition, type Exchange, expectedPrompt, marker, ROOMY_RUN_MS, runValues, scriptedReply, systemText, userText } from "./harness.js";
 import { type ChatRequest, instanceOf, type JsonSchema, type ModelServer, type Reply, startModelServer, textOf } from "./model-server.js";
 
 const DRIVER = join(ROOT, "test/realpath/langgraph_js_driver.mjs");
@@ -37,6 +38,9 @@ const MODEL = "realpath-model";
 /** content-studio with timeout.runMs RUN_MS (a copy, as harness.ts's roomyDefinition sets one): the run deadline's graph. */
 const RUNMS = "content-studio-runms";
 const RUN_MS = 20_000;
+/** content-studio's agents in one chain of LONG_STEPS steps, no gates: more super-steps than LangGraph's default recursion limit (25). */
+const LONG = "long-chain";
+const LONG_STEPS = 26;
 
 type Def = Definition & { gates?: Array<{ name: string }>; agents: Array<{ key: string; name: string; prompt?: string; reportsToKey?: string }> };
 interface Project {
@@ -208,6 +212,21 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
       writeFileSync(copy, JSON.stringify({ ...def, slug: RUNMS, timeout: { ...def.timeout, runMs: RUN_MS } }));
       writeExport(join(root, RUNMS), exportFile(copy, "langgraph-js"));
       projects.push({ name: RUNMS, def });
+    }
+    {
+      const path = join(ROOT, "test/fixtures/valid/content-studio.envelope.json");
+      const def = JSON.parse(readFileSync(path, "utf8")) as Def & { slug: string; timeout?: Record<string, unknown> };
+      const pipeline = Array.from({ length: LONG_STEPS }, (_, i) => ({
+        key: `link-${i + 1}`,
+        agentKey: def.agents[i % def.agents.length]!.key,
+        label: `Link ${i + 1} of the chain`,
+        dependsOn: i === 0 ? [] : [`link-${i}`],
+      }));
+      const long = { ...def, slug: LONG, pipeline, gates: [], timeout: { ...def.timeout, runMs: ROOMY_RUN_MS } };
+      const copy = join(root, `${LONG}.envelope.json`);
+      writeFileSync(copy, JSON.stringify(long));
+      writeExport(join(root, LONG), exportFile(copy, "langgraph-js"));
+      projects.push({ name: LONG, def: long });
     }
     front = await startFront(new URL(server.baseUrl).origin, () => hold);
     // One langgraph.json for all, each graph by its export's own entry (./src/graph.ts:graph),
@@ -447,6 +466,20 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
     // The server's other way to resume, protocol v2's commands, is refused.
     const refused = await fetch(`${url}/threads/${thread.thread_id}/commands`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: 1, method: "input.respond", params: { interrupt_id: waiting[0]!.id, response: resume } }) });
     expect(refused.status).toBe(403);
+  }, 600_000);
+
+  it("long-chain: a run the server starts without a recursion limit gets the team's (the graph binds it), so 26 steps in a row run to done", async () => {
+    const p = project(LONG);
+    const { inputs } = runValues(p.def);
+    const client = await sdkClient();
+    const thread = await client.threads.create();
+    const before = exchanges.length;
+    // No config: what Studio, the SDK or a cron run sends; LangGraph's default limit is 25 super-steps.
+    const output = await client.runs.wait(thread.thread_id, p.name, { input: inputs });
+    expect(output, tail()).toMatchObject({ status: "done", halted: null });
+    const asked = exchanges.slice(before).map((e) => /^Task: Link (\d+) of the chain\n/.exec(userText(e.request))?.[1]);
+    expect(new Set(asked.filter((n) => n !== undefined)).size).toBe(LONG_STEPS);
+    checkPrompts(p, exchanges.slice(before), inputs);
   }, 600_000);
 
   it("content-studio with timeout.runMs: a resumed run halts on the run deadline, the resume given only what the run before the gate left of it", async () => {

@@ -97,6 +97,9 @@ function graphChain(team: LanggraphJsView["team"], withStore: boolean): string {
   edge("the end", "finalize", "END");
   if (withStore) lines.push("// an explicit name (TEAM.slug) for the compiled graph; the workspace's store, which the agents' workspace tools use", ".compile({ checkpointer, store, name: TEAM.slug })");
   else lines.push("// an explicit name (TEAM.slug) for the compiled graph", ".compile({ checkpointer, name: TEAM.slug })");
+  // Bound to the graph, so a run the Agent Server, Studio or the SDK starts without one gets it
+  // too (LangGraph's default, 25 super-steps, is less than a gated pipeline's review rounds need).
+  lines.push("// the team's recursion limit, whoever starts the run", ".withConfig({ recursionLimit: TEAM.recursionLimit })");
   return lines.join("\n");
 }
 

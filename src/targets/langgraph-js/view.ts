@@ -5,6 +5,7 @@ import type { TeamConnections } from "../../connections/connections.js";
 import type { LossEntry } from "../../export/loss-report.js";
 import { lossCounts } from "../../export/loss-report.js";
 import type { AccessPolicyModel, IOFieldModel, TeamModel } from "../../model/types.js";
+import { recursionLimit } from "../langgraph/view.js";
 import { connectionsView, type ConnectionsView } from "../python-common/connections-view.js";
 import { finalStepOf, outputsExpectation } from "../python-common/team-view.js";
 import { agentAbout } from "../python-common/shared-field-rules.js";
@@ -218,7 +219,8 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     secrets: model.secrets.map((s) => s.name),
     variables: model.variables.map((v) => v.name),
     runTimeoutMs: model.timeouts.runMs,
-    recursionLimit: 50,
+    // the graph's own (graph.ts binds it: a run the Agent Server starts gets it too) and each agent's
+    recursionLimit: recursionLimit(model),
     // workspace (v1.2): envelope-runtime-js's DocumentSpec per document; absent without one.
     ...(model.workspace.length ? { workspace: model.workspace.map((d) => workspaceSpec(d, model)) } : {}),
   };

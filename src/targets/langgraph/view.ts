@@ -514,9 +514,10 @@ function stepViews(model: TeamModel, gates: GateNodeView[], agents: Map<string, 
  * super-steps per invocation: a pass through the graph takes at most one per node, and a
  * gate's review rounds (at most gates.MAX_ROUNDS, each re-running the step, the gate and
  * its escalation) repeat part of it. Four passes plus a margin keep it a guard against
- * loops, never a constraint on a legitimate run.
+ * loops, never a constraint on a legitimate run. LangGraph.js's graph has the same nodes
+ * (langgraph-js/view.ts uses this too).
  */
-function recursionLimit(model: TeamModel): number {
+export function recursionLimit(model: TeamModel): number {
   const nodes = model.execution.mode === "pipeline" ? 2 + model.execution.steps.length + 3 * model.gates.length : 3;
   return 25 + 4 * nodes;
 }
