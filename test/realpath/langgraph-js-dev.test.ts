@@ -404,7 +404,7 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
     const watched = await runner("watch", "--once", "--url", url, "--", "--inputs", JSON.stringify(inputs));
     const what = `${watched.stdout}\n${watched.stderr}\n${tail()}`;
     expect(watched.code, what).toBe(0);
-    expect(watched.stdout, what).toMatch(/workspace attendees: row \S+ has status=declined \(notify\)/);
+    expect(watched.stdout, what).toMatch(/workspace attendees: row \*\*\* \(#\d+ listed\) has status=declined \(notify\)/);
     expect(watched.stdout, what).toContain("workspace speaker-queue: row t1 has status=approved: running the team");
     const started = /watch: run (\S+) on thread (\S+) of the Agent Server at /.exec(watched.stdout);
     expect(started, what).not.toBeNull();
