@@ -92,8 +92,6 @@ class FakeModels:
         """True: the fakes claim native function calling, as real providers do."""
         self.list_length = list_length
         """Items in every synthesized list (e.g. the records a gate reviews)."""
-        self.delay = 0.0
-        """Seconds every call takes."""
         self.hold: threading.Event | None = None
         """When given, every call waits until it is set (at most a minute): a call under way
         for as long as the test wants, whatever the machine's speed."""
@@ -134,8 +132,6 @@ class FakeModels:
                 if self.scripts.get(queue):
                     reply = self.scripts[queue].pop(0)
                     break
-        if self.delay:
-            time.sleep(self.delay)
         if self.hold is not None:
             self.arrived.set()
             self.hold.wait(timeout=60)
