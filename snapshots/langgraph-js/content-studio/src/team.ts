@@ -414,5 +414,5 @@ export const TEAM: TeamSpec = {
   secrets: ["WORDPRESS_APP_PASSWORD", "SEMRUSH_API_KEY"],
   variables: ["BRAND_NAME", "TARGET_AUDIENCE", "WORDPRESS_HOST"],
   runTimeoutMs: 30000,
-  recursionLimit: 50,
+  recursionLimit: 77,
 };

@@ -457,5 +457,5 @@ export const TEAM: TeamSpec = {
   secrets: ["GREENHOUSE_API_KEY", "GOOGLE_CALENDAR_TOKEN"],
   variables: ["COMPANY_NAME", "HIRING_MANAGER_NAME", "SALARY_BAND_TABLE_URL"],
   runTimeoutMs: 30000,
-  recursionLimit: 50,
+  recursionLimit: 109,
 };

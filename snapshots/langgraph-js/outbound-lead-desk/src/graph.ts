@@ -43,6 +43,8 @@ export function buildGraph(
       .addEdge("finalize", END)
       // an explicit name (TEAM.slug) for the compiled graph; the workspace's store, which the agents' workspace tools use
       .compile({ checkpointer, store, name: TEAM.slug })
+      // the team's recursion limit, whoever starts the run
+      .withConfig({ recursionLimit: TEAM.recursionLimit })
   );
 }
 

@@ -265,5 +265,5 @@ export const TEAM: TeamSpec = {
   secrets: [],
   variables: ["COMPANY_NAME", "RISK_APPETITE"],
   runTimeoutMs: 30000,
-  recursionLimit: 50,
+  recursionLimit: 77,
 };

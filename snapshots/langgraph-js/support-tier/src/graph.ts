@@ -35,6 +35,8 @@ export function buildGraph(options: BuildOptions & { checkpointer?: BaseCheckpoi
       .addEdge("finalize", END)
       // an explicit name (TEAM.slug) for the compiled graph
       .compile({ checkpointer, name: TEAM.slug })
+      // the team's recursion limit, whoever starts the run
+      .withConfig({ recursionLimit: TEAM.recursionLimit })
   );
 }
 
