@@ -75,6 +75,9 @@ const RULES: Rule[] = [
   { feature: "a command's own code", lacks: () => true, core: ["decision_files"], crewai: ["crewai.flow_resume", "crewai.run_files"], langgraph: ["langgraph.run_client"] },
   // runMs for a kickoff our runner does not make (CrewAI AMP's): never a build's or a runner's.
   { feature: "a kickoff without the runner", lacks: () => true, core: [], crewai: ["crewai.kickoff_deadline", "crewai.kickoff_inputs"], langgraph: [] },
+  // A run's input sources and checks: a command loads them when it reads a run's inputs;
+  // a build needs only the inputs' descriptions (input_spec).
+  { feature: "a run's input checks", lacks: () => true, core: ["inputs"], crewai: [], langgraph: [] },
   // What applies when a gate is past its deadline: a build never meets one.
   { feature: "a gate past its deadline", lacks: () => true, core: ["gate_timeouts"], crewai: [], langgraph: [] },
   // CrewAI's knowledge sources, for files in knowledge/ (an export ships none, only its README).

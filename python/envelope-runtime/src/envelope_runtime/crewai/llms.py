@@ -9,12 +9,15 @@ import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from crewai import LLM, BaseLLM
 from crewai.llm import PROVIDER_ALIASES
 
 from .. import model_env
-from ..inputs import EnvRequirement
+
+if TYPE_CHECKING:  # annotations only: a run's checks load inputs.py, a build does not
+    from ..inputs import EnvRequirement
 
 FACTORY_ENV = "ENVELOPE_MODEL_FACTORY"
 

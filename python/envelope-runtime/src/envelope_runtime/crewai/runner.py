@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from dotenv import load_dotenv
 
-from .. import inputs as run_inputs
 from .. import redaction
 from ..team_package import TeamPackage
 from . import runtime
 
 if TYPE_CHECKING:
+    from ..input_spec import InputSpec
     from ..workspace import Workspace
     from .crew_base import TeamCrewBase
 
@@ -100,12 +100,14 @@ def run_parser(
         description=description or f"Run the {package.team.NAME} team.",
         epilog=" ".join(epilog) or None,
     )
+    from .. import inputs as run_inputs  # a command's flags and checks: a build loads none
+
     run_inputs.add_input_flags(parser, package.team.INPUTS)
     _common(package, parser)
     return parser
 
 
-def _ask_input(name: str, spec: run_inputs.InputSpec) -> str | None:
+def _ask_input(name: str, spec: InputSpec) -> str | None:
     """Ask for one required input at the terminal (on stderr: stdout carries the result)."""
     details = [spec.type, *(["one of " + ", ".join(spec.enum)] if spec.enum else [])]
     about = f" - {spec.description}" if spec.description else ""
@@ -115,6 +117,7 @@ def _ask_input(name: str, spec: run_inputs.InputSpec) -> str | None:
 
 
 def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
+    from .. import inputs as run_inputs
     from . import crew_base, llms  # CrewAI's import: a run's, not `--help`'s or `workspace`'s
 
     load_dotenv(env_file or ".env", override=False)
@@ -183,6 +186,7 @@ def _checked_inputs(
     """The run's inputs once every check passes, else None (every problem printed). `base`:
     inputs under the command line's (a trigger's). Asks at the terminal for missing inputs
     only when nothing else is wrong."""
+    from .. import inputs as run_inputs
     from . import llms
 
     missing = _missing_env(package, args.env_file)
