@@ -194,7 +194,9 @@ def test_a_rejection_follows_on_reject(
         assert rerun and revised == []
         task = rerun[0].content("user")
     else:
-        manager = crew_base.manager_of(TEAM, team.PIPELINE[spec.after_step].agent_key)
+        from envelope_runtime.crewai.gate_revision import manager_of  # a rejection's module
+
+        manager = manager_of(TEAM, team.PIPELINE[spec.after_step].agent_key)
         assert revised and rerun == []
         assert revised[0].agent_key == manager
         task = revised[0].content("user")
@@ -284,7 +286,9 @@ def test_a_gate_timeout_applies_its_behaviour_on_resume(
     escalation = fake_models.calls_for_task(f"escalate:{name}")[0].content("user")
     assert f"Step {spec.after_step} worked from:\n\nRun inputs (JSON):\n" in escalation
     saved = json.loads((Path(".envelope-runs") / f"{run_id}.json").read_text(encoding="utf-8"))
-    manager = crew_base.manager_of(TEAM, team.PIPELINE[spec.after_step].agent_key)
+    from envelope_runtime.crewai.gate_revision import manager_of  # a timeout's module
+
+    manager = manager_of(TEAM, team.PIPELINE[spec.after_step].agent_key)
     by_id = {r["id"]: r for r in saved["gates"][name]["records"]}
     for item in items:
         record = by_id[item["record"]]

@@ -98,11 +98,6 @@ def roots(package: TeamPackage) -> list[str]:
     return [key for key, spec in package.team.AGENTS.items() if spec.reports_to is None]
 
 
-def manager_of(package: TeamPackage, agent_key: str) -> str:
-    """Who an agent's work escalates to: its reportsToKey, else the first root."""
-    return package.team.AGENTS[agent_key].reports_to or roots(package)[0]
-
-
 class TeamCrewBase:
     """Base of the generated @CrewBase class (crew.py): its agents and its crews."""
 

@@ -17,10 +17,11 @@ from ..gate_rules import apply_decisions
 from ..gate_timeouts import late_notice, proceed, timeout_message
 from ..gates import MAX_ROUNDS, DecisionItem, GateSpec, GateState
 from . import state
-from .crew_base import kickoff, manager_of
+from .crew_base import kickoff, roots
 from .pipeline import StepFailed, joined
 
 if TYPE_CHECKING:
+    from ..team_package import TeamPackage
     from .pipeline import PipelineFlow
     from .steps import PipelineCrew
 
@@ -90,6 +91,11 @@ def agent_crew(
         output_pydantic=output_model,
     )
     return crews._crew(agents=[worker], tasks=[work])
+
+
+def manager_of(package: TeamPackage, agent_key: str) -> str:
+    """Who an agent's work escalates to: its reportsToKey, else the first root."""
+    return package.team.AGENTS[agent_key].reports_to or roots(package)[0]
 
 
 def _manager(flow: PipelineFlow, spec: GateSpec) -> str:
