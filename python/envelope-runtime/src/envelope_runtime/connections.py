@@ -37,7 +37,6 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from .policy import AccessPolicy
-from .redaction import redact
 
 __all__ = [
     "Auth",
@@ -52,8 +51,6 @@ __all__ = [
     "check_request",
     "credential_headers",
     "credential_values",
-    "describe",
-    "failed",
     "mcp_client_factory",
     "mcp_refusal",
     "mcp_tool_name",
@@ -345,23 +342,6 @@ def request_options(prepared: Prepared) -> dict[str, Any]:
     if prepared.body is not None:
         options["json"] = prepared.body
     return options
-
-
-def describe(response: httpx.Response, max_body_chars: int, secrets: Sequence[str]) -> str:
-    """A response as the tool's text: status, where a redirect points, the body (cut)."""
-    lines = [f"HTTP {response.status_code} {response.reason_phrase}"]
-    if response.is_redirect:
-        lines.append(f"Location: {response.headers.get('location', '')}")
-    text = response.text
-    if len(text) > max_body_chars:
-        text = text[:max_body_chars] + f"\n[truncated {len(text)} chars]"
-    lines.append(text)
-    return redact("\n".join(lines), secrets)
-
-
-def failed(error: Exception, secrets: Sequence[str]) -> str:
-    """A request that could not be made, as the tool's text (never raised)."""
-    return redact(f"REQUEST FAILED: {type(error).__name__}: {error}", secrets)
 
 
 # --- MCP servers ----------------------------------------------------------------

@@ -1,6 +1,7 @@
 """How an access policy decides (`evaluate` and the request checks of policy.py's
-AccessPolicy), imported by the HTTP tools where they check a request: building a team needs
-only the policy's data (policy.py).
+AccessPolicy), and the tool's text of what came of a request (`describe`, `failed`: every
+HTTP tool's, http_request's and the packs'), imported by the HTTP tools where they check a
+request: building a team needs only the policy's data (policy.py).
 
 Policy semantics (Envelope accessPolicyVersion "1"): rules are checked top to
 bottom and the first match wins; a rule without `host`, `methods` or `path_prefix`
@@ -18,7 +19,7 @@ a control character is refused. The decision vectors shared with every target
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import httpx
@@ -26,12 +27,15 @@ from pydantic import BaseModel, ConfigDict
 
 from .placeholders import PLACEHOLDER as _PLACEHOLDER
 from .policy import AccessPolicy, Header, _as_pairs, expand
+from .redaction import redact
 
 __all__ = [
     "REFUSED_HEADERS",
     "Decision",
+    "describe",
     "evaluate",
     "example_host",
+    "failed",
     "header_pairs",
     "refused_header",
     "unparsable_url",
@@ -217,3 +221,21 @@ def header_pairs(
         (header.name, expand(header.value, variables))
         for header in (Header.model_validate(item) for item in items)
     ]
+
+
+def describe(response: httpx.Response, max_body_chars: int, secrets: Sequence[str]) -> str:
+    """A response as the tool's text: status, where a redirect points (redirects are not
+    followed: the next hop must pass the policy too), the body cut at `max_body_chars`."""
+    lines = [f"HTTP {response.status_code} {response.reason_phrase}"]
+    if response.is_redirect:
+        lines.append(f"Location: {response.headers.get('location', '')}")
+    text = response.text
+    if len(text) > max_body_chars:
+        text = text[:max_body_chars] + f"\n[truncated {len(text)} chars]"
+    lines.append(text)
+    return redact("\n".join(lines), secrets)
+
+
+def failed(error: Exception, secrets: Sequence[str]) -> str:
+    """A request that could not be made, as the tool's text (never raised)."""
+    return redact(f"REQUEST FAILED: {type(error).__name__}: {error}", secrets)

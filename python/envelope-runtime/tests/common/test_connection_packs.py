@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from common_project import connections
+from common_project import connections, policy_rules
 from pydantic import ValidationError
 
 VECTORS: list[dict[str, Any]] = json.loads(
@@ -152,8 +152,8 @@ def test_a_result_never_shows_the_credential() -> None:
     import httpx
 
     response = httpx.Response(200, text="echo pass-long-enough")
-    assert "pass-long-enough" not in connections.describe(response, 100, ("pass-long-enough",))
-    assert "[truncated" in connections.describe(httpx.Response(200, text="x" * 50), 10, ())
+    assert "pass-long-enough" not in policy_rules.describe(response, 100, ("pass-long-enough",))
+    assert "[truncated" in policy_rules.describe(httpx.Response(200, text="x" * 50), 10, ())
 
 
 # --- MCP servers ---------------------------------------------------------------------

@@ -41,8 +41,6 @@ from ..connections import (
     args_model,
     credential_headers,
     credential_values,
-    describe,
-    failed,
     mcp_client_factory,
     mcp_refusal,
     mcp_tool_name,
@@ -99,6 +97,8 @@ class ConnectionTool(BaseTool):
         )
         if isinstance(prepared, str):
             return prepared
+        from .. import policy_rules as rules  # as prepare's check: loaded by the first request
+
         try:
             with httpx.Client(
                 transport=http_tools.HTTP_TRANSPORT,
@@ -109,8 +109,8 @@ class ConnectionTool(BaseTool):
                     prepared.method, prepared.url, **request_options(prepared)
                 )
         except Exception as error:
-            return failed(error, prepared.secrets)
-        return describe(response, self.max_body_chars, prepared.secrets)
+            return rules.failed(error, prepared.secrets)
+        return rules.describe(response, self.max_body_chars, prepared.secrets)
 
 
 class CheckedMcpTransport(BaseTransport):
@@ -212,6 +212,8 @@ class McpTool(MCPNativeTool):
         try:
             result = super()._run(**kwargs)
         except Exception as error:
+            from ..policy_rules import failed  # the answer of every tool's failed request
+
             return failed(error, self._secrets)
         return redact(result, self._secrets) if isinstance(result, str) else result
 

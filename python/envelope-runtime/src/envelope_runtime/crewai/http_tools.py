@@ -97,16 +97,8 @@ class HttpRequestTool(BaseTool):
                     method.upper(), decision.url, headers=sent_headers, content=content
                 )
         except Exception as error:  # httpx raises UnicodeEncodeError too (a non-ASCII header)
-            return redact(f"REQUEST FAILED: {type(error).__name__}: {error}", self.secret_values)
-        lines = [f"HTTP {response.status_code} {response.reason_phrase}"]
-        if response.is_redirect:
-            # Redirects are not followed: the next hop must pass the policy too.
-            lines.append(f"Location: {response.headers.get('location', '')}")
-        text = response.text
-        if len(text) > self.max_body_chars:
-            text = text[: self.max_body_chars] + f"\n[truncated {len(text)} chars]"
-        lines.append(text)
-        return redact("\n".join(lines), self.secret_values)
+            return rules.failed(error, self.secret_values)
+        return rules.describe(response, self.max_body_chars, self.secret_values)
 
 
 def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:

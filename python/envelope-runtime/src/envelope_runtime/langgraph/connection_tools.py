@@ -44,8 +44,6 @@ from ..connections import (
     args_model,
     credential_headers,
     credential_values,
-    describe,
-    failed,
     mcp_client_factory,
     mcp_refusal,
     mcp_tool_name,
@@ -94,6 +92,8 @@ def _call(
         )
         if isinstance(prepared, str):
             return prepared
+        from .. import policy_rules as rules  # as prepare's check: loaded by the first request
+
         try:
             async with httpx.AsyncClient(
                 transport=tools.HTTP_TRANSPORT, timeout=timeout_s, follow_redirects=False
@@ -102,8 +102,8 @@ def _call(
                     prepared.method, prepared.url, **request_options(prepared)
                 )
         except Exception as error:
-            return failed(error, prepared.secrets)
-        return describe(response, 4000, prepared.secrets)
+            return rules.failed(error, prepared.secrets)
+        return rules.describe(response, 4000, prepared.secrets)
 
     return call
 
@@ -133,6 +133,8 @@ def _mcp_call(tool: BaseTool, secrets: tuple[str, ...]) -> Callable[..., Awaitab
         try:
             content = await tool.ainvoke({k: v for k, v in arguments.items() if v is not None})
         except Exception as error:
+            from ..policy_rules import failed  # the answer of every tool's failed request
+
             return failed(error, secrets)
         return redact(_text(content), secrets)
 

@@ -107,16 +107,8 @@ class HttpRequestTool(BaseTool):
         except Exception as error:
             # Not only httpx.HTTPError: httpx raises InvalidURL and UnicodeEncodeError
             # (a non-ASCII header) too, and any exception would end the run.
-            return f"REQUEST FAILED: {type(error).__name__}: {error}"
-        lines = [f"HTTP {response.status_code} {response.reason_phrase}"]
-        if response.is_redirect:
-            # Redirects are not followed: the next hop must pass the policy too.
-            lines.append(f"Location: {response.headers.get('location', '')}")
-        text = response.text
-        if len(text) > self.max_body_chars:
-            text = text[: self.max_body_chars] + f"\n[truncated {len(text)} chars]"
-        lines.append(text)
-        return "\n".join(lines)
+            return rules.failed(error, ())  # redacted by _arun, as every answer
+        return rules.describe(response, self.max_body_chars, ())
 
 
 def http_tool(package: TeamPackage, agent_key: str) -> HttpRequestTool:
