@@ -33,6 +33,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
+from envelope_runtime.connections import mcp_tool_name
+
 ASK_PREFIX = "ask_"
 HTTP_TOOL = "http_request"
 WORKSPACE_TOOL = re.compile(r"^(list|read|write)_\w+_rows?$")
@@ -42,6 +44,11 @@ CONNECTION_TOOLS = frozenset(
     for operation in connection.operations
 )
 """The connection packs' OpenAPI tools (--connections), which no test calls unscripted."""
+MCP_PREFIXES = tuple(
+    mcp_tool_name(server, "", set()) for server in getattr(team, "MCP_SERVERS", {}).values()
+)
+"""What the names of the packs' MCP tools (`<provider>_<tool>`) begin with, whatever tools the
+server lists: no test calls them unscripted either, nor takes one for the structured output."""
 
 
 def is_own_tool(name: str) -> bool:
@@ -51,6 +58,7 @@ def is_own_tool(name: str) -> bool:
         name.startswith(ASK_PREFIX)
         or name == HTTP_TOOL
         or name in CONNECTION_TOOLS
+        or name.startswith(MCP_PREFIXES)
         or bool(WORKSPACE_TOOL.match(name))
     )
 
