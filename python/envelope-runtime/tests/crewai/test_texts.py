@@ -188,6 +188,16 @@ def test_text_that_comes_back_from_a_model_stays_data(
         return generic(call) if call.schema is not None else final(f"{call.role}: {quoted}")
 
     monkeypatch.setattr(fake_models, "generic_reply", quoting)
+    if len(team.AGENTS) == 1:
+        # No other agent to answer to: the answer is a thought before a tool call, which
+        # reaches the agent's next call (its tool's answer comes back as an error).
+        (only,) = team.AGENTS
+        fake_models.script(
+            only,
+            lambda call: (
+                f"Thought: {call.role}: {quoted}\nAction: no_such_tool\nAction Input: {{}}"
+            ),
+        )
     inputs = helpers.valid_inputs()
 
     assert _run_reaching_every_agent(fake_models, monkeypatch, inputs) == 0, capsys.readouterr()
