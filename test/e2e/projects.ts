@@ -57,7 +57,8 @@ export function describeProjectsOnFramework(target: string, title: string): void
     // Exports with connection packs (--connections): their own tests, and python-common's suite,
     // whose connection tests (the apiHosts vectors, connections.py) skip for every other export.
     // A hierarchy too, the pack given to its top manager (CrewAI: held by its "Requests"
-    // worker), with the target's support suite.
+    // worker). Each with the target's support suite: helpdesk-triage is the only team of one
+    // agent and the only one with an MCP pack, whose tools the fake models must leave alone.
     const hierarchy = { name: "incident-response-crew", path: join(ROOT, "test/fixtures/valid/incident-response-crew.envelope.json"), packs: [join(ROOT, "test/fixtures/connections/helpdesk")], explicit: [{ agent: "incident-commander", provider: "helpdesk" }] };
     it.each([...connectionDefinitions().map((d) => ({ ...d, explicit: [] as Array<{ agent: string; provider: string }> })), hierarchy])("$name with connection packs: installs, lints clean, its tests and python-common's pass", async ({ name, path, packs, explicit }) => {
       const dir = join(work, `connections-${name}`);
@@ -74,7 +75,7 @@ export function describeProjectsOnFramework(target: string, title: string): void
       const r = runPython(env, dir, ["-m", "pytest", "-q", "-p", "no:cacheprovider", ...CONNECTION_TESTS], { ENVELOPE_PACKAGE: pkg });
       expect(r.code, `${name}: the connection tests\n${r.output}`).toBe(0);
       expect(r.output).toMatch(hasMcp ? /^\d+ passed\b(?!.*skipped)/m : /^\d+ passed, 1 skipped\b/m);
-      const support = name === hierarchy.name ? supportSuite(target, pkg) : undefined;
+      const support = supportSuite(target, pkg);
       if (support) {
         const suite = runPython(env, dir, support.args, support.env);
         expect(suite.code, `${name}: the support code's tests with a pack, python ${support.args.join(" ")}\n${suite.output}`).toBe(0);
