@@ -64,7 +64,7 @@ const RULES: Rule[] = [
   { feature: "a trace", lacks: () => true, core: ["trace"], crewai: ["crewai.tracing"], langgraph: ["langgraph.tracing"] },
   // Packs check their requests with the same policy and tool as http_request.
   { feature: "egress (the policy and http_request)", lacks: (f) => !f.egress && !f.packs, core: ["policy", "policy_rules"], crewai: ["crewai.http_tools"], langgraph: ["langgraph.tools"] },
-  { feature: "a pipeline", lacks: (f) => f.mode !== "pipeline", core: [], crewai: ["crewai.pipeline", "crewai.steps", "crewai.flow_runner", "crewai.state"], langgraph: ["langgraph.pipeline"] },
+  { feature: "a pipeline", lacks: (f) => f.mode !== "pipeline", core: [], crewai: ["crewai.pipeline", "crewai.steps", "crewai.flow_commands", "crewai.state"], langgraph: ["langgraph.pipeline"] },
   { feature: "a hierarchy", lacks: (f) => f.mode !== "hierarchy", core: [], crewai: ["crewai.delegation"], langgraph: ["langgraph.hierarchy"] },
   // A mid-level manager's delegate_to_team tool (CrewAI builds it with the manager's agent).
   { feature: "sub-teams", lacks: (f) => !f.subTeams, core: [], crewai: ["crewai.sub_teams"], langgraph: [] },
@@ -73,6 +73,9 @@ const RULES: Rule[] = [
   // A command's own code: a resume or a sweep (CrewAI), the runner's client (LangGraph: its
   // options and the driving of a run). Building a team never loads it (0f1dc2d).
   { feature: "a command's own code", lacks: () => true, core: ["decision_files"], crewai: ["crewai.flow_resume", "crewai.run_files"], langgraph: ["langgraph.run_client"] },
+  // The runner's runs of a Flow (signals, settle, a resume's command): a run loads them; a
+  // build never does (CrewAI AMP and `crewai deploy validate` build main.py's Flow without them).
+  { feature: "a run of the Flow by the runner", lacks: () => true, core: [], crewai: ["crewai.flow_runner"], langgraph: [] },
   // runMs for a kickoff our runner does not make (CrewAI AMP's): never a build's or a runner's.
   { feature: "a kickoff without the runner", lacks: () => true, core: [], crewai: ["crewai.kickoff_deadline", "crewai.kickoff_inputs"], langgraph: [] },
   // A run's input sources and checks: a command loads them when it reads a run's inputs;

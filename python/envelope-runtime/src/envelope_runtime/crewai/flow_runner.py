@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..team_package import TeamPackage
 from . import runtime
-from .runner import STATE_DIR, TeamCommands, _exit, command_of, traced
+from .runner import STATE_DIR, command_of, traced
 from .runtime import EXIT_INTERRUPTED, EXIT_TERMINATED
 
 if TYPE_CHECKING:  # CrewAI's import is a run's, not `--help`'s or `workspace`'s
     from .state import RunState, RunStore
 
-__all__ = ["FlowCommands", "start_run"]
+__all__ = ["start_run"]
 
 
 class Terminated(BaseException):
@@ -261,21 +261,3 @@ def start_run(package: TeamPackage, args: argparse.Namespace, inputs: dict[str, 
         return _run_flow(package, store, run, args, {})
     finally:
         lock.release()
-
-
-class FlowCommands(TeamCommands):
-    """A pipeline team's console scripts: a run's (TeamCommands), `resume` (a run waiting at
-    a gate) and `plot` (`crewai flow plot`)."""
-
-    def resume(self) -> None:
-        """`resume RUN_ID [--decisions FILE]`: a run that waits at a gate goes on."""
-        from .flow_resume import resume_run
-
-        _exit(resume_run(self.package, sys.argv[1:]))
-
-    def plot(self) -> None:
-        """`plot` (`crewai flow plot`): Flow.plot, the pipeline as an HTML page
-        (crewai_flow.html), opened in a browser when run at a terminal."""
-        team_flow = self.package.module("flow").TeamFlow(suppress_flow_events=True)
-        print(team_flow.plot(show=sys.stdout.isatty()))
-        _exit(runtime.EXIT_OK)
