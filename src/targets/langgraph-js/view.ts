@@ -220,7 +220,8 @@ export function buildView(model: TeamModel, loss: LossEntry[], connections?: Tea
     variables: model.variables.map((v) => v.name),
     runTimeoutMs: model.timeouts.runMs,
     // the graph's own (graph.ts binds it: a run the Agent Server starts gets it too) and each agent's
-    recursionLimit: recursionLimit(model),
+    // tool loop's: the Python target's count of the graph's nodes, never below the 50 an agent had
+    recursionLimit: Math.max(50, recursionLimit(model)),
     // workspace (v1.2): envelope-runtime-js's DocumentSpec per document; absent without one.
     ...(model.workspace.length ? { workspace: model.workspace.map((d) => workspaceSpec(d, model)) } : {}),
   };
