@@ -122,5 +122,5 @@ export const TEAM: TeamSpec = {
   secrets: ["STRIPE_WEBHOOK_SECRET", "STRIPE_RESTRICTED_KEY", "SHOPIFY_ADMIN_TOKEN"],
   variables: ["SHOP_DOMAIN", "STORE_NAME", "RETURN_POLICY_URL"],
   runTimeoutMs: 30000,
-  recursionLimit: 37,
+  recursionLimit: 50,
 };

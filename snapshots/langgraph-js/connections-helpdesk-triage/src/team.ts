@@ -82,7 +82,7 @@ export const TEAM: TeamSpec = {
   secrets: [],
   variables: [],
   runTimeoutMs: 30000,
-  recursionLimit: 37,
+  recursionLimit: 50,
 };
 
 /** --connections: the connection packs an agent got (OpenAPI operations, one tool each; MCP servers, whose tools are listed when the agent starts a conversation), which agent has which, and the credentials' variables, required before a run. Every request is checked against the agent's access policy and the pack's apiHosts; credentials are read from the environment, never written here. */

@@ -372,5 +372,5 @@ export const TEAM: TeamSpec = {
   secrets: ["ZENDESK_API_TOKEN", "STRIPE_RESTRICTED_KEY"],
   variables: ["COMPANY_NAME", "ZENDESK_SUBDOMAIN", "STATUS_PAGE_URL", "REFUND_LIMIT_USD"],
   runTimeoutMs: 30000,
-  recursionLimit: 37,
+  recursionLimit: 50,
 };

@@ -78,7 +78,7 @@ export const TEAM: TeamSpec = {
   secrets: [],
   variables: ["ORGANISER_NAME"],
   runTimeoutMs: 30000,
-  recursionLimit: 37,
+  recursionLimit: 50,
   workspace: [
     {
       name: "attendees",

@@ -249,5 +249,5 @@ export const TEAM: TeamSpec = {
   ],
   variables: ["GITHUB_ORG", "STATUSPAGE_PAGE_ID", "DATADOG_SITE", "INCIDENT_CHANNEL"],
   runTimeoutMs: 900000,
-  recursionLimit: 37,
+  recursionLimit: 50,
 };

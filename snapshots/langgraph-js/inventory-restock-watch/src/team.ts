@@ -84,5 +84,5 @@ export const TEAM: TeamSpec = {
   secrets: ["SHOPIFY_ADMIN_TOKEN"],
   variables: ["WAREHOUSE_NAME", "REORDER_COVER_DAYS", "SHOP_DOMAIN", "SUPPLIER_LEAD_TIMES_URL"],
   runTimeoutMs: 30000,
-  recursionLimit: 37,
+  recursionLimit: 50,
 };

@@ -290,5 +290,5 @@ export const TEAM: TeamSpec = {
   secrets: ["PITCHBOOK_API_KEY"],
   variables: ["FUND_NAME", "INVESTMENT_THESIS"],
   runTimeoutMs: 1800000,
-  recursionLimit: 37,
+  recursionLimit: 50,
 };

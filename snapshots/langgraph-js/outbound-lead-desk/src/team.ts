@@ -96,7 +96,7 @@ export const TEAM: TeamSpec = {
   secrets: ["APOLLO_API_KEY"],
   variables: ["COMPANY_NAME", "SENDER_NAME", "VALUE_PROPOSITION"],
   runTimeoutMs: 30000,
-  recursionLimit: 37,
+  recursionLimit: 50,
   workspace: [
     {
       name: "leads",

@@ -187,5 +187,5 @@ export const TEAM: TeamSpec = {
   secrets: ["ZENDESK_API_KEY", "SLACK_BOT_TOKEN"],
   variables: ["SUPPORT_EMAIL", "COMPANY_NAME", "ZENDESK_SUBDOMAIN"],
   runTimeoutMs: 30000,
-  recursionLimit: 37,
+  recursionLimit: 50,
 };

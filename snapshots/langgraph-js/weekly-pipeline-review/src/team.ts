@@ -108,5 +108,5 @@ export const TEAM: TeamSpec = {
   secrets: ["HUBSPOT_PRIVATE_APP_TOKEN", "SLACK_BOT_TOKEN"],
   variables: ["COMPANY_NAME", "FISCAL_QUARTER_END", "SLACK_CHANNEL", "QUOTA_USD"],
   runTimeoutMs: 30000,
-  recursionLimit: 37,
+  recursionLimit: 50,
 };
