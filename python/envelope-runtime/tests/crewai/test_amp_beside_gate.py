@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import itertools
 import re
 import threading
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -167,25 +169,47 @@ def test_an_amp_resume_pausing_again_at_its_gate_applies_the_passed_timeout_of_t
     assert team_flow.from_pending(run_id, store).pending_feedback.metadata["gate"] == gate
 
 
+class _CallClock(threading.Event):
+    """The runs' Deadline clock (its default, patched), moved by the fake models' calls alone:
+    set as their `hold`, it lets every call through at once and counts it as the next of
+    `durations` seconds long, however fast the machine is."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        super().__init__()
+        self.set()
+        self.now = 0.0
+        self.durations: Iterator[float] = itertools.repeat(1.0)
+        self._lock = threading.Lock()
+        defaults = Deadline.__init__.__defaults__ or ()
+        monkeypatch.setattr(Deadline.__init__, "__defaults__", (self.read, *defaults[1:]))
+
+    def read(self) -> float:
+        return self.now
+
+    def wait(self, timeout: float | None = None) -> bool:
+        with self._lock:  # parallel steps call from their threads
+            self.now += next(self.durations)
+        return True
+
+
 def test_run_ms_bounds_the_flow_an_amp_resume_kicks_off_again(
     store: state.RunStore, fake_models: FakeModels, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    clock = _CallClock(monkeypatch)
+    fake_models.hold = clock
     team_flow, run_id, _ = _resumed_once(store)
-    # Less of runMs left than one model call takes. The second resume makes its calls in the
-    # flow kicked off again (CrewAI's resume does not run a join whose other side was
-    # released in an earlier process): the last step's call, which ends past runMs (the
-    # deadline's clock says so once the call is under way, as test_run.py's).
     spent = store.load(run_id).spent_ms
+    assert spent >= 1000  # a second per call: the run's kickoff and first resume spent this
+    # A second of runMs left. The second resume makes its calls in the flow kicked off again
+    # (CrewAI's resume does not run a join whose other side was released in an earlier
+    # process); its first call takes 1.5 s and the rest none. Only a deadline that carries
+    # the spent time expires: a fresh runMs would still have `spent` - 500 ms left.
     monkeypatch.setattr(team, "RUN_TIMEOUT_MS", spent + 1000)
-    fake_models.hold = threading.Event()
-    fake_models.hold.set()  # no call waits: `arrived` only marks the first
-    arrived = fake_models.arrived
-    monkeypatch.setattr(Deadline, "remaining", lambda self: -1.0 if arrived.is_set() else 3600.0)
+    clock.durations = itertools.chain([1.5], itertools.repeat(0.0))
     second = team_flow.from_pending(run_id, store)
 
     with pytest.raises(RunTimeout, match=re.escape("(timeout.runMs)")):
         second.resume(_action(second, "approve"))
 
     after = store.load(run_id)
-    assert after.status == "timed_out"
-    assert after.spent_ms >= spent + 1000
+    assert (after.status, after.spent_ms) == ("timed_out", spent + 1500)
