@@ -25,7 +25,11 @@ export declare class ThreadLock {
     private read;
     /** Whether a process on this host still runs; our own pid only while this process holds the lock. */
     private alive;
-    /** A stale lock (`text`) moved aside, then removed; if what was moved is not it (taken meanwhile), put back. */
+    /**
+     * A stale lock (`text`) moved aside, then removed; if what was moved is not it (taken
+     * meanwhile), put back. The file moved aside may vanish under us (another process's
+     * scrubLeftovers, or an older version's): then someone else dealt with it, and acquire tries again.
+     */
     private breakStale;
 }
 /**

@@ -3,7 +3,7 @@
 // in while its gates wait (the Python targets' decision_files.py: the same JSON, never written
 // over a reviewer's work, written whole).
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { taskJson } from "./placeholders.js";
@@ -37,12 +37,19 @@ function placeExclusive(temporary, path, text) {
         writeFileSync(fd, text);
     }
     catch (error) {
-        unlinkSync(path); // not left empty for others to wait on
+        // Not left empty for others to wait on: closed first (Windows and FAT refuse to remove an
+        // open file, EBUSY or EPERM), and a failing removal leaves the write's error to report (the
+        // empty file is then taken over after UNWRITTEN_MS).
+        closeSync(fd);
+        try {
+            unlinkSync(path);
+        }
+        catch {
+            // left empty
+        }
         throw error;
     }
-    finally {
-        closeSync(fd);
-    }
+    closeSync(fd);
 }
 /**
  * One process at a time on a thread: `<dir>/<thread>.lock`, holding the process id and host,
@@ -133,7 +140,11 @@ export class ThreadLock {
             return error.code === "EPERM";
         }
     }
-    /** A stale lock (`text`) moved aside, then removed; if what was moved is not it (taken meanwhile), put back. */
+    /**
+     * A stale lock (`text`) moved aside, then removed; if what was moved is not it (taken
+     * meanwhile), put back. The file moved aside may vanish under us (another process's
+     * scrubLeftovers, or an older version's): then someone else dealt with it, and acquire tries again.
+     */
     breakStale(text) {
         const aside = `${this.path}.${process.pid}.stale`;
         try {
@@ -142,7 +153,13 @@ export class ThreadLock {
         catch {
             return; // someone else moved it: try again
         }
-        const moved = readFileSync(aside, "utf8");
+        let moved;
+        try {
+            moved = readFileSync(aside, "utf8");
+        }
+        catch {
+            return; // removed meanwhile: try again
+        }
         if (moved !== text) {
             try {
                 placeExclusive(aside, this.path, moved); // fails if a third process took the path: then it holds it
@@ -151,7 +168,7 @@ export class ThreadLock {
                 // the path is held by someone else now
             }
         }
-        unlinkSync(aside);
+        rmSync(aside, { force: true });
     }
 }
 /**
@@ -194,7 +211,9 @@ export function scrubLeftovers(dir) {
         const pid = Number(found[1] ?? found[2] ?? found[3]);
         const path = join(dir, name);
         try {
-            const age = Date.now() - statSync(path).mtimeMs;
+            // A rename keeps a file's mtime and sets its ctime: a lock just moved aside is as young as its move.
+            const stat = statSync(path);
+            const age = Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs);
             if (age < UNWRITTEN_MS || (age < LEFTOVER_MS && pid !== process.pid && running(pid)))
                 continue;
             unlinkSync(path);

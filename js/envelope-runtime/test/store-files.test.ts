@@ -5,7 +5,21 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+
+// The scrub judges a file by the later of its mtime and ctime (a rename sets only ctime); a test
+// cannot set a file's ctime back, so the files `leftover` makes show their mtime as ctime too.
+const backdated = vi.hoisted(() => new Set<string>());
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const statSync = ((path: import("node:fs").PathLike, options?: import("node:fs").StatSyncOptions) => {
+    const stat = fs.statSync(path, options);
+    if (stat && backdated.has(String(path))) stat.ctimeMs = Number(stat.mtimeMs);
+    return stat;
+  }) as typeof fs.statSync;
+  const mocked = { ...fs, statSync };
+  return { ...mocked, default: mocked };
+});
 import { FileSaver } from "../src/checkpoint.js";
 import { SavedRuns } from "../src/workspace-cli.js";
 import { FileStore } from "../src/workspace-store.js";
@@ -19,6 +33,7 @@ function leftover(dir: string, name: string, ageMs: number, text = "{}"): string
   writeFileSync(path, text);
   const then = new Date(Date.now() - ageMs);
   utimesSync(path, then, then);
+  backdated.add(path);
   return path;
 }
 
