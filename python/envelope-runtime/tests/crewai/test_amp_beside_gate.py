@@ -11,6 +11,7 @@ import dataclasses
 import importlib
 import itertools
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -167,6 +168,26 @@ def test_an_amp_resume_pausing_again_at_its_gate_applies_the_passed_timeout_of_t
     assert (after.status, _waiting(after), timed.status) == ("pending", [gate], "released")
     assert {(r.decision, r.decided_by) for r in timed.records} == {("approve", "timeout")}
     assert team_flow.from_pending(run_id, store).pending_feedback.metadata["gate"] == gate
+
+
+def test_an_amp_resume_pausing_again_loads_no_gate_timeouts_when_no_gate_has_one(
+    store: state.RunStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    team_flow, run_id = _paused_beside(store)
+    for name, spec in team.GATES.items():
+        untimed = dataclasses.replace(spec, timeout_after=None, timeout_behaviour=None)
+        monkeypatch.setitem(team.GATES, name, untimed)
+    resumed = team_flow.from_pending(run_id, store)
+    gate = resumed.pending_feedback.metadata["gate"]
+    undecided = store.load(run_id).gates[gate].undecided()
+    answer = f"{undecided[0].id} skip" if len(undecided) > 1 else ""
+    # Loaded by an earlier test, maybe: this resume must not load it again.
+    monkeypatch.delitem(sys.modules, "envelope_runtime.gate_timeouts", raising=False)
+
+    outcome = resumed.resume(answer)
+
+    assert isinstance(outcome, HumanFeedbackPending)  # paused again at its gate
+    assert "envelope_runtime.gate_timeouts" not in sys.modules
 
 
 class _CallClock(threading.Event):

@@ -162,14 +162,16 @@ def _unfinished(flow: Any, paused: bool) -> bool:
     """Whether the flow's kickoff or resume left work that the flow kicked off again over
     its state does (finished steps and decided gates pass at once), as our runner's resume
     does (flow_resume.resumed). A resume runs only what follows its gate: a gate waiting
-    beside it and the steps after that, or, when it paused again, a waiting gate's passed
-    timeout (gate_timeouts)."""
-    run = flow.state
+    beside it and the steps after that, or, when it paused again, the passed timeout of a
+    waiting gate, its own or one beside (gate_timeouts)."""
+    run, gates = flow.state, flow.team().GATES
     if run.status == "halted" or run.outputs.keys() >= flow.team().PIPELINE.keys():
         return False
     if not paused:
         return True
-    from ..gate_timeouts import passed  # only when a run pauses
+    if not any(spec.timeout_after for spec in gates.values()):
+        return False  # no gate can time out: gate_timeouts is not loaded
+    from ..gate_timeouts import passed  # a pause of a team with a gate that can time out
     from .state import utc_now
 
-    return bool(passed(flow.team().GATES, run.gates, utc_now()))
+    return bool(passed(gates, run.gates, utc_now()))
