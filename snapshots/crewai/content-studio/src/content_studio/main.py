@@ -3,13 +3,13 @@
 `crewai run` and `crewai flow kickoff` run `kickoff` (the Flow of flow.py); `crewai flow
 plot` runs `plot`, and `crewai triggers run` runs `run_with_trigger`. `resume` continues a
 run that stopped at a gate. The runner behind them, with its checks of the environment and
-the inputs, is envelope-runtime's `envelope_runtime.crewai.runner` (the Flow's runs:
-`envelope_runtime.crewai.flow_runner`).
+the inputs, is envelope-runtime's `envelope_runtime.crewai.runner` (these commands:
+`envelope_runtime.crewai.flow_commands`; the Flow's runs: `envelope_runtime.crewai.flow_runner`).
 """
 
 from __future__ import annotations
 
-from envelope_runtime.crewai.flow_runner import FlowCommands
+from envelope_runtime.crewai.flow_commands import FlowCommands
 from envelope_runtime.team_package import TeamPackage
 
 # The team's Flow where CrewAI looks for a flow project's Flow subclass: in main.py, built

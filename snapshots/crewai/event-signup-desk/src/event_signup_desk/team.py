@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from envelope_runtime.crewai.runtime import AgentSpec, StepSpec
-from envelope_runtime.input_spec import input_specs
+from envelope_runtime.input_spec import Number, input_specs
 from envelope_runtime.workspace import Column, DocumentSpec, Trigger
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -41,7 +41,7 @@ INPUTS = input_specs(TeamInputs)
 # outputs: the final result of a run
 class TeamResult(BaseModel):
     # outputs.screened
-    screened: float | None = Field(default=None, description="Signups screened in this run.")
+    screened: Number | None = Field(default=None, description="Signups screened in this run.")
 
 
 # agents[]: key -> crew.py method and config/agents.yaml entry, reportsToKey

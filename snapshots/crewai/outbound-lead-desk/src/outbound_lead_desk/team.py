@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from envelope_runtime.crewai.runtime import AgentSpec, StepSpec
-from envelope_runtime.input_spec import input_specs
+from envelope_runtime.input_spec import Number, input_specs
 from envelope_runtime.workspace import Column, DocumentSpec, Trigger
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,7 +43,7 @@ INPUTS = input_specs(TeamInputs)
 # outputs: the final result of a run
 class TeamResult(BaseModel):
     # outputs.leads_added
-    leads_added: float | None = Field(
+    leads_added: Number | None = Field(
         default=None, description="New rows written to the leads document in this run."
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from envelope_runtime.input_spec import Number
 from envelope_runtime.langgraph.runtime import (
     GateStates,
     Span,
@@ -42,7 +43,7 @@ class TeamResult(BaseModel):
     """The team's result (outputs)."""
 
     # outputs.screened
-    screened: float | None = Field(default=None, description="Signups screened in this run.")
+    screened: Number | None = Field(default=None, description="Signups screened in this run.")
 
 
 # The structured answer of each step followed by gates (step key -> model).

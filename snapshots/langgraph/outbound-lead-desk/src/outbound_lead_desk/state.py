@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from envelope_runtime.input_spec import Number
 from envelope_runtime.langgraph.runtime import (
     GateStates,
     Span,
@@ -42,7 +43,7 @@ class TeamResult(BaseModel):
     """The team's result (outputs)."""
 
     # outputs.leads_added
-    leads_added: float | None = Field(
+    leads_added: Number | None = Field(
         default=None, description="New rows written to the leads document in this run."
     )
 
