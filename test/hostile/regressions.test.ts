@@ -101,7 +101,7 @@ describe("CrewAI export", () => {
   it("an output's default is the result model's default", () => {
     const x = crewai(team({ outputs: { summary: { type: "string", default: "none yet" }, count: { type: "number", required: true, default: 0 } } }));
     expect(x.text("src/PKG/team.py")).toContain('summary: str | None = Field(default="none yet")');
-    expect(x.text("src/PKG/team.py")).toContain("count: float = Field(default=0)");
+    expect(x.text("src/PKG/team.py")).toContain("count: Number = Field(default=0)");
   });
   it("reports a record action's endpoint and style as not carried", () => {
     const x = crewai(team({
