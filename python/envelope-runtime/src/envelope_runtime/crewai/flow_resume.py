@@ -265,9 +265,12 @@ def resumed(
 def _to_decide(flow: Any) -> bool:
     """Whether the flow kicked off again has a gate to decide: decisions given for it, or a
     waiting gate past its deadline, which the pause may have left beside."""
-    from ..gate_timeouts import passed
+    specs = flow.team().GATES
+    if flow.decisions or not any(spec.timeout_after for spec in specs.values()):
+        return bool(flow.decisions)  # no gate can time out: gate_timeouts is not loaded
+    from ..gate_timeouts import passed  # a pause of a team with a gate that can time out
 
-    return bool(flow.decisions or passed(flow.team().GATES, flow.state.gates, state.utc_now()))
+    return bool(passed(specs, flow.state.gates, state.utc_now()))
 
 
 def _status_problems(
@@ -367,14 +370,15 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
 def _due(package: TeamPackage, store: RunStore) -> list[tuple[str, list[str]]]:
     """The runs waiting at a gate past its deadline, each with those gates."""
     now, due = state.utc_now(), list[tuple[str, list[str]]]()
+    timed = any(spec.timeout_after for spec in package.team.GATES.values())  # else none is due
     for run_id in store.run_ids():
         try:
             run = store.load(run_id)
         except (OSError, ValueError) as error:  # one unreadable run stops no other
             print(f"{store.where(run_id)}: skipped, unreadable: {error}", file=sys.stderr)
             continue
-        if run.status == "pending" and run.gates:
-            from ..gate_timeouts import passed
+        if run.status == "pending" and run.gates and timed:
+            from ..gate_timeouts import passed  # only for a team with a gate that can time out
 
             late = passed(package.team.GATES, run.gates, now)
             due += [(run.id, late)] if late else []
