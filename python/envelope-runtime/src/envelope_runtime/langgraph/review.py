@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from .. import decision_files, redaction
 from ..echo import quoted
-from ..gate_rules import apply_decisions, timed_out
+from ..gate_rules import apply_decisions
 from ..gate_terminal import Reviewer, TerminalReviewer
 from ..gates import DecisionItem, GateState, shortened
 from ..team_package import TeamPackage
@@ -257,9 +257,9 @@ def _undecided(runner: GateRunner, thread_id: str, pending: Mapping[str, GateSta
     if filled(path, pending):
         where = f" ({path} holds your filled-in decisions)"
     else:
-        now = runtime.utc_now()
-        gates = runner.package.team.GATES
-        if any(timed_out(gates[name], gate, now) for name, gate in pending.items()):
+        from ..gate_timeouts import passed  # here: every gated run loads review.py
+
+        if passed(runner.package.team.GATES, pending, runtime.utc_now()):
             return []
         where = f" (fill in {path})" if path.is_file() else ""
     return [
@@ -282,6 +282,8 @@ def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
 
 async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     """Resume each waiting thread with a gate past its deadline; non-zero if one failed."""
+    from ..gate_timeouts import passed  # here: every gated run loads review.py
+
     args = _sweep_parser(package).parse_args(argv)
     now = runtime.utc_now()
     gates = package.team.GATES
@@ -291,11 +293,9 @@ async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
             for thread_id in await waiting_threads(package, graph):
                 snapshot = await graph.aget_state(thread_config(package, thread_id))
                 waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
-                late = [
-                    name
-                    for name in waiting
-                    if timed_out(gates[name], gate_state(snapshot.values, name), now)
-                ]
+                late = passed(
+                    gates, {name: gate_state(snapshot.values, name) for name in waiting}, now
+                )
                 if late:
                     due.append((thread_id, late))
     except httpx.TransportError as error:
