@@ -136,7 +136,7 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
       flow = await project(FLOW, "parallel-gates");
     }, 120_000);
 
-    it("`ParallelGatesFlow().kickoff(inputs=…)` runs to its first gate and pauses there; from_pending resumes it", async () => {
+    it("`ParallelGatesFlow().kickoff(inputs=…)` runs to its first gate and pauses there; from_pending resumes it until it is done", async () => {
       const from = requests.length;
       const out = report(await amp(flow, "flow", flow.inputs));
       expect(out.error).toBeUndefined();
@@ -158,6 +158,18 @@ describe.runIf(gate.run)("a CrewAI export kicked off as CrewAI AMP does", () => 
       const resumed = out.resumed as { gates: Record<string, { status: string }> };
       expect(resumed.gates[out.gate as string]!.status).toBe("released");
       expect(requests.slice(from).some((r) => JSON.stringify(r).includes("in-vendor_name"))).toBe(true);
+      // Resumed as AMP resumes it until it no longer pauses: each resume before the last
+      // paused (at the gate waiting beside), and the last ends the run done, both gates released.
+      const resumes = out.resumes as { gate: string; pending: boolean; state: { status: string; gates: Record<string, { status: string }> } }[];
+      expect(resumes[0]!.gate).toBe(out.gate);
+      expect(resumes.slice(0, -1).map((r) => r.pending)).toEqual(resumes.slice(0, -1).map(() => true));
+      const last = resumes.at(-1)!;
+      expect(last.pending).toBe(false);
+      expect(last.state.status).toBe("done");
+      expect(Object.fromEntries(Object.entries(last.state.gates).map(([name, g]) => [name, g.status]))).toEqual({
+        "redline-approval": "released",
+        "risk-triage": "released",
+      });
     }, 300_000);
 
     it("wrong inputs are refused, naming each, before any model call", async () => {
