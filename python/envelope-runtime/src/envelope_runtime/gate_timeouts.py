@@ -1,8 +1,8 @@
 """What a gate's timeout does (timeout.behaviour; gate_rules.timed_out tells when it applies):
 the undecided records released (`proceed`), and the messages that say so, naming decisions
-given after the deadline; which of a run's gates are past it (`passed`). Both targets import
-it only for a gate past its deadline; CrewAI's `resume` and `sweep`, and a flow our runner
-did not start that pauses (kickoff_deadline.py), also to look for one."""
+given after the deadline; which of a run's gates are past it (`passed`). A run never imports
+it: a resume or a sweep does, to look for a gate past its deadline (CrewAI's only when a gate
+can time out), and a CrewAI flow our runner did not start that pauses (kickoff_deadline.py)."""
 
 from __future__ import annotations
 
