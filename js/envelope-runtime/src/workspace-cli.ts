@@ -11,6 +11,7 @@ import { scrubLeftovers } from "./thread-files.js";
 import { TRIGGERED } from "./run-context.js";
 import { deadlineMessage, resolveInputs, RunProblems } from "./graph.js";
 import { contextProblems } from "./models.js";
+import { redact, secretValues } from "./redaction.js";
 import type { TeamSpec } from "./spec.js";
 import { openWorkspaceStore, serverClient, ServerStore, type ServerClient } from "./workspace-store.js";
 import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, type ColumnSpec, type DocumentSpec, type Firing, type Row, Workspace, type WriteItem, type WriteResult } from "./workspace.js";
@@ -153,7 +154,7 @@ export function urlOption(argv: readonly string[]): { url: string | null; rest: 
 }
 
 /** What `watch --url` gives each run on the server: what the runner's `run` would take of its options. */
-type ServedTeam = Pick<TeamSpec, "slug" | "inputs" | "agents" | "recursionLimit" | "runTimeoutMs">;
+type ServedTeam = Pick<TeamSpec, "slug" | "inputs" | "agents" | "recursionLimit" | "runTimeoutMs" | "secrets">;
 
 /**
  * A served run's input (by channel) and context from the run options, checked as the runner's
@@ -213,7 +214,7 @@ function serverRun(team: ServedTeam, runArgs: readonly string[]): { input: Recor
  * waiting at a gate (resume it on the server), 4 halted, 124 out of timeout.runMs (the graph
  * counts it on the server too).
  */
-export async function runOnServer(client: ServerClient, team: ServedTeam, runArgs: readonly string[], url: string, io: Io): Promise<number> {
+export async function runOnServer(client: ServerClient, team: ServedTeam, runArgs: readonly string[], url: string, io: Io, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   const run = serverRun(team, runArgs);
   if (typeof run === "string") {
     io.err(run.split("\n").map((line) => `watch: ${line}`).join("\n"));
@@ -230,10 +231,15 @@ export async function runOnServer(client: ServerClient, team: ServedTeam, runArg
     return RUN_NOT_STARTED;
   }
   io.out(`watch: run ${runId} on thread ${thread} of the Agent Server at ${url}`);
-  await client.runs.join(thread, runId);
+  const joined = await client.runs.join(thread, runId);
   const ran = await client.runs.get(thread, runId);
   if (ran.status !== "success" && ran.status !== "interrupted") {
-    io.err(`watch: run ${runId} on thread ${thread}: ${ran.status}`);
+    // The server answers the join of a failed run with its error (`__error__`, as the SDK's
+    // runs.wait reads it); said as the runner says a failed run's, secrets out (its text can
+    // echo what a node was given).
+    const error = (joined as { __error__?: { error?: unknown; message?: unknown } } | null)?.__error__;
+    const why = error ? redact(`${String(error.error ?? "Error")}: ${String(error.message ?? "")}`, secretValues(team.secrets, env)) : "the server gave no error";
+    io.err(`watch: run ${runId} on thread ${thread}: the run failed (${ran.status}): ${why}`);
     return 1;
   }
   const state = await client.threads.getState(thread);
@@ -789,7 +795,7 @@ export async function peopleCommand(argv: readonly string[], team: ServedTeam & 
 export async function peopleOn(command: string, args: readonly string[], team: ServedTeam & Pick<TeamSpec, "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>>, url: string | null, client: ServerClient | null): Promise<number> {
   const workspace = new Workspace(team.workspace ?? [], client ? new ServerStore(client) : openWorkspaceStore(env));
   try {
-    if (command === "watch") return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team, runArgs, url!, io) : runHere, io);
+    if (command === "watch") return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team, runArgs, url!, io, env) : runHere, io);
     return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url!, client) : new SavedRuns(env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
   } catch (error) {
     // The server down or the URL wrong: say so in a line, not a stack (run_client.py's unreachable).

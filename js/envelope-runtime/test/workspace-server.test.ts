@@ -31,7 +31,7 @@ const TEAM: TeamSpec = { ...pipeline, workspace: [SIGNUPS] };
 const URL = "http://127.0.0.1:2024";
 
 /** A fake of the SDK's Client: the store in memory, threads with a history each, runs recorded. */
-function fakeServer(options: { runStatus?: string; waiting?: boolean; values?: Record<string, unknown> } = {}) {
+function fakeServer(options: { runStatus?: string; waiting?: boolean; values?: Record<string, unknown>; joined?: unknown } = {}) {
   const items = new Map<string, { namespace: string[]; key: string; value: Record<string, unknown>; created_at: string; updated_at: string }>();
   const id = (ns: string[], key: string) => JSON.stringify([ns, key]);
   const runs: Array<{ thread: string; assistant: string; payload: Record<string, unknown> }> = [];
@@ -86,7 +86,7 @@ function fakeServer(options: { runStatus?: string; waiting?: boolean; values?: R
         return { run_id: `r${runs.length}` };
       },
       async join() {
-        return undefined;
+        return options.joined;
       },
       async get() {
         return { status: options.runStatus ?? "success" };
@@ -97,11 +97,15 @@ function fakeServer(options: { runStatus?: string; waiting?: boolean; values?: R
 }
 
 async function people(client: ServerClient, ...argv: string[]) {
+  return peopleIn({}, TEAM, client, ...argv);
+}
+
+async function peopleIn(env: Record<string, string>, team: TeamSpec, client: ServerClient, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   let local = 0;
   const runHere = async () => (local++, 0);
-  const code = await peopleOn(argv[0]!, argv.slice(1), TEAM, { out: (t) => out.push(t), err: (t) => err.push(t) }, runHere, {}, URL, client);
+  const code = await peopleOn(argv[0]!, argv.slice(1), team, { out: (t) => out.push(t), err: (t) => err.push(t) }, runHere, env, URL, client);
   return { code, out: out.join("\n"), err: err.join("\n"), local };
 }
 
@@ -205,13 +209,22 @@ describe("watch --url", () => {
     expect(waiting.out).toContain("watch: thread t1: waiting");
   });
 
-  it("reports a run that failed on the server (exit 1); its trigger stays fired", async () => {
-    const server = fakeServer({ runStatus: "error" });
+  it("reports a run that failed on the server with its error, secrets out (exit 1, as the runner's failed run); its trigger stays fired", async () => {
+    // The server's join answers a failed run with its error, as the SDK's runs.wait reads it.
+    const server = fakeServer({ runStatus: "error", joined: { __error__: { error: "TypeError", message: "the search tool sent key sk-live-123 and was refused" } } });
+    const team = { ...TEAM, secrets: ["SEARCH_KEY"] };
     await people(server.client, "workspace", "edit", "signups", "b@example.com", "status=approved");
-    const failed = await people(server.client, "watch", "--once", "--", "--topic", "launch");
+    const failed = await peopleIn({ SEARCH_KEY: "sk-live-123" }, team, server.client, "watch", "--once", "--", "--topic", "launch");
     expect(failed.code).toBe(1);
-    expect(failed.err).toContain("watch: run r1 on thread t1: error");
+    expect(failed.err).toContain("watch: run r1 on thread t1: the run failed (error): TypeError: the search tool sent key {{SEARCH_KEY}} and was refused");
+    expect(failed.err).not.toContain("sk-live-123");
     expect((await people(server.client, "watch", "--once")).out).toBe("");
+    // A server that gives no error: the status, and that it gave none.
+    const bare = fakeServer({ runStatus: "timeout" });
+    await people(bare.client, "workspace", "edit", "signups", "b@example.com", "status=approved");
+    const timedOut = await people(bare.client, "watch", "--once", "--", "--topic", "launch");
+    expect(timedOut.code).toBe(1);
+    expect(timedOut.err).toContain("watch: run r1 on thread t1: the run failed (timeout): the server gave no error");
   });
 
   it("gives the served run what the runner's run would: --model-context as its context, the team's recursion limit", async () => {
