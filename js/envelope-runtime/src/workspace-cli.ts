@@ -641,6 +641,8 @@ export const RUN_NOT_STARTED = 2;
 export const WATCH_USAGE = [
   "usage: watch [--url URL] [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)",
   "  --url URL   the Agent Server serving the team: the triggers are read from its store, and each run starts there",
+  "              on a new thread with the run options --inputs, --INPUT and --model-context (checked first, as `run`",
+  "              checks them) and the team's recursion limit; --thread and --interactive are refused (reviewed there)",
 ].join("\n");
 
 /**
