@@ -1206,8 +1206,12 @@ def _workspace_action(args: argparse.Namespace, workspace: Workspace) -> int:
         return 0
     spec = workspace.spec(args.document)
     if args.action == "list":
+        # `#N`: the row's place among the non-archived rows, the N of watch's `*** (#N listed)`
+        # (Firing.position), whatever the filter; an archived row has none: `-`.
+        places = {r["id"]: f"#{n}" for n, r in enumerate(workspace.rows(spec.name), 1)}
         for row in workspace.rows(spec.name, status=args.status, archived=args.archived):
-            print(_row_line(spec, row if args.show_pii else masked(spec, row)))
+            line = _row_line(spec, row if args.show_pii else masked(spec, row))
+            print(places.get(row["id"], "-"), line)
         return 0
     if args.action == "show":
         row = workspace.row(spec.name, args.id)

@@ -714,6 +714,39 @@ def test_watch_names_a_row_whose_id_is_pii_by_its_place_in_the_list(ws_module, w
     assert "@x.org" not in out + err + "".join(listed)
 
 
+LISTED = {
+    "archived": '- *** v2 (archived) email="***" status="new"',
+    "ready": '#1 *** v1 email="***" status="ready"',
+    "new": '#2 *** v1 email="***" status="new"',
+}
+
+
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        ([], ["ready", "new"]),
+        (["--archived"], ["archived", "ready", "new"]),
+        (["--status", "new"], ["new"]),
+        (["--status", "new", "--archived"], ["archived", "new"]),
+    ],
+)
+def test_workspace_list_numbers_its_rows_as_watch_names_them(ws_module, ws, capsys, options, shown):
+    """`workspace list` printed no place: a person counted rows to find watch's
+    `*** (#N listed)`, wrongly in a --status or --archived list. Each non-archived row leads
+    with the #N watch's lines use; an archived row (not counted) with `-`."""
+    m = ws_module
+    for email, status in (("a-gone@x.org", "new"), ("b@x.org", "ready"), ("c@x.org", "new")):
+        ws.write("leads", [{"data": {"email": email, "status": status}}], "human")
+    ws.archive("leads", "a-gone@x.org")
+    assert m.watch_once(ws, lambda: 0) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "workspace leads: row *** (#2 listed) has status=new (notify)",
+        "workspace leads: row *** (#1 listed) has status=ready: running the team",
+    ]
+    assert m.workspace_command(["list", "leads", *options], ws, "t") == 0
+    assert capsys.readouterr().out.splitlines() == [LISTED[s] for s in shown]
+
+
 def test_the_store_file_is_readable_by_its_owner_only(ws_module, tmp_path, monkeypatch):
     # Its rows hold pii: created 0600 (SQLite gives its journal the same mode); a file the
     # user made keeps the mode it has.
