@@ -73,7 +73,7 @@ describe.runIf(gate.run)("workspace --url: the served team's rows, from the comm
 
     const listed = await workspace(["list", "speaker-queue", "--url", url]);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/^T9 v2 .*title="Rust at scale, again"/m);
+    expect(listed.stdout).toMatch(/^#\d+ T9 v2 .*title="Rust at scale, again"/m);
     // Nothing of it here: no workspace file, and without --url the local store has no such row.
     expect(existsSync(join(dir, ".envelope-workspace.sqlite3"))).toBe(false);
     const local = await workspace(["list", "speaker-queue"]);
@@ -122,7 +122,7 @@ describe.runIf(gate.run)("workspace --url: the served team's rows, from the comm
     const gone = await fetch(`${url}/store/items?namespace=envelope_workspace.speaker-queue&key=T7`);
     expect(`${gone.status} ${await gone.text()}`).toMatch(/^404 |^200 null$/);
     const listed = await workspace(["--url", url, "list", "speaker-queue", "--show-pii"]);
-    expect(listed.stdout, listed.stderr).toMatch(/^T9 /m);
+    expect(listed.stdout, listed.stderr).toMatch(/^#\d+ T9 /m);
     expect(listed.stdout).not.toContain("T7");
     expect(dev!.log()).not.toMatch(/Traceback/);
   }, 900_000);

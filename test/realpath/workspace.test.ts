@@ -115,8 +115,8 @@ describe.runIf(gate.run).each(["crewai", "langgraph"])("workspace documents on t
     expect(listed.code, listed.stderr).toBe(0);
     const lines = listed.stdout.trim().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^ada@example\.org v1 .*full_name="Ada Lovelace".*status="confirmed"/);
-    expect(lines[1]).toMatch(/^bob@example\.org v1 .*status="pending"/);
+    expect(lines[0]).toMatch(/^#1 ada@example\.org v1 .*full_name="Ada Lovelace".*status="confirmed"/);
+    expect(lines[1]).toMatch(/^#2 bob@example\.org v1 .*status="pending"/);
     expect(listed.stdout).not.toContain("front row");
     expect(listed.stdout).not.toContain("waitlisted");
     const masked = await workspace("list", "attendees");
