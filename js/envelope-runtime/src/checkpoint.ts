@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { MemorySaver, type Checkpoint, type CheckpointMetadata } from "@langchain/langgraph";
-import { scrubLeftovers, writeAtomically } from "./thread-files.js";
+import { scrubLeftovers, tempTag, writeAtomically } from "./thread-files.js";
 
 type PendingWrite = Parameters<MemorySaver["putWrites"]>[1][number];
 
@@ -70,7 +70,7 @@ export class FileSaver extends MemorySaver {
       stored.writes[key] = Object.fromEntries(Object.entries(writes).map(([k, [task, channel, value, path]]) => [k, [task, channel, b64(value), path ?? null]]));
     }
     const path = join(this.dir, fileOf(thread));
-    writeAtomically(path, JSON.stringify(stored), `${path}.${process.pid}.tmp`);
+    writeAtomically(path, JSON.stringify(stored), `${path}.${tempTag()}.tmp`);
   }
 
   /** The time `thread`'s runs have worked, in ms (the work counted now included). */

@@ -8,6 +8,13 @@ import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { taskJson } from "./placeholders.js";
 
+/**
+ * What names a temporary file (or a stale lock moved aside) as this write's: the pid, which the
+ * scrub asks after, and a random part, as processes of containers sharing a folder all run as
+ * pid 1 and would otherwise write through one temporary.
+ */
+export const tempTag = () => `${process.pid}.${randomBytes(4).toString("hex")}`;
+
 /** The lock paths this process holds: a lock naming our own pid and host is live only if listed here. */
 const heldHere = new Set<string>();
 
@@ -77,7 +84,7 @@ export class ThreadLock {
     mkdirSync(dirname(this.path), { recursive: true });
     const mine = `${process.pid} ${hostname()}\n`;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+      const temporary = `${this.path}.${tempTag()}.tmp`;
       writeFileSync(temporary, mine, { mode: 0o600 });
       try {
         placeExclusive(temporary, this.path, mine);
@@ -144,7 +151,7 @@ export class ThreadLock {
    * scrubLeftovers, or an older version's): then someone else dealt with it, and acquire tries again.
    */
   private breakStale(text: string): void {
-    const aside = `${this.path}.${process.pid}.stale`;
+    const aside = `${this.path}.${tempTag()}.stale`;
     try {
       renameSync(this.path, aside);
     } catch {
@@ -169,10 +176,11 @@ export class ThreadLock {
 
 /**
  * The names of what a write leaves behind when its process is killed before its rename or
- * link: a file's temporary (writeAtomically's, `<name>.json.<pid>.tmp` or `.<name>.json.<pid>.tmp`),
- * a lock's (`<name>.lock.<pid>.<hex>.tmp`), a stale lock moved aside (`<name>.lock.<pid>.stale`).
+ * link: a file's temporary (writeAtomically's, `<name>.json.<pid>.<hex>.tmp` or
+ * `.<name>.json.<pid>.<hex>.tmp`), a lock's (`<name>.lock.<pid>.<hex>.tmp`), a stale lock moved
+ * aside (`<name>.lock.<pid>.<hex>.stale`); also as earlier versions named them, without `<hex>`.
  */
-const LEFTOVER = /^.*\.(?:json\.(\d+)\.tmp|lock\.(\d+)\.[0-9a-f]{8}\.tmp|lock\.(\d+)\.stale)$/;
+const LEFTOVER = /^.*\.(?:json\.(\d+)(?:\.[0-9a-f]{8})?\.tmp|lock\.(\d+)\.[0-9a-f]{8}\.tmp|lock\.(\d+)(?:\.[0-9a-f]{8})?\.stale)$/;
 /** A leftover whose pid still runs here is removed after this long all the same (the pid reused). */
 const LEFTOVER_MS = 3_600_000;
 
@@ -294,7 +302,7 @@ export function writeDecisionsTemplate(path: string, waiting: readonly WaitingGa
  * a file system that delays writes (ext4, XFS), a power cut after an unsynced rename can leave
  * an empty file where a checkpoint, a reviewer's decisions or a workspace document was.
  */
-export function writeAtomically(path: string, text: string, temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)): void {
+export function writeAtomically(path: string, text: string, temporary = join(dirname(path), `.${basename(path)}.${tempTag()}.tmp`)): void {
   mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(temporary, "w", 0o600);
   try {

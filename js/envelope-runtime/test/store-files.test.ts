@@ -47,12 +47,18 @@ describe("leftovers of killed writes", () => {
       leftover(dir, `t1.lock.${dead}.0a1b2c3d.tmp`, 60_000),
       leftover(dir, `t1.lock.${dead}.stale`, 60_000),
       leftover(dir, `t4.json.${process.ppid}.tmp`, 2 * 3_600_000), // its pid reused long since
+      // Named with a random part too (processes of containers sharing a folder are all pid 1).
+      leftover(dir, `t6.json.${dead}.0a1b2c3d.tmp`, 60_000, '{"secret": "pat@example.com"}'),
+      leftover(dir, `.t6.decisions.json.${dead}.9f8e7d6c.tmp`, 60_000),
+      leftover(dir, `t6.lock.${dead}.0a1b2c3d.stale`, 60_000),
     ];
     const kept = [
       leftover(dir, `t2.json.${dead}.tmp`, 0), // just written: maybe by a process on another host
       leftover(dir, `t3.json.${process.ppid}.tmp`, 60_000), // a running process may still rename it
       leftover(dir, "notes.tmp", 60_000),
       leftover(dir, `t5.txt.${dead}.tmp`, 60_000),
+      leftover(dir, `t7.json.${dead}.0a1b2c3d.tmp`, 0),
+      leftover(dir, `t7.lock.${process.ppid}.0a1b2c3d.stale`, 60_000),
     ];
     new FileSaver(dir);
     expect(removed.filter((p) => existsSync(p))).toEqual([]);

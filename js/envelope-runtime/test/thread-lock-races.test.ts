@@ -85,6 +85,15 @@ describe("breaking a stale lock while others scrub the folder", () => {
     expect(readdirSync(dir)).toEqual(["t.lock"]);
   });
 
+  it("moves a stale lock aside under a name of its own (processes of containers sharing a folder are all pid 1)", () => {
+    const path = staleLock();
+    const asides: string[] = [];
+    seam.afterRename = (to) => void (to.endsWith(".stale") && asides.push(to));
+    expect(new ThreadLock(path).acquire()).toBeNull();
+    expect(asides).toHaveLength(1);
+    expect(asides[0]).toMatch(new RegExp(`^${path.replaceAll(".", "\\.")}\\.${process.pid}\\.[0-9a-f]{8}\\.stale$`));
+  });
+
   it("the file moved aside vanishing before it is read is someone else's doing: the lock is tried again and taken", () => {
     const path = staleLock();
     seam.afterRename = (to) => {
