@@ -94,7 +94,11 @@ export class ThreadLock {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       } finally {
-        unlinkSync(temporary);
+        try {
+          unlinkSync(temporary);
+        } catch {
+          // Left for scrubLeftovers: what acquire reports is its own error, or the lock it took.
+        }
       }
       const seen = this.read();
       if (seen === null) continue; // removed meanwhile: try again

@@ -1,7 +1,8 @@
 // The thread lock against what other processes do between its steps, made to happen at that
 // step through node:fs: a scrub of the folder (scrubLeftovers, run by every checkpointer and
 // workspace store) between moving a stale lock aside and reading it, and a write of the lock's
-// holder failing where link(2) is refused and a file cannot be removed while open (Windows, FAT).
+// holder failing where link(2) is refused and a file cannot be removed while open (Windows, FAT),
+// and a lock's temporary that cannot be removed.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
@@ -13,6 +14,8 @@ const seam = vi.hoisted(() => ({
   refuseLinks: false,
   failFdWrites: null as string | null,
   refuseUnlink: false,
+  refuseLinkWith: null as string | null,
+  refuseTmpUnlink: false,
   open: new Map<number, string>(),
 }));
 vi.mock("node:fs", async (importOriginal) => {
@@ -26,6 +29,7 @@ vi.mock("node:fs", async (importOriginal) => {
     },
     linkSync: (from: import("node:fs").PathLike, to: import("node:fs").PathLike) => {
       if (seam.refuseLinks) throw fail("EPERM", `operation not permitted, link '${String(from)}' -> '${String(to)}'`);
+      if (seam.refuseLinkWith) throw fail(seam.refuseLinkWith, `link '${String(from)}' -> '${String(to)}'`);
       fs.linkSync(from, to);
     },
     openSync: (path: import("node:fs").PathLike, ...rest: [never]) => {
@@ -45,6 +49,7 @@ vi.mock("node:fs", async (importOriginal) => {
     unlinkSync: (path: import("node:fs").PathLike) => {
       if ([...seam.open.values()].includes(String(path))) throw fail("EBUSY", `resource busy or locked, unlink '${String(path)}'`);
       if (seam.refuseUnlink && String(path).endsWith(".lock")) throw fail("EPERM", `operation not permitted, unlink '${String(path)}'`);
+      if (seam.refuseTmpUnlink && String(path).endsWith(".tmp")) throw fail("EBUSY", `resource busy or locked, unlink '${String(path)}'`);
       fs.unlinkSync(path);
     },
   };
@@ -56,7 +61,7 @@ const { ThreadLock, scrubLeftovers } = await import("../src/thread-files.js");
 let dir = "";
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "envelope-lock-races-"));
-  Object.assign(seam, { afterRename: null, refuseLinks: false, failFdWrites: null, refuseUnlink: false });
+  Object.assign(seam, { afterRename: null, refuseLinks: false, failFdWrites: null, refuseUnlink: false, refuseLinkWith: null, refuseTmpUnlink: false });
   seam.open.clear();
 });
 
@@ -123,5 +128,24 @@ describe("a lock created with O_EXCL whose holder cannot be written", () => {
     seam.refuseUnlink = true;
     expect(() => new ThreadLock(join(dir, "w.lock")).acquire()).toThrow(/^ENOSPC/);
     expect(seam.open.size).toBe(0);
+  });
+});
+
+describe("a lock's temporary that cannot be removed (a scanner holding it open on Windows)", () => {
+  it("leaves acquire's own error to report", () => {
+    seam.refuseTmpUnlink = true;
+    seam.refuseLinkWith = "EACCES";
+    expect(() => new ThreadLock(join(dir, "u.lock")).acquire()).toThrow(/^EACCES/);
+  });
+
+  it("does not undo a lock taken: acquire says it holds it, and release frees it", () => {
+    seam.refuseTmpUnlink = true;
+    const path = join(dir, "u.lock");
+    const lock = new ThreadLock(path);
+    expect(lock.acquire()).toBeNull();
+    lock.release();
+    expect(existsSync(path)).toBe(false);
+    // The temporary is a leftover of its naming, which the scrub removes.
+    expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toHaveLength(1);
   });
 });
