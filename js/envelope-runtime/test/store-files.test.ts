@@ -2,7 +2,7 @@
 // files): what a killed write leaves there is removed once its writer is gone, and the
 // workspace store reads only the files of the namespaces an operation needs.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -106,5 +106,27 @@ describe("the workspace store's reads", () => {
     await expect(store.search(["envelope_workspace"])).rejects.toThrow(/envelope_workspace\.speakers\.json is not JSON/);
     await expect(store.get(["envelope_workspace", "speakers"], "s")).rejects.toThrow(/is not JSON/);
     await expect(store.listNamespaces()).rejects.toThrow(/is not JSON/);
+  });
+
+  it("keeps two namespaces differing only in case in files whose names differ however a file system folds case", async () => {
+    const dir = folder();
+    const store = new FileStore(dir);
+    await store.put(["envelope_workspace", "Signups", "Zoë /%F"], "upper", { n: 1 });
+    await store.put(["envelope_workspace", "signups", "zoë /%f"], "lower", { n: 2 });
+    // macOS's and Windows' file systems fold case: these names must differ folded too.
+    expect(new Set(readdirSync(dir).filter((n) => n.endsWith(".json")).map((n) => n.toLowerCase())).size).toBe(2);
+    expect((await store.search(["envelope_workspace", "Signups"])).map((i) => i.key)).toEqual(["upper"]);
+    expect((await store.search(["envelope_workspace", "signups"])).map((i) => i.key)).toEqual(["lower"]);
+    expect((await store.listNamespaces()).sort()).toEqual([["envelope_workspace", "Signups", "Zoë /%F"], ["envelope_workspace", "signups", "zoë /%f"]]);
+  });
+
+  it("reads a namespace file named as earlier versions named it (labels without upper-case letters are named the same)", async () => {
+    const dir = folder();
+    const item = { key: "a", value: { email: "a@b.c" }, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+    writeFileSync(join(dir, "envelope_workspace_fired.attendee-list.json"), JSON.stringify({ namespace: ["envelope_workspace_fired", "attendee-list"], items: [item] }));
+    const store = new FileStore(dir);
+    expect((await store.get(["envelope_workspace_fired", "attendee-list"], "a"))?.value).toEqual({ email: "a@b.c" });
+    await store.put(["envelope_workspace_fired", "attendee-list"], "b", { fired: true });
+    expect(readdirSync(dir).filter((n) => n.endsWith(".json"))).toEqual(["envelope_workspace_fired.attendee-list.json"]);
   });
 });
