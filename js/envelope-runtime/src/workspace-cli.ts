@@ -583,9 +583,13 @@ export async function workspaceCommand(argv: readonly string[], workspace: Works
     }
     const spec = workspace.spec(document!);
     switch (parsed.action) {
-      case "list":
-        for (const row of await workspace.rows(spec.name, { status: parsed.values.get("status") ?? null, archived: parsed.switches.has("archived") })) io.out(rowLine(showPii ? row : masked(spec, row)));
+      case "list": {
+        // `#N`: the row's place among the non-archived rows, the N of watch's `*** (#N listed)`
+        // (Firing.position), whatever the filter; an archived row has none: `-` (as workspace.py).
+        const places = new Map((await workspace.rows(spec.name)).map((r, n) => [r.id, `#${n + 1}`]));
+        for (const row of await workspace.rows(spec.name, { status: parsed.values.get("status") ?? null, archived: parsed.switches.has("archived") })) io.out(`${places.get(row.id) ?? "-"} ${rowLine(showPii ? row : masked(spec, row))}`);
         return 0;
+      }
       case "show": {
         const row = await workspace.row(spec.name, id!);
         if (row === null) throw new WorkspaceError(`${pyRepr(spec.name)} has no row ${pyRepr(id)}`);

@@ -14,7 +14,7 @@ import { buildTeamGraph } from "../src/graph.js";
 import { fakeTeam } from "../src/testing.js";
 import type { TeamSpec } from "../src/spec.js";
 import { Workspace, type DocumentSpec } from "../src/workspace.js";
-import { parseCsv, watchOnce } from "../src/workspace-cli.js";
+import { parseCsv, watchOnce, workspaceCommand } from "../src/workspace-cli.js";
 import { pipeline, schemas } from "./demo-team.js";
 
 const CONTACTS: DocumentSpec = {
@@ -61,8 +61,8 @@ describe("workspace commands", () => {
   it("edit writes any column (people own them all); list and show mask pii unless asked", async () => {
     expect(await cli("edit", "contacts", "ann@example.com", "name=Ann Lee", "score=7", "status=new", "note=call back")).toMatchObject({ code: 0, out: "ann@example.com: written (version 1)" });
     expect(await cli("list")).toMatchObject({ code: 0, out: "contacts (contact-list): 1 rows" });
-    expect((await cli("list", "contacts")).out).toBe('*** v1 name="***" score=7 status="new" note="call back" email="***"');
-    expect((await cli("list", "contacts", "--show-pii")).out).toBe('ann@example.com v1 name="Ann Lee" score=7 status="new" note="call back" email="ann@example.com"');
+    expect((await cli("list", "contacts")).out).toBe('#1 *** v1 name="***" score=7 status="new" note="call back" email="***"');
+    expect((await cli("list", "contacts", "--show-pii")).out).toBe('#1 ann@example.com v1 name="Ann Lee" score=7 status="new" note="call back" email="ann@example.com"');
     expect(JSON.parse((await cli("show", "contacts", "ann@example.com", "--show-pii")).out)).toMatchObject({ id: "ann@example.com", version: 1, data: { name: "Ann Lee" } });
     expect(await cli("edit", "contacts", "ann@example.com", "status=lost")).toMatchObject({ code: 1, err: "ann@example.com: refused: 'lost' is not a status of 'contacts': use one of new, done" });
     expect(await cli("edit", "contacts", "ann@example.com", "score=many")).toMatchObject({ code: 2, err: "workspace: column 'score' is a number, not 'many'" });
@@ -239,8 +239,18 @@ describe("triggers: watch", () => {
     const out: string[] = [];
     expect(await watchOnce(w, async () => 0, { out: (t) => out.push(t), err: (t) => out.push(t) }, {})).toBe(0);
     expect(out).toEqual(["workspace contacts: row *** (#2 listed) has status=done (notify)", "workspace contacts: row *** (#3 listed) has status=new: running the team"]);
-    const listed = (await w.rows("contacts")).map((r) => r.data.status ?? null);
-    expect(listed).toEqual([null, "done", "new"]);
+    // `workspace list` leads each row with that #N, whatever it is asked to show; an archived row (not counted) with `-`.
+    const list = async (...options: string[]) => {
+      const lines: string[] = [];
+      expect(await workspaceCommand(["list", "contacts", ...options], w, { out: (t) => lines.push(t), err: (t) => lines.push(t) })).toBe(0);
+      return lines;
+    };
+    const heads = async (...options: string[]) => (await list("--show-pii", ...options)).map((line) => line.split(" ").slice(0, 2).join(" "));
+    expect(await heads()).toEqual(["#1 b-quiet@x.org", "#2 c-done@x.org", "#3 d-new@x.org"]);
+    expect(await heads("--status", "new")).toEqual(["#3 d-new@x.org"]);
+    expect(await heads("--archived")).toEqual(["- a-gone@x.org", "#1 b-quiet@x.org", "#2 c-done@x.org", "#3 d-new@x.org"]);
+    expect(await heads("--status", "done", "--archived")).toEqual(["- a-gone@x.org", "#2 c-done@x.org"]);
+    expect((await list("--status", "done")).join("\n")).toMatch(/^#2 \*\*\* v1 /);
   });
 
   it("posts a notify trigger to the webhook without the row's pii", async () => {

@@ -129,7 +129,7 @@ describe("workspace --url", () => {
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/'gone' is not a status of 'signups'/);
     const listed = await people(server.client, "workspace", "list", "signups");
-    expect(listed.out).toBe('*** v1 status="new" note="hello" email="***"');
+    expect(listed.out).toBe('#1 *** v1 status="new" note="hello" email="***"');
     expect(listed.out).not.toContain("a@example.com"); // pii masked
   });
 
