@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
-import { scrubLeftovers, writeAtomically } from "./thread-files.js";
+import { scrubLeftovers, tempTag, writeAtomically } from "./thread-files.js";
 const b64 = (bytes) => Buffer.from(bytes).toString("base64");
 const bytes = (text) => new Uint8Array(Buffer.from(text, "base64"));
 /** A thread's id encoded so that any id is one plain file name (its checkpoints, lock, decisions). */
@@ -68,7 +68,7 @@ export class FileSaver extends MemorySaver {
             stored.writes[key] = Object.fromEntries(Object.entries(writes).map(([k, [task, channel, value, path]]) => [k, [task, channel, b64(value), path ?? null]]));
         }
         const path = join(this.dir, fileOf(thread));
-        writeAtomically(path, JSON.stringify(stored), `${path}.${process.pid}.tmp`);
+        writeAtomically(path, JSON.stringify(stored), `${path}.${tempTag()}.tmp`);
     }
     /** The time `thread`'s runs have worked, in ms (the work counted now included). */
     workedMs(thread) {

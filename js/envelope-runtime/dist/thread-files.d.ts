@@ -1,3 +1,9 @@
+/**
+ * What names a temporary file (or a stale lock moved aside) as this write's: the pid, which the
+ * scrub asks after, and a random part, as processes of containers sharing a folder all run as
+ * pid 1 and would otherwise write through one temporary.
+ */
+export declare const tempTag: () => string;
 /** Who holds a lock another process asked for, and, for a holder on another host, how to release it. */
 export interface LockHolder {
     /** `process 123 on host`. */

@@ -7,6 +7,12 @@ import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdi
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { taskJson } from "./placeholders.js";
+/**
+ * What names a temporary file (or a stale lock moved aside) as this write's: the pid, which the
+ * scrub asks after, and a random part, as processes of containers sharing a folder all run as
+ * pid 1 and would otherwise write through one temporary.
+ */
+export const tempTag = () => `${process.pid}.${randomBytes(4).toString("hex")}`;
 /** The lock paths this process holds: a lock naming our own pid and host is live only if listed here. */
 const heldHere = new Set();
 /**
@@ -70,7 +76,7 @@ export class ThreadLock {
         mkdirSync(dirname(this.path), { recursive: true });
         const mine = `${process.pid} ${hostname()}\n`;
         for (let attempt = 0; attempt < 3; attempt++) {
-            const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+            const temporary = `${this.path}.${tempTag()}.tmp`;
             writeFileSync(temporary, mine, { mode: 0o600 });
             try {
                 placeExclusive(temporary, this.path, mine);
@@ -83,7 +89,12 @@ export class ThreadLock {
                     throw error;
             }
             finally {
-                unlinkSync(temporary);
+                try {
+                    unlinkSync(temporary);
+                }
+                catch {
+                    // Left for scrubLeftovers: what acquire reports is its own error, or the lock it took.
+                }
             }
             const seen = this.read();
             if (seen === null)
@@ -146,7 +157,7 @@ export class ThreadLock {
      * scrubLeftovers, or an older version's): then someone else dealt with it, and acquire tries again.
      */
     breakStale(text) {
-        const aside = `${this.path}.${process.pid}.stale`;
+        const aside = `${this.path}.${tempTag()}.stale`;
         try {
             renameSync(this.path, aside);
         }
@@ -173,10 +184,11 @@ export class ThreadLock {
 }
 /**
  * The names of what a write leaves behind when its process is killed before its rename or
- * link: a file's temporary (writeAtomically's, `<name>.json.<pid>.tmp` or `.<name>.json.<pid>.tmp`),
- * a lock's (`<name>.lock.<pid>.<hex>.tmp`), a stale lock moved aside (`<name>.lock.<pid>.stale`).
+ * link: a file's temporary (writeAtomically's, `<name>.json.<pid>.<hex>.tmp` or
+ * `.<name>.json.<pid>.<hex>.tmp`), a lock's (`<name>.lock.<pid>.<hex>.tmp`), a stale lock moved
+ * aside (`<name>.lock.<pid>.<hex>.stale`); also as earlier versions named them, without `<hex>`.
  */
-const LEFTOVER = /^.*\.(?:json\.(\d+)\.tmp|lock\.(\d+)\.[0-9a-f]{8}\.tmp|lock\.(\d+)\.stale)$/;
+const LEFTOVER = /^.*\.(?:json\.(\d+)(?:\.[0-9a-f]{8})?\.tmp|lock\.(\d+)\.[0-9a-f]{8}\.tmp|lock\.(\d+)(?:\.[0-9a-f]{8})?\.stale)$/;
 /** A leftover whose pid still runs here is removed after this long all the same (the pid reused). */
 const LEFTOVER_MS = 3_600_000;
 /** Whether a process of this host runs `pid`. */
@@ -295,7 +307,7 @@ export function writeDecisionsTemplate(path, waiting, given) {
  * a file system that delays writes (ext4, XFS), a power cut after an unsynced rename can leave
  * an empty file where a checkpoint, a reviewer's decisions or a workspace document was.
  */
-export function writeAtomically(path, text, temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)) {
+export function writeAtomically(path, text, temporary = join(dirname(path), `.${basename(path)}.${tempTag()}.tmp`)) {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(temporary, "w", 0o600);
     try {

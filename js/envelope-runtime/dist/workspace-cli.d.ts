@@ -47,7 +47,7 @@ export declare function urlOption(argv: readonly string[]): {
     problem?: string;
 };
 /** What `watch --url` gives each run on the server: what the runner's `run` would take of its options. */
-type ServedTeam = Pick<TeamSpec, "slug" | "inputs" | "agents" | "recursionLimit" | "runTimeoutMs">;
+type ServedTeam = Pick<TeamSpec, "slug" | "inputs" | "agents" | "recursionLimit" | "runTimeoutMs" | "secrets">;
 /**
  * One triggered run on the Agent Server (`watch --url`): a new thread there, the run's inputs,
  * its model context (`--model-context`), the team's recursion limit (as the runner's `run`
@@ -57,7 +57,7 @@ type ServedTeam = Pick<TeamSpec, "slug" | "inputs" | "agents" | "recursionLimit"
  * waiting at a gate (resume it on the server), 4 halted, 124 out of timeout.runMs (the graph
  * counts it on the server too).
  */
-export declare function runOnServer(client: ServerClient, team: ServedTeam, runArgs: readonly string[], url: string, io: Io): Promise<number>;
+export declare function runOnServer(client: ServerClient, team: ServedTeam, runArgs: readonly string[], url: string, io: Io, env?: Readonly<Record<string, string | undefined>>): Promise<number>;
 export interface Io {
     out: (text: string) => void;
     err: (text: string) => void;

@@ -11,6 +11,7 @@ import { scrubLeftovers } from "./thread-files.js";
 import { TRIGGERED } from "./run-context.js";
 import { deadlineMessage, resolveInputs, RunProblems } from "./graph.js";
 import { contextProblems } from "./models.js";
+import { redact, secretValues } from "./redaction.js";
 import { openWorkspaceStore, serverClient, ServerStore } from "./workspace-store.js";
 import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, Workspace } from "./workspace.js";
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
@@ -216,7 +217,7 @@ function serverRun(team, runArgs) {
  * waiting at a gate (resume it on the server), 4 halted, 124 out of timeout.runMs (the graph
  * counts it on the server too).
  */
-export async function runOnServer(client, team, runArgs, url, io) {
+export async function runOnServer(client, team, runArgs, url, io, env = process.env) {
     const run = serverRun(team, runArgs);
     if (typeof run === "string") {
         io.err(run.split("\n").map((line) => `watch: ${line}`).join("\n"));
@@ -234,10 +235,15 @@ export async function runOnServer(client, team, runArgs, url, io) {
         return RUN_NOT_STARTED;
     }
     io.out(`watch: run ${runId} on thread ${thread} of the Agent Server at ${url}`);
-    await client.runs.join(thread, runId);
+    const joined = await client.runs.join(thread, runId);
     const ran = await client.runs.get(thread, runId);
     if (ran.status !== "success" && ran.status !== "interrupted") {
-        io.err(`watch: run ${runId} on thread ${thread}: ${ran.status}`);
+        // The server answers the join of a failed run with its error (`__error__`, as the SDK's
+        // runs.wait reads it); said as the runner says a failed run's, secrets out (its text can
+        // echo what a node was given).
+        const error = joined?.__error__;
+        const why = error ? redact(`${String(error.error ?? "Error")}: ${String(error.message ?? "")}`, secretValues(team.secrets, env)) : "the server gave no error";
+        io.err(`watch: run ${runId} on thread ${thread}: the run failed (${ran.status}): ${why}`);
         return 1;
     }
     const state = await client.threads.getState(thread);
@@ -595,10 +601,14 @@ export async function workspaceCommand(argv, workspace, io, runs) {
         }
         const spec = workspace.spec(document);
         switch (parsed.action) {
-            case "list":
+            case "list": {
+                // `#N`: the row's place among the non-archived rows, the N of watch's `*** (#N listed)`
+                // (Firing.position), whatever the filter; an archived row has none: `-` (as workspace.py).
+                const places = new Map((await workspace.rows(spec.name)).map((r, n) => [r.id, `#${n + 1}`]));
                 for (const row of await workspace.rows(spec.name, { status: parsed.values.get("status") ?? null, archived: parsed.switches.has("archived") }))
-                    io.out(rowLine(showPii ? row : masked(spec, row)));
+                    io.out(`${places.get(row.id) ?? "-"} ${rowLine(showPii ? row : masked(spec, row))}`);
                 return 0;
+            }
             case "show": {
                 const row = await workspace.row(spec.name, id);
                 if (row === null)
@@ -657,6 +667,8 @@ export const RUN_NOT_STARTED = 2;
 export const WATCH_USAGE = [
     "usage: watch [--url URL] [--once] [--interval S] [-- RUN OPTIONS]   (RUN OPTIONS: what `run` takes, e.g. --inputs JSON)",
     "  --url URL   the Agent Server serving the team: the triggers are read from its store, and each run starts there",
+    "              on a new thread with the run options --inputs, --INPUT and --model-context (checked first, as `run`",
+    "              checks them) and the team's recursion limit; --thread and --interactive are refused (reviewed there)",
 ].join("\n");
 /**
  * `workspace <doc>: row <id> has <column>=<status>`. An id that is pii is masked and the row
@@ -802,7 +814,7 @@ export async function peopleOn(command, args, team, io, runHere, env, url, clien
     const workspace = new Workspace(team.workspace ?? [], client ? new ServerStore(client) : openWorkspaceStore(env));
     try {
         if (command === "watch")
-            return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team, runArgs, url, io) : runHere, io);
+            return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team, runArgs, url, io, env) : runHere, io);
         return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url, client) : new SavedRuns(env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
     }
     catch (error) {

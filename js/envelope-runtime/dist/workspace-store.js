@@ -20,8 +20,13 @@ export const DEFAULT_WORKSPACE_DIR = ".envelope-workspace";
 const LOCK_WAIT_MS = 30_000;
 /** Between a namespace's labels in memory (a label holds no NUL). */
 const SEP = "\u0000";
-/** A namespace's file name: each label encoded (no `/`, no `.`), joined by `.`. */
-const fileOf = (namespace) => `${namespace.map((l) => encodeURIComponent(l).replace(/\./g, "%2E")).join(".")}.json`;
+/**
+ * A namespace's file name: each label encoded (no `/`, no `.`), joined by `.`. An upper-case
+ * letter is encoded too (`%41`): where file names fold case (macOS's, Windows' file systems),
+ * labels differing only in case would share a file. Labels without one are named as before,
+ * and the workspace's have none (its namespaces, document names `^[a-z0-9-]+$`).
+ */
+const fileOf = (namespace) => `${namespace.map((l) => encodeURIComponent(l).replace(/%[0-9A-F]{2}|[.A-Z]/g, (c) => (c.length === 3 ? c : `%${c.charCodeAt(0).toString(16).toUpperCase()}`))).join(".")}.json`;
 /**
  * Whether the namespace file `name` (fileOf's) may hold items under `prefix`: fileOf encodes
  * a label's `.`, so the labels are the name split at `.`, decoded. A name that does not decode
