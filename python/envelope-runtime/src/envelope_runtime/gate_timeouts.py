@@ -1,24 +1,15 @@
-"""What a gate's timeout does (timeout.behaviour; gate_rules.timed_out tells when it applies):
-the undecided records released (`proceed`), and the messages that say so, naming decisions
-given after the deadline; which of a run's gates are past it (`passed`). A run never imports
-it: a resume or a sweep does, to look for a gate past its deadline (CrewAI's only when a gate
-can time out), and a CrewAI flow our runner did not start that pauses (kickoff_deadline.py)."""
+"""What a gate's timeout does (timeout.behaviour; gate_rules.timed_out tells when it applies,
+gates.overdue which of a run's gates are past it): the undecided records released (`proceed`),
+and the messages that say so, naming decisions given after the deadline. Loaded only where a
+timeout applies or a rejection is revised (CrewAI's gate_revision.py, LangGraph's pipeline)
+or decisions come past the deadline (run_client)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
 
-from .gate_rules import apply_decisions, timed_out
+from .gate_rules import apply_decisions
 from .gates import DecisionItem, GateSpec, GateState
-
-
-def passed(
-    specs: Mapping[str, GateSpec], gates: Mapping[str, GateState], now: datetime
-) -> list[str]:
-    """The run's gates (`gates`, by name) still waiting past their deadline: a resume that
-    reaches them applies their timeout.behaviour."""
-    return [name for name, gate in gates.items() if timed_out(specs[name], gate, now)]
 
 
 def proceed(spec: GateSpec, gate: GateState, now: datetime, late: bool = False) -> None:

@@ -67,6 +67,18 @@ class GateSpec:
         return parse_duration(self.timeout_after) if self.timeout_after else None
 
 
+def overdue(
+    specs: Mapping[str, GateSpec], gates: Mapping[str, GateState], now: datetime
+) -> list[str]:
+    """The gates (`gates`, by name) still waiting past their deadline: a resume that reaches
+    them applies their timeout.behaviour. None at once when no gate of the team can time out."""
+    if not any(spec.timeout_after for spec in specs.values()):
+        return []
+    from .gate_rules import timed_out  # gate_rules imports this module
+
+    return [name for name, gate in gates.items() if timed_out(specs[name], gate, now)]
+
+
 def parse_duration(text: str) -> timedelta:
     """`30m`, `24h`, `7d` (the schema's GateTimeout.after)."""
     match = _DURATION.match(text)

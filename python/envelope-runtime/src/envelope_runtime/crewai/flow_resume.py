@@ -253,24 +253,18 @@ def resumed(
     the one paused again)."""
     from crewai.flow.async_feedback import HumanFeedbackPending
 
+    from ..gates import overdue
+
     given = start.decisions.pop(context.metadata.get("gate"), None)
     outcome = start.resume(json.dumps(given) if given is not None else "")
     paused = isinstance(outcome, HumanFeedbackPending)
     ended = all(key in start.state.outputs for key in package.team.PIPELINE)
-    if ended or start.state.status == "halted" or (paused and not _to_decide(start)):
+    # Paused again, it goes on only for a gate to decide: with decisions given for it, or
+    # waiting past its deadline (the pause may have left it beside).
+    to_decide = start.decisions or overdue(package.team.GATES, start.state.gates, state.utc_now())
+    if ended or start.state.status == "halted" or (paused and not to_decide):
         return outcome
     return again(start.decisions).kickoff()
-
-
-def _to_decide(flow: Any) -> bool:
-    """Whether the flow kicked off again has a gate to decide: decisions given for it, or a
-    waiting gate past its deadline, which the pause may have left beside."""
-    specs = flow.team().GATES
-    if flow.decisions or not any(spec.timeout_after for spec in specs.values()):
-        return bool(flow.decisions)  # no gate can time out: gate_timeouts is not loaded
-    from ..gate_timeouts import passed  # a pause of a team with a gate that can time out
-
-    return bool(passed(specs, flow.state.gates, state.utc_now()))
 
 
 def _status_problems(
@@ -370,16 +364,15 @@ def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
 def _due(package: TeamPackage, store: RunStore) -> list[tuple[str, list[str]]]:
     """The runs waiting at a gate past its deadline, each with those gates."""
     now, due = state.utc_now(), list[tuple[str, list[str]]]()
-    timed = any(spec.timeout_after for spec in package.team.GATES.values())  # else none is due
     for run_id in store.run_ids():
         try:
             run = store.load(run_id)
         except (OSError, ValueError) as error:  # one unreadable run stops no other
             print(f"{store.where(run_id)}: skipped, unreadable: {error}", file=sys.stderr)
             continue
-        if run.status == "pending" and run.gates and timed:
-            from ..gate_timeouts import passed  # only for a team with a gate that can time out
+        if run.status == "pending" and run.gates:
+            from ..gates import overdue  # a run with gates has loaded them
 
-            late = passed(package.team.GATES, run.gates, now)
+            late = overdue(package.team.GATES, run.gates, now)
             due += [(run.id, late)] if late else []
     return due

@@ -164,14 +164,12 @@ def _unfinished(flow: Any, paused: bool) -> bool:
     does (flow_resume.resumed). A resume runs only what follows its gate: a gate waiting
     beside it and the steps after that, or, when it paused again, the passed timeout of a
     waiting gate, its own or one beside (gate_timeouts)."""
-    run, gates = flow.state, flow.team().GATES
+    run = flow.state
     if run.status == "halted" or run.outputs.keys() >= flow.team().PIPELINE.keys():
         return False
     if not paused:
         return True
-    if not any(spec.timeout_after for spec in gates.values()):
-        return False  # no gate can time out: gate_timeouts is not loaded
-    from ..gate_timeouts import passed  # a pause of a team with a gate that can time out
+    from ..gates import overdue  # a pause: the team has gates
     from .state import utc_now
 
-    return bool(passed(gates, run.gates, utc_now()))
+    return bool(overdue(flow.team().GATES, run.gates, utc_now()))

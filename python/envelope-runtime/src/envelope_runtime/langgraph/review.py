@@ -26,7 +26,7 @@ from .. import decision_files, redaction
 from ..echo import quoted
 from ..gate_rules import apply_decisions
 from ..gate_terminal import Reviewer, TerminalReviewer
-from ..gates import DecisionItem, GateState, shortened
+from ..gates import DecisionItem, GateState, overdue, shortened
 from ..team_package import TeamPackage
 from . import runtime
 from .pipeline import gate_state
@@ -256,11 +256,9 @@ def _undecided(runner: GateRunner, thread_id: str, pending: Mapping[str, GateSta
     path = decisions_path(runner.args, thread_id)
     if filled(path, pending):
         where = f" ({path} holds your filled-in decisions)"
+    elif overdue(runner.package.team.GATES, pending, runtime.utc_now()):
+        return []
     else:
-        from ..gate_timeouts import passed  # here: every gated run loads review.py
-
-        if passed(runner.package.team.GATES, pending, runtime.utc_now()):
-            return []
         where = f" (fill in {path})" if path.is_file() else ""
     return [
         f"no decisions given: pass --decisions FILE{where} or review at a terminal; "
@@ -282,8 +280,6 @@ def _sweep_parser(package: TeamPackage) -> argparse.ArgumentParser:
 
 async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
     """Resume each waiting thread with a gate past its deadline; non-zero if one failed."""
-    from ..gate_timeouts import passed  # here: every gated run loads review.py
-
     args = _sweep_parser(package).parse_args(argv)
     now = runtime.utc_now()
     gates = package.team.GATES
@@ -293,7 +289,7 @@ async def sweep_runs(package: TeamPackage, argv: Sequence[str]) -> int:
             for thread_id in await waiting_threads(package, graph):
                 snapshot = await graph.aget_state(thread_config(package, thread_id))
                 waiting = [interrupt.value["gate"] for interrupt in snapshot.interrupts]
-                late = passed(
+                late = overdue(
                     gates, {name: gate_state(snapshot.values, name) for name in waiting}, now
                 )
                 if late:
