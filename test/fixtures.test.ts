@@ -26,10 +26,10 @@ const invalidFiles = readdirSync(invalidDir).filter((f) => f.endsWith(SUFFIX)).s
 const NOT_COVERED_HERE = new Set(["E_READ", "E_FILE_TOO_LARGE", "E_SCHEMA", "E_FORMAT", "E_PACK_CREDENTIAL", "E_PACK_DUPLICATE_PROVIDER", "E_CONNECTION_UNKNOWN", "E_CONNECTION_NO_POLICY", "E_PACK_OPENAPI", "E_PACK_UNUSED", "E_PACK_API_HOST_SUFFIX", "W_PACK_SERVER_OUTSIDE_API_HOSTS"]);
 
 /**
- * Valid fixtures that are expected to produce warnings (the warning is the point of the file).
- * None today: every valid fixture must be warning-free.
+ * Valid fixtures that are expected to produce warnings. content-studio's writer may spend 180000 ms
+ * on one call in a run of 30000 ms (the default timeout.runMs): kept as written, the warning is true.
  */
-const DOCUMENTED_WARNINGS: Record<string, string[]> = {};
+const DOCUMENTED_WARNINGS: Record<string, string[]> = { "content-studio.envelope.json": ["W_AGENT_TIMEOUT_RUN"] };
 
 interface ExpectedDiagnostic {
   code: string;

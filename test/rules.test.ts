@@ -70,6 +70,26 @@ describe("agents and hierarchy", () => {
     expect(codesOf(team({ agents: [agent("a", { adapterType: "http" })] }))).toEqual([]);
     expect(diagnosticsOf(team({ agents: [agent("a", { adapterType: "claude_local" })] }))).toMatchObject([{ code: "W_LOCAL_ADAPTER", message: expect.stringContaining("anthropic") }]);
   });
+  it("W_AGENT_TIMEOUT_RUN: a model call that may last the whole run, named at the value that set it", () => {
+    const mc = (timeoutMs: number) => ({ modelConfig: { provider: "anthropic", model: "claude-opus-4-5", timeoutMs } });
+    // The schema's equal defaults (30000 and 30000) are the author's choice of neither: no warning.
+    expect(codesOf(team({ agents: [agent("a")] }))).toEqual([]);
+    expect(codesOf(team({ agents: [agent("a", mc(29_999))] }))).toEqual([]);
+    expect(codesOf(team({ timeout: { runMs: 600_000, agentMs: 120_000 }, agents: [agent("a", mc(180_000))] }))).toEqual([]);
+    expect(diagnosticsOf(team({ agents: [agent("a"), agent("writer", { reportsToKey: "a", ...mc(180_000) })] }))).toMatchObject([
+      { code: "W_AGENT_TIMEOUT_RUN", severity: "warning", pointer: "/agents/1/modelConfig/timeoutMs", message: expect.stringMatching(/"writer".*180000 ms \(modelConfig\.timeoutMs\).*30000 ms \(timeout\.runMs, the default\)/) },
+    ]);
+    // Equal is enough: the run can end inside the call.
+    expect(codesOf(team({ timeout: { runMs: 60_000 }, agents: [agent("a", mc(60_000))] }))).toEqual(["W_AGENT_TIMEOUT_RUN"]);
+    // The team-wide call timeout: one warning at timeout.agentMs, naming every agent that uses it.
+    expect(diagnosticsOf(team({ timeout: { runMs: 60_000, agentMs: 90_000 }, agents: [agent("a"), agent("b", { reportsToKey: "a" }), agent("c", { reportsToKey: "a", ...mc(5_000) })] }))).toMatchObject([
+      { code: "W_AGENT_TIMEOUT_RUN", pointer: "/timeout/agentMs", message: expect.stringMatching(/agents "a", "b": .*90000 ms \(timeout\.agentMs\).*60000 ms \(timeout\.runMs\)/) },
+    ]);
+    // runMs lowered below the default call timeout the agents keep.
+    expect(diagnosticsOf(team({ timeout: { runMs: 20_000 }, agents: [agent("a")] }))).toMatchObject([
+      { code: "W_AGENT_TIMEOUT_RUN", pointer: "/timeout/runMs", message: expect.stringContaining("the default timeout.agentMs") },
+    ]);
+  });
 });
 
 describe("pipeline", () => {

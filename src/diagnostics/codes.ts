@@ -45,6 +45,7 @@ export const CODES = {
   W_MODEL_FORMAT: "warning",
   W_MODEL_PROVIDER_UNKNOWN: "warning",
   W_LOCAL_ADAPTER: "warning",
+  W_AGENT_TIMEOUT_RUN: "warning",
   // Pipeline and gates
   E_DUPLICATE_STEP_KEY: "error",
   E_STEP_AGENT_UNKNOWN: "error",

@@ -1,9 +1,10 @@
 // Agents: unique keys, a hierarchy without dangling or circular `reportsToKey`, one model
-// field, one egress field, and models/adapters the targets can run.
+// field, one egress field, models/adapters the targets can run, and a model call that fits in the run.
 import { findCycle } from "../../model/graph.js";
+import { DEFAULT_AGENT_MS, DEFAULT_RUN_MS } from "../../model/normalize.js";
 import { LOCAL_ADAPTER_PROVIDER, PROVIDERS, isProvider, splitModelId } from "../../model/providers.js";
 import { pointerOf } from "../../read/json-pointer.js";
-import { has, objectItems, str, type RuleContext } from "../rule-context.js";
+import { has, isObject, objectItems, str, type RuleContext } from "../rule-context.js";
 
 export function checkAgents(ctx: RuleContext): void {
   const agents = objectItems(ctx.root.agents);
@@ -42,6 +43,38 @@ export function checkAgents(ctx: RuleContext): void {
       });
     }
   }
+  checkCallTimeouts(ctx, agents);
+}
+
+const ms = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+/**
+ * W_AGENT_TIMEOUT_RUN: an agent whose one model call may last as long as the whole run (every
+ * target's runner stops the run at timeout.runMs), so the run can end inside that call. Not when
+ * both are the schema's equal defaults: the author chose neither, and every such team would warn.
+ */
+function checkCallTimeouts(ctx: RuleContext, agents: Array<[number, Record<string, unknown>]>): void {
+  const timeout = isObject(ctx.root.timeout) ? ctx.root.timeout : {};
+  const runSet = ms(timeout.runMs);
+  const runMs = runSet ?? DEFAULT_RUN_MS;
+  const run = `${runMs} ms (timeout.runMs${runSet === undefined ? ", the default" : ""})`;
+  const hint = "raise timeout.runMs above the longest model call (above the sum of a pipeline's calls in sequence), or lower the call timeout";
+  const agentMs = ms(timeout.agentMs);
+  const inheriting: string[] = [];
+  for (const [i, agent] of agents) {
+    const key = str(agent.key) ?? `agents[${i}]`;
+    const own = isObject(agent.modelConfig) ? ms(agent.modelConfig.timeoutMs) : undefined;
+    if (own === undefined) {
+      if ((agentMs ?? DEFAULT_AGENT_MS) >= runMs && (agentMs !== undefined || runSet !== undefined)) inheriting.push(`"${key}"`);
+    } else if (own >= runMs) {
+      ctx.report("W_AGENT_TIMEOUT_RUN", pointerOf("agents", i, "modelConfig", "timeoutMs"), `agent "${key}"'s model call may take ${own} ms (modelConfig.timeoutMs), at least the whole run's ${run}: the run can end inside that one call`, { hint });
+    }
+  }
+  if (inheriting.length === 0) return;
+  // One warning for every agent on the team-wide call timeout, at the value the author set.
+  const value = agentMs ?? DEFAULT_AGENT_MS;
+  const from = agentMs === undefined ? "the default timeout.agentMs" : "timeout.agentMs";
+  ctx.report("W_AGENT_TIMEOUT_RUN", agentMs !== undefined ? "/timeout/agentMs" : "/timeout/runMs", `agent${inheriting.length > 1 ? "s" : ""} ${inheriting.join(", ")}: a model call may take ${value} ms (${from}), at least the whole run's ${run}: the run can end inside that one call`, { hint });
 }
 
 function checkModelId(ctx: RuleContext, model: string, pointer: string): void {
