@@ -258,11 +258,10 @@ def resumed(
     given = start.decisions.pop(context.metadata.get("gate"), None)
     outcome = start.resume(json.dumps(given) if given is not None else "")
     paused = isinstance(outcome, HumanFeedbackPending)
-    ended = all(key in start.state.outputs for key in package.team.PIPELINE)
     # Paused again, it goes on only for a gate to decide: with decisions given for it, or
     # waiting past its deadline (the pause may have left it beside).
     to_decide = start.decisions or overdue(package.team.GATES, start.state.gates, state.utc_now())
-    if ended or start.state.status == "halted" or (paused and not to_decide):
+    if start.state.over(package.team.PIPELINE) or (paused and not to_decide):
         return outcome
     return again(start.decisions).kickoff()
 

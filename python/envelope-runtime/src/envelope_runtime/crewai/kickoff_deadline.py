@@ -163,13 +163,12 @@ def _unfinished(flow: Any, paused: bool) -> bool:
     its state does (finished steps and decided gates pass at once), as our runner's resume
     does (flow_resume.resumed). A resume runs only what follows its gate: a gate waiting
     beside it and the steps after that, or, when it paused again, the passed timeout of a
-    waiting gate, its own or one beside (gate_timeouts)."""
-    run = flow.state
-    if run.status == "halted" or run.outputs.keys() >= flow.team().PIPELINE.keys():
+    waiting gate, its own or one beside (gates.overdue)."""
+    if flow.state.over(flow.team().PIPELINE):
         return False
     if not paused:
         return True
     from ..gates import overdue  # a pause: the team has gates
     from .state import utc_now
 
-    return bool(overdue(flow.team().GATES, run.gates, utc_now()))
+    return bool(overdue(flow.team().GATES, flow.state.gates, utc_now()))

@@ -13,7 +13,7 @@ import json
 import os
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -80,6 +80,10 @@ class RunState(FlowState):
     message: str | None = None
     spent_ms: int = 0
     """Working time so far, across resumes (timeout.runMs bounds it; review time is not)."""
+
+    def over(self, pipeline: Mapping[str, Any]) -> bool:
+        """Whether nothing is left to run: halted, or every step (team.PIPELINE) answered."""
+        return self.status == "halted" or self.outputs.keys() >= pipeline.keys()
 
 
 def _text(data: dict[str, Any]) -> str:
