@@ -14,7 +14,14 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/name", status: "carried", detail: "team.NAME, README title, runner --help" },
   { pattern: "/slug", status: "carried", detail: "pyproject name and the Python package name" },
   { pattern: "/version", status: "carried", detail: "pyproject version and team.VERSION" },
-  { pattern: "/description", status: "carried", detail: "pyproject description, README, the team task's description" },
+  {
+    pattern: "/description",
+    // A pipeline has no team task: its steps' tasks are their labels.
+    resolve: (_v, _p, model) =>
+      model.execution.mode === "hierarchy"
+        ? { status: "carried", detail: "pyproject description, README, the team task's description (the run handed to the manager)" }
+        : { status: "carried", detail: "pyproject description and README only: no step's task includes it" },
+  },
   { pattern: "/readme", status: "carried", detail: "TEAM.md, linked from the README" },
   ...TEAM_REGISTRY_RULES,
   { pattern: "/timeout/runMs", status: "carried", detail: "team.RUN_TIMEOUT_MS: the runner's whole-run deadline (exit 124)" },
@@ -32,7 +39,13 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
         : undefined;
     },
   },
-  { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager delegates to its reports (a sub-team tool below the top level)" },
+  {
+    pattern: "/agents/*/reportsToKey",
+    resolve: (_v, _p, model) =>
+      model.execution.mode === "hierarchy"
+        ? { status: "carried", detail: "the manager delegates to its reports (a sub-team tool below the top level)" }
+        : { status: "carried", detail: "who a gate's escalation goes to (a pipeline never delegates)" },
+  },
   { pattern: "/agents/*/key", status: "carried", detail: "the agent's method in crew.py and its key in config/agents.yaml" },
   { pattern: "/agents/*/name", status: "carried", detail: "CrewAI role" },
   { pattern: "/agents/*/title", status: "carried", detail: "CrewAI goal" },

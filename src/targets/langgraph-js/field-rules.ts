@@ -26,7 +26,13 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/name", status: "carried", detail: "TEAM.name in src/team.ts, the README title, the runner's --help" },
   { pattern: "/slug", status: "carried", detail: "package.json name, the compiled graph's name, the graph id in langgraph.json" },
   { pattern: "/version", status: "carried", detail: "package.json version and TEAM.version" },
-  { pattern: "/description", status: "carried", detail: "package.json description, README, TEAM.description (the team task)" },
+  {
+    pattern: "/description",
+    resolve: (_v, _p, model) =>
+      model.execution.mode === "hierarchy"
+        ? { status: "carried", detail: "package.json description, README, TEAM.description (the team task)" }
+        : { status: "carried", detail: "package.json description, README, TEAM.description (in every step's task, after the step's label)" },
+  },
   { pattern: "/readme", status: "carried", detail: "TEAM.md, linked from the README" },
   ...["/changelog", "/category", "/tags", "/visibility", "/pricing", "/icon", "/forkable", "/forkedFrom", "/metadata"].map(registry),
   { pattern: "/timeout/runMs", status: "carried", detail: "TEAM.runTimeoutMs: the model work of a run and its resumes (the state's work spans, counted by the graph's nodes wherever it runs; the runner also bounds each invoke with an AbortSignal)" },
@@ -57,7 +63,13 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
         : undefined;
     },
   },
-  { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager's ask_<report> tools (agent-as-tool, recursively); pipeline: the escalation manager" },
+  {
+    pattern: "/agents/*/reportsToKey",
+    resolve: (_v, _p, model) =>
+      model.execution.mode === "hierarchy"
+        ? { status: "carried", detail: "the manager's ask_<report> tools (agent-as-tool, recursively)" }
+        : { status: "carried", detail: "who a gate's escalation goes to (a pipeline never delegates)" },
+  },
   { pattern: "/agents/*/key", status: "carried", detail: "TEAM.agents, its field of ContextSchema (its model per run) and MODEL_<AGENT>" },
   {
     pattern: "/agents/*/name",

@@ -22,7 +22,14 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
   { pattern: "/name", status: "carried", detail: "team.NAME, README title, runner --help" },
   { pattern: "/slug", status: "carried", detail: "pyproject name, the Python package name, the graph id in langgraph.json, the compiled graph's name (team.SLUG)" },
   { pattern: "/version", status: "carried", detail: "pyproject version and team.VERSION" },
-  { pattern: "/description", status: "carried", detail: "pyproject description, README, team.DESCRIPTION (the team task)" },
+  {
+    pattern: "/description",
+    // Only a hierarchy's team task reads team.DESCRIPTION; a pipeline's step tasks are their labels.
+    resolve: (_v, _p, model) =>
+      model.execution.mode === "hierarchy"
+        ? { status: "carried", detail: "pyproject description, README, team.DESCRIPTION (the team task)" }
+        : { status: "carried", detail: "pyproject description, README and team.DESCRIPTION, which a pipeline does not read: no step's task includes it" },
+  },
   { pattern: "/readme", status: "carried", detail: "TEAM.md, linked from the README" },
   ...TEAM_REGISTRY_RULES,
   { pattern: "/timeout/runMs", status: "carried", detail: "team.RUN_TIMEOUT_MS: the runner's whole-run limit, model time summed over run and resumes (exit 124)" },
@@ -53,7 +60,13 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
         : undefined;
     },
   },
-  { pattern: "/agents/*/reportsToKey", status: "carried", detail: "hierarchy: the manager's ask_<report> tools (agent-as-tool, recursively)" },
+  {
+    pattern: "/agents/*/reportsToKey",
+    resolve: (_v, _p, model) =>
+      model.execution.mode === "hierarchy"
+        ? { status: "carried", detail: "the manager's ask_<report> tools (agent-as-tool, recursively)" }
+        : { status: "carried", detail: "who a gate's escalation goes to (a pipeline never delegates)" },
+  },
   { pattern: "/agents/*/key", status: "carried", detail: "team.AGENTS, models.MODELS, its field of context.Context (its model per run) and prompts/<key>.txt" },
   {
     pattern: "/agents/*/name",
