@@ -1,4 +1,4 @@
-"""A team's whole run offline, for the team's own tests (tests/test_team_run.py).
+"""A team's whole run offline, for the team's own tests (tests/test_team.py).
 
 `Script` gives every agent a `ScriptedLLM` (a CrewAI BaseLLM, through the models' public
 seam ENVELOPE_MODEL_FACTORY) that answers from the team's structure, never a network: a
