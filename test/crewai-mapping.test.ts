@@ -184,4 +184,12 @@ describe("CrewAI mapping", () => {
     // TEAM.md keeps the author's Markdown; only HTML-significant characters are escaped.
     expect(support.text("TEAM.md")).toContain("| `ZENDESK_API_KEY` | Zendesk Admin → Apps &amp; Integrations → API |");
   });
+
+  it("the generated test takes each step's context from the real flow (PipelineFlow.answers), after a gate as gates.receives says", () => {
+    // Fed by hand, the test could not see the flow give a step after a gate the answer the gate reviews.
+    const tests = studio.text("tests/test_team.py");
+    expect(tests).toContain("crews.step_crew(key, \"\", run.answers(key))");
+    expect(tests).toContain("tuple(receives(key, deps, team.GATES)[0])");
+    expect(tests).not.toContain("dict.fromkeys(deps");
+  });
 });
