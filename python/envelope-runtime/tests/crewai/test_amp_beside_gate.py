@@ -163,6 +163,11 @@ def test_an_amp_resume_pausing_again_at_its_gate_applies_the_passed_timeout_of_t
     assert timed.message.startswith(f"gate {beside}: no decision within 1h ({behaviour}")
     if behaviour == "halt":
         assert (after.status, timed.status, after.result) == ("halted", "halted", None)
+        # The halt wins over the pause at its own gate (the resume's, again in the flow kicked
+        # off again): the host is told what a halt returns, not that the run waits, and the
+        # store keeps no pause to resume.
+        assert outcome == f"{beside}:halted"
+        assert store.load_pending_feedback(run_id) is None
         return
     assert isinstance(outcome, HumanFeedbackPending)
     assert (after.status, _waiting(after), timed.status) == ("pending", [gate], "released")

@@ -145,6 +145,12 @@ async def flow_run(flow: Any, work: Coroutine[Any, Any, Any]) -> Any:
         if deadline.expired():
             raise RunTimeout(deadline.message())
         paused = isinstance(outcome, HumanFeedbackPending)
+        if paused and flow.state.status == "halted":
+            # A gate beside the pause halted the run (review._paused): it is over, not paused.
+            # What CrewAI saved for from_pending goes; it ends as a halt does, `<gate>:halted`.
+            flow.persistence.clear_pending_feedback(flow.state.id)
+            gates = flow.state.gates.items()
+            paused, outcome = False, next(f"{n}:halted" for n, g in gates if g.status == "halted")
         return outcome
     except BaseException as failure:  # settled below, then raised
         error = failure
