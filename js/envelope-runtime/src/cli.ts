@@ -1,25 +1,26 @@
 // The command-line runner of an exported team: `run` (inputs as flags or JSON), `resume`
 // (a decisions file for the gates that wait), `show` (a thread's state), `sweep` (gates past
 // their deadline). Runs are kept by a
-// FileSaver in .langgraph_runs/threads/ (ENVELOPE_RUNS_DIR), so a gate waits across restarts.
+// FileSaver in .langgraph_runs/threads/ (ENVELOPE_RUNS_DIR), or with DATABASE_URL by LangGraph.js's
+// PostgresSaver in that database (database.ts, as the Python runner keeps them), so a gate waits across restarts.
 // Standard output carries one JSON object per command; messages go to standard error, each
 // naming what it is about (the flag, the input, the file, the gate). Exit codes are the
 // Python targets' runner's. As there: one process at a time runs or resumes a thread (a lock
-// beside its checkpoints), timeout.runMs bounds a run's work across its resumes (the time
+// beside its checkpoints; in PostgreSQL, an advisory lock), timeout.runMs bounds a run's work across its resumes (the time
 // worked is kept with the thread), and a run that waits at its gates gets a decisions file
 // to fill in, `<runs dir>/<thread>.decisions.json`.
 import { existsSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { basename, join } from "node:path";
-import { Command, type BaseStore } from "@langchain/langgraph";
+import { Command, type BaseCheckpointSaver, type BaseStore } from "@langchain/langgraph";
 import { FileSaver, threadFileName } from "./checkpoint.js";
 import { applyDecisions, readResume, type DecisionItem, type GateState } from "./gates.js";
 import { deadlineMessage, resolveInputs, RunProblems, runProblems } from "./graph.js";
 import { redact, redactValue, secretValues } from "./redaction.js";
 import type { TeamSpec } from "./spec.js";
 import { reviewAtTerminal, terminalAsk, type Ask } from "./terminal-review.js";
-import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
-import { openWorkspaceStore } from "./workspace-store.js";
+import { ThreadLock, writeDecisionsTemplate, type LockHolder } from "./thread-files.js";
+import { DATABASE_ENV, openWorkspaceStore } from "./workspace-store.js";
 
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 } as const;
 
@@ -32,7 +33,7 @@ export interface RunnableGraph {
 export interface CliOptions {
   team: TeamSpec;
   /** `store`: the workspace's (openWorkspaceStore), for a team with workspace documents. */
-  graph: (checkpointer: FileSaver, store?: BaseStore) => RunnableGraph;
+  graph: (checkpointer: BaseCheckpointSaver, store?: BaseStore) => RunnableGraph;
   argv?: readonly string[];
   out?: (text: string) => void;
   err?: (text: string) => void;
@@ -50,6 +51,67 @@ export interface CliOptions {
 
 /** The run's work reached timeout.runMs (counted across its run and resumes). */
 class OutOfTime extends Error {}
+
+/** A checkpointer that counts a thread's work (FileSaver, database.ts's DatabaseSaver). */
+type Saver = BaseCheckpointSaver & {
+  workedMs(thread: string): number;
+  startWork(thread: string, clock: () => number, fresh?: boolean): void;
+  stopWork(thread: string, atLeast?: number): number | Promise<number>;
+  /** Read the thread's worked time first (a database's). */
+  readWorked?(thread: string): Promise<void>;
+};
+
+/** Where this command's runs are kept: files in the runs folder, or PostgreSQL (DATABASE_URL). */
+interface Runs {
+  /** For the `state:` line: the threads' folder, or the database (its password hidden). */
+  where: string;
+  /** Take a thread's lock: null, or who holds it and which lock it is. */
+  lock(thread: string): Promise<(LockHolder & { lock: string }) | null>;
+  unlock(thread: string): void;
+  /** A saver reading the runs as they are now. */
+  saver(): Promise<Saver>;
+  /** The team's threads (a sweep's). */
+  threads(saver: Saver): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+function fileRuns(threadsDir: string): Runs {
+  const locks = new Map<string, ThreadLock>();
+  return {
+    where: threadsDir,
+    async lock(thread) {
+      const lock = new ThreadLock(join(threadsDir, `${threadFileName(thread)}.lock`));
+      const holder = lock.acquire();
+      if (holder) return { ...holder, lock: `lock ${lock.path}` };
+      locks.set(thread, lock);
+      return null;
+    },
+    unlock(thread) {
+      locks.get(thread)?.release();
+      locks.delete(thread);
+    },
+    saver: async () => new FileSaver(threadsDir),
+    threads: async (saver) => Object.keys((saver as FileSaver).storage).sort(),
+    close: async () => undefined,
+  };
+}
+
+/** The runs in PostgreSQL: one DatabaseSaver (its pool) for the command, its lock an advisory lock. */
+async function databaseRuns(url: string, team: string): Promise<Runs> {
+  const { openDatabaseSaver } = await import("./database.js");
+  const saver = await openDatabaseSaver(url, team);
+  return {
+    where: saver.where,
+    async lock(thread) {
+      const holder = await saver.lock(thread);
+      return holder && { ...holder, lock: `its lock in ${saver.where}` };
+    },
+    unlock: (thread) => saver.unlock(thread),
+    saver: async () => saver,
+    threads: () => saver.threads(),
+    close: () => saver.end(),
+  };
+}
 
 function usage(team: TeamSpec): string {
   const flags = team.inputs.map((i) => `  --${i.key} VALUE   ${i.type}${i.required ? ", required" : ""}${i.description ? `: ${i.description}` : ""}`).join("\n");
@@ -223,12 +285,12 @@ export async function runCli(options: CliOptions): Promise<number> {
   const decisionsPath = (id: string) => join(dir, `${threadFileName(id)}.decisions.json`);
   // An error's text can echo what a node was given (a prompt with a secret filled in): redacted, as Python's _failed does.
   const failure = (error: unknown) => redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), secretValues(team.secrets));
-  const lockOf = (id: string) => new ThreadLock(join(threadsDir, `${threadFileName(id)}.lock`));
   const deadline = deadlineMessage(team.runTimeoutMs);
   /** One part of a run: the graph invoked with what is left of timeout.runMs; the time it took kept with the thread. */
-  const advance = async (saver: FileSaver, graph: RunnableGraph, id: string, input: unknown, config: Record<string, unknown>) => {
+  const advance = async (saver: Saver, graph: RunnableGraph, id: string, input: unknown, config: Record<string, unknown>) => {
     // A new run (the graph's input, not a resume) starts afresh, as its prepare node empties the state's work.
     const fresh = input !== null && !(input instanceof Command);
+    await saver.readWorked?.(id);
     const left = team.runTimeoutMs - (fresh ? 0 : saver.workedMs(id));
     if (left <= 0) throw new OutOfTime(deadline);
     const signal = AbortSignal.timeout(Math.ceil(left));
@@ -240,18 +302,29 @@ export async function runCli(options: CliOptions): Promise<number> {
       if (!signal.aborted) throw error;
       outOfTime = true;
     } finally {
-      saver.stopWork(id, outOfTime ? team.runTimeoutMs : 0);
+      await saver.stopWork(id, outOfTime ? team.runTimeoutMs : 0);
     }
     if (outOfTime) throw new OutOfTime(deadline);
   };
-  // One process at a time on a thread: taken before its checkpoints are read, held until the end.
-  const lock = command === "run" || command === "resume" ? lockOf(thread) : null;
-  const holder = lock?.acquire();
-  if (lock && holder) {
-    err(`thread ${thread}: ${holder.who} is running or resuming it (lock ${lock.path}); try again when it has finished${holder.ifGone ? `, or, ${holder.ifGone}` : ""}`);
+  const database = process.env[DATABASE_ENV];
+  let runs: Runs;
+  try {
+    runs = database ? await databaseRuns(database, team.slug) : fileRuns(threadsDir);
+  } catch (error) {
+    err(`cannot open the runs in PostgreSQL ($${DATABASE_ENV}): ${redact(error instanceof Error ? error.message : String(error), { [DATABASE_ENV]: database })}`);
     return EXIT.problems;
   }
-  const saver = new FileSaver(threadsDir);
+  // One process at a time on a thread: taken before its checkpoints are read, held until the end.
+  const locked = command === "run" || command === "resume";
+  const holder = locked ? await runs.lock(thread).catch(async (error: unknown) => { await runs.close(); throw error; }) : null;
+  if (holder) {
+    await runs.close();
+    err(`thread ${thread}: ${holder.who} is running or resuming it (${holder.lock}); try again when it has finished${holder.ifGone ? `, or, ${holder.ifGone}` : ""}`);
+    return EXIT.problems;
+  }
+  // Where a run in a database is kept (a file's is the README's .langgraph_runs/), as the Python runner says it.
+  if (locked && database) err(`thread ${thread} (state: ${runs.where})`);
+  const saver = await runs.saver();
   // The workspace's store, the same for every graph this command builds (its lock is per store).
   const store = team.workspace?.length ? openWorkspaceStore() : undefined;
   const graph = options.graph(saver, store);
@@ -289,18 +362,17 @@ export async function runCli(options: CliOptions): Promise<number> {
       const due = (waiting: ReadonlyArray<object>) => waiting.some((w) => typeof (w as { deadline?: unknown }).deadline === "string" && now().getTime() > Date.parse((w as { deadline: string }).deadline));
       const swept: Array<{ thread: string; status: string | null; halted: string | null; waiting: string[] }> = [];
       let code: number = EXIT.ok;
-      for (const id of Object.keys(saver.storage).sort()) {
+      for (const id of await runs.threads(saver)) {
         const threadConfig = { ...config, configurable: { thread_id: id } };
         if (!due((await report(graph, id, threadConfig)).waiting)) continue;
-        const threadLock = lockOf(id);
-        const busy = threadLock.acquire();
+        const busy = await runs.lock(id);
         if (busy) {
-          err(`thread ${id}: skipped, ${busy.who} is running or resuming it (lock ${threadLock.path})${busy.ifGone ? `; ${busy.ifGone}` : ""}`);
+          err(`thread ${id}: skipped, ${busy.who} is running or resuming it (${busy.lock})${busy.ifGone ? `; ${busy.ifGone}` : ""}`);
           continue;
         }
         try {
           // Read afresh under the lock: another process may have moved it on since.
-          const own = new FileSaver(threadsDir);
+          const own = await runs.saver();
           const ownGraph = options.graph(own, store);
           const state = await report(ownGraph, id, threadConfig);
           if (!due(state.waiting)) continue;
@@ -319,13 +391,14 @@ export async function runCli(options: CliOptions): Promise<number> {
           if (after.status === "waiting") for (const said of writeDecisionsTemplate(decisionsPath(id), after.waiting, undefined)) err(said);
           swept.push({ thread: id, status: after.status, halted: after.halted, waiting: after.waiting.map((w) => w.gate ?? "") });
         } finally {
-          threadLock.release();
+          runs.unlock(id);
         }
       }
       out(JSON.stringify({ swept }, null, 2));
       return code;
     } else if (command === "resume") {
       // A thread whose time is spent is not resumed, whatever state it stopped in (as in Python).
+      await saver.readWorked?.(thread);
       if (saver.workedMs(thread) >= team.runTimeoutMs) throw new OutOfTime(deadline);
       const before = await report(graph, thread, config);
       if (!before.waiting.length) {
@@ -413,6 +486,9 @@ export async function runCli(options: CliOptions): Promise<number> {
     return EXIT.failed;
   } finally {
     terminal?.close();
-    lock?.release();
+    if (locked) runs.unlock(thread);
+    // A database's connections closed, so the process can end.
+    await runs.close();
+    if (store && "close" in store) await store.close();
   }
 }

@@ -13,7 +13,7 @@ import { deadlineMessage, resolveInputs, RunProblems } from "./graph.js";
 import { contextProblems } from "./models.js";
 import { redact, secretValues } from "./redaction.js";
 import type { TeamSpec } from "./spec.js";
-import { openWorkspaceStore, serverClient, ServerStore, type ServerClient } from "./workspace-store.js";
+import { DATABASE_ENV, databaseWhere, DatabaseStore, openWorkspaceStore, serverClient, ServerStore, type ServerClient } from "./workspace-store.js";
 import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, type ColumnSpec, type DocumentSpec, type Firing, type Row, Workspace, type WriteItem, type WriteResult } from "./workspace.js";
 
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
@@ -61,6 +61,51 @@ export class SavedRuns implements RunRecords {
     }
     // A decisions file's write killed before its rename left its temporary (the records' fields).
     scrubLeftovers(this.runsDir);
+  }
+}
+
+/**
+ * The runner's runs in PostgreSQL (DATABASE_URL): every thread whose checkpoints or pending
+ * writes hold a value, as workspace_store.py's CheckpointRecords looks through the database's,
+ * deleted with the saver's own deleteThread, and its decisions file.
+ */
+export class DatabaseRuns implements RunRecords {
+  readonly where: string;
+  constructor(
+    readonly url: string,
+    readonly runsDir: string,
+    readonly team: string,
+  ) {
+    this.where = databaseWhere(url);
+  }
+
+  private async withSaver<T>(fn: (saver: import("./database.js").DatabaseSaver) => Promise<T>): Promise<T> {
+    const { openDatabaseSaver } = await import("./database.js");
+    const saver = await openDatabaseSaver(this.url, this.team);
+    try {
+      return await fn(saver);
+    } finally {
+      await saver.end();
+    }
+  }
+
+  holding(needles: readonly string[]): Promise<string[]> {
+    return this.withSaver(async (saver) => {
+      const found = new Set<string>();
+      for await (const item of saver.list({})) {
+        if ([...texts([item.checkpoint.channel_values, item.pendingWrites ?? []])].some((t) => needles.some((n) => t.includes(n)))) found.add(String(item.config.configurable?.thread_id));
+      }
+      return [...found].sort();
+    });
+  }
+
+  purge(runIds: readonly string[]): Promise<void> {
+    return this.withSaver(async (saver) => {
+      for (const id of runIds) {
+        await saver.deleteThread(id);
+        rmSync(join(this.runsDir, `${threadFileName(id)}.decisions.json`), { force: true });
+      }
+    });
   }
 }
 
@@ -799,10 +844,13 @@ export async function peopleCommand(argv: readonly string[], team: ServedTeam & 
 
 /** peopleCommand once the store is chosen (`client`: the server's, a test's fake). */
 export async function peopleOn(command: string, args: readonly string[], team: ServedTeam & Pick<TeamSpec, "workspace">, io: Io, runHere: (runArgs: string[]) => Promise<number>, env: Readonly<Record<string, string | undefined>>, url: string | null, client: ServerClient | null): Promise<number> {
-  const workspace = new Workspace(team.workspace ?? [], client ? new ServerStore(client) : openWorkspaceStore(env));
+  const store = client ? new ServerStore(client) : openWorkspaceStore(env);
+  const workspace = new Workspace(team.workspace ?? [], store);
+  const runsDir = env.ENVELOPE_RUNS_DIR || ".langgraph_runs";
+  const database = env[DATABASE_ENV];
   try {
     if (command === "watch") return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team, runArgs, url!, io, env) : runHere, io);
-    return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url!, client) : new SavedRuns(env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
+    return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url!, client) : database ? new DatabaseRuns(database, runsDir, team.slug) : new SavedRuns(runsDir));
   } catch (error) {
     // The server down or the URL wrong: say so in a line, not a stack (run_client.py's unreachable).
     if (client && (error instanceof TypeError || (error as { cause?: { code?: string } }).cause?.code !== undefined)) {
@@ -810,5 +858,8 @@ export async function peopleOn(command: string, args: readonly string[], team: S
       return 2;
     }
     throw error;
+  } finally {
+    // A database's connections closed, so the process can end.
+    if (store instanceof DatabaseStore) await store.close();
   }
 }

@@ -221,7 +221,7 @@ export function buildTypeScript(view: LanggraphJsView): TsFile[] {
   main.addImportDeclaration({ namedImports: ["TEAM"], moduleSpecifier: "./team.js" });
   main.addStatements(
     store
-      ? "// The workspace's store: the runner's (ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/).\nprocess.exitCode = await runCli({ team: TEAM, graph: (checkpointer, store) => buildGraph({ checkpointer, store }) });"
+      ? "// The workspace's store: the runner's (PostgreSQL's with DATABASE_URL, else ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/).\nprocess.exitCode = await runCli({ team: TEAM, graph: (checkpointer, store) => buildGraph({ checkpointer, store }) });"
       : "process.exitCode = await runCli({ team: TEAM, graph: (checkpointer) => buildGraph({ checkpointer }) });",
   );
 
