@@ -273,6 +273,46 @@ def test_a_developers_own_tool_may_reach_what_the_policy_allows(
 
 
 @pytest.mark.parametrize("agent_key", helpers.egress_agents())
+def test_a_link_in_an_allowed_requests_body_does_not_block_it(
+    agent_key: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # http_request checks the URL it sends to; a link its body carries is data, not a request.
+    allowed = _allowed_requests(agent_key, team_env)
+    if not allowed:
+        pytest.skip(f"the policy of {agent_key} allows no request")
+    method, url = allowed[0]
+    link = "https://refused.envelope.invalid/envelope/refused"
+    agent_policy = tools.policies(TEAM)[agent_key]
+    if policy_rules.evaluate(agent_policy, method, link, team_env).allowed:
+        pytest.skip(f"the policy of {agent_key} allows {method} to every host")
+    sent: list[httpx.Request] = []
+    monkeypatch.setattr(
+        tools,
+        "HTTP_TRANSPORT",
+        httpx.MockTransport(lambda request: sent.append(request) or httpx.Response(201)),
+    )
+    agent = Agent(
+        role=helpers.roles()[agent_key],
+        goal="Send the request.",
+        backstory="You send requests.",
+        llm=fake_models.llm_for(agent_key),
+        tools=[tools.http_tool(TEAM, agent_key)],
+    )
+    body = f"Sources: {link}"
+    fake_models.script(
+        agent_key, act("http_request", method=method, url=url, body=body), final("done")
+    )
+    task = Task(description="Send it.", expected_output="The status.", agent=agent)
+    Crew(agents=[agent], tasks=[task]).kickoff()
+
+    assert [(r.method, str(r.url), r.content.decode()) for r in sent] == [(method, url, body)]
+    assert "HTTP 201" in fake_models.calls_of(agent_key)[-1].text()
+
+
+@pytest.mark.parametrize("agent_key", helpers.egress_agents())
 def test_a_refused_url_deep_in_a_calls_input_blocks_the_call(
     agent_key: str, team_env: dict[str, str]
 ) -> None:

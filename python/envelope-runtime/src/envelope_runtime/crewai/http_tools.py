@@ -132,15 +132,20 @@ class _Refusal(str):
 
 def check_tool_call(context: ToolCallHookContext) -> bool | None:
     """CrewAI's before-tool-call hook: False (blocked) when the caller holds an
-    HttpRequestTool whose policy refuses a URL of the call's input (`stays_local` tools:
-    not checked)."""
+    HttpRequestTool whose policy refuses a URL of the call's input. Not checked: the
+    http_request tool itself (its _run checks the URL it sends to; a link in its body is
+    data) and `stays_local` tools. Any other tool's destination is unknown, so every URL it
+    is given must pass, with the input's method: refusing a link the tool never fetches is
+    the price of not letting it reach what the policy refuses."""
     context.tool_input.pop(_REFUSAL, None)  # the model's own, if it wrote one
     agent_tools = getattr(context.agent, "tools", None) or []
     guard = next((t for t in agent_tools if isinstance(t, HttpRequestTool)), None)
     # The agent's (or its task's) tool being called; None for CrewAI's own (delegation).
     held = [*agent_tools, *(getattr(context.task, "tools", None) or [])]
     tool = next((t for t in held if sanitize_tool_name(t.name) == context.tool_name), None)
-    if guard is None or tool is None or getattr(tool, "stays_local", False):
+    if guard is None or tool is None or isinstance(tool, HttpRequestTool):
+        return None
+    if getattr(tool, "stays_local", False):
         return None
     method = str(context.tool_input.get("method", "GET")).upper()
     method = method if method in _METHODS else "GET"
