@@ -5,11 +5,15 @@ arguments."""
 from __future__ import annotations
 
 import argparse
+import shutil
+from pathlib import Path
 
 import helpers
 import pytest
-from fake_llm import FakeModels
-from project import TEAM, crew, llms, models, team
+import yaml
+from crewai import BaseLLM
+from fake_llm import FakeLLM, FakeModels
+from project import TEAM, crew, crew_base, llms, models, runner, team
 
 from envelope_runtime.crewai import crew_commands
 
@@ -51,3 +55,50 @@ def test_a_bad_count_of_runs_is_named(text: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match="must be a positive integer"):
         crew_commands._positive(text)
     assert crew_commands._positive(" 3") == 3
+
+
+# --- `llm:` in config/agents.yaml (the export's README, "Extend the team") ---------
+
+
+def _with_llm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, llm: str, keys: list[str]) -> None:
+    """The team reads a copy of its config/ whose agents.yaml gives `keys` `llm: <llm>`."""
+    config = tmp_path / "config"
+    shutil.copytree(crew_base.config_dir(TEAM), config)
+    entries = yaml.safe_load((config / "agents.yaml").read_text(encoding="utf-8"))
+    for key in keys:
+        entries[team.AGENTS[key].method]["llm"] = llm
+    (config / "agents.yaml").write_text(yaml.safe_dump(entries), encoding="utf-8")
+    monkeypatch.setattr(crew_base, "config_dir", lambda package: config)
+    monkeypatch.setattr(crew.TeamCrew, "base_directory", tmp_path)  # @CrewBase's config/
+
+
+def test_an_llm_in_agents_yaml_needs_its_providers_key_not_the_definitions(
+    tmp_path: Path, team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The connection packs' credentials (--connections) are the team's own, not provider keys.
+    own = {*team.SECRETS, *team.VARIABLES, *getattr(team, "CONNECTION_SECRETS", ())}
+    for name in {n for n in team_env if n.endswith("_API_KEY") and n not in own}:
+        monkeypatch.delenv(name)
+    monkeypatch.delenv("MISTRAL_API_KEY", raising=False)
+    _with_llm(tmp_path, monkeypatch, "mistral/mistral-small-latest", list(team.AGENTS))
+
+    missing = runner._missing_env(TEAM, None)
+
+    assert [label for label in missing if "_API_KEY" in label] == ["MISTRAL_API_KEY"]
+
+
+def made_by_the_factory(agent_key: str, spec: llms.ModelSpec) -> BaseLLM:
+    """ENVELOPE_MODEL_FACTORY of the test below."""
+    return FakeModels(helpers.roles(), list_length=helpers.list_length()).llm_for(agent_key)
+
+
+def test_the_model_factory_makes_an_agents_model_whatever_its_llm_in_agents_yaml(
+    tmp_path: Path, team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = _worker()
+    _with_llm(tmp_path, monkeypatch, "mistral/mistral-small-latest", [key])
+    monkeypatch.setenv(llms.FACTORY_ENV, f"{__name__}:made_by_the_factory")
+
+    assert runner._missing_env(TEAM, None) == []
+    agent = getattr(crew.TeamCrew(helpers.valid_inputs()), team.AGENTS[key].method)()
+    assert isinstance(agent.llm, FakeLLM)

@@ -28,7 +28,6 @@ from project import (
     models,
     placeholders,
     policy_rules,
-    runner,
     runtime,
     team,
     texts,
@@ -459,17 +458,3 @@ def test_a_team_crew_leaves_crewai_checkpointing_on(
     ]
 
     assert [c for c in callbacks if c is not None and c.__module__.split(".")[0] != "crewai"] == []
-
-
-def test_an_llm_in_agents_yaml_replaces_the_definitions_provider_keys(
-    team_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The connection packs' credentials (--connections) are the team's own, not provider keys.
-    own = {*team.SECRETS, *team.VARIABLES, *getattr(team, "CONNECTION_SECRETS", ())}
-    for name in {n for n in team_env if n.endswith("_API_KEY") and n not in own}:
-        monkeypatch.delenv(name)
-    monkeypatch.setattr(crew_base, "configured_llms", lambda package: set(team.AGENTS))
-
-    missing = runner._missing_env(TEAM, None)
-
-    assert not [label for label in missing if "_API_KEY" in label], missing

@@ -108,7 +108,9 @@ def test_an_llm_from_agents_yaml_is_the_model_the_trace_names(
 ) -> None:
     helpers.approve_everything(monkeypatch)
     path = tmp_path / "trace.jsonl"
-    monkeypatch.setattr(crew_base, "configured_llms", lambda package: set(team.AGENTS))
+    # every agent's `llm:` an @llm method's name (the developer's model: no provider key)
+    named = dict.fromkeys(team.AGENTS, "team_llm")
+    monkeypatch.setattr(crew_base, "configured_llms", lambda package: named)
 
     assert main.main([*helpers.run_argv(interactive=True), "--trace", str(path)]) == EXPECTED_OK
     events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]

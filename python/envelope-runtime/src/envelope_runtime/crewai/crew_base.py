@@ -61,12 +61,13 @@ def config_dir(package: TeamPackage) -> Path:
     return Path(str(package.team.__file__)).parent / "config"
 
 
-def configured_llms(package: TeamPackage) -> set[str]:
-    """Agents whose config/agents.yaml entry sets `llm:` (it replaces models.MODELS)."""
+def configured_llms(package: TeamPackage) -> dict[str, Any]:
+    """Agent key -> the `llm:` its config/agents.yaml entry sets (it replaces models.MODELS),
+    as written: a model id or an @llm method's name."""
     path = config_dir(package) / "agents.yaml"
     config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    agents = package.team.AGENTS
-    return {key for key, spec in agents.items() if (config.get(spec.method) or {}).get("llm")}
+    entries = {key: config.get(spec.method) or {} for key, spec in package.team.AGENTS.items()}
+    return {key: entry["llm"] for key, entry in entries.items() if entry.get("llm")}
 
 
 def request_tools(package: TeamPackage, agent_key: str) -> list[BaseTool]:
@@ -130,8 +131,12 @@ class TeamCrewBase:
         return self._text(self._config(agent_key)["role"])
 
     def llm_of(self, agent_key: str) -> Any:
-        """The agent's model: `llm:` in its config/agents.yaml entry, else models.MODELS."""
-        return self._config(agent_key).get("llm") or self.package.models.llm_for(agent_key)
+        """The agent's model: `llm:` in its config/agents.yaml entry, else models.MODELS;
+        ENVELOPE_MODEL_FACTORY's whatever `llm:` says (it makes every model: offline runs)."""
+        configured = self._config(agent_key).get("llm")
+        if configured and not os.environ.get(llms.FACTORY_ENV):
+            return configured
+        return self.package.models.llm_for(agent_key)
 
     def tools_of(self, agent_key: str) -> list[BaseTool]:
         """`tools:` in config/agents.yaml, its HTTP tool, its packs' and documents' tools."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -98,20 +98,24 @@ def _provider_problems(models: Mapping[str, ModelSpec]) -> list[str]:
     return problems
 
 
-def required_env(models: Mapping[str, ModelSpec]) -> list[EnvRequirement]:
-    """The provider keys of the agents' models, and MODEL where an agent needs it."""
+def required_env(
+    models: Mapping[str, ModelSpec], model_ids: Iterable[str] = ()
+) -> list[EnvRequirement]:
+    """The provider keys of the agents' models and of `model_ids` (agents.yaml's `llm:`),
+    and MODEL where an agent needs it."""
     if os.environ.get(FACTORY_ENV):
         return []
-    needed: list[EnvRequirement] = []
+    needed: list[EnvRequirement | None] = []
     model_set = bool(os.environ.get("MODEL", "").strip())
     for agent_key, spec in models.items():
         own = spec.model is not None or _override(agent_key) is not None
         # an agent without a model of its own needs MODEL, and MODEL's provider's key once set
-        requirements: list[EnvRequirement | None] = [] if own else ["MODEL"]
+        if not own:
+            needed.append("MODEL")
         if own or model_set:
-            requirements.append(PROVIDER_KEYS.get(provider(model_id(spec, agent_key))))
-        needed += [r for r in requirements if r is not None and r not in needed]
-    return needed
+            needed.append(PROVIDER_KEYS.get(provider(model_id(spec, agent_key))))
+    needed += [PROVIDER_KEYS.get(provider(model)) for model in model_ids]
+    return [r for r in dict.fromkeys(needed) if r is not None]
 
 
 def _normalized(value: str) -> str | None:

@@ -122,12 +122,14 @@ def _missing_env(package: TeamPackage, env_file: str | None) -> list[str]:
 
     load_dotenv(env_file or ".env", override=False)
     team = package.team
-    # the provider keys of models an `llm:` in agents.yaml does not replace, the default
-    # embedder's key when knowledge/ has files, the packs' credentials: all at once
+    # the provider keys of models an `llm:` in agents.yaml does not replace and of each
+    # `provider/model` it names (an @llm method's name, no '/': the developer's model), the
+    # default embedder's key when knowledge/ has files, the packs' credentials: all at once
     replaced = crew_base.configured_llms(package)
     own = {key: spec for key, spec in package.models.MODELS.items() if key not in replaced}
+    ids = [model for model in replaced.values() if isinstance(model, str) and "/" in model]
     packs = getattr(team, "CONNECTION_SECRETS", ())
-    needed = [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(own)]
+    needed = [*team.SECRETS, *team.VARIABLES, *packs, *llms.required_env(own, ids)]
     if crew_base.knowledge_files() and package.module("crew").TeamCrew.embedder is None:
         needed.append("OPENAI_API_KEY")  # CrewAI's default embedder
     return run_inputs.missing_env(needed, os.environ)
