@@ -176,6 +176,16 @@ export function evaluate(spec: GateSpec, gate: GateState): [Outcome, string] {
   return ["halted", `gate ${spec.name}: not released${last} (${approved(gate).length} approved, ${needed} needed)`];
 }
 
+/**
+ * Why a gate after `step` halts instead of escalating: its escalation would go to `manager`,
+ * the step's own agent (it reports to nobody and is the entry agent), and no agent decides on
+ * its own work. Null when the manager is another agent.
+ */
+export function selfEscalation(step: string, agent: string, manager: string): string | null {
+  if (manager !== agent) return null;
+  return `the escalation would go to ${agent}, the agent of step ${step} itself (it reports to nobody and is the first root), and nobody else can decide: run halted, no agent approves its own work`;
+}
+
 /** timeout.behaviour proceed: the undecided records released as if approved by the timeout. */
 export function proceed(spec: GateSpec, gate: GateState, now: Date): GateState {
   const items = undecided(gate).map((r) => ({ record: r.id, action: "approve" }));

@@ -613,7 +613,13 @@ export class TeamRuntime {
     if (gates.timedOut(spec, g, now)) {
       const behaviour = spec.timeout!.behaviour;
       if (behaviour === "proceed") return update(gates.proceed(spec, g, now), releasedNode(spec.name));
-      if (behaviour === "escalate") return update({ ...g, message: `gate ${spec.name}: no decision within ${spec.timeout!.after} (escalate)` }, escalateNode(spec.name));
+      if (behaviour === "escalate") {
+        const message = `gate ${spec.name}: no decision within ${spec.timeout!.after} (escalate)`;
+        const own = this.selfEscalation(spec);
+        if (!own) return update({ ...g, message }, escalateNode(spec.name));
+        const why = `${message}; ${own}`;
+        return update({ ...g, status: "halted", message: why }, END, { halted: why, status: "halted" });
+      }
       const why = `gate ${spec.name}: no decision within ${spec.timeout!.after} (halt)`;
       return update({ ...g, status: "halted", message: why }, END, { halted: why, status: "halted" });
     }
@@ -630,6 +636,8 @@ export class TeamRuntime {
       g = { ...applied.gate, problems: [] };
       [outcome, why] = gates.evaluate(spec, g);
     }
+    const own = outcome === "revise" && spec.onReject === "escalate" ? this.selfEscalation(spec) : null;
+    if (own) [outcome, why] = ["halted", `${why}; ${own}`];
     switch (outcome) {
       case "released":
         return update({ ...g, status: "released", message: why }, releasedNode(spec.name));
@@ -646,7 +654,13 @@ export class TeamRuntime {
     }
   }
 
-  /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones. */
+  /** Why the gate halts instead of escalating: the escalation would go to its step's own agent (gates.selfEscalation). */
+  private selfEscalation(spec: GateSpec): string | null {
+    const agent = this.steps.get(spec.afterStep)!.agent;
+    return gates.selfEscalation(spec.afterStep, agent, this.agents.get(agent)!.reportsTo ?? this.team.entryAgent);
+  }
+
+  /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones; never the step's own agent (selfEscalation halts the gate first). */
   async escalateNodeFn(spec: GateSpec, s: RunState, config: RunnableConfig | undefined) {
     if (s.halted) return new Command({ goto: END });
     this.checkRun(config);

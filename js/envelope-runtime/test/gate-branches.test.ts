@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { GateSpec } from "../src/gates.js";
 import { buildTeamGraph } from "../src/graph.js";
 import type { TeamSpec } from "../src/spec.js";
-import { pipeline, schemas } from "./demo-team.js";
+import { agent, pipeline, schemas } from "./demo-team.js";
 import { approveAll, decideAll, drawnEdges, drawnNodes, fakeTeam, lettingTimeOut, runTeam, TestClock, type Reviewer } from "../src/testing.js";
 
 const HOUR = 3_600_000;
@@ -19,8 +19,8 @@ const teamWith = (gate: Partial<GateSpec>): TeamSpec => ({ ...pipeline, gates: [
 type GateRecords = Array<{ id: string; round: number; decision: string | null; decidedBy: string | null }>;
 
 /** Runs the demo team with `gate`, reviewed by what `reviewer` makes of the run's clock. */
-async function run(gate: Partial<GateSpec>, reviewer: (clock: TestClock, team: TeamSpec) => Reviewer, answers: Record<string, unknown> = {}) {
-  const team = teamWith(gate);
+async function run(gate: Partial<GateSpec>, reviewer: (clock: TestClock, team: TeamSpec) => Reviewer, answers: Record<string, unknown> = {}, change: Partial<TeamSpec> = {}) {
+  const team = { ...teamWith(gate), ...change };
   const fake = fakeTeam(team, RESULT, answers);
   const graph = buildTeamGraph(team, schemas, { ...fake.options, checkpointer: new MemorySaver() });
   const done = await runTeam(graph, { topic: "cats" }, reviewer(fake.clock, team));
@@ -117,5 +117,26 @@ describe("a gate's rejection", () => {
     expect(done.reviews.map((r) => r.round)).toEqual([1, 2, 3]);
     expect(done.tasks).toEqual(["draft", "draft", "draft"]);
     expect(done.output).toMatchObject({ status: "halted", halted: "gate review: not released after 3 rounds, the most a gate runs (0 approved, 1 needed)" });
+  });
+});
+
+describe("an escalation that would go to the gated step's own agent", () => {
+  // The writer drafts the gated step and is the entry agent, reporting to nobody: its
+  // escalation (its manager, else the entry agent) would be itself.
+  const writerLeads: Partial<TeamSpec> = { entryAgent: "writer", agents: [agent("writer", { reports: ["lead"] }), agent("lead", { reportsTo: "writer" })] };
+  const why = "the escalation would go to writer, the agent of step draft itself (it reports to nobody and is the first root), and nobody else can decide: run halted, no agent approves its own work";
+
+  it("timeout escalate: the run halts and says why; nobody decides, the next step never runs", async () => {
+    const done = await run(timeout("escalate"), late, {}, writerLeads);
+    expect(done.output).toMatchObject({ status: "halted", halted: `gate review: no decision within 1h (escalate); ${why}`, result: null });
+    expect(done.tasks).toEqual(["draft"]);
+    expect(done.gate.records).toMatchObject([{ id: "r1", decision: null, decidedBy: null }]);
+  });
+
+  it("onReject escalate: the run halts at the rejection and says why; nobody revises the records", async () => {
+    const done = await run({ onReject: "escalate" }, always(decideAll("Reject", "needs a date")), {}, writerLeads);
+    expect(done.output).toMatchObject({ status: "halted", halted: `gate review: 1 record(s) rejected; ${why}`, result: null });
+    expect(done.tasks).toEqual(["draft"]);
+    expect(done.reviews).toHaveLength(1);
   });
 });
