@@ -2,7 +2,7 @@
 // Ordered: the first matching pattern wins.
 import type { FieldRule } from "../../export/loss-report.js";
 import { toollessManager } from "../python-common/workspace-view.js";
-import { registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES, WEBHOOK_SECRET_RULE, workspaceRules } from "../python-common/shared-field-rules.js";
+import { registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES, WEBHOOK_SECRET_RULE, workspaceRules, escalationRules } from "../python-common/shared-field-rules.js";
 import { parsePointer } from "../../read/json-pointer.js";
 import { isProvider } from "../../model/providers.js";
 import type { TeamModel } from "../../model/types.js";
@@ -105,6 +105,7 @@ export const CREWAI_FIELD_RULES: readonly FieldRule[] = [
         ? { status: "approximated", detail: "scheduled release has no clock here: treated as all_resolved" }
         : { status: "carried", detail: "gate_rules.evaluate decides when the gate releases" },
   },
+  ...escalationRules("team.GATES, enforced by gates.py in the flow"),
   {
     pattern: "/gates/*/*",
     // recordActions is listed action by action, field by field (the rules above).

@@ -4,7 +4,7 @@
 import type { FieldRule } from "../../export/loss-report.js";
 import type { TeamModel } from "../../model/types.js";
 import { parsePointer } from "../../read/json-pointer.js";
-import { descriptiveAgentRules, registryRule, workspaceRules } from "../python-common/shared-field-rules.js";
+import { descriptiveAgentRules, registryRule, workspaceRules, escalationRules } from "../python-common/shared-field-rules.js";
 import { JS_PROVIDERS, inputChannels } from "./view.js";
 
 const agentAt = (pointer: string, model: TeamModel) => model.agents[Number(parsePointer(pointer)[1])]!;
@@ -120,6 +120,7 @@ export const LANGGRAPH_JS_FIELD_RULES: readonly FieldRule[] = [
     resolve: (v) =>
       v === "scheduled" ? { status: "approximated", detail: "scheduled release has no clock here: treated as all_resolved" } : { status: "carried", detail: "gates.evaluate decides when the gate node releases" },
   },
+  ...escalationRules("TEAM.gates: a gate node with interrupt() after the step"),
   {
     pattern: "/gates/*/*",
     resolve: (_v, pointer) => (pointer.endsWith("/recordActions") ? undefined : { status: "carried", detail: "TEAM.gates: a gate node with interrupt() after the step" }),

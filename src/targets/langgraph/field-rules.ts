@@ -1,7 +1,7 @@
 // What the LangGraph target does with every definition field — the loss report's rules.
 // Ordered: the first matching pattern wins.
 import type { FieldRule } from "../../export/loss-report.js";
-import { descriptiveAgentRules, registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES, WEBHOOK_SECRET_RULE, workspaceRules } from "../python-common/shared-field-rules.js";
+import { descriptiveAgentRules, registryRule, SCHEDULE_TYPE_RULE, TEAM_REGISTRY_RULES, WEBHOOK_SECRET_RULE, workspaceRules, escalationRules } from "../python-common/shared-field-rules.js";
 import { parsePointer } from "../../read/json-pointer.js";
 import type { TeamModel } from "../../model/types.js";
 import { langchainProvider } from "./providers.js";
@@ -125,6 +125,7 @@ export const LANGGRAPH_FIELD_RULES: readonly FieldRule[] = [
         ? { status: "approximated", detail: "scheduled release has no clock here: treated as all_resolved" }
         : { status: "carried", detail: "gate_rules.evaluate decides when the gate node releases" },
   },
+  ...escalationRules("team.GATES: a gate node with interrupt() after the step (graph.py), rules in gates.py"),
   {
     pattern: "/gates/*/*",
     // recordActions is listed action by action, field by field (the rules above).

@@ -4,6 +4,7 @@
 // goes to the README, and a cron schedule to the shared scheduled workflow.
 import type { FieldRule } from "../../export/loss-report.js";
 import type { TeamModel } from "../../model/types.js";
+import { parsePointer } from "../../read/json-pointer.js";
 import { documentAgents, promptNames } from "../../model/workspace.js";
 
 const REGISTRY = "registry-only: no runtime reads it; kept in the provenance copy src/<package>/envelope.json";
@@ -101,4 +102,27 @@ export function workspaceRules(
     { pattern: "/workspace/*/triggers", status: "carried", detail: target.triggers ?? "`<package> watch`: once per status change of a non-archived row, `run` runs the team with the triggering rows in its task, `notify` prints a line (and posts to ENVELOPE_WORKSPACE_WEBHOOK_URL)" },
     { pattern: "/workspace/*/hypotheses", status: "dropped", detail: "ignored: notes for people about the document; no runtime reads them (kept in the provenance copy)" },
   ];
+}
+
+/**
+ * A pipeline gate's onReject or timeout that escalates (every target): `carried` (where the
+ * gate goes), then to whom: the gated step agent's reportsToKey, else the first root. When
+ * that is the step's own agent nobody else can decide, and the gate halts the run instead.
+ */
+export function escalationRules(carried: string): FieldRule[] {
+  return ["/gates/*/onReject", "/gates/*/timeout"].map((pattern) => ({
+    pattern,
+    resolve: (v: unknown, pointer: string, model: TeamModel) => {
+      const escalates = v === "escalate" || (v as { behaviour?: unknown } | null)?.behaviour === "escalate";
+      if (!escalates || model.execution.mode !== "pipeline") return undefined;
+      const gate = model.gates[Number(parsePointer(pointer)[1])]!;
+      const agent = model.execution.steps.find((s) => s.key === gate.afterStep)?.agentKey;
+      const manager = model.agents.find((a) => a.key === agent)?.parent ?? model.agents.find((a) => a.parent === undefined)?.key;
+      const to =
+        manager === agent
+          ? `its escalation would go to step ${gate.afterStep}'s own agent, ${agent} (it reports to nobody and is the first root): nobody else can decide, so the gate halts the run instead (no agent approves its own work)`
+          : `escalates to ${manager} (the step agent's reportsToKey, else the first root)`;
+      return { status: "carried" as const, detail: `${carried}; ${to}` };
+    },
+  }));
 }
