@@ -4,7 +4,7 @@ python-common's (tests/common/test_policy_vectors.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import helpers
 import httpx
@@ -331,6 +331,38 @@ def test_a_refused_url_deep_in_a_calls_input_blocks_the_call(
 
     assert tools.check_tool_call(context) is False
     assert f"REFUSED by access policy of {agent_key}: " in str(tools.explain_refusal(context))
+
+
+@pytest.mark.parametrize("agent_key", helpers.egress_agents())
+def test_a_tool_that_checks_its_own_requests_is_not_held_to_the_links_it_sends(
+    agent_key: str, team_env: dict[str, str]
+) -> None:
+    # A pack's operations and MCP tools check the URL they send to, as http_request does:
+    # a link in a message they post is data (a Slack post citing a refused page).
+    from envelope_runtime.crewai.connection_tools import ConnectionTool, McpTool
+
+    assert ConnectionTool.checks_its_requests and McpTool.checks_its_requests
+    url = "https://refused.envelope.invalid/envelope/refused"
+    if policy_rules.evaluate(tools.policies(TEAM)[agent_key], "POST", url, team_env).allowed:
+        pytest.skip(f"the policy of {agent_key} allows every host")
+
+    class _PostMessage(_FetchPage):
+        checks_its_requests: ClassVar[bool] = True
+
+    context = ToolCallHookContext(
+        tool_name="fetch_page",
+        tool_input={"method": "POST", "text": f"see {url}"},
+        tool=None,  # type: ignore[arg-type]
+        agent=Agent(
+            role="r",
+            goal="g",
+            backstory="b",
+            tools=[tools.http_tool(TEAM, agent_key), _PostMessage()],
+            llm="openai/x",
+        ),
+    )
+
+    assert tools.check_tool_call(context) is None
 
 
 def test_an_agent_without_a_policy_is_not_checked(team_env: dict[str, str]) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 from crewai import Crew
@@ -73,6 +73,7 @@ http_tools.HTTP_TRANSPORT for the OpenAPI tools'."""
 class ConnectionTool(BaseTool):
     """One operation of a connection pack's OpenAPI document."""
 
+    checks_its_requests: ClassVar[bool] = True  # _run checks the URL it sends to
     name: str
     description: str
     args_schema: type[BaseModel]
@@ -206,6 +207,7 @@ class McpTool(MCPNativeTool):
     """One tool of a pack's MCP server (a fresh checked client per call, as MCPNativeTool
     does); a failure is the tool's text with the credential redacted, never raised."""
 
+    checks_its_requests: ClassVar[bool] = True  # CheckedMcpTransport checks each request
     _secrets: tuple[str, ...] = PrivateAttr(default=())
 
     def _run(self, **kwargs: Any) -> Any:

@@ -11,7 +11,7 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from typing import Any, get_args
+from typing import Any, ClassVar, get_args
 
 import httpx
 import yaml
@@ -49,6 +49,7 @@ HTTP_TRANSPORT: httpx.BaseTransport | None = None  # test seam: every tool's tra
 class HttpRequestTool(BaseTool):
     """Makes one HTTP request if the agent's access policy allows it."""
 
+    checks_its_requests: ClassVar[bool] = True  # check_tool_call leaves it to _run
     name: str = "http_request"
     description: str = (
         "Make an HTTP request. The request is checked against your access policy "
@@ -132,9 +133,10 @@ class _Refusal(str):
 
 def check_tool_call(context: ToolCallHookContext) -> bool | None:
     """CrewAI's before-tool-call hook: False (blocked) when the caller holds an
-    HttpRequestTool whose policy refuses a URL of the call's input. Not checked: the
-    http_request tool itself (its _run checks the URL it sends to; a link in its body is
-    data) and `stays_local` tools. Any other tool's destination is unknown, so every URL it
+    HttpRequestTool whose policy refuses a URL of the call's input. Not checked:
+    `stays_local` tools, and tools that check the URL they send to themselves
+    (`checks_its_requests`: http_request, a pack's operations and MCP tools; a link in
+    what they send is data). Any other tool's destination is unknown, so every URL it
     is given must pass, with the input's method: refusing a link the tool never fetches is
     the price of not letting it reach what the policy refuses."""
     context.tool_input.pop(_REFUSAL, None)  # the model's own, if it wrote one
@@ -143,9 +145,9 @@ def check_tool_call(context: ToolCallHookContext) -> bool | None:
     # The agent's (or its task's) tool being called; None for CrewAI's own (delegation).
     held = [*agent_tools, *(getattr(context.task, "tools", None) or [])]
     tool = next((t for t in held if sanitize_tool_name(t.name) == context.tool_name), None)
-    if guard is None or tool is None or isinstance(tool, HttpRequestTool):
+    if guard is None or tool is None or getattr(tool, "stays_local", False):
         return None
-    if getattr(tool, "stays_local", False):
+    if getattr(tool, "checks_its_requests", False):
         return None
     method = str(context.tool_input.get("method", "GET")).upper()
     method = method if method in _METHODS else "GET"
