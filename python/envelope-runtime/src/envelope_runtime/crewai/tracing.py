@@ -19,7 +19,7 @@ the run ends (or fails) they are put in order (when they were emitted) and writt
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -186,7 +186,9 @@ def _last_message(messages: Any) -> Any:
     return messages
 
 
-def _model(package: TeamPackage, speaker: str, event: Any, configured: set[str]) -> tuple[str, str]:
+def _model(
+    package: TeamPackage, speaker: str, event: Any, configured: Collection[str]
+) -> tuple[str, str]:
     """(provider, model) of the answer: the agent's own model (models.MODELS, overrides
     applied) unless `llm:` in config/agents.yaml replaces it (`configured`), else the name
     CrewAI reports."""
