@@ -15,6 +15,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
+from functools import partialmethod
 from pathlib import Path
 from typing import Any
 
@@ -196,7 +197,7 @@ def test_an_amp_resume_pausing_again_loads_no_gate_timeouts_when_no_gate_has_one
 
 
 class _CallClock(threading.Event):
-    """The runs' Deadline clock (its default, patched), moved by the fake models' calls alone:
+    """The runs' Deadline clock (patched in), moved by the fake models' calls alone:
     set as their `hold`, it lets every call through at once and counts it as the next of
     `durations` seconds long, however fast the machine is."""
 
@@ -206,8 +207,8 @@ class _CallClock(threading.Event):
         self.now = 0.0
         self.durations: Iterator[float] = itertools.repeat(1.0)
         self._lock = threading.Lock()
-        defaults = Deadline.__init__.__defaults__ or ()
-        monkeypatch.setattr(Deadline.__init__, "__defaults__", (self.read, *defaults[1:]))
+        # Every Deadline made meanwhile reads this clock: its `clock` argument, by name.
+        monkeypatch.setattr(Deadline, "__init__", partialmethod(Deadline.__init__, clock=self.read))
 
     def read(self) -> float:
         return self.now

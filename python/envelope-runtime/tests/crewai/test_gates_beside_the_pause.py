@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import Any
 
 import helpers
 import pytest
 from fake_llm import FakeModels
 from project import main, pipeline, runtime, state, team
+
+from envelope_runtime.crewai import review
 
 if team.MODE != "pipeline" or len(team.GATES) < 2:
     pytest.skip("the team has fewer than two gates", allow_module_level=True)
@@ -28,24 +29,33 @@ def test_a_gate_whose_branch_is_slow_after_its_step_waits_in_the_same_pause(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # The last gated step's branch is held between its step and its gate (CrewAI saves the
-    # state there) until another gate has asked for review: slower than any quiet moment.
+    # state there, in a thread) until another gate, asked meanwhile and waiting to pause, has
+    # counted the run's branches and found it still at work: however long that takes, the
+    # pause must wait for it (a pause that went by a quiet moment was over by then).
     gated = [key for key in team.PIPELINE if any(g.after_step == key for g in team.GATES.values())]
     slow = f"step_{team.PIPELINE[gated[-1]].method}"
-    asked = threading.Event()
-    save, request = state.RunStore.save_state, pipeline.GateReview.request_feedback
+    held, counted = threading.Event(), threading.Event()
+    save, check = state.RunStore.save_state, review.Branches._check
+    request = pipeline.GateReview.request_feedback
 
     def saving(store: Any, flow_uuid: str, method_name: str, state_data: Any) -> None:
         if method_name == slow:
-            asked.wait(timeout=5)  # no assertion on it: the pause must wait either way
-            time.sleep(1)  # and a while after
+            held.set()
+            counted.wait(timeout=30)  # no assertion on it: the pause must wait either way
         save(store, flow_uuid, method_name, state_data)
 
-    def requested(provider: Any, context: Any, flow: Any) -> str:
-        asked.set()
-        return request(provider, context, flow)  # type: ignore[no-any-return]
+    def requested(provider: Any, context: Any, flow: Any) -> Any:
+        held.wait(timeout=30)  # CrewAI asks in a thread: the flow goes on meanwhile
+        return request(provider, context, flow)
+
+    def checking(branches: review.Branches) -> None:
+        check(branches)
+        if held.is_set() and branches.at_gate and not branches.quiet.is_set():
+            counted.set()
 
     monkeypatch.setattr(state.RunStore, "save_state", saving)
     monkeypatch.setattr(pipeline.GateReview, "request_feedback", requested)
+    monkeypatch.setattr(review.Branches, "_check", checking)
 
     code = main.main(helpers.run_argv())
 

@@ -1,7 +1,8 @@
 """What a gate's rejection or timeout does (review.py loads it only then): onReject rerun
 (the step again, told the reviewers' feedback) or escalate (the step's manager revises the
 rejected records), and timeout.behaviour (the manager decides, the undecided records are
-released, or the run halts).
+released, or the run halts). An escalation that would go to the step's own agent halts the
+run instead (self_escalation).
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ class GateDecisions(BaseModel):
 
 
 def on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
-    """timeout.behaviour: the manager decides (escalate), the undecided records are
-    released (proceed), or the run halts. Decisions given for the gate (a decisions file's,
-    answers typed at the terminal) came after its deadline: they lose to it, and are named."""
+    """timeout.behaviour: the manager decides (escalate; the run halts if that is the step's
+    own agent), the undecided records are released (proceed), or the run halts. Decisions
+    given for the gate (a decisions file's, answers typed at the terminal) came after its
+    deadline: they lose to it, and are named."""
     now = state.utc_now()
     late = _late(flow, spec.name)
     if late:
@@ -46,7 +48,11 @@ def on_timeout(flow: PipelineFlow, spec: GateSpec, gate: GateState) -> None:
         print(late_notice(spec, gate) + (f"; {path} keeps them" if path else ""), file=sys.stderr)
         if path:
             args.late_decisions = True
-    if spec.timeout_behaviour == "escalate":
+    why = self_escalation(flow, spec) if spec.timeout_behaviour == "escalate" else None
+    if why:
+        gate.status, gate.message = "halted", timeout_message(spec, gate, "escalate", late)
+        gate.message += f"; {why}"
+    elif spec.timeout_behaviour == "escalate":
         # The message gate_rules.evaluate goes on from once the manager has decided.
         gate.message = timeout_message(spec, gate, "escalate", late)
         manager = f"agent:{_manager(flow, spec)}"
@@ -100,6 +106,19 @@ def manager_of(package: TeamPackage, agent_key: str) -> str:
 
 def _manager(flow: PipelineFlow, spec: GateSpec) -> str:
     return manager_of(flow.crews.package, flow.team().PIPELINE[spec.after_step].agent_key)
+
+
+def self_escalation(flow: PipelineFlow, spec: GateSpec) -> str | None:
+    """Why the gate halts instead of escalating: the escalation would go to the reviewed
+    step's own agent (the first root), and no agent decides on its own work."""
+    agent = flow.team().PIPELINE[spec.after_step].agent_key
+    if _manager(flow, spec) != agent:
+        return None
+    return (
+        f"the escalation would go to {agent}, the agent of step {spec.after_step} itself (it "
+        "reports to nobody and is the first root), and nobody else can decide: run halted, no "
+        "agent approves its own work"
+    )
 
 
 def _records_text(records: list[Any]) -> str:

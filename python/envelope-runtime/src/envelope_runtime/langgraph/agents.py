@@ -72,6 +72,19 @@ def manager_of(package: TeamPackage, agent_key: str) -> str:
     return package.team.AGENTS[agent_key].reports_to or entry_agent(package)
 
 
+def self_escalation(package: TeamPackage, step: str) -> str | None:
+    """Why a gate after `step` halts instead of escalating: the escalation would go to the
+    step's own agent (the entry agent), and no agent decides on its own work."""
+    agent = package.team.PIPELINE[step].agent_key
+    if manager_of(package, agent) != agent:
+        return None
+    return (
+        f"the escalation would go to {agent}, the agent of step {step} itself (it reports to "
+        "nobody and is the first root), and nobody else can decide: run halted, no agent "
+        "approves its own work"
+    )
+
+
 def ask_tool_name(package: TeamPackage, agent_key: str) -> str:
     return f"{ASK_PREFIX}{package.team.AGENTS[agent_key].name}"
 

@@ -5,7 +5,8 @@
 - `gate_<name>` never calls a model: it opens a review round and pauses the run with
   `interrupt()`; a resume re-runs only this node, which applies gates.py's rules, then
   releases, waits again, reruns the step (onReject rerun), escalates or halts the run.
-- `escalate_<name>`: rejected (onReject) or undecided (timeout) records to the manager.
+- `escalate_<name>`: rejected (onReject) or undecided (timeout) records to the manager;
+  the gate halts instead when that is the step's own agent (agents.self_escalation).
 - `released_<name>`: the approved records to the step the gate triggers.
 """
 
@@ -322,6 +323,9 @@ class PipelineNodes(TeamNodes):
             return self._gate_command(spec, gate, goto=released_node(name))
         if outcome == "waiting":
             return self._gate_command(spec, gate, goto=gate_node(name))
+        if outcome == "revise" and spec.on_reject == "escalate":
+            why = agents.self_escalation(self.package, spec.after_step)
+            outcome, message = ("halted", f"{message}; {why}") if why else (outcome, message)
         if outcome == "revise":
             # "open": the next visit starts a round with the revised records.
             gate.status, gate.message = "open", message
@@ -336,13 +340,18 @@ class PipelineNodes(TeamNodes):
         return self._gate_command(spec, gate, goto=END, halted=message)
 
     def _on_timeout(self, spec: GateSpec, gate: GateState, late: bool) -> Command[str]:
-        """timeout.behaviour: proceed releases, halt halts, escalate asks the manager.
+        """timeout.behaviour: proceed releases, halt halts, escalate asks the manager (halts
+        when that is the step's own agent: agents.self_escalation).
         `late`: the resume carried decisions; the message says they were not applied."""
         from .. import gate_timeouts as rules
 
         if spec.timeout_behaviour == "escalate":
             # The message gate_rules.evaluate goes on from once the manager has decided.
             gate.message = rules.timeout_message(spec, gate, "escalate", late)
+            why = agents.self_escalation(self.package, spec.after_step)
+            if why:
+                gate.status, gate.message = "halted", f"{gate.message}; {why}"
+                return self._gate_command(spec, gate, goto=END, halted=gate.message)
             return self._gate_command(spec, gate, goto=escalate_node(spec.name))
         if spec.timeout_behaviour == "proceed":
             rules.proceed(spec, gate, runtime.utc_now(), late)
