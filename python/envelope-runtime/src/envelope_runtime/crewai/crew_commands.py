@@ -9,18 +9,26 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from contextlib import ExitStack
+from contextvars import ContextVar
 from typing import Any
 
 from crewai import Crew
+from crewai.core.providers.human_input import (
+    SyncHumanInputProvider,
+    reset_provider,
+    set_provider,
+)
 from crewai.events.event_bus import crewai_event_bus
 from crewai.events.types.crew_events import CrewKickoffStartedEvent
+from crewai.hooks import LLMCallHookContext, register_before_llm_call_hook
 from crewai.utilities.constants import TRAINING_DATA_FILE
 from crewai.utilities.evaluators.task_evaluator import TaskEvaluator
 from crewai.utilities.training_handler import CrewTrainingHandler
 
 from ..team_package import TeamPackage
 from . import runtime
-from .deadline import Deadline, RunTimeout, run_with_deadline
+from .deadline import Deadline, RunTimeout, active_deadline, run_with_deadline
 from .kickoff_inputs import crewai_inputs
 from .runner import _checked_inputs, _exit, failure, run_parser
 
@@ -64,6 +72,37 @@ def _positive(text: str) -> int:
 _ITERATIONS = ("n_iterations", _positive, "how many runs")
 
 
+_asking: ContextVar[ExitStack | None] = ContextVar("envelope_training_feedback", default=None)
+"""The deadline's pause while a human gives training feedback, ended by the next model call."""
+
+
+class _TrainingFeedback(SyncHumanInputProvider):
+    """CrewAI's terminal feedback (its provider seam), with timeout.runMs stopped from the
+    prompt until the agent's next model call (its improved answer, counted again): a human's
+    time does not count against the run, as at a gate's terminal review. Sync only: train
+    kicks off synchronously."""
+
+    def handle_feedback(self, formatted_answer: Any, context: Any) -> Any:
+        deadline = active_deadline()
+        with ExitStack() as waiting:
+            if deadline is not None:
+                waiting.enter_context(deadline.paused())
+            token = _asking.set(waiting)
+            try:
+                return super().handle_feedback(formatted_answer, context)
+            finally:
+                _asking.reset(token)
+
+
+def _answered(_: LLMCallHookContext) -> None:
+    waiting = _asking.get()
+    if waiting is not None:
+        waiting.close()  # the human has answered: the model's time counts again
+
+
+register_before_llm_call_hook(_answered)
+
+
 def _train(crew: Crew, n_iterations: int, filename: str, inputs: dict[str, Any]) -> None:
     """Crew.train, and what the manager was taught too: Crew.train keeps the lessons of the
     crew's `agents` only, and a hierarchical crew's manager, who runs its task and gets the
@@ -75,9 +114,11 @@ def _train(crew: Crew, n_iterations: int, filename: str, inputs: dict[str, Any])
             trained.append(source)
 
     crewai_event_bus.on(CrewKickoffStartedEvent)(started)
+    feedback = set_provider(_TrainingFeedback())
     try:
         crew.train(n_iterations=n_iterations, filename=filename, inputs=inputs)
     finally:
+        reset_provider(feedback)
         crewai_event_bus.off(CrewKickoffStartedEvent, started)
     manager = trained[0].manager_agent if trained else None
     data = CrewTrainingHandler(TRAINING_DATA_FILE).load() or {}
