@@ -6,10 +6,12 @@ the fake model, a fake clock (each model call takes a second of it, the human a 
 from __future__ import annotations
 
 import builtins
+import io
 from pathlib import Path
 
 import pytest
 from crewai import Agent, Crew, Task
+from crewai.events.event_listener import event_listener
 from fake_llm import Call, FakeModels
 
 from envelope_runtime.crewai import crew_commands
@@ -33,6 +35,8 @@ def test_training_feedback_is_not_counted_against_the_deadline(
         return "Shorter, please."
 
     monkeypatch.setattr(board, "answer", a_second)
+    # CrewAI's prompt panel: its console may still hold an earlier test's captured stdout.
+    monkeypatch.setattr(event_listener.formatter.console, "file", io.StringIO())
     monkeypatch.setattr(builtins, "input", human)
     writer = Agent(role="Writer", goal="Write", backstory="A writer.", llm=board.llm_for("writer"))
     task = Task(description="Write a line.", expected_output="A line.", agent=writer)
