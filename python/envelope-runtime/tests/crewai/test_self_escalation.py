@@ -78,3 +78,28 @@ def test_a_timeout_that_would_escalate_to_the_steps_own_agent_halts(
     assert code == runtime.EXIT_HALTED, err
     message = _halted_without_escalation(name, agent, fake_models, run_id, err)
     assert message.startswith(f"gate {name}: no decision within {after} (escalate); the ")
+
+
+@pytest.mark.parametrize("name", GATE_NAMES)
+def test_a_rejection_that_would_escalate_to_the_steps_own_agent_halts(
+    name: str,
+    team_env: dict[str, str],
+    fake_models: FakeModels,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    spec = dataclasses.replace(team.GATES[name], on_reject="escalate")
+    monkeypatch.setitem(team.GATES, name, spec)
+    agent = _own_manager(spec, monkeypatch)
+    pending = _pending_at(name, capsys, tmp_path)
+    run_id, items = pending["run_id"], pending["gates"][name]["decisions"]
+    rejected = [{"record": i["record"], "action": "reject", "feedback": "no"} for i in items]
+    path = helpers.write_decisions(tmp_path / "d.json", run_id, {name: rejected})
+
+    code = _resume(run_id, path)
+
+    err = capsys.readouterr().err
+    assert code == runtime.EXIT_HALTED, err
+    message = _halted_without_escalation(name, agent, fake_models, run_id, err)
+    assert message.startswith(f"gate {name}: {len(items)} record(s) rejected; the escalation")

@@ -218,6 +218,11 @@ def decide(flow: PipelineFlow, name: str, result: HumanFeedbackResult) -> str:
             _traced(flow.team().PIPELINE[spec.after_step].agent_key, name, answers)
     if gate.status == "waiting":
         outcome, message = evaluate(spec, gate)
+        if outcome == "revise" and spec.on_reject == "escalate":
+            from .gate_revision import self_escalation  # the step's agent would decide
+
+            why = self_escalation(flow, spec)
+            outcome, message = ("halted", f"{message}; {why}") if why else (outcome, message)
         if outcome in ("released", "halted"):
             gate.status, gate.message = outcome, message
     if gate.status == "halted":
