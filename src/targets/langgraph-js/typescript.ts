@@ -439,14 +439,27 @@ function packTests(view: LanggraphJsView): string {
 /** Each gate's timeout (proceed, halt, escalate) and a rejection that escalates, as this team's gates have them. */
 function gateTests(view: LanggraphJsView): string {
   const team = view.team;
-  const managerOf = (step: string) => {
-    const agent = team.agents.find((a) => a.key === team.steps.find((s) => s.key === step)?.agent);
-    return agent?.reportsTo ?? team.entryAgent;
-  };
+  const agentOf = (step: string) => team.steps.find((s) => s.key === step)?.agent;
+  const managerOf = (step: string) => team.agents.find((a) => a.key === agentOf(step))?.reportsTo ?? team.entryAgent;
+  // An escalation that would go to the step's own agent halts the run instead (the runtime's
+  // gates.selfEscalation): nobody else can decide.
+  const halts = (g: (typeof team.gates)[number], why: string, task: string) => [
+    `expect(run.output).toMatchObject({ status: "halted", result: null, halted: expect.stringContaining(${literal(`${why}the escalation would go to ${agentOf(g.afterStep)}, the agent of step ${g.afterStep} itself`)}) });`,
+    `expect(team.tasks).not.toContain(${literal(`${task}:${g.name}`)});`,
+  ];
   const out: string[] = [];
   for (const g of team.gates) {
     const name = literal(g.name);
-    if (g.timeout) {
+    const toItself = managerOf(g.afterStep) === agentOf(g.afterStep);
+    if (g.timeout?.behaviour === "escalate" && toItself) {
+      out.push(`
+  it(${literal(`gate ${g.name}: no decision within ${g.timeout.after} halts the run: its escalation would go to ${managerOf(g.afterStep)}, the step's own agent (timeout: escalate)`)}, async () => {
+    const team = offline();
+    const run = await runTeam(team.graph, INPUTS, lettingTimeOut(TEAM, ${name}, team.clock));
+    ${halts(g, `gate ${g.name}: no decision within ${g.timeout.after} (escalate); `, "escalate").join("\n    ")}
+  });
+`);
+    } else if (g.timeout) {
       const { after, behaviour } = g.timeout;
       const expects = {
         proceed: [
@@ -469,7 +482,15 @@ function gateTests(view: LanggraphJsView): string {
   });
 `);
     }
-    if (g.onReject === "escalate" && g.actions.some((a) => a.verb === "reject")) {
+    if (g.onReject === "escalate" && g.actions.some((a) => a.verb === "reject") && toItself) {
+      out.push(`
+  it(${literal(`gate ${g.name}: a rejection halts the run: its escalation would go to ${managerOf(g.afterStep)}, the step's own agent (onReject: escalate)`)}, async () => {
+    const team = offline();
+    const run = await runTeam(team.graph, INPUTS, rejectingFirstRound(${name}));
+    ${halts(g, "record(s) rejected; ", "revise").join("\n    ")}
+  });
+`);
+    } else if (g.onReject === "escalate" && g.actions.some((a) => a.verb === "reject")) {
       out.push(`
   it(${literal(`gate ${g.name}: a rejection goes to ${managerOf(g.afterStep)}, whose revised records are reviewed again (onReject: escalate)`)}, async () => {
     const team = offline();
