@@ -169,7 +169,7 @@ export function resolveInputs(team: Pick<TeamSpec, "inputs">, state: Readonly<Re
       else if (input.required) problems.push(`input ${input.key}: required`);
       continue;
     }
-    if (!typeOk(input.type, value)) problems.push(`input ${input.key}: expected ${input.type}, got ${gates.quoted(JSON.stringify(value))}`);
+    if (!typeOk(input.type, value)) problems.push(`input ${input.key}: expected ${input.type}, got ${typeof value === "string" ? gates.quoted(value) : gates.cut(JSON.stringify(value))}`);
     else if (input.enum && !input.enum.includes(String(value))) problems.push(`input ${input.key}: ${gates.quoted(String(value))} is not one of ${input.enum.map((e) => JSON.stringify(e)).join(", ")}`);
     else out[input.key] = value;
   }
@@ -382,7 +382,7 @@ export class TeamRuntime {
   /** The agent's tools: http_request with egress, its OpenAPI packs' tools; in a hierarchy, ask_<report> per report (its MCP servers' tools are listed by converse). */
   tools(agent: AgentSpec, inputs: Readonly<Record<string, unknown>>, config: RunnableConfig | undefined, withReports: boolean): StructuredToolInterface[] {
     const out: StructuredToolInterface[] = [];
-    if (agent.policy) out.push(httpRequestTool({ policy: agent.policy, variables: this.team.variables, secrets: this.team.secrets, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }) as unknown as StructuredToolInterface);
+    if (agent.policy) out.push(httpRequestTool({ policy: agent.policy, variables: this.team.variables, secrets: this.team.secrets, env: this.env, timeoutMs: agent.timeoutMs, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }) as unknown as StructuredToolInterface);
     // A pack goes only to an agent with a policy (envelope-export refuses it otherwise).
     if (agent.policy) out.push(...connectionTools(this.options.connections, this.packOptions(agent, agent.policy)));
     // The workspace's documents it has: on the graph's store (a server's own), else the runner's.
@@ -511,8 +511,11 @@ export class TeamRuntime {
     const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor, this.options.connections?.secrets);
     if (problems.length) throw new RunProblems(problems);
     const inputs = resolveInputs(this.team, s);
-    // A new run on a thread that ran before starts afresh: null empties each reducer's field.
-    return { inputs, answers: null, records: null, approved: null, gates: null, feedback: null, halted: null, status: null, result: null, work: null } as unknown as Partial<RunState>;
+    // A new run on a thread that ran before starts afresh: null empties each reducer's field,
+    // and each input's channel once read (the run keeps `inputs`), so that the next run's
+    // input not naming it gets its default, not this run's value (a channel keeps its last).
+    const channels = Object.fromEntries(this.team.inputs.map((i) => [i.channel, null]));
+    return { ...channels, inputs, answers: null, records: null, approved: null, gates: null, feedback: null, halted: null, status: null, result: null, work: null } as unknown as Partial<RunState>;
   }
 
   private checkRun(config: RunnableConfig | undefined): void {

@@ -28,15 +28,19 @@ export interface HttpToolOptions {
   secrets: readonly string[];
   /** The transport (tests give their own). */
   fetch?: typeof fetch;
+  /** The agent's timeoutMs, as its pack tools get it (default 30 s). */
   timeoutMs?: number;
+  /** Where the secrets' and variables' values are read: the build's env (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** What the tool does with one request: the text the model gets back. */
 export async function httpRequest(args: z.infer<typeof HttpRequestInput>, options: HttpToolOptions): Promise<string> {
-  const secrets = secretValues(options.secrets);
-  const values: Record<string, string> = { ...secretValues(options.variables), ...secrets };
+  const secrets = secretValues(options.secrets, options.env);
+  const variables = secretValues(options.variables, options.env);
+  const values: Record<string, string> = { ...variables, ...secrets };
   const url = render(args.url, values);
-  const decision = evaluate(options.policy, args.method, url, secretValues(options.variables));
+  const decision = evaluate(options.policy, args.method, url, variables);
   if (!decision.allowed) return redact(`Refused by the access policy: ${decision.reason}`, secrets);
   const headers = (args.headers ?? []).map((h) => [h.name, render(h.value, values)] as const);
   const refused = refusedHeader(headers);
