@@ -169,10 +169,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function inputsOf(team: TeamSpec, flags: Map<string, string>): Record<string, unknown> {
   const problems: string[] = [];
   let inputs: Record<string, unknown> = {};
+  // Every problem is said at once: a flag that is not JSON does not hide a missing input.
+  // `unread`: inputs given but not readable, not also called missing; null when --inputs was not readable.
+  let unread: Set<string> | null = new Set();
   if (flags.has("inputs")) {
-    const given = parsed(flags.get("inputs")!, "--inputs");
-    if (isObject(given)) inputs = { ...given };
-    else problems.push(`--inputs: expected a JSON object of inputs by key, got ${JSON.stringify(given)}`);
+    try {
+      const given = parsed(flags.get("inputs")!, "--inputs");
+      if (isObject(given)) inputs = { ...given };
+      else {
+        problems.push(`--inputs: expected a JSON object of inputs by key, got ${JSON.stringify(given)}`);
+        unread = null;
+      }
+    } catch (error) {
+      if (!(error instanceof RunProblems)) throw error;
+      problems.push(...error.problems);
+      unread = null;
+    }
   }
   for (const input of team.inputs) {
     const raw = flags.get(input.key);
@@ -183,14 +195,23 @@ function inputsOf(team: TeamSpec, flags: Map<string, string>): Record<string, un
         inputs[input.key] = JSON.parse(raw);
       } catch {
         problems.push(`--${input.key}: expected ${input.type} as JSON, got ${JSON.stringify(raw)}`);
+        unread?.add(input.key);
+        delete inputs[input.key];
       }
     }
   }
   for (const key of Object.keys(inputs)) if (!team.inputs.some((i) => i.key === key)) problems.push(`--inputs: unknown input ${JSON.stringify(key)}`);
-  if (problems.length) throw new RunProblems(problems);
   // The graph's input uses each input's channel.
   const byChannel = Object.fromEntries(team.inputs.filter((i) => Object.hasOwn(inputs, i.key)).map((i) => [i.channel, inputs[i.key]]));
-  resolveInputs(team, byChannel);
+  if (unread) {
+    try {
+      resolveInputs(team, byChannel);
+    } catch (error) {
+      if (!(error instanceof RunProblems)) throw error;
+      problems.push(...error.problems.filter((p) => ![...unread!].some((key) => p.startsWith(`input ${key}:`))));
+    }
+  }
+  if (problems.length) throw new RunProblems(problems);
   return byChannel;
 }
 
@@ -218,7 +239,7 @@ function decisionsOf(team: TeamSpec, thread: string, file: string, waiting: Read
       problems.push(`decisions file ${file}: ${spec ? "gate" : "no gate"} ${JSON.stringify(gate)} ${spec ? "is not waiting" : "in this team"} (waiting: ${names.join(", ")})`);
       continue;
     }
-    const read = readResume({ decisions: items }, gate);
+    const read = readResume({ gate, decisions: items }, gate);
     if ("problem" in read) problems.push(`decisions file ${file}: ${read.problem}`);
     else if (spec && isObject(gateStates[gate])) problems.push(...applyDecisions(spec, gateStates[gate] as unknown as GateState, read.items, new Date(), "reviewer").problems.map((p) => `decisions file ${file}: ${p}`));
   }
@@ -240,7 +261,9 @@ async function report(graph: RunnableGraph, thread: string, config: Record<strin
   const waiting = state.tasks.flatMap((t) => t.interrupts.map((i) => ({ id: i.id, ...(i.value as object) }) as { id?: string; gate?: string; problems?: string[] }));
   // A halt wins over a gate still waiting beside it (one branch halted, another's gate asks),
   // as in the Python runner: the run is over, nothing a reviewer decides would go on.
-  const status = values.halted ? "halted" : waiting.length ? "waiting" : (values.status ?? null);
+  let status = values.halted ? "halted" : waiting.length ? "waiting" : (values.status ?? null);
+  // Said to wait, yet no gate asks and no step is left: nothing a resume gives would reach it.
+  if (status === "waiting" && !state.next?.length) status = "stalled";
   return { thread, status, halted: values.halted ?? null, result: values.result ?? null, waiting, gates: values.gates ?? {} };
 }
 
@@ -377,7 +400,7 @@ export async function runCli(options: CliOptions): Promise<number> {
           const state = await report(ownGraph, id, threadConfig);
           if (!due(state.waiting)) continue;
           try {
-            await advance(own, ownGraph, id, new Command({ resume: Object.fromEntries(state.waiting.map((w) => [w.id, { decisions: [] }])) }), threadConfig);
+            await advance(own, ownGraph, id, new Command({ resume: Object.fromEntries(state.waiting.map((w) => [w.id, { gate: w.gate, decisions: [] }])) }), threadConfig);
           } catch (error) {
             // One thread's failure does not stop the sweep (as in Python): said, recorded, exit 1 at the end.
             const timedOut = error instanceof OutOfTime;
@@ -400,6 +423,13 @@ export async function runCli(options: CliOptions): Promise<number> {
       // A thread whose time is spent is not resumed, whatever state it stopped in (as in Python).
       await saver.readWorked?.(thread);
       if (saver.workedMs(thread) >= team.runTimeoutMs) throw new OutOfTime(deadline);
+      // Missing variables are said before anything runs, with the decisions file's problems:
+      // a gate released by the decisions, then the next step refused, would leave the thread
+      // with its decisions applied and nothing to resume.
+      const envProblems = runProblems(team, context, process.env, false);
+      const refuse = (problems: string[]) => {
+        if (problems.length || envProblems.length) throw new RunProblems([...problems, ...envProblems]);
+      };
       const before = await report(graph, thread, config);
       if (!before.waiting.length) {
         const stopped = await graph.getState(config);
@@ -407,14 +437,23 @@ export async function runCli(options: CliOptions): Promise<number> {
         // A run that stopped on an error goes on from its last finished step (as in Python).
         if (!kept || !stopped.next?.length) throw new RunProblems([`thread ${thread}: ${kept ? `no gate waiting for review (status: ${before.status ?? "finished"})` : "no such run"}`]);
         if (flags.has("decisions")) throw new RunProblems([`thread ${thread} is not waiting for review: it stopped on an error; resume it without --decisions`]);
+        refuse([]);
         await advance(saver, graph, thread, null, config);
       } else if (!flags.get("decisions") && !interactive) {
-        throw new RunProblems(["resume: --decisions FILE is needed (or review at a terminal: --interactive)"]);
+        refuse(["resume: --decisions FILE is needed (or review at a terminal: --interactive)"]);
       }
       given = flags.get("decisions");
       // Without a file, the gates are reviewed at the terminal (below).
-      if (given !== undefined) {
-        const decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
+      if (given === undefined) refuse([]);
+      else {
+        let decisions: Record<string, unknown> = {};
+        try {
+          decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
+        } catch (error) {
+          if (!(error instanceof RunProblems)) throw error;
+          refuse(error.problems);
+        }
+        refuse([]);
         // A gate past its deadline applies its timeout, not the decisions (as in the Python targets): say so.
         for (const w of before.waiting as Array<{ gate?: string; deadline?: string | null; waiting_since?: string | null }>) {
           const spec = team.gates.find((g) => g.name === w.gate);
@@ -426,7 +465,7 @@ export async function runCli(options: CliOptions): Promise<number> {
         // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
         // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
         const secrets = secretValues(team.secrets);
-        const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
+        const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { gate: p.gate, decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
         await advance(saver, graph, thread, new Command({ resume }), config);
       }
     }
@@ -446,7 +485,7 @@ export async function runCli(options: CliOptions): Promise<number> {
       }
       if (!Object.keys(decisions).length) break;
       const secrets = secretValues(team.secrets);
-      const resume = Object.fromEntries(state.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
+      const resume = Object.fromEntries(state.waiting.map((p) => [p.id, { gate: p.gate, decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
       given = undefined;
       await advance(saver, graph, thread, new Command({ resume }), config);
       state = await report(graph, thread, config);
@@ -465,6 +504,10 @@ export async function runCli(options: CliOptions): Promise<number> {
       return EXIT.waiting;
     }
     // Halted by the graph's own count of timeout.runMs (the nodes'): the runner's timeout.
+    if (result.status === "stalled") {
+      err(`thread ${thread}: stalled: its state says it waits for review, but no gate is waiting and no step is left to run; nothing can finish it (start a new run)`);
+      return EXIT.failed;
+    }
     if (result.status === "halted" && result.halted === deadline) {
       err(`thread ${thread}: ${deadline}`);
       return EXIT.timeout;

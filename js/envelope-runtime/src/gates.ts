@@ -207,12 +207,19 @@ export function releasedText(spec: GateSpec, gate: GateState): string {
 }
 
 /**
- * Read a resume value `{"decisions": [...]}`: the items, or the problem that refuses it
- * whole (nothing applied).
+ * Read a resume value `{"gate": "<name>", "decisions": [...]}`: the items, or the problem that
+ * refuses it whole (nothing applied). The value must name its gate: gates that wait at once
+ * all receive a resume value not keyed by interrupt id, and record ids (r1, …) repeat across
+ * gates, so a value for one gate would otherwise decide the other's records too.
  */
 export function readResume(value: unknown, gate: string): { items: DecisionItem[] } | { problem: string } {
   if (value === null || typeof value !== "object" || Array.isArray(value) || !Array.isArray((value as { decisions?: unknown }).decisions)) {
-    return { problem: `gate ${gate}: expected {"decisions": [{"record": "r1", "action": "approve", "feedback": ""}]}, got ${quoted(JSON.stringify(value) ?? String(value))}` };
+    return { problem: `gate ${gate}: expected {"gate": ${JSON.stringify(gate)}, "decisions": [{"record": "r1", "action": "approve", "feedback": ""}]}, got ${quoted(JSON.stringify(value) ?? String(value))}` };
+  }
+  const named = (value as { gate?: unknown }).gate;
+  if (named !== gate) {
+    const why = named === undefined ? "does not name its gate" : `is for gate ${quoted(typeof named === "string" ? named : JSON.stringify(named))}`;
+    return { problem: `gate ${gate}: the resume value ${why}, nothing applied; resume each waiting gate by its interrupt id with {"gate": ${JSON.stringify(gate)}, "decisions": [...]}` };
   }
   const items: DecisionItem[] = [];
   for (const [i, item] of ((value as { decisions: unknown[] }).decisions).entries()) {

@@ -37,15 +37,15 @@ describe("pipeline with a gate", () => {
     expect(first.__interrupt__).toBeDefined();
     let state = await graph.getState(config);
     expect(state.tasks[0]!.interrupts[0]!.value).toMatchObject({ gate: "review", records: [{ id: "r1", fields: { title: "one" } }] });
-    await graph.invoke(new Command({ resume: { decisions: "nope" } }), config);
+    await graph.invoke(new Command({ resume: { gate: "review", decisions: "nope" } }), config);
     state = await graph.getState(config);
-    expect((state.tasks[0]!.interrupts[0]!.value as { problems: string[] }).problems[0]).toMatch(/expected \{"decisions"/);
+    expect((state.tasks[0]!.interrupts[0]!.value as { problems: string[] }).problems[0]).toMatch(/expected \{"gate": "review", "decisions"/);
     // A new process: the gate still waits.
     graph = buildTeamGraph(pipeline, schemas, { modelFor, checkpointer: new FileSaver(file) });
-    await graph.invoke(new Command({ resume: { decisions: [{ record: "r1", action: "reject", feedback: "better title" }] } }), config);
+    await graph.invoke(new Command({ resume: { gate: "review", decisions: [{ record: "r1", action: "reject", feedback: "better title" }] } }), config);
     state = await graph.getState(config);
     expect(state.tasks[0]!.interrupts[0]!.value).toMatchObject({ round: 2, records: [{ id: "r2", fields: { title: "two" } }] });
-    const done = (await graph.invoke(new Command({ resume: { decisions: [{ record: "r2", action: "Approve" }] } }), config)) as Record<string, unknown>;
+    const done = (await graph.invoke(new Command({ resume: { gate: "review", decisions: [{ record: "r2", action: "Approve" }] } }), config)) as Record<string, unknown>;
     expect(done).toMatchObject({ status: "done", result: { summary: "done" }, halted: null });
     expect(asked).toEqual({ writer: 2, lead: 1 });
   });
@@ -158,7 +158,7 @@ describe("timeout.runMs", () => {
     await new Promise((resolve) => setTimeout(resolve, 300)); // the reviewer reads
     const graph = buildTeamGraph(team, schemas, { ...fake.options, checkpointer: saver });
     const interruptId = (await graph.getState(config)).tasks.flatMap((t) => t.interrupts)[0]!.id!;
-    const output = await graph.invoke(new Command({ resume: { [interruptId]: { decisions: [{ record: "r1", action: "approve" }] } } }), config);
+    const output = await graph.invoke(new Command({ resume: { [interruptId]: { gate: "review", decisions: [{ record: "r1", action: "approve" }] } } }), config);
     expect(output).toMatchObject({ status: "done", result: { summary: "done" } });
   });
 
@@ -175,7 +175,7 @@ describe("timeout.runMs", () => {
     expect(workedMs(work)).toBeGreaterThanOrEqual(250);
     // The draft's 250 ms are spent; the final step gets the 150 left, and its model needs 250.
     const interruptId = waiting.tasks.flatMap((t) => t.interrupts)[0]!.id!;
-    const output = await graph.invoke(new Command({ resume: { [interruptId]: { decisions: [{ record: "r1", action: "approve" }] } } }), config);
+    const output = await graph.invoke(new Command({ resume: { [interruptId]: { gate: "review", decisions: [{ record: "r1", action: "approve" }] } } }), config);
     expect(output).toMatchObject({ status: "halted", halted: deadlineMessage(400) });
   });
 
@@ -264,10 +264,10 @@ describe("a reviewer's secret", () => {
     const graph = buildTeamGraph(team, schemas, { ...fake.options, env: { ...fake.env, API_TOKEN: "sk-live-123" }, checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "r" } };
     await graph.invoke({ topic: "t" }, config);
-    await graph.invoke(new Command({ resume: { decisions: "sk-live-123" } }), config);
+    await graph.invoke(new Command({ resume: { gate: "review", decisions: "sk-live-123" } }), config);
     let state = await graph.getState(config);
     expect((state.tasks[0]!.interrupts[0]!.value as { problems: string[] }).problems[0]).toContain("{{API_TOKEN}}");
-    await graph.invoke(new Command({ resume: { decisions: [{ record: "r1", action: "reject", feedback: "use sk-live-123" }] } }), config);
+    await graph.invoke(new Command({ resume: { gate: "review", decisions: [{ record: "r1", action: "reject", feedback: "use sk-live-123" }] } }), config);
     state = await graph.getState(config);
     expect(JSON.stringify(state.values)).toContain("use {{API_TOKEN}}");
     expect(JSON.stringify(state.values)).not.toContain("sk-live-123");
