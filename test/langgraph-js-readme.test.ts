@@ -8,9 +8,9 @@ import { exportDefinition } from "../src/export/export.js";
 import { TARGETS } from "../src/targets/index.js";
 import { ROOT } from "./helpers/cli.js";
 
-function readme(path: string, name = "README.md"): string {
+function readme(path: string, name = "README.md", target = "langgraph-js"): string {
   const file = join(ROOT, path);
-  const r = exportDefinition(readFileSync(file), TARGETS["langgraph-js"]!, { file });
+  const r = exportDefinition(readFileSync(file), TARGETS[target]!, { file });
   if (!r.ok || !r.files) throw new Error(`export failed: ${r.failure ?? JSON.stringify(r.diagnostics)}`);
   return r.files.text(name)!;
 }
@@ -33,6 +33,26 @@ describe("langgraph-js README", () => {
     expect(text).not.toContain("3 waiting for review");
     // LangGraph.js 1.x is documented at docs.langchain.com, no longer langchain-ai.github.io/langgraphjs.
     expect(text).toContain("[LangGraph.js](https://docs.langchain.com/oss/javascript/langgraph/overview)");
+  });
+
+  it("the graph's rows name the nodes the mode has: a hierarchy has no steps or gates", () => {
+    const hierarchy = readme("examples/support-tier.envelope.json");
+    expect(hierarchy).toContain("| team, agents, inputs, policies | `src/team.ts`");
+    expect(hierarchy).toContain("`new StateGraph(...)`, an `addNode` each for `prepare`, `team` and `finalize`, `addEdge`s from `START` through them to `END` (what Studio draws)");
+    const pipeline = readme("test/fixtures/valid/parallel-gates.envelope.json");
+    expect(pipeline).toContain("| team, agents, steps, gates, inputs, policies | `src/team.ts`");
+    expect(pipeline).toContain("an `addNode` for `prepare`, `finalize`, each step and each gate with its release (and its escalation, when it escalates), one `addEdge` per dependency");
+  });
+
+  it("states the run budget and where it comes from, as the CrewAI and LangGraph READMEs do", () => {
+    // support-tier sets no timeout (the schema's default runMs, 30000); incident-response-crew sets 900000.
+    const said = "30000 ms\n(`timeout.runMs`: the default, as the definition sets none)";
+    expect(readme("examples/support-tier.envelope.json")).toContain(`bounded by ${said}`);
+    expect(readme("examples/support-tier.envelope.json", "README.md", "crewai")).toContain("bounded by 30000 ms of work\n(`timeout.runMs`: the default, as the definition sets none)");
+    expect(readme("examples/support-tier.envelope.json", "README.md", "langgraph")).toContain("bounded by 30000 ms of work (`timeout.runMs`: the default, as the definition sets none)");
+    const set = readme("test/fixtures/valid/incident-response-crew.envelope.json");
+    expect(set).toContain("bounded by 900000 ms\n(`timeout.runMs`)\n");
+    expect(set).not.toContain("the definition sets none");
   });
 
   it("the loss report: title, role and capabilities are carried to the README's agents table, and it says where no model reads them", () => {
