@@ -355,7 +355,7 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
   interface SdkClient {
     threads: {
       create(): Promise<{ thread_id: string }>;
-      getState(id: string): Promise<{ values: Record<string, unknown>; next: string[]; tasks: Array<{ interrupts?: Array<{ id: string; value?: { records?: Array<{ id: string }> } }> }> }>;
+      getState(id: string): Promise<{ values: Record<string, unknown>; next: string[]; tasks: Array<{ interrupts?: Array<{ id: string; value?: { gate?: string; records?: Array<{ id: string }> } }> }> }>;
     };
     runs: { wait(thread: string, assistant: string, payload: Record<string, unknown>): Promise<unknown>; get(thread: string, run: string): Promise<{ status: string; kwargs?: { config?: { configurable?: Record<string, unknown> } } }> };
     store: { searchItems(prefix: string[], options?: { limit?: number }): Promise<{ items: Array<{ key: string; value: Record<string, unknown> }> }> };
@@ -454,7 +454,7 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
     const waiting = (await client.threads.getState(thread.thread_id)).tasks.flatMap((t) => t.interrupts ?? []);
     expect(waiting.length, tail()).toBe(1);
     // A record no gate has: the gate applies nothing and asks again, but the server has stored the resume by then.
-    const resume = { decisions: [{ record: "r999", action: "approve", feedback: `the key is ${secret}` }] };
+    const resume = { gate: waiting[0]!.value?.gate, decisions: [{ record: "r999", action: "approve", feedback: `the key is ${secret}` }] };
     await client.runs.wait(thread.thread_id, p.name, { command: { resume } });
     // The server writes its files a few seconds after a change: read them until the cleaned resume is there.
     const placeholder = `the key is {{${name}}}`;
@@ -523,7 +523,7 @@ describe.runIf(gate.run)("langgraphjs dev + @langchain/langgraph-sdk: a gated pi
     hold = (request) => (task(request, "Create the WordPress draft") ? lettingGo : undefined);
     const publishing = () => front!.held.slice(heldFrom).filter((h) => task(h.request, "Create the WordPress draft"));
     const reached = server.requests.length;
-    const approve = { decisions: (interrupts[0]!.value?.records ?? []).map((r) => ({ record: r.id, action: "approve", feedback: "" })) };
+    const approve = { gate: interrupts[0]!.value?.gate, decisions: (interrupts[0]!.value?.records ?? []).map((r) => ({ record: r.id, action: "approve", feedback: "" })) };
     let output: { status?: unknown; halted?: unknown; result?: unknown } | undefined;
     let bound: NodeJS.Timeout | undefined;
     try {

@@ -43,7 +43,7 @@ async function drive() {
     if (interrupts.length === 0) break;
     if (round === 0) {
       // A reviewer's typo first: nothing applied, each gate asks again with the problems.
-      const bad = Object.fromEntries(interrupts.map((i) => [i.id, { decisions: [{ record: "r999", action: "aprove" }] }]));
+      const bad = Object.fromEntries(interrupts.map((i) => [i.id, { gate: i.value?.gate, decisions: [{ record: "r999", action: "aprove" }] }]));
       await client.runs.wait(id, assistant.assistant_id, { command: { resume: resumeOf(bad) } });
       interrupts = await interruptsOf(id);
       report.refused = interrupts.map((i) => i.value?.problems ?? null);
@@ -52,7 +52,7 @@ async function drive() {
     const rounds = [];
     for (const interrupt of interrupts) {
       const records = interrupt.value?.records ?? [];
-      resume[interrupt.id] = { decisions: records.map((r, n) => ({ record: r.id, action: n === 0 ? "approve" : "skip", feedback: "" })) };
+      resume[interrupt.id] = { gate: interrupt.value?.gate, decisions: records.map((r, n) => ({ record: r.id, action: n === 0 ? "approve" : "skip", feedback: "" })) };
       rounds.push({ value: interrupt.value, approved: records.slice(0, 1).map((r) => r.id), skipped: records.slice(1).map((r) => r.id) });
     }
     report.rounds.push(rounds);
