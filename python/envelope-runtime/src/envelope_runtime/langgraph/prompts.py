@@ -9,6 +9,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from langgraph.config import get_config
+
 from ..placeholders import placeholder_values, render
 from ..team_package import TeamPackage
 
@@ -26,7 +28,14 @@ def triggered_text(package: TeamPackage) -> str:
         return ""
     from .. import run_context
 
-    return run_context.trigger_text()
+    if run_context.TRIGGERED:  # `watch` started this run in this process
+        return run_context.trigger_text()
+    # A run `watch --url` sent to an Agent Server: the rows came with its config.
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:  # outside a run
+        return ""
+    return run_context.trigger_text(configurable.get(run_context.CONFIG_KEY) or [])
 
 
 def system_prompt(package: TeamPackage, agent_key: str, inputs: Mapping[str, Any]) -> str:

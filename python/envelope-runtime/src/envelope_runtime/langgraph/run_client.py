@@ -424,6 +424,11 @@ class Runner:
             return runtime.EXIT_TIMEOUT
         deadline = asyncio.timeout((team.RUN_TIMEOUT_MS - spent) / 1000)
         tracer = None if self.args.url else _tracer(self.package, self.args.trace, thread_id)
+        if self.args.url:
+            from .. import run_context
+
+            if run_context.TRIGGERED:  # `watch --url`: the server's nodes read them there
+                config["configurable"][run_context.CONFIG_KEY] = list(run_context.TRIGGERED)
         if tracer is not None:
             config["callbacks"] = [tracer]
         try:
@@ -602,6 +607,8 @@ async def _resume(package: TeamPackage, args: argparse.Namespace, sweep: bool) -
         runner = _runner(package, graph, args, chosen)
         thread_id = args.thread_id
         snapshot = await _state(graph, thread_config(package, thread_id))
+        if isinstance(graph, RemoteGraph) and snapshot is not None and snapshot.values:
+            await _on_thread_assistant(graph, thread_id)
         if snapshot is None or not snapshot.values:
             problems.append(f"thread {thread_id} not found in {location(args)}")
         elif not snapshot.interrupts and not snapshot.next:
@@ -625,6 +632,20 @@ async def _resume(package: TeamPackage, args: argparse.Namespace, sweep: bool) -
             return runtime.EXIT_CONFIG
         report_problems([], problems)
         return runtime.EXIT_CONFIG
+
+
+async def _on_thread_assistant(graph: RemoteGraph, thread_id: str) -> None:
+    """A served thread goes on with the assistant its runs used (the server's thread
+    metadata names it), so with its context (its models), not the graph's default
+    assistant; the graph's id stays when the thread names none."""
+    assert graph.client is not None
+    try:
+        thread = await graph.client.threads.get(thread_id)
+    except httpx.TransportError as error:
+        raise Unreachable(str(error)) from error
+    assistant = (thread.get("metadata") or {}).get("assistant_id")
+    if assistant:
+        graph.assistant_id = str(assistant)
 
 
 class ServerStore(BaseStore):
