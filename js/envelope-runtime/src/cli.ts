@@ -378,6 +378,18 @@ export async function runCli(options: CliOptions): Promise<number> {
         throw error;
       }
       if (envProblems.length) throw new RunProblems(envProblems);
+      if (flags.has("thread")) {
+        // A thread takes a new run only when it is new or its last run ended done: LangGraph
+        // starts a run over a waiting gate's interrupt (its reviews lost), and a join of a run
+        // that stopped partway keeps the side that arrived, for the next run's join to fire with.
+        const state = await graph.getState(config);
+        const last = await report(graph, thread, config);
+        if (Object.keys(state.values ?? {}).length && (last.result === null || state.next?.length)) {
+          const waits = last.waiting.length ? ` --decisions FILE` : "";
+          const how = last.status === "halted" ? "" : `resume it (resume --thread ${thread}${waits}), or `;
+          throw new RunProblems([`thread ${thread}: its last run has not ended done (${last.status ?? "stopped"}): ${how}start the new run without --thread (a new thread)`]);
+        }
+      }
       await advance(saver, graph, thread, input, config);
     } else if (command === "sweep") {
       // A gate's timeout applies when its node runs again: resume (with no decisions) every

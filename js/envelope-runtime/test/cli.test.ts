@@ -175,7 +175,8 @@ describe("runner", () => {
       const err: string[] = [];
       const graph = (): RunnableGraph => ({
         invoke: () => Promise.reject(new Error("provider said: key sk-live-123 refused")),
-        getState: () => Promise.reject(new Error("not reached")),
+        // A new thread, as `run --thread` reads it first; the failure is then the run's.
+        getState: () => Promise.resolve({ values: {}, next: [], tasks: [] }) as ReturnType<RunnableGraph["getState"]>,
       });
       expect(await runCli({ team: secretTeam, argv: ["run", "--topic", "cats", "--thread", "f1"], graph, out: () => undefined, err: (t) => err.push(t) })).toBe(EXIT.failed);
       expect(err).toEqual(["the run failed: Error: provider said: key {{API_TOKEN}} refused", "finished steps and decisions are kept; continue from the last finished step with: resume --thread f1"]);

@@ -119,6 +119,17 @@ function file(name: string, text: string): string {
 }
 
 describe("the runner with two gates waiting", () => {
+  it("refuses a new run on a thread whose last run has not ended done, and takes one once it has", async () => {
+    expect((await cli("run", "--topic", "cats", "--thread", "w", "--no-interactive")).code).toBe(EXIT.waiting);
+    const again = await cli("run", "--topic", "dogs", "--thread", "w", "--no-interactive");
+    expect(again.code).toBe(EXIT.problems);
+    expect(again.err).toContain("thread w: its last run has not ended done (waiting): resume it (resume --thread w --decisions FILE), or start the new run without --thread");
+    expect(again.tasks).toEqual([]);
+    const both = file("both.json", '{"ga": [{"record": "r1", "action": "approve"}], "gb": [{"record": "r1", "action": "approve"}]}');
+    expect((await cli("resume", "--thread", "w", "--no-interactive", "--decisions", both)).code).toBe(EXIT.ok);
+    expect((await cli("run", "--topic", "dogs", "--thread", "w", "--no-interactive")).code).toBe(EXIT.waiting);
+  });
+
   it("resumes the gate a decisions file names, the other waits on without a problem", async () => {
     expect((await cli("run", "--topic", "cats", "--thread", "t", "--no-interactive")).code).toBe(EXIT.waiting);
     const resumed = await cli("resume", "--thread", "t", "--no-interactive", "--decisions", file("d.json", '{"ga": [{"record": "r1", "action": "approve"}]}'));

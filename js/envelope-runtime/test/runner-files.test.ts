@@ -131,9 +131,12 @@ describe("timeout.runMs", () => {
       t += ms;
       return invoke();
     };
-    expect((await cli(team, ["run", "--topic", "cats", "--thread", "w3"], { workClock, work: work(1200) })).code).toBe(EXIT.waiting);
-    expect((await cli(team, ["resume", "--thread", "w3", "--decisions", join(dir, "none.json")], { workClock })).code).toBe(EXIT.timeout);
-    // The same thread, a new run: the whole of timeout.runMs again.
+    expect((await cli(team, ["run", "--topic", "cats", "--thread", "w3"], { workClock, work: work(600) })).code).toBe(EXIT.waiting);
+    const approve = join(dir, "approve-w3.json");
+    write(approve, { review: [{ record: "r1", action: "Approve" }] });
+    expect((await cli(team, ["resume", "--thread", "w3", "--decisions", approve], { workClock, work: work(300) })).code).toBe(EXIT.ok);
+    expect(new FileSaver(runs("threads")).workedMs("w3")).toBe(900);
+    // The same thread, a new run once the last ended done: the whole of timeout.runMs again.
     expect((await cli(team, ["run", "--topic", "dogs", "--thread", "w3"], { workClock, work: work(100) })).code).toBe(EXIT.waiting);
     expect(new FileSaver(runs("threads")).workedMs("w3")).toBe(100);
   });
