@@ -1,5 +1,4 @@
-import { type BaseStore } from "@langchain/langgraph";
-import { FileSaver } from "./checkpoint.js";
+import { type BaseCheckpointSaver, type BaseStore } from "@langchain/langgraph";
 import type { TeamSpec } from "./spec.js";
 import { type Ask } from "./terminal-review.js";
 export declare const EXIT: {
@@ -27,7 +26,7 @@ export interface RunnableGraph {
 export interface CliOptions {
     team: TeamSpec;
     /** `store`: the workspace's (openWorkspaceStore), for a team with workspace documents. */
-    graph: (checkpointer: FileSaver, store?: BaseStore) => RunnableGraph;
+    graph: (checkpointer: BaseCheckpointSaver, store?: BaseStore) => RunnableGraph;
     argv?: readonly string[];
     out?: (text: string) => void;
     err?: (text: string) => void;

@@ -1,11 +1,12 @@
 // The command-line runner of an exported team: `run` (inputs as flags or JSON), `resume`
 // (a decisions file for the gates that wait), `show` (a thread's state), `sweep` (gates past
 // their deadline). Runs are kept by a
-// FileSaver in .langgraph_runs/threads/ (ENVELOPE_RUNS_DIR), so a gate waits across restarts.
+// FileSaver in .langgraph_runs/threads/ (ENVELOPE_RUNS_DIR), or with DATABASE_URL by LangGraph.js's
+// PostgresSaver in that database (database.ts, as the Python runner keeps them), so a gate waits across restarts.
 // Standard output carries one JSON object per command; messages go to standard error, each
 // naming what it is about (the flag, the input, the file, the gate). Exit codes are the
 // Python targets' runner's. As there: one process at a time runs or resumes a thread (a lock
-// beside its checkpoints), timeout.runMs bounds a run's work across its resumes (the time
+// beside its checkpoints; in PostgreSQL, an advisory lock), timeout.runMs bounds a run's work across its resumes (the time
 // worked is kept with the thread), and a run that waits at its gates gets a decisions file
 // to fill in, `<runs dir>/<thread>.decisions.json`.
 import { existsSync, readFileSync } from "node:fs";
@@ -18,10 +19,47 @@ import { deadlineMessage, resolveInputs, RunProblems, runProblems } from "./grap
 import { redact, redactValue, secretValues } from "./redaction.js";
 import { reviewAtTerminal, terminalAsk } from "./terminal-review.js";
 import { ThreadLock, writeDecisionsTemplate } from "./thread-files.js";
-import { openWorkspaceStore } from "./workspace-store.js";
+import { DATABASE_ENV, openWorkspaceStore } from "./workspace-store.js";
 export const EXIT = { ok: 0, failed: 1, problems: 2, waiting: 3, halted: 4, timeout: 124 };
 /** The run's work reached timeout.runMs (counted across its run and resumes). */
 class OutOfTime extends Error {
+}
+function fileRuns(threadsDir) {
+    const locks = new Map();
+    return {
+        where: threadsDir,
+        async lock(thread) {
+            const lock = new ThreadLock(join(threadsDir, `${threadFileName(thread)}.lock`));
+            const holder = lock.acquire();
+            if (holder)
+                return { ...holder, lock: `lock ${lock.path}` };
+            locks.set(thread, lock);
+            return null;
+        },
+        unlock(thread) {
+            locks.get(thread)?.release();
+            locks.delete(thread);
+        },
+        saver: async () => new FileSaver(threadsDir),
+        threads: async (saver) => Object.keys(saver.storage).sort(),
+        close: async () => undefined,
+    };
+}
+/** The runs in PostgreSQL: one DatabaseSaver (its pool) for the command, its lock an advisory lock. */
+async function databaseRuns(url, team) {
+    const { openDatabaseSaver } = await import("./database.js");
+    const saver = await openDatabaseSaver(url, team);
+    return {
+        where: saver.where,
+        async lock(thread) {
+            const holder = await saver.lock(thread);
+            return holder && { ...holder, lock: `its lock in ${saver.where}` };
+        },
+        unlock: (thread) => saver.unlock(thread),
+        saver: async () => saver,
+        threads: () => saver.threads(),
+        close: () => saver.end(),
+    };
 }
 function usage(team) {
     const flags = team.inputs.map((i) => `  --${i.key} VALUE   ${i.type}${i.required ? ", required" : ""}${i.description ? `: ${i.description}` : ""}`).join("\n");
@@ -82,12 +120,25 @@ function isObject(value) {
 function inputsOf(team, flags) {
     const problems = [];
     let inputs = {};
+    // Every problem is said at once: a flag that is not JSON does not hide a missing input.
+    // `unread`: inputs given but not readable, not also called missing; null when --inputs was not readable.
+    let unread = new Set();
     if (flags.has("inputs")) {
-        const given = parsed(flags.get("inputs"), "--inputs");
-        if (isObject(given))
-            inputs = { ...given };
-        else
-            problems.push(`--inputs: expected a JSON object of inputs by key, got ${JSON.stringify(given)}`);
+        try {
+            const given = parsed(flags.get("inputs"), "--inputs");
+            if (isObject(given))
+                inputs = { ...given };
+            else {
+                problems.push(`--inputs: expected a JSON object of inputs by key, got ${JSON.stringify(given)}`);
+                unread = null;
+            }
+        }
+        catch (error) {
+            if (!(error instanceof RunProblems))
+                throw error;
+            problems.push(...error.problems);
+            unread = null;
+        }
     }
     for (const input of team.inputs) {
         const raw = flags.get(input.key);
@@ -101,17 +152,28 @@ function inputsOf(team, flags) {
             }
             catch {
                 problems.push(`--${input.key}: expected ${input.type} as JSON, got ${JSON.stringify(raw)}`);
+                unread?.add(input.key);
+                delete inputs[input.key];
             }
         }
     }
     for (const key of Object.keys(inputs))
         if (!team.inputs.some((i) => i.key === key))
             problems.push(`--inputs: unknown input ${JSON.stringify(key)}`);
-    if (problems.length)
-        throw new RunProblems(problems);
     // The graph's input uses each input's channel.
     const byChannel = Object.fromEntries(team.inputs.filter((i) => Object.hasOwn(inputs, i.key)).map((i) => [i.channel, inputs[i.key]]));
-    resolveInputs(team, byChannel);
+    if (unread) {
+        try {
+            resolveInputs(team, byChannel);
+        }
+        catch (error) {
+            if (!(error instanceof RunProblems))
+                throw error;
+            problems.push(...error.problems.filter((p) => ![...unread].some((key) => p.startsWith(`input ${key}:`))));
+        }
+    }
+    if (problems.length)
+        throw new RunProblems(problems);
     return byChannel;
 }
 /** A decisions file `{"<gate>": [decision, ...]}`, checked against the gates waiting on the thread (all problems at once, nothing applied). */
@@ -140,7 +202,7 @@ function decisionsOf(team, thread, file, waiting, gateStates) {
             problems.push(`decisions file ${file}: ${spec ? "gate" : "no gate"} ${JSON.stringify(gate)} ${spec ? "is not waiting" : "in this team"} (waiting: ${names.join(", ")})`);
             continue;
         }
-        const read = readResume({ decisions: items }, gate);
+        const read = readResume({ gate, decisions: items }, gate);
         if ("problem" in read)
             problems.push(`decisions file ${file}: ${read.problem}`);
         else if (spec && isObject(gateStates[gate]))
@@ -164,7 +226,10 @@ async function report(graph, thread, config) {
     const waiting = state.tasks.flatMap((t) => t.interrupts.map((i) => ({ id: i.id, ...i.value })));
     // A halt wins over a gate still waiting beside it (one branch halted, another's gate asks),
     // as in the Python runner: the run is over, nothing a reviewer decides would go on.
-    const status = values.halted ? "halted" : waiting.length ? "waiting" : (values.status ?? null);
+    let status = values.halted ? "halted" : waiting.length ? "waiting" : (values.status ?? null);
+    // Said to wait, yet no gate asks and no step is left: nothing a resume gives would reach it.
+    if (status === "waiting" && !state.next?.length)
+        status = "stalled";
     return { thread, status, halted: values.halted ?? null, result: values.result ?? null, waiting, gates: values.gates ?? {} };
 }
 /** Runs the command in `argv`; resolves to the exit code. */
@@ -211,12 +276,12 @@ export async function runCli(options) {
     const decisionsPath = (id) => join(dir, `${threadFileName(id)}.decisions.json`);
     // An error's text can echo what a node was given (a prompt with a secret filled in): redacted, as Python's _failed does.
     const failure = (error) => redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), secretValues(team.secrets));
-    const lockOf = (id) => new ThreadLock(join(threadsDir, `${threadFileName(id)}.lock`));
     const deadline = deadlineMessage(team.runTimeoutMs);
     /** One part of a run: the graph invoked with what is left of timeout.runMs; the time it took kept with the thread. */
     const advance = async (saver, graph, id, input, config) => {
         // A new run (the graph's input, not a resume) starts afresh, as its prepare node empties the state's work.
         const fresh = input !== null && !(input instanceof Command);
+        await saver.readWorked?.(id);
         const left = team.runTimeoutMs - (fresh ? 0 : saver.workedMs(id));
         if (left <= 0)
             throw new OutOfTime(deadline);
@@ -232,19 +297,32 @@ export async function runCli(options) {
             outOfTime = true;
         }
         finally {
-            saver.stopWork(id, outOfTime ? team.runTimeoutMs : 0);
+            await saver.stopWork(id, outOfTime ? team.runTimeoutMs : 0);
         }
         if (outOfTime)
             throw new OutOfTime(deadline);
     };
-    // One process at a time on a thread: taken before its checkpoints are read, held until the end.
-    const lock = command === "run" || command === "resume" ? lockOf(thread) : null;
-    const holder = lock?.acquire();
-    if (lock && holder) {
-        err(`thread ${thread}: ${holder.who} is running or resuming it (lock ${lock.path}); try again when it has finished${holder.ifGone ? `, or, ${holder.ifGone}` : ""}`);
+    const database = process.env[DATABASE_ENV];
+    let runs;
+    try {
+        runs = database ? await databaseRuns(database, team.slug) : fileRuns(threadsDir);
+    }
+    catch (error) {
+        err(`cannot open the runs in PostgreSQL ($${DATABASE_ENV}): ${redact(error instanceof Error ? error.message : String(error), { [DATABASE_ENV]: database })}`);
         return EXIT.problems;
     }
-    const saver = new FileSaver(threadsDir);
+    // One process at a time on a thread: taken before its checkpoints are read, held until the end.
+    const locked = command === "run" || command === "resume";
+    const holder = locked ? await runs.lock(thread).catch(async (error) => { await runs.close(); throw error; }) : null;
+    if (holder) {
+        await runs.close();
+        err(`thread ${thread}: ${holder.who} is running or resuming it (${holder.lock}); try again when it has finished${holder.ifGone ? `, or, ${holder.ifGone}` : ""}`);
+        return EXIT.problems;
+    }
+    // Where a run in a database is kept (a file's is the README's .langgraph_runs/), as the Python runner says it.
+    if (locked && database)
+        err(`thread ${thread} (state: ${runs.where})`);
+    const saver = await runs.saver();
     // The workspace's store, the same for every graph this command builds (its lock is per store).
     const store = team.workspace?.length ? openWorkspaceStore() : undefined;
     const graph = options.graph(saver, store);
@@ -280,6 +358,18 @@ export async function runCli(options) {
             }
             if (envProblems.length)
                 throw new RunProblems(envProblems);
+            if (flags.has("thread")) {
+                // A thread takes a new run only when it is new or its last run ended done: LangGraph
+                // starts a run over a waiting gate's interrupt (its reviews lost), and a join of a run
+                // that stopped partway keeps the side that arrived, for the next run's join to fire with.
+                const state = await graph.getState(config);
+                const last = await report(graph, thread, config);
+                if (Object.keys(state.values ?? {}).length && (last.result === null || state.next?.length)) {
+                    const waits = last.waiting.length ? ` --decisions FILE` : "";
+                    const how = last.status === "halted" ? "" : `resume it (resume --thread ${thread}${waits}), or `;
+                    throw new RunProblems([`thread ${thread}: its last run has not ended done (${last.status ?? "stopped"}): ${how}start the new run without --thread (a new thread)`]);
+                }
+            }
             await advance(saver, graph, thread, input, config);
         }
         else if (command === "sweep") {
@@ -288,25 +378,24 @@ export async function runCli(options) {
             const due = (waiting) => waiting.some((w) => typeof w.deadline === "string" && now().getTime() > Date.parse(w.deadline));
             const swept = [];
             let code = EXIT.ok;
-            for (const id of Object.keys(saver.storage).sort()) {
+            for (const id of await runs.threads(saver)) {
                 const threadConfig = { ...config, configurable: { thread_id: id } };
                 if (!due((await report(graph, id, threadConfig)).waiting))
                     continue;
-                const threadLock = lockOf(id);
-                const busy = threadLock.acquire();
+                const busy = await runs.lock(id);
                 if (busy) {
-                    err(`thread ${id}: skipped, ${busy.who} is running or resuming it (lock ${threadLock.path})${busy.ifGone ? `; ${busy.ifGone}` : ""}`);
+                    err(`thread ${id}: skipped, ${busy.who} is running or resuming it (${busy.lock})${busy.ifGone ? `; ${busy.ifGone}` : ""}`);
                     continue;
                 }
                 try {
                     // Read afresh under the lock: another process may have moved it on since.
-                    const own = new FileSaver(threadsDir);
+                    const own = await runs.saver();
                     const ownGraph = options.graph(own, store);
                     const state = await report(ownGraph, id, threadConfig);
                     if (!due(state.waiting))
                         continue;
                     try {
-                        await advance(own, ownGraph, id, new Command({ resume: Object.fromEntries(state.waiting.map((w) => [w.id, { decisions: [] }])) }), threadConfig);
+                        await advance(own, ownGraph, id, new Command({ resume: Object.fromEntries(state.waiting.map((w) => [w.id, { gate: w.gate, decisions: [] }])) }), threadConfig);
                     }
                     catch (error) {
                         // One thread's failure does not stop the sweep (as in Python): said, recorded, exit 1 at the end.
@@ -326,7 +415,7 @@ export async function runCli(options) {
                     swept.push({ thread: id, status: after.status, halted: after.halted, waiting: after.waiting.map((w) => w.gate ?? "") });
                 }
                 finally {
-                    threadLock.release();
+                    runs.unlock(id);
                 }
             }
             out(JSON.stringify({ swept }, null, 2));
@@ -334,8 +423,17 @@ export async function runCli(options) {
         }
         else if (command === "resume") {
             // A thread whose time is spent is not resumed, whatever state it stopped in (as in Python).
+            await saver.readWorked?.(thread);
             if (saver.workedMs(thread) >= team.runTimeoutMs)
                 throw new OutOfTime(deadline);
+            // Missing variables are said before anything runs, with the decisions file's problems:
+            // a gate released by the decisions, then the next step refused, would leave the thread
+            // with its decisions applied and nothing to resume.
+            const envProblems = runProblems(team, context, process.env, false);
+            const refuse = (problems) => {
+                if (problems.length || envProblems.length)
+                    throw new RunProblems([...problems, ...envProblems]);
+            };
             const before = await report(graph, thread, config);
             if (!before.waiting.length) {
                 const stopped = await graph.getState(config);
@@ -345,15 +443,27 @@ export async function runCli(options) {
                     throw new RunProblems([`thread ${thread}: ${kept ? `no gate waiting for review (status: ${before.status ?? "finished"})` : "no such run"}`]);
                 if (flags.has("decisions"))
                     throw new RunProblems([`thread ${thread} is not waiting for review: it stopped on an error; resume it without --decisions`]);
+                refuse([]);
                 await advance(saver, graph, thread, null, config);
             }
             else if (!flags.get("decisions") && !interactive) {
-                throw new RunProblems(["resume: --decisions FILE is needed (or review at a terminal: --interactive)"]);
+                refuse(["resume: --decisions FILE is needed (or review at a terminal: --interactive)"]);
             }
             given = flags.get("decisions");
             // Without a file, the gates are reviewed at the terminal (below).
-            if (given !== undefined) {
-                const decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
+            if (given === undefined)
+                refuse([]);
+            else {
+                let decisions = {};
+                try {
+                    decisions = decisionsOf(team, thread, given, before.waiting, before.gates);
+                }
+                catch (error) {
+                    if (!(error instanceof RunProblems))
+                        throw error;
+                    refuse(error.problems);
+                }
+                refuse([]);
                 // A gate past its deadline applies its timeout, not the decisions (as in the Python targets): say so.
                 for (const w of before.waiting) {
                     const spec = team.gates.find((g) => g.name === w.gate);
@@ -365,7 +475,7 @@ export async function runCli(options) {
                 // Every pending gate is resumed: one without decisions re-checks its timeout and waits again.
                 // LangGraph stores the resume value in the thread's checkpoints: secret values out of it first.
                 const secrets = secretValues(team.secrets);
-                const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
+                const resume = Object.fromEntries(before.waiting.map((p) => [p.id, { gate: p.gate, decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
                 await advance(saver, graph, thread, new Command({ resume }), config);
             }
         }
@@ -389,7 +499,7 @@ export async function runCli(options) {
             if (!Object.keys(decisions).length)
                 break;
             const secrets = secretValues(team.secrets);
-            const resume = Object.fromEntries(state.waiting.map((p) => [p.id, { decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
+            const resume = Object.fromEntries(state.waiting.map((p) => [p.id, { gate: p.gate, decisions: redactValue(decisions[p.gate ?? ""] ?? [], secrets) }]));
             given = undefined;
             await advance(saver, graph, thread, new Command({ resume }), config);
             state = await report(graph, thread, config);
@@ -412,6 +522,10 @@ export async function runCli(options) {
             return EXIT.waiting;
         }
         // Halted by the graph's own count of timeout.runMs (the nodes'): the runner's timeout.
+        if (result.status === "stalled") {
+            err(`thread ${thread}: stalled: its state says it waits for review, but no gate is waiting and no step is left to run; nothing can finish it (start a new run)`);
+            return EXIT.failed;
+        }
         if (result.status === "halted" && result.halted === deadline) {
             err(`thread ${thread}: ${deadline}`);
             return EXIT.timeout;
@@ -437,6 +551,11 @@ export async function runCli(options) {
     }
     finally {
         terminal?.close();
-        lock?.release();
+        if (locked)
+            runs.unlock(thread);
+        // A database's connections closed, so the process can end.
+        await runs.close();
+        if (store && "close" in store)
+            await store.close();
     }
 }

@@ -83,6 +83,12 @@ export declare function applyDecisions(spec: GateSpec, gate: GateState, items: r
 export declare function triggerMet(spec: GateSpec, gate: GateState): boolean;
 /** What the gate does next, from the decisions made so far, and why. */
 export declare function evaluate(spec: GateSpec, gate: GateState): [Outcome, string];
+/**
+ * Why a gate after `step` halts instead of escalating: its escalation would go to `manager`,
+ * the step's own agent (it reports to nobody and is the entry agent), and no agent decides on
+ * its own work. Null when the manager is another agent.
+ */
+export declare function selfEscalation(step: string, agent: string, manager: string): string | null;
 /** timeout.behaviour proceed: the undecided records released as if approved by the timeout. */
 export declare function proceed(spec: GateSpec, gate: GateState, now: Date): GateState;
 /** Whether a waiting gate has waited longer than its timeout. */
@@ -90,8 +96,10 @@ export declare function timedOut(spec: GateSpec, gate: GateState, now: Date): bo
 /** How a step is handed a gate's approved records; an empty release says why. */
 export declare function releasedText(spec: GateSpec, gate: GateState): string;
 /**
- * Read a resume value `{"decisions": [...]}`: the items, or the problem that refuses it
- * whole (nothing applied).
+ * Read a resume value `{"gate": "<name>", "decisions": [...]}`: the items, or the problem that
+ * refuses it whole (nothing applied). The value must name its gate: gates that wait at once
+ * all receive a resume value not keyed by interrupt id, and record ids (r1, …) repeat across
+ * gates, so a value for one gate would otherwise decide the other's records too.
  */
 export declare function readResume(value: unknown, gate: string): {
     items: DecisionItem[];

@@ -129,6 +129,16 @@ export function evaluate(spec, gate) {
     const last = sentBack ? ` after ${MAX_ROUNDS} rounds, the most a gate runs` : "";
     return ["halted", `gate ${spec.name}: not released${last} (${approved(gate).length} approved, ${needed} needed)`];
 }
+/**
+ * Why a gate after `step` halts instead of escalating: its escalation would go to `manager`,
+ * the step's own agent (it reports to nobody and is the entry agent), and no agent decides on
+ * its own work. Null when the manager is another agent.
+ */
+export function selfEscalation(step, agent, manager) {
+    if (manager !== agent)
+        return null;
+    return `the escalation would go to ${agent}, the agent of step ${step} itself (it reports to nobody and is the first root), and nobody else can decide: run halted, no agent approves its own work`;
+}
 /** timeout.behaviour proceed: the undecided records released as if approved by the timeout. */
 export function proceed(spec, gate, now) {
     const items = undecided(gate).map((r) => ({ record: r.id, action: "approve" }));
@@ -148,12 +158,19 @@ export function releasedText(spec, gate) {
     return text;
 }
 /**
- * Read a resume value `{"decisions": [...]}`: the items, or the problem that refuses it
- * whole (nothing applied).
+ * Read a resume value `{"gate": "<name>", "decisions": [...]}`: the items, or the problem that
+ * refuses it whole (nothing applied). The value must name its gate: gates that wait at once
+ * all receive a resume value not keyed by interrupt id, and record ids (r1, …) repeat across
+ * gates, so a value for one gate would otherwise decide the other's records too.
  */
 export function readResume(value, gate) {
     if (value === null || typeof value !== "object" || Array.isArray(value) || !Array.isArray(value.decisions)) {
-        return { problem: `gate ${gate}: expected {"decisions": [{"record": "r1", "action": "approve", "feedback": ""}]}, got ${quoted(JSON.stringify(value) ?? String(value))}` };
+        return { problem: `gate ${gate}: expected {"gate": ${JSON.stringify(gate)}, "decisions": [{"record": "r1", "action": "approve", "feedback": ""}]}, got ${quoted(JSON.stringify(value) ?? String(value))}` };
+    }
+    const named = value.gate;
+    if (named !== gate) {
+        const why = named === undefined ? "does not name its gate" : `is for gate ${quoted(typeof named === "string" ? named : JSON.stringify(named))}`;
+        return { problem: `gate ${gate}: the resume value ${why}, nothing applied; resume each waiting gate by its interrupt id with {"gate": ${JSON.stringify(gate)}, "decisions": [...]}` };
     }
     const items = [];
     for (const [i, item] of (value.decisions).entries()) {

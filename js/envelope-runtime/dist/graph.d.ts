@@ -229,7 +229,9 @@ export declare class TeamRuntime {
             [spec.name]: gates.GateState;
         };
     }, string>>;
-    /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones. */
+    /** Why the gate halts instead of escalating: the escalation would go to its step's own agent (gates.selfEscalation). */
+    private selfEscalation;
+    /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones; never the step's own agent (selfEscalation halts the gate first). */
     escalateNodeFn(spec: GateSpec, s: RunState, config: RunnableConfig | undefined): Promise<Command<unknown, Record<string, unknown>, string> | Command<unknown, {
         gates: {
             [spec.name]: {

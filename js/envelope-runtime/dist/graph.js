@@ -100,7 +100,7 @@ export function resolveInputs(team, state) {
             continue;
         }
         if (!typeOk(input.type, value))
-            problems.push(`input ${input.key}: expected ${input.type}, got ${gates.quoted(JSON.stringify(value))}`);
+            problems.push(`input ${input.key}: expected ${input.type}, got ${typeof value === "string" ? gates.quoted(value) : gates.cut(JSON.stringify(value))}`);
         else if (input.enum && !input.enum.includes(String(value)))
             problems.push(`input ${input.key}: ${gates.quoted(String(value))} is not one of ${input.enum.map((e) => JSON.stringify(e)).join(", ")}`);
         else
@@ -298,7 +298,7 @@ export class TeamRuntime {
     tools(agent, inputs, config, withReports) {
         const out = [];
         if (agent.policy)
-            out.push(httpRequestTool({ policy: agent.policy, variables: this.team.variables, secrets: this.team.secrets, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }));
+            out.push(httpRequestTool({ policy: agent.policy, variables: this.team.variables, secrets: this.team.secrets, env: this.env, timeoutMs: agent.timeoutMs, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) }));
         // A pack goes only to an agent with a policy (envelope-export refuses it otherwise).
         if (agent.policy)
             out.push(...connectionTools(this.options.connections, this.packOptions(agent, agent.policy)));
@@ -428,8 +428,11 @@ export class TeamRuntime {
         if (problems.length)
             throw new RunProblems(problems);
         const inputs = resolveInputs(this.team, s);
-        // A new run on a thread that ran before starts afresh: null empties each reducer's field.
-        return { inputs, answers: null, records: null, approved: null, gates: null, feedback: null, halted: null, status: null, result: null, work: null };
+        // A new run on a thread that ran before starts afresh: null empties each reducer's field,
+        // and each input's channel once read (the run keeps `inputs`), so that the next run's
+        // input not naming it gets its default, not this run's value (a channel keeps its last).
+        const channels = Object.fromEntries(this.team.inputs.map((i) => [i.channel, null]));
+        return { ...channels, inputs, answers: null, records: null, approved: null, gates: null, feedback: null, halted: null, status: null, result: null, work: null };
     }
     checkRun(config) {
         const problems = runProblems(this.team, contextOf(config), this.env, !this.options.modelFor, this.options.connections?.secrets);
@@ -535,8 +538,14 @@ export class TeamRuntime {
             const behaviour = spec.timeout.behaviour;
             if (behaviour === "proceed")
                 return update(gates.proceed(spec, g, now), releasedNode(spec.name));
-            if (behaviour === "escalate")
-                return update({ ...g, message: `gate ${spec.name}: no decision within ${spec.timeout.after} (escalate)` }, escalateNode(spec.name));
+            if (behaviour === "escalate") {
+                const message = `gate ${spec.name}: no decision within ${spec.timeout.after} (escalate)`;
+                const own = this.selfEscalation(spec);
+                if (!own)
+                    return update({ ...g, message }, escalateNode(spec.name));
+                const why = `${message}; ${own}`;
+                return update({ ...g, status: "halted", message: why }, END, { halted: why, status: "halted" });
+            }
             const why = `gate ${spec.name}: no decision within ${spec.timeout.after} (halt)`;
             return update({ ...g, status: "halted", message: why }, END, { halted: why, status: "halted" });
         }
@@ -555,6 +564,9 @@ export class TeamRuntime {
             g = { ...applied.gate, problems: [] };
             [outcome, why] = gates.evaluate(spec, g);
         }
+        const own = outcome === "revise" && spec.onReject === "escalate" ? this.selfEscalation(spec) : null;
+        if (own)
+            [outcome, why] = ["halted", `${why}; ${own}`];
         switch (outcome) {
             case "released":
                 return update({ ...g, status: "released", message: why }, releasedNode(spec.name));
@@ -570,7 +582,12 @@ export class TeamRuntime {
                 return update({ ...g, status: "halted", message: why }, END, { halted: why, status: "halted" });
         }
     }
-    /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones. */
+    /** Why the gate halts instead of escalating: the escalation would go to its step's own agent (gates.selfEscalation). */
+    selfEscalation(spec) {
+        const agent = this.steps.get(spec.afterStep).agent;
+        return gates.selfEscalation(spec.afterStep, agent, this.agents.get(agent).reportsTo ?? this.team.entryAgent);
+    }
+    /** The escalation manager (the step agent's manager, else the entry agent) revises rejected records or decides undecided ones; never the step's own agent (selfEscalation halts the gate first). */
     async escalateNodeFn(spec, s, config) {
         if (s.halted)
             return new Command({ goto: END });

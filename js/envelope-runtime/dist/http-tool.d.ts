@@ -26,7 +26,10 @@ export interface HttpToolOptions {
     secrets: readonly string[];
     /** The transport (tests give their own). */
     fetch?: typeof fetch;
+    /** The agent's timeoutMs, as its pack tools get it (default 30 s). */
     timeoutMs?: number;
+    /** Where the secrets' and variables' values are read: the build's env (default: process.env). */
+    env?: Readonly<Record<string, string | undefined>>;
 }
 /** What the tool does with one request: the text the model gets back. */
 export declare function httpRequest(args: z.infer<typeof HttpRequestInput>, options: HttpToolOptions): Promise<string>;

@@ -21,10 +21,11 @@ export const HttpRequestInput = z.object({
 });
 /** What the tool does with one request: the text the model gets back. */
 export async function httpRequest(args, options) {
-    const secrets = secretValues(options.secrets);
-    const values = { ...secretValues(options.variables), ...secrets };
+    const secrets = secretValues(options.secrets, options.env);
+    const variables = secretValues(options.variables, options.env);
+    const values = { ...variables, ...secrets };
     const url = render(args.url, values);
-    const decision = evaluate(options.policy, args.method, url, secretValues(options.variables));
+    const decision = evaluate(options.policy, args.method, url, variables);
     if (!decision.allowed)
         return redact(`Refused by the access policy: ${decision.reason}`, secrets);
     const headers = (args.headers ?? []).map((h) => [h.name, render(h.value, values)]);

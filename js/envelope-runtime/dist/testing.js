@@ -128,7 +128,8 @@ export async function runTeam(graph, input, reviewer = approveAll, options = {})
         if (resumes >= max)
             throw new Error(`gates still waiting after ${max} resumes: ${asked.map((r) => r.gate).join(", ")}`);
         reviews.push(...asked);
-        const resume = Object.fromEntries(asked.map((review) => [review.id, { decisions: reviewer(review, asked) ?? [] }]));
+        // Each value names its gate (gates.readResume refuses one that does not).
+        const resume = Object.fromEntries(asked.map((review) => [review.id, { gate: review.gate, decisions: reviewer(review, asked) ?? [] }]));
         output = (await graph.invoke(new Command({ resume }), config));
     }
 }

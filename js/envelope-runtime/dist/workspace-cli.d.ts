@@ -26,6 +26,21 @@ export declare class SavedRuns implements RunRecords {
     purge(runIds: readonly string[]): Promise<void>;
 }
 /**
+ * The runner's runs in PostgreSQL (DATABASE_URL): every thread whose checkpoints or pending
+ * writes hold a value, as workspace_store.py's CheckpointRecords looks through the database's,
+ * deleted with the saver's own deleteThread, and its decisions file.
+ */
+export declare class DatabaseRuns implements RunRecords {
+    readonly url: string;
+    readonly runsDir: string;
+    readonly team: string;
+    readonly where: string;
+    constructor(url: string, runsDir: string, team: string);
+    private withSaver;
+    holding(needles: readonly string[]): Promise<string[]>;
+    purge(runIds: readonly string[]): Promise<void>;
+}
+/**
  * The runs of an Agent Server, for `workspace --url delete` (run_client.py's ServerThreads):
  * its threads, each searched in its values, metadata and every checkpoint of its history and
  * its subgraphs' (where the agents' tool answers are); deleted with threads.delete.

@@ -12,7 +12,7 @@ import { TRIGGERED } from "./run-context.js";
 import { deadlineMessage, resolveInputs, RunProblems } from "./graph.js";
 import { contextProblems } from "./models.js";
 import { redact, secretValues } from "./redaction.js";
-import { openWorkspaceStore, serverClient, ServerStore } from "./workspace-store.js";
+import { DATABASE_ENV, databaseWhere, DatabaseStore, openWorkspaceStore, serverClient, ServerStore } from "./workspace-store.js";
 import { BUILT_IN, MASK, masked, pyRepr, WorkspaceError, Workspace } from "./workspace.js";
 /** A masked CSV export heads each pii column (and `id`, when the id column is pii) with this after it. */
 export const MASKED_HEADER = " (masked)";
@@ -52,6 +52,51 @@ export class SavedRuns {
         }
         // A decisions file's write killed before its rename left its temporary (the records' fields).
         scrubLeftovers(this.runsDir);
+    }
+}
+/**
+ * The runner's runs in PostgreSQL (DATABASE_URL): every thread whose checkpoints or pending
+ * writes hold a value, as workspace_store.py's CheckpointRecords looks through the database's,
+ * deleted with the saver's own deleteThread, and its decisions file.
+ */
+export class DatabaseRuns {
+    url;
+    runsDir;
+    team;
+    where;
+    constructor(url, runsDir, team) {
+        this.url = url;
+        this.runsDir = runsDir;
+        this.team = team;
+        this.where = databaseWhere(url);
+    }
+    async withSaver(fn) {
+        const { openDatabaseSaver } = await import("./database.js");
+        const saver = await openDatabaseSaver(this.url, this.team);
+        try {
+            return await fn(saver);
+        }
+        finally {
+            await saver.end();
+        }
+    }
+    holding(needles) {
+        return this.withSaver(async (saver) => {
+            const found = new Set();
+            for await (const item of saver.list({})) {
+                if ([...texts([item.checkpoint.channel_values, item.pendingWrites ?? []])].some((t) => needles.some((n) => t.includes(n))))
+                    found.add(String(item.config.configurable?.thread_id));
+            }
+            return [...found].sort();
+        });
+    }
+    purge(runIds) {
+        return this.withSaver(async (saver) => {
+            for (const id of runIds) {
+                await saver.deleteThread(id);
+                rmSync(join(this.runsDir, `${threadFileName(id)}.decisions.json`), { force: true });
+            }
+        });
     }
 }
 /** Every text in a server's thread or checkpoint (keys too), as workspace_store.py's holds reads them. */
@@ -811,11 +856,14 @@ export async function peopleCommand(argv, team, io, runHere, env = process.env) 
 }
 /** peopleCommand once the store is chosen (`client`: the server's, a test's fake). */
 export async function peopleOn(command, args, team, io, runHere, env, url, client) {
-    const workspace = new Workspace(team.workspace ?? [], client ? new ServerStore(client) : openWorkspaceStore(env));
+    const store = client ? new ServerStore(client) : openWorkspaceStore(env);
+    const workspace = new Workspace(team.workspace ?? [], store);
+    const runsDir = env.ENVELOPE_RUNS_DIR || ".langgraph_runs";
+    const database = env[DATABASE_ENV];
     try {
         if (command === "watch")
             return await watchCommand(args, workspace, client ? (runArgs) => runOnServer(client, team, runArgs, url, io, env) : runHere, io);
-        return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url, client) : new SavedRuns(env.ENVELOPE_RUNS_DIR || ".langgraph_runs"));
+        return await workspaceCommand(args, workspace, io, client ? new ServerThreads(url, client) : database ? new DatabaseRuns(database, runsDir, team.slug) : new SavedRuns(runsDir));
     }
     catch (error) {
         // The server down or the URL wrong: say so in a line, not a stack (run_client.py's unreachable).
@@ -824,5 +872,10 @@ export async function peopleOn(command, args, team, io, runHere, env, url, clien
             return 2;
         }
         throw error;
+    }
+    finally {
+        // A database's connections closed, so the process can end.
+        if (store instanceof DatabaseStore)
+            await store.close();
     }
 }

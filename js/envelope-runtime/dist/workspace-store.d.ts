@@ -26,8 +26,27 @@ export declare class FileStore extends BaseStore {
     /** The namespaces `changed`, written whole (one left empty: its file removed). */
     private save;
 }
-/** The runner's store: a FileStore in ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/. */
-export declare function openWorkspaceStore(env?: Readonly<Record<string, string | undefined>>): FileStore;
+/** The runner's store: LangGraph.js's PostgresStore when DATABASE_URL is set (the runs are there too), else a FileStore in ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/. */
+export declare function openWorkspaceStore(env?: Readonly<Record<string, string | undefined>>): FileStore | DatabaseStore;
+/** PostgreSQL's URL: the runner's checkpoints and the workspace's store there instead of files (as the Python LangGraph runner's). */
+export declare const DATABASE_ENV = "DATABASE_URL";
+/** The URL for messages: its password (in the URL or its query) hidden. */
+export declare function shownUrl(url: string): string;
+/** Where the runs are kept, for messages: `PostgreSQL, postgresql://user:***@host/db`. */
+export declare const databaseWhere: (url: string) => string;
+/**
+ * The workspace's store in PostgreSQL: database.ts's PostgresStore (LangGraph.js's), loaded on
+ * first use (the package only then), each namespace's labels escaped for it (toDatabase). It has
+ * no lock across processes: the rules' compare-and-set goes by claims (workspace.ts), as on a
+ * server's store. `close` ends its connections.
+ */
+export declare class DatabaseStore extends BaseStore {
+    readonly url: string;
+    private inner;
+    constructor(url: string);
+    batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>>;
+    close(): Promise<void>;
+}
 /** What ServerStore, ServerThreads and `watch --url` use of @langchain/langgraph-sdk's Client (a test gives a fake). */
 export interface ServerClient {
     store: {

@@ -204,9 +204,78 @@ export class FileStore extends BaseStore {
         }
     }
 }
-/** The runner's store: a FileStore in ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/. */
+/** The runner's store: LangGraph.js's PostgresStore when DATABASE_URL is set (the runs are there too), else a FileStore in ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/. */
 export function openWorkspaceStore(env = process.env) {
-    return new FileStore(env[WORKSPACE_DIR_ENV] || DEFAULT_WORKSPACE_DIR);
+    const url = env[DATABASE_ENV];
+    return url ? new DatabaseStore(url) : new FileStore(env[WORKSPACE_DIR_ENV] || DEFAULT_WORKSPACE_DIR);
+}
+/** PostgreSQL's URL: the runner's checkpoints and the workspace's store there instead of files (as the Python LangGraph runner's). */
+export const DATABASE_ENV = "DATABASE_URL";
+/** The URL for messages: its password (in the URL or its query) hidden. */
+export function shownUrl(url) {
+    try {
+        const parsed = new URL(url);
+        if (parsed.password)
+            parsed.password = "***";
+        for (const key of ["password", "sslpassword"])
+            if (parsed.searchParams.has(key))
+                parsed.searchParams.set(key, "***");
+        return parsed.toString();
+    }
+    catch {
+        return "$DATABASE_URL"; // not a URL (a libpq keyword string): not shown, it may hold a password
+    }
+}
+/** Where the runs are kept, for messages: `PostgreSQL, postgresql://user:***@host/db`. */
+export const databaseWhere = (url) => `PostgreSQL, ${shownUrl(url)}`;
+/**
+ * A namespace's label as PostgresStore keeps it. It refuses `_`, `%`, `\\` and `.` in a label
+ * (the workspace's are envelope_workspace, _claims, _fired), joins labels with `:` and searches by
+ * `LIKE '<labels>%'`, so a search of document `speaker` would also find `speaker-queue`'s rows:
+ * each label is escaped (`~` and the character's hex) and ends with `!`, which no escaped label
+ * holds, so a prefix matches whole labels only.
+ */
+const toDatabase = (label) => (label === "*" ? label : `${label.replace(/[~!:%_\\.]/g, (c) => `~${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)}!`);
+const fromDatabase = (label) => label.replace(/!$/, "").replace(/~([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+/**
+ * The workspace's store in PostgreSQL: database.ts's PostgresStore (LangGraph.js's), loaded on
+ * first use (the package only then), each namespace's labels escaped for it (toDatabase). It has
+ * no lock across processes: the rules' compare-and-set goes by claims (workspace.ts), as on a
+ * server's store. `close` ends its connections.
+ */
+export class DatabaseStore extends BaseStore {
+    url;
+    inner;
+    constructor(url) {
+        super();
+        this.url = url;
+    }
+    async batch(operations) {
+        this.inner ??= import("./database.js").then((m) => m.openDatabaseStore(this.url));
+        const ops = operations.map((op) => {
+            if ("namespacePrefix" in op)
+                return { ...op, namespacePrefix: op.namespacePrefix.map(toDatabase) };
+            if ("namespace" in op)
+                return { ...op, namespace: op.namespace.map(toDatabase) };
+            return { ...op, matchConditions: op.matchConditions?.map((c) => ({ ...c, path: c.path.map(toDatabase) })) };
+        });
+        const results = (await (await this.inner).batch(ops));
+        const item = (i) => ({ ...i, namespace: i.namespace.map(fromDatabase) });
+        return results.map((result, n) => {
+            const op = ops[n];
+            if ("namespacePrefix" in op)
+                return result.map(item);
+            if (!("namespace" in op))
+                return result.map((ns) => ns.map(fromDatabase));
+            return result && !("value" in op) ? item(result) : result;
+        });
+    }
+    async close() {
+        const inner = this.inner;
+        this.inner = undefined;
+        if (inner)
+            await (await inner).stop();
+    }
 }
 /** @langchain/langgraph-sdk's Client for the Agent Server at `url` (the export installs the SDK: @langchain/langgraph depends on it). */
 export async function serverClient(url) {
