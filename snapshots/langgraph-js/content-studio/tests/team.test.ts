@@ -89,20 +89,21 @@ describe("Content Studio", () => {
     expect(team.tasks).toContain("publish-draft");
   });
 
-  it("gate editorial-approval: no decision within 2d goes to managing-editor, who decides (timeout: escalate)", async () => {
+  it("gate editorial-approval: no decision within 2d halts the run: its escalation would go to managing-editor, the step's own agent (timeout: escalate)", async () => {
     const team = offline();
     const run = await runTeam(
       team.graph,
       INPUTS,
       lettingTimeOut(TEAM, "editorial-approval", team.clock),
     );
-    expect(team.tasks).toContain("escalate:editorial-approval");
-    expect(
-      run.gates["editorial-approval"]!.records.every(
-        (r) => r.decidedBy === "agent:managing-editor",
+    expect(run.output).toMatchObject({
+      status: "halted",
+      result: null,
+      halted: expect.stringContaining(
+        "gate editorial-approval: no decision within 2d (escalate); the escalation would go to managing-editor, the agent of step final-edit itself",
       ),
-    ).toBe(true);
-    expect(run.output).toMatchObject({ status: "done", halted: null, result: RESULT });
+    });
+    expect(team.tasks).not.toContain("escalate:editorial-approval");
   });
 
   it("refuses a run without its environment before any model call", async () => {

@@ -3,7 +3,7 @@ import { runCli } from "envelope-runtime-js";
 import { buildGraph } from "./graph.js";
 import { TEAM } from "./team.js";
 
-// The workspace's store: the runner's (ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/).
+// The workspace's store: the runner's (PostgreSQL's with DATABASE_URL, else ENVELOPE_WORKSPACE_DIR, else .envelope-workspace/).
 process.exitCode = await runCli({
   team: TEAM,
   graph: (checkpointer, store) => buildGraph({ checkpointer, store }),
