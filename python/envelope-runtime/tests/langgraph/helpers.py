@@ -349,7 +349,7 @@ def wire(
                 )
             builder.add_node(pipeline.released_node(name), team_nodes.released(name))
     builder.add_node("finalize", team_nodes.finalize)
-    builder.add_edge(START, "prepare")
+    builder.add_conditional_edges(START, team_nodes.new_run, ["prepare"])
     for key in team.PIPELINE:
         waits = waits_for(key)
         builder.add_edge(waits if len(waits) > 1 else waits[0], pipeline.step_node(key))

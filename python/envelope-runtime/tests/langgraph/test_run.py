@@ -573,26 +573,6 @@ async def test_a_finished_run_outputs_its_status_and_the_team_result(
     assert g.get_context_jsonschema() is not None
 
 
-async def test_a_new_run_on_a_thread_that_halted_starts_afresh(
-    team_env: dict[str, str], board: FakeBoard, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Studio's next run in a thread, or an SDK run on the same thread_id: the last run's halt,
-    # answers and working time must not carry over (the reducers would keep them).
-    g = helpers.build(board)
-    limit = team.RUN_TIMEOUT_MS
-    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", 0)
-    first = await g.ainvoke(helpers.start(), helpers.config("again"))
-    assert first["status"] == "halted" and first["halted"].startswith(nodes.DEADLINE_PREFIX)
-    monkeypatch.setattr(team, "RUN_TIMEOUT_MS", limit)
-
-    second = await helpers.run_to_end(g, thread_id="again")
-
-    assert second.values["status"] == "done", second.values.get("halted")
-    assert second.values.get("halted") is None
-    state.TeamResult.model_validate(second.values["result"])
-    assert board.calls, "the second run called no model"
-
-
 async def test_a_finished_thread_run_again_and_again_gives_each_run_its_own_result(
     team_env: dict[str, str], board: FakeBoard
 ) -> None:

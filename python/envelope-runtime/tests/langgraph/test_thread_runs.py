@@ -1,7 +1,8 @@
 """A new run on a thread that ran before (Studio's next run, a `runs.wait` on the same
 thread_id). A join (add_edge([a, b], x)) is a barrier channel that stays half-filled in
 the checkpoint when a run stops partway, and no node update empties it: a new run is
-accepted only on a new thread or one whose last run ended done, else prepare refuses it
+accepted only on a new thread or one whose last run ended done, else START's edge to
+prepare (nodes.new_run) refuses it
 before any model call. The reviewer's case: one of two parallel gates answered, the other
 not; the next run on the thread ran the join after one gate only and ended done.
 """
@@ -50,9 +51,9 @@ async def test_a_new_run_on_a_thread_whose_run_stopped_partway_is_refused(
         await g.ainvoke(helpers.start(), helpers.config())
     assert "(status waiting)" in str(refused.value)
     assert len(board.calls) == calls  # refused before any model call
-    # The refused run is the thread's latest checkpoint now: a resume is refused the same way.
-    with pytest.raises(ValueError, match=REFUSED):
-        await g.ainvoke(None, helpers.config())
+    # The refused run is the thread's latest checkpoint now: a resume has nothing to go on with.
+    await g.ainvoke(None, helpers.config())
+    assert (await g.aget_state(helpers.config())).next == ()
     assert len(board.calls) == calls
 
 

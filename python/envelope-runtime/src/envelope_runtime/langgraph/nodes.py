@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 # The task's read function (config key): LangGraph has no public name for it (1.2).
-from langgraph._internal._constants import CONF, CONFIG_KEY_READ
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -108,31 +107,28 @@ class TeamNodes:
         """Check the run's context and environment, keep the inputs (as LangGraph validated
         them: graph.py's `input_schema=TeamInputs`) by key, and start the run afresh."""
         self.check_run(runtime.context)
-        self.check_thread()
         keys = {channel: key for key, channel in self.input_channels.items()}
         given = state.model_dump()
         inputs = {keys.get(name, name): value for name, value in given.items() if value is not None}
         return {"inputs": inputs, **fresh_run()}
 
-    def check_thread(self) -> None:
-        """A new run is refused on a thread whose last run did not end done (it waits, halted
-        or failed): the joins' barrier channels (add_edge([a, b], x)) may stay half-filled
-        in the checkpoint, and no node update can empty them, so the run would join on one
-        side only. prepare's own state is the input (graph.py's input_schema): the thread's
-        other channels are read through the task's read function, as a conditional edge's."""
-        config = get_config()
-        previous = config[CONF][CONFIG_KEY_READ](["status", "inputs"], False)
-        if previous.get("status") == "done" or "inputs" not in previous:
-            return  # the last run ended done, or no run got past prepare on this thread
-        thread = config[CONF].get("thread_id")
-        status = previous.get("status") or "none: it failed or was stopped"
+    def new_run(self, state: Mapping[str, Any]) -> str:
+        """START's edge to prepare (graph.py): a new run is refused on a thread whose last run
+        did not end done (it waits, halted or failed). The joins' barrier channels
+        (add_edge([a, b], x)) may stay half-filled in the checkpoint, and no node update can
+        empty them, so the run would join on one side only. An edge reads the thread's
+        channels (prepare's own state is the input only: graph.py's input_schema)."""
+        if state.get("status") == "done" or "inputs" not in state:
+            return "prepare"  # the last run ended done, or no run got past prepare here
+        thread = get_config()["configurable"].get("thread_id")
+        status = state.get("status") or "none: it failed or was stopped"
         raise ValueError(
             f"thread {thread}: a new run is refused, as its last run did not end done "
             f"(status {status}): it would start with that run's joins half-done. Start the "
             "run on a new thread (the runner gives each run one). The earlier run is no "
-            "longer the thread's latest checkpoint, so a resume of the thread is refused "
-            "too; it stays in the thread's history (the checkpoint before this run), from "
-            "which LangGraph can resume it (checkpoint_id)."
+            "longer the thread's latest checkpoint, so a resume of the thread has nothing "
+            "to go on with; it stays in the thread's history (the checkpoint before this "
+            "run), from which LangGraph can resume it (checkpoint_id)."
         )
 
     def check_run(self, chosen: object | None) -> None:
