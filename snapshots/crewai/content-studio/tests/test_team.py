@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 from crewai import BaseLLM
+from envelope_runtime.crewai.state import StepOutput
 from envelope_runtime.crewai.testing import run_offline
+from envelope_runtime.gates import receives
 from pydantic import ValidationError
 
-from content_studio import crew, models, team
+from content_studio import crew, flow, models, team
 
 # agents[]: key -> CrewAI role (config/agents.yaml)
 ROLES: dict[str, str] = {
@@ -116,14 +118,21 @@ def test_a_run_without_inputs_is_refused_naming_each_required_one() -> None:
     assert missing == list(REQUIRED_INPUTS)
 
 
-def test_each_step_is_a_task_of_its_agent_with_the_answers_it_waits_for(crews: Any) -> None:
-    # Each step runs as a one-task crew of the flow (flow.py), its dependencies' answers the
-    # task's context.
+def test_each_step_is_a_task_of_its_agent_with_the_answers_the_flow_gives_it(crews: Any) -> None:
+    # Each step runs as a one-task crew of the flow (flow.py), the answers the flow hands it
+    # (every step has answered here) the task's context. A step after a gate gets the gate's
+    # released records instead of the answer the gate reviews (gates.receives).
+    run = flow.TeamFlow()
+    run.configure(crews)
+    run.state.outputs = {key: StepOutput(text="an answer") for key in STEPS}
     found = {}
-    for key, (_, deps) in STEPS.items():
-        (task,) = crews.step_crew(key, "", dict.fromkeys(deps, "an answer")).tasks
+    for key in STEPS:
+        (task,) = crews.step_crew(key, "", run.answers(key)).tasks
         found[key] = (task.agent.role, tuple(c.name for c in task.context))
-    assert found == {key: (crews.role_of(agent), deps) for key, (agent, deps) in STEPS.items()}
+    assert found == {
+        key: (crews.role_of(agent), tuple(receives(key, deps, team.GATES)[0]))
+        for key, (agent, deps) in STEPS.items()
+    }
     assert {key: spec.depends_on for key, spec in team.PIPELINE.items()} == {
         key: deps for key, (_, deps) in STEPS.items()
     }

@@ -37,8 +37,8 @@ def build_graph(
     """The team's compiled graph. `model_for(agent_key)` returns each agent's chat model
     (default: models.model_for, the model the run's Context or the environment chooses,
     built on first use). `store`: where the workspace documents are
-    (`envelope_runtime.langgraph.workspace_store`; `langgraph dev` brings the one langgraph.json
-    names)."""
+    (`envelope_runtime.langgraph.workspace_store`; `langgraph dev` and a deployment bring
+    their own store)."""
     nodes = HierarchyNodes(TEAM, model_for)
     # inputs: flat (Studio's form); outputs: status and result; the run's models: Context
     builder = StateGraph(
@@ -51,7 +51,8 @@ def build_graph(
     # outputs: the entry agent's answer as state.TeamResult
     builder.add_node("finalize", nodes.finalize)
 
-    builder.add_edge(START, "prepare")
+    # a new run: on a new thread, or one whose last run ended done (nodes.new_run)
+    builder.add_conditional_edges(START, nodes.new_run, ["prepare"])
     builder.add_edge("prepare", "team")
     builder.add_edge("team", "finalize")
     builder.add_edge("finalize", END)

@@ -105,7 +105,8 @@ def build_graph(
     # outputs: the answer of FINAL_STEP as state.TeamResult
     builder.add_node("finalize", nodes.finalize)
 
-    builder.add_edge(START, "prepare")
+    # a new run: on a new thread, or one whose last run ended done (nodes.new_run)
+    builder.add_conditional_edges(START, nodes.new_run, ["prepare"])
     # pipeline[0] intake: the first step
     builder.add_edge("prepare", "step_intake")
     # pipeline[1] contract-redlines: waits for intake

@@ -85,8 +85,9 @@ RECORD_MODELS: dict[str, type[BaseModel]] = {}
 class TeamOutput(TypedDict):
     """What a run ends with (the graph's output schema), the same keys for every run:
     `status` "done" with the team's `result`, "halted" with why in `halted`, or "waiting"
-    while a gate waits for review; None after a run that failed, or before a run ends;
-    `halted` and `result` are None when they do not apply."""
+    while a gate waits for review; after a run that failed, None, or still "waiting" when
+    a gate had waited in it (the gates do not clear it; the thread's interrupts say whether
+    one waits); `halted` and `result` are None when they do not apply."""
 
     status: Literal["done", "halted", "waiting"] | None
     halted: str | None

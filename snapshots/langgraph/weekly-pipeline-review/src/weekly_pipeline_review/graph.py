@@ -47,7 +47,8 @@ def build_graph(
     # outputs: the entry agent's answer as state.TeamResult
     builder.add_node("finalize", nodes.finalize)
 
-    builder.add_edge(START, "prepare")
+    # a new run: on a new thread, or one whose last run ended done (nodes.new_run)
+    builder.add_conditional_edges(START, nodes.new_run, ["prepare"])
     builder.add_edge("prepare", "team")
     builder.add_edge("team", "finalize")
     builder.add_edge("finalize", END)
