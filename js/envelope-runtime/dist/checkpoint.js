@@ -18,12 +18,34 @@ const fileOf = (thread) => `${threadFileName(thread)}.json`;
 /** The thread of a MemorySaver writes key (JSON of [thread, namespace, checkpoint]). */
 const threadOfKey = (key) => JSON.parse(key)[0];
 const threadOf = (config) => String(config.configurable?.thread_id ?? "");
-export class FileSaver extends MemorySaver {
-    dir;
-    /** Each thread's worked time (ms) before the work counted now. */
-    worked = {};
+/** Each thread's worked time (ms, for timeout.runMs across resumes): what a saver kept, and the work this process counts now. */
+export class WorkTime {
+    /** Each thread's worked time before the work counted now. */
+    kept = {};
     /** The thread being worked on in this process, since when (`clock` ms). */
     working = null;
+    /** The time `thread`'s runs have worked (the work counted now included). */
+    of(thread) {
+        const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
+        return (this.kept[thread] ?? 0) + Math.max(0, now);
+    }
+    /** Count the time from now (`clock`, ms) as `thread`'s work, until stop; `fresh`: a new run, its earlier runs' time dropped. */
+    start(thread, clock, fresh = false) {
+        if (fresh)
+            this.kept[thread] = 0;
+        this.working = { thread, since: clock(), clock };
+    }
+    /** Stop counting: the thread's worked time, at least `atLeast` ms. */
+    stop(thread, atLeast = 0) {
+        const total = Math.round(Math.max(this.of(thread), atLeast));
+        this.working = null;
+        this.kept[thread] = total;
+        return total;
+    }
+}
+export class FileSaver extends MemorySaver {
+    dir;
+    time = new WorkTime();
     /** `dir`: the folder of the threads' files (created on the first write). */
     constructor(dir) {
         super();
@@ -42,7 +64,7 @@ export class FileSaver extends MemorySaver {
     }
     load(stored) {
         if (typeof stored.thread === "string")
-            this.worked[stored.thread] = Number(stored.worked_ms) || 0;
+            this.time.kept[stored.thread] = Number(stored.worked_ms) || 0;
         for (const [thread, namespaces] of Object.entries(stored.storage)) {
             this.storage[thread] = {};
             for (const [ns, checkpoints] of Object.entries(namespaces)) {
@@ -72,20 +94,15 @@ export class FileSaver extends MemorySaver {
     }
     /** The time `thread`'s runs have worked, in ms (the work counted now included). */
     workedMs(thread) {
-        const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
-        return (this.worked[thread] ?? 0) + Math.max(0, now);
+        return this.time.of(thread);
     }
     /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork; `fresh`: a new run, its earlier runs' time dropped. */
     startWork(thread, clock, fresh = false) {
-        if (fresh)
-            this.worked[thread] = 0;
-        this.working = { thread, since: clock(), clock };
+        this.time.start(thread, clock, fresh);
     }
     /** Stop counting: the thread's worked time, at least `atLeast` ms, kept in its file (if it has one). */
     stopWork(thread, atLeast = 0) {
-        const total = Math.round(Math.max(this.workedMs(thread), atLeast));
-        this.working = null;
-        this.worked[thread] = total;
+        const total = this.time.stop(thread, atLeast);
         if (this.storage[thread])
             this.save(thread);
         return total;

@@ -19,8 +19,7 @@ export declare class DatabaseSaver extends PostgresSaver {
     readonly where: string;
     /** The team whose checkpoints this writes (their metadata's envelope_team): a database may hold other teams' runs. */
     readonly team: string;
-    private worked;
-    private working;
+    private readonly time;
     private readonly locks;
     private ready;
     constructor(db: Pool, where: string, 

@@ -9,6 +9,7 @@
 import { hostname } from "node:os";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { WorkTime } from "./checkpoint.js";
 import { databaseWhere } from "./workspace-store.js";
 /** The advisory locks' first key (the second is the thread id's hashtext): this runner's threads, apart from other users of advisory locks. */
 const LOCK_CLASS = 0x454e56; // "ENV"
@@ -17,8 +18,7 @@ export class DatabaseSaver extends PostgresSaver {
     db;
     where;
     team;
-    worked = {};
-    working = null;
+    time = new WorkTime();
     locks = new Map();
     ready;
     constructor(db, where, 
@@ -44,21 +44,16 @@ export class DatabaseSaver extends PostgresSaver {
     async readWorked(thread) {
         await this.prepare();
         const { rows } = await this.db.query("SELECT worked_ms FROM envelope_thread_work WHERE thread_id = $1", [thread]);
-        this.worked[thread] = Number(rows[0]?.worked_ms ?? 0);
+        this.time.kept[thread] = Number(rows[0]?.worked_ms ?? 0);
     }
     workedMs(thread) {
-        const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
-        return (this.worked[thread] ?? 0) + Math.max(0, now);
+        return this.time.of(thread);
     }
     startWork(thread, clock, fresh = false) {
-        if (fresh)
-            this.worked[thread] = 0;
-        this.working = { thread, since: clock(), clock };
+        this.time.start(thread, clock, fresh);
     }
     async stopWork(thread, atLeast = 0) {
-        const total = Math.round(Math.max(this.workedMs(thread), atLeast));
-        this.working = null;
-        this.worked[thread] = total;
+        const total = this.time.stop(thread, atLeast);
         await this.db.query("INSERT INTO envelope_thread_work (thread_id, worked_ms) VALUES ($1, $2) ON CONFLICT (thread_id) DO UPDATE SET worked_ms = EXCLUDED.worked_ms", [thread, total]);
         return total;
     }

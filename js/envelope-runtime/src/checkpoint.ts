@@ -23,11 +23,36 @@ const fileOf = (thread: string) => `${threadFileName(thread)}.json`;
 const threadOfKey = (key: string) => (JSON.parse(key) as [string, string, string])[0];
 const threadOf = (config: RunnableConfig) => String(config.configurable?.thread_id ?? "");
 
-export class FileSaver extends MemorySaver {
-  /** Each thread's worked time (ms) before the work counted now. */
-  private worked: Record<string, number> = {};
+/** Each thread's worked time (ms, for timeout.runMs across resumes): what a saver kept, and the work this process counts now. */
+export class WorkTime {
+  /** Each thread's worked time before the work counted now. */
+  readonly kept: Record<string, number> = {};
   /** The thread being worked on in this process, since when (`clock` ms). */
   private working: { thread: string; since: number; clock: () => number } | null = null;
+
+  /** The time `thread`'s runs have worked (the work counted now included). */
+  of(thread: string): number {
+    const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
+    return (this.kept[thread] ?? 0) + Math.max(0, now);
+  }
+
+  /** Count the time from now (`clock`, ms) as `thread`'s work, until stop; `fresh`: a new run, its earlier runs' time dropped. */
+  start(thread: string, clock: () => number, fresh = false): void {
+    if (fresh) this.kept[thread] = 0;
+    this.working = { thread, since: clock(), clock };
+  }
+
+  /** Stop counting: the thread's worked time, at least `atLeast` ms. */
+  stop(thread: string, atLeast = 0): number {
+    const total = Math.round(Math.max(this.of(thread), atLeast));
+    this.working = null;
+    this.kept[thread] = total;
+    return total;
+  }
+}
+
+export class FileSaver extends MemorySaver {
+  private readonly time = new WorkTime();
 
   /** `dir`: the folder of the threads' files (created on the first write). */
   constructor(readonly dir: string) {
@@ -44,7 +69,7 @@ export class FileSaver extends MemorySaver {
   }
 
   private load(stored: Stored): void {
-    if (typeof stored.thread === "string") this.worked[stored.thread] = Number(stored.worked_ms) || 0;
+    if (typeof stored.thread === "string") this.time.kept[stored.thread] = Number(stored.worked_ms) || 0;
     for (const [thread, namespaces] of Object.entries(stored.storage)) {
       this.storage[thread] = {};
       for (const [ns, checkpoints] of Object.entries(namespaces)) {
@@ -75,21 +100,17 @@ export class FileSaver extends MemorySaver {
 
   /** The time `thread`'s runs have worked, in ms (the work counted now included). */
   workedMs(thread: string): number {
-    const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
-    return (this.worked[thread] ?? 0) + Math.max(0, now);
+    return this.time.of(thread);
   }
 
   /** Count the time from now (`clock`, ms) as `thread`'s work, until stopWork; `fresh`: a new run, its earlier runs' time dropped. */
   startWork(thread: string, clock: () => number, fresh = false): void {
-    if (fresh) this.worked[thread] = 0;
-    this.working = { thread, since: clock(), clock };
+    this.time.start(thread, clock, fresh);
   }
 
   /** Stop counting: the thread's worked time, at least `atLeast` ms, kept in its file (if it has one). */
   stopWork(thread: string, atLeast = 0): number {
-    const total = Math.round(Math.max(this.workedMs(thread), atLeast));
-    this.working = null;
-    this.worked[thread] = total;
+    const total = this.time.stop(thread, atLeast);
     if (this.storage[thread]) this.save(thread);
     return total;
   }

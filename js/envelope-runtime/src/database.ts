@@ -11,6 +11,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Checkpoint, CheckpointMetadata } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { WorkTime } from "./checkpoint.js";
 import type { LockHolder } from "./thread-files.js";
 import { databaseWhere } from "./workspace-store.js";
 
@@ -28,8 +29,7 @@ const LOCK_CLASS = 0x454e56; // "ENV"
 
 /** A PostgresSaver that also keeps each thread's worked time and locks a thread for one process (the FileSaver's counterparts). */
 export class DatabaseSaver extends PostgresSaver {
-  private worked: Record<string, number> = {};
-  private working: { thread: string; since: number; clock: () => number } | null = null;
+  private readonly time = new WorkTime();
   private readonly locks = new Map<string, Client>();
   private ready: Promise<void> | undefined;
 
@@ -59,23 +59,19 @@ export class DatabaseSaver extends PostgresSaver {
   async readWorked(thread: string): Promise<void> {
     await this.prepare();
     const { rows } = await this.db.query<{ worked_ms: number }>("SELECT worked_ms FROM envelope_thread_work WHERE thread_id = $1", [thread]);
-    this.worked[thread] = Number(rows[0]?.worked_ms ?? 0);
+    this.time.kept[thread] = Number(rows[0]?.worked_ms ?? 0);
   }
 
   workedMs(thread: string): number {
-    const now = this.working?.thread === thread ? this.working.clock() - this.working.since : 0;
-    return (this.worked[thread] ?? 0) + Math.max(0, now);
+    return this.time.of(thread);
   }
 
   startWork(thread: string, clock: () => number, fresh = false): void {
-    if (fresh) this.worked[thread] = 0;
-    this.working = { thread, since: clock(), clock };
+    this.time.start(thread, clock, fresh);
   }
 
   async stopWork(thread: string, atLeast = 0): Promise<number> {
-    const total = Math.round(Math.max(this.workedMs(thread), atLeast));
-    this.working = null;
-    this.worked[thread] = total;
+    const total = this.time.stop(thread, atLeast);
     await this.db.query("INSERT INTO envelope_thread_work (thread_id, worked_ms) VALUES ($1, $2) ON CONFLICT (thread_id) DO UPDATE SET worked_ms = EXCLUDED.worked_ms", [thread, total]);
     return total;
   }
