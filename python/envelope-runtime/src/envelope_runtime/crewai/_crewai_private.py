@@ -23,6 +23,10 @@ PRIVATE_NAMES: dict[str, str] = {
     "with the agent's texts as slots, for VerbatimExecutor's one pass",
     "crewai.flow.runtime.Flow._flow_definition": "a Flow's definition is read from its class's "
     "own __dict__: VerbatimExecutor carries AgentExecutor's",
+    "crewai.crew.Crew._train": "Crew.train kicks off a copy of the crew with _train set, and "
+    "the lessons a hierarchical crew's manager was taught are read from that copy "
+    "(crew_commands._train): no public name tells it from the crews its agents kick off "
+    "(sub-teams) while it trains",
     "crewai.project.utils.cache._cache": "@agent/@task results are memoized by id(self) for "
     "the life of the process, and hold the object (through the crew's callbacks): a crew "
     "object's are dropped once it has built its crew (drop_memoized) and when it is "
@@ -81,3 +85,8 @@ def _forget(crew_object_id: int) -> None:
     memo = project_utils.cache._cache
     for entry in [entry for entry in list(memo) if key in entry]:
         memo.pop(entry, None)
+
+
+def is_training_copy(crew: object) -> bool:
+    """Whether `crew` is the copy of a crew that Crew.train kicks off."""
+    return bool(getattr(crew, "_train", False))

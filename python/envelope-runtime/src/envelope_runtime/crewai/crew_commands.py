@@ -28,6 +28,7 @@ from crewai.utilities.training_handler import CrewTrainingHandler
 
 from ..team_package import TeamPackage
 from . import runtime
+from ._crewai_private import is_training_copy
 from .deadline import Deadline, RunTimeout, active_deadline, run_with_deadline
 from .kickoff_inputs import crewai_inputs
 from .runner import _checked_inputs, _exit, failure, run_parser
@@ -110,7 +111,7 @@ def _train(crew: Crew, n_iterations: int, filename: str, inputs: dict[str, Any])
     trained: list[Crew] = []
 
     def started(source: Any, _: CrewKickoffStartedEvent) -> None:
-        if isinstance(source, Crew) and source._train:  # Crew.train's copy of the crew
+        if isinstance(source, Crew) and is_training_copy(source):
             trained.append(source)
 
     crewai_event_bus.on(CrewKickoffStartedEvent)(started)
