@@ -308,7 +308,8 @@ def test_a_link_in_an_allowed_requests_body_does_not_block_it(
     task = Task(description="Send it.", expected_output="The status.", agent=agent)
     Crew(agents=[agent], tasks=[task]).kickoff()
 
-    assert [(r.method, str(r.url), r.content.decode()) for r in sent] == [(method, url, body)]
+    sent_to = [(r.method, str(r.url), r.content.decode()) for r in sent]
+    assert sent_to == [(method, str(httpx.URL(url)), body)]  # as httpx writes it
     assert "HTTP 201" in fake_models.calls_of(agent_key)[-1].text()
 
 
