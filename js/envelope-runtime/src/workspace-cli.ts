@@ -92,7 +92,8 @@ export class DatabaseRuns implements RunRecords {
   holding(needles: readonly string[]): Promise<string[]> {
     return this.withSaver(async (saver) => {
       const found = new Set<string>();
-      for await (const item of saver.list({})) {
+      // This team's runs only: the database may hold other teams' (another's serializer among them).
+      for await (const item of saver.list({}, { filter: { envelope_team: this.team } })) {
         if ([...texts([item.checkpoint.channel_values, item.pendingWrites ?? []])].some((t) => needles.some((n) => t.includes(n)))) found.add(String(item.config.configurable?.thread_id));
       }
       return [...found].sort();

@@ -145,16 +145,22 @@ describe.runIf(url)("the workspace on PostgreSQL (DATABASE_URL)", () => {
     expect(JSON.parse((await people("show", "contacts", email, "--show-pii")).out).data.name).toBe(name);
     expect(existsSync(join(dir, "store"))).toBe(false);
     const saver = await openDatabaseSaver(url!, slug);
+    const foreign = await openDatabaseSaver(url!, `${slug}-other`);
     const held = thread("ann");
+    const theirs = thread("theirs");
     try {
       await saver.put({ configurable: { thread_id: held, checkpoint_ns: "" } }, { ...emptyCheckpoint(), channel_values: { answers: { step: `read: {"name": "${name}"}` } }, channel_versions: { answers: 1 } }, { source: "loop", step: 1, parents: {} }, { answers: 1 });
+      // Another team's run in the same database is not this team's to read or purge.
+      await foreign.put({ configurable: { thread_id: theirs, checkpoint_ns: "" } }, { ...emptyCheckpoint(), channel_values: { answers: { step: name } }, channel_versions: { answers: 1 } }, { source: "loop", step: 1, parents: {} }, { answers: 1 });
       const refused = await people("delete", "contacts", email);
       expect(refused.code).toBe(2);
       expect(refused.err).toContain(held);
       expect(await people("delete", "contacts", email, "--purge-runs")).toMatchObject({ code: 0, out: expect.stringContaining(`${email}: deleted\ndeleted 1 stored runs holding its pii values`) });
       expect(await saver.getTuple({ configurable: { thread_id: held, checkpoint_ns: "" } })).toBeUndefined();
+      expect(await foreign.getTuple({ configurable: { thread_id: theirs, checkpoint_ns: "" } })).toBeDefined();
     } finally {
       await saver.end();
+      await foreign.end();
     }
     expect((await people("show", "contacts", email)).code).not.toBe(0);
   });
